@@ -1,0 +1,1 @@
+console.log('sluice: the CLI is being built; see the README.');

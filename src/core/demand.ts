@@ -1,0 +1,121 @@
+/**
+ * How a consumer tells a producer to pause and resume.
+ *
+ * A `Demand` is a two-state signal: `paused` or flowing. A consumer that pulls (an async
+ * iterator, an async callback, a `ReadableStream` reader) owns a {@link Valve} and closes it
+ * while its buffer is full; a producer that can pause (a child's stdout pipe, an HTTP body
+ * reader, a hostcall channel) listens and stops reading while it is closed.
+ *
+ * It travels upstream at subscribe time: see {@link subscribeWithDemand} and
+ * {@link currentDemand}.
+ *
+ * @example
+ * ```ts
+ * import { Valve } from 'sluice';
+ * const valve = new Valve();
+ * const stop = valve.onChange((paused) => console.log(paused ? 'pause' : 'resume'));
+ * valve.pause(); // logs 'pause'
+ * valve.resume(); // logs 'resume'
+ * stop();
+ * ```
+ */
+export interface Demand {
+  /** `true` while the consumer wants the producer to stop reading. */
+  readonly paused: boolean;
+  /** Calls `listener` on every change of `paused`; returns a function that stops listening. */
+  onChange(listener: (paused: boolean) => void): () => void;
+}
+
+/**
+ * The writable side of a {@link Demand}: `pause()` and `resume()` notify listeners only on a
+ * change of state, synchronously and in the order they subscribed.
+ *
+ * @example
+ * ```ts
+ * import { Valve } from 'sluice';
+ * const valve = new Valve();
+ * valve.pause();
+ * valve.paused; // true
+ * ```
+ */
+export class Valve implements Demand {
+  #paused = false;
+  readonly #listeners = new Set<(paused: boolean) => void>();
+
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  /** Closes the valve: producers listening should stop reading. */
+  pause(): void {
+    this.#set(true);
+  }
+
+  /** Opens the valve: producers listening may read again. */
+  resume(): void {
+    this.#set(false);
+  }
+
+  onChange(listener: (paused: boolean) => void): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  #set(paused: boolean): void {
+    if (this.#paused === paused) return;
+    this.#paused = paused;
+    for (const listener of [...this.#listeners]) listener(paused);
+  }
+}
+
+const SLOT = Symbol.for('sluice.demand.context');
+type Slot = { [SLOT]?: Demand | undefined };
+
+/**
+ * The demand of the subscription being set up right now, if a consumer gave one.
+ *
+ * A producer calls this **synchronously at the start of its subscribe function** (inside
+ * `new Observable(subscriber => …)`). Subscribing is synchronous through `map`, `filter`, `tap`,
+ * `scan`, `takeWhile` and every other operator that subscribes to its source when it is itself
+ * subscribed, so the consumer's demand reaches the producer through such a chain unchanged.
+ * Returns `undefined` when nobody asked (plain `subscribe()`): the producer then never pauses.
+ *
+ * @example
+ * ```ts
+ * import { Observable } from 'rxjs';
+ * import { currentDemand } from 'sluice';
+ * const source = new Observable<number>((subscriber) => {
+ *   const demand = currentDemand(); // undefined for a plain subscribe()
+ *   // … read while !demand?.paused …
+ * });
+ * ```
+ */
+export function currentDemand(): Demand | undefined {
+  return (globalThis as Slot)[SLOT];
+}
+
+/**
+ * Runs `subscribe` with `demand` as the {@link currentDemand} of everything it subscribes to
+ * synchronously, then restores the previous one (even if `subscribe` throws). This is how an
+ * adapter hands its demand to the producer at the top of the chain.
+ *
+ * @example
+ * ```ts
+ * import { Valve, subscribeWithDemand } from 'sluice';
+ * const valve = new Valve();
+ * const subscription = subscribeWithDemand(valve, () => source$.pipe(map(f)).subscribe(observer));
+ * valve.pause(); // the producer behind source$ stops reading
+ * ```
+ */
+export function subscribeWithDemand<R>(demand: Demand | undefined, subscribe: () => R): R {
+  const slot = globalThis as Slot;
+  const previous = slot[SLOT];
+  slot[SLOT] = demand;
+  try {
+    return subscribe();
+  } finally {
+    slot[SLOT] = previous;
+  }
+}

@@ -1,0 +1,58 @@
+import { isSluiceError, SluiceError } from './sluice-error.js';
+
+/** Details carried by an {@link InvalidFrameError}. */
+export interface InvalidFrameInfo {
+  /** The dotted path of the offending field (`outcome.StreamChunk.sequence`), or `''` for the frame itself. */
+  field: string;
+  /** The offending value, as decoded (or the raw text when it was not JSON). */
+  value: unknown;
+}
+
+/**
+ * A wire frame could not be decoded: not JSON, not the expected shape, or a field out of range.
+ * The message names the field and the value. Code `INVALID_FRAME`.
+ *
+ * @example
+ * ```ts
+ * import { InvalidFrameError } from 'sluice';
+ * const error = new InvalidFrameError({ field: 'sequence', value: -1 }, 'must be a non-negative integer');
+ * error.message; // 'Invalid frame: `sequence` must be a non-negative integer, got -1 (number)'
+ * ```
+ */
+export class InvalidFrameError extends SluiceError<InvalidFrameInfo> {
+  constructor(info: InvalidFrameInfo, problem: string, options: { cause?: unknown } = {}) {
+    const where = info.field === '' ? 'the frame' : `\`${info.field}\``;
+    super('INVALID_FRAME', `Invalid frame: ${where} ${problem}, got ${show(info.value)}`, {
+      info,
+      cause: options.cause,
+    });
+  }
+
+  override get name(): string {
+    return 'InvalidFrameError';
+  }
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  let text: string;
+  try {
+    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  if (text.length > 80) text = `${text.slice(0, 77)}...`;
+  return `${text} (${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`;
+}
+
+/**
+ * Whether `value` is an {@link InvalidFrameError} (code `INVALID_FRAME`).
+ *
+ * @example
+ * ```ts
+ * if (isInvalidFrameError(error)) console.log(error.info?.field);
+ * ```
+ */
+export function isInvalidFrameError(value: unknown): value is InvalidFrameError {
+  return isSluiceError(value, 'INVALID_FRAME');
+}

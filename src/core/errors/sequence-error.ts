@@ -1,0 +1,64 @@
+import { isSluiceError, SluiceError } from './sluice-error.js';
+
+/** Which rule of a sequenced stream was broken. */
+export type SequenceRule = 'start' | 'order' | 'gap' | 'duplicate' | 'after-final' | 'missing-final';
+
+/** Details carried by a {@link SequenceError}. */
+export interface SequenceErrorInfo {
+  /** The rule that was broken. */
+  rule: SequenceRule;
+  /** The sequence number that was expected next (undefined after the final event). */
+  expected: number | undefined;
+  /** The sequence number that arrived (undefined when the stream ended without a final event). */
+  received: number | undefined;
+}
+
+/**
+ * A sequenced stream broke one of its rules: it must start at 0, increase by exactly one, and
+ * carry nothing after its final event. Code `STREAM_SEQUENCE`.
+ *
+ * @example
+ * ```ts
+ * import { SequenceError } from 'sluice';
+ * const error = new SequenceError({ rule: 'gap', expected: 3, received: 5 });
+ * error.message; // 'Sequence gap: expected 3, received 5 (3..4 are missing)'
+ * ```
+ */
+export class SequenceError extends SluiceError<SequenceErrorInfo> {
+  constructor(info: SequenceErrorInfo, message = describe(info)) {
+    super('STREAM_SEQUENCE', message, { info });
+  }
+
+  override get name(): string {
+    return 'SequenceError';
+  }
+}
+
+function describe({ rule, expected, received }: SequenceErrorInfo): string {
+  switch (rule) {
+    case 'start':
+      return `Sequence must start at 0, received ${received}`;
+    case 'gap':
+      return `Sequence gap: expected ${expected}, received ${received} (${expected}..${(received ?? 0) - 1} are missing)`;
+    case 'duplicate':
+      return `Sequence duplicate: expected ${expected}, received ${received} again`;
+    case 'order':
+      return `Sequence out of order: expected ${expected}, received ${received}`;
+    case 'after-final':
+      return `Sequence ${received} arrived after the final event`;
+    case 'missing-final':
+      return `Stream completed without a final event (expected sequence ${expected})`;
+  }
+}
+
+/**
+ * Whether `value` is a {@link SequenceError} (code `STREAM_SEQUENCE`).
+ *
+ * @example
+ * ```ts
+ * if (isSequenceError(error)) console.log(error.info?.rule);
+ * ```
+ */
+export function isSequenceError(value: unknown): value is SequenceError {
+  return isSluiceError(value, 'STREAM_SEQUENCE');
+}

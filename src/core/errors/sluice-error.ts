@@ -1,0 +1,75 @@
+const BRAND = Symbol.for('sluice.error');
+
+/** The stable error codes sluice uses. Every {@link SluiceError} carries one of these (or a code a producer chose). */
+export type SluiceErrorCode =
+  | 'EXEC_FAILED'
+  | 'SPAWN_FAILED'
+  | 'TIMEOUT'
+  | 'HTTP_STATUS'
+  | 'HTTP_FAILED'
+  | 'STREAM_SEQUENCE'
+  | 'STREAM_STALLED'
+  | 'STREAM_CANCELLED'
+  | 'BUFFER_OVERFLOW'
+  | 'INVALID_FRAME'
+  | 'INVALID_REQUEST'
+  | 'RLIMIT_UNAVAILABLE'
+  | (string & {});
+
+/** Options accepted by every sluice error constructor. */
+export interface SluiceErrorOptions<I = unknown> {
+  /** The underlying error, if any. */
+  cause?: unknown;
+  /** Structured details about the failure (a result, a frame, the sequence numbers involved…). */
+  info?: I;
+}
+
+/**
+ * The base class of every error sluice raises. It has a stable `code`, a human `message`,
+ * an optional `cause` and an optional structured `info`.
+ *
+ * Use {@link isSluiceError} rather than `instanceof` to recognise one: the guard works across
+ * realms and across the ESM and CommonJS copies of the package.
+ *
+ * @example
+ * ```ts
+ * import { SluiceError, isSluiceError } from 'sluice';
+ * try {
+ *   throw new SluiceError('TIMEOUT', 'Command timed out after 100ms');
+ * } catch (error) {
+ *   if (isSluiceError(error, 'TIMEOUT')) console.log(error.code); // 'TIMEOUT'
+ * }
+ * ```
+ */
+export class SluiceError<I = unknown> extends Error {
+  /** The stable, machine-readable error code. */
+  readonly code: SluiceErrorCode;
+  /** Structured details about the failure. */
+  readonly info: I | undefined;
+
+  constructor(code: SluiceErrorCode, message: string, options: SluiceErrorOptions<I> = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.info = options.info;
+    Object.defineProperty(this, BRAND, { value: true, enumerable: false });
+  }
+
+  override get name(): string {
+    return 'SluiceError';
+  }
+}
+
+/**
+ * Whether `value` is a {@link SluiceError} (optionally with the given `code`), in any realm and
+ * from either the ESM or the CommonJS build.
+ *
+ * @example
+ * ```ts
+ * if (isSluiceError(error, 'STREAM_SEQUENCE')) console.error(error.message);
+ * ```
+ */
+export function isSluiceError(value: unknown, code?: SluiceErrorCode): value is SluiceError {
+  if (typeof value !== 'object' || value === null) return false;
+  if ((value as Record<symbol, unknown>)[BRAND] !== true) return false;
+  return code === undefined || (value as SluiceError).code === code;
+}

@@ -1,0 +1,86 @@
+import { Observable, type OperatorFunction, Subscriber, type TeardownLogic } from 'rxjs';
+
+/**
+ * Builds an operator the way RxJS 7 does internally (`util/lift.ts`), without importing
+ * `rxjs/internal/*`: `init` runs once per subscription with the source and the downstream
+ * subscriber; whatever it throws goes to `error`; the teardown it returns runs once.
+ *
+ * @example
+ * ```ts
+ * import { operate, createOperatorSubscriber } from 'sluice';
+ * const double = operate<number, number>((source, subscriber) => {
+ *   source.subscribe(createOperatorSubscriber(subscriber, (n) => subscriber.next(n * 2)));
+ * });
+ * ```
+ */
+export function operate<T, R>(
+  init: (source: Observable<T>, subscriber: Subscriber<R>) => TeardownLogic,
+): OperatorFunction<T, R> {
+  return (source) =>
+    new Observable<R>((subscriber) => {
+      try {
+        return init(source, subscriber);
+      } catch (error) {
+        subscriber.error(error);
+        return undefined;
+      }
+    });
+}
+
+/**
+ * A subscriber that forwards to `destination` unless a handler is given, catches what the
+ * handlers throw (and sends it to `destination.error`), and runs `onFinalize` exactly once,
+ * however the subscription ends. The RxJS 7 `OperatorSubscriber`, in public API only.
+ *
+ * @example
+ * ```ts
+ * source.subscribe(createOperatorSubscriber(subscriber, (value) => subscriber.next(value)));
+ * ```
+ */
+export function createOperatorSubscriber<T>(
+  destination: Subscriber<any>,
+  onNext?: (value: T) => void,
+  onComplete?: () => void,
+  onError?: (error: unknown) => void,
+  onFinalize?: () => void,
+): Subscriber<T> {
+  let finalized = false;
+  const finalize = () => {
+    if (finalized) return;
+    finalized = true;
+    onFinalize?.();
+  };
+  const subscriber = new Subscriber<T>({
+    next: (value) => {
+      try {
+        if (onNext) onNext(value);
+        else destination.next(value);
+      } catch (error) {
+        destination.error(error);
+      }
+    },
+    error: (error: unknown) => {
+      try {
+        if (onError) onError(error);
+        else destination.error(error);
+      } catch (thrown) {
+        destination.error(thrown);
+      } finally {
+        subscriber.unsubscribe();
+      }
+    },
+    complete: () => {
+      try {
+        if (onComplete) onComplete();
+        else destination.complete();
+      } catch (error) {
+        destination.error(error);
+      } finally {
+        subscriber.unsubscribe();
+      }
+    },
+  });
+  subscriber.add(finalize);
+  destination.add(subscriber);
+  return subscriber;
+}

@@ -1,0 +1,81 @@
+import type { MonoTypeOperatorFunction } from 'rxjs';
+import type { ChunkEvent } from '../core/chunk.js';
+import { SequenceError } from '../core/errors/sequence-error.js';
+import { createOperatorSubscriber, operate } from '../core/operate.js';
+
+/** Options of {@link checkSequence}. */
+export interface CheckSequenceConfig {
+  /** Whether completing without a final event is an error (`missing-final`). Default `true`. */
+  readonly requireFinal?: boolean;
+}
+
+/**
+ * Validates a sequenced stream as it flows and passes it through unchanged. It errors with a
+ * {@link SequenceError} (code `STREAM_SEQUENCE`) the moment one of these rules breaks:
+ *
+ * - `start` — the first event must have sequence 0;
+ * - `gap` — a sequence number was skipped (the message says which are missing);
+ * - `duplicate` / `order` — a sequence number repeats or goes backwards;
+ * - `after-final` — anything arrives after the final event (the final event is forwarded at once;
+ *   the output completes when the source does, so a late event is still caught);
+ * - `missing-final` — the source completed without a final event (unless `requireFinal: false`).
+ *
+ * @example
+ * ```ts
+ * import { from } from 'rxjs';
+ * import { checkSequence } from 'sluice/operators';
+ * from([
+ *   { sequence: 0, kind: 'body', content: 'a', isFinal: false },
+ *   { sequence: 2, kind: 'body', content: 'c', isFinal: true },
+ * ]).pipe(checkSequence()).subscribe({ error: (e) => console.log(e.message) });
+ * // 'Sequence gap: expected 1, received 2 (1..1 are missing)'
+ * ```
+ */
+export function checkSequence<T extends ChunkEvent<unknown>>(
+  config: CheckSequenceConfig = {},
+): MonoTypeOperatorFunction<T> {
+  const requireFinal = config.requireFinal ?? true;
+  if (typeof requireFinal !== 'boolean') {
+    throw new TypeError(
+      `Expected the \`requireFinal\` option to be a boolean, got \`${String(requireFinal)}\` (${typeof requireFinal})`,
+    );
+  }
+  return operate((source, subscriber) => {
+    let expected = 0;
+    let finished = false;
+    source.subscribe(
+      createOperatorSubscriber<T>(
+        subscriber,
+        (event) => {
+          const received = event.sequence;
+          if (finished) {
+            subscriber.error(new SequenceError({ rule: 'after-final', expected: undefined, received }));
+            return;
+          }
+          if (received !== expected) {
+            const rule =
+              expected === 0
+                ? 'start'
+                : received > expected
+                  ? 'gap'
+                  : received === expected - 1
+                    ? 'duplicate'
+                    : 'order';
+            subscriber.error(new SequenceError({ rule, expected, received }));
+            return;
+          }
+          expected += 1;
+          if (event.isFinal) finished = true;
+          subscriber.next(event);
+        },
+        () => {
+          if (requireFinal && !finished) {
+            subscriber.error(new SequenceError({ rule: 'missing-final', expected, received: undefined }));
+            return;
+          }
+          subscriber.complete();
+        },
+      ),
+    );
+  });
+}

@@ -1,0 +1,2 @@
+export * from './check-sequence.js';
+export * from './sequenced.js';

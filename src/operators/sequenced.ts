@@ -1,0 +1,76 @@
+import type { OperatorFunction } from 'rxjs';
+import type { ChunkEvent, ChunkInput, ChunkMetadata } from '../core/chunk.js';
+import { createOperatorSubscriber, operate } from '../core/operate.js';
+
+/**
+ * Options of {@link sequenced}.
+ */
+export interface SequencedConfig {
+  /** The `kind` of the null sentinel emitted when the source completes without a final event. Default `'end'`. */
+  readonly finalKind?: string;
+  /** Metadata of that sentinel. */
+  readonly finalMetadata?: ChunkMetadata;
+}
+
+/**
+ * Stamps contiguous per-subscription sequence numbers (from 0) on chunk inputs and guarantees
+ * exactly one final event, as the last one:
+ *
+ * - an input with `isFinal: true` is emitted as the final event, then the output completes
+ *   (and the source is unsubscribed);
+ * - if the source completes without one, a sentinel `{ kind: 'end', content: null, isFinal: true }`
+ *   is emitted, then the output completes;
+ * - errors pass through unchanged (on the wire an error is its own final outcome).
+ *
+ * Every event is emitted the moment it arrives: nothing is held back to see whether it is the last.
+ *
+ * @example
+ * ```ts
+ * import { of } from 'rxjs';
+ * import { sequenced } from 'sluice/operators';
+ * of({ kind: 'stdout', content: 'a\n' }, { kind: 'stdout', content: 'b\n' })
+ *   .pipe(sequenced())
+ *   .subscribe(console.log);
+ * // { sequence: 0, kind: 'stdout', content: 'a\n', isFinal: false }
+ * // { sequence: 1, kind: 'stdout', content: 'b\n', isFinal: false }
+ * // { sequence: 2, kind: 'end', content: null, isFinal: true }
+ * ```
+ */
+export function sequenced<T>(config: SequencedConfig = {}): OperatorFunction<ChunkInput<T>, ChunkEvent<T>> {
+  const finalKind = config.finalKind ?? 'end';
+  if (typeof finalKind !== 'string') {
+    throw new TypeError(
+      `Expected the \`finalKind\` option to be a string, got \`${String(finalKind)}\` (${typeof finalKind})`,
+    );
+  }
+  const finalMetadata = config.finalMetadata;
+  return operate((source, subscriber) => {
+    let next = 0;
+    const stamp = (input: ChunkInput<T>, isFinal: boolean): ChunkEvent<T> => {
+      const event: ChunkEvent<T> =
+        input.metadata === undefined
+          ? { sequence: next, kind: input.kind, content: input.content, isFinal }
+          : { sequence: next, kind: input.kind, content: input.content, metadata: input.metadata, isFinal };
+      next += 1;
+      return event;
+    };
+    source.subscribe(
+      createOperatorSubscriber<ChunkInput<T>>(
+        subscriber,
+        (input) => {
+          const isFinal = input.isFinal === true;
+          subscriber.next(stamp(input, isFinal));
+          if (isFinal) subscriber.complete();
+        },
+        () => {
+          const sentinel: ChunkInput<T> =
+            finalMetadata === undefined
+              ? { kind: finalKind, content: null }
+              : { kind: finalKind, content: null, metadata: finalMetadata };
+          subscriber.next(stamp(sentinel, true));
+          subscriber.complete();
+        },
+      ),
+    );
+  });
+}

@@ -28,7 +28,7 @@ export interface CheckSequenceConfig {
  *   { sequence: 0, kind: 'body', content: 'a', isFinal: false },
  *   { sequence: 2, kind: 'body', content: 'c', isFinal: true },
  * ]).pipe(checkSequence()).subscribe({ error: (e) => console.log(e.message) });
- * // 'Sequence gap: expected 1, received 2 (1..1 are missing)'
+ * // 'Sequence gap: expected 1, received 2 (1 is missing)'
  * ```
  */
 export function checkSequence<T extends ChunkEvent<unknown>>(

@@ -38,8 +38,11 @@ function describe({ rule, expected, received }: SequenceErrorInfo): string {
   switch (rule) {
     case 'start':
       return `Sequence must start at 0, received ${received}`;
-    case 'gap':
-      return `Sequence gap: expected ${expected}, received ${received} (${expected}..${(received ?? 0) - 1} are missing)`;
+    case 'gap': {
+      const last = (received ?? 0) - 1;
+      const missing = last === expected ? `${expected} is missing` : `${expected}..${last} are missing`;
+      return `Sequence gap: expected ${expected}, received ${received} (${missing})`;
+    }
     case 'duplicate':
       return `Sequence duplicate: expected ${expected}, received ${received} again`;
     case 'order':

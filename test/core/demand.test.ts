@@ -1,0 +1,88 @@
+import { filter, map, Observable, scan, takeWhile, tap } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { currentDemand, type Demand, subscribeWithDemand, Valve } from '../../src/core/demand.js';
+
+describe('Valve', () => {
+  it('notifies listeners only on a change of state, in order', () => {
+    const valve = new Valve();
+    const seen: string[] = [];
+    valve.onChange((paused) => seen.push(`a:${paused}`));
+    const stop = valve.onChange((paused) => seen.push(`b:${paused}`));
+    expect(valve.paused).toBe(false);
+    valve.resume();
+    valve.pause();
+    valve.pause();
+    stop();
+    valve.resume();
+    expect(seen).toEqual(['a:true', 'b:true', 'a:false']);
+  });
+
+  it('lets a listener remove itself while being notified', () => {
+    const valve = new Valve();
+    const seen: number[] = [];
+    const stop = valve.onChange(() => {
+      seen.push(1);
+      stop();
+    });
+    valve.onChange(() => seen.push(2));
+    valve.pause();
+    valve.resume();
+    expect(seen).toEqual([1, 2, 2]);
+  });
+});
+
+describe('subscribe-time demand', () => {
+  const probe = (seen: Array<Demand | undefined>) =>
+    new Observable<number>((subscriber) => {
+      seen.push(currentDemand());
+      subscriber.next(1);
+      subscriber.complete();
+    });
+
+  it('is undefined for a plain subscribe', () => {
+    const seen: Array<Demand | undefined> = [];
+    probe(seen).subscribe();
+    expect(seen).toEqual([undefined]);
+  });
+
+  it('reaches the producer through a chain of synchronous operators', () => {
+    const seen: Array<Demand | undefined> = [];
+    const valve = new Valve();
+    subscribeWithDemand(valve, () =>
+      probe(seen)
+        .pipe(
+          map((n) => n * 2),
+          filter(() => true),
+          tap(() => undefined),
+          scan((a, n) => a + n, 0),
+          takeWhile(() => true),
+        )
+        .subscribe(),
+    );
+    expect(seen).toEqual([valve]);
+  });
+
+  it('is restored afterwards, also when subscribe throws, and nests', () => {
+    const outer = new Valve();
+    const inner = new Valve();
+    const seen: Array<Demand | undefined> = [];
+    subscribeWithDemand(outer, () => {
+      subscribeWithDemand(inner, () => probe(seen).subscribe());
+      probe(seen).subscribe();
+      expect(() =>
+        subscribeWithDemand(inner, () => {
+          throw new Error('boom');
+        }),
+      ).toThrow('boom');
+      probe(seen).subscribe();
+    });
+    probe(seen).subscribe();
+    expect(seen).toEqual([inner, outer, outer, undefined]);
+  });
+
+  it('is shared through the global registry, so the ESM and CJS builds agree', () => {
+    const valve = new Valve();
+    const seen = subscribeWithDemand(valve, () => (globalThis as any)[Symbol.for('sluice.demand.context')]);
+    expect(seen).toBe(valve);
+  });
+});

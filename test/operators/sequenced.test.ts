@@ -1,0 +1,130 @@
+import { map, of, Subject, take } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import { describe, expect, it } from 'vitest';
+import type { ChunkInput } from '../../src/core/chunk.js';
+import { sequenced } from '../../src/operators/sequenced.js';
+
+const line = (content: string, extra: Partial<ChunkInput<string>> = {}): ChunkInput<string> => ({
+  kind: 'stdout',
+  content,
+  ...extra,
+});
+const event = (sequence: number, content: string | null, isFinal = false, kind = 'stdout') => ({
+  sequence,
+  kind,
+  content,
+  isFinal,
+});
+
+function testScheduler() {
+  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+}
+
+describe('sequenced', () => {
+  it('stamps contiguous sequence numbers from 0 and appends the null sentinel on completion', () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold('-a--b-c--|', { a: line('1\n'), b: line('2\n'), c: line('3\n') });
+      const subs = '       ^--------!';
+      const expected = '   -a--b-c--(z|)';
+      expectObservable(source.pipe(sequenced())).toBe(expected, {
+        a: event(0, '1\n'),
+        b: event(1, '2\n'),
+        c: event(2, '3\n'),
+        z: event(3, null, true, 'end'),
+      });
+      expectSubscriptions(source.subscriptions).toBe(subs);
+    });
+  });
+
+  it('emits a single null final event for a stream that produced nothing', () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold('----|');
+      expectObservable(source.pipe(sequenced())).toBe('----(z|)', { z: event(0, null, true, 'end') });
+      expectSubscriptions(source.subscriptions).toBe('^---!');
+    });
+  });
+
+  it('treats an input marked final as the last event, completes and unsubscribes the source', () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold('-a-b-c-|', {
+        a: line('1\n'),
+        b: line('done\n', { isFinal: true }),
+        c: line('late\n'),
+      });
+      expectObservable(source.pipe(sequenced())).toBe('-a-(b|)', {
+        a: event(0, '1\n'),
+        b: event(1, 'done\n', true),
+      });
+      expectSubscriptions(source.subscriptions).toBe('^--!');
+    });
+  });
+
+  it('passes errors through without a sentinel, after the events before them', () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold('-a--#', { a: line('partial') }, new Error('boom'));
+      expectObservable(source.pipe(sequenced())).toBe('-a--#', { a: event(0, 'partial') }, new Error('boom'));
+      expectSubscriptions(source.subscriptions).toBe('^---!');
+    });
+  });
+
+  it('keeps metadata and uses the configured sentinel kind and metadata', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold('-a|', { a: line('x', { metadata: { partial: true } }) });
+      expectObservable(source.pipe(sequenced({ finalKind: 'exit', finalMetadata: { reason: 'done' } }))).toBe(
+        '-a(z|)',
+        {
+          a: { ...event(0, 'x'), metadata: { partial: true } },
+          z: { ...event(1, null, true, 'exit'), metadata: { reason: 'done' } },
+        },
+      );
+    });
+  });
+
+  it('never holds an event back: each one is emitted in the frame it arrives', () => {
+    testScheduler().run(({ hot, expectObservable }) => {
+      const source = hot('--a---b---', { a: line('1\n'), b: line('2\n') });
+      expectObservable(source.pipe(sequenced())).toBe('--a---b---', {
+        a: event(0, '1\n'),
+        b: event(1, '2\n'),
+      });
+    });
+  });
+
+  it('restarts numbering for each subscription (each subscription is its own stream)', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const stream = cold('-a|', { a: line('x') }).pipe(sequenced());
+      const values = { a: event(0, 'x'), z: event(1, null, true, 'end') };
+      expectObservable(stream).toBe('-a(z|)', values);
+      expectObservable(stream).toBe('-a(z|)', values);
+    });
+  });
+
+  it('stops listening to a synchronous source when unsubscribed', () => {
+    let emitted = 0;
+    const source = of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10).pipe(
+      map((n) => {
+        emitted += 1;
+        return line(String(n));
+      }),
+    );
+    const seen: number[] = [];
+    source.pipe(sequenced(), take(3)).subscribe((e) => seen.push(e.sequence));
+    expect(seen).toEqual([0, 1, 2]);
+    expect(emitted).toBe(3);
+  });
+
+  it('rejects a non-string finalKind before subscribe, naming the option', () => {
+    expect(() => sequenced({ finalKind: 42 as unknown as string })).toThrow(
+      'Expected the `finalKind` option to be a string, got `42` (number)',
+    );
+  });
+
+  it('does not emit anything after completion even if the source misbehaves', () => {
+    const subject = new Subject<ChunkInput<string>>();
+    const seen: unknown[] = [];
+    subject.pipe(sequenced()).subscribe({ next: (e) => seen.push(e), complete: () => seen.push('complete') });
+    subject.next(line('a', { isFinal: true }));
+    subject.next(line('b'));
+    expect(seen).toEqual([event(0, 'a', true), 'complete']);
+  });
+});

@@ -38,7 +38,7 @@ describe('sequenced', () => {
 
   it('emits a single null final event for a stream that produced nothing', () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold('----|');
+      const source = cold<ChunkInput<string>>('----|');
       expectObservable(source.pipe(sequenced())).toBe('----(z|)', { z: event(0, null, true, 'end') });
       expectSubscriptions(source.subscriptions).toBe('^---!');
     });

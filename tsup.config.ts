@@ -9,6 +9,7 @@ export default defineConfig([
       'adapters/index': 'src/adapters/index.ts',
       'kernel/index': 'src/kernel/index.ts',
       'testing/index': 'src/testing/index.ts',
+      'browser/index': 'src/browser/index.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,

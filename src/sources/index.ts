@@ -1,1 +1,2 @@
-export {};
+export * from './exec.js';
+export * from './http.js';

@@ -1,3 +1,4 @@
+import { describeWireValue } from './describe-wire-value.js';
 import { isSluiceError, SluiceError } from './sluice-error.js';
 
 /** Details carried by an {@link InvalidFrameError}. */
@@ -22,7 +23,7 @@ export interface InvalidFrameInfo {
 export class InvalidFrameError extends SluiceError<InvalidFrameInfo> {
   constructor(info: InvalidFrameInfo, problem: string, options: { cause?: unknown } = {}) {
     const where = info.field === '' ? 'the frame' : `\`${info.field}\``;
-    super('INVALID_FRAME', `Invalid frame: ${where} ${problem}, got ${show(info.value)}`, {
+    super('INVALID_FRAME', `Invalid frame: ${where} ${problem}, got ${describeWireValue(info.value)}`, {
       info,
       cause: options.cause,
     });
@@ -31,18 +32,6 @@ export class InvalidFrameError extends SluiceError<InvalidFrameInfo> {
   override get name(): string {
     return 'InvalidFrameError';
   }
-}
-
-function show(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  let text: string;
-  try {
-    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = String(value);
-  }
-  if (text.length > 80) text = `${text.slice(0, 77)}...`;
-  return `${text} (${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`;
 }
 
 /**

@@ -1,1 +1,13 @@
-export {};
+export * from './bridge-codec.js';
+export * from './decode-frame.js';
+export * from './decode-frames.js';
+export * from './frame-decoder.js';
+export * from './hostcall-frame.js';
+export * from './hostcall-kind.js';
+export * from './hostcall-outcome.js';
+export * from './hostcall-outcome-schema.js';
+export * from './hostcall-request.js';
+export * from './json-value.js';
+export * from './outcome-codec.js';
+export * from './serde-codec.js';
+export * from './stream-options.js';

@@ -1,1 +1,10 @@
-export {};
+export * from './create-supervisor.js';
+export * from './in-process-runner-link.js';
+export * from './parse-runner-line.js';
+export * from './process-runner-link.js';
+export * from './runner-channel.js';
+export * from './runner-exit-info.js';
+export * from './runner-handle.js';
+export * from './runner-link.js';
+export * from './runner-message.js';
+export * from './start-runner.js';

@@ -1,1 +1,13 @@
-export {};
+export * from './dispatch-tool-call.js';
+export * from './exec-tool.js';
+export * from './exec-tool-args.js';
+export * from './exec-tool-result.js';
+export * from './guard-chunk-callback.js';
+export * from './register-builtin-tools.js';
+export * from './to-exec-options.js';
+export * from './tool-call-message.js';
+export * from './tool-chunk.js';
+export * from './tool-context.js';
+export * from './tool-definition.js';
+export * from './tool-registry.js';
+export * from './tool-result.js';

@@ -1,0 +1,28 @@
+/**
+ * Where one SSE client's frames go: a `node:http` response ({@link nodeResponseSink}) or a
+ * WHATWG `ReadableStream` ({@link readableStreamSink}). `write` returns `false` when the
+ * transport's buffer is full: the client then waits for `onDrain` before writing again.
+ *
+ * @example
+ * ```ts
+ * import type { SseSink } from 'sluice/adapters';
+ * const lines: string[] = [];
+ * const sink: SseSink = {
+ *   write: (text) => (lines.push(text), true),
+ *   end: () => {}, destroy: () => {},
+ *   onDrain: () => () => {}, onClose: () => () => {},
+ * };
+ * ```
+ */
+export interface SseSink {
+  /** Writes text; `false` means "buffer full, wait for drain". */
+  write(text: string): boolean;
+  /** Ends the response normally (after what was written). */
+  end(): void;
+  /** Drops the connection at once. */
+  destroy(): void;
+  /** Calls `listener` when the buffer has room again; returns a function that stops listening. */
+  onDrain(listener: () => void): () => void;
+  /** Calls `listener` once when the connection is gone (ended, destroyed, or closed by the peer). */
+  onClose(listener: () => void): () => void;
+}

@@ -1,0 +1,260 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type Observable, type SchedulerLike, Subscriber, type Subscription } from 'rxjs';
+import type { ChunkEvent } from '../../core/chunk.js';
+import { subscribeWithDemand, Valve } from '../../core/demand.js';
+import { checkSequence } from '../../operators/check-sequence.js';
+import { nodeResponseSink } from './node-response-sink.js';
+import { readLastEventId } from './read-last-event-id.js';
+import { readableStreamSink } from './readable-stream-sink.js';
+import { type ReplayBounds, ReplayLog } from './replay-log.js';
+import { SseClient } from './sse-client.js';
+import type { SseSink } from './sse-sink.js';
+
+/** The validated settings of an {@link SseStream} (see `ToServerSentEventsOptions`). */
+export interface SseStreamConfig {
+  readonly replay: ReplayBounds;
+  readonly heartbeatMs: number;
+  readonly stallTimeoutMs: number;
+  readonly retryMs: number | undefined;
+  readonly scheduler: SchedulerLike;
+}
+
+/** How a request to attach was answered. */
+export type SseAttachResult =
+  | { readonly status: 200; readonly client: SseClient }
+  | { readonly status: 204 | 400; readonly message: string };
+
+/**
+ * One sequenced stream served over Server-Sent Events to any number of clients: what
+ * `toServerSentEvents` returns. See `docs/sse.md` for the whole contract.
+ *
+ * - **One producer, one replay log.** The source is subscribed once (on the first client, or
+ *   {@link start}); its events go into a bounded {@link ReplayLog}. Each client has its own
+ *   cursor into the log and writes at its own pace, honouring its socket's `drain`.
+ * - **Resume.** A request with `Last-Event-ID: n` gets exactly the events after `n`, then the
+ *   live tail. If `n + 1` was evicted, it gets a `gap` event (`{from, to}`) and continues from the
+ *   oldest retained event — never a silent skip. A live client that falls behind the log's tail
+ *   is treated the same way.
+ * - **Backpressure.** The producer is paused (through sluice's demand) only while the log is full
+ *   and *every* attached client still needs its oldest event — i.e. the fastest client sets the
+ *   pace, a slower one never holds back the producer or the others: it loses the evicted events
+ *   (as a gap). With no client attached the producer is not paused (detach is not cancel; the log
+ *   keeps the newest events). A client that does not drain for `stallTimeoutMs` is disconnected,
+ *   so the producer is never held longer than that. Memory is bounded by the log's bounds plus
+ *   one socket buffer per client.
+ * - **Detach is not cancel.** A client going away leaves the run alone. {@link cancel} (or an
+ *   HTTP `DELETE` through {@link serve}) unsubscribes the producer — an `exec` source kills its
+ *   process group — and appends the final sentinel `{ kind: 'end', content: null,
+ *   metadata: { reason: 'cancelled' }, isFinal: true }`, which every client receives.
+ * - **Failure.** If the source errors, every client gets a `failure` event `{code, name, message}`
+ *   after the events before it, and the response ends.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { exec } from 'sluice/sources';
+ * import { toServerSentEvents } from 'sluice/adapters';
+ *
+ * const run = toServerSentEvents(exec('make', ['test'], { reject: false }), { replay: { maxEvents: 5000 } });
+ * createServer((req, res) => run.serve(req, res)).listen(8080); // GET follows, DELETE cancels
+ * ```
+ */
+export class SseStream {
+  readonly #source: Observable<ChunkEvent<unknown>>;
+  readonly #config: SseStreamConfig;
+  readonly #log: ReplayLog;
+  readonly #valve = new Valve();
+  readonly #clients = new Set<SseClient>();
+  #subscription: Subscription | undefined;
+  #started = false;
+
+  constructor(source: Observable<ChunkEvent<unknown>>, config: SseStreamConfig) {
+    this.#source = source;
+    this.#config = config;
+    this.#log = new ReplayLog(config.replay);
+  }
+
+  /** The replay log (read-only use: `oldest`, `next`, `ended`, …). */
+  get log(): ReplayLog {
+    return this.#log;
+  }
+
+  /** The clients attached right now. */
+  get clients(): number {
+    return this.#clients.size;
+  }
+
+  /** Whether the producer is paused by the clients right now. */
+  get paused(): boolean {
+    return this.#valve.paused;
+  }
+
+  /** Whether the stream has ended (final event or failure in the log). */
+  get ended(): boolean {
+    return this.#log.ended;
+  }
+
+  /** Subscribes the producer now, if not yet (otherwise the first client does). Returns `this`. */
+  start(): this {
+    if (this.#started) return this;
+    this.#started = true;
+    if (this.#log.ended) return this;
+    // A Subscriber (not a plain observer) so that cancel() can stop a synchronous source mid-loop.
+    const subscriber = new Subscriber<ChunkEvent<unknown>>({
+      next: (event) => {
+        try {
+          this.#log.append(event);
+        } catch (error) {
+          this.#log.fail(error); // e.g. content that JSON cannot encode
+        }
+        this.#changed();
+      },
+      error: (error: unknown) => {
+        this.#log.fail(error);
+        this.#changed();
+      },
+      complete: () => {}, // checkSequence guarantees the final event came first
+    });
+    this.#subscription = subscriber;
+    subscribeWithDemand(this.#valve, () => this.#source.pipe(checkSequence()).subscribe(subscriber));
+    if (this.#log.ended) subscriber.unsubscribe();
+    return this;
+  }
+
+  /**
+   * Cancels the run: unsubscribes the producer (first: an `exec` source kills its process group)
+   * and appends the final sentinel with `metadata.reason` (`'cancelled'` by default), which every
+   * client receives. Returns `false` if the stream had already ended.
+   */
+  cancel(reason = 'cancelled'): boolean {
+    if (this.#log.ended) return false;
+    this.#started = true;
+    const subscription = this.#subscription;
+    this.#subscription = undefined;
+    subscription?.unsubscribe();
+    if (this.#log.ended) return false;
+    this.#log.append({
+      sequence: this.#log.next,
+      kind: 'end',
+      content: null,
+      metadata: { reason },
+      isFinal: true,
+    });
+    this.#changed();
+    return true;
+  }
+
+  /** Drops every client's connection without cancelling the run (they may reconnect and resume). */
+  disconnectClients(): void {
+    for (const client of [...this.#clients]) client.drop();
+  }
+
+  /**
+   * Attaches a client that resumes after `lastEventId` (`undefined` = from the start). Answers
+   * `204` when it already has the final event, `400` when `lastEventId` is ahead of the stream.
+   */
+  attach(sink: () => SseSink, lastEventId: number | undefined): SseAttachResult {
+    this.start();
+    const cursor = lastEventId === undefined ? 0 : lastEventId + 1;
+    if (this.#log.ended && cursor >= this.#log.next && this.#log.failure === undefined) {
+      return { status: 204, message: 'The stream has ended; nothing follows this event' };
+    }
+    if (cursor > this.#log.next && !(this.#log.ended && this.#log.failure === undefined)) {
+      const last = this.#log.next - 1;
+      return {
+        status: 400,
+        message: `Last-Event-ID ${lastEventId} is ahead of the stream (its last event is ${last})`,
+      };
+    }
+    const client = new SseClient(
+      this.#log,
+      sink(),
+      cursor,
+      this.#config,
+      (gone) => {
+        this.#clients.delete(gone);
+        this.#updateDemand();
+      },
+      () => this.#updateDemand(),
+    );
+    if (!client.closed) this.#clients.add(client);
+    client.pump();
+    this.#updateDemand();
+    return { status: 200, client };
+  }
+
+  /**
+   * Handles one HTTP request for this stream: `GET` follows it (resuming after `Last-Event-ID` or
+   * `?lastEventId=`), `DELETE` cancels it (`204`), anything else gets `405`.
+   */
+  serve(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method === 'DELETE') {
+      this.cancel();
+      res.writeHead(204).end();
+      return;
+    }
+    if (req.method !== 'GET') {
+      res.writeHead(405, { allow: 'GET, DELETE' }).end();
+      return;
+    }
+    let lastEventId: number | undefined;
+    try {
+      lastEventId = readLastEventId(req.headers['last-event-id'] as string | undefined, req.url);
+    } catch (error) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end((error as Error).message);
+      return;
+    }
+    const result = this.attach(() => nodeResponseSink(res), lastEventId);
+    if (result.status !== 200)
+      res.writeHead(result.status, { 'content-type': 'text/plain' }).end(result.message);
+  }
+
+  /**
+   * The fetch-style equivalent of {@link serve} for `GET`: a `Response` whose body is this
+   * stream, resuming after the request's `Last-Event-ID` (or `?lastEventId=`). The body's
+   * `highWaterMark` (in frames) is its backpressure; cancelling the body detaches the client.
+   */
+  toResponse(request?: Request, highWaterMark = 16): Response {
+    let lastEventId: number | undefined;
+    try {
+      lastEventId = readLastEventId(request?.headers.get('last-event-id'), request?.url);
+    } catch (error) {
+      return new Response((error as Error).message, { status: 400 });
+    }
+    const { stream, sink } = readableStreamSink(highWaterMark);
+    const result = this.attach(() => sink, lastEventId);
+    if (result.status === 204) return new Response(null, { status: 204 });
+    if (result.status !== 200) return new Response(result.message, { status: result.status });
+    return new Response(stream, {
+      headers: {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+      },
+    });
+  }
+
+  #changed(): void {
+    for (const client of [...this.#clients]) client.pump();
+    if (this.#log.ended) {
+      const subscription = this.#subscription;
+      this.#subscription = undefined;
+      subscription?.unsubscribe();
+    }
+    this.#updateDemand();
+  }
+
+  #updateDemand(): void {
+    const log = this.#log;
+    let hold = log.full && !log.ended && this.#clients.size > 0;
+    if (hold) {
+      for (const client of this.#clients) {
+        if (client.cursor > log.oldest) {
+          hold = false;
+          break;
+        }
+      }
+    }
+    if (hold) this.#valve.pause();
+    else this.#valve.resume();
+  }
+}

@@ -1,0 +1,74 @@
+import type { Observable } from 'rxjs';
+import { checkArgument } from './check-argument.js';
+import { observableSchema } from './observable-schema.js';
+import { PullQueue } from './pull-queue.js';
+import { readBufferSize } from './read-buffer-size.js';
+
+/** Options of {@link toAsyncIterable}. */
+export interface ToAsyncIterableOptions {
+  /**
+   * How many values may wait for the consumer before the producer is paused. Default `16`.
+   * `0` is pure pull: the producer may read only while a `next()` call is waiting.
+   */
+  readonly bufferSize?: number;
+}
+
+/**
+ * Consumes an Observable as a pull-driven `AsyncIterableIterator`: each `next()` is demand.
+ *
+ * - **Lazy**: nothing subscribes until the first `next()`. It then subscribes with its own
+ *   `Valve` as the demand (`subscribeWithDemand`), which reaches a demand-aware producer such
+ *   as `exec` through synchronous operators (`map`, `filter`, `tap`, `scan`, `takeWhile`…).
+ * - **Bounded**: the valve is paused while `bufferSize` values wait and no `next()` is pending,
+ *   and resumed when the consumer takes one; the child process then blocks on its full pipe.
+ *   A producer that ignores demand (plain `Observable`s, `share()`d streams, `delay`…) keeps
+ *   pushing and the buffer grows: put `bounded({ strategy: 'dropping' | 'sliding' | 'error' })`
+ *   in front of the adapter to cap it (see `docs/backpressure.md`).
+ * - **Ordered**: values come out in arrival order; `next()` calls made without awaiting are
+ *   resolved in call order, each with its own value.
+ * - **Ends**: for a chunk stream the final event is yielded like any other value, then `done`.
+ *   An error is thrown from `next()` only after every value received before it was yielded;
+ *   after that, `done`.
+ * - **Cancel**: `return()` (what `break` calls) and `throw()` unsubscribe — the producer's
+ *   teardown (killing the process group, aborting the request) runs *before* their promise
+ *   settles; pending and later `next()` calls give `done`. `throw(error)` rejects with `error`.
+ *
+ * @param source the Observable to consume (usually a stream of `ChunkEvent`s)
+ * @param options `bufferSize` (default 16), validated before anything subscribes
+ * @throws TypeError when `source` is not an Observable or an option is invalid
+ *
+ * @example
+ * ```ts
+ * import { filter, map } from 'rxjs';
+ * import { exec } from 'sluice/sources';
+ * import { toAsyncIterable } from 'sluice/adapters';
+ *
+ * const lines = exec('make', ['test']).pipe(
+ *   filter((event) => event.kind === 'stdout'),
+ *   map((event) => event.content),
+ * );
+ * for await (const line of toAsyncIterable(lines, { bufferSize: 16 })) {
+ *   if (line.includes('FAIL')) break; // kills make's whole process group
+ * }
+ * ```
+ */
+export function toAsyncIterable<T>(
+  source: Observable<T>,
+  options?: ToAsyncIterableOptions,
+): AsyncIterableIterator<T> {
+  checkArgument(source, 'source', observableSchema, 'an Observable');
+  const queue = new PullQueue(source, readBufferSize(options, 'bufferSize', 16));
+  const iterator: AsyncIterableIterator<T> = {
+    next: () => queue.next() as Promise<IteratorResult<T>>,
+    return: (value?: unknown) => {
+      queue.cancel();
+      return Promise.resolve({ done: true, value } as IteratorResult<T>);
+    },
+    throw: (error?: unknown) => {
+      queue.cancel();
+      return Promise.reject(error);
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
+}

@@ -1,0 +1,90 @@
+import type { Observable, Subscription } from 'rxjs';
+import { subscribeWithDemand, Valve } from '../core/demand.js';
+import { checkArgument } from './check-argument.js';
+import { observableSchema } from './observable-schema.js';
+import { readBufferSize } from './read-buffer-size.js';
+
+/** Options of {@link toReadableStream}. */
+export interface ToReadableStreamOptions {
+  /**
+   * The stream's queue size, in values (a count queuing strategy). Default `16`. `0` is pure
+   * pull: the producer may read only while a `read()` is pending.
+   */
+  readonly highWaterMark?: number;
+}
+
+/**
+ * Consumes an Observable as a WHATWG `ReadableStream` (the global one: Node ≥ 18 and browsers;
+ * no Node imports). The stream's `pull` is demand:
+ *
+ * - the first `pull` subscribes with a `Valve` as the demand (`subscribeWithDemand`). Following
+ *   the WHATWG rules, a stream with `highWaterMark > 0` pulls as soon as it is created, so the
+ *   producer starts then and fills the queue up to `highWaterMark` even before a reader reads;
+ * - each value is enqueued; when the queue's `desiredSize` drops to `0` the valve is paused
+ *   (a child process then blocks on its full pipe), and the next `pull` — made by the stream when
+ *   a reader drains it — resumes it;
+ * - `cancel(reason)` (a reader's `cancel()`, a `pipeTo` whose destination failed, a `break` out
+ *   of `for await` over the stream) unsubscribes: the producer's teardown runs before the cancel
+ *   promise settles;
+ * - the source's error goes to `controller.error` (queued values are then discarded, as WHATWG
+ *   streams do: read them before the error arrives, or use {@link toAsyncIterable} which keeps
+ *   them); completion closes the stream after the queued values.
+ *
+ * A producer that ignores demand keeps enqueuing past `highWaterMark` (the queue grows); put
+ * `bounded(...)` in front to cap it (see `docs/backpressure.md`).
+ *
+ * @param source the Observable to expose
+ * @param options `highWaterMark` (default 16), validated before anything subscribes
+ * @throws TypeError when `source` is not an Observable or an option is invalid
+ *
+ * @example
+ * ```ts
+ * import { map } from 'rxjs';
+ * import { exec } from 'sluice/sources';
+ * import { toReadableStream } from 'sluice/adapters';
+ *
+ * const body = toReadableStream(exec('tail', ['-f', 'app.log']).pipe(map((e) => `${e.content}\n`)))
+ *   .pipeThrough(new TextEncoderStream());
+ * return new Response(body); // the client going away cancels the stream and kills tail
+ * ```
+ */
+export function toReadableStream<T>(
+  source: Observable<T>,
+  options?: ToReadableStreamOptions,
+): ReadableStream<T> {
+  checkArgument(source, 'source', observableSchema, 'an Observable');
+  const highWaterMark = readBufferSize(options, 'highWaterMark', 16);
+  const valve = new Valve();
+  let subscription: Subscription | undefined;
+  let cancelled = false;
+
+  return new ReadableStream<T>(
+    {
+      pull(controller) {
+        valve.resume();
+        if (subscription !== undefined || cancelled) return;
+        subscription = subscribeWithDemand(valve, () =>
+          source.subscribe({
+            next: (value) => {
+              if (cancelled) return;
+              controller.enqueue(value);
+              if ((controller.desiredSize ?? 0) <= 0) valve.pause();
+            },
+            error: (error: unknown) => {
+              if (!cancelled) controller.error(error);
+            },
+            complete: () => {
+              if (!cancelled) controller.close();
+            },
+          }),
+        );
+        if (cancelled) subscription.unsubscribe();
+      },
+      cancel() {
+        cancelled = true;
+        subscription?.unsubscribe();
+      },
+    },
+    { highWaterMark },
+  );
+}

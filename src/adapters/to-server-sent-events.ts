@@ -1,0 +1,104 @@
+import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
+import { z } from 'zod';
+import type { ChunkEvent } from '../core/chunk.js';
+import { describeValue } from '../core/describe-value.js';
+import { checkArgument } from './check-argument.js';
+import { observableSchema } from './observable-schema.js';
+import { SseStream } from './sse/sse-stream.js';
+
+/** Options of {@link toServerSentEvents}. */
+export interface ToServerSentEventsOptions {
+  /** Bounds of the replay log. Defaults: `maxEvents: 10_000`, `maxBytes: 8 MiB`. */
+  readonly replay?: { readonly maxEvents?: number; readonly maxBytes?: number };
+  /** A `:` heartbeat comment on every open connection this often, in ms. Default `15_000`; `0` = none. */
+  readonly heartbeatMs?: number;
+  /** A client whose socket does not drain for this long is disconnected. Default `30_000`; `0` = never. */
+  readonly stallTimeoutMs?: number;
+  /** Sent to each client as `retry:` (the browser's reconnection delay), in ms. Default `1000`. */
+  readonly retryMs?: number;
+  /** The clock of heartbeats and stall timers. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const positive = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const schedulerSchema = z.custom<SchedulerLike>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as SchedulerLike).now === 'function' &&
+    typeof (value as SchedulerLike).schedule === 'function',
+);
+
+/**
+ * Serves a sequenced chunk stream over Server-Sent Events, to any number of clients, with exact
+ * resume. Returns an {@link SseStream}: `serve(req, res)` for `node:http` (`GET` follows, `DELETE`
+ * cancels), `toResponse(request)` for fetch-style servers, `cancel()`, `disconnectClients()`.
+ *
+ * On the wire each event's `id` is its `sequence`, `event` its `kind`, `data` the event as JSON;
+ * a `: heartbeat` comment goes out every `heartbeatMs`; control events `gap` (`{from, to}`: these
+ * sequences were evicted from the replay log) and `failure` (`{code, name, message}`: the source
+ * errored) carry no id. A client reconnecting with `Last-Event-ID: n` gets exactly the events
+ * after `n`, then the live tail. Backpressure, detaching, cancel and the bounds are described on
+ * {@link SseStream} and in `docs/sse.md`.
+ *
+ * The source is subscribed once, lazily (first client, or `start()`), through `checkSequence`.
+ * Options are validated here, before anything subscribes.
+ *
+ * @throws TypeError when `source` is not an Observable or an option is invalid
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { exec } from 'sluice/sources';
+ * import { toServerSentEvents } from 'sluice/adapters';
+ *
+ * const run = toServerSentEvents(exec('npm', ['test'], { reject: false }), {
+ *   replay: { maxEvents: 5000, maxBytes: 4 << 20 },
+ *   heartbeatMs: 15_000,
+ * });
+ * createServer((req, res) => {
+ *   if (req.url?.startsWith('/runs/1')) run.serve(req, res); // GET follows, DELETE cancels
+ * }).listen(8080);
+ * ```
+ */
+export function toServerSentEvents(
+  source: Observable<ChunkEvent<unknown>>,
+  options?: ToServerSentEventsOptions,
+): SseStream {
+  checkArgument(source, 'source', observableSchema, 'an Observable');
+  const replay = read(options, 'replay', z.object({}).loose(), 'an object', {}, '');
+  return new SseStream(source as Observable<ChunkEvent<unknown>>, {
+    replay: {
+      maxEvents: read(replay, 'maxEvents', positive, 'a positive integer', 10_000, 'replay.'),
+      maxBytes: read(replay, 'maxBytes', positive, 'a positive integer', 8 * 1024 * 1024, 'replay.'),
+    },
+    heartbeatMs: read(options, 'heartbeatMs', count, 'a non-negative integer', 15_000, ''),
+    stallTimeoutMs: read(options, 'stallTimeoutMs', count, 'a non-negative integer', 30_000, ''),
+    retryMs: read(options, 'retryMs', count, 'a non-negative integer', 1000, ''),
+    scheduler: read(options, 'scheduler', schedulerSchema, 'a SchedulerLike', asyncScheduler, ''),
+  });
+}
+
+function read<T>(
+  options: unknown,
+  name: string,
+  schema: z.ZodType<T>,
+  expected: string,
+  fallback: T,
+  prefix: string,
+): T {
+  if (options === undefined) return fallback;
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`Expected the options to be an object, got ${describeValue(options)}`);
+  }
+  const value = (options as Record<string, unknown>)[name];
+  if (value === undefined) return fallback;
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new TypeError(
+      `Expected the \`${prefix}${name}\` option to be ${expected}, got ${describeValue(value)}`,
+    );
+  }
+  return result.data;
+}

@@ -1,0 +1,141 @@
+import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
+import { z } from 'zod';
+import type { ChunkEvent } from '../core/chunk.js';
+import { readOption } from '../core/read-option.js';
+import { followSse } from './follow-sse.js';
+import { schedulerOptionSchema } from './scheduler-option-schema.js';
+
+/** The part of the WHATWG `EventSource` that {@link fromEventSource} uses. */
+export interface EventSourceLike {
+  readonly readyState: number;
+  addEventListener(type: string, listener: (event: any) => void): void;
+  close(): void;
+}
+
+/** A constructor of {@link EventSourceLike} (the global `EventSource`, or a test double). */
+export type EventSourceConstructor = new (
+  url: string,
+  init?: { withCredentials?: boolean },
+) => EventSourceLike;
+
+/** Options of {@link fromEventSource}. */
+export interface FromEventSourceOptions {
+  /**
+   * The event kinds to listen for (an `EventSource` only delivers named events it has a listener
+   * for). Default: `stdout`, `stderr`, `exit`, `end`, `body`, `response`, `chunk`. An event of
+   * another kind is missed, and the next one then fails the sequence check (never a silent hole).
+   */
+  readonly kinds?: readonly string[];
+  /** Consecutive dropped connections without an event before the stream errors. Default `5`. */
+  readonly maxRetries?: number;
+  /** Delay before reconnecting when the `EventSource` gave up by itself, in ms. Default `1000`. */
+  readonly retryMs?: number;
+  /** Passed to the `EventSource`. Default `false`. */
+  readonly withCredentials?: boolean;
+  /** The `EventSource` constructor. Default: `globalThis.EventSource`. */
+  readonly EventSource?: EventSourceConstructor;
+  /** The clock of the reconnection delay. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+/** The kinds `fromEventSource` listens for by default (sluice's sources and sentinels). */
+export const DEFAULT_SSE_KINDS: readonly string[] = [
+  'stdout',
+  'stderr',
+  'exit',
+  'end',
+  'body',
+  'response',
+  'chunk',
+];
+
+const CLOSED = 2;
+const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const constructorSchema = z.custom<EventSourceConstructor>((value) => typeof value === 'function');
+
+/**
+ * Follows a `toServerSentEvents` stream with an `EventSource`, as an `Observable` of the same
+ * sequenced chunk events:
+ *
+ * - **resume**: when the connection drops, the `EventSource` reconnects by itself with
+ *   `Last-Event-ID`; when it gives up (the server closed with an error status) a new one is opened
+ *   after `retryMs` with `?lastEventId=<last sequence>`. Either way the server sends exactly the
+ *   events after the last one received;
+ * - **checked**: the whole stream goes through `checkSequence` — a `gap` event from the server
+ *   (evicted events) or a skipped sequence is a `SequenceError`, never a hole; a `failure` event
+ *   is a `SluiceError` with the server's code; a malformed frame an `InvalidFrameError`;
+ * - **ends**: completes on the final event; errors after `maxRetries` consecutive drops;
+ * - **cancel**: unsubscribing closes the `EventSource` (detach: the server-side run goes on).
+ *
+ * Options are validated before anything connects. No Node imports (`sluice/browser`).
+ *
+ * @throws TypeError when `url` is not a string or an option is invalid
+ *
+ * @example
+ * ```ts
+ * import { fromEventSource } from 'sluice/browser';
+ * const subscription = fromEventSource('/runs/1/events').subscribe({
+ *   next: (event) => render(event.kind, event.content),
+ *   complete: () => status('done'),
+ *   error: (error) => status(error.message),
+ * });
+ * // later: subscription.unsubscribe(); // closes the connection
+ * ```
+ */
+export function fromEventSource(
+  url: string,
+  options?: FromEventSourceOptions,
+): Observable<ChunkEvent<unknown>> {
+  if (typeof url !== 'string')
+    throw new TypeError(`Expected the \`url\` argument to be a string, got ${typeof url}`);
+  const kinds = readOption(
+    options,
+    'kinds',
+    z.array(z.string().min(1)),
+    'an array of event names',
+    DEFAULT_SSE_KINDS,
+  );
+  const maxRetries = readOption(options, 'maxRetries', count, 'a non-negative integer', 5);
+  const retryMs = readOption(options, 'retryMs', count, 'a non-negative integer', 1000);
+  const withCredentials = readOption(options, 'withCredentials', z.boolean(), 'a boolean', false);
+  const scheduler = readOption(
+    options,
+    'scheduler',
+    schedulerOptionSchema,
+    'a SchedulerLike',
+    asyncScheduler,
+  );
+  const EventSourceClass = readOption(
+    options,
+    'EventSource',
+    constructorSchema,
+    'an EventSource constructor',
+    (globalThis as { EventSource?: EventSourceConstructor }).EventSource as EventSourceConstructor,
+  );
+  if (typeof EventSourceClass !== 'function') {
+    throw new TypeError(
+      'Expected the `EventSource` option to be an EventSource constructor: there is no global one',
+    );
+  }
+  return followSse(
+    (lastEventId, handlers) => {
+      const source = new EventSourceClass(withLastEventId(url, lastEventId), { withCredentials });
+      const onMessage = (event: { type: string; data: string; lastEventId: string }) =>
+        handlers.message({ event: event.type, data: event.data, lastEventId: event.lastEventId });
+      for (const name of new Set(['message', 'gap', 'failure', ...kinds]))
+        source.addEventListener(name, onMessage);
+      source.addEventListener('error', (event) => handlers.dropped(event, source.readyState !== CLOSED));
+      return () => source.close();
+    },
+    { maxRetries, retryMs, scheduler, url },
+  );
+}
+
+/** `url` with `lastEventId` set as a query parameter (kept as is when there is no id yet). */
+function withLastEventId(url: string, lastEventId: number | undefined): string {
+  if (lastEventId === undefined) return url;
+  const hash = url.indexOf('#');
+  const base = hash === -1 ? url : url.slice(0, hash);
+  const separator = base.includes('?') ? '&' : '?';
+  return `${base}${separator}lastEventId=${lastEventId}${hash === -1 ? '' : url.slice(hash)}`;
+}

@@ -1,0 +1,37 @@
+/**
+ * The text `sluice --help` prints.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(helpText);
+ * ```
+ */
+export const helpText = `sluice — stream a command's output live, line by line
+
+Usage:
+  sluice exec [options] -- <command> [args…]
+  sluice demo               run a built-in demo child (also: sluice with no arguments)
+  sluice --help
+
+Options for exec:
+  --json                    print NDJSON {callId, outcome} frames (the hostcall wire format) instead of text
+  --wire bridge|serde       the outcome encoding for --json (default: bridge)
+  --call-id <id>            the callId written in --json frames (default: sluice-1)
+  --timeout-ms <n>          kill the command's process group after n ms (default: 0, no timeout)
+  --max-output-bytes <n>    cap on the accumulated stdout/stderr in the result (default: 262144)
+  --buffer-size <n>         chunks buffered before the command is paused (default: 16)
+  --stall-timeout-ms <n>    kill the command if the output reader stalls this long while the buffer
+                            is full (default: 0, disabled)
+  --cwd <dir>               run the command in <dir>
+  --color / --no-color      force colours on or off (default: on for a terminal, off with NO_COLOR)
+  -h, --help                show this help
+
+The exit code mirrors the command's: its own code, 128 + n after signal n, 124 on timeout,
+127 when it cannot be started, and 2 for a bad sluice command line.
+
+Examples:
+  sluice exec -- npm test
+  sluice exec --timeout-ms 60000 -- make -j2
+  sluice exec --json --wire serde -- python3 -u train.py > frames.ndjson
+  sluice exec --stall-timeout-ms 30000 -- tail -f /var/log/syslog | slow-consumer
+`;

@@ -1,0 +1,127 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+
+/** What `sluice exec` was asked to do. */
+export interface CliExecCommand {
+  readonly command: 'exec';
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly json: boolean;
+  readonly wire: 'bridge' | 'serde';
+  readonly callId: string;
+  readonly timeoutMs: number;
+  readonly maxOutputBytes: number;
+  readonly bufferSize: number;
+  readonly stallTimeoutMs: number;
+  readonly cwd: string | undefined;
+  readonly color: boolean | undefined;
+}
+
+/** The parsed command line: run a command, show help, or run the demo. */
+export type CliCommand = CliExecCommand | { readonly command: 'help' } | { readonly command: 'demo' };
+
+/** A command line that cannot be run; the CLI prints the message and exits with code 2. */
+export class CliUsageError extends Error {
+  override get name(): string {
+    return 'CliUsageError';
+  }
+}
+
+const integer = (flag: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .regex(/^\d+$/, { message: `\`--${flag}\` expects a whole number, got` })
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, {
+      message: `\`--${flag}\` expects a whole number from ${min} to ${max}, got`,
+    });
+
+const flagsSchema = z.object({
+  json: z.boolean().default(false),
+  wire: z
+    .enum(['bridge', 'serde'], { message: '`--wire` expects `bridge` or `serde`, got' })
+    .default('bridge'),
+  'call-id': z
+    .string()
+    .min(1, { message: '`--call-id` expects a non-empty string, got' })
+    .default('sluice-1'),
+  'timeout-ms': integer('timeout-ms', 0).default(0),
+  'max-output-bytes': integer('max-output-bytes', 1).default(262_144),
+  'buffer-size': integer('buffer-size', 1, 1_000_000).default(16),
+  'stall-timeout-ms': integer('stall-timeout-ms', 0).default(0),
+  cwd: z.string().optional(),
+  color: z.boolean().optional(),
+  'no-color': z.boolean().optional(),
+});
+
+/**
+ * Parses the `sluice` command line (without `node` and the script path).
+ *
+ * @example
+ * ```ts
+ * parseCliArgs(['exec', '--timeout-ms', '5000', '--', 'make', 'test']);
+ * // { command: 'exec', file: 'make', args: ['test'], timeoutMs: 5000, … }
+ * ```
+ */
+export function parseCliArgs(argv: readonly string[]): CliCommand {
+  if (argv.length === 0) return { command: 'demo' };
+  const [subcommand, ...rest] = argv;
+  if (subcommand === '--help' || subcommand === '-h' || subcommand === 'help') return { command: 'help' };
+  if (subcommand === 'demo') return { command: 'demo' };
+  if (subcommand !== 'exec') {
+    throw new CliUsageError(`Unknown command \`${subcommand}\`: expected \`exec\`, \`demo\` or \`--help\``);
+  }
+  const split = rest.indexOf('--');
+  const flags = split === -1 ? rest : rest.slice(0, split);
+  const positional = split === -1 ? [] : rest.slice(split + 1);
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: [...flags],
+      strict: true,
+      allowPositionals: true,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        json: { type: 'boolean' },
+        wire: { type: 'string' },
+        'call-id': { type: 'string' },
+        'timeout-ms': { type: 'string' },
+        'max-output-bytes': { type: 'string' },
+        'buffer-size': { type: 'string' },
+        'stall-timeout-ms': { type: 'string' },
+        cwd: { type: 'string' },
+        color: { type: 'boolean' },
+        'no-color': { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    throw new CliUsageError((error as Error).message);
+  }
+  if (parsed.values.help) return { command: 'help' };
+  const command = [...parsed.positionals, ...positional];
+  if (command.length === 0) {
+    throw new CliUsageError('Missing the command to run: `sluice exec [options] -- <command> [args…]`');
+  }
+  const result = flagsSchema.safeParse(parsed.values);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const flag = String(issue.path[0]);
+    const value = (parsed.values as Record<string, unknown>)[flag];
+    throw new CliUsageError(`${issue.message} \`${String(value)}\``);
+  }
+  const values = result.data;
+  return {
+    command: 'exec',
+    file: command[0]!,
+    args: command.slice(1),
+    json: values.json,
+    wire: values.wire,
+    callId: values['call-id'],
+    timeoutMs: values['timeout-ms'],
+    maxOutputBytes: values['max-output-bytes'],
+    bufferSize: values['buffer-size'],
+    stallTimeoutMs: values['stall-timeout-ms'],
+    cwd: values.cwd,
+    color: values['no-color'] ? false : values.color,
+  };
+}

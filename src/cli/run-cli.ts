@@ -1,0 +1,57 @@
+import { stallTimeout } from '../operators/stall-timeout.js';
+import { exec } from '../sources/exec.js';
+import { demoScript } from './demo.js';
+import { helpText } from './help.js';
+import { type CliExecCommand, CliUsageError, parseCliArgs } from './parse-args.js';
+import { runJson } from './run-json.js';
+import { runText } from './run-text.js';
+import type { CliStreams } from './text-view.js';
+
+/**
+ * Runs the `sluice` command line and resolves with the process exit code. `main.ts` (the
+ * package's `bin`) calls it with the real process; tests call it with fake streams.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await runCli(['exec', '--', 'ls', '-la'], process, process.env);
+ * ```
+ */
+export async function runCli(
+  argv: readonly string[],
+  io: CliStreams,
+  env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
+): Promise<number> {
+  let command: ReturnType<typeof parseCliArgs>;
+  try {
+    command = parseCliArgs(argv);
+  } catch (error) {
+    if (!(error instanceof CliUsageError)) throw error;
+    io.stderr.write(`sluice: ${error.message}\nTry \`sluice --help\`.\n`);
+    return 2;
+  }
+  if (command.command === 'help') {
+    io.stdout.write(helpText);
+    return 0;
+  }
+  const run: CliExecCommand =
+    command.command === 'demo'
+      ? { ...(parseCliArgs(['exec', '--', process.execPath, '-e', demoScript]) as CliExecCommand) }
+      : command;
+  const label = command.command === 'demo' ? 'demo' : [run.file, ...run.args].join(' ');
+  if (run.json) return runJson(run, io, signal);
+  const events = exec(run.file, run.args, {
+    reject: false,
+    timeoutMs: run.timeoutMs,
+    maxOutputBytes: run.maxOutputBytes,
+    ...(run.cwd === undefined ? {} : { cwd: run.cwd }),
+  }).pipe(
+    stallTimeout({
+      ms: run.stallTimeoutMs,
+      logger: { warn: (message) => io.stderr.write(`sluice: ${message}\n`) },
+    }),
+  );
+  const live = io.stdout.isTTY === true;
+  const color = run.color ?? (live && env.NO_COLOR === undefined);
+  return runText(events, io, { live, color, bufferSize: run.bufferSize, label, signal });
+}

@@ -1,0 +1,36 @@
+import type { z } from 'zod';
+import { describeValue } from './describe-value.js';
+
+/**
+ * Reads one option from an options bag and validates it with zod before anything starts, throwing
+ * a `TypeError` in execa's template: "Expected the `bufferSize` option to be a positive integer,
+ * got `0` (number)". An absent (`undefined`) option gets `fallback`; the bag itself must be an
+ * object or `undefined`.
+ *
+ * @example
+ * ```ts
+ * import { z } from 'zod';
+ * import { readOption } from '../core/read-option.js'; // internal: not exported from the package
+ * const size = readOption({ bufferSize: 8 }, 'bufferSize', z.number().int().positive(), 'a positive integer', 16);
+ * // 8
+ * ```
+ */
+export function readOption<T>(
+  options: unknown,
+  name: string,
+  schema: z.ZodType<T>,
+  expected: string,
+  fallback: T,
+): T {
+  if (options === undefined) return fallback;
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`Expected the options to be an object, got ${describeValue(options)}`);
+  }
+  const value = (options as Record<string, unknown>)[name];
+  if (value === undefined) return fallback;
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new TypeError(`Expected the \`${name}\` option to be ${expected}, got ${describeValue(value)}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,27 @@
+import type { ChunkEvent } from '../../core/chunk.js';
+import type { ExecEvent } from '../../sources/exec.js';
+import type { JsonValue } from '../protocol/json-value.js';
+
+/**
+ * How a streaming `exec` hostcall represents the events of the {@link exec} source as wire
+ * chunks (the `sequence` and `isFinal` are kept):
+ * - a stdout line → the bare string with its newline, as in the seed (`"line 1\n"`);
+ * - a stderr line → `{ stderr: "…" }`;
+ * - the exit event (final) → `{ exit_code, signal, timed_out, truncated, duration_ms }`.
+ *
+ * @example
+ * ```ts
+ * import { map } from 'rxjs';
+ * exec('make').pipe(map(execEventToChunk)); // Observable<ChunkEvent<JsonValue>>
+ * ```
+ */
+export function execEventToChunk(event: ExecEvent): ChunkEvent<JsonValue> {
+  if (event.kind === 'exit') {
+    const { exitCode, signal, timedOut, truncated, durationMs } = event.content;
+    const content = { exit_code: exitCode, signal, timed_out: timedOut, truncated, duration_ms: durationMs };
+    return { sequence: event.sequence, kind: 'exit', content, isFinal: true };
+  }
+  const content = event.kind === 'stdout' ? event.content : { stderr: event.content };
+  const base = { sequence: event.sequence, kind: event.kind, content, isFinal: false };
+  return event.metadata === undefined ? base : { ...base, metadata: event.metadata };
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { defineCodec } from './define-codec.js';
+import { frameError } from './frame-error.js';
+import { failure, type HostcallOutcome, streamChunk, success } from './hostcall-outcome.js';
+import { type JsonValue, jsonValueSchema } from './json-value.js';
+import type { OutcomeCodec } from './outcome-codec.js';
+import { outcomeFields } from './outcome-fields.js';
+import { parseFramePart } from './parse-frame-part.js';
+
+const successShape = z.strictObject({ ok: z.literal(true), value: jsonValueSchema });
+const failureShape = z.strictObject({
+  ok: z.literal(false),
+  code: outcomeFields.code,
+  message: outcomeFields.message,
+});
+const chunkShape = z.strictObject({
+  ok: z.literal(true),
+  stream: z.literal(true, { error: 'must be true when present' }),
+  sequence: outcomeFields.sequence,
+  isFinal: outcomeFields.isFinal,
+  chunk: jsonValueSchema,
+});
+
+function write(outcome: HostcallOutcome): JsonValue {
+  switch (outcome.type) {
+    case 'success':
+      return { ok: true, value: outcome.value };
+    case 'error':
+      return { ok: false, code: outcome.code, message: outcome.message };
+    case 'streamChunk':
+      return {
+        ok: true,
+        stream: true,
+        sequence: outcome.sequence,
+        isFinal: outcome.isFinal,
+        chunk: outcome.chunk,
+      };
+  }
+}
+
+function read(input: unknown, field: string): HostcallOutcome {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw frameError(field, input, 'must be an object');
+  }
+  const ok: unknown = (input as { ok?: unknown }).ok;
+  if (typeof ok !== 'boolean') throw frameError(`${field}.ok`, ok, 'must be a boolean');
+  if (!ok) {
+    const { code, message } = parseFramePart(failureShape, input, field);
+    return failure(code, message);
+  }
+  if (!Object.hasOwn(input, 'stream')) return success(parseFramePart(successShape, input, field).value);
+  const { sequence, chunk, isFinal } = parseFramePart(chunkShape, input, field);
+  return streamChunk(sequence, chunk, isFinal);
+}
+
+/**
+ * The codec of the shape the seed's JS bridge (`__pi_complete_hostcall`) consumes:
+ *
+ * - success: `{ ok: true, value }`
+ * - error: `{ ok: false, code, message }`
+ * - stream chunk: `{ ok: true, stream: true, sequence, isFinal, chunk }`
+ *
+ * In NDJSON frames its call id key is `callId`.
+ *
+ * @example
+ * ```ts
+ * import { bridgeCodec } from 'sluice/kernel';
+ * bridgeCodec.decode({ ok: true, stream: true, sequence: 2, isFinal: true, chunk: 'done\n' });
+ * // { type: 'streamChunk', sequence: 2, chunk: 'done\n', isFinal: true }
+ * bridgeCodec.decode({ ok: true, stream: true, sequence: -1, isFinal: false, chunk: null });
+ * // throws InvalidFrameError: Invalid frame: `outcome.sequence` must be a non-negative safe integer, got -1 (number)
+ * ```
+ */
+export const bridgeCodec: OutcomeCodec = defineCodec({
+  name: 'bridge',
+  callIdKey: 'callId',
+  sequencePath: ['sequence'],
+  write,
+  read,
+});

@@ -1,0 +1,72 @@
+import type { OperatorFunction } from 'rxjs';
+import { type InvalidFrameError, isInvalidFrameError } from '../../core/errors/invalid-frame-error.js';
+import { createOperatorSubscriber, operate } from '../../core/operate.js';
+import { createFrameDecoder, type FrameDecoderConfig } from './frame-decoder.js';
+import type { HostcallFrame } from './hostcall-frame.js';
+import type { OutcomeCodec } from './outcome-codec.js';
+
+/** Options of {@link decodeFrames}. */
+export interface DecodeFramesConfig extends FrameDecoderConfig {
+  /**
+   * What a malformed line does: `'error'` (default) errors the output with its
+   * `InvalidFrameError` and unsubscribes from the source; `'skip'` drops it, reports it to
+   * `onInvalidFrame`, and goes on with the next line.
+   */
+  readonly invalidFrames?: 'error' | 'skip';
+  /** Called with each malformed line's error when `invalidFrames` is `'skip'`. */
+  readonly onInvalidFrame?: (error: InvalidFrameError) => void;
+}
+
+/**
+ * Decodes an NDJSON byte (or text) stream into {@link HostcallFrame}s, in `codec`'s shape,
+ * with {@link createFrameDecoder}: pieces may be split anywhere; a last line without a newline
+ * is decoded when the source completes. Nothing is buffered but the current partial line, and
+ * the source is subscribed synchronously, so a consumer's demand reaches the producer through it.
+ *
+ * @example
+ * ```ts
+ * import { decodeFrames, serdeCodec } from 'sluice/kernel';
+ * hostStdout$.pipe(decodeFrames(serdeCodec)).subscribe(({ callId, outcome }) => console.log(callId, outcome));
+ * // keep going past bad lines:
+ * hostStdout$.pipe(decodeFrames(serdeCodec, { invalidFrames: 'skip', onInvalidFrame: (e) => console.warn(e.message) }));
+ * ```
+ */
+export function decodeFrames(
+  codec: OutcomeCodec,
+  config: DecodeFramesConfig = {},
+): OperatorFunction<Uint8Array | string, HostcallFrame> {
+  const invalidFrames = config.invalidFrames ?? 'error';
+  if (invalidFrames !== 'error' && invalidFrames !== 'skip') {
+    throw new TypeError(
+      `Expected the \`invalidFrames\` option to be 'error' or 'skip', got \`${String(invalidFrames)}\` (${typeof invalidFrames})`,
+    );
+  }
+  const onInvalidFrame = config.onInvalidFrame;
+  if (onInvalidFrame !== undefined && typeof onInvalidFrame !== 'function') {
+    throw new TypeError(
+      `Expected the \`onInvalidFrame\` option to be a function, got \`${String(onInvalidFrame)}\` (${typeof onInvalidFrame})`,
+    );
+  }
+  createFrameDecoder(codec, config); // validates maxFrameBytes before anything subscribes
+  return operate((source, subscriber) => {
+    const decoder = createFrameDecoder(codec, config);
+    const deliver = (results: ReadonlyArray<HostcallFrame | InvalidFrameError>) => {
+      for (const result of results) {
+        if (subscriber.closed) return;
+        if (!isInvalidFrameError(result)) subscriber.next(result);
+        else if (invalidFrames === 'error') subscriber.error(result);
+        else onInvalidFrame?.(result);
+      }
+    };
+    source.subscribe(
+      createOperatorSubscriber<Uint8Array | string>(
+        subscriber,
+        (piece) => deliver(decoder.push(piece)),
+        () => {
+          deliver(decoder.end());
+          subscriber.complete();
+        },
+      ),
+    );
+  });
+}

@@ -1,0 +1,55 @@
+import { InvalidFrameError, isInvalidFrameError } from '../../core/errors/invalid-frame-error.js';
+import type { HostcallOutcome } from './hostcall-outcome.js';
+import { hostcallOutcomeSchema } from './hostcall-outcome-schema.js';
+import type { JsonValue } from './json-value.js';
+import type { OutcomeCodec } from './outcome-codec.js';
+import { parseFramePart } from './parse-frame-part.js';
+
+interface CodecParts {
+  readonly name: string;
+  readonly callIdKey: string;
+  readonly sequencePath: readonly string[];
+  /** Maps a checked outcome to the wire shape. */
+  readonly write: (outcome: HostcallOutcome) => JsonValue;
+  /** Reads the wire shape; throws `InvalidFrameError` naming fields under `field`. */
+  readonly read: (input: unknown, field: string) => HostcallOutcome;
+}
+
+/**
+ * Builds an {@link OutcomeCodec} from its two mappings, adding what every codec shares: the
+ * outcome check before encoding, the default field name, the guarantee that decoding throws
+ * nothing but `InvalidFrameError` (even if reading the input throws, e.g. a hostile getter),
+ * and `safeDecode`. (Internal to the protocol folder.)
+ *
+ * @example
+ * ```ts
+ * export const bridgeCodec = defineCodec({ name: 'bridge', callIdKey: 'callId', write, read });
+ * ```
+ */
+export function defineCodec(parts: CodecParts): OutcomeCodec {
+  const decode = (input: unknown, field = 'outcome'): HostcallOutcome => {
+    try {
+      return parts.read(input, field);
+    } catch (error) {
+      if (isInvalidFrameError(error)) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new InvalidFrameError({ field, value: undefined }, `could not be read (${reason})`, {
+        cause: error,
+      });
+    }
+  };
+  return {
+    name: parts.name,
+    callIdKey: parts.callIdKey,
+    sequencePath: parts.sequencePath,
+    encode: (outcome) => parts.write(parseFramePart(hostcallOutcomeSchema, outcome, 'outcome')),
+    decode,
+    safeDecode: (input, field) => {
+      try {
+        return { success: true, data: decode(input, field) };
+      } catch (error) {
+        return { success: false, error: error as InvalidFrameError };
+      }
+    },
+  };
+}

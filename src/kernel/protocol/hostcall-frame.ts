@@ -1,0 +1,46 @@
+import { InvalidFrameError } from '../../core/errors/invalid-frame-error.js';
+import type { HostcallOutcome } from './hostcall-outcome.js';
+import type { OutcomeCodec } from './outcome-codec.js';
+
+/**
+ * One NDJSON line of the hostcall protocol: which call, and what happened to it (the seed's
+ * `MacrotaskKind::HostcallComplete { call_id, outcome }`).
+ *
+ * @example
+ * ```ts
+ * import { type HostcallFrame, streamChunk } from 'sluice/kernel';
+ * const frame: HostcallFrame = { callId: 'hc-42', outcome: streamChunk(0, 'line 1\n', false) };
+ * ```
+ */
+export interface HostcallFrame {
+  readonly callId: string;
+  readonly outcome: HostcallOutcome;
+}
+
+/**
+ * Encodes a frame as one NDJSON line, newline included, with the outcome in `codec`'s shape and
+ * the call id under `codec.callIdKey`. JSON escapes every newline inside strings, so the line
+ * holds exactly one `\n`, at its end. Throws an `InvalidFrameError` for an empty call id or an
+ * invalid outcome (see {@link OutcomeCodec.encode}).
+ *
+ * @example
+ * ```ts
+ * import { encodeFrame, serdeCodec, streamChunk } from 'sluice/kernel';
+ * encodeFrame({ callId: 'hc-42', outcome: streamChunk(0, 'a', true) }, serdeCodec);
+ * // '{"call_id":"hc-42","outcome":{"StreamChunk":{"sequence":0,"chunk":"a","is_final":true}}}\n'
+ * ```
+ */
+export function encodeFrame(frame: HostcallFrame, codec: OutcomeCodec): string {
+  const { callId } = frame;
+  if (typeof callId !== 'string' || callId === '') {
+    throw new InvalidFrameError({ field: codec.callIdKey, value: callId }, 'must be a non-empty string');
+  }
+  const outcome = codec.encode(frame.outcome);
+  try {
+    return `${JSON.stringify({ [codec.callIdKey]: callId, outcome })}\n`;
+  } catch (error) {
+    throw new InvalidFrameError({ field: 'outcome', value: undefined }, 'could not be serialised', {
+      cause: error,
+    });
+  }
+}

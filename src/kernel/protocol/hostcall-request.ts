@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { type HostcallKind, hostcallKindSchema } from './hostcall-kind.js';
+import { type JsonValue, jsonValueSchema } from './json-value.js';
+import { parseRequestPart } from './parse-request-part.js';
+import { streamFieldsSchema } from './stream-options.js';
+
+/**
+ * The payload of a hostcall: a JSON object whose fields depend on the kind (exec's `cmd`, …),
+ * plus the optional streaming fields every kind may carry.
+ *
+ * @example
+ * ```ts
+ * import type { HostcallPayload } from 'sluice/kernel';
+ * const payload: HostcallPayload = { cmd: 'make', stream: true, buffer_size: 32 };
+ * ```
+ */
+export type HostcallPayload = { readonly [key: string]: JsonValue } & {
+  readonly stream?: boolean;
+  readonly buffer_size?: number;
+  readonly stall_timeout_ms?: number;
+};
+
+/**
+ * A hostcall from an extension to the host: `{ callId, kind, payload }`.
+ *
+ * @example
+ * ```ts
+ * import type { HostcallRequest } from 'sluice/kernel';
+ * const request: HostcallRequest = { callId: 'hc-42', kind: 'exec', payload: { cmd: 'ls', stream: true } };
+ * ```
+ */
+export interface HostcallRequest {
+  readonly callId: string;
+  readonly kind: HostcallKind;
+  readonly payload: HostcallPayload;
+}
+
+/**
+ * The zod schema of a {@link HostcallRequest}: a non-empty `callId`, a known `kind`, and a
+ * payload that is a JSON object whose streaming fields (if present) are valid. Unknown
+ * top-level keys are rejected; payload fields are left to each kind.
+ *
+ * @example
+ * ```ts
+ * import { hostcallRequestSchema } from 'sluice/kernel';
+ * hostcallRequestSchema.safeParse({ callId: 'hc-1', kind: 'ui', payload: {} }).success; // true
+ * ```
+ */
+export const hostcallRequestSchema: z.ZodType<HostcallRequest, unknown> = z.strictObject(
+  {
+    callId: z.string({ error: 'must be a non-empty string' }).min(1, { error: 'must be a non-empty string' }),
+    kind: hostcallKindSchema,
+    payload: streamFieldsSchema.pipe(jsonValueSchema as z.ZodType<JsonValue, any>),
+  },
+  { error: 'must be an object' },
+) as unknown as z.ZodType<HostcallRequest, unknown>;
+
+/**
+ * Validates a hostcall request from the boundary, or throws an `InvalidRequestError`
+ * (code `INVALID_REQUEST`) whose message names the field and the value.
+ *
+ * @example
+ * ```ts
+ * import { parseHostcallRequest } from 'sluice/kernel';
+ * parseHostcallRequest({ callId: 'hc-1', kind: 'exec', payload: { stream: 'yes' } });
+ * // throws: Invalid hostcall request: `payload.stream` must be a boolean, got "yes" (string)
+ * ```
+ */
+export function parseHostcallRequest(input: unknown): HostcallRequest {
+  return parseRequestPart(hostcallRequestSchema, input, '');
+}

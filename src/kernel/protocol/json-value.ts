@@ -1,0 +1,90 @@
+import { z } from 'zod';
+
+/**
+ * A value that survives `JSON.stringify` / `JSON.parse` unchanged: `null`, a boolean, a finite
+ * number, a string, an array of JSON values, or a plain object of JSON values. Chunks, success
+ * values and hostcall payloads are JSON values (the seed's `serde_json::Value`).
+ *
+ * @example
+ * ```ts
+ * import type { JsonValue } from 'sluice/kernel';
+ * const chunk: JsonValue = { line: 'hello', fd: 1 };
+ * ```
+ */
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly JsonValue[]
+  | { readonly [key: string]: JsonValue };
+
+/** Where a value stops being JSON: the path below the value checked, the offending value, and why. */
+interface NonJsonSpot {
+  readonly path: (string | number)[];
+  readonly value: unknown;
+  readonly problem: string;
+}
+
+/**
+ * A zod schema accepting exactly the {@link JsonValue}s. A rejected value reports the path of the
+ * first non-JSON spot inside it (`value.items[2]` …), found without recursion so that deeply
+ * nested input cannot overflow the stack; cycles are rejected.
+ *
+ * @example
+ * ```ts
+ * import { jsonValueSchema } from 'sluice/kernel';
+ * jsonValueSchema.safeParse({ a: [1, 2] }).success; // true
+ * jsonValueSchema.safeParse({ a: [1, Number.NaN] }).error?.issues[0]?.path; // ['a', 1]
+ * ```
+ */
+export const jsonValueSchema: z.ZodType<JsonValue> = z.unknown().superRefine((value, context) => {
+  const spot = findNonJson(value);
+  if (spot !== undefined) context.addIssue({ code: 'custom', message: spot.problem, path: spot.path });
+}) as unknown as z.ZodType<JsonValue>;
+
+function scalarProblem(value: unknown): string | undefined {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : 'must be a finite number';
+  if (typeof value !== 'object') return 'must be a JSON value';
+  if (Array.isArray(value)) return undefined;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype === null || Object.getPrototypeOf(prototype) === null) return undefined;
+  return 'must be a plain object';
+}
+
+function findNonJson(root: unknown): NonJsonSpot | undefined {
+  const problem = scalarProblem(root);
+  if (problem !== undefined) return { path: [], value: root, problem };
+  if (typeof root !== 'object' || root === null) return undefined;
+  const path: (string | number)[] = [];
+  const open = new Set<object>([root]);
+  const stack = [{ node: root as Record<string, unknown>, keys: childKeys(root), index: 0 }];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (top.index >= top.keys.length) {
+      stack.pop();
+      open.delete(top.node);
+      path.pop();
+      continue;
+    }
+    const key = top.keys[top.index]!;
+    top.index += 1;
+    const child = top.node[key];
+    path.push(key);
+    const childProblem = scalarProblem(child);
+    if (childProblem !== undefined) return { path, value: child, problem: childProblem };
+    if (typeof child !== 'object' || child === null) {
+      path.pop();
+      continue;
+    }
+    if (open.has(child)) return { path, value: child, problem: 'must not contain a cycle' };
+    open.add(child);
+    stack.push({ node: child as Record<string, unknown>, keys: childKeys(child), index: 0 });
+  }
+  return undefined;
+}
+
+function childKeys(node: object): (string | number)[] {
+  return Array.isArray(node) ? Array.from(node.keys()) : Object.keys(node);
+}

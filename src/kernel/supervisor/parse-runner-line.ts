@@ -1,0 +1,39 @@
+import { describeIssues } from '../tools/describe-issues.js';
+import { type RunnerMessage, runnerMessageSchema } from './runner-message.js';
+
+const OPS = ['chunk', 'tool_call', 'result'];
+
+/**
+ * Decodes one NDJSON line from a runner. Never throws: a line that is not JSON, not an object,
+ * has an unknown `op` or a bad field gives `{ ok: false, problem }` with a message naming it.
+ *
+ * @example
+ * ```ts
+ * import { parseRunnerLine } from 'sluice/kernel';
+ * parseRunnerLine('{"op":"chunk","kind":"token","content":"hi"}'); // { ok: true, message: { … } }
+ * parseRunnerLine('hello'); // { ok: false, problem: 'Not JSON: Unexpected token …' }
+ * ```
+ */
+export function parseRunnerLine(
+  line: string,
+): { ok: true; message: RunnerMessage } | { ok: false; problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return { ok: false, problem: `Not JSON: ${(error as Error).message}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, problem: 'Expected a JSON object' };
+  }
+  const op = (value as { op?: unknown }).op;
+  if (typeof op !== 'string' || !OPS.includes(op)) {
+    return {
+      ok: false,
+      problem: `Unknown op ${JSON.stringify(op) ?? 'nothing'} (expected ${OPS.join(', ')})`,
+    };
+  }
+  const parsed = runnerMessageSchema.safeParse(value, { reportInput: true });
+  if (!parsed.success) return { ok: false, problem: describeIssues(parsed.error, 'the message') };
+  return { ok: true, message: parsed.data };
+}

@@ -1,0 +1,65 @@
+import type { ToolChunk } from '../tools/tool-chunk.js';
+import type { ToolResult } from '../tools/tool-result.js';
+
+/**
+ * How a runner ended, with everything it produced.
+ *
+ * - `exitCode` / `signal` — its exit status; both `null` when the supervisor killed it (timeout or
+ *   `kill()`), since the status is not awaited then;
+ * - `timedOut` — the `wait()` deadline killed it (and any tool process it was waiting for);
+ * - `chunks` — every chunk, runner-emitted and tool-emitted, in arrival order (the single source of
+ *   truth; empty when nothing streamed);
+ * - `toolCalls` — each tool call with its outcome, in call order;
+ * - `malformed` — stdout lines that were not valid messages (reported, never fatal);
+ * - `result` — the `value` of the runner's last `{ op: 'result' }` message, if any;
+ * - `stderr` — what the runner wrote to stderr (capped);
+ * - `durationMs` — from spawn to exit, by the supervisor's scheduler.
+ *
+ * @example
+ * ```ts
+ * const info: RunnerExitInfo = await handle.wait({ onChunk: console.log, timeoutMs: 60_000 });
+ * if (info.timedOut) console.error('runner killed after', info.durationMs, 'ms');
+ * ```
+ */
+export interface RunnerExitInfo {
+  readonly pid: number;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  readonly chunks: readonly ToolChunk[];
+  readonly toolCalls: readonly RunnerToolCall[];
+  readonly malformed: readonly MalformedLine[];
+  readonly result?: unknown;
+  readonly stderr: string;
+  readonly durationMs: number;
+}
+
+/**
+ * One tool call a runner made: its `id` and `name` as sent (`null` when missing or not valid) and
+ * the result the supervisor answered (`undefined` while it is still running or when the runner
+ * was gone before it finished).
+ *
+ * @example
+ * ```ts
+ * const failed = info.toolCalls.filter((call) => call.result?.ok === false);
+ * ```
+ */
+export interface RunnerToolCall {
+  readonly id: string | number | null;
+  readonly name: string | null;
+  readonly result: ToolResult | undefined;
+}
+
+/**
+ * A stdout line from a runner that is not a valid message: the `line` (cut to 200 characters) and
+ * the `problem`, naming the field when it is one.
+ *
+ * @example
+ * ```ts
+ * for (const { line, problem } of info.malformed) console.warn(`runner said ${line}: ${problem}`);
+ * ```
+ */
+export interface MalformedLine {
+  readonly line: string;
+  readonly problem: string;
+}

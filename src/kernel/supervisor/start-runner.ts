@@ -1,0 +1,209 @@
+import { Observable, type SchedulerLike, Subject, Subscriber } from 'rxjs';
+import { z } from 'zod';
+import { subscribeWithDemand } from '../../core/demand.js';
+import { dispatchToolCall } from '../tools/dispatch-tool-call.js';
+import type { ToolChunk } from '../tools/tool-chunk.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import { parseOptions } from './parse-options.js';
+import { parseRunnerLine } from './parse-runner-line.js';
+import type { MalformedLine, RunnerExitInfo, RunnerToolCall } from './runner-exit-info.js';
+import type { RunnerHandle, RunnerWaitOptions } from './runner-handle.js';
+import type { RunnerLink, RunnerLinkEvent } from './runner-link.js';
+
+const MAX_STDERR = 64 * 1024;
+
+/**
+ * What {@link startRunner} needs besides the link.
+ *
+ * @example
+ * ```ts
+ * const deps: StartRunnerDeps = { pid: 1, registry, scheduler: asyncScheduler, onMalformed: console.warn };
+ * ```
+ */
+export interface StartRunnerDeps {
+  readonly pid: number;
+  readonly registry: ToolRegistry;
+  readonly kernel?: unknown;
+  readonly scheduler: SchedulerLike;
+  /** Told about every malformed stdout line as it arrives (they are also in `RunnerExitInfo.malformed`). */
+  readonly onMalformed?: ((malformed: MalformedLine) => void) | undefined;
+}
+
+const waitOptionsSchema = z.strictObject({
+  onChunk: z
+    .custom<(chunk: ToolChunk) => void>((value) => typeof value === 'function', 'be a function')
+    .optional(),
+  timeoutMs: z
+    .number({ error: 'be a non-negative integer' })
+    .int({ error: 'be a non-negative integer' })
+    .nonnegative({ error: 'be a non-negative integer' })
+    .optional(),
+});
+
+/**
+ * Starts a runner on `link` now and returns its {@link RunnerHandle}: stdout lines are decoded as
+ * messages (malformed ones reported, never fatal), chunks recorded and broadcast in arrival order,
+ * tool calls dispatched concurrently with the handle's `pid` and a chunk emitter that records and
+ * broadcasts too; their results go back as `{ op: 'tool_result', id, result }` lines. When the
+ * runner exits, is killed or times out, running tools are aborted (their processes killed).
+ *
+ * @example
+ * ```ts
+ * import { asyncScheduler } from 'rxjs';
+ * import { inProcessRunnerLink, startRunner } from 'sluice/kernel';
+ * const handle = startRunner(inProcessRunnerLink(runner), { pid: 1, registry, scheduler: asyncScheduler });
+ * ```
+ */
+export function startRunner(link: RunnerLink, deps: StartRunnerDeps): RunnerHandle {
+  const { pid, registry, kernel, scheduler } = deps;
+  const startedAt = scheduler.now();
+  const chunks: ToolChunk[] = [];
+  const malformed: MalformedLine[] = [];
+  const toolCalls: RunnerToolCall[] = [];
+  const live = new Subject<ToolChunk>();
+  const tools = new AbortController();
+  let status: { exitCode: number | null; signal: string | null; timedOut: boolean } | undefined;
+  let failure: { error: unknown } | undefined;
+  let stderr = '';
+  let result: { value: unknown } | undefined;
+  let pending: { text: string; overlong: boolean } | undefined;
+  let settle!: { resolve: (info: RunnerExitInfo) => void; reject: (error: unknown) => void };
+  const done = new Promise<RunnerExitInfo>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  done.catch(() => {});
+
+  const emit = (chunk: ToolChunk) => {
+    if (status !== undefined || failure !== undefined) return;
+    chunks.push(chunk);
+    live.next(chunk);
+  };
+  const finish = (exitCode: number | null, signal: string | null, timedOut: boolean) => {
+    if (status !== undefined || failure !== undefined) return;
+    if (pending !== undefined) onLine(pending.text, pending.overlong);
+    status = { exitCode, signal, timedOut };
+    tools.abort();
+    sink.unsubscribe();
+    live.complete();
+    settle.resolve({
+      pid,
+      exitCode,
+      signal,
+      timedOut,
+      chunks: [...chunks],
+      toolCalls: [...toolCalls],
+      malformed: [...malformed],
+      ...(result === undefined ? {} : { result: result.value }),
+      stderr,
+      durationMs: Math.max(0, scheduler.now() - startedAt),
+    });
+  };
+  const fail = (error: unknown) => {
+    if (status !== undefined || failure !== undefined) return;
+    failure = { error };
+    tools.abort();
+    live.error(error);
+    settle.reject(error);
+  };
+  const report = (line: string, problem: string) => {
+    const entry = { line: line.length > 200 ? `${line.slice(0, 197)}...` : line, problem };
+    malformed.push(entry);
+    try {
+      deps.onMalformed?.(entry);
+    } catch {
+      // A reporter that throws must not stop the runner.
+    }
+  };
+  const onToolCall = (message: Record<string, unknown>) => {
+    const id =
+      typeof message.id === 'string' || Number.isInteger(message.id) ? (message.id as string | number) : null;
+    const call = { id, name: typeof message.name === 'string' ? message.name : null, result: undefined } as {
+      -readonly [K in keyof RunnerToolCall]: RunnerToolCall[K];
+    };
+    toolCalls.push(call);
+    void dispatchToolCall({ msg: message, pid, registry, kernel, onChunk: emit, signal: tools.signal }).then(
+      (answer) => {
+        if (status !== undefined || failure !== undefined) return;
+        call.result = answer;
+        let line: string;
+        try {
+          line = JSON.stringify({ op: 'tool_result', id, result: answer });
+        } catch (error) {
+          const problem = { code: 'TOOL_FAILED', message: `Result is not JSON: ${(error as Error).message}` };
+          line = JSON.stringify({ op: 'tool_result', id, result: { ok: false, error: problem } });
+        }
+        link.send(line);
+      },
+    );
+  };
+  const onLine = (text: string, overlong: boolean) => {
+    pending = undefined;
+    const line = text.replace(/\r?\n$/, '');
+    if (overlong) return report(line, 'Line is longer than the largest message accepted');
+    if (line.trim() === '') return;
+    const parsed = parseRunnerLine(line);
+    if (!parsed.ok) return report(line, parsed.problem);
+    const message = parsed.message;
+    if (message.op === 'chunk') emit(message);
+    else if (message.op === 'result') result = { value: message.value };
+    else onToolCall(message);
+  };
+  const onEvent = (event: RunnerLinkEvent) => {
+    if (event.type === 'exit') return finish(event.exitCode, event.signal, false);
+    if (event.stream === 'stderr') {
+      if (stderr.length < MAX_STDERR) stderr += event.text.slice(0, MAX_STDERR - stderr.length);
+      return;
+    }
+    const text = (pending?.text ?? '') + event.text;
+    const overlong = pending?.overlong === true || event.partial === true;
+    if (event.partial === true && !event.text.endsWith('\n')) pending = { text, overlong };
+    else onLine(text, overlong);
+  };
+
+  // A Subscriber of our own, so that an exit arriving synchronously during subscribe closes it at once.
+  const sink = new Subscriber<RunnerLinkEvent>({
+    next: onEvent,
+    error: fail,
+    complete: () => finish(null, null, false),
+  });
+  subscribeWithDemand(undefined, () => link.events$.subscribe(sink));
+
+  const chunks$ = new Observable<ToolChunk>((subscriber) => {
+    for (const chunk of [...chunks]) {
+      if (subscriber.closed) return;
+      subscriber.next(chunk);
+    }
+    if (failure !== undefined) subscriber.error(failure.error);
+    else if (status !== undefined) subscriber.complete();
+    else return live.subscribe(subscriber);
+    return undefined;
+  });
+
+  return {
+    pid,
+    chunks$,
+    observe: () => chunks$,
+    kill: () => finish(null, null, false),
+    wait(options?: RunnerWaitOptions) {
+      const { onChunk, timeoutMs } = parseOptions(waitOptionsSchema, options);
+      const listening = chunks$.subscribe({
+        next: (chunk) => {
+          try {
+            onChunk?.(chunk);
+          } catch {
+            // The caller's callback cannot break the run.
+          }
+        },
+        error: () => {},
+      });
+      const timer =
+        timeoutMs === undefined || timeoutMs === 0
+          ? undefined
+          : scheduler.schedule(() => finish(null, null, true), timeoutMs);
+      return done.finally(() => {
+        listening.unsubscribe();
+        timer?.unsubscribe();
+      });
+    },
+  };
+}

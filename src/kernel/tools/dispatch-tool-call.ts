@@ -1,0 +1,79 @@
+import { isSluiceError } from '../../core/errors/sluice-error.js';
+import { describeIssues } from './describe-issues.js';
+import { guardChunkCallback } from './guard-chunk-callback.js';
+import { toolCallMessageSchema } from './tool-call-message.js';
+import type { ToolChunk } from './tool-chunk.js';
+import type { ToolContext } from './tool-context.js';
+import type { ToolRegistry } from './tool-registry.js';
+import type { ToolResult } from './tool-result.js';
+
+/**
+ * Arguments of {@link dispatchToolCall}.
+ *
+ * @example
+ * ```ts
+ * const options: DispatchToolCallOptions = { msg, pid: 1, registry, onChunk: (chunk) => ui.push(chunk) };
+ * ```
+ */
+export interface DispatchToolCallOptions {
+  /** The call, as received: `{ op: 'tool_call', id, name, args }` (validated here). */
+  readonly msg: unknown;
+  /** The caller's kernel process id, passed to the handler as `ctx.pid`. */
+  readonly pid: number;
+  readonly registry: ToolRegistry;
+  readonly kernel?: unknown;
+  /** Listener for streamed chunks; becomes `ctx.onChunk` (guarded: it cannot throw into the tool). */
+  readonly onChunk?: ((chunk: ToolChunk) => void) | undefined;
+  /** Aborting it tells the tool to stop (and kill what it started); becomes `ctx.signal`. */
+  readonly signal?: AbortSignal | undefined;
+  /** Told about errors thrown by `onChunk`, which are otherwise swallowed. */
+  readonly onChunkError?: ((error: unknown) => void) | undefined;
+}
+
+/**
+ * Validates a tool call, finds the tool, validates its arguments, builds the {@link ToolContext}
+ * (with `onChunk` when given, guarded) and runs the handler. Never throws and never rejects: a
+ * malformed call, an unknown tool, bad arguments or a handler that throws all give an error
+ * {@link ToolResult} whose message names the problem.
+ *
+ * @example
+ * ```ts
+ * import { createToolRegistry, dispatchToolCall, registerBuiltinTools } from 'sluice/kernel';
+ * const registry = registerBuiltinTools(createToolRegistry());
+ * const result = await dispatchToolCall({
+ *   msg: { op: 'tool_call', id: 1, name: 'Exec', args: { argv: ['echo', 'hi'], stream: true } },
+ *   pid: 1,
+ *   registry,
+ *   onChunk: (chunk) => process.stdout.write(String(chunk.content)),
+ * });
+ * // result: { ok: true, value: { exit_code: 0, stdout: 'hi\n', … } }
+ * ```
+ */
+export async function dispatchToolCall(options: DispatchToolCallOptions): Promise<ToolResult> {
+  const { msg, pid, registry, kernel, onChunk, signal, onChunkError } = options;
+  const call = toolCallMessageSchema.safeParse(msg, { reportInput: true });
+  if (!call.success) {
+    return failure('INVALID_MESSAGE', describeIssues(call.error, 'the tool call'));
+  }
+  const tool = registry.get(call.data.name);
+  if (tool === undefined) {
+    const known = registry.names().join(', ') || 'none';
+    return failure('UNKNOWN_TOOL', `Unknown tool \`${call.data.name}\` (registered: ${known})`);
+  }
+  const args = tool.schema.safeParse(call.data.args ?? {}, { reportInput: true });
+  if (!args.success) {
+    return failure('INVALID_ARGUMENTS', describeIssues(args.error, `the arguments of \`${tool.name}\``));
+  }
+  const ctx: ToolContext = { pid, kernel, onChunk: guardChunkCallback(onChunk, onChunkError), signal };
+  try {
+    return { ok: true, value: await tool.handler(args.data, ctx) };
+  } catch (error) {
+    const code = isSluiceError(error) ? error.code : 'TOOL_FAILED';
+    const message = error instanceof Error ? error.message : String(error);
+    return failure(code, `Tool \`${tool.name}\` failed: ${message}`);
+  }
+}
+
+function failure(code: string, message: string): ToolResult {
+  return { ok: false, error: { code, message } };
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+const MIB = 1024 * 1024;
+const positiveInt = (what: string) =>
+  z
+    .number({ error: `be ${what}` })
+    .int({ error: `be ${what}` })
+    .positive({ error: `be ${what}` });
+
+/**
+ * The arguments of the Exec tool (snake_case, as on the wire). Unknown keys are rejected, so a
+ * typo (`timeout` for `timeout_s`) is an error instead of a silently ignored limit.
+ *
+ * - `argv` — non-empty array of strings: the executable and its arguments (no shell);
+ * - `cwd`, `env` — working directory and extra environment variables (merged into the parent's);
+ * - `timeout_s` — wall-clock limit in seconds, default 60, at most 600 (fractions allowed);
+ * - `max_output_bytes` — cap on each of the returned `stdout` / `stderr`, default 256 KiB,
+ *   1 KiB – 4 MiB;
+ * - `rlimits` — `cpu_s`, `as_bytes` (default 512 MB, see {@link createExecTool} for Node
+ *   children), `fsize_bytes` (default 64 MB), `nofile` (default 256);
+ * - `stream` — `true` to stream one chunk per output line; must be a boolean if given.
+ *
+ * @example
+ * ```ts
+ * import { execToolArgsSchema } from 'sluice/kernel';
+ * execToolArgsSchema.parse({ argv: ['make', 'test'], timeout_s: 300, stream: true });
+ * ```
+ */
+export const execToolArgsSchema = z.strictObject({
+  argv: z
+    .array(z.string({ error: 'be a string' }), { error: 'be a non-empty array of strings' })
+    .min(1, { error: 'be a non-empty array of strings' }),
+  cwd: z.string({ error: 'be a string' }).min(1, { error: 'be a non-empty string' }).optional(),
+  env: z
+    .record(z.string(), z.string({ error: 'be a string' }), { error: 'be an object of strings' })
+    .optional(),
+  timeout_s: z
+    .number({ error: 'be a number of seconds in (0, 600]' })
+    .gt(0, { error: 'be a number of seconds in (0, 600]' })
+    .max(600, { error: 'be a number of seconds in (0, 600]' })
+    .default(60),
+  max_output_bytes: z
+    .number({ error: 'be an integer between 1024 and 4194304' })
+    .int({ error: 'be an integer between 1024 and 4194304' })
+    .min(1024, { error: 'be an integer between 1024 and 4194304' })
+    .max(4 * MIB, { error: 'be an integer between 1024 and 4194304' })
+    .default(256 * 1024),
+  rlimits: z
+    .strictObject(
+      {
+        cpu_s: positiveInt('a positive integer').optional(),
+        as_bytes: positiveInt('a positive integer').optional(),
+        fsize_bytes: positiveInt('a positive integer').optional(),
+        nofile: positiveInt('a positive integer').optional(),
+      },
+      { error: 'be an object' },
+    )
+    .default({}),
+  stream: z.boolean({ error: 'be a boolean' }).default(false),
+});
+
+/**
+ * Parsed Exec tool arguments, defaults applied (see {@link execToolArgsSchema}).
+ *
+ * @example
+ * ```ts
+ * import type { ExecToolArgs } from 'sluice/kernel';
+ * const args: ExecToolArgs = execToolArgsSchema.parse({ argv: ['ls'] }); // timeout_s: 60, stream: false, …
+ * ```
+ */
+export type ExecToolArgs = z.infer<typeof execToolArgsSchema>;

@@ -1,0 +1,86 @@
+import type { Subscription } from 'rxjs';
+import { subscribeWithDemand } from '../../core/demand.js';
+import { SluiceError } from '../../core/errors/sluice-error.js';
+import { type ExecResult, exec } from '../../sources/exec.js';
+import { type ExecToolArgs, execToolArgsSchema } from './exec-tool-args.js';
+import type { ExecToolResult } from './exec-tool-result.js';
+import { type ExecToolConfig, toExecOptions } from './to-exec-options.js';
+import type { ToolContext } from './tool-context.js';
+import type { ToolDefinition } from './tool-definition.js';
+
+/**
+ * Creates the `Exec` tool: runs `argv` on the `exec` source (own process group, rlimits, wall-clock
+ * timeout, output cap) and answers an {@link ExecToolResult}.
+ *
+ * Streaming is on iff `args.stream === true` **and** the context has an `onChunk`: then every line
+ * of stdout and of stderr is emitted, as it arrives, as
+ * `{ op: 'chunk', kind: 'stdout' | 'stderr', content: <line with its newline>, metadata: { tool: 'Exec' } }`.
+ * Otherwise nothing is emitted. Both paths run the same pipeline, so the result is identical; past
+ * `max_output_bytes` chunks keep flowing while the result stops growing (`truncated: true`).
+ * Aborting `ctx.signal` kills the whole process group and rejects with code `STREAM_CANCELLED`.
+ * See {@link toExecOptions} for the rlimit defaults (and why Node children skip the address-space one).
+ *
+ * @example
+ * ```ts
+ * import { createExecTool, createToolRegistry } from 'sluice/kernel';
+ * const registry = createToolRegistry().register(createExecTool());
+ * ```
+ */
+export function createExecTool(config: ExecToolConfig = {}): ToolDefinition<ExecToolArgs, ExecToolResult> {
+  return {
+    name: 'Exec',
+    schema: execToolArgsSchema,
+    handler: (args, ctx) => runExec(args, ctx, config),
+  };
+}
+
+function runExec(args: ExecToolArgs, ctx: ToolContext, config: ExecToolConfig): Promise<ExecToolResult> {
+  const streaming = args.stream && ctx.onChunk !== undefined;
+  const [file = '', ...rest] = args.argv;
+  const source = exec(file, rest, toExecOptions(args, config));
+  return new Promise<ExecToolResult>((resolve, reject) => {
+    const signal = ctx.signal;
+    let subscription: Subscription | undefined;
+    const onAbort = () => {
+      subscription?.unsubscribe();
+      reject(new SluiceError('STREAM_CANCELLED', `Exec \`${file}\` was cancelled`));
+    };
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const done = () => signal?.removeEventListener('abort', onAbort);
+    subscription = subscribeWithDemand(undefined, () =>
+      source.subscribe({
+        next: (event) => {
+          if (event.kind === 'exit') resolve(toResult(event.content));
+          else if (streaming) emit(ctx, event.kind, event.content);
+        },
+        error: (error: unknown) => {
+          done();
+          reject(error);
+        },
+        complete: done,
+      }),
+    );
+  });
+}
+
+function emit(ctx: ToolContext, kind: 'stdout' | 'stderr', content: string): void {
+  try {
+    ctx.onChunk?.({ op: 'chunk', kind, content, metadata: { tool: 'Exec' } });
+  } catch {
+    // A listener that throws must not stop the run (dispatchToolCall already guards it).
+  }
+}
+
+function toResult(result: ExecResult): ExecToolResult {
+  return {
+    exit_code: result.exitCode,
+    signal: result.signal,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    truncated: result.truncated,
+    timed_out: result.timedOut,
+    ...(result.rlimitHit === null ? {} : { rlimit_hit: result.rlimitHit }),
+    duration_ms: result.durationMs,
+  };
+}

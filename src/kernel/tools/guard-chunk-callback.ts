@@ -1,0 +1,35 @@
+import { describeIssues } from './describe-issues.js';
+import { type ToolChunk, toolChunkSchema } from './tool-chunk.js';
+
+/**
+ * Wraps a chunk listener for a tool: each payload is validated (a wrong shape is a `TypeError` for
+ * the tool, naming the field), then handed to `listener`; whatever the listener throws is caught
+ * here and passed to `onListenerError` (default: ignored), so a misbehaving listener can never
+ * crash the tool or change its result. `undefined` stays `undefined`.
+ *
+ * @example
+ * ```ts
+ * import { guardChunkCallback } from 'sluice/kernel';
+ * const onChunk = guardChunkCallback(() => { throw new Error('UI bug'); });
+ * onChunk?.({ op: 'chunk', kind: 'stdout', content: 'a\n' }); // does not throw
+ * ```
+ */
+export function guardChunkCallback(
+  listener: ((chunk: ToolChunk) => void) | undefined,
+  onListenerError: (error: unknown) => void = () => {},
+): ((chunk: ToolChunk) => void) | undefined {
+  if (listener === undefined) return undefined;
+  return (chunk) => {
+    const parsed = toolChunkSchema.safeParse(chunk, { reportInput: true });
+    if (!parsed.success) throw new TypeError(describeIssues(parsed.error, 'the chunk'));
+    try {
+      listener(parsed.data);
+    } catch (error) {
+      try {
+        onListenerError(error);
+      } catch {
+        // A reporter that throws is ignored as well: nothing crosses back into the tool.
+      }
+    }
+  };
+}

@@ -1,0 +1,65 @@
+import { basename } from 'node:path';
+import type { SchedulerLike } from 'rxjs';
+import type { ExecOptions } from '../../sources/exec.js';
+import type { ExecToolArgs } from './exec-tool-args.js';
+
+const DEFAULT_AS_BYTES = 512 * 1024 * 1024;
+const DEFAULT_FSIZE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_NOFILE = 256;
+
+/**
+ * Dependencies of the Exec tool that tests replace (see {@link createExecTool}): the scheduler of its
+ * timeout and durations, and the process port of the `exec` source.
+ *
+ * @example
+ * ```ts
+ * const tool = createExecTool({ scheduler: asyncScheduler } satisfies ExecToolConfig);
+ * ```
+ */
+export interface ExecToolConfig {
+  readonly scheduler?: SchedulerLike | undefined;
+  readonly port?: ExecOptions['port'];
+}
+
+/**
+ * Maps parsed Exec tool arguments to options of the `exec` source: `reject: false` (the tool
+ * reports failures in its result), lines on, the kernel's default rlimits (512 MB address space,
+ * 64 MB file size, 256 open files) filled in.
+ *
+ * The default address-space limit is **not** applied when `argv[0]` is Node (`node`, `nodejs`,
+ * `node20`, … or `process.execPath`): V8 reserves a large virtual region up front and cannot even
+ * start under 512 MB. An explicit `rlimits.as_bytes` is always applied, Node or not.
+ *
+ * @example
+ * ```ts
+ * import { execToolArgsSchema, toExecOptions } from 'sluice/kernel';
+ * toExecOptions(execToolArgsSchema.parse({ argv: ['python3', 'x.py'], timeout_s: 5 }), {});
+ * // { timeoutMs: 5000, reject: false, rlimits: { addressSpaceBytes: 536870912, … }, … }
+ * ```
+ */
+export function toExecOptions(args: ExecToolArgs, config: ExecToolConfig): ExecOptions {
+  const { rlimits } = args;
+  const file = args.argv[0] ?? '';
+  const addressSpaceBytes = rlimits.as_bytes ?? (isNode(file) ? undefined : DEFAULT_AS_BYTES);
+  const options: ExecOptions = {
+    lines: true,
+    reject: false,
+    timeoutMs: Math.max(1, Math.round(args.timeout_s * 1000)),
+    maxOutputBytes: args.max_output_bytes,
+    rlimits: {
+      ...(rlimits.cpu_s === undefined ? {} : { cpuSeconds: rlimits.cpu_s }),
+      ...(addressSpaceBytes === undefined ? {} : { addressSpaceBytes }),
+      fileSizeBytes: rlimits.fsize_bytes ?? DEFAULT_FSIZE_BYTES,
+      openFiles: rlimits.nofile ?? DEFAULT_NOFILE,
+    },
+  };
+  if (args.cwd !== undefined) options.cwd = args.cwd;
+  if (args.env !== undefined) options.env = args.env;
+  if (config.scheduler !== undefined) options.scheduler = config.scheduler;
+  if (config.port !== undefined) options.port = config.port;
+  return options;
+}
+
+function isNode(file: string): boolean {
+  return file === process.execPath || /^node(js)?(\d+)?(\.exe)?$/i.test(basename(file));
+}

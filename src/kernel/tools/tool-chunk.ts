@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/**
+ * The wire shape of one streamed chunk, as the seed defines it: `op: 'chunk'`, a free-form `kind`
+ * the emitter chooses (`'stdout'`, `'stderr'`, `'token'`, …), the `content` delta, and optional
+ * `metadata`. Tools emit it through {@link ToolContext.onChunk}; runners send it as one NDJSON line.
+ *
+ * @example
+ * ```ts
+ * import { toolChunkSchema } from 'sluice/kernel';
+ * toolChunkSchema.parse({ op: 'chunk', kind: 'stdout', content: 'hi\n', metadata: { tool: 'Exec' } });
+ * ```
+ */
+export const toolChunkSchema = z.object({
+  op: z.literal('chunk', { error: 'be "chunk"' }),
+  kind: z.string({ error: 'be a string' }).min(1, { error: 'be a non-empty string' }),
+  content: z.unknown(),
+  metadata: z.record(z.string(), z.unknown(), { error: 'be an object' }).optional(),
+});
+
+/**
+ * One streamed chunk (see {@link toolChunkSchema}). `content` is a string for the Exec tool (one
+ * line including its newline) and whatever the emitter chose otherwise.
+ *
+ * @example
+ * ```ts
+ * import type { ToolChunk } from 'sluice/kernel';
+ * const chunk: ToolChunk = { op: 'chunk', kind: 'stderr', content: 'warning\n', metadata: { tool: 'Exec' } };
+ * ```
+ */
+export type ToolChunk = z.infer<typeof toolChunkSchema>;

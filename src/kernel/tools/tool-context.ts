@@ -1,0 +1,28 @@
+import type { ToolChunk } from './tool-chunk.js';
+
+/**
+ * What a tool handler is given besides its arguments.
+ *
+ * - `pid` — the kernel process id of the caller (a runner's id in the supervisor);
+ * - `kernel` — the kernel object, if the host has one (`undefined` otherwise);
+ * - `onChunk` — present only when somebody listens for streamed chunks. Handlers MAY call it with
+ *   `{ op: 'chunk', kind, content, metadata? }`; it never throws back at the tool (a listener that
+ *   throws is caught at the dispatch boundary), but a payload of the wrong shape is a `TypeError`;
+ * - `signal` — aborted when the caller gives up (runner timeout, runner exit, cancel): a tool that
+ *   started a process must kill it then.
+ *
+ * @example
+ * ```ts
+ * import type { ToolContext } from 'sluice/kernel';
+ * function handler(args: { text: string }, ctx: ToolContext) {
+ *   ctx.onChunk?.({ op: 'chunk', kind: 'text', content: args.text });
+ *   return { length: args.text.length };
+ * }
+ * ```
+ */
+export interface ToolContext<K = unknown> {
+  readonly pid: number;
+  readonly kernel: K | undefined;
+  readonly onChunk?: ((chunk: ToolChunk) => void) | undefined;
+  readonly signal?: AbortSignal | undefined;
+}

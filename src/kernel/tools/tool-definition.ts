@@ -1,0 +1,24 @@
+import type { z } from 'zod';
+import type { ToolContext } from './tool-context.js';
+
+/**
+ * A tool: its `name`, a zod `schema` for its arguments (word its messages as the end of
+ * "Expected `field` to …", e.g. `{ error: 'be a boolean' }`, so errors name the field), and a
+ * `handler` that receives the parsed arguments and a {@link ToolContext}.
+ *
+ * @example
+ * ```ts
+ * import { z } from 'zod';
+ * import type { ToolDefinition } from 'sluice/kernel';
+ * const echo: ToolDefinition<{ text: string }, string> = {
+ *   name: 'Echo',
+ *   schema: z.object({ text: z.string({ error: 'be a string' }) }),
+ *   handler: (args) => args.text,
+ * };
+ * ```
+ */
+export interface ToolDefinition<A = any, R = unknown> {
+  readonly name: string;
+  readonly schema: z.ZodType<A>;
+  readonly handler: (args: A, ctx: ToolContext) => R | Promise<R>;
+}

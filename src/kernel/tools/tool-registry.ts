@@ -1,0 +1,55 @@
+import type { ToolDefinition } from './tool-definition.js';
+
+/**
+ * Tools by name. `register` refuses a second tool with the same name.
+ *
+ * @example
+ * ```ts
+ * import { createToolRegistry } from 'sluice/kernel';
+ * const registry = createToolRegistry();
+ * registry.register(echoTool);
+ * registry.get('Echo'); // echoTool
+ * ```
+ */
+export interface ToolRegistry {
+  /** Adds a tool; throws a `TypeError` for a bad definition or a name already taken. Returns the registry. */
+  register(tool: ToolDefinition): ToolRegistry;
+  /** The tool called `name`, if any. */
+  get(name: string): ToolDefinition | undefined;
+  /** The registered names, in registration order. */
+  names(): string[];
+}
+
+/**
+ * Creates an empty {@link ToolRegistry}.
+ *
+ * @example
+ * ```ts
+ * import { createToolRegistry, registerBuiltinTools } from 'sluice/kernel';
+ * const registry = registerBuiltinTools(createToolRegistry()); // has 'Exec'
+ * ```
+ */
+export function createToolRegistry(): ToolRegistry {
+  const tools = new Map<string, ToolDefinition>();
+  const registry: ToolRegistry = {
+    register(tool) {
+      if (typeof tool?.name !== 'string' || tool.name === '') {
+        throw new TypeError(
+          `Expected the \`name\` of a tool to be a non-empty string, got \`${String(tool?.name)}\``,
+        );
+      }
+      if (typeof tool.schema?.safeParse !== 'function') {
+        throw new TypeError(`Expected the \`schema\` of tool \`${tool.name}\` to be a zod schema`);
+      }
+      if (typeof tool.handler !== 'function') {
+        throw new TypeError(`Expected the \`handler\` of tool \`${tool.name}\` to be a function`);
+      }
+      if (tools.has(tool.name)) throw new TypeError(`A tool named \`${tool.name}\` is already registered`);
+      tools.set(tool.name, tool);
+      return registry;
+    },
+    get: (name) => tools.get(name),
+    names: () => [...tools.keys()],
+  };
+  return registry;
+}

@@ -1,0 +1,119 @@
+import type { ChunkEvent } from '../core/chunk.js';
+import type { BoundedStrategy } from './bounded-strategy.js';
+
+interface Entry<E> {
+  readonly event: E | ChunkEvent<never>;
+  /** How many events this queue dropped right before this one (in sequence order). */
+  dropped: number;
+  /** The `metadata.dropped` counts of those dropped events (drops reported further upstream). */
+  inherited: number;
+}
+
+/**
+ * The FIFO behind {@link bounded}: applies the strategy when `capacity` events wait, never drops
+ * the final event, attaches each drop count to the event that follows the gap, and re-stamps
+ * sequences on the way out (`sequence − events dropped before it`) so that the output is
+ * contiguous again. Internal to `src/operators`.
+ *
+ * @example
+ * ```ts
+ * const queue = new BoundedQueue<ChunkEvent<string>>(2, 'sliding');
+ * queue.offer(a0); queue.offer(a1); queue.offer(a2); // a0 is dropped
+ * queue.take(); // a1 re-stamped as sequence 0 with metadata { dropped: 1 }
+ * ```
+ */
+export class BoundedQueue<E extends ChunkEvent<unknown>> {
+  #items: (Entry<E> | undefined)[] = [];
+  #head = 0;
+  /** Drops not yet attached to an event (`dropping`: the newest were dropped). */
+  #carry = 0;
+  #carryInherited = 0;
+  /** Drops attached to the events already taken. */
+  #taken = 0;
+  #lastSequence = -1;
+
+  constructor(
+    readonly capacity: number,
+    readonly strategy: BoundedStrategy,
+  ) {}
+
+  get size(): number {
+    return this.#items.length - this.#head;
+  }
+
+  /** Queues `event`, dropping one if the strategy says so; `false` means overflow (`error`). */
+  offer(event: E): boolean {
+    this.#lastSequence = event.sequence;
+    const entry: Entry<E> = { event, dropped: this.#carry, inherited: this.#carryInherited };
+    const fits = this.size < this.capacity || this.strategy === 'suspend';
+    if (fits || (this.strategy === 'error' && event.isFinal)) return this.#push(entry);
+    if (this.strategy === 'error') return false;
+    if (this.strategy === 'dropping' && !event.isFinal) {
+      this.#carry += 1;
+      this.#carryInherited += event.metadata?.dropped ?? 0;
+      return true;
+    }
+    if (this.strategy === 'dropping') {
+      // The final event always gets in: the newest waiting event makes room.
+      moveDrops(this.#items.pop() as Entry<E>, entry);
+      return this.#push(entry);
+    }
+    const oldest = this.#shift();
+    moveDrops(oldest, this.size > 0 ? (this.#items[this.#head] as Entry<E>) : entry);
+    return this.#push(entry);
+  }
+
+  /** Reports drops that no later event can carry: queues a final `end` sentinel carrying them. */
+  end(): void {
+    if (this.#carry === 0) return;
+    const sentinel: ChunkEvent<never> = {
+      sequence: this.#lastSequence + 1,
+      kind: 'end',
+      content: null,
+      isFinal: true,
+    };
+    this.#push({ event: sentinel, dropped: this.#carry, inherited: this.#carryInherited });
+  }
+
+  /** The oldest waiting event, re-stamped, or `undefined` when empty. */
+  take(): E | ChunkEvent<never> | undefined {
+    if (this.size === 0) return undefined;
+    const { event, dropped, inherited } = this.#shift();
+    this.#taken += dropped;
+    if (this.#taken === 0) return event;
+    const sequence = event.sequence - this.#taken;
+    if (dropped === 0) return { ...event, sequence };
+    const metadata = { ...event.metadata, dropped: (event.metadata?.dropped ?? 0) + dropped + inherited };
+    return { ...event, sequence, metadata };
+  }
+
+  clear(): void {
+    this.#items = [];
+    this.#head = 0;
+  }
+
+  #push(entry: Entry<E>): true {
+    this.#carry = 0;
+    this.#carryInherited = 0;
+    this.#items.push(entry);
+    return true;
+  }
+
+  #shift(): Entry<E> {
+    const entry = this.#items[this.#head] as Entry<E>;
+    this.#items[this.#head] = undefined;
+    this.#head += 1;
+    if (this.#head === this.#items.length) this.clear();
+    else if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
+      this.#items = this.#items.slice(this.#head);
+      this.#head = 0;
+    }
+    return entry;
+  }
+}
+
+/** `dropped` is removed from the queue: the event right after it in sequence order reports it. */
+function moveDrops<E extends ChunkEvent<unknown>>(dropped: Entry<E>, following: Entry<E>): void {
+  following.dropped += dropped.dropped + 1;
+  following.inherited += dropped.inherited + (dropped.event.metadata?.dropped ?? 0);
+}

@@ -1,0 +1,131 @@
+import type { OperatorFunction } from 'rxjs';
+import type { ChunkEvent } from '../core/chunk.js';
+import { currentDemand, subscribeWithDemand, Valve } from '../core/demand.js';
+import { BufferOverflowError } from '../core/errors/buffer-overflow-error.js';
+import { createOperatorSubscriber, operate } from '../core/operate.js';
+import { BoundedQueue } from './bounded-queue.js';
+import type { BoundedStrategy } from './bounded-strategy.js';
+import { optionTypeError } from './option-type-error.js';
+
+/** Options of {@link bounded}. */
+export interface BoundedConfig {
+  /** How many events may wait for a paused consumer. A positive integer; default `16`. */
+  readonly capacity?: number;
+  /** What happens when `capacity` events wait. Default `'suspend'`. */
+  readonly strategy?: BoundedStrategy;
+}
+
+const STRATEGIES: readonly unknown[] = ['suspend', 'dropping', 'sliding', 'error'];
+
+/**
+ * The seed's bounded channel, as an operator on a sequenced stream. It reads the consumer's
+ * demand ({@link currentDemand}) when subscribed; without one (plain `subscribe()`) it is a
+ * pass-through, since nobody ever pauses.
+ *
+ * An event is forwarded at once while the consumer flows and nothing waits; otherwise it waits
+ * in a FIFO. When `capacity` events wait, the `strategy` applies:
+ *
+ * - `suspend` pauses the producer: the source is subscribed with this operator's own demand,
+ *   paused at `capacity` and resumed as soon as fewer wait. Events that still arrive while it is
+ *   paused (a producer finishing the read it was in) are kept, so the FIFO can overshoot by a few.
+ *   A producer that ignores demand entirely (`fromEvent`, a `Subject`) is not slowed down and the
+ *   FIFO grows without bound: use another strategy for those.
+ * - `dropping` drops the arriving event, `sliding` the oldest waiting one; neither pauses the
+ *   producer (it sees no demand). The final event is never dropped: when it arrives at a full
+ *   FIFO, a non-final event makes room. Drops are never silent: the event that follows a gap
+ *   carries `metadata.dropped` (how many are missing right before it), and sequences are
+ *   re-stamped (`sequence − events dropped before it`) so the output stays contiguous and
+ *   passes `checkSequence()`; put `checkSequence()` *before* `bounded()` to check the source.
+ *   If the source completes without a final event after dropping its last events, a final
+ *   `{ kind: 'end', content: null }` sentinel carries that count.
+ * - `error` fails with a {@link BufferOverflowError} (code `BUFFER_OVERFLOW`, `info.capacity`)
+ *   and cancels the source; the final event alone may still get in (the stream is over).
+ *
+ * The stream ends when its final event has been delivered (the source is unsubscribed when the
+ * final event arrives). Completion and errors — the source's or the overflow — wait until every
+ * event before them has been delivered: they never overtake the FIFO, even while the consumer
+ * stays paused. Unsubscribing frees the FIFO and cancels the source.
+ *
+ * @example
+ * ```ts
+ * import { exec } from 'sluice/sources';
+ * import { bounded } from 'sluice/operators';
+ * import { toAsyncIterable } from 'sluice/adapters';
+ * const events = exec('make', ['build']).pipe(bounded({ capacity: 64 }));
+ * for await (const event of toAsyncIterable(events, { bufferSize: 16 })) {
+ *   await render(event); // make blocks on its stdout while 16 + 64 lines wait
+ * }
+ * ```
+ */
+export function bounded<E extends ChunkEvent<unknown>>(
+  config: BoundedConfig = {},
+): OperatorFunction<E, E | ChunkEvent<never>> {
+  if (typeof config !== 'object' || config === null) throw optionTypeError(undefined, 'an object', config);
+  const capacity = config.capacity ?? 16;
+  const strategy = config.strategy ?? 'suspend';
+  if (!Number.isInteger(capacity) || capacity < 1) {
+    throw optionTypeError('capacity', 'a positive integer', capacity);
+  }
+  if (!STRATEGIES.includes(strategy)) {
+    throw optionTypeError('strategy', "one of 'suspend', 'dropping', 'sliding', 'error'", strategy);
+  }
+  return operate((source, subscriber) => {
+    const down = currentDemand();
+    if (down === undefined) {
+      source.subscribe(createOperatorSubscriber(subscriber));
+      return undefined;
+    }
+    const queue = new BoundedQueue<E>(capacity, strategy);
+    const up = strategy === 'suspend' ? new Valve() : undefined;
+    let ending: { error: unknown } | 'complete' | undefined;
+    let draining = false;
+
+    const drain = () => {
+      if (draining) return;
+      draining = true;
+      try {
+        while (!down.paused && queue.size > 0 && !subscriber.closed) {
+          subscriber.next(queue.take() as E | ChunkEvent<never>);
+          if (up?.paused && queue.size < capacity && ending === undefined) up.resume();
+        }
+      } finally {
+        draining = false;
+      }
+      if (queue.size > 0 || ending === undefined) return;
+      if (ending === 'complete') subscriber.complete();
+      else subscriber.error(ending.error);
+    };
+
+    const upstream = createOperatorSubscriber<E>(
+      subscriber,
+      (event) => {
+        if (!queue.offer(event)) {
+          ending = { error: new BufferOverflowError({ capacity }) };
+          upstream.unsubscribe();
+        } else if (event.isFinal) {
+          ending = 'complete';
+          upstream.unsubscribe();
+        }
+        drain();
+        if (up !== undefined && ending === undefined && queue.size >= capacity) up.pause();
+      },
+      () => {
+        queue.end();
+        ending ??= 'complete';
+        drain();
+      },
+      (error) => {
+        ending = { error };
+        drain();
+      },
+    );
+    const stopListening = down.onChange((paused) => {
+      if (!paused) drain();
+    });
+    subscribeWithDemand(up, () => source.subscribe(upstream));
+    return () => {
+      stopListening();
+      queue.clear();
+    };
+  });
+}

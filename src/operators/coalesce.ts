@@ -1,0 +1,100 @@
+import { asyncScheduler, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import type { ChunkEvent } from '../core/chunk.js';
+import { createOperatorSubscriber, operate } from '../core/operate.js';
+import { chunkByteLength } from './chunk-byte-length.js';
+import { optionTypeError } from './option-type-error.js';
+
+/** Options of {@link coalesce}. */
+export interface CoalesceConfig {
+  /** How long a batch stays open after its first event, in ms (non-negative). Default `16` (one frame). */
+  readonly maxDelayMs?: number;
+  /** Close the batch once it holds this many events (positive integer or `Infinity`). Default `Infinity`. */
+  readonly maxItems?: number;
+  /** Close the batch once its contents reach this many bytes (positive integer or `Infinity`). Default `Infinity`. */
+  readonly maxBytes?: number;
+  /** The clock. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+/**
+ * Batches a chunk stream into arrays for UIs, so a view renders at most once per window however
+ * fast the producer is. A batch opens with its first event and is emitted `maxDelayMs` later,
+ * or as soon as it holds `maxItems` events or `maxBytes` bytes of content, whichever comes first.
+ * Size is the UTF-8 length of string contents and the `byteLength` of `Uint8Array` contents
+ * (other contents count 0); a batch may exceed `maxBytes` by its last event. No event, no batch:
+ * an empty window emits nothing. Order is preserved.
+ *
+ * The batch holding the final event is emitted at once, then the output completes. When the
+ * source completes, the pending batch is emitted, then the output completes; when it errors,
+ * the pending batch is emitted, then the error. Unsubscribing clears the timer and the batch.
+ * The consumer's demand passes upstream unchanged (a paused consumer pauses the producer).
+ *
+ * @example
+ * ```ts
+ * import { exec } from 'sluice/sources';
+ * import { coalesce } from 'sluice/operators';
+ * exec('npm', ['test']).pipe(coalesce({ maxDelayMs: 16, maxItems: 500 })).subscribe((batch) => {
+ *   view.append(batch.map((event) => event.content).join(''));
+ * });
+ * ```
+ */
+export function coalesce<E extends ChunkEvent<unknown>>(
+  config: CoalesceConfig = {},
+): OperatorFunction<E, E[]> {
+  if (typeof config !== 'object' || config === null) throw optionTypeError(undefined, 'an object', config);
+  const { maxDelayMs = 16, maxItems = Infinity, maxBytes = Infinity, scheduler = asyncScheduler } = config;
+  if (typeof maxDelayMs !== 'number' || !Number.isFinite(maxDelayMs) || maxDelayMs < 0) {
+    throw optionTypeError('maxDelayMs', 'a non-negative finite number', maxDelayMs);
+  }
+  if (!isLimit(maxItems)) throw optionTypeError('maxItems', 'a positive integer or Infinity', maxItems);
+  if (!isLimit(maxBytes)) throw optionTypeError('maxBytes', 'a positive integer or Infinity', maxBytes);
+  if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
+    throw optionTypeError('scheduler', 'a SchedulerLike', scheduler);
+  }
+
+  return operate((source, subscriber) => {
+    let batch: E[] = [];
+    let bytes = 0;
+    let timer: Subscription | undefined;
+    const flush = () => {
+      timer?.unsubscribe();
+      timer = undefined;
+      if (batch.length === 0) return;
+      const full = batch;
+      batch = [];
+      bytes = 0;
+      subscriber.next(full);
+    };
+    source.subscribe(
+      createOperatorSubscriber<E>(
+        subscriber,
+        (event) => {
+          batch.push(event);
+          if (maxBytes !== Infinity) bytes += chunkByteLength(event.content);
+          if (event.isFinal) {
+            flush();
+            subscriber.complete();
+          } else if (batch.length >= maxItems || bytes >= maxBytes) flush();
+          else timer ??= scheduler.schedule(flush, maxDelayMs);
+        },
+        () => {
+          flush();
+          subscriber.complete();
+        },
+        (error) => {
+          flush();
+          subscriber.error(error);
+        },
+      ),
+    );
+    return () => {
+      timer?.unsubscribe();
+      timer = undefined;
+      batch = [];
+    };
+  });
+}
+
+function isLimit(value: unknown): boolean {
+  return value === Infinity || (Number.isInteger(value) && (value as number) >= 1);
+}

@@ -1,0 +1,132 @@
+import { asyncScheduler, identity, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import type { ChunkEvent } from '../core/chunk.js';
+import { currentDemand } from '../core/demand.js';
+import { createOperatorSubscriber, operate } from '../core/operate.js';
+import { optionTypeError } from './option-type-error.js';
+import type { StallTimeoutInfo } from './stall-timeout-info.js';
+
+/** Where {@link stallTimeout} reports a stall. */
+export interface StallTimeoutLogger {
+  warn(message: string, info: StallTimeoutInfo): void;
+}
+
+/** Options of {@link stallTimeout} (the RxJS `timeout` config/info pattern). */
+export interface StallTimeoutConfig {
+  /** How long the consumer may stay paused, in ms. A non-negative integer; `0` disables. Default `30000`. */
+  readonly ms?: number;
+  /** The clock. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /** Gets one warning per stall. Default: `console.warn(message)`. */
+  readonly logger?: StallTimeoutLogger;
+  /** Called once per stall, after the logger. */
+  readonly onStall?: (info: StallTimeoutInfo) => void;
+}
+
+const consoleLogger: StallTimeoutLogger = { warn: (message) => console.warn(message) };
+
+/**
+ * The seed's stall detection. The stall clock starts when the consumer's demand pauses (its
+ * buffer is full, so the producer is blocked) and is reset by any consumer progress (a resume).
+ * A consumer that never pauses can never stall; without a demand (plain `subscribe()`) nothing
+ * can pause, so the operator is a pass-through; `ms: 0` disables it. The demand goes upstream
+ * unchanged, so put it anywhere between the producer and the consumer — after a
+ * `bounded()` it watches the consumer, before one it watches the bounded buffer (the seed's
+ * "channel full").
+ *
+ * After `ms` of uninterrupted pause it: unsubscribes the source (which cancels the producer:
+ * kills the process group, aborts the request), logs one warning through `logger` —
+ * `Stream stalled: consumer did not pull for 30s` (seconds from `ms`: `0.2s` for 200) — and calls
+ * `onStall`, then emits the final sentinel
+ * `{ sequence: last + 1, kind: 'end', content: null, isFinal: true, metadata: { reason: 'stalled' } }`
+ * (delivered past the consumer's full buffer, as a final event is) and completes. If the logger
+ * or `onStall` throws, the output errors with that instead. Once the final event has passed,
+ * nothing can stall. Time only flows through `scheduler`.
+ *
+ * @example
+ * ```ts
+ * import { exec } from 'sluice/sources';
+ * import { stallTimeout } from 'sluice/operators';
+ * import { toAsyncIterable } from 'sluice/adapters';
+ * const events = exec('yes').pipe(stallTimeout({ ms: 5_000 }));
+ * for await (const event of toAsyncIterable(events)) {
+ *   if (event.metadata?.reason === 'stalled') console.log('gave up on a stuck consumer');
+ * }
+ * ```
+ */
+export function stallTimeout<E extends ChunkEvent<unknown>>(
+  config: StallTimeoutConfig = {},
+): OperatorFunction<E, E | ChunkEvent<never>> {
+  if (typeof config !== 'object' || config === null) throw optionTypeError(undefined, 'an object', config);
+  const { ms = 30_000, scheduler = asyncScheduler, logger = consoleLogger, onStall } = config;
+  if (!Number.isInteger(ms) || ms < 0) throw optionTypeError('ms', 'a non-negative integer', ms);
+  if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
+    throw optionTypeError('scheduler', 'a SchedulerLike', scheduler);
+  }
+  if (typeof logger?.warn !== 'function')
+    throw optionTypeError('logger', 'an object with a `warn` method', logger);
+  if (onStall !== undefined && typeof onStall !== 'function')
+    throw optionTypeError('onStall', 'a function', onStall);
+  if (ms === 0) return identity;
+  const message = `Stream stalled: consumer did not pull for ${ms / 1000}s`;
+
+  return operate((source, subscriber) => {
+    const down = currentDemand();
+    if (down === undefined) {
+      source.subscribe(createOperatorSubscriber(subscriber));
+      return undefined;
+    }
+    let lastSequence: number | undefined;
+    let finished = false;
+    let timer: Subscription | undefined;
+    const disarm = () => {
+      timer?.unsubscribe();
+      timer = undefined;
+    };
+
+    const stall = (pausedAt: number) => {
+      timer = undefined;
+      finished = true;
+      upstream.unsubscribe();
+      stopListening();
+      const info: StallTimeoutInfo = { ms, lastSequence, pausedAt };
+      try {
+        logger.warn(message, info);
+        onStall?.(info);
+      } catch (error) {
+        subscriber.error(error);
+        return;
+      }
+      const sequence = lastSequence === undefined ? 0 : lastSequence + 1;
+      subscriber.next({
+        sequence,
+        kind: 'end',
+        content: null,
+        metadata: { reason: 'stalled' },
+        isFinal: true,
+      });
+      subscriber.complete();
+    };
+    const arm = () => {
+      disarm();
+      if (finished) return;
+      const pausedAt = scheduler.now();
+      timer = scheduler.schedule(() => stall(pausedAt), ms);
+    };
+
+    const upstream = createOperatorSubscriber<E>(subscriber, (event) => {
+      lastSequence = event.sequence;
+      if (event.isFinal) {
+        finished = true;
+        disarm();
+      }
+      subscriber.next(event);
+    });
+    const stopListening = down.onChange((paused) => (paused ? arm() : disarm()));
+    if (down.paused) arm();
+    source.subscribe(upstream);
+    return () => {
+      stopListening();
+      disarm();
+    };
+  });
+}

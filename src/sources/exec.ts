@@ -1,0 +1,61 @@
+import { Observable } from 'rxjs';
+import { currentDemand } from '../core/demand.js';
+import { resolveExecOptions } from './exec/exec-options.js';
+import type { ExecEvent, ExecOptions } from './exec/exec-types.js';
+import { execaPort } from './exec/execa-port.js';
+import { runExec } from './exec/run-exec.js';
+
+export type {
+  ExecEvent,
+  ExecExitEvent,
+  ExecLineEvent,
+  ExecOptions,
+  ExecResult,
+  ExecRlimits,
+  RlimitName,
+} from './exec/exec-types.js';
+export { execaPort } from './exec/execa-port.js';
+export type {
+  ExitInfo,
+  OutputStream,
+  ProcessEvents,
+  ProcessHandle,
+  ProcessPort,
+  SpawnRequest,
+} from './exec/process-port.js';
+
+/**
+ * Runs a command as a cold Observable: nothing is spawned until subscribe, and each subscription
+ * is its own run, in its own process group.
+ *
+ * - One event per line of stdout and stderr (`kind` `'stdout'`/`'stderr'`, the decoded UTF-8 line
+ *   including its `\n`), in arrival order across both pipes; a line longer than `maxLineBytes` comes
+ *   in pieces marked `metadata.partial`; `lines: false` emits one event per read instead.
+ * - Then exactly one final `exit` event with the {@link ExecResult} — after every byte the child
+ *   wrote. With `reject: true` (default) a non-zero exit, a death by signal (`EXEC_FAILED`) or a
+ *   timeout (`TIMEOUT`) errors instead, with an `ExecError` carrying the same result. A command
+ *   that cannot start errors with a `SpawnError` (`SPAWN_FAILED`, `info.errno` the OS code).
+ * - Cancel = unsubscribe: the whole group gets `killSignal`, then `SIGKILL` after
+ *   `forceKillAfterMs` while any member is alive. `timeoutMs` does the same.
+ * - Backpressure: a consumer's demand ({@link subscribeWithDemand}, or `options.demand`) pauses the
+ *   reading of the pipes, so the child blocks on its full pipe.
+ *
+ * Options are validated when `exec` is called: a bad one throws a `TypeError` naming it.
+ *
+ * @example
+ * ```ts
+ * import { exec } from 'sluice';
+ * exec('sh', ['-c', 'echo out; echo err >&2'], { timeoutMs: 10_000 }).subscribe((event) => {
+ *   if (event.kind === 'exit') console.log('exit code', event.content.exitCode);
+ *   else process.stdout.write(`[${event.kind}] ${event.content}`);
+ * });
+ * ```
+ */
+export function exec(file: string, args?: readonly string[], options?: ExecOptions): Observable<ExecEvent> {
+  const resolved = resolveExecOptions(file, args, options);
+  const port = resolved.port ?? execaPort;
+  return new Observable<ExecEvent>((subscriber) => {
+    const demand = resolved.demand ?? currentDemand();
+    return runExec(resolved, port, subscriber, demand);
+  });
+}

@@ -1,0 +1,139 @@
+import type { Observable, SchedulerLike } from 'rxjs';
+import type { ChunkEvent } from '../../core/chunk.js';
+import type { Demand } from '../../core/demand.js';
+import type { ProcessPort } from './process-port.js';
+
+/** The resource limit a child ran into, as far as sluice can tell (see {@link ExecRlimits}). */
+export type RlimitName = 'cpu' | 'addressSpace' | 'fileSize' | 'openFiles';
+
+/**
+ * Resource limits applied to the child with `prlimit` (util-linux). `cpuSeconds` sets the soft
+ * limit (the hard one is one second above it, so the child sees `SIGXCPU` first); the others set
+ * soft = hard. Node children cannot start under an `addressSpaceBytes` of 512 MB or so (V8
+ * reserves a large virtual region up front): use it for non-Node children.
+ *
+ * @example
+ * ```ts
+ * const rlimits: ExecRlimits = { cpuSeconds: 10, addressSpaceBytes: 512 * 1024 * 1024 };
+ * ```
+ */
+export interface ExecRlimits {
+  cpuSeconds?: number;
+  addressSpaceBytes?: number;
+  fileSizeBytes?: number;
+  openFiles?: number;
+}
+
+/**
+ * What a finished run produced. `stdout` and `stderr` are each accumulated up to
+ * `maxOutputBytes` bytes (cut at a UTF-8 boundary); `truncated` is `true` when either stream wrote
+ * more than that.
+ *
+ * @example
+ * ```ts
+ * const result: ExecResult = {
+ *   command: 'echo hi', pid: 123, exitCode: 0, signal: null, timedOut: false, truncated: false,
+ *   durationMs: 4, stdout: 'hi\n', stderr: '', rlimitHit: null,
+ * };
+ * ```
+ */
+export interface ExecResult {
+  /** The file and its arguments, quoted for display. */
+  command: string;
+  /** The pid of the child (the leader of its process group), `undefined` if it never started. */
+  pid: number | undefined;
+  /** The exit code, `null` when it died by a signal. */
+  exitCode: number | null;
+  /** The signal that killed it (`'SIGTERM'`, …), or `null`. */
+  signal: string | null;
+  /** Whether `timeoutMs` expired and sluice killed it. */
+  timedOut: boolean;
+  /** Whether stdout or stderr wrote more than `maxOutputBytes`. */
+  truncated: boolean;
+  /** Wall time from subscribe to the child's exit, measured with the scheduler. */
+  durationMs: number;
+  stdout: string;
+  stderr: string;
+  /** Which resource limit the child ran into, if any (see `rlimits`). */
+  rlimitHit: RlimitName | null;
+}
+
+/**
+ * One line (or, with `lines: false`, one read) of the child's stdout or stderr.
+ *
+ * @example
+ * ```ts
+ * const event: ExecLineEvent = { sequence: 0, kind: 'stdout', content: 'hello\n', isFinal: false };
+ * ```
+ */
+export interface ExecLineEvent extends ChunkEvent<string> {
+  readonly kind: 'stdout' | 'stderr';
+  readonly content: string;
+  readonly isFinal: false;
+}
+
+/**
+ * The final event of a run: the child exited and both pipes were read to the end.
+ *
+ * @example
+ * ```ts
+ * if (event.kind === 'exit') console.log(event.content.exitCode);
+ * ```
+ */
+export interface ExecExitEvent extends ChunkEvent<ExecResult> {
+  readonly kind: 'exit';
+  readonly content: ExecResult;
+  readonly isFinal: true;
+}
+
+/**
+ * An event of {@link exec}: line events, then exactly one `exit` event.
+ *
+ * @example
+ * ```ts
+ * exec('ls').subscribe((event: ExecEvent) => console.log(event.sequence, event.kind));
+ * ```
+ */
+export type ExecEvent = ExecLineEvent | ExecExitEvent;
+
+/**
+ * Options of {@link exec}. Validated (zod) when `exec` is called: a bad one throws a `TypeError`
+ * naming it.
+ *
+ * @example
+ * ```ts
+ * const options: ExecOptions = { cwd: '/tmp', timeoutMs: 10_000, reject: false };
+ * ```
+ */
+export interface ExecOptions {
+  /** Working directory of the child. */
+  cwd?: string;
+  /** Environment variables; `undefined` removes one. */
+  env?: Record<string, string | undefined>;
+  /** Whether `env` extends `process.env` (default `true`) or replaces it. */
+  extendEnv?: boolean;
+  /** Written to the child's stdin, which is then closed; an Observable is written with backpressure. */
+  input?: string | Uint8Array | Observable<string | Uint8Array>;
+  /** One event per line (default `true`), or one per read (`false`). */
+  lines?: boolean;
+  /** A longer line is split into pieces of at most this many bytes, marked `partial` (default 65536). */
+  maxLineBytes?: number;
+  /** How many bytes of each of stdout and stderr the result keeps (default 262144). */
+  maxOutputBytes?: number;
+  /** Kill the child after this many milliseconds; `0` (default) means never. */
+  timeoutMs?: number;
+  /** Error on a non-zero exit, a death by signal or a timeout (default `true`). */
+  reject?: boolean;
+  /** The signal sent to the process group on cancel and timeout (default `'SIGTERM'`). */
+  killSignal?: NodeJS.Signals;
+  /** `SIGKILL` the group if any member is still alive this long after `killSignal` (default 2000). */
+  forceKillAfterMs?: number;
+  /** Resource limits of the child (needs `prlimit`; fails with `RLIMIT_UNAVAILABLE` without it). */
+  rlimits?: ExecRlimits;
+  /** Clock of `timeoutMs`, `forceKillAfterMs` and `durationMs` (default `asyncScheduler`). */
+  scheduler?: SchedulerLike;
+  /** How processes are started (default: the real, execa-based {@link execaPort}). */
+  port?: ProcessPort;
+  /** The consumer's demand (default: {@link currentDemand} at subscribe). */
+  demand?: Demand;
+}

@@ -1,0 +1,55 @@
+import { utf8Boundary } from './utf8-boundary.js';
+
+/**
+ * Keeps the first `cap` bytes a pipe wrote, for the result. Past the cap it only counts:
+ * `truncated` is exact (exactly `cap` bytes is not truncated, one more is). The write that crosses
+ * the cap is kept up to the cap, cut at a UTF-8 boundary; nothing after a cut is kept, so the text
+ * is always a prefix of the output.
+ *
+ * @example
+ * ```ts
+ * const stdout = new OutputAccumulator(4);
+ * stdout.add(Buffer.from('abc'));
+ * stdout.add(Buffer.from('de'));
+ * stdout.text(); // 'abcd'
+ * stdout.truncated; // true
+ * ```
+ */
+export class OutputAccumulator {
+  readonly #cap: number;
+  #chunks: Uint8Array[] = [];
+  #kept = 0;
+  #total = 0;
+  #full = false;
+
+  constructor(cap: number) {
+    this.#cap = cap;
+  }
+
+  /** Whether more than `cap` bytes were written. */
+  get truncated(): boolean {
+    return this.#total > this.#cap;
+  }
+
+  add(bytes: Uint8Array): void {
+    this.#total += bytes.length;
+    if (this.#full) return;
+    const room = this.#cap - this.#kept;
+    if (bytes.length <= room) {
+      this.#chunks.push(bytes);
+      this.#kept += bytes.length;
+      return;
+    }
+    this.#full = true;
+    const joined = Buffer.concat([...this.#chunks, bytes]);
+    const cut = utf8Boundary(joined, this.#cap);
+    this.#chunks = [joined.subarray(0, cut)];
+    this.#kept = cut;
+  }
+
+  /** The kept bytes, decoded (invalid bytes become U+FFFD). */
+  text(): string {
+    if (this.#chunks.length === 0) return '';
+    return Buffer.concat(this.#chunks, this.#kept).toString('utf8');
+  }
+}

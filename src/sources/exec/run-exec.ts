@@ -1,0 +1,259 @@
+import type { Subscriber, TeardownLogic } from 'rxjs';
+import { Subscription } from 'rxjs';
+import type { ChunkMetadata } from '../../core/chunk.js';
+import type { Demand } from '../../core/demand.js';
+import { ExecError } from '../../core/errors/exec-error.js';
+import { isSluiceError } from '../../core/errors/sluice-error.js';
+import { SpawnError } from '../../core/errors/spawn-error.js';
+import type { ResolvedExecOptions } from './exec-options.js';
+import { buildExecResult } from './exec-result.js';
+import type { ExecEvent, ExecLineEvent } from './exec-types.js';
+import { writeInput } from './input-writer.js';
+import { LineSplitter } from './line-splitter.js';
+import { OutputAccumulator } from './output-accumulator.js';
+import type { ExitInfo, OutputStream, ProcessEvents, ProcessHandle, ProcessPort } from './process-port.js';
+import { ReadDecoder } from './read-decoder.js';
+
+const PARTIAL: ChunkMetadata = Object.freeze({ partial: true });
+
+/**
+ * One subscription of `exec`: spawns through `port`, turns reads into sequenced line events,
+ * honours `demand`, and ends with the `exit` event (or an error). The rules:
+ *
+ * - **No loss**: the final event comes only after the child exited AND both pipes ended AND
+ *   every line was delivered.
+ * - **Demand**: while `demand` is paused the pipes are not read (the child blocks on its full
+ *   pipe) and lines already split from the last read wait in a queue; reading resumes only once
+ *   that queue is empty and demand flows. Lines of both pipes keep their arrival order. The final
+ *   event (or error) waits for demand too.
+ * - **Pipes held open after the leader exited** (a background grandchild inherited them): reading
+ *   goes on for `forceKillAfterMs`, then the rest of the group gets `killSignal` (then `SIGKILL`),
+ *   which closes the pipes and ends the run; the result is the leader's. A holder outside the group
+ *   (it called `setsid`) keeps the stream open until `timeoutMs` or unsubscribe.
+ * - **A run ends with its group**: members still alive when the run finishes are killed too.
+ * - **Cancel means gone**: unsubscribing sends `killSignal` to the group, releases the pipes, and
+ *   `SIGKILL`s the group `forceKillAfterMs` later if any member is still alive — that check
+ *   outlives the subscription on purpose.
+ *
+ * @example
+ * ```ts
+ * new Observable<ExecEvent>((subscriber) => runExec(resolved, execaPort, subscriber, currentDemand()));
+ * ```
+ */
+export function runExec(
+  options: ResolvedExecOptions,
+  port: ProcessPort,
+  subscriber: Subscriber<ExecEvent>,
+  demand: Demand | undefined,
+): TeardownLogic {
+  const { scheduler, forceKillAfterMs } = options;
+  const startedAt = scheduler.now();
+  const accumulators = {
+    stdout: new OutputAccumulator(options.maxOutputBytes),
+    stderr: new OutputAccumulator(options.maxOutputBytes),
+  };
+  let sequence = 0;
+  let queue: ExecEvent[] = [];
+  let head = 0;
+  let reading = true;
+  let draining = false;
+  let done = false;
+  let exit: ExitInfo | undefined;
+  let exitedAt = 0;
+  let stdoutEnded = false;
+  let stderrEnded = false;
+  let timedOut = false;
+  let killedBySluice = false;
+  let handle: ProcessHandle | undefined;
+  let escalation: Subscription | undefined;
+  let stopInput = () => {};
+  const timers = new Subscription();
+
+  const paused = (): boolean => demand?.paused === true;
+  const sink = (kind: OutputStream) => (content: string, partial: boolean) => {
+    const event: ExecLineEvent = partial
+      ? { sequence: sequence++, kind, content, metadata: PARTIAL, isFinal: false }
+      : { sequence: sequence++, kind, content, isFinal: false };
+    if (head === queue.length && !paused()) subscriber.next(event);
+    else queue.push(event);
+  };
+  const reader = (kind: OutputStream) =>
+    options.lines ? new LineSplitter(options.maxLineBytes, sink(kind)) : new ReadDecoder(sink(kind));
+  const readers = { stdout: reader('stdout'), stderr: reader('stderr') };
+
+  const pauseReading = (): void => {
+    if (!reading) return;
+    reading = false;
+    handle?.pause();
+  };
+
+  const terminate = (): void => {
+    if (handle === undefined) return;
+    if (exit === undefined) killedBySluice = true;
+    handle.killGroup(options.killSignal);
+    if (escalation === undefined || escalation.closed) {
+      const target = handle;
+      escalation = scheduler.schedule(() => {
+        if (target.groupAlive()) target.killGroup('SIGKILL');
+      }, forceKillAfterMs);
+    }
+  };
+
+  const drain = (): void => {
+    if (draining || done) return;
+    draining = true;
+    try {
+      while (head < queue.length && !paused()) {
+        const event = queue[head] as ExecEvent;
+        head += 1;
+        subscriber.next(event);
+        if (done) return;
+      }
+    } finally {
+      draining = false;
+    }
+    if (head < queue.length || paused()) return;
+    queue = [];
+    head = 0;
+    if (!reading) {
+      reading = true;
+      handle?.resume();
+    }
+    finishIfDone();
+  };
+
+  const finishIfDone = (): void => {
+    if (done || exit === undefined || !stdoutEnded || !stderrEnded || head < queue.length || paused()) return;
+    done = true;
+    timers.unsubscribe();
+    const target = handle as ProcessHandle;
+    const result = buildExecResult({
+      file: options.file,
+      args: options.args,
+      pid: target.pid,
+      exit,
+      timedOut,
+      killedBySluice,
+      durationMs: exitedAt - startedAt,
+      stdout: accumulators.stdout,
+      stderr: accumulators.stderr,
+      rlimits: options.rlimits,
+    });
+    if (target.groupAlive()) terminate();
+    else escalation?.unsubscribe();
+    stopInput();
+    target.destroy();
+    if (options.reject && (result.timedOut || result.exitCode !== 0)) {
+      subscriber.error(new ExecError(result, { timeoutMs: options.timeoutMs }));
+    } else {
+      subscriber.next({ sequence: sequence++, kind: 'exit', content: result, isFinal: true });
+      subscriber.complete();
+    }
+  };
+
+  const fail = (error: unknown): void => {
+    if (done) return;
+    done = true;
+    timers.unsubscribe();
+    stopInput();
+    terminate();
+    handle?.destroy();
+    subscriber.error(error);
+  };
+
+  const events: ProcessEvents = {
+    data: (stream, bytes) => {
+      if (done || subscriber.closed) return;
+      const buffer = Buffer.isBuffer(bytes)
+        ? bytes
+        : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      accumulators[stream].add(buffer);
+      readers[stream].push(buffer);
+      if (head < queue.length || paused()) pauseReading();
+    },
+    end: (stream) => {
+      if (done) return;
+      if (stream === 'stdout') {
+        if (stdoutEnded) return;
+        stdoutEnded = true;
+      } else {
+        if (stderrEnded) return;
+        stderrEnded = true;
+      }
+      readers[stream].end();
+      finishIfDone();
+    },
+    exit: (info) => {
+      if (done || exit !== undefined) return;
+      exit = info;
+      exitedAt = scheduler.now();
+      if (!stdoutEnded || !stderrEnded) {
+        timers.add(scheduler.schedule(() => (done ? undefined : terminate()), forceKillAfterMs));
+      }
+      finishIfDone();
+    },
+    spawnError: (error) => {
+      if (done) return;
+      done = true;
+      timers.unsubscribe();
+      subscriber.error(
+        isSluiceError(error)
+          ? error
+          : new SpawnError(
+              {
+                errno: (error as { code?: string })?.code ?? 'UNKNOWN',
+                file: options.file,
+                cwd: options.cwd,
+              },
+              { cause: error },
+            ),
+      );
+    },
+  };
+
+  const stopDemand = demand?.onChange((isPaused) => {
+    if (done) return;
+    if (isPaused) pauseReading();
+    else drain();
+  });
+
+  handle = port.spawn(
+    {
+      file: options.file,
+      args: options.args,
+      cwd: options.cwd,
+      env: options.env,
+      extendEnv: options.extendEnv,
+      rlimits: options.rlimits,
+      hasInput: options.input !== undefined,
+    },
+    events,
+  );
+  if (!reading || paused()) {
+    reading = true;
+    pauseReading();
+  }
+  if (!done && options.timeoutMs > 0) {
+    timers.add(
+      scheduler.schedule(() => {
+        if (done) return;
+        timedOut = true;
+        terminate();
+      }, options.timeoutMs),
+    );
+  }
+  if (!done && options.input !== undefined) stopInput = writeInput(options.input, handle, fail);
+
+  return () => {
+    stopDemand?.();
+    timers.unsubscribe();
+    if (!done) {
+      done = true;
+      stopInput();
+      terminate();
+    }
+    handle?.destroy();
+    queue = [];
+    head = 0;
+  };
+}

@@ -1,0 +1,88 @@
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { z } from 'zod';
+import type { Demand } from '../../core/demand.js';
+import { describeValue } from './describe-value.js';
+import type { HttpOptions } from './http-types.js';
+
+/** {@link HttpOptions} with every default applied (`demand` stays optional: it is resolved at subscribe). */
+export interface ResolvedHttpOptions {
+  readonly lines: boolean;
+  readonly maxLineBytes: number;
+  readonly timeoutMs: number;
+  readonly reject: boolean;
+  readonly scheduler: SchedulerLike;
+  readonly demand: Demand | undefined;
+  readonly fetch: typeof globalThis.fetch;
+}
+
+const isFunction = (value: unknown): boolean => typeof value === 'function';
+const hasMethods = (value: unknown, ...names: string[]): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  names.every((name) => isFunction((value as Record<string, unknown>)[name]));
+
+/** Each option: its schema, and what the error message says it should be. */
+const FIELDS = {
+  lines: [z.boolean(), 'a boolean'],
+  maxLineBytes: [z.number().int().positive().max(Number.MAX_SAFE_INTEGER), 'a positive integer'],
+  timeoutMs: [
+    z
+      .number()
+      .int()
+      .nonnegative()
+      .max(2 ** 31 - 1),
+    'a non-negative integer',
+  ],
+  reject: [z.boolean(), 'a boolean'],
+  scheduler: [z.custom<SchedulerLike>((v) => hasMethods(v, 'now', 'schedule')), 'a SchedulerLike'],
+  demand: [
+    z.custom<Demand>((v) => hasMethods(v, 'onChange') && typeof (v as Demand).paused === 'boolean'),
+    'a Demand (`paused` and `onChange()`)',
+  ],
+  fetch: [z.custom<typeof globalThis.fetch>(isFunction), 'a function'],
+} as const;
+
+const schema = z.strictObject(
+  Object.fromEntries(Object.entries(FIELDS).map(([name, [field]]) => [name, field.optional()])),
+);
+
+/**
+ * Validates the options of {@link http} with zod and applies the defaults. Throws a `TypeError`
+ * naming the first bad option, in execa's template.
+ *
+ * @example
+ * ```ts
+ * parseHttpOptions({ timeoutMs: -1 });
+ * // TypeError: Expected the `timeoutMs` option to be a non-negative integer, got `-1` (number)
+ * ```
+ */
+export function parseHttpOptions(options: HttpOptions | undefined): ResolvedHttpOptions {
+  if (options === undefined) options = {};
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError(`Expected the \`options\` argument to be an object, got ${describeValue(options)}`);
+  }
+  const result = schema.safeParse(options);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    if (issue?.code === 'unrecognized_keys') {
+      const known = Object.keys(FIELDS).join(', ');
+      throw new TypeError(`Unknown \`${issue.keys[0]}\` option (known options: ${known})`);
+    }
+    const name = String(issue?.path[0]) as keyof typeof FIELDS;
+    const value = (options as Record<string, unknown>)[name];
+    const bound = issue?.code === 'too_big' ? ` up to ${issue.maximum}` : '';
+    throw new TypeError(
+      `Expected the \`${name}\` option to be ${FIELDS[name][1]}${bound}, got ${describeValue(value)}`,
+    );
+  }
+  // The validated originals, not zod's copies: a scheduler or a Valve must keep its prototype.
+  return {
+    lines: options.lines ?? false,
+    maxLineBytes: options.maxLineBytes ?? 65_536,
+    timeoutMs: options.timeoutMs ?? 0,
+    reject: options.reject ?? true,
+    scheduler: options.scheduler ?? asyncScheduler,
+    demand: options.demand,
+    fetch: options.fetch ?? globalThis.fetch,
+  };
+}

@@ -1,0 +1,154 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { filter, map, type Observable } from 'rxjs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { onChunk } from '../../src/adapters/on-chunk.js';
+import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
+import { toReadableStream } from '../../src/adapters/to-readable-stream.js';
+import { type ExecLineEvent, exec } from '../../src/sources/exec.js';
+
+// A python3 child writes 128-byte numbered lines as fast as its (blocking) pipe takes them and
+// records in a side file how far it got; the consumer takes one line per millisecond for
+// CONSUME_MS through `filter` + `map`. Measured on a 2-core machine: the child's lead stays at
+// 1600-2600 lines (200-320 KiB: the 64 KiB pipe, Node's socket buffer, exec's queue of the last
+// 64 KiB read, Python's 8 KiB block, then bufferSize lines in the adapter), while the naive
+// `concatMap(timer(1))` pipeline lets it run 1.4 M lines (180 MB) ahead in 1.5 s.
+const FIXTURE = fileURLToPath(new URL('../fixtures/adapter-counter.py', import.meta.url));
+const LINE_BYTES = 128;
+const BUFFER_SIZE = 16;
+const CONSUME_MS = 1200;
+/** Everything between the child's write() and the adapter, in lines, with room to spare. */
+const PIPE_AND_STREAM_LINES = (512 * 1024) / LINE_BYTES;
+/** Measured: bounded runs grow by < 10 MiB; the same run without demand grows by 85-100 MiB. */
+const MAX_RSS_GROWTH = 40 * 1024 * 1024;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const directories: string[] = [];
+
+afterAll(() => {
+  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+});
+
+interface Line {
+  readonly n: number;
+  readonly line: string;
+}
+
+/** Starts nothing: returns the cold pipeline and a meter that tracks the child's lead. */
+function counterRun(): { lines: Observable<Line>; meter: LeadMeter } {
+  const directory = mkdtempSync(join(tmpdir(), 'sluice-backpressure-'));
+  directories.push(directory);
+  const progress = join(directory, 'progress');
+  const lines = exec('python3', [FIXTURE, progress, String(LINE_BYTES)]).pipe(
+    filter((event): event is ExecLineEvent => event.kind === 'stdout'),
+    map((event) => ({ n: Number.parseInt(event.content.slice(0, 9), 10), line: event.content })),
+  );
+  return { lines, meter: new LeadMeter(progress) };
+}
+
+class LeadMeter {
+  consumed = 0;
+  maxLead = 0;
+  maxRssGrowth = 0;
+  readonly #rssBefore = process.memoryUsage().rss;
+  readonly #start = performance.now();
+
+  constructor(readonly progress: string) {}
+
+  /** Records one consumed line; returns whether the consumer should keep going. */
+  take(item: Line): boolean {
+    expect(item.n).toBe(this.consumed + 1); // nothing lost, nothing reordered
+    expect(item.line).toHaveLength(LINE_BYTES);
+    this.consumed = item.n;
+    if (this.consumed % 25 === 0) this.sample();
+    return performance.now() - this.#start < CONSUME_MS;
+  }
+
+  sample(): void {
+    const written = this.read()?.written;
+    if (written !== undefined) this.maxLead = Math.max(this.maxLead, written - this.consumed);
+    this.maxRssGrowth = Math.max(this.maxRssGrowth, process.memoryUsage().rss - this.#rssBefore);
+  }
+
+  read(): { pid: number; written: number } | undefined {
+    const [pid, written] = readFileSync(this.progress, 'utf8').trim().split(/\s+/).map(Number);
+    return pid && written !== undefined && Number.isInteger(written) ? { pid, written } : undefined;
+  }
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw error;
+  }
+}
+
+async function expectGroupGone(pgid: number): Promise<void> {
+  const deadline = performance.now() + 15_000;
+  while (groupAlive(pgid) && performance.now() < deadline) await sleep(20);
+  expect(groupAlive(pgid)).toBe(false);
+  const groups = execFileSync('ps', ['-eo', 'pgid='], { encoding: 'utf8' }).split('\n').map(Number);
+  expect(groups).not.toContain(pgid);
+}
+
+function expectBounded(meter: LeadMeter): void {
+  meter.sample();
+  expect(meter.consumed).toBeGreaterThan(100); // the consumer did run for a while…
+  expect(meter.maxLead).toBeGreaterThan(256); // …the child filled the pipe and blocked on it…
+  expect(meter.maxLead).toBeLessThanOrEqual(BUFFER_SIZE + PIPE_AND_STREAM_LINES); // …never further
+  expect(meter.maxRssGrowth).toBeLessThan(MAX_RSS_GROWTH);
+}
+
+describe('backpressure from the adapters to a real child process, through map and filter', () => {
+  it('toAsyncIterable: the child waits for the slow for-await loop; break kills its group', async () => {
+    const { lines, meter } = counterRun();
+    for await (const item of toAsyncIterable(lines, { bufferSize: BUFFER_SIZE })) {
+      if (!meter.take(item)) break;
+      await sleep(1);
+    }
+    const child = meter.read();
+    expect(child).toBeDefined();
+    expectBounded(meter);
+    await expectGroupGone(child?.pid ?? 0);
+  });
+
+  it('onChunk: an async callback paces the child; aborting kills its group', async () => {
+    const { lines, meter } = counterRun();
+    const controller = new AbortController();
+    const done = onChunk(
+      lines,
+      async (item) => {
+        if (!meter.take(item)) controller.abort(new Error('enough'));
+        await sleep(1);
+      },
+      { bufferSize: BUFFER_SIZE, signal: controller.signal, onError: (error) => expect.fail(String(error)) },
+    );
+    await expect(done).rejects.toThrow('enough');
+    const child = meter.read();
+    expect(child).toBeDefined();
+    expectBounded(meter);
+    await expectGroupGone(child?.pid ?? 0);
+  });
+
+  it('toReadableStream: the child waits for the slow reader; cancel kills its group', async () => {
+    const { lines, meter } = counterRun();
+    const reader = toReadableStream(lines, { highWaterMark: BUFFER_SIZE }).getReader();
+    for (;;) {
+      const result = await reader.read();
+      if (result.done) throw new Error('the endless child ended');
+      if (!meter.take(result.value)) break;
+      await sleep(1);
+    }
+    await reader.cancel();
+    const child = meter.read();
+    expect(child).toBeDefined();
+    expectBounded(meter);
+    await expectGroupGone(child?.pid ?? 0);
+  });
+});

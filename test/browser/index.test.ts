@@ -1,0 +1,33 @@
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import * as browser from '../../src/browser/index.js';
+
+describe('sluice/browser', () => {
+  it('exports the browser sources', () => {
+    expect(typeof browser.fromEventSource).toBe('function');
+    expect(typeof browser.fromFetchStream).toBe('function');
+    expect(typeof browser.checkSequence).toBe('function');
+    expect(typeof browser.coalesce).toBe('function');
+  });
+
+  it('bundles for the browser with nothing from Node on its import graph', async () => {
+    const result = await build({
+      entryPoints: [fileURLToPath(new URL('../../src/browser/index.ts', import.meta.url))],
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'browser',
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(
+      inputs.filter(
+        (input) => input.startsWith('node:') || /\/(execa|node_modules\/@types\/node)\//.test(input),
+      ),
+    ).toEqual([]);
+    const ours = inputs.filter((input) => input.startsWith('src/'));
+    expect(ours.every((input) => /^src\/(browser|core|operators)\//.test(input))).toBe(true);
+  });
+});

@@ -1,0 +1,176 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { filter, from, lastValueFrom, map, toArray } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { bridgeCodec } from '../../src/kernel/protocol/bridge-codec.js';
+import { createFrameDecoder } from '../../src/kernel/protocol/frame-decoder.js';
+import type { HostcallFrame } from '../../src/kernel/protocol/hostcall-frame.js';
+import type { OutcomeCodec } from '../../src/kernel/protocol/outcome-codec.js';
+import { serdeCodec } from '../../src/kernel/protocol/serde-codec.js';
+import { checkSequence } from '../../src/operators/check-sequence.js';
+import { liveGroupMembers, pollUntil } from '../sources/exec/process-helpers.js';
+
+const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+/** Runs the CLI as a user would: a separate Node process (TypeScript through tsx). */
+const sluice = (args: string[], options: { buffer?: boolean } = {}) =>
+  execa(process.execPath, ['--import', 'tsx', main, ...args], {
+    reject: false,
+    stripFinalNewline: false,
+    ...options,
+  });
+
+function decodeAll(text: string, codec: OutcomeCodec): HostcallFrame[] {
+  const decoder = createFrameDecoder(codec);
+  const out = [...decoder.push(text), ...decoder.end()];
+  for (const item of out) if (item instanceof Error) throw item;
+  return out as HostcallFrame[];
+}
+
+describe('sluice exec (text)', () => {
+  it('streams stdout and stderr to their own streams and mirrors the exit code', async () => {
+    const result = await sluice(['exec', '--', 'sh', '-c', 'echo one; echo two >&2; printf three; exit 3']);
+    expect(result.exitCode).toBe(3);
+    expect(result.stdout).toBe('one\nthree');
+    expect(result.stderr).toMatch(
+      /^two\nsluice: sh -c echo one; echo two >&2; printf three; exit 3: exit 3 · [\d.]+m?s · 3 lines · 13 B\n$/,
+    );
+  });
+
+  it('exits 128 + n when the command dies by signal n, and 124 on timeout', async () => {
+    const killed = await sluice(['exec', '--', 'sh', '-c', 'kill -TERM $$']);
+    expect(killed.exitCode).toBe(143);
+    expect(killed.stderr).toContain('killed by SIGTERM');
+    const slow = await sluice(['exec', '--timeout-ms', '300', '--', 'sh', '-c', 'echo started; sleep 30']);
+    expect(slow.exitCode).toBe(124);
+    expect(slow.stdout).toBe('started\n');
+    expect(slow.stderr).toContain('timed out');
+  });
+
+  it('exits 127 when the command does not exist, and 2 on a bad command line', async () => {
+    const missing = await sluice(['exec', '--', 'sluice-no-such-command']);
+    expect(missing.exitCode).toBe(127);
+    expect(missing.stderr).toContain('ENOENT');
+    const bad = await sluice(['exec', '--buffer-size', 'many', '--', 'ls']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toBe(
+      'sluice: `--buffer-size` expects a whole number, got `many`\nTry `sluice --help`.\n',
+    );
+  });
+
+  it('prints help with examples', async () => {
+    const help = await sluice(['--help']);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toContain('sluice exec [options] -- <command> [args…]');
+    expect(help.stdout).toContain('Examples:');
+  });
+
+  it('kills the whole process group and exits 130 on SIGINT', async () => {
+    const child = sluice(['exec', '--', 'sh', '-c', 'echo $$; sleep 300 & sleep 300'], { buffer: false });
+    const pgid = await new Promise<number>((resolve) => {
+      child.stdout?.once('data', (data: Buffer) => resolve(Number(String(data).trim())));
+    });
+    expect(liveGroupMembers(pgid).length).toBeGreaterThan(0);
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(await pollUntil(() => liveGroupMembers(pgid).length === 0, 10_000)).toBe(true);
+  });
+});
+
+describe('sluice exec --json', () => {
+  it.each([
+    ['bridge', bridgeCodec],
+    ['serde', serdeCodec],
+  ] as const)('writes %s frames that decode with the codec, the final chunk last', async (wire, codec) => {
+    const result = await sluice([
+      'exec',
+      '--json',
+      '--wire',
+      wire,
+      '--call-id',
+      'hc-42',
+      '--',
+      'sh',
+      '-c',
+      'echo "line 1"; echo "oops" >&2; echo "done"',
+    ]);
+    expect(result.exitCode).toBe(0);
+    const frames = decodeAll(result.stdout as string, codec);
+    expect(frames.every((f) => f.callId === 'hc-42')).toBe(true);
+    const chunks = frames.map((f) => f.outcome);
+    const payloads = chunks.map((c) => (c.type === 'streamChunk' ? c.chunk : c));
+    // stdout keeps its order and stderr its own; how the two pipes interleave is up to the OS.
+    expect(payloads.filter((p) => typeof p === 'string')).toEqual(['line 1\n', 'done\n']);
+    expect(payloads.filter((p) => typeof p === 'object' && p !== null && 'stderr' in p)).toEqual([
+      { stderr: 'oops\n' },
+    ]);
+    expect(payloads.at(-1)).toEqual(
+      expect.objectContaining({ exit_code: 0, signal: null, timed_out: false, truncated: false }),
+    );
+    const events = await lastValueFrom(
+      from(chunks).pipe(
+        filter((c) => c.type === 'streamChunk'),
+        map((c) => ({ sequence: c.sequence, kind: 'chunk', content: c.chunk, isFinal: c.isFinal })),
+        checkSequence(),
+        toArray(),
+      ),
+    );
+    expect(events.at(-1)?.isFinal).toBe(true);
+  });
+
+  it('ends a failing command with one Error outcome after its lines', async () => {
+    const result = await sluice(['exec', '--json', '--', 'sh', '-c', 'echo partial; exit 1']);
+    expect(result.exitCode).toBe(1);
+    const outcomes = decodeAll(result.stdout as string, bridgeCodec).map((f) => f.outcome);
+    expect(outcomes).toEqual([
+      { type: 'streamChunk', sequence: 0, chunk: 'partial\n', isFinal: false },
+      { type: 'error', code: 'EXEC_FAILED', message: expect.stringContaining('exit code 1') },
+    ]);
+  });
+
+  it('reports a timeout as a TIMEOUT error and keeps the lines before it', async () => {
+    const result = await sluice([
+      'exec',
+      '--json',
+      '--timeout-ms',
+      '300',
+      '--',
+      'sh',
+      '-c',
+      'echo a; sleep 30',
+    ]);
+    expect(result.exitCode).toBe(124);
+    const outcomes = decodeAll(result.stdout as string, bridgeCodec).map((f) => f.outcome);
+    expect(outcomes[0]).toEqual({ type: 'streamChunk', sequence: 0, chunk: 'a\n', isFinal: false });
+    expect(outcomes[1]).toMatchObject({ type: 'error', code: 'TIMEOUT' });
+  });
+});
+
+describe('sluice on a terminal', () => {
+  it('shows lines live with a status line and a summary (under a pseudo-terminal)', async () => {
+    // `script` gives the CLI a real pty; the child prints, then waits for a file the test creates
+    // only after the first line has reached the terminal, so the line is shown before the exit.
+    const flag = `/tmp/sluice-cli-tty-${process.pid}-${Date.now()}`;
+    const command = `${process.execPath} --import tsx ${main} exec --color -- sh -c 'echo first; echo warn >&2; while [ ! -e ${flag} ]; do sleep 0.05; done; echo last'`;
+    const run = execa('script', ['-q', '-e', '-c', command, '/dev/null'], { reject: false, buffer: false });
+    let screen = '';
+    let released = false;
+    run.stdout?.on('data', (data: Buffer) => {
+      screen += String(data);
+      if (!released && screen.includes('lines/s') && screen.includes('first')) {
+        released = true;
+        execa('touch', [flag]).catch(() => undefined);
+      }
+    });
+    const result = await run;
+    expect(result.exitCode).toBe(0);
+    expect(released).toBe(true);
+    const plain = screen.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+    expect(plain.indexOf('first')).toBeLessThan(plain.indexOf('last'));
+    expect(screen).toContain('\x1b[31mwarn'); // stderr in red
+    expect(plain).toMatch(/\d+\.\ds · \d+ lines? .*· \d+ lines\/s/); // the live status line
+    expect(plain).toMatch(/exit 0 · .* · 3 lines/);
+    expect(readFileSync(flag, 'utf8')).toBe('');
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { CliUsageError, parseCliArgs } from '../../src/cli/parse-args.js';
+
+describe('parseCliArgs', () => {
+  it('runs the demo with no arguments and shows help on --help', () => {
+    expect(parseCliArgs([])).toEqual({ command: 'demo' });
+    expect(parseCliArgs(['--help'])).toEqual({ command: 'help' });
+    expect(parseCliArgs(['exec', '--help'])).toEqual({ command: 'help' });
+  });
+
+  it('parses exec with defaults', () => {
+    expect(parseCliArgs(['exec', '--', 'make', '-j2', '--silent'])).toEqual({
+      command: 'exec',
+      file: 'make',
+      args: ['-j2', '--silent'],
+      json: false,
+      wire: 'bridge',
+      callId: 'sluice-1',
+      timeoutMs: 0,
+      maxOutputBytes: 262_144,
+      bufferSize: 16,
+      stallTimeoutMs: 0,
+      cwd: undefined,
+      color: undefined,
+    });
+  });
+
+  it('parses every flag', () => {
+    const parsed = parseCliArgs([
+      'exec',
+      '--json',
+      '--wire',
+      'serde',
+      '--call-id',
+      'hc-7',
+      '--timeout-ms',
+      '5000',
+      '--max-output-bytes',
+      '1024',
+      '--buffer-size',
+      '4',
+      '--stall-timeout-ms',
+      '200',
+      '--cwd',
+      '/tmp',
+      '--no-color',
+      '--',
+      'ls',
+    ]);
+    expect(parsed).toMatchObject({
+      json: true,
+      wire: 'serde',
+      callId: 'hc-7',
+      timeoutMs: 5000,
+      maxOutputBytes: 1024,
+      bufferSize: 4,
+      stallTimeoutMs: 200,
+      cwd: '/tmp',
+      color: false,
+      file: 'ls',
+    });
+  });
+
+  it.each([
+    [['frobnicate'], 'Unknown command `frobnicate`: expected `exec`, `demo` or `--help`'],
+    [['exec'], 'Missing the command to run'],
+    [['exec', '--timeout-ms', 'soon', '--', 'ls'], '`--timeout-ms` expects a whole number, got `soon`'],
+    [
+      ['exec', '--buffer-size', '0', '--', 'ls'],
+      '`--buffer-size` expects a whole number from 1 to 1000000, got `0`',
+    ],
+    [['exec', '--wire', 'xml', '--', 'ls'], '`--wire` expects `bridge` or `serde`, got `xml`'],
+    [['exec', '--frobnicate', '--', 'ls'], "Unknown option '--frobnicate'"],
+    [['exec', '--timeout-ms', '--', 'ls'], "Option '--timeout-ms <value>' argument missing"],
+  ])('rejects %j with a clear message', (argv, message) => {
+    expect(() => parseCliArgs(argv)).toThrow(CliUsageError);
+    expect(() => parseCliArgs(argv)).toThrow(message);
+  });
+});

@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { isInvalidFrameError } from '../../../src/core/index.js';
+import {
+  bridgeCodec,
+  createFrameDecoder,
+  encodeFrame,
+  failure,
+  type HostcallFrame,
+  serdeCodec,
+  streamChunk,
+  success,
+} from '../../../src/kernel/protocol/index.js';
+
+const frames: HostcallFrame[] = [
+  { callId: 'hc-42', outcome: streamChunk(0, 'héllo wörld\n', false) },
+  { callId: 'hc-99', outcome: streamChunk(0, { line: '日本語のテキスト', emoji: '😀🎉' }, true) },
+  { callId: 'hc-42', outcome: streamChunk(1, '€ 💶', false) },
+  { callId: 'hc-7', outcome: failure('EXEC_FAILED', 'exit code 1 — ✗') },
+  { callId: 'hc-42', outcome: streamChunk(Number.MAX_SAFE_INTEGER, null, true) },
+  { callId: 'hc-8', outcome: success(null) },
+];
+const encoder = new TextEncoder();
+
+/** The sample as bytes: CRLF after some lines, LF after others, a blank line, and no newline at the very end. */
+function sample(codec: typeof serdeCodec): Uint8Array {
+  const lines = frames.map((frame) => encodeFrame(frame, codec));
+  const text = lines.map((line, index) => (index % 2 === 0 ? line.replace(/\n$/, '\r\n') : line)).join('');
+  return encoder.encode(`\n${text.replace(/\r?\n$/, '')}`);
+}
+
+function decodeInPieces(codec: typeof serdeCodec, pieces: Array<Uint8Array | string>) {
+  const decoder = createFrameDecoder(codec);
+  const out = pieces.flatMap((piece) => decoder.push(piece));
+  return [...out, ...decoder.end()];
+}
+
+describe('createFrameDecoder', () => {
+  for (const codec of [serdeCodec, bridgeCodec]) {
+    const bytes = sample(codec);
+
+    it(`${codec.name}: the sample contains multi-byte UTF-8 and CRLF`, () => {
+      expect(bytes.length).toBeGreaterThan(new TextDecoder().decode(bytes).length);
+      expect(bytes.includes(0x0d)).toBe(true);
+      expect(decodeInPieces(codec, [bytes])).toEqual(frames);
+    });
+
+    it(`${codec.name}: yields the same frames however the bytes are split in two`, () => {
+      for (let at = 0; at <= bytes.length; at++) {
+        const result = decodeInPieces(codec, [bytes.subarray(0, at), bytes.subarray(at)]);
+        expect(result, `split at byte ${at}`).toEqual(frames);
+      }
+    });
+
+    it(`${codec.name}: yields the same frames from one byte at a time and from three pieces`, () => {
+      expect(
+        decodeInPieces(
+          codec,
+          Array.from(bytes, (byte) => Uint8Array.of(byte)),
+        ),
+      ).toEqual(frames);
+      for (let first = 0; first <= bytes.length; first += 7) {
+        for (let second = first; second <= bytes.length; second += 5) {
+          const pieces = [bytes.subarray(0, first), bytes.subarray(first, second), bytes.subarray(second)];
+          expect(decodeInPieces(codec, pieces), `split at ${first} and ${second}`).toEqual(frames);
+        }
+      }
+    });
+
+    it(`${codec.name}: yields the same frames from strings split at every UTF-16 offset`, () => {
+      const text = new TextDecoder().decode(bytes);
+      for (let at = 0; at <= text.length; at++) {
+        expect(decodeInPieces(codec, [text.slice(0, at), text.slice(at)]), `split at ${at}`).toEqual(frames);
+      }
+    });
+  }
+
+  it('returns a frame as soon as its newline arrives', () => {
+    const decoder = createFrameDecoder(serdeCodec);
+    const line = encodeFrame(frames[0]!, serdeCodec);
+    expect(decoder.push(line.slice(0, -1))).toEqual([]);
+    expect(decoder.push('\n')).toEqual([frames[0]]);
+  });
+
+  it('turns each malformed line into an error value and keeps the following frames', () => {
+    const decoder = createFrameDecoder(serdeCodec);
+    const good = (index: number) => encodeFrame(frames[index]!, serdeCodec);
+    const pieces = [
+      good(0),
+      'not json\n',
+      good(1),
+      '{"call_id":"hc-1","outcome":{"StreamChunk":{"sequence":-1,"chunk":null,"is_final":true}}}\n',
+      encoder.encode('{"call_id":"\xff"}\n').map((byte) => (byte === 0xc3 ? 0xff : byte)),
+      good(2),
+    ];
+    const results = pieces.flatMap((piece) => decoder.push(piece));
+    expect(results).toHaveLength(6);
+    expect(results[0]).toEqual(frames[0]);
+    expect(results[2]).toEqual(frames[1]);
+    expect(results[5]).toEqual(frames[2]);
+    const errors = [results[1], results[3], results[4]];
+    expect(errors.every(isInvalidFrameError)).toBe(true);
+    expect((results[1] as Error).message).toMatch(
+      /^Invalid frame: the frame is not valid JSON \(.*\), got "not json" \(string\)$/,
+    );
+    expect((results[3] as Error).message).toBe(
+      'Invalid frame: `outcome.StreamChunk.sequence` must be a non-negative safe integer, got -1 (number)',
+    );
+    expect((results[4] as Error).message).toMatch(/^Invalid frame: the frame is not valid UTF-8, got /);
+  });
+
+  it('accepts a line of exactly maxFrameBytes and rejects one byte more, as soon as it crosses the limit', () => {
+    const line = encodeFrame({ callId: 'hc-1', outcome: success('é'.repeat(40)) }, serdeCodec);
+    const size = encoder.encode(line).length - 1;
+    const exact = createFrameDecoder(serdeCodec, { maxFrameBytes: size });
+    expect(exact.push(line)).toEqual([{ callId: 'hc-1', outcome: success('é'.repeat(40)) }]);
+
+    const tight = createFrameDecoder(serdeCodec, { maxFrameBytes: size - 1 });
+    const head = encoder.encode(line.slice(0, -1));
+    expect(tight.push(head.subarray(0, size - 1))).toEqual([]);
+    const [error, ...rest] = tight.push(head.subarray(size - 1));
+    expect(rest).toEqual([]);
+    expect(isInvalidFrameError(error)).toBe(true);
+    expect((error as Error).message).toBe(
+      `Invalid frame: the frame is longer than \`maxFrameBytes\` (${size - 1} bytes), got ${JSON.stringify(new TextDecoder().decode(head.subarray(0, 64)))} (string)`,
+    );
+    expect(tight.push('\n')).toEqual([]);
+    expect(tight.push(encodeFrame(frames[3]!, serdeCodec))).toEqual([frames[3]]);
+  });
+
+  it('reports garbage without newlines once, discards it, and recovers at the next newline', () => {
+    const decoder = createFrameDecoder(serdeCodec, { maxFrameBytes: 1024 });
+    const garbage = new Uint8Array(64 * 1024).fill(0x61);
+    const results = [];
+    for (let i = 0; i < 256; i++) results.push(...decoder.push(garbage)); // 16 MiB, no newline
+    expect(results).toHaveLength(1);
+    expect(isInvalidFrameError(results[0])).toBe(true);
+    expect(decoder.push(`aaaa\n${encodeFrame(frames[5]!, serdeCodec)}`)).toEqual([frames[5]]);
+  });
+
+  it('decodes a final line without a newline at end(), then starts afresh', () => {
+    const decoder = createFrameDecoder(bridgeCodec);
+    const line = encodeFrame(frames[1]!, bridgeCodec).slice(0, -1);
+    expect(decoder.push(line)).toEqual([]);
+    expect(decoder.end()).toEqual([frames[1]]);
+    expect(decoder.end()).toEqual([]);
+    expect(decoder.push(`${line}\n`)).toEqual([frames[1]]);
+  });
+
+  it('validates its options and its input type', () => {
+    expect(() => createFrameDecoder(serdeCodec, { maxFrameBytes: 0 })).toThrow(
+      'Expected the `maxFrameBytes` option to be a positive integer, got `0` (number)',
+    );
+    expect(() => createFrameDecoder(serdeCodec, { maxFrameBytes: 1.5 })).toThrow(TypeError);
+    expect(() => createFrameDecoder(serdeCodec).push(42 as never)).toThrow(
+      'Expected a piece to be a Uint8Array or a string, got `42` (number)',
+    );
+  });
+});

@@ -1,0 +1,447 @@
+import fc from 'fast-check';
+import { type MonoTypeOperatorFunction, Observable, Subject, take } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import { describe, expect, it } from 'vitest';
+import type { ChunkEvent, ChunkMetadata } from '../../src/core/chunk.js';
+import { currentDemand, type Demand, subscribeWithDemand, Valve } from '../../src/core/demand.js';
+import { BufferOverflowError, isBufferOverflowError } from '../../src/core/errors/buffer-overflow-error.js';
+import { bounded } from '../../src/operators/bounded.js';
+import { checkSequence } from '../../src/operators/check-sequence.js';
+
+type Event = ChunkEvent<string>;
+
+const ev = (sequence: number, content: string | null, isFinal = false, metadata?: ChunkMetadata): Event =>
+  metadata === undefined
+    ? { sequence, kind: 'stdout', content, isFinal }
+    : { sequence, kind: 'stdout', content, metadata, isFinal };
+
+/** Marble values: each letter is an event whose sequence is its index and whose content is itself. */
+const letters = (names: string, final?: string): Record<string, Event> =>
+  Object.fromEntries([...names].map((name, index) => [name, ev(index, name, name === final)]));
+
+function testScheduler() {
+  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+}
+
+/** The output of `source`, subscribed with `valve` as the consumer's demand (what an adapter does). */
+const withDemand = <T>(valve: Valve, source: Observable<T>) =>
+  new Observable<T>((subscriber) => subscribeWithDemand(valve, () => source.subscribe(subscriber)));
+
+/** Drives `valve` from a marble: `p` pauses, `r` resumes. */
+const drive = (valve: Valve, marbles: Observable<string>) =>
+  marbles.subscribe((signal) => (signal === 'p' ? valve.pause() : valve.resume()));
+
+/**
+ * A producer that honours demand: on every tick of `ticks` it emits its next event, unless its
+ * demand is paused (then the tick is lost, as a blocked writer loses time). It logs the frames
+ * at which its demand changed.
+ */
+function paced(ticks: Observable<unknown>, events: Event[], log: string[], now: () => number) {
+  return new Observable<Event>((subscriber) => {
+    const demand = currentDemand();
+    const stop = demand?.onChange((paused) => log.push(`${now()}:${paused ? 'pause' : 'resume'}`));
+    let index = 0;
+    const subscription = subscribeWithDemand(undefined, () =>
+      ticks.subscribe(() => {
+        if (demand?.paused) return;
+        const event = events[index++] as Event;
+        subscriber.next(event);
+        if (index === events.length) subscriber.complete();
+      }),
+    );
+    return () => {
+      stop?.();
+      subscription.unsubscribe();
+    };
+  });
+}
+
+describe('bounded', () => {
+  describe('suspend', () => {
+    it('pauses the producer when exactly `capacity` events wait and resumes it once fewer do', () => {
+      const scheduler = testScheduler();
+      const log: string[] = [];
+      scheduler.run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+        const values = letters('abcdef', 'f');
+        const ticks = cold('  x----x----x----x----x----x----x----x----x----x');
+        const demand = hot('  -------p------------------r');
+        const expected = '    a----b--------------------(cd)e----(f|)';
+        const tickSubs = '    ^----------------------------------!';
+        const valve = new Valve();
+        drive(valve, demand);
+        const source = paced(ticks, Object.values(values), log, () => scheduler.now());
+        expectObservable(withDemand(valve, source.pipe(bounded({ capacity: 2 })))).toBe(expected, values);
+        expectSubscriptions(ticks.subscriptions).toBe(tickSubs);
+      });
+      // c is queued at 10, d at 15: two wait, so the producer pauses; c's delivery at 26 frees a slot.
+      expect(log).toEqual(['15:pause', '26:resume']);
+    });
+
+    it('keeps the producer at `capacity` ahead of a consumer that takes one event at a time', () => {
+      const produced: number[] = [];
+      const source = new Observable<Event>((subscriber) => {
+        const demand = currentDemand() as Demand;
+        let next = 0;
+        const pump = () => {
+          while (!demand.paused && next < 100 && !subscriber.closed) {
+            produced.push(next);
+            subscriber.next(ev(next, String(next), next === 99));
+            next += 1;
+          }
+        };
+        const stop = demand.onChange((paused) => paused || pump());
+        pump();
+        return stop;
+      });
+      const valve = new Valve();
+      valve.pause();
+      const received: Event[] = [];
+      let completed = false;
+      subscribeWithDemand(valve, () =>
+        source.pipe(bounded({ capacity: 3 })).subscribe({
+          next: (event) => {
+            received.push(event);
+            valve.pause();
+          },
+          complete: () => {
+            completed = true;
+          },
+        }),
+      );
+      expect(produced).toHaveLength(3);
+      for (let step = 1; step <= 20; step += 1) {
+        valve.resume();
+        expect(received).toHaveLength(step);
+        expect(produced).toHaveLength(step + 3);
+      }
+      while (!completed) valve.resume();
+      expect(received.map((event) => event.sequence)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+      expect(received.every((event) => event.metadata === undefined)).toBe(true);
+    });
+
+    it('keeps what a producer that ignores demand sends while paused (documented overshoot)', () => {
+      testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+        const values = letters('abcde', 'e');
+        const source = cold('-a-b-c-d-(e|)', values);
+        const demand = hot(' -p----------r');
+        const expected = '   ------------(abcde|)';
+        const valve = new Valve();
+        drive(valve, demand);
+        expectObservable(withDemand(valve, source.pipe(bounded({ capacity: 2 })))).toBe(expected, values);
+        expectSubscriptions(source.subscriptions).toBe('^--------!');
+      });
+    });
+
+    it('delivers an error only after the events queued before it', () => {
+      testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+        const values = letters('abc');
+        const source = cold('-a-b-c-#', values, new Error('boom'));
+        const demand = hot(' --p-------r');
+        const expected = '   -a--------(bc#)';
+        const valve = new Valve();
+        drive(valve, demand);
+        expectObservable(withDemand(valve, source.pipe(bounded({ capacity: 4 })))).toBe(
+          expected,
+          values,
+          new Error('boom'),
+        );
+        expectSubscriptions(source.subscriptions).toBe('^------!');
+      });
+    });
+
+    it('completes only after the queue has drained', () => {
+      testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+        const values = letters('abc');
+        const source = cold('-a-b-c-|', values);
+        const demand = hot(' --p-------r');
+        const expected = '   -a--------(bc|)';
+        const valve = new Valve();
+        drive(valve, demand);
+        expectObservable(withDemand(valve, source.pipe(bounded()))).toBe(expected, values);
+        expectSubscriptions(source.subscriptions).toBe('^------!');
+      });
+    });
+  });
+
+  describe('dropping', () => {
+    it('drops the newest events and reports the count on the next one, re-stamping sequences', () => {
+      testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+        const source = cold('-a-b-c-d-e------f|', letters('abcdef', 'f'));
+        const demand = hot(' --p---------r');
+        const expected = '   -a----------(bc)(f|)';
+        const valve = new Valve();
+        drive(valve, demand);
+        expectObservable(
+          withDemand(valve, source.pipe(bounded({ capacity: 2, strategy: 'dropping' }), checkSequence())),
+        ).toBe(expected, {
+          a: ev(0, 'a'),
+          b: ev(1, 'b'),
+          c: ev(2, 'c'),
+          f: ev(3, 'f', true, { dropped: 2 }),
+        });
+        expectSubscriptions(source.subscriptions).toBe('^---------------!');
+      });
+    });
+
+    it('never drops the final event: the newest waiting event makes room for it', () => {
+      testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+        const source = cold('-a-b-c-d-e-f|', letters('abcdef', 'f'));
+        const demand = hot(' --p-----------r');
+        const expected = '   -a------------(bf|)';
+        const valve = new Valve();
+        drive(valve, demand);
+        expectObservable(withDemand(valve, source.pipe(bounded({ capacity: 2, strategy: 'dropping' })))).toBe(
+          expected,
+          { a: ev(0, 'a'), b: ev(1, 'b'), f: ev(2, 'f', true, { dropped: 3 }) },
+        );
+        expectSubscriptions(source.subscriptions).toBe('^----------!');
+      });
+    });
+
+    it('reports drops that end the stream on a final sentinel when the source just completes', () => {
+      testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+        const source = cold('-a-b-c-d-|', letters('abcd'));
+        const demand = hot(' --p---------r');
+        const expected = '   -a----------(bz|)';
+        const valve = new Valve();
+        drive(valve, demand);
+        expectObservable(withDemand(valve, source.pipe(bounded({ capacity: 1, strategy: 'dropping' })))).toBe(
+          expected,
+          {
+            a: ev(0, 'a'),
+            b: ev(1, 'b'),
+            z: { sequence: 2, kind: 'end', content: null, metadata: { dropped: 2 }, isFinal: true },
+          },
+        );
+        expectSubscriptions(source.subscriptions).toBe('^--------!');
+      });
+    });
+  });
+
+  describe('sliding', () => {
+    it('drops the oldest waiting events and reports the count on the event after the gap', () => {
+      testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+        const source = cold('-a-b-c-d-e------f|', letters('abcdef', 'f'));
+        const demand = hot(' --p---------r');
+        const expected = '   -a----------(de)(f|)';
+        const valve = new Valve();
+        drive(valve, demand);
+        expectObservable(
+          withDemand(valve, source.pipe(bounded({ capacity: 2, strategy: 'sliding' }), checkSequence())),
+        ).toBe(expected, {
+          a: ev(0, 'a'),
+          d: ev(1, 'd', false, { dropped: 2 }),
+          e: ev(2, 'e'),
+          f: ev(3, 'f', true),
+        });
+        expectSubscriptions(source.subscriptions).toBe('^---------------!');
+      });
+    });
+
+    it('never drops the final event and adds to a count the source already reported', () => {
+      testScheduler().run(({ cold, hot, expectObservable }) => {
+        const values = { ...letters('abcdef', 'f'), b: ev(1, 'b', false, { dropped: 5, partial: true }) };
+        const source = cold('-a-b-c-d-e-f|', values);
+        const demand = hot(' --p-----------r');
+        const expected = '   -a------------(ef|)';
+        const valve = new Valve();
+        drive(valve, demand);
+        expectObservable(withDemand(valve, source.pipe(bounded({ capacity: 2, strategy: 'sliding' })))).toBe(
+          expected,
+          { a: ev(0, 'a'), e: ev(1, 'e', false, { dropped: 3 + 5 }), f: ev(2, 'f', true) },
+        );
+      });
+    });
+  });
+
+  describe('error', () => {
+    it('fails with BUFFER_OVERFLOW after the queued events and cancels the source at once', () => {
+      testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+        const values = letters('abcdef', 'f');
+        const source = cold('-a-b-c-d-e-f|', values);
+        const demand = hot(' --p---------r');
+        const expected = '   -a----------(bc#)';
+        const valve = new Valve();
+        drive(valve, demand);
+        expectObservable(withDemand(valve, source.pipe(bounded({ capacity: 2, strategy: 'error' })))).toBe(
+          expected,
+          values,
+          new BufferOverflowError({ capacity: 2 }),
+        );
+        expectSubscriptions(source.subscriptions).toBe('^------!');
+      });
+    });
+
+    it('lets the final event in even when the buffer is full', () => {
+      testScheduler().run(({ cold, hot, expectObservable }) => {
+        const values = letters('abcd', 'd');
+        const source = cold('-a-b-c-d|', values);
+        const demand = hot(' --p-------r');
+        const expected = '   -a--------(bcd|)';
+        const valve = new Valve();
+        drive(valve, demand);
+        expectObservable(withDemand(valve, source.pipe(bounded({ capacity: 2, strategy: 'error' })))).toBe(
+          expected,
+          values,
+        );
+      });
+    });
+
+    it('carries the code and capacity', () => {
+      const valve = new Valve();
+      valve.pause();
+      const source = new Subject<Event>();
+      let failure: unknown;
+      subscribeWithDemand(valve, () =>
+        source.pipe(bounded({ capacity: 1, strategy: 'error' })).subscribe({ error: (e) => (failure = e) }),
+      );
+      source.next(ev(0, 'a'));
+      source.next(ev(1, 'b'));
+      expect(source.observed).toBe(false);
+      expect(failure).toBeUndefined();
+      valve.resume();
+      expect(isBufferOverflowError(failure)).toBe(true);
+      expect(failure).toMatchObject({
+        code: 'BUFFER_OVERFLOW',
+        info: { capacity: 1 },
+        name: 'BufferOverflowError',
+      });
+    });
+  });
+
+  describe('without a consumer demand', () => {
+    it('is a pass-through that gives the producer no demand either', () => {
+      const seen: Array<Demand | undefined> = [];
+      testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+        const values = letters('abc', 'c');
+        const source = cold('-a-b-(c|)', values);
+        const probed = new Observable<Event>((subscriber) => {
+          seen.push(currentDemand());
+          return source.subscribe(subscriber);
+        });
+        expectObservable(probed.pipe(bounded({ capacity: 1, strategy: 'error' }))).toBe('-a-b-(c|)', values);
+        expectSubscriptions(source.subscriptions).toBe('^----!');
+      });
+      expect(seen).toEqual([undefined]);
+    });
+
+    it('gives the producer no demand with a strategy that never pauses', () => {
+      const seen: Array<Demand | undefined> = [];
+      const probed = new Observable<Event>((subscriber) => {
+        seen.push(currentDemand());
+        subscriber.complete();
+      });
+      const valve = new Valve();
+      subscribeWithDemand(valve, () => probed.pipe(bounded({ strategy: 'sliding' })).subscribe());
+      subscribeWithDemand(valve, () => probed.pipe(bounded({ strategy: 'suspend' })).subscribe());
+      expect(seen[0]).toBeUndefined();
+      expect(seen[1]).toBeInstanceOf(Valve);
+      expect(seen[1]).not.toBe(valve);
+    });
+  });
+
+  it('cancels the source and frees the queue when unsubscribed', () => {
+    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const values = letters('abcd');
+      const source = cold('-a-b-c-d-|', values);
+      const demand = hot(' --p');
+      const unsub = '      ------!';
+      const valve = new Valve();
+      drive(valve, demand);
+      expectObservable(withDemand(valve, source.pipe(bounded())), unsub).toBe('-a----', values);
+      expectSubscriptions(source.subscriptions).toBe('^-----!');
+    });
+  });
+
+  it('stops listening to a synchronous source when unsubscribed', () => {
+    const run = (operator: MonoTypeOperatorFunction<Event>, valve?: Valve) => {
+      const sideEffects: number[] = [];
+      const synchronous = new Observable<Event>((subscriber) => {
+        for (let i = 0; !subscriber.closed && i < 10; i += 1) {
+          sideEffects.push(i);
+          subscriber.next(ev(i, String(i)));
+        }
+      });
+      subscribeWithDemand(valve, () => synchronous.pipe(operator, take(3)).subscribe());
+      return sideEffects;
+    };
+    expect(run(bounded())).toEqual([0, 1, 2]);
+    expect(run(bounded({ capacity: 1 }), new Valve())).toEqual([0, 1, 2]);
+    const paused = new Valve();
+    paused.pause();
+    expect(run(bounded({ capacity: 2, strategy: 'error' }), paused)).toEqual([0, 1, 2]);
+  });
+
+  it('validates its options before anything is subscribed', () => {
+    expect(() => bounded({ capacity: 0 })).toThrow(
+      new TypeError('Expected the `capacity` option to be a positive integer, got `0` (number)'),
+    );
+    expect(() => bounded({ capacity: 1.5 })).toThrow('`capacity` option to be a positive integer, got `1.5`');
+    expect(() => bounded({ strategy: 'drop' as never })).toThrow(
+      "Expected the `strategy` option to be one of 'suspend', 'dropping', 'sliding', 'error', got `drop` (string)",
+    );
+    expect(() => bounded(null as never)).toThrow('Expected the options to be an object, got `null` (null)');
+  });
+
+  it('property: sliding and dropping hold at most `capacity` events and account for every one', () => {
+    const command = fc.constantFrom('push', 'push', 'push', 'pause', 'resume');
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5 }),
+        fc.constantFrom('sliding' as const, 'dropping' as const),
+        fc.array(command, { maxLength: 80 }),
+        (capacity, strategy, commands) => {
+          const source = new Subject<Event>();
+          const valve = new Valve();
+          const received: Event[] = [];
+          let deliveredWhilePaused = 0;
+          let completed = false;
+          subscribeWithDemand(valve, () =>
+            source.pipe(bounded({ capacity, strategy })).subscribe({
+              next: (event) => {
+                if (valve.paused) deliveredWhilePaused += 1;
+                received.push(event);
+              },
+              complete: () => {
+                completed = true;
+              },
+            }),
+          );
+          let produced = 0;
+          const push = (isFinal: boolean) => {
+            source.next(ev(produced, String(produced), isFinal));
+            produced += 1;
+          };
+          for (const step of [...commands, 'resume']) {
+            if (step === 'push') push(false);
+            else if (step === 'pause') valve.pause();
+            else {
+              const before = received.length;
+              valve.resume();
+              // A resume drains the queue: at most `capacity` events were held.
+              expect(received.length - before).toBeLessThanOrEqual(capacity);
+            }
+          }
+          valve.pause();
+          push(true);
+          const before = received.length;
+          valve.resume();
+          expect(received.length - before).toBeLessThanOrEqual(capacity);
+          expect(completed).toBe(true);
+          expect(deliveredWhilePaused).toBe(0);
+          const dropped = received.reduce((sum, event) => sum + (event.metadata?.dropped ?? 0), 0);
+          expect(received.length + dropped).toBe(produced);
+          expect(received.map((event) => event.sequence)).toEqual(received.map((_, index) => index));
+          expect(received.at(-1)?.isFinal).toBe(true);
+          // Each drop count sits right after its gap: original sequence − drops so far = new sequence.
+          let dropsSoFar = 0;
+          for (const event of received) {
+            dropsSoFar += event.metadata?.dropped ?? 0;
+            expect(Number(event.content) - dropsSoFar).toBe(event.sequence);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

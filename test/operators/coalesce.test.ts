@@ -1,0 +1,185 @@
+import fc from 'fast-check';
+import { Observable, Subject, take, VirtualTimeScheduler } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import { describe, expect, it } from 'vitest';
+import type { ChunkEvent } from '../../src/core/chunk.js';
+import { currentDemand, type Demand, subscribeWithDemand, Valve } from '../../src/core/demand.js';
+import { chunkByteLength } from '../../src/operators/chunk-byte-length.js';
+import { coalesce } from '../../src/operators/coalesce.js';
+
+type Event = ChunkEvent<string | Uint8Array>;
+
+const ev = (sequence: number, content: string | Uint8Array | null, isFinal = false): Event => ({
+  sequence,
+  kind: 'stdout',
+  content,
+  isFinal,
+});
+const letters = (names: string, final?: string): Record<string, Event> =>
+  Object.fromEntries([...names].map((name, index) => [name, ev(index, name, name === final)]));
+
+function testScheduler() {
+  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+}
+
+describe('coalesce', () => {
+  it('opens a window with its first event and emits it `maxDelayMs` later; quiet time emits nothing', () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions, time }) => {
+      const v = letters('abcde');
+      const source = cold('-ab----c-d-e----------|', v);
+      const maxDelayMs = time('---|');
+      const expected = '   ----x-----y---z-------|';
+      expectObservable(source.pipe(coalesce({ maxDelayMs }))).toBe(expected, {
+        x: [v.a, v.b],
+        y: [v.c, v.d],
+        z: [v.e],
+      });
+      expectSubscriptions(source.subscriptions).toBe('^---------------------!');
+    });
+  });
+
+  it('waits 16 ms by default', () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const v = letters('ab');
+      const source = cold('-ab', v);
+      expectObservable(source.pipe(coalesce())).toBe('- 16ms x', { x: [v.a, v.b] });
+      expectSubscriptions(source.subscriptions).toBe('^');
+    });
+  });
+
+  it('closes a window as soon as it holds `maxItems` events', () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const v = letters('abcde');
+      const source = cold('-abc---d-e-------|', v);
+      const expected = '   --x----y------z--|';
+      expectObservable(source.pipe(coalesce({ maxDelayMs: 5, maxItems: 2 }))).toBe(expected, {
+        x: [v.a, v.b],
+        y: [v.c, v.d],
+        z: [v.e],
+      });
+      expectSubscriptions(source.subscriptions).toBe('^----------------!');
+    });
+  });
+
+  it('closes a window as soon as its contents reach `maxBytes` (UTF-8 bytes, Uint8Array bytes)', () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const v = {
+        a: ev(0, 'é'),
+        b: ev(1, 'ab'),
+        c: ev(2, '😀'),
+        d: ev(3, new Uint8Array(3)),
+        e: ev(4, 'x'),
+        f: ev(5, 'y'),
+      };
+      const source = cold('-abcdef----|', v);
+      const expected = '   --xy-z----w|';
+      expectObservable(source.pipe(coalesce({ maxDelayMs: 4, maxBytes: 4 }))).toBe(expected, {
+        x: [v.a, v.b],
+        y: [v.c],
+        z: [v.d, v.e],
+        w: [v.f],
+      });
+      expectSubscriptions(source.subscriptions).toBe('^----------!');
+    });
+  });
+
+  it('emits the batch holding the final event at once, then completes and unsubscribes', () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const v = letters('abc', 'c');
+      const source = cold('-a-b-c-|', v);
+      expectObservable(source.pipe(coalesce({ maxDelayMs: 10 }))).toBe('-----(x|)', { x: [v.a, v.b, v.c] });
+      expectSubscriptions(source.subscriptions).toBe('^----!');
+    });
+  });
+
+  it('emits the pending batch when the source completes', () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const v = letters('ab');
+      const source = cold('-a-b-|', v);
+      expectObservable(source.pipe(coalesce({ maxDelayMs: 10 }))).toBe('-----(x|)', { x: [v.a, v.b] });
+      expectSubscriptions(source.subscriptions).toBe('^----!');
+    });
+  });
+
+  it('emits the pending batch before an error', () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const v = letters('abc');
+      const source = cold('-a---bc#', v, new Error('boom'));
+      const expected = '   ----x--(y#)';
+      expectObservable(source.pipe(coalesce({ maxDelayMs: 3 }))).toBe(
+        expected,
+        { x: [v.a], y: [v.b, v.c] },
+        new Error('boom'),
+      );
+      expectSubscriptions(source.subscriptions).toBe('^------!');
+    });
+  });
+
+  it('clears its timer and drops the pending batch when unsubscribed', () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold('-a-b------', letters('ab'));
+      const unsub = '      ----!';
+      expectObservable(source.pipe(coalesce({ maxDelayMs: 5 })), unsub).toBe('-----');
+      expectSubscriptions(source.subscriptions).toBe('^---!');
+    });
+    const scheduler = new VirtualTimeScheduler();
+    const source = new Subject<Event>();
+    const subscription = source.pipe(coalesce({ scheduler })).subscribe();
+    source.next(ev(0, 'a'));
+    expect(scheduler.actions).toHaveLength(1);
+    subscription.unsubscribe();
+    expect(scheduler.actions).toHaveLength(0);
+  });
+
+  it('passes the consumer demand upstream unchanged', () => {
+    const seen: Array<Demand | undefined> = [];
+    const probe = new Observable<Event>((subscriber) => {
+      seen.push(currentDemand());
+      subscriber.complete();
+    });
+    const valve = new Valve();
+    subscribeWithDemand(valve, () => probe.pipe(coalesce()).subscribe());
+    probe.pipe(coalesce()).subscribe();
+    expect(seen).toEqual([valve, undefined]);
+  });
+
+  it('stops listening to a synchronous source when unsubscribed', () => {
+    const sideEffects: number[] = [];
+    const synchronous = new Observable<Event>((subscriber) => {
+      for (let i = 0; !subscriber.closed && i < 10; i += 1) {
+        sideEffects.push(i);
+        subscriber.next(ev(i, String(i)));
+      }
+    });
+    synchronous.pipe(coalesce({ maxItems: 1 }), take(3)).subscribe();
+    expect(sideEffects).toEqual([0, 1, 2]);
+  });
+
+  it('validates its options before anything is subscribed', () => {
+    expect(() => coalesce({ maxDelayMs: -1 })).toThrow(
+      new TypeError('Expected the `maxDelayMs` option to be a non-negative finite number, got `-1` (number)'),
+    );
+    expect(() => coalesce({ maxItems: 0 })).toThrow(
+      'Expected the `maxItems` option to be a positive integer or Infinity, got `0` (number)',
+    );
+    expect(() => coalesce({ maxBytes: '1k' as never })).toThrow(
+      'Expected the `maxBytes` option to be a positive integer or Infinity, got `1k` (string)',
+    );
+    expect(() => coalesce({ scheduler: null as never })).toThrow(
+      'Expected the `scheduler` option to be a SchedulerLike, got `null` (null)',
+    );
+  });
+
+  it('measures string contents in UTF-8 bytes, like Buffer.byteLength', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        expect(chunkByteLength(text)).toBe(Buffer.byteLength(text, 'utf8'));
+      }),
+    );
+    expect(chunkByteLength('\ud800x')).toBe(4);
+    expect(chunkByteLength(new Uint16Array(3))).toBe(6);
+    expect(chunkByteLength(new ArrayBuffer(5))).toBe(5);
+    expect(chunkByteLength(null)).toBe(0);
+    expect(chunkByteLength({ length: 9 })).toBe(0);
+  });
+});

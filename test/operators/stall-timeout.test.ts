@@ -1,0 +1,386 @@
+import { Observable, Subject, take, VirtualTimeScheduler } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ChunkEvent } from '../../src/core/chunk.js';
+import { currentDemand, type Demand, subscribeWithDemand, Valve } from '../../src/core/demand.js';
+import { bounded } from '../../src/operators/bounded.js';
+import { stallTimeout } from '../../src/operators/stall-timeout.js';
+import type { StallTimeoutInfo } from '../../src/operators/stall-timeout-info.js';
+import { exec } from '../../src/sources/exec.js';
+
+type Event = ChunkEvent<string>;
+
+const ev = (sequence: number, content: string | null, isFinal = false): Event => ({
+  sequence,
+  kind: 'stdout',
+  content,
+  isFinal,
+});
+const letters = (names: string, final?: string): Record<string, Event> =>
+  Object.fromEntries([...names].map((name, index) => [name, ev(index, name, name === final)]));
+const stalled = (sequence: number): Event => ({
+  sequence,
+  kind: 'end',
+  content: null,
+  metadata: { reason: 'stalled' },
+  isFinal: true,
+});
+
+function testScheduler() {
+  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+}
+
+const withDemand = <T>(valve: Valve, source: Observable<T>) =>
+  new Observable<T>((subscriber) => subscribeWithDemand(valve, () => source.subscribe(subscriber)));
+
+const drive = (valve: Valve, marbles: Observable<string>) =>
+  marbles.subscribe((signal) => (signal === 'p' ? valve.pause() : valve.resume()));
+
+/** A producer that honours demand: it emits its next event on each tick of `ticks` unless paused. */
+function paced(ticks: Observable<unknown>, events: Event[]) {
+  return new Observable<Event>((subscriber) => {
+    const demand = currentDemand();
+    let index = 0;
+    return subscribeWithDemand(undefined, () =>
+      ticks.subscribe(() => {
+        if (demand?.paused) return;
+        subscriber.next(events[index++] as Event);
+        if (index === events.length) subscriber.complete();
+      }),
+    );
+  });
+}
+
+const recorder = () => {
+  const calls: Array<[string, StallTimeoutInfo]> = [];
+  return {
+    calls,
+    logger: { warn: (message: string, info: StallTimeoutInfo) => calls.push([message, info]) },
+  };
+};
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw error;
+  }
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('stallTimeout', () => {
+  it('stalls exactly `ms` after the consumer paused: cancels the producer, ends with reason stalled', () => {
+    const { calls, logger } = recorder();
+    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions, time }) => {
+      const ticks = cold('  x-x-x-x-x-x-x-x-x-x-x-x-x-x-x');
+      const demand = hot('  -----p');
+      const ms = time('          ------|');
+      const expected = '    a-b-c------(z|)';
+      const tickSubs = '    ^----------!';
+      const valve = new Valve();
+      drive(valve, demand);
+      const source = paced(ticks, Object.values(letters('abcdefghijklmnop')));
+      expectObservable(withDemand(valve, source.pipe(stallTimeout({ ms, logger })))).toBe(expected, {
+        ...letters('abc'),
+        z: stalled(3),
+      });
+      expectSubscriptions(ticks.subscriptions).toBe(tickSubs);
+    });
+    expect(calls).toEqual([
+      ['Stream stalled: consumer did not pull for 0.006s', { ms: 6, lastSequence: 2, pausedAt: 5 }],
+    ]);
+  });
+
+  it('before bounded(), starts the clock when the bounded buffer fills (the seed channel)', () => {
+    const { calls, logger } = recorder();
+    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions, time }) => {
+      const ticks = cold('  x-x-x-x-x-x-x-x-x-x-x-x-x-x-x');
+      const demand = hot('  ---p----------r');
+      const ms = time('           -----|');
+      const expected = '    a-b-----------(cdz|)';
+      const tickSubs = '    ^----------!';
+      const valve = new Valve();
+      drive(valve, demand);
+      const source = paced(ticks, Object.values(letters('abcdefghijklmnop')));
+      const output = source.pipe(stallTimeout({ ms, logger }), bounded({ capacity: 2 }));
+      expectObservable(withDemand(valve, output)).toBe(expected, { ...letters('abcd'), z: stalled(4) });
+      expectSubscriptions(ticks.subscriptions).toBe(tickSubs);
+    });
+    // c waits from frame 4, d from 6: the buffer is full and the producer blocked from frame 6.
+    expect(calls.map(([, info]) => info)).toEqual([{ ms: 5, lastSequence: 3, pausedAt: 6 }]);
+  });
+
+  it('resets the clock on consumer progress', () => {
+    const { calls, logger } = recorder();
+    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions, time }) => {
+      const ticks = cold('  x-x-x-x-x-x-x-x-x-x-x-x-x-x-x');
+      const demand = hot('  ---p--r---p');
+      const ms = time('               -----|');
+      const expected = '    a-b---c-d------(z|)';
+      const tickSubs = '    ^--------------!';
+      const valve = new Valve();
+      drive(valve, demand);
+      const source = paced(ticks, Object.values(letters('abcdefghijklmnop')));
+      expectObservable(withDemand(valve, source.pipe(stallTimeout({ ms, logger })))).toBe(expected, {
+        ...letters('abcd'),
+        z: stalled(4),
+      });
+      expectSubscriptions(ticks.subscriptions).toBe(tickSubs);
+    });
+    // The first pause (frame 3) would have stalled at 8; the resume at 6 cancelled that clock.
+    expect(calls.map(([, info]) => info)).toEqual([{ ms: 5, lastSequence: 3, pausedAt: 10 }]);
+  });
+
+  it('never stalls while the consumer keeps pulling, however slow the stream', () => {
+    const { calls, logger } = recorder();
+    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const values = letters('abcd', 'd');
+      const source = cold('-a-------b---c-------d|', values);
+      const demand = hot(' ---p-r-p-r--p-r');
+      const expected = '   -a-------b---c-------d|';
+      const valve = new Valve();
+      drive(valve, demand);
+      expectObservable(withDemand(valve, source.pipe(stallTimeout({ ms: 3, logger })))).toBe(
+        expected,
+        values,
+      );
+      expectSubscriptions(source.subscriptions).toBe('^---------------------!');
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it('cannot stall once the final event has passed', () => {
+    const { calls, logger } = recorder();
+    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const values = letters('ab', 'b');
+      const source = cold('-a-b----------|', values);
+      const demand = hot(' ----p');
+      const valve = new Valve();
+      drive(valve, demand);
+      expectObservable(withDemand(valve, source.pipe(stallTimeout({ ms: 2, logger })))).toBe(
+        '-a-b----------|',
+        values,
+      );
+      expectSubscriptions(source.subscriptions).toBe('^-------------!');
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it('is disabled by `ms: 0`', () => {
+    const { calls, logger } = recorder();
+    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const values = letters('abc', 'c');
+      const source = cold('-a-b------------(c|)', values);
+      const demand = hot(' --p');
+      const valve = new Valve();
+      drive(valve, demand);
+      expectObservable(withDemand(valve, source.pipe(stallTimeout({ ms: 0, logger })))).toBe(
+        '-a-b------------(c|)',
+        values,
+      );
+      expectSubscriptions(source.subscriptions).toBe('^---------------!');
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it('is a pass-through without a consumer demand (nothing can pause)', () => {
+    const { calls, logger } = recorder();
+    const seen: Array<Demand | undefined> = [];
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const values = letters('ab', 'b');
+      const source = cold('-a------------(b|)', values);
+      const probed = new Observable<Event>((subscriber) => {
+        seen.push(currentDemand());
+        return source.subscribe(subscriber);
+      });
+      expectObservable(probed.pipe(stallTimeout({ ms: 2, logger }))).toBe('-a------------(b|)', values);
+      expectSubscriptions(source.subscriptions).toBe('^-------------!');
+    });
+    expect(seen).toEqual([undefined]);
+    expect(calls).toEqual([]);
+  });
+
+  it('passes the consumer demand upstream unchanged', () => {
+    const seen: Array<Demand | undefined> = [];
+    const probe = new Observable<Event>((subscriber) => {
+      seen.push(currentDemand());
+      subscriber.complete();
+    });
+    const valve = new Valve();
+    subscribeWithDemand(valve, () => probe.pipe(stallTimeout({ ms: 5 })).subscribe());
+    expect(seen).toEqual([valve]);
+  });
+
+  it('starts the clock at once when the consumer is already paused, with sequence 0 for an empty stream', () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions, time }) => {
+      const source = cold<Event>('-------');
+      const ms = time('           ----|');
+      const expected = '          ----(z|)';
+      const valve = new Valve();
+      valve.pause();
+      const logger = { warn: () => undefined };
+      expectObservable(withDemand(valve, source.pipe(stallTimeout({ ms, logger })))).toBe(expected, {
+        z: stalled(0),
+      });
+      expectSubscriptions(source.subscriptions).toBe('^---!');
+    });
+  });
+
+  it('logs one console warning by default, with the timeout in seconds', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const source = cold('a', { a: ev(0, 'a') });
+      const demand = hot(' -p');
+      const expected = '   a 30s (z|)';
+      const valve = new Valve();
+      drive(valve, demand);
+      expectObservable(withDemand(valve, source.pipe(stallTimeout()))).toBe(expected, {
+        a: ev(0, 'a'),
+        z: stalled(1),
+      });
+      expectSubscriptions(source.subscriptions).toBe('^ 30s !');
+    });
+    expect(warn.mock.calls).toEqual([['Stream stalled: consumer did not pull for 30s']]);
+  });
+
+  it('calls onStall once with the info, and fails with what a throwing logger throws', () => {
+    const infos: StallTimeoutInfo[] = [];
+    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const source = cold('ab', letters('ab'));
+      const demand = hot(' --p');
+      const valve = new Valve();
+      drive(valve, demand);
+      const logger = { warn: () => undefined };
+      const onStall = (info: StallTimeoutInfo) => infos.push(info);
+      const output = source.pipe(stallTimeout({ ms: 200, logger, onStall }));
+      expectObservable(withDemand(valve, output)).toBe('ab 200ms (z|)', { ...letters('ab'), z: stalled(2) });
+      expectSubscriptions(source.subscriptions).toBe('^- 200ms !');
+    });
+    expect(infos).toEqual([{ ms: 200, lastSequence: 1, pausedAt: 2 }]);
+
+    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const source = cold('a', letters('a'));
+      const demand = hot(' -p');
+      const valve = new Valve();
+      drive(valve, demand);
+      const logger = {
+        warn: () => {
+          throw new Error('logger down');
+        },
+      };
+      const output = source.pipe(stallTimeout({ ms: 3, logger }));
+      expectObservable(withDemand(valve, output)).toBe('a---#', letters('a'), new Error('logger down'));
+      expectSubscriptions(source.subscriptions).toBe('^---!');
+    });
+  });
+
+  it('clears its timer when unsubscribed', () => {
+    const { calls, logger } = recorder();
+    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const values = letters('ab');
+      const source = cold('-a-b-----', values);
+      const demand = hot(' --p');
+      const unsub = '      ----!';
+      const valve = new Valve();
+      drive(valve, demand);
+      expectObservable(withDemand(valve, source.pipe(stallTimeout({ ms: 3, logger }))), unsub).toBe(
+        '-a-b',
+        values,
+      );
+      expectSubscriptions(source.subscriptions).toBe('^---!');
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it('stops listening to a synchronous source when unsubscribed', () => {
+    const sideEffects: number[] = [];
+    const synchronous = new Observable<Event>((subscriber) => {
+      for (let i = 0; !subscriber.closed && i < 10; i += 1) {
+        sideEffects.push(i);
+        subscriber.next(ev(i, String(i)));
+      }
+    });
+    subscribeWithDemand(new Valve(), () => synchronous.pipe(stallTimeout({ ms: 5 }), take(3)).subscribe());
+    expect(sideEffects).toEqual([0, 1, 2]);
+  });
+
+  it('stops listening to the demand and arms no timer once the stream has ended', () => {
+    const listeners = new Set<(paused: boolean) => void>();
+    const demand: Demand & { paused: boolean } = {
+      paused: false,
+      onChange: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    const scheduler = new VirtualTimeScheduler();
+    const source = new Subject<Event>();
+    subscribeWithDemand(demand, () => source.pipe(stallTimeout({ ms: 5, scheduler })).subscribe());
+    expect(listeners.size).toBe(1);
+    demand.paused = true;
+    for (const listener of listeners) listener(true);
+    expect(scheduler.actions).toHaveLength(1);
+    source.complete();
+    expect(listeners.size).toBe(0);
+    expect(scheduler.actions).toHaveLength(0);
+  });
+
+  it('cancels a real child blocked on its full pipe: the whole process group is gone', async () => {
+    const { calls, logger } = recorder();
+    const valve = new Valve();
+    const received: Array<ChunkEvent<unknown>> = [];
+    const script = 'echo $$; yes sluice | cat';
+    await new Promise<void>((resolve, reject) => {
+      subscribeWithDemand(valve, () =>
+        exec('sh', ['-c', script])
+          .pipe(stallTimeout({ ms: 200, logger }))
+          .subscribe({
+            next: (event) => {
+              received.push(event);
+              // The consumer takes a few lines, then stops pulling for good.
+              if (received.length === 5) valve.pause();
+            },
+            error: reject,
+            complete: resolve,
+          }),
+      );
+    });
+    const last = received.at(-1);
+    expect(last).toMatchObject({
+      kind: 'end',
+      content: null,
+      isFinal: true,
+      metadata: { reason: 'stalled' },
+    });
+    expect(last?.sequence).toBe(received.length - 1);
+    expect(calls.map(([message]) => message)).toEqual(['Stream stalled: consumer did not pull for 0.2s']);
+    const pgid = Number(String(received[0]?.content).trim());
+    expect(pgid).toBeGreaterThan(1);
+    const deadline = Date.now() + 10_000;
+    while (groupAlive(pgid)) {
+      if (Date.now() > deadline) throw new Error(`process group ${pgid} still alive`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  });
+
+  it('validates its options before anything is subscribed', () => {
+    expect(() => stallTimeout({ ms: -1 })).toThrow(
+      new TypeError('Expected the `ms` option to be a non-negative integer, got `-1` (number)'),
+    );
+    expect(() => stallTimeout({ ms: 1.5 })).toThrow('`ms` option to be a non-negative integer, got `1.5`');
+    expect(() => stallTimeout({ scheduler: {} as never })).toThrow(
+      'Expected the `scheduler` option to be a SchedulerLike, got `[object Object]` (object)',
+    );
+    expect(() => stallTimeout({ logger: { log: () => 1 } as never })).toThrow(
+      'Expected the `logger` option to be an object with a `warn` method',
+    );
+    expect(() => stallTimeout({ onStall: 5 as never })).toThrow(
+      'Expected the `onStall` option to be a function, got `5` (number)',
+    );
+  });
+});

@@ -1,0 +1,112 @@
+import { firstValueFrom, type Observable, Subject } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { type ExecEvent, type ExecExitEvent, exec } from '../../src/index.js';
+import { findChild, fixture, liveGroupMembers, pollUntil, processAlive } from './exec/process-helpers.js';
+
+/** Subscribes, waits for the line `ready\n`, and returns the lines seen so far and the subscription. */
+async function startUntilReady(source: Observable<ExecEvent>) {
+  const lines: string[] = [];
+  const ready = new Subject<void>();
+  const readyOnce = firstValueFrom(ready);
+  const outcome: { error?: unknown; completed: boolean } = { completed: false };
+  const subscription = source.subscribe({
+    next: (event) => {
+      if (event.kind === 'exit') return;
+      lines.push(event.content);
+      if (event.content === 'ready\n') ready.next();
+    },
+    error: (error: unknown) => {
+      outcome.error = error;
+    },
+    complete: () => {
+      outcome.completed = true;
+    },
+  });
+  await readyOnce;
+  return { lines, subscription, outcome };
+}
+
+describe('exec cancel', () => {
+  it('kills the whole process group on unsubscribe (sh -c "sleep 300 & sleep 300")', async () => {
+    let pid: number | undefined;
+    const subscription = exec('sh', ['-c', 'sleep 300 & sleep 300']).subscribe({ error: () => {} });
+    // The leader's pid is the group id: find our child by its command line.
+    await pollUntil(() => {
+      const found = findChildGroup('sleep 300 & sleep 300');
+      pid = found;
+      return found !== undefined && liveGroupMembers(found).length >= 2;
+    }, 10_000);
+    expect(pid).toBeDefined();
+    const pgid = pid as number;
+    expect(liveGroupMembers(pgid).length).toBeGreaterThanOrEqual(2);
+    subscription.unsubscribe();
+    expect(await pollUntil(() => liveGroupMembers(pgid).length === 0, 10_000)).toBe(true);
+  });
+
+  it('kills the background child too, and emits nothing after unsubscribe', async () => {
+    const source = exec('sh', [fixture('exec-group.sh')]);
+    const { lines, subscription, outcome } = await startUntilReady(source);
+    const childPid = Number(/child (\d+)/.exec(lines.join(''))?.[1]);
+    expect(processAlive(childPid)).toBe(true);
+    subscription.unsubscribe();
+    expect(await pollUntil(() => !processAlive(childPid), 10_000)).toBe(true);
+    expect(outcome).toEqual({ completed: false });
+  });
+
+  it('SIGKILLs a group that ignores SIGTERM once forceKillAfterMs passes', async () => {
+    const source = exec('sh', [fixture('exec-ignore-term.sh')], { forceKillAfterMs: 1000 });
+    const { subscription } = await startUntilReady(source);
+    const pgid = findChildGroup(fixture('exec-ignore-term.sh')) as number;
+    expect(pgid).toBeDefined();
+    const members = liveGroupMembers(pgid);
+    expect(members.length).toBeGreaterThanOrEqual(2);
+    const killedAt = performance.now();
+    subscription.unsubscribe();
+    // SIGTERM is ignored: the group must still be alive a little later…
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(liveGroupMembers(pgid).length).toBeGreaterThanOrEqual(2);
+    // …and gone after the force kill.
+    expect(await pollUntil(() => liveGroupMembers(pgid).length === 0, 10_000)).toBe(true);
+    expect(performance.now() - killedAt).toBeGreaterThanOrEqual(900);
+  });
+
+  it('escalates to SIGKILL on timeout too, and reports the signal', async () => {
+    const source = exec('sh', [fixture('exec-ignore-term.sh')], {
+      timeoutMs: 200,
+      forceKillAfterMs: 200,
+      reject: false,
+    });
+    const exit = (await lastExit(source)) as ExecExitEvent;
+    expect(exit.content).toMatchObject({ timedOut: true, signal: 'SIGKILL', stdout: 'ready\n' });
+    expect(liveGroupMembers(exit.content.pid as number)).toEqual([]);
+  });
+
+  it('kills a background child that keeps the pipes open after the leader exited', async () => {
+    const started = performance.now();
+    const exit = (await lastExit(
+      exec('sh', ['-c', 'sleep 300 & echo "child $!"'], { forceKillAfterMs: 200, reject: false }),
+    )) as ExecExitEvent;
+    expect(exit.content).toMatchObject({ exitCode: 0, signal: null, timedOut: false });
+    const childPid = Number(/child (\d+)/.exec(exit.content.stdout)?.[1]);
+    expect(await pollUntil(() => !processAlive(childPid), 10_000)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it('kills members left in the group when the run ends', async () => {
+    const exit = (await lastExit(
+      exec('sh', ['-c', 'sleep 300 >/dev/null 2>&1 & echo "child $!"'], { reject: false }),
+    )) as ExecExitEvent;
+    const childPid = Number(/child (\d+)/.exec(exit.content.stdout)?.[1]);
+    expect(await pollUntil(() => !processAlive(childPid), 10_000)).toBe(true);
+  });
+});
+
+function lastExit(source: Observable<ExecEvent>): Promise<ExecEvent | undefined> {
+  return new Promise((resolve, reject) => {
+    let last: ExecEvent | undefined;
+    source.subscribe({ next: (event) => (last = event), error: reject, complete: () => resolve(last) });
+  });
+}
+
+/** The pgid of the child of this process whose command line contains `text` (it leads its group). */
+const findChildGroup = findChild;

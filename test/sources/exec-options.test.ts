@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { type ExecOptions, exec } from '../../src/index.js';
+import type { ProcessPort } from '../../src/sources/exec.js';
+
+/** A port that records whether anything was spawned. */
+const spawned: string[] = [];
+const port: ProcessPort = {
+  spawn(request) {
+    spawned.push(request.file);
+    throw new Error('must not spawn');
+  },
+};
+
+const cases: [string, unknown, string][] = [
+  ['timeoutMs', -1, 'Expected the `timeoutMs` option to be a non-negative integer, got `-1` (number)'],
+  ['timeoutMs', 1.5, 'Expected the `timeoutMs` option to be a non-negative integer, got `1.5` (number)'],
+  ['timeoutMs', '10', 'Expected the `timeoutMs` option to be a non-negative integer, got `10` (string)'],
+  ['maxLineBytes', 0, 'Expected the `maxLineBytes` option to be a positive integer, got `0` (number)'],
+  [
+    'maxOutputBytes',
+    Number.NaN,
+    'Expected the `maxOutputBytes` option to be a non-negative integer, got `NaN` (number)',
+  ],
+  [
+    'forceKillAfterMs',
+    -5,
+    'Expected the `forceKillAfterMs` option to be a non-negative integer, got `-5` (number)',
+  ],
+  [
+    'killSignal',
+    'SIGNOPE',
+    'Expected the `killSignal` option to be a signal name such as `SIGTERM`, got `SIGNOPE` (string)',
+  ],
+  ['reject', 'yes', 'Expected the `reject` option to be a boolean, got `yes` (string)'],
+  ['lines', 1, 'Expected the `lines` option to be a boolean, got `1` (number)'],
+  ['extendEnv', null, 'Expected the `extendEnv` option to be a boolean, got `null` (null)'],
+  ['cwd', '', 'Expected the `cwd` option to be a non-empty string, got `` (string)'],
+  ['env', { A: 1 }, 'Expected the `env` option to be an object of strings, got `{"A":1}` (object)'],
+  [
+    'input',
+    42,
+    'Expected the `input` option to be a string, a Uint8Array or an Observable, got `42` (number)',
+  ],
+  ['rlimits', 'lots', 'Expected the `rlimits` option to be an object, got `lots` (string)'],
+  ['scheduler', {}, 'Expected the `scheduler` option to be a SchedulerLike, got `{}` (object)'],
+  ['port', { spawn: 1 }, 'Expected the `port` option to be a ProcessPort, got `{"spawn":1}` (object)'],
+  ['demand', true, 'Expected the `demand` option to be a Demand, got `true` (boolean)'],
+];
+
+describe('exec options', () => {
+  it.each(cases)('rejects a bad `%s` (%s) before anything spawns', (field, value, message) => {
+    expect(() => exec('true', [], { port, [field]: value } as ExecOptions)).toThrow(new TypeError(message));
+    expect(spawned).toEqual([]);
+  });
+
+  it('names nested rlimits fields', () => {
+    expect(() => exec('true', [], { port, rlimits: { cpuSeconds: 0 } })).toThrow(
+      new TypeError('Expected the `rlimits.cpuSeconds` option to be a positive integer, got `0` (number)'),
+    );
+    expect(() => exec('true', [], { port, rlimits: { openFiles: -1 } })).toThrow(
+      'Expected the `rlimits.openFiles` option to be a positive integer, got `-1` (number)',
+    );
+  });
+
+  it('checks the file and args arguments', () => {
+    expect(() => exec('' as string)).toThrow(
+      new TypeError('Expected the `file` argument to be a non-empty string, got `` (string)'),
+    );
+    expect(() => exec('true', ['ok', 3] as unknown as string[])).toThrow(
+      new TypeError('Expected the `args` argument to be an array of strings, got `["ok",3]` (array)'),
+    );
+  });
+
+  it('accepts valid options without spawning until subscribe', () => {
+    const source = exec('true', ['a'], {
+      port,
+      cwd: '/tmp',
+      env: { A: 'x', B: undefined },
+      extendEnv: false,
+      input: 'hi',
+      lines: false,
+      maxLineBytes: 10,
+      maxOutputBytes: 0,
+      timeoutMs: 0,
+      reject: false,
+      killSignal: 'SIGINT',
+      forceKillAfterMs: 0,
+      rlimits: { cpuSeconds: 1, addressSpaceBytes: 1 << 30, fileSizeBytes: 0, openFiles: 10 },
+    });
+    expect(source).toBeDefined();
+    expect(spawned).toEqual([]);
+  });
+});

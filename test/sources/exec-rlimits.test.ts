@@ -1,0 +1,119 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Observable } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { type ExecEvent, type ExecResult, exec, isSluiceError } from '../../src/index.js';
+import { prlimitCommand } from '../../src/sources/exec/prlimit.js';
+import { fixture } from './exec/process-helpers.js';
+
+function result(source: Observable<ExecEvent>): Promise<ExecResult> {
+  return new Promise((resolve, reject) => {
+    source.subscribe({
+      next: (event) => {
+        if (event.kind === 'exit') resolve(event.content);
+      },
+      error: reject,
+    });
+  });
+}
+
+/** Python ignores SIGXFSZ by default: restore it, then write 100 kB in 1 kB writes. */
+const writeFile = (path: string) =>
+  [
+    'import os, signal',
+    'signal.signal(signal.SIGXFSZ, signal.SIG_DFL)',
+    `fd = os.open(${JSON.stringify(path)}, os.O_WRONLY | os.O_CREAT)`,
+    'for _ in range(100): os.write(fd, b"x" * 1000)',
+  ].join('\n');
+
+describe('exec rlimits', () => {
+  it('kills a spinning child under cpuSeconds: 1 and says the cpu limit was hit', async () => {
+    const started = performance.now();
+    const outcome = await result(
+      exec('python3', [fixture('exec-spin.py')], { rlimits: { cpuSeconds: 1 }, reject: false }),
+    );
+    expect(outcome).toMatchObject({ signal: 'SIGXCPU', exitCode: null, rlimitHit: 'cpu', timedOut: false });
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+
+  it('errors with EXEC_FAILED naming the limit with reject: true', async () => {
+    const error = await result(
+      exec('python3', [fixture('exec-spin.py')], { rlimits: { cpuSeconds: 1 } }),
+    ).catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ code: 'EXEC_FAILED', info: { rlimitHit: 'cpu' } });
+    expect((error as Error).message).toMatch(/^Command was killed with SIGXCPU \(cpu limit hit\)/);
+  });
+
+  it('says the fileSize limit was hit (SIGXFSZ of the leader, or of a child of a shell)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-rlimit-'));
+    const direct = await result(
+      exec('python3', ['-c', writeFile(join(dir, 'direct'))], {
+        rlimits: { fileSizeBytes: 1000 },
+        reject: false,
+      }),
+    );
+    expect(direct).toMatchObject({ signal: 'SIGXFSZ', rlimitHit: 'fileSize' });
+    const outcome = await result(
+      exec('sh', ['-c', `head -c 100000 /dev/zero > ${join(dir, 'big')}`], {
+        rlimits: { fileSizeBytes: 1000 },
+        reject: false,
+      }),
+    );
+    expect(outcome).toMatchObject({ exitCode: 128 + 25, rlimitHit: 'fileSize' });
+  });
+
+  it('says the openFiles limit was hit (EMFILE in stderr)', async () => {
+    const script = 'import os\nfiles = [open(os.devnull) for _ in range(100)]';
+    const outcome = await result(
+      exec('python3', ['-c', script], { rlimits: { openFiles: 20 }, reject: false }),
+    );
+    expect(outcome).toMatchObject({ exitCode: 1, rlimitHit: 'openFiles' });
+    expect(outcome.stderr).toContain('Too many open files');
+  });
+
+  it('says the addressSpace limit was hit (MemoryError in stderr)', async () => {
+    const script = 'x = bytearray(1024 * 1024 * 1024)';
+    const outcome = await result(
+      exec('python3', ['-c', script], { rlimits: { addressSpaceBytes: 512 * 1024 * 1024 }, reject: false }),
+    );
+    expect(outcome).toMatchObject({ exitCode: 1, rlimitHit: 'addressSpace' });
+  });
+
+  it('reports no limit when the child stays within them', async () => {
+    const outcome = await result(
+      exec('python3', ['-c', 'print("fine")'], {
+        rlimits: {
+          cpuSeconds: 10,
+          addressSpaceBytes: 512 * 1024 * 1024,
+          openFiles: 64,
+          fileSizeBytes: 1 << 20,
+        },
+      }),
+    );
+    expect(outcome).toMatchObject({ exitCode: 0, rlimitHit: null, stdout: 'fine\n' });
+  });
+
+  it('fails a missing command with SPAWN_FAILED, not as prlimit output', async () => {
+    const error = await result(exec('sluice-no-such-command-xyz', [], { rlimits: { cpuSeconds: 1 } })).catch(
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toMatchObject({ code: 'SPAWN_FAILED', info: { errno: 'ENOENT' } });
+  });
+
+  it('refuses to run without limits when prlimit is missing (RLIMIT_UNAVAILABLE)', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'sluice-no-prlimit-'));
+    let thrown: unknown;
+    try {
+      prlimitCommand('true', [], { cpuSeconds: 1 }, empty);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isSluiceError(thrown, 'RLIMIT_UNAVAILABLE')).toBe(true);
+    expect((thrown as Error).message).toContain('prlimit');
+    expect(prlimitCommand('true', ['x'], { cpuSeconds: 2, openFiles: 9 }, '/usr/bin')).toEqual({
+      file: '/usr/bin/prlimit',
+      args: ['--cpu=2:3', '--nofile=9', '--', 'true', 'x'],
+    });
+  });
+});

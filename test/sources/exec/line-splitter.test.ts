@@ -1,0 +1,66 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LineSplitter } from '../../../src/sources/exec/line-splitter.js';
+
+function split(chunks: Buffer[], max: number): [string, boolean][] {
+  const pieces: [string, boolean][] = [];
+  const splitter = new LineSplitter(max, (text, partial) => pieces.push([text, partial]));
+  for (const chunk of chunks) splitter.push(chunk);
+  splitter.end();
+  return pieces;
+}
+
+describe('LineSplitter', () => {
+  it('splits lines across reads, keeping the newline, and emits a last line without one', () => {
+    expect(split([Buffer.from('a\nb'), Buffer.from('c\n\nd')], 100)).toEqual([
+      ['a\n', false],
+      ['bc\n', false],
+      ['\n', false],
+      ['d', false],
+    ]);
+  });
+
+  it('decodes a multi-byte character split across reads whole', () => {
+    const bytes = Buffer.from('x€y\n');
+    expect(split([bytes.subarray(0, 2), bytes.subarray(2, 3), bytes.subarray(3)], 100)).toEqual([
+      ['x€y\n', false],
+    ]);
+  });
+
+  it('cuts a line at exactly maxLineBytes: a line of max bytes is whole, one more byte is two pieces', () => {
+    expect(split([Buffer.from('abcd\n')], 5)).toEqual([['abcd\n', false]]);
+    expect(split([Buffer.from('abcde\n')], 5)).toEqual([
+      ['abcde', true],
+      ['\n', false],
+    ]);
+  });
+
+  it('rebuilds the input exactly, and no piece exceeds maxLineBytes (property)', () => {
+    const text = fc
+      .array(fc.constantFrom('a', 'é', '€', '😀', '\n', '\uFFFD'), { maxLength: 200 })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(
+        text,
+        fc.array(fc.nat(300), { maxLength: 6 }),
+        fc.integer({ min: 4, max: 40 }),
+        (input, cuts, max) => {
+          const bytes = Buffer.from(input);
+          const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+          const chunks: Buffer[] = [];
+          let start = 0;
+          for (const point of [...points, bytes.length]) {
+            chunks.push(bytes.subarray(start, point));
+            start = point;
+          }
+          const pieces = split(chunks, max);
+          expect(pieces.map(([piece]) => piece).join('')).toBe(input);
+          for (const [piece, partial] of pieces) {
+            expect(Buffer.byteLength(piece)).toBeLessThanOrEqual(max);
+            expect(piece.includes('\n')).toBe(!partial && piece.endsWith('\n'));
+          }
+        },
+      ),
+    );
+  });
+});

@@ -1,10 +1,10 @@
 import type { Observable } from 'rxjs';
 import { z } from 'zod';
+import { readOption } from '../core/read-option.js';
 import { checkArgument } from './check-argument.js';
 import { observableSchema } from './observable-schema.js';
 import { PullQueue } from './pull-queue.js';
 import { readBufferSize } from './read-buffer-size.js';
-import { readOption } from './read-option.js';
 
 /** Options of {@link onChunk}. */
 export interface OnChunkOptions<T> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readOption } from './read-option.js';
+import { readOption } from '../core/read-option.js';
 
 const bufferSizeSchema = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 

@@ -1,7 +1,7 @@
 import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
 import { z } from 'zod';
 import type { ChunkEvent } from '../core/chunk.js';
-import { describeValue } from '../core/describe-value.js';
+import { readOption } from '../core/read-option.js';
 import { checkArgument } from './check-argument.js';
 import { observableSchema } from './observable-schema.js';
 import { SseStream } from './sse/sse-stream.js';
@@ -67,38 +67,15 @@ export function toServerSentEvents(
   options?: ToServerSentEventsOptions,
 ): SseStream {
   checkArgument(source, 'source', observableSchema, 'an Observable');
-  const replay = read(options, 'replay', z.object({}).loose(), 'an object', {}, '');
+  const replay = readOption(options, 'replay', z.object({}).loose(), 'an object', {});
   return new SseStream(source as Observable<ChunkEvent<unknown>>, {
     replay: {
-      maxEvents: read(replay, 'maxEvents', positive, 'a positive integer', 10_000, 'replay.'),
-      maxBytes: read(replay, 'maxBytes', positive, 'a positive integer', 8 * 1024 * 1024, 'replay.'),
+      maxEvents: readOption(replay, 'maxEvents', positive, 'a positive integer', 10_000, 'replay.'),
+      maxBytes: readOption(replay, 'maxBytes', positive, 'a positive integer', 8 * 1024 * 1024, 'replay.'),
     },
-    heartbeatMs: read(options, 'heartbeatMs', count, 'a non-negative integer', 15_000, ''),
-    stallTimeoutMs: read(options, 'stallTimeoutMs', count, 'a non-negative integer', 30_000, ''),
-    retryMs: read(options, 'retryMs', count, 'a non-negative integer', 1000, ''),
-    scheduler: read(options, 'scheduler', schedulerSchema, 'a SchedulerLike', asyncScheduler, ''),
+    heartbeatMs: readOption(options, 'heartbeatMs', count, 'a non-negative integer', 15_000),
+    stallTimeoutMs: readOption(options, 'stallTimeoutMs', count, 'a non-negative integer', 30_000),
+    retryMs: readOption(options, 'retryMs', count, 'a non-negative integer', 1000),
+    scheduler: readOption(options, 'scheduler', schedulerSchema, 'a SchedulerLike', asyncScheduler),
   });
-}
-
-function read<T>(
-  options: unknown,
-  name: string,
-  schema: z.ZodType<T>,
-  expected: string,
-  fallback: T,
-  prefix: string,
-): T {
-  if (options === undefined) return fallback;
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`Expected the options to be an object, got ${describeValue(options)}`);
-  }
-  const value = (options as Record<string, unknown>)[name];
-  if (value === undefined) return fallback;
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    throw new TypeError(
-      `Expected the \`${prefix}${name}\` option to be ${expected}, got ${describeValue(value)}`,
-    );
-  }
-  return result.data;
 }

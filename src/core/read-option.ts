@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import { describeValue } from './describe-value.js';
+import { optionError } from './option-error.js';
 
 /**
  * Reads one option from an options bag and validates it with zod before anything starts, throwing
  * a `TypeError` in execa's template: "Expected the `bufferSize` option to be a positive integer,
  * got `0` (number)". An absent (`undefined`) option gets `fallback`; the bag itself must be an
- * object or `undefined`.
+ * object or `undefined`. `prefix` names a nested bag in messages (`'replay.'` → `replay.maxEvents`).
  *
  * @example
  * ```ts
@@ -21,16 +21,17 @@ export function readOption<T>(
   schema: z.ZodType<T>,
   expected: string,
   fallback: T,
+  prefix = '',
 ): T {
   if (options === undefined) return fallback;
   if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`Expected the options to be an object, got ${describeValue(options)}`);
+    throw optionError(undefined, 'an object', options);
   }
   const value = (options as Record<string, unknown>)[name];
   if (value === undefined) return fallback;
   const result = schema.safeParse(value);
   if (!result.success) {
-    throw new TypeError(`Expected the \`${name}\` option to be ${expected}, got ${describeValue(value)}`);
+    throw optionError(`${prefix}${name}`, expected, value);
   }
   return result.data;
 }

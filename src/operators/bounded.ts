@@ -3,9 +3,9 @@ import type { ChunkEvent } from '../core/chunk.js';
 import { currentDemand, subscribeWithDemand, Valve } from '../core/demand.js';
 import { BufferOverflowError } from '../core/errors/buffer-overflow-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
+import { optionError } from '../core/option-error.js';
 import { BoundedQueue } from './bounded-queue.js';
 import type { BoundedStrategy } from './bounded-strategy.js';
-import { optionTypeError } from './option-type-error.js';
 
 /** Options of {@link bounded}. */
 export interface BoundedConfig {
@@ -60,14 +60,14 @@ const STRATEGIES: readonly unknown[] = ['suspend', 'dropping', 'sliding', 'error
 export function bounded<E extends ChunkEvent<unknown>>(
   config: BoundedConfig = {},
 ): OperatorFunction<E, E | ChunkEvent<never>> {
-  if (typeof config !== 'object' || config === null) throw optionTypeError(undefined, 'an object', config);
+  if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
   const capacity = config.capacity ?? 16;
   const strategy = config.strategy ?? 'suspend';
   if (!Number.isInteger(capacity) || capacity < 1) {
-    throw optionTypeError('capacity', 'a positive integer', capacity);
+    throw optionError('capacity', 'a positive integer', capacity);
   }
   if (!STRATEGIES.includes(strategy)) {
-    throw optionTypeError('strategy', "one of 'suspend', 'dropping', 'sliding', 'error'", strategy);
+    throw optionError('strategy', "one of 'suspend', 'dropping', 'sliding', 'error'", strategy);
   }
   return operate((source, subscriber) => {
     const down = currentDemand();

@@ -1,8 +1,8 @@
 import { asyncScheduler, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
+import { optionError } from '../core/option-error.js';
 import { chunkByteLength } from './chunk-byte-length.js';
-import { optionTypeError } from './option-type-error.js';
 
 /** Options of {@link coalesce}. */
 export interface CoalesceConfig {
@@ -41,15 +41,15 @@ export interface CoalesceConfig {
 export function coalesce<E extends ChunkEvent<unknown>>(
   config: CoalesceConfig = {},
 ): OperatorFunction<E, E[]> {
-  if (typeof config !== 'object' || config === null) throw optionTypeError(undefined, 'an object', config);
+  if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
   const { maxDelayMs = 16, maxItems = Infinity, maxBytes = Infinity, scheduler = asyncScheduler } = config;
   if (typeof maxDelayMs !== 'number' || !Number.isFinite(maxDelayMs) || maxDelayMs < 0) {
-    throw optionTypeError('maxDelayMs', 'a non-negative finite number', maxDelayMs);
+    throw optionError('maxDelayMs', 'a non-negative finite number', maxDelayMs);
   }
-  if (!isLimit(maxItems)) throw optionTypeError('maxItems', 'a positive integer or Infinity', maxItems);
-  if (!isLimit(maxBytes)) throw optionTypeError('maxBytes', 'a positive integer or Infinity', maxBytes);
+  if (!isLimit(maxItems)) throw optionError('maxItems', 'a positive integer or Infinity', maxItems);
+  if (!isLimit(maxBytes)) throw optionError('maxBytes', 'a positive integer or Infinity', maxBytes);
   if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
-    throw optionTypeError('scheduler', 'a SchedulerLike', scheduler);
+    throw optionError('scheduler', 'a SchedulerLike', scheduler);
   }
 
   return operate((source, subscriber) => {

@@ -2,7 +2,7 @@ import { asyncScheduler, identity, type OperatorFunction, type SchedulerLike, ty
 import type { ChunkEvent } from '../core/chunk.js';
 import { currentDemand } from '../core/demand.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
-import { optionTypeError } from './option-type-error.js';
+import { optionError } from '../core/option-error.js';
 import type { StallTimeoutInfo } from './stall-timeout-info.js';
 
 /** Where {@link stallTimeout} reports a stall. */
@@ -56,16 +56,16 @@ const consoleLogger: StallTimeoutLogger = { warn: (message) => console.warn(mess
 export function stallTimeout<E extends ChunkEvent<unknown>>(
   config: StallTimeoutConfig = {},
 ): OperatorFunction<E, E | ChunkEvent<never>> {
-  if (typeof config !== 'object' || config === null) throw optionTypeError(undefined, 'an object', config);
+  if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
   const { ms = 30_000, scheduler = asyncScheduler, logger = consoleLogger, onStall } = config;
-  if (!Number.isInteger(ms) || ms < 0) throw optionTypeError('ms', 'a non-negative integer', ms);
+  if (!Number.isInteger(ms) || ms < 0) throw optionError('ms', 'a non-negative integer', ms);
   if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
-    throw optionTypeError('scheduler', 'a SchedulerLike', scheduler);
+    throw optionError('scheduler', 'a SchedulerLike', scheduler);
   }
   if (typeof logger?.warn !== 'function')
-    throw optionTypeError('logger', 'an object with a `warn` method', logger);
+    throw optionError('logger', 'an object with a `warn` method', logger);
   if (onStall !== undefined && typeof onStall !== 'function')
-    throw optionTypeError('onStall', 'a function', onStall);
+    throw optionError('onStall', 'a function', onStall);
   if (ms === 0) return identity;
   const message = `Stream stalled: consumer did not pull for ${ms / 1000}s`;
 

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { onChunk } from '../../src/adapters/on-chunk.js';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
 import { toReadableStream } from '../../src/adapters/to-readable-stream.js';
 import { type ExecLineEvent, exec } from '../../src/sources/exec.js';
+import { groupGone, liveGroupMembers } from '../support/processes.js';
 
 // A python3 child writes 128-byte numbered lines as fast as its (blocking) pipe takes them and
 // records in a side file how far it got; the consumer takes one line per millisecond for
@@ -79,22 +79,9 @@ class LeadMeter {
   }
 }
 
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw error;
-  }
-}
-
 async function expectGroupGone(pgid: number): Promise<void> {
-  const deadline = performance.now() + 15_000;
-  while (groupAlive(pgid) && performance.now() < deadline) await sleep(20);
-  expect(groupAlive(pgid)).toBe(false);
-  const groups = execFileSync('ps', ['-eo', 'pgid='], { encoding: 'utf8' }).split('\n').map(Number);
-  expect(groups).not.toContain(pgid);
+  expect(await groupGone(pgid, 15_000)).toBe(true);
+  expect(liveGroupMembers(pgid)).toEqual([]); // and `ps` agrees
 }
 
 function expectBounded(meter: LeadMeter): void {

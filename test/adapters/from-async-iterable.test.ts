@@ -143,7 +143,7 @@ describe('fromAsyncIterable', () => {
 
   it('validates its argument', () => {
     expect(() => fromAsyncIterable([1, 2] as never)).toThrow(
-      new TypeError('Expected the `iterable` argument to be an AsyncIterable, got `1,2` (array)'),
+      new TypeError('Expected the `iterable` argument to be an AsyncIterable, got `[1,2]` (array)'),
     );
   });
 });

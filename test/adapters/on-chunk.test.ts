@@ -176,7 +176,7 @@ describe('onChunk', () => {
       'Expected the `onError` option to be a function, got `5` (number)',
     );
     expect(() => onChunk(subject, () => undefined, { signal: {} as never })).toThrow(
-      'Expected the `signal` option to be an AbortSignal, got `[object Object]` (object)',
+      'Expected the `signal` option to be an AbortSignal, got `{}` (object)',
     );
     expect(subject.observed).toBe(false);
   });

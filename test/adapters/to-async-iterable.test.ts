@@ -186,7 +186,7 @@ describe('toAsyncIterable', () => {
       'Expected the options to be an object, got `big` (string)',
     );
     expect(() => toAsyncIterable([1, 2] as never)).toThrow(
-      'Expected the `source` argument to be an Observable, got `1,2` (array)',
+      'Expected the `source` argument to be an Observable, got `[1,2]` (array)',
     );
   });
 });

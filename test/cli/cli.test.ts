@@ -9,7 +9,7 @@ import type { HostcallFrame } from '../../src/kernel/protocol/hostcall-frame.js'
 import type { OutcomeCodec } from '../../src/kernel/protocol/outcome-codec.js';
 import { serdeCodec } from '../../src/kernel/protocol/serde-codec.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
-import { liveGroupMembers, pollUntil } from '../sources/exec/process-helpers.js';
+import { liveGroupMembers, pollUntil } from '../support/processes.js';
 
 const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 /** Runs the CLI as a user would: a separate Node process (TypeScript through tsx). */

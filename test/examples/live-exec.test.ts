@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LiveExecServer, startLiveExecServer } from '../../examples/live-exec/server.js';
+import { groupGone, liveGroupMembers } from '../support/processes.js';
 
 const CHROMIUM_FLAGS = [
   '--headless',
@@ -39,16 +40,6 @@ afterAll(async () => {
 
 const pageText = (page: Page, selector: string) =>
   page.$$eval(selector, (nodes) => nodes.map((node) => node.textContent ?? '').join(''));
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw error;
-  }
-}
 
 describe('examples/live-exec in headless chromium', () => {
   it('shows lines before the command exits and resumes after a server-side drop with no loss and no duplicate', async () => {
@@ -111,10 +102,8 @@ describe('examples/live-exec in headless chromium', () => {
       timeout: 30_000,
     });
     expect(await page.textContent('#status')).toBe('cancelled after 2 lines');
-    const deadline = Date.now() + 15_000;
-    while (groupAlive(pgid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(groupAlive(pgid)).toBe(false);
-    expect(() => execFileSync('ps', ['-o', 'pid=', '-g', String(pgid)])).toThrow(); // ps exits 1: no such group
+    expect(await groupGone(pgid, 15_000)).toBe(true);
+    expect(liveGroupMembers(pgid)).toEqual([]); // and `ps` agrees
     expect(server.runs.get('1')?.stream.ended).toBe(true);
     await page.close();
   });

@@ -7,6 +7,7 @@ import { bounded } from '../../src/operators/bounded.js';
 import { stallTimeout } from '../../src/operators/stall-timeout.js';
 import type { StallTimeoutInfo } from '../../src/operators/stall-timeout-info.js';
 import { exec } from '../../src/sources/exec.js';
+import { groupAlive } from '../support/processes.js';
 
 type Event = ChunkEvent<string>;
 
@@ -58,16 +59,6 @@ const recorder = () => {
     logger: { warn: (message: string, info: StallTimeoutInfo) => calls.push([message, info]) },
   };
 };
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw error;
-  }
-}
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -374,7 +365,7 @@ describe('stallTimeout', () => {
     );
     expect(() => stallTimeout({ ms: 1.5 })).toThrow('`ms` option to be a non-negative integer, got `1.5`');
     expect(() => stallTimeout({ scheduler: {} as never })).toThrow(
-      'Expected the `scheduler` option to be a SchedulerLike, got `[object Object]` (object)',
+      'Expected the `scheduler` option to be a SchedulerLike, got `{}` (object)',
     );
     expect(() => stallTimeout({ logger: { log: () => 1 } as never })).toThrow(
       'Expected the `logger` option to be an object with a `warn` method',

@@ -1,7 +1,7 @@
 import { firstValueFrom, type Observable, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { type ExecEvent, type ExecExitEvent, exec } from '../../src/index.js';
-import { findChild, fixture, liveGroupMembers, pollUntil, processAlive } from './exec/process-helpers.js';
+import { findChild, fixture, liveGroupMembers, pollUntil, processAlive } from '../support/processes.js';
 
 /** Subscribes, waits for the line `ready\n`, and returns the lines seen so far and the subscription. */
 async function startUntilReady(source: Observable<ExecEvent>) {

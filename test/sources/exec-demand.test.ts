@@ -9,7 +9,7 @@ import {
   pollUntil,
   processGone,
   writtenBytes,
-} from './exec/process-helpers.js';
+} from '../support/processes.js';
 
 /** Polls until the child's written byte count did not move for `quietMs`. */
 async function waitUntilBlocked(pid: number, quietMs: number, deadlineMs: number): Promise<boolean> {

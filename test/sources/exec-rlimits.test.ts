@@ -5,7 +5,7 @@ import type { Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { type ExecEvent, type ExecResult, exec, isSluiceError } from '../../src/index.js';
 import { prlimitCommand } from '../../src/sources/exec/prlimit.js';
-import { fixture } from './exec/process-helpers.js';
+import { fixture } from '../support/processes.js';
 
 function result(source: Observable<ExecEvent>): Promise<ExecResult> {
   return new Promise((resolve, reject) => {

@@ -12,7 +12,7 @@ import {
   isSpawnError,
 } from '../../src/index.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
-import { fixture } from './exec/process-helpers.js';
+import { fixture } from '../support/processes.js';
 
 interface Run {
   lines: ExecLineEvent[];

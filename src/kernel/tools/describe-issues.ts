@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { describeValue } from './describe-value.js';
+import { describeWireValue as describeValue } from '../../core/errors/describe-wire-value.js';
 
 /**
  * Turns the first zod issue into one sentence that names the field, in execa's template:

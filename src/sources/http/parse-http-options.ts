@@ -1,7 +1,7 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { z } from 'zod';
 import type { Demand } from '../../core/demand.js';
-import { describeValue } from './describe-value.js';
+import { describeValue } from '../../core/describe-value.js';
 import type { HttpOptions } from './http-types.js';
 
 /** {@link HttpOptions} with every default applied (`demand` stays optional: it is resolved at subscribe). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeValue } from './describe-value.js';
+import { describeValue } from '../../core/describe-value.js';
 
 /** The validated request of an {@link http} call. */
 export interface HttpRequest {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { isSluiceError } from '../../../src/core/errors/sluice-error.js';
 import { createSupervisor } from '../../../src/kernel/supervisor/create-supervisor.js';
 import type { ToolChunk } from '../../../src/kernel/tools/tool-chunk.js';
-import { groupAlive, groupGone } from '../tools/group-alive.js';
+import { groupAlive, groupGone } from '../../support/processes.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/${name}`, import.meta.url));
 const pythonRunner = ['python3', fixture('runner-exec.py')];

@@ -8,7 +8,7 @@ import { registerBuiltinTools } from '../../../src/kernel/tools/register-builtin
 import type { ToolChunk } from '../../../src/kernel/tools/tool-chunk.js';
 import { createToolRegistry } from '../../../src/kernel/tools/tool-registry.js';
 import type { ToolResult } from '../../../src/kernel/tools/tool-result.js';
-import { groupGone } from './group-alive.js';
+import { groupGone } from '../../support/processes.js';
 
 const registry = registerBuiltinTools(createToolRegistry());
 

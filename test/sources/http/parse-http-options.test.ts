@@ -36,14 +36,14 @@ describe('parseHttpOptions', () => {
       'Expected the `timeoutMs` option to be a non-negative integer up to 2147483647, got `2147483648` (number)',
     ],
     [{ maxLineBytes: 0 }, 'Expected the `maxLineBytes` option to be a positive integer, got `0` (number)'],
-    [{ lines: 'yes' }, 'Expected the `lines` option to be a boolean, got `"yes"` (string)'],
+    [{ lines: 'yes' }, 'Expected the `lines` option to be a boolean, got `yes` (string)'],
     [{ reject: null }, 'Expected the `reject` option to be a boolean, got `null` (null)'],
     [{ scheduler: {} }, 'Expected the `scheduler` option to be a SchedulerLike, got `{}` (object)'],
     [
       { demand: { paused: 'no', onChange() {} } },
       'Expected the `demand` option to be a Demand (`paused` and `onChange()`), got `{"paused":"no"}` (object)',
     ],
-    [{ fetch: 'curl' }, 'Expected the `fetch` option to be a function, got `"curl"` (string)'],
+    [{ fetch: 'curl' }, 'Expected the `fetch` option to be a function, got `curl` (string)'],
     [
       { timeout: 5 },
       'Unknown `timeout` option (known options: lines, maxLineBytes, timeoutMs, reject, scheduler, demand, fetch)',

@@ -18,19 +18,19 @@ describe('parseHttpRequest', () => {
     [
       '/relative',
       undefined,
-      'Expected the `url` argument to be an absolute URL (string or URL), got `"/relative"` (string)',
+      'Expected the `url` argument to be an absolute URL (string or URL), got `/relative` (string)',
     ],
     [42, undefined, 'Expected the `url` argument to be an absolute URL (string or URL), got `42` (number)'],
     [
       'http://127.0.0.1/',
       'GET',
-      'Expected the `init` argument to be a RequestInit object, got `"GET"` (string)',
+      'Expected the `init` argument to be a RequestInit object, got `GET` (string)',
     ],
     ['http://127.0.0.1/', { method: 7 }, 'Expected `init.method` to be a non-empty string, got `7` (number)'],
     [
       'http://127.0.0.1/',
       { signal: 'stop' },
-      'Expected `init.signal` to be an AbortSignal, got `"stop"` (string)',
+      'Expected `init.signal` to be an AbortSignal, got `stop` (string)',
     ],
   ])('rejects url %j / init %j with a TypeError naming it', (url, init, message) => {
     expect(() => parseHttpRequest(url, init)).toThrow(new TypeError(message));

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** Absolute path of a fixture in test/fixtures. */
 export const fixture = (name: string): string =>
-  fileURLToPath(new URL(`../../fixtures/${name}`, import.meta.url));
+  fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 
 /**
  * The live (non-zombie) processes of group `pgid`, from `ps`. Zombies are left out: where PID 1
@@ -82,4 +82,29 @@ export function processGone(pid: number): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * Whether process group `pgid` has a live (non-zombie) member. Scans `/proc` rather than calling
+ * `kill(-pgid, 0)`, which also succeeds for zombies: where PID 1 does not reap orphans (containers),
+ * killed grandchildren stay zombies forever.
+ */
+export function groupAlive(pgid: number): boolean {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+    } catch {
+      continue;
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ', 3);
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') return true;
+  }
+  return false;
+}
+
+/** Polls until group `pgid` has no live process, or `deadlineMs` passes; returns whether it is gone. */
+export function groupGone(pgid: number, deadlineMs = 10_000): Promise<boolean> {
+  return pollUntil(() => !groupAlive(pgid), deadlineMs);
 }

@@ -1,0 +1,17 @@
+import { describeValue } from './describe-value.js';
+
+/**
+ * The `TypeError` every sluice option check throws, in execa's template:
+ * "Expected the `timeoutMs` option to be a non-negative integer, got `-1` (number)". With no
+ * option name it speaks of the options object itself. Internal: not exported from the package.
+ *
+ * @example
+ * ```ts
+ * throw optionError('capacity', 'a positive integer', 0);
+ * // TypeError: Expected the `capacity` option to be a positive integer, got `0` (number)
+ * ```
+ */
+export function optionError(option: string | undefined, expected: string, value: unknown): TypeError {
+  const subject = option === undefined ? 'the options' : `the \`${option}\` option`;
+  return new TypeError(`Expected ${subject} to be ${expected}, got ${describeValue(value)}`);
+}

@@ -1,1 +1,4 @@
-export {};
+export * from './connect-extension.js';
+export * from './create-bridge.js';
+export * from './extension-api.js';
+export * from './hostcall-stream.js';

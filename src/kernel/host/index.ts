@@ -1,1 +1,15 @@
-export {};
+export * from './create-host.js';
+export * from './default-handlers.js';
+export * from './default-producers.js';
+export * from './exec-event-to-chunk.js';
+export * from './exec-handler.js';
+export * from './exec-payload.js';
+export * from './exec-producer.js';
+export * from './host-logger.js';
+export * from './host-stream.js';
+export * from './hostcall-handler.js';
+export * from './http-handler.js';
+export * from './http-payload.js';
+export * from './http-producer.js';
+export * from './scripted-producer.js';
+export * from './stream-producer.js';

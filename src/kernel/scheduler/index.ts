@@ -1,1 +1,2 @@
-export {};
+export * from './macrotask.js';
+export * from './macrotask-scheduler.js';

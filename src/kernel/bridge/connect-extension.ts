@@ -1,0 +1,50 @@
+import type { Host } from '../host/create-host.js';
+import { type Bridge, createBridge } from './create-bridge.js';
+import { createExtensionApi, type ExtensionApi } from './extension-api.js';
+
+/**
+ * An extension wired to an in-process host (see {@link connectExtension}).
+ *
+ * @example
+ * ```ts
+ * const { api, bridge, disconnect } = connectExtension(host, 'ext-a');
+ * ```
+ */
+export interface ConnectedExtension {
+  readonly extensionId: string;
+  readonly bridge: Bridge;
+  readonly api: ExtensionApi;
+  /** Stops delivery to this extension (does not cancel its streams: see `host.unloadExtension`). */
+  disconnect(): void;
+}
+
+/**
+ * Wires an extension to an in-process host: `host.connect(extensionId, …)` delivers to a new
+ * bridge's `completeHostcall`, the bridge sends, pulls and cancels through the connection.
+ * `callIds` defaults to `${extensionId}:hc-1`, `${extensionId}:hc-2`, … so that ids stay unique
+ * across extensions of one host.
+ *
+ * @example
+ * ```ts
+ * const host = createHost();
+ * const { api } = connectExtension(host, 'ext-a');
+ * for await (const line of api.exec('ls', ['-la'], { stream: true })) console.log(line);
+ * ```
+ */
+export function connectExtension(
+  host: Host,
+  extensionId: string,
+  options: { readonly callIds?: () => string } = {},
+): ConnectedExtension {
+  let counter = 0;
+  const callIds =
+    options.callIds ??
+    (() => {
+      counter += 1;
+      return `${extensionId}:hc-${counter}`;
+    });
+  let bridge: Bridge | undefined;
+  const connection = host.connect(extensionId, (task) => bridge?.completeHostcall(task.callId, task.outcome));
+  bridge = createBridge({ ...connection, callIds });
+  return { extensionId, bridge, api: createExtensionApi(bridge), disconnect: connection.disconnect };
+}

@@ -1,0 +1,202 @@
+import { z } from 'zod';
+import { SluiceError } from '../../core/errors/sluice-error.js';
+import { readOption } from '../../core/read-option.js';
+import { bridgeCodec } from '../protocol/bridge-codec.js';
+import type { HostcallKind } from '../protocol/hostcall-kind.js';
+import type { HostcallOutcome } from '../protocol/hostcall-outcome.js';
+import { hostcallOutcomeSchema } from '../protocol/hostcall-outcome-schema.js';
+import type { HostcallPayload, HostcallRequest } from '../protocol/hostcall-request.js';
+import type { JsonValue } from '../protocol/json-value.js';
+import { HostcallStream } from './hostcall-stream.js';
+
+/**
+ * How a bridge reaches its host (in-process: a `HostConnection` from `host.connect`).
+ *
+ * @example
+ * ```ts
+ * const transport: BridgeTransport = host.connect('ext-a', (task) => bridge.completeHostcall(task.callId, task.outcome));
+ * ```
+ */
+export interface BridgeTransport {
+  /** Hands a request to the host. */
+  send(request: HostcallRequest): void;
+  /** Asks for `count` more chunks of a stream. */
+  pull(callId: string, count: number): void;
+  /** Cancels a stream on the host. */
+  cancelStream(callId: string): void;
+}
+
+/**
+ * Options of {@link createBridge}.
+ *
+ * @example
+ * ```ts
+ * createBridge({ ...connection, callIds: () => `ext-a:${crypto.randomUUID()}` });
+ * ```
+ */
+export interface BridgeOptions extends BridgeTransport {
+  /** Makes call ids. Default: `hc-1`, `hc-2`, … per bridge. */
+  readonly callIds?: () => string;
+}
+
+/**
+ * What the bridge has seen, for monitoring and tests.
+ *
+ * @example
+ * ```ts
+ * if (bridge.stats.ignored > 0) console.warn(`${bridge.stats.ignored} late outcomes dropped`);
+ * ```
+ */
+export interface BridgeStats {
+  /** Outcomes for a call that is unknown or already complete (dropped). */
+  readonly ignored: number;
+  /** Outcomes that could not be decoded (`INVALID_FRAME`). */
+  readonly invalid: number;
+}
+
+/**
+ * The extension side of the hostcall protocol (see {@link createBridge}).
+ *
+ * @example
+ * ```ts
+ * const stream = bridge.stream('exec', { cmd: 'make' });
+ * bridge.cancelStream(stream.callId);
+ * ```
+ */
+export interface Bridge {
+  readonly stats: BridgeStats;
+  /** The seed's `__pi_complete_hostcall`: an outcome for `callId`, as a `HostcallOutcome` or in the bridge shape. */
+  completeHostcall(callId: string, outcome: unknown): void;
+  /** A non-streaming hostcall: resolves with the `Success` value, rejects with a `SluiceError` carrying the `Error` code. */
+  call(kind: HostcallKind, payload: HostcallPayload): Promise<JsonValue>;
+  /** A streaming hostcall (`payload.stream` is set to `true`). */
+  stream(kind: HostcallKind, payload: HostcallPayload): HostcallStream;
+  /** Cancels a stream (the seed's `pi.cancelStream(callId)`); unknown or finished: no-op. */
+  cancelStream(callId: string): void;
+  /** The call ids still waiting for an outcome. */
+  pending(): readonly string[];
+}
+
+type Pending =
+  | {
+      readonly type: 'call';
+      readonly resolve: (value: JsonValue) => void;
+      readonly reject: (error: unknown) => void;
+    }
+  | { readonly type: 'stream'; readonly stream: HostcallStream };
+
+const functionSchema = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function');
+
+/**
+ * Creates the extension side of seed 002: it sends hostcalls and turns the outcomes the host
+ * delivers (`completeHostcall(callId, outcome)`, in `seq` order) into settled promises and
+ * {@link HostcallStream}s.
+ *
+ * - A non-stream outcome resolves (`Success`) or rejects (`Error` → a `SluiceError` with its
+ *   `code`) the pending call.
+ * - A stream outcome goes to the call's `HostcallStream` (sequence-checked there); after its
+ *   final chunk or error the call is forgotten.
+ * - An outcome for an unknown or completed call is ignored and counted (`stats.ignored`); one
+ *   that does not decode is counted (`stats.invalid`) and fails its call with `INVALID_FRAME`.
+ *
+ * @example
+ * ```ts
+ * let bridge: Bridge;
+ * const connection = host.connect('ext-a', (task) => bridge.completeHostcall(task.callId, task.outcome));
+ * bridge = createBridge(connection);
+ * const value = await bridge.call('tool', { name: 'read' });
+ * ```
+ */
+export function createBridge(options: BridgeOptions): Bridge {
+  const send = readOption(options, 'send', functionSchema, 'a function', undefined);
+  const pull = readOption(options, 'pull', functionSchema, 'a function', undefined);
+  const cancel = readOption(options, 'cancelStream', functionSchema, 'a function', undefined);
+  if (send === undefined || pull === undefined || cancel === undefined) {
+    const missing = send === undefined ? 'send' : pull === undefined ? 'pull' : 'cancelStream';
+    throw new TypeError(`Expected the \`${missing}\` option to be a function, got \`undefined\` (undefined)`);
+  }
+  let counter = 0;
+  const callIds = readOption(options, 'callIds', functionSchema, 'a function', () => {
+    counter += 1;
+    return `hc-${counter}`;
+  }) as () => string;
+  const calls = new Map<string, Pending>();
+  let ignored = 0;
+  let invalid = 0;
+
+  const transport = options as BridgeTransport;
+
+  const decode = (outcome: unknown): HostcallOutcome => {
+    if (typeof outcome === 'object' && outcome !== null && 'type' in outcome) {
+      return hostcallOutcomeSchema.parse(outcome);
+    }
+    return bridgeCodec.decode(outcome, 'outcome');
+  };
+
+  const bridge: Bridge = {
+    stats: {
+      get ignored() {
+        return ignored;
+      },
+      get invalid() {
+        return invalid;
+      },
+    },
+    completeHostcall(callId, raw) {
+      const pending = calls.get(callId);
+      if (pending === undefined) {
+        ignored += 1;
+        return;
+      }
+      let outcome: HostcallOutcome;
+      try {
+        outcome = decode(raw);
+      } catch (error) {
+        invalid += 1;
+        const reason = error instanceof Error ? error.message : String(error);
+        outcome = { type: 'error', code: 'INVALID_FRAME', message: reason };
+        if (pending.type === 'stream') transport.cancelStream(callId);
+      }
+      if (pending.type === 'stream') {
+        pending.stream.deliver(outcome);
+        return;
+      }
+      calls.delete(callId);
+      if (outcome.type === 'success') pending.resolve(outcome.value);
+      else if (outcome.type === 'error') pending.reject(new SluiceError(outcome.code, outcome.message));
+      else {
+        pending.reject(
+          new SluiceError('INVALID_FRAME', `A stream chunk arrived for the non-streaming call \`${callId}\``),
+        );
+      }
+    },
+    call(kind, payload) {
+      const callId = callIds();
+      return new Promise<JsonValue>((resolve, reject) => {
+        calls.set(callId, { type: 'call', resolve, reject });
+        transport.send({ callId, kind, payload });
+      });
+    },
+    stream(kind, payload) {
+      const callId = callIds();
+      const prefetch =
+        typeof payload.buffer_size === 'number' && payload.buffer_size > 0 ? payload.buffer_size : 16;
+      const stream = new HostcallStream(callId, {
+        prefetch,
+        pull: (count) => transport.pull(callId, count),
+        cancel: () => transport.cancelStream(callId),
+        settled: () => {
+          if (calls.get(callId)?.type === 'stream') calls.delete(callId);
+        },
+      });
+      calls.set(callId, { type: 'stream', stream });
+      transport.send({ callId, kind, payload: { ...payload, stream: true } });
+      return stream;
+    },
+    cancelStream(callId) {
+      if (calls.get(callId)?.type === 'stream') transport.cancelStream(callId);
+    },
+    pending: () => [...calls.keys()],
+  };
+  return bridge;
+}

@@ -1,0 +1,183 @@
+import { asapScheduler, asyncScheduler, type SchedulerLike, Subscription } from 'rxjs';
+import { z } from 'zod';
+import { readOption } from '../../core/read-option.js';
+import type { Macrotask } from './macrotask.js';
+import { schedulerLikeSchema } from './scheduler-like-schema.js';
+
+/**
+ * Options of {@link createMacrotaskScheduler}.
+ *
+ * @example
+ * ```ts
+ * const options: MacrotaskSchedulerOptions<HostcallOutcome> = { clock: testScheduler, driver: 'manual' };
+ * ```
+ */
+export interface MacrotaskSchedulerOptions<O> {
+  /** The clock timers run on (stall timers, timeouts). Default `asyncScheduler`; a `TestScheduler` for virtual time. */
+  readonly clock?: SchedulerLike;
+  /**
+   * What drains the queue: a `SchedulerLike` on which a drain is scheduled whenever work is
+   * enqueued (default `asapScheduler`: right after the current job), or `'manual'`: nothing
+   * drains by itself, the caller calls {@link MacrotaskScheduler.tick} / `runUntilIdle()`.
+   */
+  readonly driver?: SchedulerLike | 'manual';
+  /** Most macrotasks one driver turn delivers before yielding to the event loop. Default 64. */
+  readonly batch?: number;
+  /** The delivery function (can also be set later with `setDelivery`). */
+  readonly deliver?: (task: Macrotask<O>) => void;
+}
+
+/**
+ * The kernel's macrotask FIFO (see {@link createMacrotaskScheduler}).
+ *
+ * @example
+ * ```ts
+ * const scheduler = createMacrotaskScheduler<string>({ driver: 'manual', deliver: (t) => console.log(t.seq) });
+ * scheduler.enqueue('ext-a', 'hc-1', 'ok');
+ * scheduler.tick(); // logs 0, returns true
+ * ```
+ */
+export interface MacrotaskScheduler<O> {
+  /** The clock timers run on. */
+  readonly clock: SchedulerLike;
+  /** How many macrotasks wait to be delivered. */
+  readonly size: number;
+  /** The clock's current time (ms). */
+  now(): number;
+  /** Takes the next global sequence number. */
+  nextSeq(): number;
+  /** Appends a macrotask (its `seq` is taken now); `onDelivered` runs right after its delivery. */
+  enqueue(extensionId: string, callId: string, outcome: O, onDelivered?: () => void): Macrotask<O>;
+  /** Delivers exactly one macrotask, the oldest; returns whether there was one. */
+  tick(): boolean;
+  /** Ticks until the queue is empty (including what deliveries enqueue); returns how many were delivered. */
+  runUntilIdle(limit?: number): number;
+  /** A snapshot of the queue, oldest first. */
+  pending(): readonly Macrotask<O>[];
+  /** Sets the function each tick delivers to. */
+  setDelivery(deliver: (task: Macrotask<O>) => void): void;
+  /** Runs `callback` after `delayMs` on the clock; unsubscribe to cancel. */
+  setTimer(delayMs: number, callback: () => void): Subscription;
+  /** Cancels pending timers and the driver; queued macrotasks stay queued. */
+  dispose(): void;
+}
+
+interface Entry<O> {
+  readonly task: Macrotask<O>;
+  readonly onDelivered: (() => void) | undefined;
+}
+
+/**
+ * Creates the kernel's deterministic macrotask scheduler (seed 002, "Scheduler Integration").
+ *
+ * - Every {@link MacrotaskScheduler.enqueue} takes a global `seq` from `nextSeq()`; the queue is a
+ *   plain FIFO: stream chunks and non-stream completions share it with no priority, and nothing
+ *   is ever reordered.
+ * - {@link MacrotaskScheduler.tick} pops exactly one macrotask and hands it to the delivery
+ *   function, then runs the macrotask's `onDelivered` hook (the host frees a channel slot there).
+ * - Timers are separate from the queue: they run on `clock`, a `SchedulerLike`. With a
+ *   `TestScheduler` / `VirtualTimeScheduler` clock and `driver: 'manual'`, delivery order is a pure
+ *   function of the inputs. With the defaults (`asyncScheduler` clock, `asapScheduler` driver) the
+ *   queue drains on the event loop, `batch` macrotasks per turn.
+ *
+ * @example
+ * ```ts
+ * import { TestScheduler } from 'rxjs/testing';
+ * const clock = new TestScheduler(() => {});
+ * const scheduler = createMacrotaskScheduler<string>({ clock, driver: 'manual' });
+ * scheduler.setDelivery((task) => console.log(task.seq, task.callId, task.outcome));
+ * scheduler.enqueue('ext-a', 'hc-42', 'line 1');
+ * scheduler.enqueue('ext-a', 'hc-99', 'line 1');
+ * scheduler.runUntilIdle(); // 0 hc-42 line 1, then 1 hc-99 line 1
+ * ```
+ */
+export function createMacrotaskScheduler<O = unknown>(
+  options: MacrotaskSchedulerOptions<O> = {},
+): MacrotaskScheduler<O> {
+  const clock = readOption(options, 'clock', schedulerLikeSchema, 'a SchedulerLike', asyncScheduler);
+  const driverSchema = z.union([z.literal('manual'), schedulerLikeSchema]);
+  const driver = readOption(
+    options,
+    'driver',
+    driverSchema,
+    "a SchedulerLike or 'manual'",
+    asapScheduler as SchedulerLike | 'manual',
+  );
+  const batch = readOption(options, 'batch', z.number().int().positive(), 'a positive integer', 64);
+  const deliverSchema = z.custom<(task: Macrotask<O>) => void>((value) => typeof value === 'function');
+  let deliver = readOption(options, 'deliver', deliverSchema, 'a function', undefined);
+
+  const queue: Entry<O>[] = [];
+  let head = 0;
+  let seq = 0;
+  let armed: Subscription | undefined;
+  const timers = new Subscription();
+
+  const drain = (): void => {
+    armed = undefined;
+    for (let n = 0; n < batch && scheduler.tick(); n += 1);
+    arm();
+  };
+  const arm = (): void => {
+    if (driver === 'manual' || armed !== undefined || queue.length === head) return;
+    armed = driver.schedule(drain);
+  };
+
+  const scheduler: MacrotaskScheduler<O> = {
+    clock,
+    get size() {
+      return queue.length - head;
+    },
+    now: () => clock.now(),
+    nextSeq: () => {
+      const next = seq;
+      seq += 1;
+      return next;
+    },
+    enqueue(extensionId, callId, outcome, onDelivered) {
+      const task: Macrotask<O> = { seq: scheduler.nextSeq(), extensionId, callId, outcome };
+      queue.push({ task, onDelivered });
+      arm();
+      return task;
+    },
+    tick() {
+      if (queue.length === head) return false;
+      if (deliver === undefined) throw new Error('The macrotask scheduler has no delivery function');
+      const entry = queue[head] as Entry<O>;
+      head += 1;
+      if (head > 1024 && head * 2 > queue.length) {
+        queue.splice(0, head);
+        head = 0;
+      }
+      try {
+        deliver(entry.task);
+      } finally {
+        entry.onDelivered?.();
+      }
+      return true;
+    },
+    runUntilIdle(limit = 1_000_000) {
+      let delivered = 0;
+      while (delivered < limit && scheduler.tick()) delivered += 1;
+      return delivered;
+    },
+    pending: () => queue.slice(head).map((entry) => entry.task),
+    setDelivery(next) {
+      deliver = deliverSchema.parse(next);
+    },
+    setTimer(delayMs, callback) {
+      const timer = clock.schedule(() => {
+        timers.remove(timer);
+        callback();
+      }, delayMs);
+      timers.add(timer);
+      return timer;
+    },
+    dispose() {
+      armed?.unsubscribe();
+      armed = undefined;
+      timers.unsubscribe();
+    },
+  };
+  return scheduler;
+}

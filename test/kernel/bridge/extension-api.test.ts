@@ -1,0 +1,74 @@
+import { from, lastValueFrom, toArray } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import type { ChunkEvent } from '../../../src/core/chunk.js';
+import { connectExtension } from '../../../src/kernel/bridge/connect-extension.js';
+import type { Bridge } from '../../../src/kernel/bridge/create-bridge.js';
+import { createExtensionApi } from '../../../src/kernel/bridge/extension-api.js';
+import { createHost } from '../../../src/kernel/host/create-host.js';
+import type { JsonValue } from '../../../src/kernel/protocol/json-value.js';
+
+const lines = (texts: readonly string[]) =>
+  from(
+    texts.map(
+      (content, sequence): ChunkEvent<JsonValue> => ({ sequence, kind: 'stdout', content, isFinal: false }),
+    ),
+  );
+
+describe('createExtensionApi', () => {
+  it('builds the payloads in the seed’s shape', () => {
+    const calls: unknown[] = [];
+    const bridge = {
+      call: (kind: string, payload: unknown) => {
+        calls.push(['call', kind, payload]);
+        return Promise.resolve(null);
+      },
+      stream: (kind: string, payload: unknown) => {
+        calls.push(['stream', kind, payload]);
+        return {};
+      },
+      cancelStream: (callId: string) => calls.push(['cancel', callId]),
+    } as unknown as Bridge;
+    const api = createExtensionApi(bridge);
+    void api.exec('ls');
+    void api.exec('ls', ['-la']);
+    api.exec('tail', { stream: true, stall_timeout_ms: 0 });
+    api.exec('make', ['build'], { stream: true, buffer_size: 32 });
+    api.http('http://127.0.0.1/x', { stream: true, lines: true });
+    void api.http('http://127.0.0.1/y');
+    api.cancelStream('hc-3');
+    expect(calls).toEqual([
+      ['call', 'exec', { cmd: 'ls' }],
+      ['call', 'exec', { cmd: 'ls', args: ['-la'] }],
+      ['stream', 'exec', { stream: true, stall_timeout_ms: 0, cmd: 'tail' }],
+      ['stream', 'exec', { stream: true, buffer_size: 32, cmd: 'make', args: ['build'] }],
+      ['stream', 'http', { stream: true, lines: true, url: 'http://127.0.0.1/x' }],
+      ['call', 'http', { url: 'http://127.0.0.1/y' }],
+      ['cancel', 'hc-3'],
+    ]);
+  });
+
+  it('end to end on an in-process host: for await over a stream, await a plain call, ids unique per extension', async () => {
+    const host = createHost({
+      logger: { warn: () => {} },
+      producers: { exec: (payload) => lines([`${payload.cmd} 1\n`, `${payload.cmd} 2\n`]) },
+      handlers: { exec: (payload) => ({ stdout: `ran ${payload.cmd}` }) },
+    });
+    const a = connectExtension(host, 'ext-a');
+    const b = connectExtension(host, 'ext-b');
+    const stream = await a.api.exec('make', ['build'], { stream: true });
+    expect(stream.callId).toBe('ext-a:hc-1');
+    const got: unknown[] = [];
+    for await (const chunk of stream) got.push(chunk);
+    expect(got).toEqual(['make 1\n', 'make 2\n']);
+    expect(await b.api.exec('ls')).toEqual({ stdout: 'ran ls' });
+    const events = await lastValueFrom(b.api.exec('cat', { stream: true }).pipe(toArray()));
+    expect(events.map((event) => [event.sequence, event.content, event.isFinal])).toEqual([
+      [0, 'cat 1\n', false],
+      [1, 'cat 2\n', false],
+      [2, null, true],
+    ]);
+    await expect(a.api.exec('')).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    expect(host.activeStreams()).toEqual([]);
+    expect(a.bridge.pending()).toEqual([]);
+  });
+});

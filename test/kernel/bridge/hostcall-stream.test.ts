@@ -1,0 +1,178 @@
+import { lastValueFrom, take, toArray } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { subscribeWithDemand, Valve } from '../../../src/core/demand.js';
+import { isSequenceError } from '../../../src/core/errors/sequence-error.js';
+import { isSluiceError } from '../../../src/core/errors/sluice-error.js';
+import { HostcallStream } from '../../../src/kernel/bridge/hostcall-stream.js';
+import { failure, streamChunk, success } from '../../../src/kernel/protocol/hostcall-outcome.js';
+
+function fakeLink(prefetch = 4) {
+  const calls: string[] = [];
+  const link = {
+    prefetch,
+    pull: (count: number) => calls.push(`pull ${count}`),
+    cancel: () => calls.push('cancel'),
+    settled: () => calls.push('settled'),
+  };
+  return { calls, stream: new HostcallStream('hc-1', link) };
+}
+
+describe('HostcallStream as an AsyncIterator (the seed’s next())', () => {
+  it('pulls one chunk per next() that finds nothing buffered; a final null chunk ends iteration', async () => {
+    const { calls, stream } = fakeLink();
+    const first = stream.next();
+    expect(calls).toEqual(['pull 1']);
+    stream.deliver(streamChunk(0, 'line 1\n', false));
+    expect(await first).toEqual({ value: 'line 1\n', done: false });
+    const second = stream.next();
+    expect(calls).toEqual(['pull 1', 'pull 1']);
+    stream.deliver(streamChunk(1, 'line 2\n', false));
+    stream.deliver(streamChunk(2, null, true));
+    expect(await second).toEqual({ value: 'line 2\n', done: false });
+    expect(await stream.next()).toEqual({ value: undefined, done: true });
+    expect(await stream.next()).toEqual({ value: undefined, done: true });
+    expect(calls).toEqual(['pull 1', 'pull 1', 'settled']);
+  });
+
+  it('yields a final non-null chunk, then ends', async () => {
+    const { stream } = fakeLink();
+    stream.deliver(streamChunk(0, 'a', false));
+    stream.deliver(streamChunk(1, 'done\n', true));
+    const values: unknown[] = [];
+    for await (const value of stream) values.push(value);
+    expect(values).toEqual(['a', 'done\n']);
+  });
+
+  it('throws an Error outcome from next() after the chunks delivered before it, then ends', async () => {
+    const { stream } = fakeLink();
+    stream.deliver(streamChunk(0, 'partial', false));
+    stream.deliver(failure('EXEC_FAILED', 'exit code 1'));
+    expect(await stream.next()).toEqual({ value: 'partial', done: false });
+    const error = await stream.next().catch((caught: unknown) => caught);
+    expect(isSluiceError(error, 'EXEC_FAILED')).toBe(true);
+    expect((error as Error).message).toBe('exit code 1');
+    expect(await stream.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it('rejects a waiting next() when the error arrives', async () => {
+    const { stream } = fakeLink();
+    const waiting = stream.next();
+    stream.deliver(failure('TIMEOUT', 'timed out'));
+    await expect(waiting).rejects.toMatchObject({ code: 'TIMEOUT', message: 'timed out' });
+  });
+
+  it('return() (break) cancels once, settles a waiting next(), and ignores what still arrives', async () => {
+    const { calls, stream } = fakeLink();
+    stream.deliver(streamChunk(0, 'a', false));
+    for await (const value of stream) {
+      expect(value).toBe('a');
+      break;
+    }
+    expect(calls).toEqual(['cancel']);
+    stream.deliver(streamChunk(1, 'b', false));
+    stream.deliver(streamChunk(2, null, true));
+    expect(await stream.next()).toEqual({ value: undefined, done: true });
+    expect(calls).toEqual(['cancel', 'settled']);
+
+    const other = fakeLink();
+    const waiting = other.stream.next();
+    await other.stream.return();
+    expect(await waiting).toEqual({ value: undefined, done: true });
+    expect(other.calls).toEqual(['pull 1', 'cancel']);
+  });
+
+  it('a Success outcome (a kind that ignored stream: true) is the one, final chunk', async () => {
+    const { stream } = fakeLink();
+    stream.deliver(success({ ok: 1 }));
+    const values: unknown[] = [];
+    for await (const value of stream) values.push(value);
+    expect(values).toEqual([{ ok: 1 }]);
+  });
+
+  it.each([
+    ['start', [streamChunk(1, 'x', false)]],
+    ['gap', [streamChunk(0, 'x', false), streamChunk(2, 'y', false)]],
+    ['duplicate', [streamChunk(0, 'x', false), streamChunk(0, 'x', false)]],
+    ['order', [streamChunk(0, 'x', false), streamChunk(1, 'y', false), streamChunk(0, 'z', false)]],
+  ] as const)('fails with STREAM_SEQUENCE (%s) and cancels the stream', async (rule, outcomes) => {
+    const { calls, stream } = fakeLink();
+    for (const outcome of outcomes) stream.deliver(outcome);
+    let caught: unknown;
+    try {
+      for await (const _ of stream) {
+        // drain
+      }
+    } catch (error) {
+      caught = error;
+    }
+    expect(isSequenceError(caught)).toBe(true);
+    expect((caught as { info: { rule: string } }).info.rule).toBe(rule);
+    expect(calls).toContain('cancel');
+  });
+
+  it('refuses overlapping next() calls', async () => {
+    const { stream } = fakeLink();
+    void stream.next();
+    await expect(stream.next()).rejects.toThrow('before the previous one settled');
+  });
+});
+
+describe('HostcallStream as an Observable', () => {
+  it('a plain subscriber makes it flow: chunk events, then complete', async () => {
+    const { calls, stream } = fakeLink();
+    stream.deliver(streamChunk(0, 'early', false));
+    const all = lastValueFrom(stream.pipe(toArray()));
+    expect(calls).toEqual(['pull Infinity']);
+    stream.deliver(streamChunk(1, 'b', false));
+    stream.deliver(streamChunk(2, null, true));
+    expect(await all).toEqual([
+      { sequence: 0, kind: 'chunk', content: 'early', isFinal: false },
+      { sequence: 1, kind: 'chunk', content: 'b', isFinal: false },
+      { sequence: 2, kind: 'chunk', content: null, isFinal: true },
+    ]);
+    expect(calls).toEqual(['pull Infinity', 'settled']);
+  });
+
+  it('an Error outcome errors the subscriber with a SluiceError carrying the code', async () => {
+    const { stream } = fakeLink();
+    const all = lastValueFrom(stream);
+    stream.deliver(failure('HTTP_STATUS', '404 Not Found'));
+    await expect(all).rejects.toMatchObject({ code: 'HTTP_STATUS', message: '404 Not Found' });
+  });
+
+  it('stops listening to a synchronous source when unsubscribed: take(2) cancels, the rest is ignored', () => {
+    const { calls, stream } = fakeLink();
+    const seen: unknown[] = [];
+    stream.pipe(take(2)).subscribe((event) => seen.push(event.content));
+    for (let n = 0; n < 5; n += 1) stream.deliver(streamChunk(n, n, false));
+    stream.deliver(streamChunk(5, null, true));
+    expect(seen).toEqual([0, 1]);
+    expect(calls).toEqual(['pull Infinity', 'cancel', 'settled']);
+  });
+
+  it('with a demand, keeps `prefetch` chunks asked for while not paused', () => {
+    const { calls, stream } = fakeLink(3);
+    const valve = new Valve();
+    const seen: unknown[] = [];
+    subscribeWithDemand(valve, () => stream.subscribe((event) => seen.push(event.content)));
+    expect(calls).toEqual(['pull 3']);
+    stream.deliver(streamChunk(0, 'a', false));
+    expect(calls).toEqual(['pull 3', 'pull 1']);
+    valve.pause();
+    stream.deliver(streamChunk(1, 'b', false));
+    stream.deliver(streamChunk(2, 'c', false));
+    expect(calls).toEqual(['pull 3', 'pull 1']);
+    valve.resume();
+    expect(calls).toEqual(['pull 3', 'pull 1', 'pull 2']);
+    expect(seen).toEqual(['a', 'b', 'c']);
+  });
+
+  it('has one consumer: a second subscriber or an iterator after a subscriber fails', async () => {
+    const { stream } = fakeLink();
+    stream.subscribe();
+    let second: unknown;
+    stream.subscribe({ error: (error: unknown) => (second = error) });
+    expect(second).toBeInstanceOf(TypeError);
+    await expect(stream.next()).rejects.toThrow('already subscribed');
+  });
+});

@@ -1,0 +1,341 @@
+import { Observable, Subject } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import { describe, expect, it } from 'vitest';
+import type { ChunkEvent } from '../../../src/core/chunk.js';
+import { createHost, type Host } from '../../../src/kernel/host/create-host.js';
+import type { HostStream } from '../../../src/kernel/host/host-stream.js';
+import type { StreamProducer } from '../../../src/kernel/host/stream-producer.js';
+import type { HostcallOutcome } from '../../../src/kernel/protocol/hostcall-outcome.js';
+import type { JsonValue } from '../../../src/kernel/protocol/json-value.js';
+import type { Macrotask } from '../../../src/kernel/scheduler/macrotask.js';
+import { createMacrotaskScheduler } from '../../../src/kernel/scheduler/macrotask-scheduler.js';
+
+const newTestScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+const chunk = (content: JsonValue, sequence = 0, isFinal = false): ChunkEvent<JsonValue> => ({
+  sequence,
+  kind: 'chunk',
+  content,
+  isFinal,
+});
+const events = {
+  a: chunk('a'),
+  b: chunk('b'),
+  c: chunk('c'),
+  d: chunk('d'),
+  e: chunk('e'),
+  f: chunk('f'),
+  g: chunk('g'),
+};
+/** One letter per delivered outcome: the chunk itself, `F` for the null final chunk, `E` for an Error. */
+const letter = (outcome: HostcallOutcome): string =>
+  outcome.type === 'error'
+    ? 'E'
+    : outcome.type === 'success'
+      ? 'S'
+      : outcome.chunk === null
+        ? 'F'
+        : String(outcome.chunk);
+
+function virtualHost(testScheduler: TestScheduler, producer: StreamProducer, warnings: string[] = []) {
+  const scheduler = createMacrotaskScheduler<HostcallOutcome>({
+    clock: testScheduler,
+    driver: testScheduler,
+  });
+  const host = createHost({
+    scheduler,
+    logger: { warn: (message) => warnings.push(message) },
+    producers: { exec: producer },
+  });
+  const delivered = new Subject<string>();
+  host.connect('ext-a', (task) => delivered.next(letter(task.outcome)));
+  return { host, delivered };
+}
+
+const streamExec = (callId: string, extra: Record<string, JsonValue> = {}) => ({
+  callId,
+  kind: 'exec',
+  payload: { cmd: 'make', stream: true, ...extra },
+});
+
+describe('createHost — streaming calls in virtual time', () => {
+  it('delivers a flowing stream as it is produced, then the null final chunk; the producer is subscribed once', () => {
+    const testScheduler = newTestScheduler();
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const producer = cold('-a-b-c|', events);
+      const producerSubs = ' ^-----!';
+      const expected = '     -a-b-cF';
+      const { host, delivered } = virtualHost(testScheduler, () => producer);
+      host.hostcall('ext-a', streamExec('hc-1'));
+      host.pull('hc-1', Number.POSITIVE_INFINITY);
+      expectObservable(delivered).toBe(expected);
+      expectSubscriptions(producer.subscriptions).toBe(producerSubs);
+    });
+  });
+
+  it('cancelStream unsubscribes the producer at once and ends with one null final chunk', () => {
+    const testScheduler = newTestScheduler();
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions, time }) => {
+      const producer = cold('-a-b-c-d-e|', events);
+      const producerSubs = ' ^---!';
+      const expected = '     -a-bF';
+      const { host, delivered } = virtualHost(testScheduler, () => producer);
+      host.hostcall('ext-a', streamExec('hc-1'));
+      host.pull('hc-1', Number.POSITIVE_INFINITY);
+      testScheduler.schedule(() => host.cancelStream('hc-1'), time('----|'));
+      testScheduler.schedule(() => host.cancelStream('hc-1'), time('------|'));
+      expectObservable(delivered).toBe(expected);
+      expectSubscriptions(producer.subscriptions).toBe(producerSubs);
+    });
+  });
+
+  it('stalls when the channel stays full: the timer starts when it fills, then cancel + warning', () => {
+    const testScheduler = newTestScheduler();
+    let stream: HostStream | undefined;
+    const warnings: string[] = [];
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const producer = cold('-a-b-c-d-e-f-g|', events);
+      const producerSubs = ' ^--------!';
+      const expected = '     ---------F';
+      const { host, delivered } = virtualHost(testScheduler, () => producer, warnings);
+      host.hostcall('ext-a', streamExec('hc-1', { buffer_size: 2, stall_timeout_ms: 6 }));
+      stream = host.stream('hc-1');
+      expectObservable(delivered).toBe(expected);
+      expectSubscriptions(producer.subscriptions).toBe(producerSubs);
+    });
+    expect(warnings).toEqual(['Stream stalled: JS consumer did not pull for 0.006s']);
+    expect(stream?.endReason).toBe('stalled');
+    expect(stream?.closed).toBe(true);
+  });
+
+  it('a slot freed by a delivery clears the stall timer; it restarts when the channel fills again', () => {
+    const testScheduler = newTestScheduler();
+    const warnings: string[] = [];
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions, time }) => {
+      const producer = cold('-a-b----------c-', events);
+      const producerSubs = ' ^-------------------!';
+      const expected = '     ------a-------------F';
+      const { host, delivered } = virtualHost(testScheduler, () => producer, warnings);
+      host.hostcall('ext-a', streamExec('hc-1', { buffer_size: 2, stall_timeout_ms: 6 }));
+      testScheduler.schedule(() => host.pull('hc-1', 1), time('------|'));
+      expectObservable(delivered).toBe(expected);
+      expectSubscriptions(producer.subscriptions).toBe(producerSubs);
+    });
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('an error mid-stream comes after the chunks, as one Error, and nothing after it', () => {
+    const testScheduler = newTestScheduler();
+    const failure = Object.assign(new Error('exit code 1'), { code: 'EXEC_FAILED' });
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const producer = cold('-a-b-#', events, failure);
+      const producerSubs = ' ^----!';
+      const { host, delivered } = virtualHost(testScheduler, () => producer);
+      host.hostcall('ext-a', streamExec('hc-1'));
+      host.pull('hc-1', Number.POSITIVE_INFINITY);
+      expectObservable(delivered).toBe('-a-b-E');
+      expectSubscriptions(producer.subscriptions).toBe(producerSubs);
+    });
+  });
+
+  it('stops listening to a synchronous source when the stream ends (final chunk) or overflows', () => {
+    let yielded = 0;
+    function* naturals() {
+      for (let n = 0; ; n += 1) {
+        yielded += 1;
+        yield chunk(n, n, n === 4);
+      }
+    }
+    const source = () =>
+      new Observable<ChunkEvent<JsonValue>>((subscriber) => {
+        const iterator = naturals();
+        while (!subscriber.closed) subscriber.next(iterator.next().value as ChunkEvent<JsonValue>);
+      });
+    const scheduler = createMacrotaskScheduler<HostcallOutcome>({ driver: 'manual' });
+    const host = createHost({ scheduler, logger: { warn: () => {} }, producers: { exec: source } });
+    const seen: HostcallOutcome[] = [];
+    host.connect('ext-a', (task) => seen.push(task.outcome));
+    host.hostcall('ext-a', streamExec('hc-1'));
+    host.pull('hc-1', Number.POSITIVE_INFINITY);
+    scheduler.runUntilIdle();
+    expect(yielded).toBe(5);
+    expect(seen.map(letter)).toEqual(['0', '1', '2', '3', '4']);
+    expect(seen.at(-1)).toMatchObject({ type: 'streamChunk', isFinal: true, sequence: 4 });
+
+    // A synchronous source that ignores the pause altogether is cut off with BUFFER_OVERFLOW.
+    let endless = 0;
+    const flood = () =>
+      new Observable<ChunkEvent<JsonValue>>((subscriber) => {
+        while (!subscriber.closed) {
+          endless += 1;
+          subscriber.next(chunk('x'));
+        }
+      });
+    const host2 = createHost({ scheduler, logger: { warn: () => {} }, producers: { exec: flood } });
+    const seen2: HostcallOutcome[] = [];
+    host2.connect('ext-b', (task) => seen2.push(task.outcome));
+    host2.hostcall('ext-b', streamExec('hc-2', { buffer_size: 1 }));
+    scheduler.runUntilIdle();
+    expect(endless).toBe(65_537);
+    expect(seen2).toEqual([
+      {
+        type: 'error',
+        code: 'BUFFER_OVERFLOW',
+        message: 'The producer of `hc-2` ignored backpressure: 65536 chunks undelivered',
+      },
+    ]);
+  });
+});
+
+describe('createHost — dispatch and validation', () => {
+  function manualHost(options: Parameters<typeof createHost>[0] = {}) {
+    const scheduler = createMacrotaskScheduler<HostcallOutcome>({ driver: 'manual' });
+    const host = createHost({ scheduler, logger: { warn: () => {} }, ...options });
+    const delivered: Macrotask<HostcallOutcome>[] = [];
+    host.connect('ext-a', (task) => delivered.push(task));
+    const outcomes = () => {
+      scheduler.runUntilIdle();
+      return delivered.map((task) => [task.callId, task.outcome]);
+    };
+    return { host, scheduler, delivered, outcomes };
+  }
+
+  it('completes a bad request or payload with INVALID_REQUEST naming the field, never a throw', () => {
+    const { host, outcomes } = manualHost();
+    host.hostcall('ext-a', { callId: 'hc-1', kind: 'exec', payload: { stream: true } });
+    host.hostcall('ext-a', {
+      callId: 'hc-2',
+      kind: 'exec',
+      payload: { cmd: 'ls', stream: true, buffer_size: 0 },
+    });
+    host.hostcall('ext-a', { callId: 'hc-3', kind: 'http', payload: { url: 'ftp://x', stream: true } });
+    host.hostcall('ext-a', { callId: 'hc-4', kind: 'teleport', payload: {} });
+    host.hostcall('ext-a', { callId: 'hc-5', kind: 'exec', payload: { cmd: 'ls', stream: 'yes' } });
+    host.hostcall('ext-a', { callId: 'hc-6', kind: 'exec', payload: { cmd: 'ls', colour: true } });
+    const messages = outcomes().map(([callId, outcome]) => [
+      callId,
+      (outcome as { code: string }).code,
+      (outcome as { message: string }).message,
+    ]);
+    expect(messages).toEqual([
+      ['hc-1', 'INVALID_REQUEST', expect.stringContaining('`payload.cmd`')],
+      [
+        'hc-2',
+        'INVALID_REQUEST',
+        expect.stringContaining('`payload.buffer_size` must be an integer ≥ 1, got 0 (number)'),
+      ],
+      ['hc-3', 'INVALID_REQUEST', expect.stringContaining('`payload.url` must be an absolute http(s) URL')],
+      ['hc-4', 'INVALID_REQUEST', expect.stringContaining('`kind`')],
+      ['hc-5', 'INVALID_REQUEST', expect.stringContaining('`payload.stream` must be a boolean')],
+      ['hc-6', 'INVALID_REQUEST', expect.stringContaining('`payload.colour` is not a known field')],
+    ]);
+  });
+
+  it('throws only for a request without a usable callId (there is nothing to complete)', () => {
+    const { host } = manualHost();
+    expect(() => host.hostcall('ext-a', { kind: 'exec', payload: {} })).toThrow(TypeError);
+    expect(() => host.hostcall('ext-a', null)).toThrow('non-empty string `callId`');
+  });
+
+  it('other kinds ignore stream: true and complete once from their handler; unhandled kinds are UNSUPPORTED', async () => {
+    const { host, outcomes } = manualHost({
+      handlers: {
+        tool: (payload) => ({ echoed: (payload.text as string) ?? null }),
+        session: () => {
+          throw Object.assign(new Error('no session'), { code: 'NO_SESSION' });
+        },
+        events: async () => 'later',
+      },
+    });
+    host.hostcall('ext-a', { callId: 'hc-1', kind: 'tool', payload: { text: 'hi', stream: true } });
+    host.hostcall('ext-a', { callId: 'hc-2', kind: 'session', payload: {} });
+    host.hostcall('ext-a', { callId: 'hc-3', kind: 'ui', payload: { stream: true } });
+    host.hostcall('ext-a', { callId: 'hc-4', kind: 'events', payload: {} });
+    await Promise.resolve();
+    const remove = host.register('ui', () => 'now handled');
+    host.hostcall('ext-a', { callId: 'hc-5', kind: 'ui', payload: {} });
+    remove();
+    host.hostcall('ext-a', { callId: 'hc-6', kind: 'ui', payload: {} });
+    expect(outcomes()).toEqual([
+      ['hc-1', { type: 'success', value: { echoed: 'hi' } }],
+      ['hc-2', { type: 'error', code: 'NO_SESSION', message: 'no session' }],
+      ['hc-3', { type: 'error', code: 'UNSUPPORTED', message: 'No handler for hostcall kind `ui`' }],
+      ['hc-4', { type: 'success', value: 'later' }],
+      ['hc-5', { type: 'success', value: 'now handled' }],
+      ['hc-6', { type: 'error', code: 'UNSUPPORTED', message: 'No handler for hostcall kind `ui`' }],
+    ]);
+  });
+
+  it('rejects a call id already in flight, and a producer factory that throws ends its stream with an Error', () => {
+    const { host, outcomes } = manualHost({
+      producers: {
+        exec: () => new Observable<ChunkEvent<JsonValue>>(() => {}),
+        http: () => {
+          throw new TypeError('Expected the `url` option to be valid');
+        },
+      },
+    });
+    host.hostcall('ext-a', streamExec('hc-1'));
+    host.hostcall('ext-a', streamExec('hc-1'));
+    host.hostcall('ext-a', {
+      callId: 'hc-2',
+      kind: 'http',
+      payload: { url: 'http://127.0.0.1/x', stream: true },
+    });
+    expect(outcomes()).toEqual([
+      [
+        'hc-1',
+        { type: 'error', code: 'INVALID_REQUEST', message: 'The call id `hc-1` is already in flight' },
+      ],
+      ['hc-2', { type: 'error', code: 'HOSTCALL_FAILED', message: 'Expected the `url` option to be valid' }],
+    ]);
+    expect(host.activeStreams()).toEqual(['hc-1']);
+  });
+
+  it("unloadExtension cancels only that extension's streams; pull/cancel of unknown calls are no-ops", () => {
+    const unsubscribed: string[] = [];
+    const { host, scheduler, delivered } = manualHost({
+      producers: {
+        exec: (_payload, context) =>
+          new Observable<ChunkEvent<JsonValue>>(() => () => unsubscribed.push(context.callId)),
+      },
+    });
+    const other: Macrotask<HostcallOutcome>[] = [];
+    host.connect('ext-b', (task) => other.push(task));
+    host.hostcall('ext-a', streamExec('hc-1'));
+    host.hostcall('ext-b', streamExec('hc-2'));
+    host.hostcall('ext-a', streamExec('hc-3'));
+    const first = host.stream('hc-1');
+    host.pull('nope', 3);
+    host.cancelStream('nope');
+    host.unloadExtension('ext-zzz');
+    host.unloadExtension('ext-a');
+    scheduler.runUntilIdle();
+    expect(unsubscribed).toEqual(['hc-1', 'hc-3']);
+    expect(first?.endReason).toBe('unloaded');
+    expect(delivered.map((task) => [task.callId, task.outcome])).toEqual([
+      ['hc-1', { type: 'streamChunk', sequence: 0, chunk: null, isFinal: true }],
+      ['hc-3', { type: 'streamChunk', sequence: 0, chunk: null, isFinal: true }],
+    ]);
+    expect(other).toEqual([]);
+    expect(host.activeStreams()).toEqual(['hc-2']);
+  });
+
+  it('counts outcomes for an extension with no delivery connected', () => {
+    const { host, scheduler } = manualHost({ handlers: { tool: () => 1 } });
+    const connection = host.connect('ext-b', () => {});
+    connection.disconnect();
+    host.hostcall('ext-b', { callId: 'hc-1', kind: 'tool', payload: {} });
+    host.hostcall('ext-c', { callId: 'hc-2', kind: 'tool', payload: {} });
+    scheduler.runUntilIdle();
+    expect(host.stats.undeliverable).toBe(2);
+  });
+
+  it('validates its options', () => {
+    expect(() => createHost({ logger: 5 as never })).toThrow(
+      'Expected the `logger` option to be a logger, got `5` (number)',
+    );
+    expect(() => createHost({ producers: { exec: 'no' as never } })).toThrow('`producers.exec`');
+    const host: Host = createHost({ scheduler: createMacrotaskScheduler({ driver: 'manual' }) });
+    expect(host.activeStreams()).toEqual([]);
+  });
+});

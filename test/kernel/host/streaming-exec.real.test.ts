@@ -1,0 +1,288 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { lastValueFrom, toArray } from 'rxjs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { connectExtension } from '../../../src/kernel/bridge/connect-extension.js';
+import { createBridge } from '../../../src/kernel/bridge/create-bridge.js';
+import { createExtensionApi } from '../../../src/kernel/bridge/extension-api.js';
+import { createHost } from '../../../src/kernel/host/create-host.js';
+import type { HostcallOutcome } from '../../../src/kernel/protocol/hostcall-outcome.js';
+
+/** python3 child: writes its pid to argv[1], then argv[2] numbered lines (-1: forever), each flushed; argv[3] = 'grandchild' also starts a `sleep` in its group. */
+const WRITER = [
+  'import os, subprocess, sys',
+  "if len(sys.argv) > 3: subprocess.Popen(['sleep', '300'])",
+  "with open(sys.argv[1], 'w') as f: f.write(str(os.getpid()))",
+  'n = int(sys.argv[2])',
+  'i = 0',
+  'while n < 0 or i < n:',
+  "    sys.stdout.write('line %08d\\n' % i)",
+  '    sys.stdout.flush()',
+  '    i += 1',
+].join('\n');
+const LINE_BYTES = 'line 00000000\n'.length;
+
+const dir = mkdtempSync(join(tmpdir(), 'sluice-host-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const pidFile = () => {
+  files += 1;
+  return join(dir, `pid-${files}`);
+};
+const line = (i: number) => `line ${String(i).padStart(8, '0')}\n`;
+
+async function waitFor<T>(probe: () => T | undefined, what: string, deadlineMs = 15_000): Promise<T> {
+  const end = performance.now() + deadlineMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (performance.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function readPid(file: string): Promise<number> {
+  return waitFor(() => {
+    try {
+      const pid = Number.parseInt(readFileSync(file, 'utf8'), 10);
+      return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    } catch {
+      return undefined;
+    }
+  }, `pid file ${file}`);
+}
+
+/** Live (non-zombie) members of process group `pgid`, according to `ps`. */
+function groupMembers(pgid: number): string[] {
+  const out = execFileSync('ps', ['-eo', 'pgid=,pid=,stat=,comm='], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .map((row) => row.trim().split(/\s+/))
+    .filter((cols) => Number(cols[0]) === pgid && !(cols[2] ?? '').startsWith('Z'))
+    .map((cols) => cols.join(' '));
+}
+
+function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return groupMembers(pgid).length > 0;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw error;
+  }
+}
+
+const waitGone = (pgid: number) =>
+  waitFor(() => (groupExists(pgid) ? undefined : true), `group ${pgid} to die`);
+
+function wchar(pid: number): number {
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+  return Number(/wchar:\s*(\d+)/.exec(io)?.[1]);
+}
+
+/** Waits until the child's write counter stops moving (it is blocked on its full pipe). */
+async function blockedWrites(pid: number): Promise<number> {
+  let last = -1;
+  let stableSince = performance.now();
+  return waitFor(() => {
+    const now = wchar(pid);
+    if (now !== last) {
+      last = now;
+      stableSince = performance.now();
+      return undefined;
+    }
+    return performance.now() - stableSince > 300 ? now : undefined;
+  }, 'the child to block on its pipe');
+}
+
+describe('streaming exec through host + bridge (real processes)', () => {
+  it('pauses the child when the extension stops pulling: lead bounded by buffer_size + pipe buffers; break kills the group', async () => {
+    const host = createHost({ logger: { warn: () => {} } });
+    const { api } = connectExtension(host, 'ext-a');
+    const file = pidFile();
+    const stream = api.exec('python3', ['-c', WRITER, file, '-1', 'grandchild'], {
+      stream: true,
+      buffer_size: 16,
+      stall_timeout_ms: 0,
+    });
+    let read = 0;
+    for await (const chunk of stream) {
+      expect(chunk).toBe(line(read));
+      read += 1;
+      if (read === 20) break;
+    }
+    expect(read).toBe(20);
+    const pid = await readPid(file);
+    await waitGone(pid);
+    expect(host.activeStreams()).toEqual([]);
+  });
+
+  it('measures the lead of a blocked child while the stream is idle', async () => {
+    const host = createHost({ logger: { warn: () => {} } });
+    const { api } = connectExtension(host, 'ext-a');
+    const file = pidFile();
+    const stream = api.exec('python3', ['-c', WRITER, file, '-1'], {
+      stream: true,
+      buffer_size: 16,
+      stall_timeout_ms: 0,
+    });
+    const iterator = stream[Symbol.asyncIterator]();
+    for (let i = 0; i < 10; i += 1) expect((await iterator.next()).value).toBe(line(i));
+    const pid = await readPid(file);
+    const written = Math.floor((await blockedWrites(pid)) / LINE_BYTES);
+    const hostSide = host.stream(stream.callId);
+    expect(hostSide?.paused).toBe(true);
+    expect((hostSide?.channelled ?? 0) + (hostSide?.queued ?? 0)).toBeGreaterThanOrEqual(16);
+    const lead = written - 10;
+    // 16 in the channel + what one read split into lines (≤ 64 KiB) + the pipe (64 KiB) + stream buffers (64 KiB).
+    expect(lead).toBeGreaterThan(16);
+    expect(lead * LINE_BYTES).toBeLessThan(16 * LINE_BYTES + 3 * 65_536);
+    // Consuming again resumes the child: the next lines come in order.
+    for (let i = 10; i < 30; i += 1) expect((await iterator.next()).value).toBe(line(i));
+    await iterator.return?.();
+    await waitGone(pid);
+  });
+
+  it('stall_timeout_ms: 200 kills the blocked child, delivers the null final chunk and logs the warning', async () => {
+    const warnings: string[] = [];
+    const host = createHost({ logger: { warn: (message) => warnings.push(message) } });
+    const { api } = connectExtension(host, 'ext-a');
+    const file = pidFile();
+    const stream = api.exec('python3', ['-c', WRITER, file, '-1', 'grandchild'], {
+      stream: true,
+      buffer_size: 8,
+      stall_timeout_ms: 200,
+    });
+    const iterator = stream[Symbol.asyncIterator]();
+    for (let i = 0; i < 3; i += 1) expect((await iterator.next()).value).toBe(line(i));
+    const pid = await readPid(file);
+    await waitFor(() => (warnings.length > 0 ? true : undefined), 'the stall warning');
+    expect(warnings).toEqual(['Stream stalled: JS consumer did not pull for 0.2s']);
+    await waitGone(pid);
+    expect(await iterator.next()).toEqual({ value: undefined, done: true });
+    expect(host.activeStreams()).toEqual([]);
+  });
+
+  it('cancelStream kills the group; the iterator ends after the chunks already queued', async () => {
+    const host = createHost({ logger: { warn: () => {} } });
+    const { api, bridge } = connectExtension(host, 'ext-a');
+    const file = pidFile();
+    const stream = api.exec('python3', ['-c', WRITER, file, '-1', 'grandchild'], { stream: true });
+    const iterator = stream[Symbol.asyncIterator]();
+    for (let i = 0; i < 2; i += 1) expect((await iterator.next()).value).toBe(line(i));
+    const pid = await readPid(file);
+    api.cancelStream(stream.callId);
+    await waitGone(pid);
+    expect(await iterator.next()).toEqual({ value: undefined, done: true });
+    expect(bridge.pending()).toEqual([]);
+    api.cancelStream(stream.callId); // finished: a no-op
+    expect(host.activeStreams()).toEqual([]);
+  });
+
+  it("unloadExtension kills that extension's children and leaves the other extension's stream running", async () => {
+    const host = createHost({ logger: { warn: () => {} } });
+    const a = connectExtension(host, 'ext-a');
+    const b = connectExtension(host, 'ext-b');
+    const fileA = pidFile();
+    const fileB = pidFile();
+    const streamA = a.api.exec('python3', ['-c', WRITER, fileA, '-1', 'grandchild'], { stream: true });
+    const streamB = b.api.exec('python3', ['-c', WRITER, fileB, '200'], { stream: true, buffer_size: 4 });
+    const iterA = streamA[Symbol.asyncIterator]();
+    const iterB = streamB[Symbol.asyncIterator]();
+    expect((await iterA.next()).value).toBe(line(0));
+    expect((await iterB.next()).value).toBe(line(0));
+    const pidA = await readPid(fileA);
+    host.unloadExtension('ext-a');
+    await waitGone(pidA);
+    expect(await iterA.next()).toEqual({ value: undefined, done: true });
+    const rest: unknown[] = [];
+    for (let r = await iterB.next(); !r.done; r = await iterB.next()) rest.push(r.value);
+    expect(rest.slice(0, 199)).toEqual(Array.from({ length: 199 }, (_, i) => line(i + 1)));
+    expect(rest[199]).toMatchObject({ exit_code: 0, signal: null });
+    expect(rest).toHaveLength(200);
+  });
+
+  it('ten concurrent streams complete independently with contiguous sequences', async () => {
+    const host = createHost({ logger: { warn: () => {} } });
+    const { api } = connectExtension(host, 'ext-a');
+    const counts = Array.from({ length: 10 }, (_, i) => 50 + i * 30);
+    const runs = counts.map((count, i) => {
+      const stream = api.exec('python3', ['-c', WRITER, pidFile(), String(count)], {
+        stream: true,
+        buffer_size: 2 + i,
+      });
+      return lastValueFrom(stream.pipe(toArray()));
+    });
+    const results = await Promise.all(runs);
+    results.forEach((events, i) => {
+      const count = counts[i] as number;
+      expect(events.map((event) => event.sequence)).toEqual(Array.from({ length: count + 1 }, (_, n) => n));
+      expect(events.slice(0, count).map((event) => event.content)).toEqual(
+        Array.from({ length: count }, (_, n) => line(n)),
+      );
+      expect(events.filter((event) => event.isFinal)).toHaveLength(1);
+      expect(events[count]).toMatchObject({ isFinal: true, content: { exit_code: 0 } });
+    });
+    expect(host.activeStreams()).toEqual([]);
+  });
+
+  it('property (small, real): random cancels leave exactly one final outcome per stream and no process', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            lines: fc.integer({ min: 0, max: 40 }),
+            cancelAfter: fc.option(fc.integer({ min: 0, max: 30 })),
+          }),
+          {
+            minLength: 1,
+            maxLength: 4,
+          },
+        ),
+        async (plans) => {
+          const host = createHost({ logger: { warn: () => {} } });
+          const seen = new Map<string, HostcallOutcome[]>();
+          let bridge: ReturnType<typeof createBridge> | undefined;
+          const connection = host.connect('ext-a', (task) => {
+            seen.set(task.callId, [...(seen.get(task.callId) ?? []), task.outcome]);
+            bridge?.completeHostcall(task.callId, task.outcome);
+          });
+          bridge = createBridge(connection);
+          const api = createExtensionApi(bridge);
+          const files = plans.map(() => pidFile());
+          await Promise.all(
+            plans.map(async (plan, i) => {
+              const stream = api.exec('python3', ['-c', WRITER, files[i] as string, String(plan.lines)], {
+                stream: true,
+              });
+              let read = 0;
+              for await (const _ of stream) {
+                read += 1;
+                if (plan.cancelAfter !== null && read > plan.cancelAfter) break;
+              }
+            }),
+          );
+          await waitFor(
+            () => (host.activeStreams().length === 0 && host.scheduler.size === 0 ? true : undefined),
+            'idle',
+          );
+          for (const outcomes of seen.values()) {
+            expect(outcomes.map((o) => (o.type === 'streamChunk' ? o.sequence : -1))).toEqual(
+              outcomes.map((_, n) => n),
+            );
+            expect(
+              outcomes.filter((o) => o.type === 'error' || (o.type === 'streamChunk' && o.isFinal)),
+            ).toHaveLength(1);
+            expect(outcomes.at(-1)).toMatchObject({ type: 'streamChunk', isFinal: true });
+          }
+          expect(seen.size).toBe(plans.length);
+          for (const file of files) await waitGone(await readPid(file));
+        },
+      ),
+      { numRuns: 6 },
+    );
+  });
+});

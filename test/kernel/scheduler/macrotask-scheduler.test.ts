@@ -1,0 +1,193 @@
+import { type SchedulerAction, type SchedulerLike, Subject, Subscription } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import { describe, expect, it } from 'vitest';
+import type { Macrotask } from '../../../src/kernel/scheduler/macrotask.js';
+import { createMacrotaskScheduler } from '../../../src/kernel/scheduler/macrotask-scheduler.js';
+
+const newTestScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+
+/** A driver whose drains run only when the test says so. */
+function steppedDriver() {
+  const drains: (() => void)[] = [];
+  const driver: SchedulerLike = {
+    now: () => 0,
+    schedule(work: (this: SchedulerAction<unknown>, state?: unknown) => void) {
+      drains.push(() => work.call({} as SchedulerAction<unknown>));
+      return new Subscription();
+    },
+  };
+  return { driver, drains };
+}
+
+describe('createMacrotaskScheduler', () => {
+  it('is a FIFO with a global seq; tick() delivers exactly one and says whether it did', () => {
+    const delivered: Macrotask<string>[] = [];
+    const scheduler = createMacrotaskScheduler<string>({
+      driver: 'manual',
+      deliver: (task) => delivered.push(task),
+    });
+    expect(scheduler.enqueue('ext-a', 'hc-42', 'a')).toEqual({
+      seq: 0,
+      extensionId: 'ext-a',
+      callId: 'hc-42',
+      outcome: 'a',
+    });
+    scheduler.enqueue('ext-b', 'hc-99', 'b');
+    expect(scheduler.nextSeq()).toBe(2);
+    scheduler.enqueue('ext-a', 'hc-42', 'c');
+    expect(scheduler.size).toBe(3);
+    expect(scheduler.pending().map((task) => task.seq)).toEqual([0, 1, 3]);
+    expect(scheduler.tick()).toBe(true);
+    expect(delivered.map((task) => task.outcome)).toEqual(['a']);
+    expect(scheduler.runUntilIdle()).toBe(2);
+    expect(delivered.map((task) => [task.seq, task.callId])).toEqual([
+      [0, 'hc-42'],
+      [1, 'hc-99'],
+      [3, 'hc-42'],
+    ]);
+    expect(scheduler.tick()).toBe(false);
+    expect(scheduler.size).toBe(0);
+  });
+
+  it('runs onDelivered right after the delivery, even when the delivery throws', () => {
+    const order: string[] = [];
+    const scheduler = createMacrotaskScheduler<string>({
+      driver: 'manual',
+      deliver: (task) => {
+        order.push(`deliver ${task.outcome}`);
+        if (task.outcome === 'bad') throw new Error('boom');
+      },
+    });
+    scheduler.enqueue('ext-a', 'hc-1', 'ok', () => order.push('after ok'));
+    scheduler.enqueue('ext-a', 'hc-1', 'bad', () => order.push('after bad'));
+    scheduler.tick();
+    expect(() => scheduler.tick()).toThrow('boom');
+    expect(order).toEqual(['deliver ok', 'after ok', 'deliver bad', 'after bad']);
+  });
+
+  it('runUntilIdle delivers what deliveries enqueue, up to its limit', () => {
+    let scheduler = createMacrotaskScheduler<number>({ driver: 'manual' });
+    scheduler.setDelivery((task) => {
+      if (task.outcome < 5) scheduler.enqueue('ext-a', 'hc-1', task.outcome + 1);
+    });
+    scheduler.enqueue('ext-a', 'hc-1', 0);
+    expect(scheduler.runUntilIdle()).toBe(6);
+    scheduler = createMacrotaskScheduler<number>({ driver: 'manual', deliver: () => {} });
+    for (let n = 0; n < 5; n += 1) scheduler.enqueue('ext-a', 'hc-1', n);
+    expect(scheduler.runUntilIdle(3)).toBe(3);
+    expect(scheduler.size).toBe(2);
+  });
+
+  it('throws on tick without a delivery function, and leaves the task queued', () => {
+    const scheduler = createMacrotaskScheduler<string>({ driver: 'manual' });
+    scheduler.enqueue('ext-a', 'hc-1', 'a');
+    expect(() => scheduler.tick()).toThrow('no delivery function');
+    expect(scheduler.size).toBe(1);
+  });
+
+  it('drains on the clock right after each enqueue when the clock is the driver (virtual time)', () => {
+    const testScheduler = newTestScheduler();
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const delivered = new Subject<string>();
+      const input = cold('-a--b-c|');
+      const inputSubs = '  ^------!';
+      const scheduler = createMacrotaskScheduler<string>({
+        clock: testScheduler,
+        driver: testScheduler,
+        deliver: (task) => delivered.next(task.outcome),
+      });
+      input.subscribe((id) => scheduler.enqueue('ext-a', id, id));
+      expectObservable(delivered).toBe('-a--b-c');
+      expectSubscriptions(input.subscriptions).toBe(inputSubs);
+    });
+  });
+
+  it('fires timers on the clock, separately from the queue; unsubscribe and dispose cancel them', () => {
+    const testScheduler = newTestScheduler();
+    testScheduler.run(({ expectObservable, time }) => {
+      const fired = new Subject<string>();
+      const scheduler = createMacrotaskScheduler<string>({ clock: testScheduler, driver: 'manual' });
+      scheduler.setTimer(time('---|'), () => fired.next('a'));
+      const cancelled = scheduler.setTimer(time('-----|'), () => fired.next('x'));
+      scheduler.setTimer(time('--|'), () => cancelled.unsubscribe());
+      scheduler.setTimer(time('------|'), () => fired.next('b'));
+      scheduler.setTimer(time('-------|'), () => scheduler.dispose());
+      scheduler.setTimer(time('--------|'), () => fired.next('y'));
+      expect(scheduler.now()).toBe(0);
+      expectObservable(fired).toBe('---a--b');
+    });
+  });
+
+  it('a timer callback that enqueues leaves the delivery to the driver', () => {
+    const testScheduler = newTestScheduler();
+    testScheduler.run(({ expectObservable, time }) => {
+      const delivered = new Subject<number>();
+      const scheduler = createMacrotaskScheduler<number>({
+        clock: testScheduler,
+        driver: testScheduler,
+        deliver: (task) => delivered.next(task.seq),
+      });
+      scheduler.setTimer(time('--|'), () => scheduler.enqueue('ext-a', 'hc-1', 0));
+      scheduler.setTimer(time('----|'), () => {
+        scheduler.enqueue('ext-a', 'hc-1', 1);
+        scheduler.enqueue('ext-a', 'hc-2', 2);
+      });
+      expectObservable(delivered).toBe('--0-(12)', { 0: 0, 1: 1, 2: 2 });
+    });
+  });
+
+  it('delivers at most `batch` macrotasks per driver turn, then schedules another turn', () => {
+    const { driver, drains } = steppedDriver();
+    const delivered: number[] = [];
+    const scheduler = createMacrotaskScheduler<number>({
+      driver,
+      batch: 2,
+      deliver: (task) => delivered.push(task.seq),
+    });
+    for (let n = 0; n < 5; n += 1) scheduler.enqueue('ext-a', 'hc-1', n);
+    expect(drains).toHaveLength(1);
+    drains.shift()?.();
+    expect(delivered).toEqual([0, 1]);
+    expect(drains).toHaveLength(1);
+    drains.shift()?.();
+    drains.shift()?.();
+    expect(delivered).toEqual([0, 1, 2, 3, 4]);
+    expect(drains).toHaveLength(0);
+  });
+
+  it('drains by itself on the event loop by default', async () => {
+    const seen: number[] = [];
+    let done: () => void = () => {};
+    const finished = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const scheduler = createMacrotaskScheduler<number>({
+      deliver: (task) => {
+        seen.push(task.outcome);
+        if (seen.length === 200) done();
+      },
+    });
+    for (let n = 0; n < 200; n += 1) scheduler.enqueue('ext-a', 'hc-1', n);
+    expect(seen).toEqual([]);
+    await finished;
+    expect(seen).toEqual(Array.from({ length: 200 }, (_, n) => n));
+  });
+
+  it('validates its options before anything runs', () => {
+    expect(() => createMacrotaskScheduler({ clock: 5 as never })).toThrow(
+      new TypeError('Expected the `clock` option to be a SchedulerLike, got `5` (number)'),
+    );
+    expect(() => createMacrotaskScheduler({ driver: 'auto' as never })).toThrow(
+      "Expected the `driver` option to be a SchedulerLike or 'manual', got `auto` (string)",
+    );
+    expect(() => createMacrotaskScheduler({ batch: 0 })).toThrow(
+      'Expected the `batch` option to be a positive integer, got `0` (number)',
+    );
+    expect(() => createMacrotaskScheduler({ deliver: 'x' as never })).toThrow(
+      'Expected the `deliver` option to be a function, got `x` (string)',
+    );
+    expect(() => createMacrotaskScheduler(null as never)).toThrow(
+      'Expected the options to be an object, got `null` (null)',
+    );
+  });
+});

@@ -1,0 +1,194 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { VirtualTimeScheduler } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createHost } from '../../src/kernel/host/create-host.js';
+import { scriptedProducer } from '../../src/kernel/host/scripted-producer.js';
+import type { HostcallOutcome } from '../../src/kernel/protocol/hostcall-outcome.js';
+import type { JsonValue } from '../../src/kernel/protocol/json-value.js';
+import type { Macrotask } from '../../src/kernel/scheduler/macrotask.js';
+import { createMacrotaskScheduler } from '../../src/kernel/scheduler/macrotask-scheduler.js';
+
+const json = z.custom<JsonValue>(() => true);
+const step = z.union([
+  z.strictObject({ at: z.number().int().min(0), chunk: json, final: z.boolean().optional() }),
+  z.strictObject({ at: z.number().int().min(0), complete: z.literal(true) }),
+  z.strictObject({
+    at: z.number().int().min(0),
+    error: z.strictObject({ code: z.string(), message: z.string() }),
+  }),
+]);
+const call = z.strictObject({
+  at: z.number().int().min(0),
+  extension: z.string(),
+  callId: z.string(),
+  kind: z.string(),
+  payload: z.record(z.string(), json),
+  producer: z.array(step).optional(),
+  result: z
+    .union([
+      z.strictObject({ value: json }),
+      z.strictObject({ error: z.strictObject({ code: z.string(), message: z.string() }) }),
+    ])
+    .optional(),
+});
+const action = z.union([
+  z.strictObject({
+    at: z.number().int().min(0),
+    pull: z.string(),
+    count: z.union([z.number().int().positive(), z.literal('all')]),
+  }),
+  z.strictObject({
+    at: z.number().int().min(0),
+    tick: z.union([z.number().int().positive(), z.literal('idle')]),
+  }),
+  z.strictObject({ at: z.number().int().min(0), cancel: z.string() }),
+  z.strictObject({ at: z.number().int().min(0), unload: z.string() }),
+  z.strictObject({ at: z.number().int().min(0), expectQueued: z.array(json) }),
+]);
+const row = z.record(z.string(), json);
+const scenarioSchema = z.strictObject({
+  name: z.string(),
+  seed: z.string(),
+  description: z.string(),
+  driver: z.enum(['clock', 'manual']),
+  calls: z.array(call),
+  actions: z.array(action),
+  expected: z.strictObject({
+    delivered: z.array(row),
+    logs: z.array(z.string()),
+    producers: z.record(z.string(), z.array(z.string())),
+  }),
+});
+type Scenario = z.infer<typeof scenarioSchema>;
+
+/** A delivered (or queued) macrotask as a scenario row: `{ seq, callId, sequence, isFinal, chunk }`, `{ seq, callId, error }` or `{ seq, callId, value }`. */
+function toRow(task: Macrotask<HostcallOutcome>): Record<string, JsonValue> {
+  const { seq, callId, outcome } = task;
+  if (outcome.type === 'streamChunk') {
+    return { seq, callId, sequence: outcome.sequence, isFinal: outcome.isFinal, chunk: outcome.chunk };
+  }
+  if (outcome.type === 'error')
+    return { seq, callId, error: { code: outcome.code, message: outcome.message } };
+  return { seq, callId, value: outcome.value };
+}
+
+/** Plays a scenario in virtual time and returns what it observed. Pure: same scenario, same result. */
+function play(scenario: Scenario) {
+  const clock = new VirtualTimeScheduler();
+  const scheduler = createMacrotaskScheduler<HostcallOutcome>({
+    clock,
+    driver: scenario.driver === 'manual' ? 'manual' : clock,
+  });
+  const logs: string[] = [];
+  const traces: Record<string, string[]> = {};
+  const scripts = new Map(scenario.calls.map((entry) => [entry.callId, entry]));
+  const produce = (_payload: unknown, context: { callId: string }) => {
+    const script = scripts.get(context.callId)?.producer ?? [];
+    const trace: string[] = traces[context.callId] ?? [];
+    traces[context.callId] = trace;
+    return scriptedProducer(script, clock, (event, time) => {
+      if (event !== 'emit') trace.push(`${event}@${time}`);
+    });
+  };
+  const answer = (_payload: unknown, context: { callId: string }): JsonValue => {
+    const result = scripts.get(context.callId)?.result;
+    if (result === undefined || 'error' in result) {
+      throw Object.assign(new Error(result?.error.message ?? 'no result'), { code: result?.error.code });
+    }
+    return result.value;
+  };
+  const host = createHost({
+    scheduler,
+    logger: { warn: (message) => logs.push(message) },
+    producers: { exec: produce, http: produce },
+    handlers: { exec: answer, http: answer, tool: answer, session: answer, events: answer, ui: answer },
+  });
+  const delivered: Record<string, JsonValue>[] = [];
+  const failures: string[] = [];
+  for (const extension of new Set(scenario.calls.map((entry) => entry.extension))) {
+    host.connect(extension, (task) => delivered.push(toRow(task)));
+  }
+  for (const entry of scenario.calls) {
+    clock.schedule(
+      () =>
+        host.hostcall(entry.extension, { callId: entry.callId, kind: entry.kind, payload: entry.payload }),
+      entry.at,
+    );
+  }
+  for (const entry of scenario.actions) {
+    clock.schedule(() => {
+      if ('pull' in entry)
+        host.pull(entry.pull, entry.count === 'all' ? Number.POSITIVE_INFINITY : entry.count);
+      else if ('tick' in entry) {
+        if (entry.tick === 'idle') scheduler.runUntilIdle();
+        else for (let n = 0; n < entry.tick; n += 1) scheduler.tick();
+      } else if ('cancel' in entry) host.cancelStream(entry.cancel);
+      else if ('unload' in entry) host.unloadExtension(entry.unload);
+      else {
+        const queued = scheduler.pending().map(toRow);
+        if (JSON.stringify(queued) !== JSON.stringify(entry.expectQueued)) {
+          failures.push(`at ${entry.at}: queued ${JSON.stringify(queued)}`);
+        }
+      }
+    }, entry.at);
+  }
+  clock.flush();
+  while (scheduler.runUntilIdle() > 0) clock.flush();
+  return { delivered, logs, producers: traces, failures, active: host.activeStreams() };
+}
+
+function checkUnambiguous(scenario: Scenario): void {
+  const stepTimes = new Set(scenario.calls.flatMap((entry) => (entry.producer ?? []).map((s) => s.at)));
+  for (const entry of scenario.actions) {
+    if (stepTimes.has(entry.at))
+      throw new Error(`${scenario.name}: an action and a producer step share time ${entry.at}`);
+  }
+}
+
+const folder = join(dirname(fileURLToPath(import.meta.url)), '../../marbles');
+const files = readdirSync(folder)
+  .filter((name) => /^hostcall-.*\.json$/.test(name))
+  .sort();
+
+describe('hostcall scenarios (marbles/hostcall-*.json)', () => {
+  it('finds the scenario of every lifecycle table of seed 002', () => {
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'hostcall-happy-path.json',
+        'hostcall-error-mid-stream.json',
+        'hostcall-cancel-mid-stream.json',
+        'hostcall-zero-chunk.json',
+        'hostcall-backpressure-stall.json',
+        'hostcall-unload-during-stream.json',
+        'hostcall-two-concurrent-streams.json',
+        'hostcall-deterministic-clock.json',
+      ]),
+    );
+  });
+
+  for (const file of files) {
+    it(`${file}: delivers exactly the expected table, twice`, () => {
+      const scenario = scenarioSchema.parse(JSON.parse(readFileSync(join(folder, file), 'utf8')));
+      checkUnambiguous(scenario);
+      const first = play(scenario);
+      const second = play(scenario);
+      expect(second).toEqual(first);
+      expect(first.failures).toEqual([]);
+      expect(first.delivered).toEqual(scenario.expected.delivered);
+      expect(first.logs).toEqual(scenario.expected.logs);
+      expect(first.producers).toEqual(scenario.expected.producers);
+      expect(first.active).toEqual([]);
+      const finals = new Map<string, number>();
+      for (const entry of first.delivered) {
+        const callId = entry.callId as string;
+        if (entry.isFinal === true || 'error' in entry) finals.set(callId, (finals.get(callId) ?? 0) + 1);
+      }
+      for (const entry of scenario.calls.filter((c) => c.producer !== undefined)) {
+        expect(finals.get(entry.callId), `${entry.callId} has exactly one final outcome`).toBe(1);
+      }
+    });
+  }
+});

@@ -7,7 +7,7 @@ import type { JsonValue } from '../protocol/json-value.js';
  * chunks (the `sequence` and `isFinal` are kept):
  * - a stdout line → the bare string with its newline, as in the seed (`"line 1\n"`);
  * - a stderr line → `{ stderr: "…" }`;
- * - the exit event (final) → `{ exit_code, signal, timed_out, truncated, duration_ms }`.
+ * - the exit event (final) → `{ exit_code, signal, timed_out, truncated, rlimit_hit, duration_ms }`.
  *
  * @example
  * ```ts
@@ -17,8 +17,15 @@ import type { JsonValue } from '../protocol/json-value.js';
  */
 export function execEventToChunk(event: ExecEvent): ChunkEvent<JsonValue> {
   if (event.kind === 'exit') {
-    const { exitCode, signal, timedOut, truncated, durationMs } = event.content;
-    const content = { exit_code: exitCode, signal, timed_out: timedOut, truncated, duration_ms: durationMs };
+    const { exitCode, signal, timedOut, truncated, rlimitHit, durationMs } = event.content;
+    const content = {
+      exit_code: exitCode,
+      signal,
+      timed_out: timedOut,
+      truncated,
+      rlimit_hit: rlimitHit,
+      duration_ms: durationMs,
+    };
     return { sequence: event.sequence, kind: 'exit', content, isFinal: true };
   }
   const content = event.kind === 'stdout' ? event.content : { stderr: event.content };

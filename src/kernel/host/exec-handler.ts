@@ -6,7 +6,7 @@ import type { HostcallHandler } from './hostcall-handler.js';
 /**
  * The default handler of a non-streaming `exec` hostcall (the seed's unchanged path): runs the
  * command to its end and answers `Success({ stdout, stderr, exit_code, signal, timed_out,
- * truncated, duration_ms })`. A non-zero exit is still a `Success` (read `exit_code`); only a
+ * truncated, rlimit_hit, duration_ms })`. A non-zero exit is still a `Success` (read `exit_code`); only a
  * spawn failure (`SPAWN_FAILED`) is an `Error`.
  *
  * @example
@@ -25,7 +25,7 @@ export const execHandler: HostcallHandler = async (raw, context) => {
   if (payload.env !== undefined) options.env = { ...payload.env };
   const last = await lastValueFrom(exec(payload.cmd, payload.args ?? [], options));
   if (last.kind !== 'exit') throw new Error('exec ended without an exit event');
-  const { stdout, stderr, exitCode, signal, timedOut, truncated, durationMs } = last.content;
+  const { stdout, stderr, exitCode, signal, timedOut, truncated, rlimitHit, durationMs } = last.content;
   return {
     stdout,
     stderr,
@@ -33,6 +33,7 @@ export const execHandler: HostcallHandler = async (raw, context) => {
     signal,
     timed_out: timedOut,
     truncated,
+    rlimit_hit: rlimitHit,
     duration_ms: durationMs,
   };
 };

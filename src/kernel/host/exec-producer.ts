@@ -8,7 +8,7 @@ import type { StreamProducer } from './stream-producer.js';
  * The default producer of a streaming `exec` hostcall, on the {@link exec} source (own process
  * group, killed on cancel). Chunks, in the order the child wrote them, as
  * {@link execEventToChunk} maps them: stdout lines as bare strings (`"line 1\n"`), stderr lines as
- * `{ stderr: "…" }`, and a final `{ exit_code: 0, signal: null, timed_out, truncated, duration_ms }`.
+ * `{ stderr: "…" }`, and a final `{ exit_code: 0, signal: null, timed_out, truncated, rlimit_hit, duration_ms }`.
  *
  * A non-zero exit, a death by signal or `timeout_ms` end the stream with
  * `Error { code: 'EXEC_FAILED' | 'TIMEOUT' }` after the lines; a spawn failure with

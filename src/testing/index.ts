@@ -1,1 +1,14 @@
-export {};
+export * from './advance-virtual-time.js';
+export * from './chunk-marbles.js';
+export * from './chunk-matcher.js';
+export * from './chunk-test-scheduler.js';
+export * from './create-chunk-test-scheduler.js';
+export * from './delivery-row.js';
+export * from './demand-marbles.js';
+export * from './fake-exec.js';
+export * from './fake-exec-producer.js';
+export type { FakeExit, FakeProcessScript } from './fake-process-script.js';
+export * from './to-comparable.js';
+export * from './virtual-host.js';
+export type { VirtualHostOptions } from './virtual-host-options.js';
+export * from './with-demand.js';

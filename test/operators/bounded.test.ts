@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { type MonoTypeOperatorFunction, Observable, Subject, take } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent, ChunkMetadata } from '../../src/core/chunk.js';
 import { currentDemand, type Demand, subscribeWithDemand, Valve } from '../../src/core/demand.js';
 import { BufferOverflowError, isBufferOverflowError } from '../../src/core/errors/buffer-overflow-error.js';
 import { bounded } from '../../src/operators/bounded.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
+import { ChunkTestScheduler, withDemand } from '../../src/testing/index.js';
 
 type Event = ChunkEvent<string>;
 
@@ -19,17 +19,7 @@ const ev = (sequence: number, content: string | null, isFinal = false, metadata?
 const letters = (names: string, final?: string): Record<string, Event> =>
   Object.fromEntries([...names].map((name, index) => [name, ev(index, name, name === final)]));
 
-function testScheduler() {
-  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-}
-
-/** The output of `source`, subscribed with `valve` as the consumer's demand (what an adapter does). */
-const withDemand = <T>(valve: Valve, source: Observable<T>) =>
-  new Observable<T>((subscriber) => subscribeWithDemand(valve, () => source.subscribe(subscriber)));
-
-/** Drives `valve` from a marble: `p` pauses, `r` resumes. */
-const drive = (valve: Valve, marbles: Observable<string>) =>
-  marbles.subscribe((signal) => (signal === 'p' ? valve.pause() : valve.resume()));
+const testScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 /**
  * A producer that honours demand: on every tick of `ticks` it emits its next event, unless its
@@ -61,16 +51,14 @@ describe('bounded', () => {
     it('pauses the producer when exactly `capacity` events wait and resumes it once fewer do', () => {
       const scheduler = testScheduler();
       const log: string[] = [];
-      scheduler.run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      scheduler.run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = letters('abcdef', 'f');
         const ticks = cold('  x----x----x----x----x----x----x----x----x----x');
-        const demand = hot('  -------p------------------r');
+        const ui = demand('   -------p------------------r');
         const expected = '    a----b--------------------(cd)e----(f|)';
         const tickSubs = '    ^----------------------------------!';
-        const valve = new Valve();
-        drive(valve, demand);
         const source = paced(ticks, Object.values(values), log, () => scheduler.now());
-        expectObservable(withDemand(valve, source.pipe(bounded({ capacity: 2 })))).toBe(expected, values);
+        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2 })))).toBe(expected, values);
         expectSubscriptions(ticks.subscriptions).toBe(tickSubs);
       });
       // c is queued at 10, d at 15: two wait, so the producer pauses; c's delivery at 26 frees a slot.
@@ -120,27 +108,23 @@ describe('bounded', () => {
     });
 
     it('keeps what a producer that ignores demand sends while paused (documented overshoot)', () => {
-      testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = letters('abcde', 'e');
         const source = cold('-a-b-c-d-(e|)', values);
-        const demand = hot(' -p----------r');
+        const ui = demand('  -p----------r');
         const expected = '   ------------(abcde|)';
-        const valve = new Valve();
-        drive(valve, demand);
-        expectObservable(withDemand(valve, source.pipe(bounded({ capacity: 2 })))).toBe(expected, values);
+        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2 })))).toBe(expected, values);
         expectSubscriptions(source.subscriptions).toBe('^--------!');
       });
     });
 
     it('delivers an error only after the events queued before it', () => {
-      testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = letters('abc');
         const source = cold('-a-b-c-#', values, new Error('boom'));
-        const demand = hot(' --p-------r');
+        const ui = demand('  --p-------r');
         const expected = '   -a--------(bc#)';
-        const valve = new Valve();
-        drive(valve, demand);
-        expectObservable(withDemand(valve, source.pipe(bounded({ capacity: 4 })))).toBe(
+        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 4 })))).toBe(
           expected,
           values,
           new Error('boom'),
@@ -150,14 +134,12 @@ describe('bounded', () => {
     });
 
     it('completes only after the queue has drained', () => {
-      testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = letters('abc');
         const source = cold('-a-b-c-|', values);
-        const demand = hot(' --p-------r');
+        const ui = demand('  --p-------r');
         const expected = '   -a--------(bc|)';
-        const valve = new Valve();
-        drive(valve, demand);
-        expectObservable(withDemand(valve, source.pipe(bounded()))).toBe(expected, values);
+        expectObservable(withDemand(ui, source.pipe(bounded()))).toBe(expected, values);
         expectSubscriptions(source.subscriptions).toBe('^------!');
       });
     });
@@ -165,14 +147,12 @@ describe('bounded', () => {
 
   describe('dropping', () => {
     it('drops the newest events and reports the count on the next one, re-stamping sequences', () => {
-      testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const source = cold('-a-b-c-d-e------f|', letters('abcdef', 'f'));
-        const demand = hot(' --p---------r');
+        const ui = demand('  --p---------r');
         const expected = '   -a----------(bc)(f|)';
-        const valve = new Valve();
-        drive(valve, demand);
         expectObservable(
-          withDemand(valve, source.pipe(bounded({ capacity: 2, strategy: 'dropping' }), checkSequence())),
+          withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'dropping' }), checkSequence())),
         ).toBe(expected, {
           a: ev(0, 'a'),
           b: ev(1, 'b'),
@@ -184,13 +164,11 @@ describe('bounded', () => {
     });
 
     it('never drops the final event: the newest waiting event makes room for it', () => {
-      testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const source = cold('-a-b-c-d-e-f|', letters('abcdef', 'f'));
-        const demand = hot(' --p-----------r');
+        const ui = demand('  --p-----------r');
         const expected = '   -a------------(bf|)';
-        const valve = new Valve();
-        drive(valve, demand);
-        expectObservable(withDemand(valve, source.pipe(bounded({ capacity: 2, strategy: 'dropping' })))).toBe(
+        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'dropping' })))).toBe(
           expected,
           { a: ev(0, 'a'), b: ev(1, 'b'), f: ev(2, 'f', true, { dropped: 3 }) },
         );
@@ -199,13 +177,11 @@ describe('bounded', () => {
     });
 
     it('reports drops that end the stream on a final sentinel when the source just completes', () => {
-      testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const source = cold('-a-b-c-d-|', letters('abcd'));
-        const demand = hot(' --p---------r');
+        const ui = demand('  --p---------r');
         const expected = '   -a----------(bz|)';
-        const valve = new Valve();
-        drive(valve, demand);
-        expectObservable(withDemand(valve, source.pipe(bounded({ capacity: 1, strategy: 'dropping' })))).toBe(
+        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 1, strategy: 'dropping' })))).toBe(
           expected,
           {
             a: ev(0, 'a'),
@@ -220,14 +196,12 @@ describe('bounded', () => {
 
   describe('sliding', () => {
     it('drops the oldest waiting events and reports the count on the event after the gap', () => {
-      testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const source = cold('-a-b-c-d-e------f|', letters('abcdef', 'f'));
-        const demand = hot(' --p---------r');
+        const ui = demand('  --p---------r');
         const expected = '   -a----------(de)(f|)';
-        const valve = new Valve();
-        drive(valve, demand);
         expectObservable(
-          withDemand(valve, source.pipe(bounded({ capacity: 2, strategy: 'sliding' }), checkSequence())),
+          withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'sliding' }), checkSequence())),
         ).toBe(expected, {
           a: ev(0, 'a'),
           d: ev(1, 'd', false, { dropped: 2 }),
@@ -239,14 +213,12 @@ describe('bounded', () => {
     });
 
     it('never drops the final event and adds to a count the source already reported', () => {
-      testScheduler().run(({ cold, hot, expectObservable }) => {
+      testScheduler().run(({ cold, demand, expectObservable }) => {
         const values = { ...letters('abcdef', 'f'), b: ev(1, 'b', false, { dropped: 5, partial: true }) };
         const source = cold('-a-b-c-d-e-f|', values);
-        const demand = hot(' --p-----------r');
+        const ui = demand('  --p-----------r');
         const expected = '   -a------------(ef|)';
-        const valve = new Valve();
-        drive(valve, demand);
-        expectObservable(withDemand(valve, source.pipe(bounded({ capacity: 2, strategy: 'sliding' })))).toBe(
+        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'sliding' })))).toBe(
           expected,
           { a: ev(0, 'a'), e: ev(1, 'e', false, { dropped: 3 + 5 }), f: ev(2, 'f', true) },
         );
@@ -256,14 +228,12 @@ describe('bounded', () => {
 
   describe('error', () => {
     it('fails with BUFFER_OVERFLOW after the queued events and cancels the source at once', () => {
-      testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = letters('abcdef', 'f');
         const source = cold('-a-b-c-d-e-f|', values);
-        const demand = hot(' --p---------r');
+        const ui = demand('  --p---------r');
         const expected = '   -a----------(bc#)';
-        const valve = new Valve();
-        drive(valve, demand);
-        expectObservable(withDemand(valve, source.pipe(bounded({ capacity: 2, strategy: 'error' })))).toBe(
+        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'error' })))).toBe(
           expected,
           values,
           new BufferOverflowError({ capacity: 2 }),
@@ -273,14 +243,12 @@ describe('bounded', () => {
     });
 
     it('lets the final event in even when the buffer is full', () => {
-      testScheduler().run(({ cold, hot, expectObservable }) => {
+      testScheduler().run(({ cold, demand, expectObservable }) => {
         const values = letters('abcd', 'd');
         const source = cold('-a-b-c-d|', values);
-        const demand = hot(' --p-------r');
+        const ui = demand('  --p-------r');
         const expected = '   -a--------(bcd|)';
-        const valve = new Valve();
-        drive(valve, demand);
-        expectObservable(withDemand(valve, source.pipe(bounded({ capacity: 2, strategy: 'error' })))).toBe(
+        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'error' })))).toBe(
           expected,
           values,
         );
@@ -341,14 +309,12 @@ describe('bounded', () => {
   });
 
   it('cancels the source and frees the queue when unsubscribed', () => {
-    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const values = letters('abcd');
       const source = cold('-a-b-c-d-|', values);
-      const demand = hot(' --p');
+      const ui = demand('  --p');
       const unsub = '      ------!';
-      const valve = new Valve();
-      drive(valve, demand);
-      expectObservable(withDemand(valve, source.pipe(bounded())), unsub).toBe('-a----', values);
+      expectObservable(withDemand(ui, source.pipe(bounded())), unsub).toBe('-a----', values);
       expectSubscriptions(source.subscriptions).toBe('^-----!');
     });
   });

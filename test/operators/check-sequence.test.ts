@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { from, lastValueFrom, map, of, take, toArray } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { isSequenceError, SequenceError } from '../../src/core/errors/sequence-error.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
 import { sequenced } from '../../src/operators/sequenced.js';
+import { ChunkTestScheduler } from '../../src/testing/index.js';
 
 const ev = (sequence: number, isFinal = false): ChunkEvent<string> => ({
   sequence,
@@ -14,9 +14,7 @@ const ev = (sequence: number, isFinal = false): ChunkEvent<string> => ({
   isFinal,
 });
 
-function testScheduler() {
-  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-}
+const testScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 async function run(events: ChunkEvent<string>[]): Promise<{ delivered: number[]; error?: SequenceError }> {
   const delivered: number[] = [];
@@ -36,11 +34,13 @@ async function run(events: ChunkEvent<string>[]): Promise<{ delivered: number[];
 
 describe('checkSequence', () => {
   it('passes a valid stream through unchanged and completes with the source', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const values = { a: ev(0), b: ev(1), c: ev(2, true) };
-      const source = cold('-a-b-c-|', values);
-      expectObservable(source.pipe(checkSequence())).toBe('-a-b-c-|', values);
+    testScheduler().run(({ chunks, expectChunks, expectSubscriptions }) => {
+      const source = chunks('-a-b-c-|', {}, { kind: 'body', final: 'c' });
+      expectChunks(source.pipe(checkSequence())).toBe('-a-b-c-|', {}, { kind: 'body', final: 'c' });
       expectSubscriptions(source.subscriptions).toBe('^------!');
+    });
+    testScheduler().run(({ chunks, expectChunks }) => {
+      expectChunks(chunks('-a-b-|').pipe(checkSequence())).toBe('-a-b-|');
     });
   });
 

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { Observable, Subject, take, VirtualTimeScheduler } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { currentDemand, type Demand, subscribeWithDemand, Valve } from '../../src/core/demand.js';
 import { chunkByteLength } from '../../src/operators/chunk-byte-length.js';
 import { coalesce } from '../../src/operators/coalesce.js';
+import { ChunkTestScheduler } from '../../src/testing/index.js';
 
 type Event = ChunkEvent<string | Uint8Array>;
 
@@ -18,15 +18,13 @@ const ev = (sequence: number, content: string | Uint8Array | null, isFinal = fal
 const letters = (names: string, final?: string): Record<string, Event> =>
   Object.fromEntries([...names].map((name, index) => [name, ev(index, name, name === final)]));
 
-function testScheduler() {
-  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-}
+const testScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 describe('coalesce', () => {
   it('opens a window with its first event and emits it `maxDelayMs` later; quiet time emits nothing', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions, time }) => {
-      const v = letters('abcde');
-      const source = cold('-ab----c-d-e----------|', v);
+    testScheduler().run(({ chunks, expectObservable, expectSubscriptions, time }) => {
+      const source = chunks('-ab----c-d-e----------|', {}, { kind: 'stdout', end: false });
+      const v = source.events;
       const maxDelayMs = time('---|');
       const expected = '   ----x-----y---z-------|';
       expectObservable(source.pipe(coalesce({ maxDelayMs }))).toBe(expected, {
@@ -39,18 +37,18 @@ describe('coalesce', () => {
   });
 
   it('waits 16 ms by default', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const v = letters('ab');
-      const source = cold('-ab', v);
+    testScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
+      const source = chunks('-ab', {}, { kind: 'stdout', end: false });
+      const v = source.events;
       expectObservable(source.pipe(coalesce())).toBe('- 16ms x', { x: [v.a, v.b] });
       expectSubscriptions(source.subscriptions).toBe('^');
     });
   });
 
   it('closes a window as soon as it holds `maxItems` events', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const v = letters('abcde');
-      const source = cold('-abc---d-e-------|', v);
+    testScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
+      const source = chunks('-abc---d-e-------|', {}, { kind: 'stdout', end: false });
+      const v = source.events;
       const expected = '   --x----y------z--|';
       expectObservable(source.pipe(coalesce({ maxDelayMs: 5, maxItems: 2 }))).toBe(expected, {
         x: [v.a, v.b],
@@ -84,18 +82,18 @@ describe('coalesce', () => {
   });
 
   it('emits the batch holding the final event at once, then completes and unsubscribes', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const v = letters('abc', 'c');
-      const source = cold('-a-b-c-|', v);
+    testScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
+      const source = chunks('-a-b-c-|', {}, { kind: 'stdout', end: false, final: 'c' });
+      const v = source.events;
       expectObservable(source.pipe(coalesce({ maxDelayMs: 10 }))).toBe('-----(x|)', { x: [v.a, v.b, v.c] });
       expectSubscriptions(source.subscriptions).toBe('^----!');
     });
   });
 
   it('emits the pending batch when the source completes', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const v = letters('ab');
-      const source = cold('-a-b-|', v);
+    testScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
+      const source = chunks('-a-b-|', {}, { kind: 'stdout', end: false });
+      const v = source.events;
       expectObservable(source.pipe(coalesce({ maxDelayMs: 10 }))).toBe('-----(x|)', { x: [v.a, v.b] });
       expectSubscriptions(source.subscriptions).toBe('^----!');
     });

@@ -1,8 +1,8 @@
 import { map, of, Subject, take } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { ChunkInput } from '../../src/core/chunk.js';
 import { sequenced } from '../../src/operators/sequenced.js';
+import { ChunkTestScheduler } from '../../src/testing/index.js';
 
 const line = (content: string, extra: Partial<ChunkInput<string>> = {}): ChunkInput<string> => ({
   kind: 'stdout',
@@ -16,65 +16,69 @@ const event = (sequence: number, content: string | null, isFinal = false, kind =
   isFinal,
 });
 
-function testScheduler() {
-  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-}
+const testScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 describe('sequenced', () => {
   it('stamps contiguous sequence numbers from 0 and appends the null sentinel on completion', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    testScheduler().run(({ cold, expectChunks, expectSubscriptions }) => {
       const source = cold('-a--b-c--|', { a: line('1\n'), b: line('2\n'), c: line('3\n') });
       const subs = '       ^--------!';
-      const expected = '   -a--b-c--(z|)';
-      expectObservable(source.pipe(sequenced())).toBe(expected, {
-        a: event(0, '1\n'),
-        b: event(1, '2\n'),
-        c: event(2, '3\n'),
-        z: event(3, null, true, 'end'),
-      });
+      const expected = '   -a--b-c--|';
+      expectChunks(source.pipe(sequenced())).toBe(
+        expected,
+        { a: '1\n', b: '2\n', c: '3\n' },
+        { kind: 'stdout' },
+      );
       expectSubscriptions(source.subscriptions).toBe(subs);
     });
   });
 
   it('emits a single null final event for a stream that produced nothing', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    testScheduler().run(({ cold, expectChunks, expectSubscriptions }) => {
       const source = cold<ChunkInput<string>>('----|');
-      expectObservable(source.pipe(sequenced())).toBe('----(z|)', { z: event(0, null, true, 'end') });
+      expectChunks(source.pipe(sequenced())).toBe('----|');
       expectSubscriptions(source.subscriptions).toBe('^---!');
     });
   });
 
   it('treats an input marked final as the last event, completes and unsubscribes the source', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    testScheduler().run(({ cold, expectChunks, expectSubscriptions }) => {
       const source = cold('-a-b-c-|', {
         a: line('1\n'),
         b: line('done\n', { isFinal: true }),
         c: line('late\n'),
       });
-      expectObservable(source.pipe(sequenced())).toBe('-a-(b|)', {
-        a: event(0, '1\n'),
-        b: event(1, 'done\n', true),
-      });
+      expectChunks(source.pipe(sequenced())).toBe(
+        '-a-(b|)',
+        { a: '1\n', b: 'done\n' },
+        { kind: 'stdout', final: 'b' },
+      );
       expectSubscriptions(source.subscriptions).toBe('^--!');
     });
   });
 
   it('passes errors through without a sentinel, after the events before them', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    testScheduler().run(({ cold, expectChunks, expectSubscriptions }) => {
       const source = cold('-a--#', { a: line('partial') }, new Error('boom'));
-      expectObservable(source.pipe(sequenced())).toBe('-a--#', { a: event(0, 'partial') }, new Error('boom'));
+      expectChunks(source.pipe(sequenced())).toBe(
+        '-a--#',
+        { a: 'partial' },
+        { kind: 'stdout', error: new Error('boom') },
+      );
       expectSubscriptions(source.subscriptions).toBe('^---!');
     });
   });
 
   it('keeps metadata and uses the configured sentinel kind and metadata', () => {
-    testScheduler().run(({ cold, expectObservable }) => {
+    testScheduler().run(({ cold, expectChunks }) => {
       const source = cold('-a|', { a: line('x', { metadata: { partial: true } }) });
-      expectObservable(source.pipe(sequenced({ finalKind: 'exit', finalMetadata: { reason: 'done' } }))).toBe(
-        '-a(z|)',
+      expectChunks(source.pipe(sequenced({ finalKind: 'exit', finalMetadata: { reason: 'done' } }))).toBe(
+        '-a|',
+        { a: 'x' },
         {
-          a: { ...event(0, 'x'), metadata: { partial: true } },
-          z: { ...event(1, null, true, 'exit'), metadata: { reason: 'done' } },
+          kind: 'stdout',
+          metadata: { a: { partial: true } },
+          end: { kind: 'exit', metadata: { reason: 'done' } },
         },
       );
     });
@@ -91,11 +95,10 @@ describe('sequenced', () => {
   });
 
   it('restarts numbering for each subscription (each subscription is its own stream)', () => {
-    testScheduler().run(({ cold, expectObservable }) => {
+    testScheduler().run(({ cold, expectChunks }) => {
       const stream = cold('-a|', { a: line('x') }).pipe(sequenced());
-      const values = { a: event(0, 'x'), z: event(1, null, true, 'end') };
-      expectObservable(stream).toBe('-a(z|)', values);
-      expectObservable(stream).toBe('-a(z|)', values);
+      expectChunks(stream).toBe('-a|', { a: 'x' }, { kind: 'stdout' });
+      expectChunks(stream).toBe('-a|', { a: 'x' }, { kind: 'stdout' });
     });
   });
 

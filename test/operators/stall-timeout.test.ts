@@ -1,5 +1,4 @@
 import { Observable, Subject, take, VirtualTimeScheduler } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { currentDemand, type Demand, subscribeWithDemand, Valve } from '../../src/core/demand.js';
@@ -7,6 +6,7 @@ import { bounded } from '../../src/operators/bounded.js';
 import { stallTimeout } from '../../src/operators/stall-timeout.js';
 import type { StallTimeoutInfo } from '../../src/operators/stall-timeout-info.js';
 import { exec } from '../../src/sources/exec.js';
+import { ChunkTestScheduler, withDemand } from '../../src/testing/index.js';
 import { groupAlive } from '../support/processes.js';
 
 type Event = ChunkEvent<string>;
@@ -27,15 +27,7 @@ const stalled = (sequence: number): Event => ({
   isFinal: true,
 });
 
-function testScheduler() {
-  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-}
-
-const withDemand = <T>(valve: Valve, source: Observable<T>) =>
-  new Observable<T>((subscriber) => subscribeWithDemand(valve, () => source.subscribe(subscriber)));
-
-const drive = (valve: Valve, marbles: Observable<string>) =>
-  marbles.subscribe((signal) => (signal === 'p' ? valve.pause() : valve.resume()));
+const testScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 /** A producer that honours demand: it emits its next event on each tick of `ticks` unless paused. */
 function paced(ticks: Observable<unknown>, events: Event[]) {
@@ -67,16 +59,14 @@ afterEach(() => {
 describe('stallTimeout', () => {
   it('stalls exactly `ms` after the consumer paused: cancels the producer, ends with reason stalled', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions, time }) => {
+    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions, time }) => {
       const ticks = cold('  x-x-x-x-x-x-x-x-x-x-x-x-x-x-x');
-      const demand = hot('  -----p');
+      const ui = demand('   -----p');
       const ms = time('          ------|');
       const expected = '    a-b-c------(z|)';
       const tickSubs = '    ^----------!';
-      const valve = new Valve();
-      drive(valve, demand);
       const source = paced(ticks, Object.values(letters('abcdefghijklmnop')));
-      expectObservable(withDemand(valve, source.pipe(stallTimeout({ ms, logger })))).toBe(expected, {
+      expectObservable(withDemand(ui, source.pipe(stallTimeout({ ms, logger })))).toBe(expected, {
         ...letters('abc'),
         z: stalled(3),
       });
@@ -89,17 +79,15 @@ describe('stallTimeout', () => {
 
   it('before bounded(), starts the clock when the bounded buffer fills (the seed channel)', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions, time }) => {
+    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions, time }) => {
       const ticks = cold('  x-x-x-x-x-x-x-x-x-x-x-x-x-x-x');
-      const demand = hot('  ---p----------r');
+      const ui = demand('   ---p----------r');
       const ms = time('           -----|');
       const expected = '    a-b-----------(cdz|)';
       const tickSubs = '    ^----------!';
-      const valve = new Valve();
-      drive(valve, demand);
       const source = paced(ticks, Object.values(letters('abcdefghijklmnop')));
       const output = source.pipe(stallTimeout({ ms, logger }), bounded({ capacity: 2 }));
-      expectObservable(withDemand(valve, output)).toBe(expected, { ...letters('abcd'), z: stalled(4) });
+      expectObservable(withDemand(ui, output)).toBe(expected, { ...letters('abcd'), z: stalled(4) });
       expectSubscriptions(ticks.subscriptions).toBe(tickSubs);
     });
     // c waits from frame 4, d from 6: the buffer is full and the producer blocked from frame 6.
@@ -108,16 +96,14 @@ describe('stallTimeout', () => {
 
   it('resets the clock on consumer progress', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions, time }) => {
+    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions, time }) => {
       const ticks = cold('  x-x-x-x-x-x-x-x-x-x-x-x-x-x-x');
-      const demand = hot('  ---p--r---p');
+      const ui = demand('   ---p--r---p');
       const ms = time('               -----|');
       const expected = '    a-b---c-d------(z|)';
       const tickSubs = '    ^--------------!';
-      const valve = new Valve();
-      drive(valve, demand);
       const source = paced(ticks, Object.values(letters('abcdefghijklmnop')));
-      expectObservable(withDemand(valve, source.pipe(stallTimeout({ ms, logger })))).toBe(expected, {
+      expectObservable(withDemand(ui, source.pipe(stallTimeout({ ms, logger })))).toBe(expected, {
         ...letters('abcd'),
         z: stalled(4),
       });
@@ -129,17 +115,12 @@ describe('stallTimeout', () => {
 
   it('never stalls while the consumer keeps pulling, however slow the stream', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const values = letters('abcd', 'd');
       const source = cold('-a-------b---c-------d|', values);
-      const demand = hot(' ---p-r-p-r--p-r');
+      const ui = demand('  ---p-r-p-r--p-r');
       const expected = '   -a-------b---c-------d|';
-      const valve = new Valve();
-      drive(valve, demand);
-      expectObservable(withDemand(valve, source.pipe(stallTimeout({ ms: 3, logger })))).toBe(
-        expected,
-        values,
-      );
+      expectObservable(withDemand(ui, source.pipe(stallTimeout({ ms: 3, logger })))).toBe(expected, values);
       expectSubscriptions(source.subscriptions).toBe('^---------------------!');
     });
     expect(calls).toEqual([]);
@@ -147,13 +128,11 @@ describe('stallTimeout', () => {
 
   it('cannot stall once the final event has passed', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const values = letters('ab', 'b');
       const source = cold('-a-b----------|', values);
-      const demand = hot(' ----p');
-      const valve = new Valve();
-      drive(valve, demand);
-      expectObservable(withDemand(valve, source.pipe(stallTimeout({ ms: 2, logger })))).toBe(
+      const ui = demand('  ----p');
+      expectObservable(withDemand(ui, source.pipe(stallTimeout({ ms: 2, logger })))).toBe(
         '-a-b----------|',
         values,
       );
@@ -164,13 +143,11 @@ describe('stallTimeout', () => {
 
   it('is disabled by `ms: 0`', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const values = letters('abc', 'c');
       const source = cold('-a-b------------(c|)', values);
-      const demand = hot(' --p');
-      const valve = new Valve();
-      drive(valve, demand);
-      expectObservable(withDemand(valve, source.pipe(stallTimeout({ ms: 0, logger })))).toBe(
+      const ui = demand('  --p');
+      expectObservable(withDemand(ui, source.pipe(stallTimeout({ ms: 0, logger })))).toBe(
         '-a-b------------(c|)',
         values,
       );
@@ -224,13 +201,11 @@ describe('stallTimeout', () => {
 
   it('logs one console warning by default, with the timeout in seconds', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const source = cold('a', { a: ev(0, 'a') });
-      const demand = hot(' -p');
+      const ui = demand('  -p');
       const expected = '   a 30s (z|)';
-      const valve = new Valve();
-      drive(valve, demand);
-      expectObservable(withDemand(valve, source.pipe(stallTimeout()))).toBe(expected, {
+      expectObservable(withDemand(ui, source.pipe(stallTimeout()))).toBe(expected, {
         a: ev(0, 'a'),
         z: stalled(1),
       });
@@ -241,45 +216,39 @@ describe('stallTimeout', () => {
 
   it('calls onStall once with the info, and fails with what a throwing logger throws', () => {
     const infos: StallTimeoutInfo[] = [];
-    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const source = cold('ab', letters('ab'));
-      const demand = hot(' --p');
-      const valve = new Valve();
-      drive(valve, demand);
+      const ui = demand('  --p');
       const logger = { warn: () => undefined };
       const onStall = (info: StallTimeoutInfo) => infos.push(info);
       const output = source.pipe(stallTimeout({ ms: 200, logger, onStall }));
-      expectObservable(withDemand(valve, output)).toBe('ab 200ms (z|)', { ...letters('ab'), z: stalled(2) });
+      expectObservable(withDemand(ui, output)).toBe('ab 200ms (z|)', { ...letters('ab'), z: stalled(2) });
       expectSubscriptions(source.subscriptions).toBe('^- 200ms !');
     });
     expect(infos).toEqual([{ ms: 200, lastSequence: 1, pausedAt: 2 }]);
 
-    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const source = cold('a', letters('a'));
-      const demand = hot(' -p');
-      const valve = new Valve();
-      drive(valve, demand);
+      const ui = demand('  -p');
       const logger = {
         warn: () => {
           throw new Error('logger down');
         },
       };
       const output = source.pipe(stallTimeout({ ms: 3, logger }));
-      expectObservable(withDemand(valve, output)).toBe('a---#', letters('a'), new Error('logger down'));
+      expectObservable(withDemand(ui, output)).toBe('a---#', letters('a'), new Error('logger down'));
       expectSubscriptions(source.subscriptions).toBe('^---!');
     });
   });
 
   it('clears its timer when unsubscribed', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const values = letters('ab');
       const source = cold('-a-b-----', values);
-      const demand = hot(' --p');
+      const ui = demand('  --p');
       const unsub = '      ----!';
-      const valve = new Valve();
-      drive(valve, demand);
-      expectObservable(withDemand(valve, source.pipe(stallTimeout({ ms: 3, logger }))), unsub).toBe(
+      expectObservable(withDemand(ui, source.pipe(stallTimeout({ ms: 3, logger }))), unsub).toBe(
         '-a-b',
         values,
       );

@@ -1,8 +1,7 @@
 import { of, take } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { ExecError, type ExecEvent, type ExecResult, exec, Valve } from '../../src/index.js';
-import { fakePort } from './exec/fake-port.js';
+import { ExecError, type ExecEvent, type ExecResult, exec } from '../../src/index.js';
+import { ChunkTestScheduler } from '../../src/testing/index.js';
 
 const line = (sequence: number, kind: 'stdout' | 'stderr', content: string): ExecEvent => ({
   sequence,
@@ -29,70 +28,61 @@ const exit = (sequence: number, content: ExecResult): ExecEvent => ({
   content,
   isFinal: true,
 });
-const ok = { exitCode: 0, signal: null };
 
-const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+const newScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
-describe('exec lifecycle (fake port, virtual time)', () => {
+describe('exec lifecycle (fakeExec, virtual time)', () => {
   it('happy: lines of both pipes in arrival order, then the exit event once both pipes ended', () => {
-    const scheduler = newScheduler();
-    scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const stdout = cold('-a--b---|', { a: 'one\n', b: 'two\n' });
-      const stderr = cold('--c|', { c: 'err\n' });
-      const exited = cold('-----(x|)', { x: ok });
-      const { port } = fakePort({ stdout, stderr, exit: exited }, scheduler);
-      const expected = '    -ac-b---(e|)';
-      expectObservable(exec('build', ['--all'], { port, scheduler })).toBe(expected, {
+    newScheduler().run(({ expectObservable, fakeExec }) => {
+      const port = fakeExec({
+        stdout: '-a--b---|',
+        stderr: '--c|',
+        values: { a: 'one\n', b: 'two\n', c: 'err\n' },
+        exit: { code: 0, at: 5 },
+      });
+      const expected = '-ac-b---(e|)';
+      expectObservable(exec('build', ['--all'], { port })).toBe(expected, {
         a: line(0, 'stdout', 'one\n'),
         c: line(1, 'stderr', 'err\n'),
         b: line(2, 'stdout', 'two\n'),
         e: exit(3, result({ durationMs: 5, stdout: 'one\ntwo\n', stderr: 'err\n' })),
       });
-      expectSubscriptions(stdout.subscriptions).toBe('^-------!');
-      expectSubscriptions(stderr.subscriptions).toBe('^--!');
     });
   });
 
   it('zero output: exactly one final event', () => {
-    const scheduler = newScheduler();
-    scheduler.run(({ cold, expectObservable }) => {
-      const { port } = fakePort({ exit: cold('---(x|)', { x: ok }) }, scheduler);
-      expectObservable(exec('build', ['--all'], { port, scheduler })).toBe('---(e|)', {
+    newScheduler().run(({ expectObservable, fakeExec }) => {
+      const port = fakeExec({ exit: { code: 0, at: 3 } });
+      expectObservable(exec('build', ['--all'], { port })).toBe('---(e|)', {
         e: exit(0, result({ durationMs: 3 })),
       });
     });
   });
 
   it('error after output: EXEC_FAILED only after every line (a last line without newline comes at the pipe end)', () => {
-    const scheduler = newScheduler();
-    scheduler.run(({ cold, expectObservable }) => {
-      const stdout = cold('-a---b|', { a: 'one\n', b: 'last' });
-      const { port } = fakePort(
-        { stdout, exit: cold('--(x|)', { x: { exitCode: 2, signal: null } }) },
-        scheduler,
-      );
+    newScheduler().run(({ expectObservable, fakeExec }) => {
+      const script = { stdout: '-a---b|', values: { a: 'one\n', b: 'last' }, exit: { code: 2, at: 2 } };
       const failed = result({ exitCode: 2, durationMs: 2, stdout: 'one\nlast' });
-      expectObservable(exec('build', ['--all'], { port, scheduler })).toBe(
+      expectObservable(exec('build', ['--all'], { port: fakeExec(script) })).toBe(
         '-a----(b#)',
         { a: line(0, 'stdout', 'one\n'), b: line(1, 'stdout', 'last') },
         new ExecError(failed),
       );
-      const resolved = fakePort(
-        { stdout, exit: cold('--(x|)', { x: { exitCode: 2, signal: null } }) },
-        scheduler,
-      );
-      expectObservable(exec('build', ['--all'], { port: resolved.port, scheduler, reject: false })).toBe(
+      expectObservable(exec('build', ['--all'], { port: fakeExec(script), reject: false })).toBe(
         '-a----(be|)',
-        { a: line(0, 'stdout', 'one\n'), b: line(1, 'stdout', 'last'), e: exit(2, failed) },
+        {
+          a: line(0, 'stdout', 'one\n'),
+          b: line(1, 'stdout', 'last'),
+          e: exit(2, failed),
+        },
       );
     });
   });
 
   it('timeout with partial output: kills the group, keeps the lines, errors with TIMEOUT', () => {
     const scheduler = newScheduler();
-    scheduler.run(({ cold, expectObservable, expectSubscriptions, flush }) => {
-      const stdout = cold('-a-b------c-|', { a: 'one\n', b: 'two\n', c: 'never\n' });
-      const { port, log } = fakePort({ stdout }, scheduler);
+    scheduler.run(({ expectObservable, fakeExec, flush }) => {
+      const port = fakeExec({ stdout: '-a-b------c-|', values: { a: 'one\n', b: 'two\n', c: 'never\n' } });
       const timedOut = result({
         timedOut: true,
         signal: 'SIGTERM',
@@ -105,88 +95,99 @@ describe('exec lifecycle (fake port, virtual time)', () => {
         { a: line(0, 'stdout', 'one\n'), b: line(1, 'stdout', 'two\n') },
         new ExecError(timedOut, { timeoutMs: 5 }),
       );
-      expectSubscriptions(stdout.subscriptions).toBe('^----!');
       flush();
-      expect(log.kills).toEqual([{ at: 5, signal: 'SIGTERM' }]);
+      expect(port.kills).toEqual([{ at: 5, signal: 'SIGTERM' }]);
+      expect(port.running).toBe(0);
     });
   });
 
   it('cancel: unsubscribing kills the group, then SIGKILLs it after forceKillAfterMs if it survived', () => {
-    const scheduler = newScheduler();
-    scheduler.run(({ cold, expectObservable, expectSubscriptions, flush, time }) => {
-      const stdout = cold('-a-b-c-d|', { a: 'a\n', b: 'b\n', c: 'c\n', d: 'd\n' });
-      const { port, log } = fakePort({ stdout, ignores: ['SIGTERM'] }, scheduler);
+    newScheduler().run(({ expectObservable, fakeExec, flush, time }) => {
+      const port = fakeExec({ stdout: '-a-b-c-d|', ignores: ['SIGTERM'] });
       const force = time('          ----|');
       const unsubscribe = '         ----!';
-      expectObservable(
-        exec('build', ['--all'], { port, scheduler, forceKillAfterMs: force }),
-        unsubscribe,
-      ).toBe('-a-b', { a: line(0, 'stdout', 'a\n'), b: line(1, 'stdout', 'b\n') });
-      expectSubscriptions(stdout.subscriptions).toBe('^---!');
+      expectObservable(exec('build', ['--all'], { port, forceKillAfterMs: force }), unsubscribe).toBe(
+        '-a-b',
+        {
+          a: line(0, 'stdout', 'a\n'),
+          b: line(1, 'stdout', 'b\n'),
+        },
+      );
       flush();
-      expect(log.kills).toEqual([
+      expect(port.kills).toEqual([
         { at: 4, signal: 'SIGTERM' },
         { at: 8, signal: 'SIGKILL' },
       ]);
+      expect(port.running).toBe(0);
     });
   });
 
   it('cancel: no SIGKILL when the group died of killSignal', () => {
-    const scheduler = newScheduler();
-    scheduler.run(({ cold, expectObservable, flush }) => {
-      const { port, log } = fakePort({ stdout: cold('-a-----|', { a: 'a\n' }) }, scheduler);
-      expectObservable(
-        exec('x', [], { port, scheduler, forceKillAfterMs: 3, killSignal: 'SIGINT' }),
-        '--!',
-      ).toBe('-a', { a: line(0, 'stdout', 'a\n') });
+    newScheduler().run(({ expectObservable, fakeExec, flush }) => {
+      const port = fakeExec({ stdout: '-a-----|' });
+      expectObservable(exec('x', [], { port, forceKillAfterMs: 3, killSignal: 'SIGINT' }), '--!').toBe('-a', {
+        a: line(0, 'stdout', 'a\n'),
+      });
       flush();
-      expect(log.kills).toEqual([{ at: 2, signal: 'SIGINT' }]);
+      expect(port.kills).toEqual([{ at: 2, signal: 'SIGINT' }]);
     });
   });
 
   it('stops listening to a synchronous source when unsubscribed', () => {
-    const scheduler = newScheduler();
-    scheduler.run(({ expectObservable, flush }) => {
-      const many = Array.from({ length: 1000 }, (_, index) => `${index}\n`);
-      const { port, log } = fakePort({ stdout: of(...many) }, scheduler);
-      expectObservable(exec('x', [], { port, scheduler }).pipe(take(2))).toBe('(ab|)', {
-        a: line(0, 'stdout', '0\n'),
-        b: line(1, 'stdout', '1\n'),
+    newScheduler().run(({ expectObservable, fakeExec, flush }) => {
+      const port = fakeExec({ stdout: '(abcdefghij)' });
+      expectObservable(exec('x', [], { port }).pipe(take(2))).toBe('(ab|)', {
+        a: line(0, 'stdout', 'a\n'),
+        b: line(1, 'stdout', 'b\n'),
       });
       flush();
-      expect(log.kills).toEqual([{ at: 0, signal: 'SIGTERM' }]);
+      expect(port.kills).toEqual([{ at: 0, signal: 'SIGTERM' }]);
+      expect(port.records.filter((record) => record.type === 'destroy')).toHaveLength(1);
     });
   });
 
   it('holds lines and the exit event back while demand is paused, and delivers them on resume', () => {
-    const scheduler = newScheduler();
-    scheduler.run(({ cold, expectObservable }) => {
-      const valve = new Valve();
-      const stdout = cold('-a-b-|', { a: 'one\n', b: 'two\n' });
-      const { port, log } = fakePort({ stdout, exit: cold('------(x|)', { x: ok }) }, scheduler);
-      scheduler.schedule(() => valve.pause(), 2);
-      scheduler.schedule(() => valve.resume(), 8);
-      expectObservable(exec('build', ['--all'], { port, scheduler, demand: valve })).toBe('-a------(be|)', {
+    newScheduler().run(({ expectObservable, fakeExec, demand }) => {
+      const port = fakeExec({
+        stdout: '-a-b-|',
+        values: { a: 'one\n', b: 'two\n' },
+        exit: { code: 0, at: 6 },
+        pipeCapacity: 1,
+      });
+      const consumer = demand('--p-----r');
+      expectObservable(exec('build', ['--all'], { port, demand: consumer })).toBe('-a------(be|)', {
         a: line(0, 'stdout', 'one\n'),
         b: line(1, 'stdout', 'two\n'),
         e: exit(2, result({ durationMs: 6, stdout: 'one\ntwo\n' })),
       });
-      scheduler.schedule(() => expect(log.pauses).toBeGreaterThan(0), 9);
     });
   });
 
   it('writes an Observable input one value at a time and then closes stdin', () => {
-    const scheduler = newScheduler();
-    scheduler.run(({ cold, expectObservable, flush }) => {
+    newScheduler().run(({ cold, expectObservable, fakeExec, flush }) => {
       const input = cold('-a-b|', { a: 'x\n', b: 'y\n' });
-      const { port, log } = fakePort({ exit: cold('------(x|)', { x: ok }) }, scheduler);
-      expectObservable(exec('cat', [], { port, scheduler, input })).toBe('------(e|)', {
+      const port = fakeExec({ exit: { code: 0, at: 6 } });
+      expectObservable(exec('cat', [], { port, input })).toBe('------(e|)', {
         e: exit(0, { ...result({ durationMs: 6 }), command: 'cat' }),
       });
       flush();
-      expect(log.input).toEqual(['x\n', 'y\n']);
-      expect(log.inputEnded).toBe(true);
-      expect(log.spawned[0]?.hasInput).toBe(true);
+      expect(port.input).toBe('x\ny\n');
+      expect(port.inputEnded).toBe(true);
+      expect(port.spawns[0]?.hasInput).toBe(true);
+      expect(port.records.filter((record) => record.type === 'input').map((record) => record.at)).toEqual([
+        1, 3,
+      ]);
+    });
+  });
+
+  it('a synchronous Observable input is written at once', () => {
+    newScheduler().run(({ expectObservable, fakeExec, flush }) => {
+      const port = fakeExec({ exit: { code: 0, at: 1 } });
+      expectObservable(exec('cat', [], { port, input: of('x\n', 'y\n') })).toBe('-(e|)', {
+        e: exit(0, { ...result({ durationMs: 1 }), command: 'cat' }),
+      });
+      flush();
+      expect(port.input).toBe('x\ny\n');
     });
   });
 });

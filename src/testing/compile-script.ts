@@ -1,0 +1,118 @@
+import { constants } from 'node:os';
+import { z } from 'zod';
+import type { OutputStream } from '../sources/exec/process-port.js';
+import type { FakeProcessScript } from './fake-process-script.js';
+import { optionError } from './option-error.js';
+import { parseTimeline } from './parse-timeline.js';
+
+/** One step of a compiled script, at `frame` ms of the process's own time. */
+export type FakeStep =
+  | {
+      readonly frame: number;
+      readonly type: 'data';
+      readonly stream: OutputStream;
+      readonly bytes: Uint8Array;
+    }
+  | { readonly frame: number; readonly type: 'end'; readonly stream: OutputStream }
+  | {
+      readonly frame: number;
+      readonly type: 'exit';
+      readonly exitCode: number | null;
+      readonly signal: string | null;
+    };
+
+/** A validated script: its steps in time order, and the rest of its behaviour. */
+export interface CompiledScript {
+  readonly steps: readonly FakeStep[];
+  readonly ignores: readonly string[];
+  readonly pipeCapacity: number;
+  readonly spawnError: string | undefined;
+}
+
+const signal = z.string().refine((name) => name in constants.signals && name !== 'SIGKILL');
+const at = z.number().int().min(0).optional();
+const FIELDS: Record<string, readonly [z.ZodType, string]> = {
+  stdout: [z.string(), 'a marble diagram (string)'],
+  stderr: [z.string(), 'a marble diagram (string)'],
+  values: [
+    z.record(z.string(), z.union([z.string(), z.instanceof(Uint8Array)])),
+    'an object of strings or Uint8Arrays',
+  ],
+  exit: [
+    z.union([
+      z.literal('hang'),
+      z.strictObject({ code: z.number().int().min(0).max(255), at }),
+      z.strictObject({ signal, at }),
+    ]),
+    "`{ code }`, `{ signal }` (with an optional `at`) or 'hang'",
+  ],
+  ignores: [z.array(signal), 'an array of signal names other than SIGKILL'],
+  pipeCapacity: [z.number().int().min(0), 'a non-negative integer'],
+  spawnError: [z.string().min(1), 'an errno string such as `ENOENT`'],
+};
+const encoder = new TextEncoder();
+
+/**
+ * Validates a {@link FakeProcessScript} (a `TypeError` naming the field, before anything runs)
+ * and compiles it into time-ordered steps. Internal to `src/testing`.
+ *
+ * @example
+ * ```ts
+ * compileScript({ stdout: '-a|' }).steps; // data@1, end@2, exit@2
+ * ```
+ */
+export function compileScript(script: FakeProcessScript): CompiledScript {
+  if (typeof script !== 'object' || script === null)
+    throw optionError('script', 'an object', script, 'argument');
+  for (const [name, [schema, expected]] of Object.entries(FIELDS)) {
+    const value = (script as unknown as Record<string, unknown>)[name];
+    if (value !== undefined && !schema.safeParse(value).success) throw optionError(name, expected, value);
+  }
+  const unknown = Object.keys(script).find((name) => !(name in FIELDS));
+  if (unknown !== undefined) throw new TypeError(`Unknown fake process script option \`${unknown}\``);
+  const exit = script.exit ?? { code: 0 };
+  const pipes = (['stdout', 'stderr'] as const).map((stream) => {
+    const timeline = parseTimeline(script[stream] ?? '|', undefined, stream);
+    const steps: FakeStep[] = [];
+    let closedAt: number | undefined;
+    for (const entry of timeline) {
+      if (entry.kind === 'E')
+        throw optionError(stream, 'a diagram without `#` (end the process with `exit`)', script[stream]);
+      if (entry.kind === 'C') closedAt = entry.frame;
+      else
+        steps.push({
+          frame: entry.frame,
+          type: 'data',
+          stream,
+          bytes: toBytes(script.values, entry.value as string),
+        });
+    }
+    return { stream, steps, closedAt, last: steps.at(-1)?.frame ?? 0 };
+  });
+  const lastClose = Math.max(...pipes.map((pipe) => pipe.closedAt ?? pipe.last));
+  const exitAt = exit === 'hang' ? undefined : (exit.at ?? lastClose);
+  const steps: FakeStep[] = pipes.flatMap((pipe) => {
+    const closeAt = pipe.closedAt ?? (exitAt === undefined ? undefined : Math.max(exitAt, pipe.last));
+    return closeAt === undefined
+      ? pipe.steps
+      : [...pipe.steps, { frame: closeAt, type: 'end', stream: pipe.stream } as const];
+  });
+  if (exit !== 'hang') {
+    const info =
+      'code' in exit ? { exitCode: exit.code, signal: null } : { exitCode: null, signal: exit.signal };
+    steps.push({ frame: exitAt as number, type: 'exit', ...info });
+  }
+  const rank = (step: FakeStep) => (step.type === 'exit' ? 1 : 0);
+  steps.sort((a, b) => a.frame - b.frame || rank(a) - rank(b));
+  return {
+    steps,
+    ignores: script.ignores ?? [],
+    pipeCapacity: script.pipeCapacity ?? 0,
+    spawnError: script.spawnError,
+  };
+}
+
+function toBytes(values: FakeProcessScript['values'], letter: string): Uint8Array {
+  const value = values !== undefined && Object.hasOwn(values, letter) ? values[letter] : `${letter}\n`;
+  return typeof value === 'string' ? encoder.encode(value) : (value as Uint8Array);
+}

@@ -1,0 +1,32 @@
+import { map } from 'rxjs';
+import { execEventToChunk } from '../kernel/host/exec-event-to-chunk.js';
+import type { ExecPayload } from '../kernel/host/exec-payload.js';
+import type { StreamProducer } from '../kernel/host/stream-producer.js';
+import { exec } from '../sources/exec.js';
+import type { FakeExec } from './fake-exec.js';
+
+/**
+ * The kernel's streaming `exec` producer, on a fake process: the real {@link exec} source with
+ * `port: fake` and the host's clock, mapped to wire chunks as the default producer maps them
+ * (stdout lines as strings, stderr as `{ stderr }`, a final `{ exit_code, … }`; a failure is an
+ * `Error` outcome). Every streaming `exec` hostcall spawns the fake's script once.
+ *
+ * @example
+ * ```ts
+ * const fake = fakeExec({ stdout: '-a-b|' }, { scheduler: clock });
+ * const host = createHost({ scheduler, producers: { exec: fakeExecProducer(fake) } });
+ * ```
+ */
+export function fakeExecProducer(fake: FakeExec): StreamProducer {
+  return (raw, context) => {
+    const payload = raw as unknown as ExecPayload;
+    const options: Parameters<typeof exec>[2] = {
+      port: fake,
+      scheduler: context.scheduler,
+      timeoutMs: payload.timeout_ms ?? 0,
+    };
+    if (payload.cwd !== undefined) options.cwd = payload.cwd;
+    if (payload.env !== undefined) options.env = { ...payload.env };
+    return exec(payload.cmd, payload.args ?? [], options).pipe(map(execEventToChunk));
+  };
+}

@@ -1,0 +1,75 @@
+import type { SchedulerLike } from 'rxjs';
+import { z } from 'zod';
+import type { HostcallHandler } from '../kernel/host/hostcall-handler.js';
+import type { StreamProducer } from '../kernel/host/stream-producer.js';
+import type { HostcallKind } from '../kernel/protocol/hostcall-kind.js';
+import type { FakeExec } from './fake-exec.js';
+import type { FakeProcessScript } from './fake-process-script.js';
+import { optionError } from './option-error.js';
+
+/** Options of {@link createVirtualHost}. */
+export interface VirtualHostOptions {
+  /** The virtual clock. Default: a new `VirtualTimeScheduler` (give your `TestScheduler` inside `run`). */
+  readonly clock?: SchedulerLike;
+  /** `'manual'` (default): only `tick()` delivers, one macrotask at a time; `'clock'`: the queue drains on the clock. */
+  readonly driver?: 'manual' | 'clock';
+  /**
+   * What streaming `exec` calls without a `script()` run: the real `exec` source on this fake
+   * process — a {@link FakeExec}, or a script for one on this host's clock (then `vhost.fake`).
+   */
+  readonly exec?: FakeExec | FakeProcessScript;
+  /** Producers replacing the scripted ones (`exec` / `http`). */
+  readonly producers?: Partial<Record<'exec' | 'http', StreamProducer>>;
+  /** Handlers of non-streaming calls (by kind). */
+  readonly handlers?: Partial<Record<HostcallKind, HostcallHandler>>;
+}
+
+const optionsSchema = z.object({
+  clock: z
+    .custom<SchedulerLike>((value) => typeof (value as SchedulerLike)?.schedule === 'function')
+    .optional(),
+  driver: z.enum(['manual', 'clock']).optional(),
+  exec: z.custom<object>((value) => typeof value === 'object' && value !== null).optional(),
+  producers: z
+    .record(
+      z.string(),
+      z.custom((value) => typeof value === 'function'),
+    )
+    .optional(),
+  handlers: z
+    .record(
+      z.string(),
+      z.custom((value) => typeof value === 'function'),
+    )
+    .optional(),
+});
+const EXPECTED: Record<string, string> = {
+  clock: 'a SchedulerLike',
+  driver: "'manual' or 'clock'",
+  exec: 'a FakeExec or a fake process script',
+  producers: 'an object of functions',
+  handlers: 'an object of functions',
+};
+
+/**
+ * Validates the options of {@link createVirtualHost} before anything is created: a `TypeError`
+ * naming the field ("Expected the `driver` option to be 'manual' or 'clock', got `auto` (string)").
+ *
+ * @example
+ * ```ts
+ * checkVirtualHostOptions({ driver: 'clock' });
+ * ```
+ */
+export function checkVirtualHostOptions(options: VirtualHostOptions): void {
+  if (typeof options !== 'object' || options === null)
+    throw optionError('options', 'an object', options, 'argument');
+  const parsed = optionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const field = String(parsed.error.issues[0]?.path[0] ?? 'options');
+    throw optionError(
+      field,
+      EXPECTED[field] ?? 'an object',
+      (options as unknown as Record<string, unknown>)[field],
+    );
+  }
+}

@@ -1,0 +1,31 @@
+import { Observable, take } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { currentDemand, type Demand, Valve } from '../../src/core/demand.js';
+import { withDemand } from '../../src/testing/index.js';
+
+describe('withDemand', () => {
+  it('subscribes the source with the demand, which reaches a producer through synchronous operators', () => {
+    const seen: Array<Demand | undefined> = [];
+    const probe = new Observable<number>((subscriber) => {
+      seen.push(currentDemand());
+      subscriber.complete();
+    });
+    const valve = new Valve();
+    withDemand(valve, probe).subscribe();
+    withDemand(undefined, probe).subscribe();
+    expect(seen).toEqual([valve, undefined]);
+    expect(currentDemand()).toBeUndefined();
+  });
+
+  it('stops listening to a synchronous source when unsubscribed', () => {
+    const produced: number[] = [];
+    const synchronous = new Observable<number>((subscriber) => {
+      for (let n = 0; !subscriber.closed && n < 10; n += 1) {
+        produced.push(n);
+        subscriber.next(n);
+      }
+    });
+    withDemand(new Valve(), synchronous).pipe(take(3)).subscribe();
+    expect(produced).toEqual([0, 1, 2]);
+  });
+});

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { describeValue } from '../core/describe-value.js';
+import { optionError } from '../core/option-error.js';
 
 /**
  * Validates a positional argument of an adapter with a zod schema and throws a `TypeError`
@@ -14,7 +14,7 @@ import { describeValue } from '../core/describe-value.js';
 export function checkArgument<T>(value: unknown, name: string, schema: z.ZodType<T>, expected: string): T {
   const result = schema.safeParse(value);
   if (!result.success) {
-    throw new TypeError(`Expected the \`${name}\` argument to be ${expected}, got ${describeValue(value)}`);
+    throw optionError(name, expected, value, 'argument');
   }
   return result.data;
 }

@@ -3,7 +3,8 @@ import { describeValue } from './describe-value.js';
 /**
  * The `TypeError` every sluice option check throws, in execa's template:
  * "Expected the `timeoutMs` option to be a non-negative integer, got `-1` (number)". With no
- * option name it speaks of the options object itself. Internal: not exported from the package.
+ * option name it speaks of the options object itself; `what: 'argument'` words it for a positional
+ * argument. Internal: not exported from the package.
  *
  * @example
  * ```ts
@@ -11,7 +12,12 @@ import { describeValue } from './describe-value.js';
  * // TypeError: Expected the `capacity` option to be a positive integer, got `0` (number)
  * ```
  */
-export function optionError(option: string | undefined, expected: string, value: unknown): TypeError {
-  const subject = option === undefined ? 'the options' : `the \`${option}\` option`;
+export function optionError(
+  option: string | undefined,
+  expected: string,
+  value: unknown,
+  what: 'option' | 'argument' = 'option',
+): TypeError {
+  const subject = option === undefined ? 'the options' : `the \`${option}\` ${what}`;
   return new TypeError(`Expected ${subject} to be ${expected}, got ${describeValue(value)}`);
 }

@@ -1,6 +1,6 @@
 import { VirtualTimeScheduler } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { optionError } from './option-error.js';
+import { optionError } from '../core/option-error.js';
 
 /**
  * Moves a `VirtualTimeScheduler` exactly `ms` forward: everything due by then runs, in time

@@ -1,5 +1,5 @@
 import type { ChunkEvent, ChunkMetadata } from '../core/chunk.js';
-import { optionError } from './option-error.js';
+import { optionError } from '../core/option-error.js';
 
 /** Options of the chunk marble helpers (`chunks`, `expectChunks().toBe`, {@link chunkMarbles}). */
 export interface ChunkMarbleOptions {

@@ -1,5 +1,5 @@
 import { deepStrictEqual } from 'node:assert/strict';
-import { optionError } from './option-error.js';
+import { optionError } from '../core/option-error.js';
 import { toComparable } from './to-comparable.js';
 
 /** An assertion: throws when `actual` and `expected` differ (`expect(a).toEqual(e)`, `assert.deepStrictEqual`, …). */

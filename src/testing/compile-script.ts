@@ -1,8 +1,8 @@
 import { constants } from 'node:os';
 import { z } from 'zod';
+import { optionError } from '../core/option-error.js';
 import type { OutputStream } from '../sources/exec/process-port.js';
 import type { FakeProcessScript } from './fake-process-script.js';
-import { optionError } from './option-error.js';
 import { parseTimeline } from './parse-timeline.js';
 
 /** One step of a compiled script, at `frame` ms of the process's own time. */

@@ -1,6 +1,6 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { Valve } from '../core/demand.js';
-import { optionError } from './option-error.js';
+import { optionError } from '../core/option-error.js';
 import { parseTimeline } from './parse-timeline.js';
 
 /**

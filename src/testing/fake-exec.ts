@@ -1,9 +1,9 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { optionError } from '../core/option-error.js';
 import type { ProcessHandle, ProcessPort, SpawnRequest } from '../sources/exec/process-port.js';
 import { compileScript } from './compile-script.js';
 import { startFakeProcess } from './fake-process.js';
 import type { FakeProcessScript } from './fake-process-script.js';
-import { optionError } from './option-error.js';
 
 /** Options of {@link fakeExec}. */
 export interface FakeExecOptions {

@@ -1,5 +1,5 @@
 import { TestScheduler } from 'rxjs/testing';
-import { optionError } from './option-error.js';
+import { optionError } from '../core/option-error.js';
 
 /** One entry of a parsed marble diagram: a value, the end `|`, or an error `#`, at a frame (= ms). */
 export type TimelineEntry<T> =

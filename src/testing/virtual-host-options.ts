@@ -1,11 +1,11 @@
 import type { SchedulerLike } from 'rxjs';
 import { z } from 'zod';
+import { optionError } from '../core/option-error.js';
 import type { HostcallHandler } from '../kernel/host/hostcall-handler.js';
 import type { StreamProducer } from '../kernel/host/stream-producer.js';
 import type { HostcallKind } from '../kernel/protocol/hostcall-kind.js';
 import type { FakeExec } from './fake-exec.js';
 import type { FakeProcessScript } from './fake-process-script.js';
-import { optionError } from './option-error.js';
 
 /** Options of {@link createVirtualHost}. */
 export interface VirtualHostOptions {

@@ -1,4 +1,5 @@
 import { type SchedulerLike, VirtualTimeScheduler } from 'rxjs';
+import { optionError } from '../core/option-error.js';
 import type { ConnectedExtension } from '../kernel/bridge/connect-extension.js';
 import { createBridge } from '../kernel/bridge/create-bridge.js';
 import { createExtensionApi } from '../kernel/bridge/extension-api.js';
@@ -14,7 +15,6 @@ import { advanceVirtualTime } from './advance-virtual-time.js';
 import { type DeliveryRow, toDeliveryRow } from './delivery-row.js';
 import { type FakeExec, fakeExec } from './fake-exec.js';
 import { fakeExecProducer } from './fake-exec-producer.js';
-import { optionError } from './option-error.js';
 import { checkVirtualHostOptions, type VirtualHostOptions } from './virtual-host-options.js';
 
 /** The kernel host and bridge on a virtual clock (see {@link createVirtualHost}). */

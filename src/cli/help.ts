@@ -14,7 +14,8 @@ Usage:
   sluice --help
 
 Options for exec:
-  --json                    print NDJSON {callId, outcome} frames (the hostcall wire format) instead of text
+  --json                    print NDJSON {callId, outcome} frames (the hostcall wire format; serde:
+                            {call_id, outcome}) instead of text
   --wire bridge|serde       the outcome encoding for --json (default: bridge)
   --call-id <id>            the callId written in --json frames (default: sluice-1)
   --timeout-ms <n>          kill the command's process group after n ms (default: 0, no timeout)

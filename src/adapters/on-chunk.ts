@@ -1,12 +1,28 @@
 import type { Observable } from 'rxjs';
 import { z } from 'zod';
 import { readOption } from '../core/read-option.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { checkArgument } from './check-argument.js';
 import { observableSchema } from './observable-schema.js';
 import { PullQueue } from './pull-queue.js';
 import { readBufferSize } from './read-buffer-size.js';
 
-/** Options of {@link onChunk}. */
+/**
+ * Options of {@link onChunk}.
+ *
+ * @example
+ * ```ts
+ * import { type ChunkEvent, onChunk, type OnChunkOptions } from 'sluice';
+ *
+ * const controller = new AbortController();
+ * const options: OnChunkOptions<ChunkEvent<string>> = {
+ *   bufferSize: 4, // pause the producer once 4 chunks wait for the callback
+ *   onError: (error, chunk) => console.warn('chunk', chunk.sequence, 'failed:', error),
+ *   signal: controller.signal, // controller.abort() kills the producer
+ * };
+ * await onChunk(events$, render, options);
+ * ```
+ */
 export interface OnChunkOptions<T> {
   /** How many chunks may wait while the callback is busy before the producer is paused. Default `16`. */
   readonly bufferSize?: number;
@@ -36,7 +52,8 @@ const signalSchema = z.custom<AbortSignal>(
  *
  * - **Backpressure**: if `callback` returns a promise, the next chunk waits for it. Meanwhile
  *   up to `bufferSize` chunks are queued, then the producer is paused through the demand
- *   protocol (a child process blocks on its full pipe), and resumed as the callback catches up.
+ *   protocol (a child process blocks on its full pipe), and resumed once the callback has
+ *   worked the queue down to half of `bufferSize` (the same hysteresis as `toAsyncIterable`).
  * - **A misbehaving callback can't crash the stream**: a throw or a rejection is caught here,
  *   reported to `onError(error, chunk)`, and the next chunk is delivered; the result is unchanged.
  * - **Errors**: the promise rejects with the source's error, after every chunk received before
@@ -69,6 +86,7 @@ export function onChunk<T>(
 ): Promise<T | undefined> {
   checkArgument(source, 'source', observableSchema, 'an Observable');
   checkArgument(callback, 'callback', functionSchema, 'a function');
+  rejectUnknownOptions(options, ['bufferSize', 'onError', 'signal']);
   const bufferSize = readBufferSize(options, 'bufferSize', 16);
   const onError = readOption(options, 'onError', functionSchema, 'a function', reportToConsole) as (
     error: unknown,
@@ -97,7 +115,8 @@ export function onChunk<T>(
     const run = async (): Promise<T | undefined> => {
       let last: T | undefined;
       for (;;) {
-        const result = await queue.next();
+        // A queued chunk is taken synchronously: no promise and no microtask per chunk.
+        const result = queue.poll() ?? (await queue.next());
         if (result.done) return last;
         last = result.value;
         try {

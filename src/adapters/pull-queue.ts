@@ -12,9 +12,13 @@ type Ending = { error: false } | { error: true; reason: unknown };
  * (lazily, on the first {@link PullQueue.next}) with its own {@link Valve} as the demand, keeps
  * what arrives in a FIFO, and hands values out one `next()` at a time.
  *
- * - The valve is paused while nobody waits and `bufferSize` values are queued; it resumes as
- *   soon as a consumer takes one (or waits). A producer that honours demand is therefore never
- *   more than `bufferSize` values (plus what it had already read) ahead of the consumer.
+ * - **Hysteresis**: the valve is paused while nobody waits and `bufferSize` values are queued,
+ *   and resumed only once the consumer has drained the queue to its low-water mark,
+ *   `Math.floor(bufferSize / 2)` values (empty for `bufferSize` 1), or waits on an empty queue.
+ *   A producer that honours demand is therefore never more than `bufferSize` values (plus what
+ *   it had already read) ahead of the consumer, and the valve toggles once per
+ *   `bufferSize - floor(bufferSize / 2)` values under a steady load instead of once per value.
+ *   With `bufferSize` 0 it flows only while a `next()` waits.
  * - Pending `next()` calls are served in call order, each with its own value.
  * - An error is given to the first `next()` after every value queued before it; later calls
  *   (and the other waiters) get `done`. Completion gives `done` after the last value.
@@ -27,12 +31,14 @@ type Ending = { error: false } | { error: true; reason: unknown };
  * ```ts
  * const queue = new PullQueue(source$, 16);
  * const first = await queue.next();
+ * const second = queue.poll() ?? (await queue.next()); // poll(): a queued value, no promise
  * queue.cancel();
  * ```
  */
 export class PullQueue<T> {
   readonly #source: Observable<T>;
   readonly #bufferSize: number;
+  readonly #resumeAt: number;
   readonly #valve = new Valve();
   #values: T[] = [];
   #head = 0;
@@ -44,13 +50,13 @@ export class PullQueue<T> {
   constructor(source: Observable<T>, bufferSize: number) {
     this.#source = source;
     this.#bufferSize = bufferSize;
+    this.#resumeAt = bufferSize === 0 ? -1 : Math.floor(bufferSize / 2);
   }
 
   /** The next value, `done` at the end, or a rejection with the source's error. */
   next(): Promise<IteratorResult<T, undefined>> {
     if (this.#finished) return Promise.resolve({ done: true, value: undefined });
-    const value = this.#take();
-    if (value !== undefined) return Promise.resolve(value);
+    if (this.#head < this.#values.length) return Promise.resolve(this.#take());
     if (this.#ending !== undefined) return this.#end();
     const pending = new Promise<IteratorResult<T, undefined>>((resolve, reject) => {
       this.#waiters.push({ resolve, reject });
@@ -58,6 +64,14 @@ export class PullQueue<T> {
     this.#update();
     if (this.#subscription === undefined) this.#subscribe();
     return pending;
+  }
+
+  /**
+   * A value that is already queued, taken synchronously (no promise, no microtask), or
+   * `undefined` when none is: then call {@link PullQueue.next}, which also reports the end.
+   */
+  poll(): IteratorResult<T, undefined> | undefined {
+    return this.#finished || this.#head === this.#values.length ? undefined : this.#take();
   }
 
   /** Unsubscribes from the source (running its teardown now), drops the queue, ends every waiter. */
@@ -87,8 +101,7 @@ export class PullQueue<T> {
 
   #push(value: T): void {
     if (this.#finished) return;
-    const waiter = this.#waiters.shift();
-    if (waiter) waiter.resolve({ done: false, value });
+    if (this.#waiters.length > 0) (this.#waiters.shift() as Waiter<T>).resolve({ done: false, value });
     else this.#values.push(value);
     this.#update();
   }
@@ -104,24 +117,20 @@ export class PullQueue<T> {
     for (const waiter of rest) waiter.resolve({ done: true, value: undefined });
   }
 
-  #take(): IteratorResult<T, undefined> | undefined {
-    if (this.#head === this.#values.length) return undefined;
+  /** Only while a value is queued. */
+  #take(): IteratorResult<T, undefined> {
     const value = this.#values[this.#head] as T;
     this.#values[this.#head] = undefined as T;
     this.#head += 1;
     if (this.#head === this.#values.length) {
-      this.#values = [];
+      this.#values.length = 0;
       this.#head = 0;
     } else if (this.#head >= 1024 && this.#head * 2 >= this.#values.length) {
       this.#values = this.#values.slice(this.#head);
       this.#head = 0;
     }
-    this.#update();
+    if (this.#valve.paused) this.#update();
     return { done: false, value };
-  }
-
-  get #queued(): number {
-    return this.#values.length - this.#head;
   }
 
   #end(): Promise<IteratorResult<T, undefined>> {
@@ -130,9 +139,14 @@ export class PullQueue<T> {
     return ending?.error ? Promise.reject(ending.reason) : Promise.resolve({ done: true, value: undefined });
   }
 
+  /** Pauses at `bufferSize` queued with nobody waiting; resumes at the low-water mark or a waiter. */
   #update(): void {
     if (this.#ending !== undefined || this.#finished) return;
-    if (this.#waiters.length === 0 && this.#queued >= this.#bufferSize) this.#valve.pause();
-    else this.#valve.resume();
+    const queued = this.#values.length - this.#head;
+    if (this.#valve.paused) {
+      if (queued <= this.#resumeAt || this.#waiters.length > 0) this.#valve.resume();
+    } else if (queued >= this.#bufferSize && this.#waiters.length === 0) {
+      this.#valve.pause();
+    }
   }
 }

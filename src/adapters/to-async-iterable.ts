@@ -1,14 +1,26 @@
 import type { Observable } from 'rxjs';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { checkArgument } from './check-argument.js';
 import { observableSchema } from './observable-schema.js';
 import { PullQueue } from './pull-queue.js';
 import { readBufferSize } from './read-buffer-size.js';
 
-/** Options of {@link toAsyncIterable}. */
+/**
+ * Options of {@link toAsyncIterable}.
+ *
+ * @example
+ * ```ts
+ * import { toAsyncIterable, type ToAsyncIterableOptions } from 'sluice/adapters';
+ *
+ * const options: ToAsyncIterableOptions = { bufferSize: 0 }; // read only while `next()` waits
+ * for await (const event of toAsyncIterable(exec('cat', ['big.log']), options)) await save(event);
+ * ```
+ */
 export interface ToAsyncIterableOptions {
   /**
    * How many values may wait for the consumer before the producer is paused. Default `16`.
-   * `0` is pure pull: the producer may read only while a `next()` call is waiting.
+   * It is resumed once at most half of them (rounded down) still wait. `0` is pure pull: the producer
+   * may read only while a `next()` call is waiting.
    */
   readonly bufferSize?: number;
 }
@@ -19,8 +31,12 @@ export interface ToAsyncIterableOptions {
  * - **Lazy**: nothing subscribes until the first `next()`. It then subscribes with its own
  *   `Valve` as the demand (`subscribeWithDemand`), which reaches a demand-aware producer such
  *   as `exec` through synchronous operators (`map`, `filter`, `tap`, `scan`, `takeWhile`…).
- * - **Bounded**: the valve is paused while `bufferSize` values wait and no `next()` is pending,
- *   and resumed when the consumer takes one; the child process then blocks on its full pipe.
+ * - **Bounded, with hysteresis**: the valve is paused while `bufferSize` values wait and no
+ *   `next()` is pending (the child process then blocks on its full pipe), and resumed once the
+ *   consumer has taken the queue down to `Math.floor(bufferSize / 2)` values (to empty for
+ *   `bufferSize` 1; with `0`, whenever a `next()` waits). So the producer stays within
+ *   `bufferSize` values of the consumer, but is paused and resumed once per about
+ *   `bufferSize / 2` values instead of once per value — that is what makes it fast.
  *   A producer that ignores demand (plain `Observable`s, `share()`d streams, `delay`…) keeps
  *   pushing and the buffer grows: put `bounded({ strategy: 'dropping' | 'sliding' | 'error' })`
  *   in front of the adapter to cap it (see `docs/backpressure.md`).
@@ -57,6 +73,7 @@ export function toAsyncIterable<T>(
   options?: ToAsyncIterableOptions,
 ): AsyncIterableIterator<T> {
   checkArgument(source, 'source', observableSchema, 'an Observable');
+  rejectUnknownOptions(options, ['bufferSize']);
   const queue = new PullQueue(source, readBufferSize(options, 'bufferSize', 16));
   const iterator: AsyncIterableIterator<T> = {
     next: () => queue.next() as Promise<IteratorResult<T>>,

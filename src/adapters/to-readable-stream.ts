@@ -1,10 +1,21 @@
 import type { Observable, Subscription } from 'rxjs';
 import { subscribeWithDemand, Valve } from '../core/demand.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { checkArgument } from './check-argument.js';
 import { observableSchema } from './observable-schema.js';
 import { readBufferSize } from './read-buffer-size.js';
 
-/** Options of {@link toReadableStream}. */
+/**
+ * Options of {@link toReadableStream}.
+ *
+ * @example
+ * ```ts
+ * import { toReadableStream, type ToReadableStreamOptions } from 'sluice/adapters';
+ *
+ * const options: ToReadableStreamOptions = { highWaterMark: 64 }; // up to 64 values queued ahead
+ * const stream = toReadableStream(events$, options);
+ * ```
+ */
 export interface ToReadableStreamOptions {
   /**
    * The stream's queue size, in values (a count queuing strategy). Default `16`. `0` is pure
@@ -53,6 +64,7 @@ export function toReadableStream<T>(
   options?: ToReadableStreamOptions,
 ): ReadableStream<T> {
   checkArgument(source, 'source', observableSchema, 'an Observable');
+  rejectUnknownOptions(options, ['highWaterMark']);
   const highWaterMark = readBufferSize(options, 'highWaterMark', 16);
   const valve = new Valve();
   let subscription: Subscription | undefined;

@@ -5,20 +5,64 @@ import { readOption } from '../core/read-option.js';
 import { followSse } from './follow-sse.js';
 import { schedulerOptionSchema } from './scheduler-option-schema.js';
 
-/** The part of the WHATWG `EventSource` that {@link fromEventSource} uses. */
+/**
+ * The part of the WHATWG `EventSource` that {@link fromEventSource} uses.
+ *
+ * @example
+ * ```ts
+ * import type { EventSourceLike } from 'sluice/browser';
+ *
+ * const source: EventSourceLike = new EventSource('/runs/1/events');
+ * source.addEventListener('stdout', (event) => console.log(event.lastEventId, event.data));
+ * ```
+ */
 export interface EventSourceLike {
+  /** `0` connecting, `1` open, `2` closed (given up: it will not reconnect by itself). */
   readonly readyState: number;
+  /** Listens for messages of event type `type`, and for `error`. */
   addEventListener(type: string, listener: (event: any) => void): void;
+  /** Closes the connection for good. */
   close(): void;
 }
 
-/** A constructor of {@link EventSourceLike} (the global `EventSource`, or a test double). */
+/**
+ * A constructor of {@link EventSourceLike} (the global `EventSource`, or a test double).
+ *
+ * @example
+ * ```ts
+ * import { fromEventSource, type EventSourceConstructor, type EventSourceLike } from 'sluice/browser';
+ *
+ * class FakeEventSource implements EventSourceLike {
+ *   readyState = 0;
+ *   constructor(readonly url: string) {}
+ *   addEventListener(type: string, listener: (event: any) => void): void {}
+ *   close(): void { this.readyState = 2; }
+ * }
+ * const EventSource: EventSourceConstructor = FakeEventSource;
+ * fromEventSource('/runs/1/events', { EventSource }).subscribe();
+ * ```
+ */
 export type EventSourceConstructor = new (
   url: string,
   init?: { withCredentials?: boolean },
 ) => EventSourceLike;
 
-/** Options of {@link fromEventSource}. */
+/**
+ * Options of {@link fromEventSource}. Each is validated before anything connects.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_SSE_KINDS, fromEventSource, type FromEventSourceOptions } from 'sluice/browser';
+ *
+ * const options: FromEventSourceOptions = {
+ *   kinds: [...DEFAULT_SSE_KINDS, 'progress'], // a custom kind must be listed to be delivered
+ *   maxRetries: 10,
+ *   retryMs: 2000,
+ *   withCredentials: true,
+ * };
+ * const events$ = fromEventSource('/runs/1/events', options);
+ * ```
+ */
 export interface FromEventSourceOptions {
   /**
    * The event kinds to listen for (an `EventSource` only delivers named events it has a listener
@@ -38,7 +82,16 @@ export interface FromEventSourceOptions {
   readonly scheduler?: SchedulerLike;
 }
 
-/** The kinds `fromEventSource` listens for by default (sluice's sources and sentinels). */
+/**
+ * The kinds `fromEventSource` listens for by default (sluice's sources and sentinels):
+ * `stdout`, `stderr`, `exit`, `end`, `body`, `response`, `chunk`.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_SSE_KINDS, fromEventSource } from 'sluice/browser';
+ * fromEventSource('/runs/1/events', { kinds: [...DEFAULT_SSE_KINDS, 'progress'] });
+ * ```
+ */
 export const DEFAULT_SSE_KINDS: readonly string[] = [
   'stdout',
   'stderr',

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 
 /** What `sluice exec` was asked to do. */
 export interface CliExecCommand {
@@ -45,10 +46,11 @@ const flagsSchema = z.object({
     .string()
     .min(1, { message: '`--call-id` expects a non-empty string, got' })
     .default('sluice-1'),
-  'timeout-ms': integer('timeout-ms', 0).default(0),
+  // Timer delays: a longer one would fire at once (see MAX_DELAY_MS).
+  'timeout-ms': integer('timeout-ms', 0, MAX_DELAY_MS).default(0),
   'max-output-bytes': integer('max-output-bytes', 1).default(262_144),
   'buffer-size': integer('buffer-size', 1, 1_000_000).default(16),
-  'stall-timeout-ms': integer('stall-timeout-ms', 0).default(0),
+  'stall-timeout-ms': integer('stall-timeout-ms', 0, MAX_DELAY_MS).default(0),
   cwd: z.string().optional(),
   color: z.boolean().optional(),
   'no-color': z.boolean().optional(),

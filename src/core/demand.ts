@@ -40,7 +40,10 @@ export interface Demand {
  */
 export class Valve implements Demand {
   #paused = false;
-  readonly #listeners = new Set<(paused: boolean) => void>();
+  // Copy-on-write: onChange/stop build a new array (rare), #set iterates the current one without
+  // copying (on every change of state — per few values under load). A notification walks the
+  // array it started with, so a listener may remove itself (or others) while being notified.
+  #listeners: ReadonlyArray<(paused: boolean) => void> = [];
 
   get paused(): boolean {
     return this.#paused;
@@ -48,25 +51,25 @@ export class Valve implements Demand {
 
   /** Closes the valve: producers listening should stop reading. */
   pause(): void {
-    this.#set(true);
+    if (!this.#paused) this.#set(true);
   }
 
   /** Opens the valve: producers listening may read again. */
   resume(): void {
-    this.#set(false);
+    if (this.#paused) this.#set(false);
   }
 
   onChange(listener: (paused: boolean) => void): () => void {
-    this.#listeners.add(listener);
+    if (!this.#listeners.includes(listener)) this.#listeners = [...this.#listeners, listener];
     return () => {
-      this.#listeners.delete(listener);
+      this.#listeners = this.#listeners.filter((other) => other !== listener);
     };
   }
 
   #set(paused: boolean): void {
-    if (this.#paused === paused) return;
     this.#paused = paused;
-    for (const listener of [...this.#listeners]) listener(paused);
+    const listeners = this.#listeners;
+    for (let index = 0; index < listeners.length; index += 1) listeners[index]?.(paused);
   }
 }
 

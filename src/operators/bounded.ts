@@ -4,10 +4,20 @@ import { currentDemand, subscribeWithDemand, Valve } from '../core/demand.js';
 import { BufferOverflowError } from '../core/errors/buffer-overflow-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { BoundedQueue } from './bounded-queue.js';
 import type { BoundedStrategy } from './bounded-strategy.js';
 
-/** Options of {@link bounded}. */
+/**
+ * Options of {@link bounded}. Validated when `bounded(config)` is called.
+ *
+ * @example
+ * ```ts
+ * import { bounded, type BoundedConfig } from 'sluice/operators';
+ * const latest: BoundedConfig = { capacity: 100, strategy: 'sliding' }; // keep the newest 100
+ * const events = ticker$.pipe(bounded(latest));
+ * ```
+ */
 export interface BoundedConfig {
   /** How many events may wait for a paused consumer. A positive integer; default `16`. */
   readonly capacity?: number;
@@ -61,6 +71,7 @@ export function bounded<E extends ChunkEvent<unknown>>(
   config: BoundedConfig = {},
 ): OperatorFunction<E, E | ChunkEvent<never>> {
   if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
+  rejectUnknownOptions(config, ['capacity', 'strategy']);
   const capacity = config.capacity ?? 16;
   const strategy = config.strategy ?? 'suspend';
   if (!Number.isInteger(capacity) || capacity < 1) {

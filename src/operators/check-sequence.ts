@@ -1,9 +1,21 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
+import { z } from 'zod';
 import type { ChunkEvent } from '../core/chunk.js';
 import { SequenceError } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
+import { readOption } from '../core/read-option.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 
-/** Options of {@link checkSequence}. */
+/**
+ * Options of {@link checkSequence}.
+ *
+ * @example
+ * ```ts
+ * import { checkSequence, type CheckSequenceConfig } from 'sluice/operators';
+ * const prefix: CheckSequenceConfig = { requireFinal: false }; // a take(10) prefix has no final event
+ * events$.pipe(take(10), checkSequence(prefix));
+ * ```
+ */
 export interface CheckSequenceConfig {
   /** Whether completing without a final event is an error (`missing-final`). Default `true`. */
   readonly requireFinal?: boolean;
@@ -34,12 +46,8 @@ export interface CheckSequenceConfig {
 export function checkSequence<T extends ChunkEvent<unknown>>(
   config: CheckSequenceConfig = {},
 ): MonoTypeOperatorFunction<T> {
-  const requireFinal = config.requireFinal ?? true;
-  if (typeof requireFinal !== 'boolean') {
-    throw new TypeError(
-      `Expected the \`requireFinal\` option to be a boolean, got \`${String(requireFinal)}\` (${typeof requireFinal})`,
-    );
-  }
+  rejectUnknownOptions(config, ['requireFinal']);
+  const requireFinal = readOption(config, 'requireFinal', z.boolean(), 'a boolean', true);
   return operate((source, subscriber) => {
     let expected = 0;
     let finished = false;

@@ -1,12 +1,23 @@
 import { asyncScheduler, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
+import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { chunkByteLength } from './chunk-byte-length.js';
 
-/** Options of {@link coalesce}. */
+/**
+ * Options of {@link coalesce}. Validated when `coalesce(config)` is called.
+ *
+ * @example
+ * ```ts
+ * import { coalesce, type CoalesceConfig } from 'sluice/operators';
+ * const perFrame: CoalesceConfig = { maxDelayMs: 16, maxItems: 1000, maxBytes: 64 * 1024 };
+ * exec('npm', ['test']).pipe(coalesce(perFrame)).subscribe((batch) => view.append(batch));
+ * ```
+ */
 export interface CoalesceConfig {
-  /** How long a batch stays open after its first event, in ms (non-negative). Default `16` (one frame). */
+  /** How long a batch stays open after its first event, in ms (non-negative, at most 2147483647). Default `16` (one frame). */
   readonly maxDelayMs?: number;
   /** Close the batch once it holds this many events (positive integer or `Infinity`). Default `Infinity`. */
   readonly maxItems?: number;
@@ -42,9 +53,13 @@ export function coalesce<E extends ChunkEvent<unknown>>(
   config: CoalesceConfig = {},
 ): OperatorFunction<E, E[]> {
   if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
+  rejectUnknownOptions(config, ['maxDelayMs', 'maxItems', 'maxBytes', 'scheduler']);
   const { maxDelayMs = 16, maxItems = Infinity, maxBytes = Infinity, scheduler = asyncScheduler } = config;
   if (typeof maxDelayMs !== 'number' || !Number.isFinite(maxDelayMs) || maxDelayMs < 0) {
     throw optionError('maxDelayMs', 'a non-negative finite number', maxDelayMs);
+  }
+  if (maxDelayMs > MAX_DELAY_MS) {
+    throw optionError('maxDelayMs', `a non-negative finite number up to ${MAX_DELAY_MS}`, maxDelayMs);
   }
   if (!isLimit(maxItems)) throw optionError('maxItems', 'a positive integer or Infinity', maxItems);
   if (!isLimit(maxBytes)) throw optionError('maxBytes', 'a positive integer or Infinity', maxBytes);

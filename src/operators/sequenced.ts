@@ -1,9 +1,28 @@
 import type { OperatorFunction } from 'rxjs';
+import { z } from 'zod';
 import type { ChunkEvent, ChunkInput, ChunkMetadata } from '../core/chunk.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
+import { readOption } from '../core/read-option.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+
+/** The well-known metadata keys must have their types; other keys are free. */
+const metadataSchema = z.looseObject({
+  partial: z.boolean().optional(),
+  reason: z.string().optional(),
+  dropped: z.number().int().nonnegative().optional(),
+});
+const METADATA = 'an object (`partial` a boolean, `reason` a string, `dropped` a non-negative integer)';
 
 /**
  * Options of {@link sequenced}.
+ *
+ * @example
+ * ```ts
+ * import { sequenced, type SequencedConfig } from 'sluice/operators';
+ * const config: SequencedConfig = { finalKind: 'exit', finalMetadata: { reason: 'completed' } };
+ * of({ kind: 'chunk', content: 'a' }).pipe(sequenced(config));
+ * // … then { sequence: 1, kind: 'exit', content: null, metadata: { reason: 'completed' }, isFinal: true }
+ * ```
  */
 export interface SequencedConfig {
   /** The `kind` of the null sentinel emitted when the source completes without a final event. Default `'end'`. */
@@ -37,13 +56,15 @@ export interface SequencedConfig {
  * ```
  */
 export function sequenced<T>(config: SequencedConfig = {}): OperatorFunction<ChunkInput<T>, ChunkEvent<T>> {
-  const finalKind = config.finalKind ?? 'end';
-  if (typeof finalKind !== 'string') {
-    throw new TypeError(
-      `Expected the \`finalKind\` option to be a string, got \`${String(finalKind)}\` (${typeof finalKind})`,
-    );
-  }
-  const finalMetadata = config.finalMetadata;
+  rejectUnknownOptions(config, ['finalKind', 'finalMetadata']);
+  const finalKind = readOption(config, 'finalKind', z.string(), 'a string', 'end');
+  const finalMetadata: ChunkMetadata | undefined = readOption(
+    config,
+    'finalMetadata',
+    metadataSchema,
+    METADATA,
+    undefined,
+  );
   return operate((source, subscriber) => {
     let next = 0;
     const stamp = (input: ChunkInput<T>, isFinal: boolean): ChunkEvent<T> => {

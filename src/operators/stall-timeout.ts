@@ -1,18 +1,44 @@
 import { asyncScheduler, identity, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
 import { currentDemand } from '../core/demand.js';
+import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import type { StallTimeoutInfo } from './stall-timeout-info.js';
 
-/** Where {@link stallTimeout} reports a stall. */
+/**
+ * Where {@link stallTimeout} reports a stall.
+ *
+ * @example
+ * ```ts
+ * import { stallTimeout, type StallTimeoutLogger } from 'sluice/operators';
+ * const logger: StallTimeoutLogger = { warn: (message, info) => log.warn({ ...info }, message) };
+ * events$.pipe(stallTimeout({ ms: 10_000, logger }));
+ * ```
+ */
 export interface StallTimeoutLogger {
+  /** Called once per stall with `Stream stalled: consumer did not pull for <s>s` and the details. */
   warn(message: string, info: StallTimeoutInfo): void;
 }
 
-/** Options of {@link stallTimeout} (the RxJS `timeout` config/info pattern). */
+/**
+ * Options of {@link stallTimeout} (the RxJS `timeout` config/info pattern). Validated when
+ * `stallTimeout(config)` is called.
+ *
+ * @example
+ * ```ts
+ * import { stallTimeout, type StallTimeoutConfig } from 'sluice/operators';
+ * const config: StallTimeoutConfig = {
+ *   ms: 5_000,
+ *   logger: { warn: () => {} }, // silence the default console.warn
+ *   onStall: (info) => metrics.increment('stalls', { lastSequence: info.lastSequence }),
+ * };
+ * exec('yes').pipe(stallTimeout(config));
+ * ```
+ */
 export interface StallTimeoutConfig {
-  /** How long the consumer may stay paused, in ms. A non-negative integer; `0` disables. Default `30000`. */
+  /** How long the consumer may stay paused, in ms. A non-negative integer up to 2147483647; `0` disables. Default `30000`. */
   readonly ms?: number;
   /** The clock. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
@@ -57,8 +83,10 @@ export function stallTimeout<E extends ChunkEvent<unknown>>(
   config: StallTimeoutConfig = {},
 ): OperatorFunction<E, E | ChunkEvent<never>> {
   if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
+  rejectUnknownOptions(config, ['ms', 'scheduler', 'logger', 'onStall']);
   const { ms = 30_000, scheduler = asyncScheduler, logger = consoleLogger, onStall } = config;
   if (!Number.isInteger(ms) || ms < 0) throw optionError('ms', 'a non-negative integer', ms);
+  if (ms > MAX_DELAY_MS) throw optionError('ms', `a non-negative integer up to ${MAX_DELAY_MS}`, ms);
   if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
     throw optionError('scheduler', 'a SchedulerLike', scheduler);
   }

@@ -58,11 +58,35 @@ export function http(
   init: RequestInit | undefined,
   options: HttpOptions & { readonly lines: true },
 ): Observable<HttpEvent<string>>;
+/**
+ * {@link http} without `lines`: each `body` event carries one `Uint8Array` read, as `fetch`
+ * delivered it.
+ *
+ * @example
+ * ```ts
+ * import { http } from 'sluice';
+ * http('http://127.0.0.1:8080/image.png').subscribe((event) => {
+ *   if (event.kind === 'body') file.write(event.content); // a Uint8Array
+ * });
+ * ```
+ */
 export function http(
   url: string | URL,
   init?: RequestInit,
   options?: HttpOptions & { readonly lines?: false },
 ): Observable<HttpEvent<Uint8Array>>;
+/**
+ * {@link http} when `lines` is only known at run time: `body` events carry strings or
+ * `Uint8Array`s.
+ *
+ * @example
+ * ```ts
+ * import { http } from 'sluice';
+ * http(url, { method: 'POST', body }, { lines: wantLines }).subscribe((event) => {
+ *   if (event.kind === 'body') console.log(typeof event.content === 'string' ? 'a line' : 'bytes');
+ * });
+ * ```
+ */
 export function http(url: string | URL, init?: RequestInit, options?: HttpOptions): Observable<HttpEvent>;
 export function http(url: string | URL, init?: RequestInit, options?: HttpOptions): Observable<HttpEvent> {
   const request = parseHttpRequest(url, init);

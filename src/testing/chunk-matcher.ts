@@ -2,7 +2,17 @@ import { deepStrictEqual } from 'node:assert/strict';
 import { optionError } from '../core/option-error.js';
 import { toComparable } from './to-comparable.js';
 
-/** An assertion: throws when `actual` and `expected` differ (`expect(a).toEqual(e)`, `assert.deepStrictEqual`, …). */
+/**
+ * An assertion: throws when `actual` and `expected` differ (`expect(a).toEqual(e)`,
+ * `assert.deepStrictEqual`, …).
+ *
+ * @example
+ * ```ts
+ * import { chunkMatcher, type AssertDeepEqual } from 'sluice/testing';
+ * const assert: AssertDeepEqual = (actual, expected) => expect(actual).toEqual(expected);
+ * const testScheduler = new TestScheduler(chunkMatcher(assert));
+ * ```
+ */
 export type AssertDeepEqual = (actual: unknown, expected: unknown) => void;
 
 /**

@@ -1,6 +1,7 @@
 import { map } from 'rxjs';
 import { execEventToChunk } from '../kernel/host/exec-event-to-chunk.js';
 import type { ExecPayload } from '../kernel/host/exec-payload.js';
+import { execPayloadOptions } from '../kernel/host/exec-payload-options.js';
 import type { StreamProducer } from '../kernel/host/stream-producer.js';
 import { exec } from '../sources/exec.js';
 import type { FakeExec } from './fake-exec.js';
@@ -20,13 +21,7 @@ import type { FakeExec } from './fake-exec.js';
 export function fakeExecProducer(fake: FakeExec): StreamProducer {
   return (raw, context) => {
     const payload = raw as unknown as ExecPayload;
-    const options: Parameters<typeof exec>[2] = {
-      port: fake,
-      scheduler: context.scheduler,
-      timeoutMs: payload.timeout_ms ?? 0,
-    };
-    if (payload.cwd !== undefined) options.cwd = payload.cwd;
-    if (payload.env !== undefined) options.env = { ...payload.env };
+    const options = { ...execPayloadOptions(payload, context.scheduler, true), port: fake };
     return exec(payload.cmd, payload.args ?? [], options).pipe(map(execEventToChunk));
   };
 }

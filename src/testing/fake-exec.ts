@@ -5,7 +5,16 @@ import { compileScript } from './compile-script.js';
 import { startFakeProcess } from './fake-process.js';
 import type { FakeProcessScript } from './fake-process-script.js';
 
-/** Options of {@link fakeExec}. */
+/**
+ * Options of {@link fakeExec}. Validated when `fakeExec` is called.
+ *
+ * @example
+ * ```ts
+ * import { fakeExec, type FakeExecOptions } from 'sluice/testing';
+ * const options: FakeExecOptions = { scheduler: testScheduler, pid: 100 }; // spawns get 100, 101, …
+ * const fake = fakeExec({ stdout: '-a|' }, options);
+ * ```
+ */
 export interface FakeExecOptions {
   /** The clock the script plays on. Default `asyncScheduler` (virtual inside `TestScheduler.run`). */
   readonly scheduler?: SchedulerLike;
@@ -13,7 +22,18 @@ export interface FakeExecOptions {
   readonly pid?: number;
 }
 
-/** One thing that happened to a fake process, at virtual time `at`. */
+/**
+ * One thing that happened to a fake process, at virtual time `at`.
+ *
+ * @example
+ * ```ts
+ * import type { FakeExecRecord } from 'sluice/testing';
+ * const kills = fake.records.filter(
+ *   (record): record is FakeExecRecord & { type: 'kill' } => record.type === 'kill',
+ * );
+ * kills.map(({ at, signal }) => `${signal}@${at}`); // e.g. ['SIGTERM@4', 'SIGKILL@2004']
+ * ```
+ */
 export type FakeExecRecord = { readonly at: number; readonly pid: number } & (
   | { readonly type: 'spawn'; readonly request: SpawnRequest }
   | { readonly type: 'pause' | 'resume' | 'endInput' | 'destroy' }
@@ -22,7 +42,22 @@ export type FakeExecRecord = { readonly at: number; readonly pid: number } & (
   | { readonly type: 'exit'; readonly exitCode: number | null; readonly signal: string | null }
 );
 
-/** A scripted {@link ProcessPort} and the record of what was done to its processes. */
+/**
+ * A scripted {@link ProcessPort} and the record of what was done to its processes: what
+ * {@link fakeExec} returns.
+ *
+ * @example
+ * ```ts
+ * import { fakeExec, type FakeExec } from 'sluice/testing';
+ * testScheduler.run(({ flush }) => {
+ *   const fake: FakeExec = fakeExec({ stdout: '-a|', exit: { code: 3 } });
+ *   exec('make', ['build'], { port: fake, input: 'go\n', reject: false }).subscribe();
+ *   flush();
+ *   fake.spawns[0]?.args; // ['build']
+ *   [fake.input, fake.inputEnded, fake.running]; // ['go\n', true, 0]
+ * });
+ * ```
+ */
 export interface FakeExec extends ProcessPort {
   /** Everything, in order: spawns, pauses and resumes by demand, kills, stdin writes, exits, releases. */
   readonly records: readonly FakeExecRecord[];
@@ -30,8 +65,9 @@ export interface FakeExec extends ProcessPort {
   readonly spawns: readonly SpawnRequest[];
   /** Every `killGroup` call, with its time and signal (also the ones the process survived). */
   readonly kills: readonly { readonly at: number; readonly signal: NodeJS.Signals }[];
-  /** The times the reading of the pipes was paused (a consumer's demand), and resumed. */
+  /** The times the reading of the pipes was paused (a consumer's demand). */
   readonly pauses: readonly number[];
+  /** The times the reading of the pipes was resumed. */
   readonly resumes: readonly number[];
   /** Everything written to stdin, decoded as UTF-8. */
   readonly input: string;

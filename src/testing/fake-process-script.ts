@@ -2,6 +2,13 @@
  * How a fake process ends: an exit code or a death by signal, at virtual time `at` (ms after the
  * spawn; default: when its last pipe closes), or `'hang'` (it never exits by itself: only a kill
  * ends it).
+ *
+ * @example
+ * ```ts
+ * import { fakeExec, type FakeExit } from 'sluice/testing';
+ * const crash: FakeExit = { signal: 'SIGSEGV', at: 5 };
+ * const fake = fakeExec({ stdout: '-a-b', exit: crash });
+ * ```
  */
 export type FakeExit =
   | { readonly code: number; readonly at?: number }

@@ -8,6 +8,7 @@ export * from './demand-marbles.js';
 export * from './fake-exec.js';
 export * from './fake-exec-producer.js';
 export type { FakeExit, FakeProcessScript } from './fake-process-script.js';
+export * from './scripted-producer.js';
 export * from './to-comparable.js';
 export * from './virtual-host.js';
 export type { VirtualHostOptions } from './virtual-host-options.js';

@@ -3,8 +3,8 @@ import { optionError } from '../core/option-error.js';
 import type { ConnectedExtension } from '../kernel/bridge/connect-extension.js';
 import { createBridge } from '../kernel/bridge/create-bridge.js';
 import { createExtensionApi } from '../kernel/bridge/extension-api.js';
-import { createHost, type Host } from '../kernel/host/create-host.js';
-import { type ScriptedStep, scriptedProducer } from '../kernel/host/scripted-producer.js';
+import { createHost } from '../kernel/host/create-host.js';
+import type { Host } from '../kernel/host/host.js';
 import type { StreamProducer } from '../kernel/host/stream-producer.js';
 import type { HostcallOutcome } from '../kernel/protocol/hostcall-outcome.js';
 import {
@@ -15,12 +15,30 @@ import { advanceVirtualTime } from './advance-virtual-time.js';
 import { type DeliveryRow, toDeliveryRow } from './delivery-row.js';
 import { type FakeExec, fakeExec } from './fake-exec.js';
 import { fakeExecProducer } from './fake-exec-producer.js';
+import { type ScriptedStep, scriptedProducer } from './scripted-producer.js';
 import { checkVirtualHostOptions, type VirtualHostOptions } from './virtual-host-options.js';
 
-/** The kernel host and bridge on a virtual clock (see {@link createVirtualHost}). */
+/**
+ * The kernel host and bridge on a virtual clock (see {@link createVirtualHost}).
+ *
+ * @example
+ * ```ts
+ * import { createVirtualHost, type VirtualHost } from 'sluice/testing';
+ * const vhost: VirtualHost = createVirtualHost();
+ * const { api } = vhost.extension('ext-a', { callIds: ['hc-1'] });
+ * vhost.script('hc-1', [{ at: 10, chunk: 'a', final: true }]);
+ * api.exec('echo', { stream: true }).subscribe();
+ * await vhost.play();
+ * vhost.delivered;
+ * // [{ seq: 0, extensionId: 'ext-a', callId: 'hc-1', sequence: 0, chunk: 'a', isFinal: true }]
+ * ```
+ */
 export interface VirtualHost {
+  /** The real kernel host. */
   readonly host: Host;
+  /** The virtual clock (the `clock` option, or a new `VirtualTimeScheduler`). */
   readonly clock: SchedulerLike;
+  /** The host's macrotask queue, stepped by {@link tick}. */
   readonly scheduler: MacrotaskScheduler<HostcallOutcome>;
   /** The fake process behind streaming `exec` calls, if `exec` was given. */
   readonly fake: FakeExec | undefined;

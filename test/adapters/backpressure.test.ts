@@ -13,15 +13,23 @@ import { groupGone, liveGroupMembers } from '../support/processes.js';
 // A python3 child writes 128-byte numbered lines as fast as its (blocking) pipe takes them and
 // records in a side file how far it got; the consumer takes one line per millisecond for
 // CONSUME_MS through `filter` + `map`. Measured on a 2-core machine: the child's lead stays at
-// 1600-2600 lines (200-320 KiB: the 64 KiB pipe, Node's socket buffer, exec's queue of the last
-// 64 KiB read, Python's 8 KiB block, then bufferSize lines in the adapter), while the naive
-// `concatMap(timer(1))` pipeline lets it run 1.4 M lines (180 MB) ahead in 1.5 s.
+// about 2560 lines (320 KiB), while the naive `concatMap(timer(1))` pipeline lets it run 1.4 M
+// lines (180 MB) ahead in 1.5 s. Where the lead sits (measured with a counting port around exec):
+// - the child's stdout is not a 64 KiB pipe but a Unix socketpair (libuv's 'pipe' stdio): the
+//   kernel holds ~192 KiB of Python's 8 KiB writes (up to ~228 KiB with 64 KiB writes);
+// - Python's own 8 KiB block;
+// - Node's socket buffer: the last read (libuv reads up to 64 KiB at a time; pausing the socket
+//   stops the reads after that one, whatever its highWaterMark — setting it to 1 changed nothing);
+// - exec's queue: the lines split from the read that was being delivered when demand paused
+//   (up to 64 KiB);
+// - bufferSize lines in the adapter.
+// 228 + 8 + 64 + 64 = 364 KiB, plus bufferSize lines: 384 KiB leaves a little room, no more.
 const FIXTURE = fileURLToPath(new URL('../fixtures/adapter-counter.py', import.meta.url));
 const LINE_BYTES = 128;
 const BUFFER_SIZE = 16;
 const CONSUME_MS = 1200;
-/** Everything between the child's write() and the adapter, in lines, with room to spare. */
-const PIPE_AND_STREAM_LINES = (512 * 1024) / LINE_BYTES;
+/** Everything between the child's write() and the adapter (see above), in lines. */
+const PIPE_AND_STREAM_LINES = (384 * 1024) / LINE_BYTES;
 /** Measured: bounded runs grow by < 10 MiB; the same run without demand grows by 85-100 MiB. */
 const MAX_RSS_GROWTH = 40 * 1024 * 1024;
 

@@ -178,6 +178,9 @@ describe('onChunk', () => {
     expect(() => onChunk(subject, () => undefined, { signal: {} as never })).toThrow(
       'Expected the `signal` option to be an AbortSignal, got `{}` (object)',
     );
+    expect(() => onChunk(subject, () => undefined, { highWaterMark: 4 } as never)).toThrow(
+      new TypeError('Unknown `highWaterMark` option (known options: bufferSize, onError, signal)'),
+    );
     expect(subject.observed).toBe(false);
   });
 });

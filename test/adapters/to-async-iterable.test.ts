@@ -188,5 +188,8 @@ describe('toAsyncIterable', () => {
     expect(() => toAsyncIterable([1, 2] as never)).toThrow(
       'Expected the `source` argument to be an Observable, got `[1,2]` (array)',
     );
+    expect(() => toAsyncIterable(of(1), { buffer: 4 } as never)).toThrow(
+      new TypeError('Unknown `buffer` option (known options: bufferSize)'),
+    );
   });
 });

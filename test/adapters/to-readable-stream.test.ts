@@ -119,5 +119,8 @@ describe('toReadableStream', () => {
     expect(() => toReadableStream(null as never)).toThrow(
       'Expected the `source` argument to be an Observable, got `null` (null)',
     );
+    expect(() => toReadableStream(of(1), { bufferSize: 4 } as never)).toThrow(
+      new TypeError('Unknown `bufferSize` option (known options: highWaterMark)'),
+    );
   });
 });

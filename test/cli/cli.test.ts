@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { filter, from, lastValueFrom, map, toArray } from 'rxjs';
@@ -9,7 +11,7 @@ import type { HostcallFrame } from '../../src/kernel/protocol/hostcall-frame.js'
 import type { OutcomeCodec } from '../../src/kernel/protocol/outcome-codec.js';
 import { serdeCodec } from '../../src/kernel/protocol/serde-codec.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
-import { liveGroupMembers, pollUntil } from '../support/processes.js';
+import { groupGone, liveGroupMembers, pollUntil } from '../support/processes.js';
 
 const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 /** Runs the CLI as a user would: a separate Node process (TypeScript through tsx). */
@@ -56,6 +58,19 @@ describe('sluice exec (text)', () => {
     expect(bad.stderr).toBe(
       'sluice: `--buffer-size` expects a whole number, got `many`\nTry `sluice --help`.\n',
     );
+  });
+
+  it('runs the demo with no arguments: its lines, then the summary, exit 0', async () => {
+    const demo = await sluice([]);
+    expect(demo.exitCode).toBe(0);
+    const out = (demo.stdout as string).split('\n');
+    expect(out[0]).toBe('== resolving dependencies');
+    expect(out.at(-2)).toBe('done: 487 steps');
+    // 481 lines on stdout, 13 warnings on stderr, then the summary line.
+    expect(out).toHaveLength(481 + 1);
+    const err = (demo.stderr as string).split('\n');
+    expect(err.filter((line) => line.startsWith('warning: '))).toHaveLength(13);
+    expect(err.at(-2)).toMatch(/^sluice: demo: exit 0 · [\d.]+m?s · 494 lines · [\d.]+ KiB$/);
   });
 
   it('prints help with examples', async () => {
@@ -144,6 +159,68 @@ describe('sluice exec --json', () => {
     const outcomes = decodeAll(result.stdout as string, bridgeCodec).map((f) => f.outcome);
     expect(outcomes[0]).toEqual({ type: 'streamChunk', sequence: 0, chunk: 'a\n', isFinal: false });
     expect(outcomes[1]).toMatchObject({ type: 'error', code: 'TIMEOUT' });
+  });
+});
+
+describe('sluice exec --json with a reader that stops reading', () => {
+  it('stalls: kills the command, exits 124, and ends the frames with a null final chunk', async () => {
+    const pidFile = join(mkdtempSync(join(tmpdir(), 'sluice-cli-stall-')), 'pid');
+    const child = sluice(
+      [
+        'exec',
+        '--json',
+        '--stall-timeout-ms',
+        '200',
+        '--buffer-size',
+        '4',
+        '--',
+        'sh',
+        '-c',
+        `echo $$ > ${pidFile}; exec yes`,
+      ],
+      { buffer: false },
+    );
+    // Nobody reads the CLI's stdout: its pipe fills up with frames, its writes wait for 'drain',
+    // its onChunk queue fills, the demand pauses `yes`, and 200 ms later the stall fires.
+    // (An explicit pause: with `buffer: false` execa resumes — drains — a stream nobody reads.)
+    child.stdout?.pause();
+    let stderr = '';
+    const stalled = new Promise<void>((resolve) => {
+      child.stderr?.on('data', (data: Buffer) => {
+        stderr += String(data);
+        if (stderr.includes('Stream stalled')) resolve();
+      });
+    });
+    await stalled;
+    expect(stderr).toBe('sluice: Stream stalled: consumer did not pull for 0.2s\n');
+    expect(existsSync(pidFile)).toBe(true);
+    const pgid = Number(readFileSync(pidFile, 'utf8'));
+    expect(pgid).toBeGreaterThan(0);
+    expect(await groupGone(pgid, 10_000)).toBe(true); // `yes` is gone while the output still waits
+    expect(liveGroupMembers(pgid)).toEqual([]);
+    // Now read everything the CLI wrote.
+    let stdout = '';
+    child.stdout?.on('data', (data: Buffer) => {
+      stdout += String(data);
+    });
+    child.stdout?.resume();
+    const result = await child;
+    expect(result.exitCode).toBe(124);
+    const outcomes = decodeAll(stdout, bridgeCodec).map((frame) => frame.outcome);
+    expect(outcomes.length).toBeGreaterThan(100); // the pipe was full of `y` lines first
+    expect(outcomes.slice(0, -1).every((o) => o.type === 'streamChunk' && o.chunk === 'y\n')).toBe(true);
+    expect(outcomes.at(-1)).toEqual({
+      type: 'streamChunk',
+      sequence: outcomes.length - 1,
+      chunk: null,
+      isFinal: true,
+    });
+    const events = outcomes.map((o) =>
+      o.type === 'streamChunk'
+        ? { sequence: o.sequence, kind: 'chunk', content: o.chunk, isFinal: o.isFinal }
+        : o,
+    );
+    await lastValueFrom(from(events as never[]).pipe(checkSequence(), toArray()));
   });
 });
 

@@ -70,6 +70,14 @@ describe('parseCliArgs', () => {
       '`--buffer-size` expects a whole number from 1 to 1000000, got `0`',
     ],
     [['exec', '--wire', 'xml', '--', 'ls'], '`--wire` expects `bridge` or `serde`, got `xml`'],
+    [
+      ['exec', '--timeout-ms', '3000000000', '--', 'ls'],
+      '`--timeout-ms` expects a whole number from 0 to 2147483647, got `3000000000`',
+    ],
+    [
+      ['exec', '--stall-timeout-ms', '2147483648', '--', 'ls'],
+      '`--stall-timeout-ms` expects a whole number from 0 to 2147483647, got `2147483648`',
+    ],
     [['exec', '--frobnicate', '--', 'ls'], "Unknown option '--frobnicate'"],
     [['exec', '--timeout-ms', '--', 'ls'], "Option '--timeout-ms <value>' argument missing"],
   ])('rejects %j with a clear message', (argv, message) => {

@@ -5,11 +5,11 @@ import { VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHost } from '../../src/kernel/host/create-host.js';
-import { scriptedProducer } from '../../src/kernel/host/scripted-producer.js';
 import type { HostcallOutcome } from '../../src/kernel/protocol/hostcall-outcome.js';
 import type { JsonValue } from '../../src/kernel/protocol/json-value.js';
 import type { Macrotask } from '../../src/kernel/scheduler/macrotask.js';
 import { createMacrotaskScheduler } from '../../src/kernel/scheduler/macrotask-scheduler.js';
+import { scriptedProducer } from '../../src/testing/scripted-producer.js';
 
 const json = z.custom<JsonValue>(() => true);
 const step = z.union([
@@ -38,13 +38,14 @@ const action = z.union([
   z.strictObject({
     at: z.number().int().min(0),
     pull: z.string(),
+    extension: z.string().optional(),
     count: z.union([z.number().int().positive(), z.literal('all')]),
   }),
   z.strictObject({
     at: z.number().int().min(0),
     tick: z.union([z.number().int().positive(), z.literal('idle')]),
   }),
-  z.strictObject({ at: z.number().int().min(0), cancel: z.string() }),
+  z.strictObject({ at: z.number().int().min(0), cancel: z.string(), extension: z.string().optional() }),
   z.strictObject({ at: z.number().int().min(0), unload: z.string() }),
   z.strictObject({ at: z.number().int().min(0), expectQueued: z.array(json) }),
 ]);
@@ -84,17 +85,23 @@ function play(scenario: Scenario) {
   });
   const logs: string[] = [];
   const traces: Record<string, string[]> = {};
-  const scripts = new Map(scenario.calls.map((entry) => [entry.callId, entry]));
-  const produce = (_payload: unknown, context: { callId: string }) => {
-    const script = scripts.get(context.callId)?.producer ?? [];
-    const trace: string[] = traces[context.callId] ?? [];
-    traces[context.callId] = trace;
+  // Calls are (extension, callId); a trace is keyed by the callId, or by "extension callId" when
+  // several extensions use that call id.
+  const key = (extensionId: string, callId: string) => `${extensionId} ${callId}`;
+  const scripts = new Map(scenario.calls.map((entry) => [key(entry.extension, entry.callId), entry]));
+  const shared = (callId: string) =>
+    new Set(scenario.calls.filter((c) => c.callId === callId).map((c) => c.extension)).size > 1;
+  const produce = (_payload: unknown, context: { extensionId: string; callId: string }) => {
+    const script = scripts.get(key(context.extensionId, context.callId))?.producer ?? [];
+    const name = shared(context.callId) ? key(context.extensionId, context.callId) : context.callId;
+    const trace: string[] = traces[name] ?? [];
+    traces[name] = trace;
     return scriptedProducer(script, clock, (event, time) => {
       if (event !== 'emit') trace.push(`${event}@${time}`);
     });
   };
-  const answer = (_payload: unknown, context: { callId: string }): JsonValue => {
-    const result = scripts.get(context.callId)?.result;
+  const answer = (_payload: unknown, context: { extensionId: string; callId: string }): JsonValue => {
+    const result = scripts.get(key(context.extensionId, context.callId))?.result;
     if (result === undefined || 'error' in result) {
       throw Object.assign(new Error(result?.error.message ?? 'no result'), { code: result?.error.code });
     }
@@ -118,14 +125,18 @@ function play(scenario: Scenario) {
       entry.at,
     );
   }
+  // An action names a call by id; its extension is the action's `extension`, else the one that made the call.
+  const owner = (callId: string, extension: string | undefined) =>
+    extension ?? scenario.calls.find((entry) => entry.callId === callId)?.extension ?? '';
   for (const entry of scenario.actions) {
     clock.schedule(() => {
-      if ('pull' in entry)
-        host.pull(entry.pull, entry.count === 'all' ? Number.POSITIVE_INFINITY : entry.count);
-      else if ('tick' in entry) {
+      if ('pull' in entry) {
+        const count = entry.count === 'all' ? Number.POSITIVE_INFINITY : entry.count;
+        host.pull(owner(entry.pull, entry.extension), entry.pull, count);
+      } else if ('tick' in entry) {
         if (entry.tick === 'idle') scheduler.runUntilIdle();
         else for (let n = 0; n < entry.tick; n += 1) scheduler.tick();
-      } else if ('cancel' in entry) host.cancelStream(entry.cancel);
+      } else if ('cancel' in entry) host.cancelStream(owner(entry.cancel, entry.extension), entry.cancel);
       else if ('unload' in entry) host.unloadExtension(entry.unload);
       else {
         const queued = scheduler.pending().map(toRow);
@@ -165,6 +176,7 @@ describe('hostcall scenarios (marbles/hostcall-*.json)', () => {
         'hostcall-unload-during-stream.json',
         'hostcall-two-concurrent-streams.json',
         'hostcall-deterministic-clock.json',
+        'hostcall-same-call-id-two-extensions.json',
       ]),
     );
   });
@@ -187,7 +199,12 @@ describe('hostcall scenarios (marbles/hostcall-*.json)', () => {
         if (entry.isFinal === true || 'error' in entry) finals.set(callId, (finals.get(callId) ?? 0) + 1);
       }
       for (const entry of scenario.calls.filter((c) => c.producer !== undefined)) {
-        expect(finals.get(entry.callId), `${entry.callId} has exactly one final outcome`).toBe(1);
+        const callsWithId = scenario.calls.filter(
+          (c) => c.callId === entry.callId && c.producer !== undefined,
+        );
+        expect(finals.get(entry.callId), `${entry.callId} has exactly one final outcome per call`).toBe(
+          callsWithId.length,
+        );
       }
     });
   }

@@ -213,7 +213,7 @@ describe('bounded', () => {
     });
 
     it('never drops the final event and adds to a count the source already reported', () => {
-      testScheduler().run(({ cold, demand, expectObservable }) => {
+      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = { ...letters('abcdef', 'f'), b: ev(1, 'b', false, { dropped: 5, partial: true }) };
         const source = cold('-a-b-c-d-e-f|', values);
         const ui = demand('  --p-----------r');
@@ -222,6 +222,8 @@ describe('bounded', () => {
           expected,
           { a: ev(0, 'a'), e: ev(1, 'e', false, { dropped: 3 + 5 }), f: ev(2, 'f', true) },
         );
+        // The source is let go when its final event arrives, not when the consumer resumes.
+        expectSubscriptions(source.subscriptions).toBe('^----------!');
       });
     });
   });
@@ -243,7 +245,7 @@ describe('bounded', () => {
     });
 
     it('lets the final event in even when the buffer is full', () => {
-      testScheduler().run(({ cold, demand, expectObservable }) => {
+      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = letters('abcd', 'd');
         const source = cold('-a-b-c-d|', values);
         const ui = demand('  --p-------r');
@@ -252,6 +254,7 @@ describe('bounded', () => {
           expected,
           values,
         );
+        expectSubscriptions(source.subscriptions).toBe('^------!');
       });
     });
 
@@ -347,6 +350,12 @@ describe('bounded', () => {
       "Expected the `strategy` option to be one of 'suspend', 'dropping', 'sliding', 'error', got `drop` (string)",
     );
     expect(() => bounded(null as never)).toThrow('Expected the options to be an object, got `null` (null)');
+  });
+
+  it('rejects a misspelt option instead of ignoring it', () => {
+    expect(() => bounded({ capacity: 4, stratgy: 'sliding' } as never)).toThrow(
+      new TypeError('Unknown `stratgy` option (known options: capacity, strategy)'),
+    );
   });
 
   it('property: sliding and dropping hold at most `capacity` events and account for every one', () => {

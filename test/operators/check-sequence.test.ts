@@ -115,6 +115,15 @@ describe('checkSequence', () => {
     expect(() => checkSequence({ requireFinal: 'yes' as unknown as boolean })).toThrow(
       'Expected the `requireFinal` option to be a boolean, got `yes` (string)',
     );
+    expect(() => checkSequence(null as never)).toThrow(
+      new TypeError('Expected the options to be an object, got `null` (null)'),
+    );
+    expect(() => checkSequence('strict' as never)).toThrow(
+      new TypeError('Expected the options to be an object, got `strict` (string)'),
+    );
+    expect(() => checkSequence({ requiredFinal: false } as never)).toThrow(
+      new TypeError('Unknown `requiredFinal` option (known options: requireFinal)'),
+    );
   });
 
   describe('properties', () => {

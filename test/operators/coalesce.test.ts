@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { Observable, Subject, take, VirtualTimeScheduler } from 'rxjs';
+import { concatMap, from, Observable, Subject, take, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { currentDemand, type Demand, subscribeWithDemand, Valve } from '../../src/core/demand.js';
@@ -153,6 +153,29 @@ describe('coalesce', () => {
     expect(sideEffects).toEqual([0, 1, 2]);
   });
 
+  it.each([
+    ['maxItems', { maxItems: 30_000 }],
+    ['maxBytes', { maxBytes: 30_000 * 8 }],
+  ] as const)('floods: 100 000 events in one frame make exactly one batch per %s window', (_name, limit) => {
+    const flood = Array.from({ length: 100_000 }, (_, index) =>
+      ev(index, `${String(index % 1e7).padStart(7, '0')}\n`),
+    );
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      // At frame 1 the source emits all 100 000 events synchronously (8 bytes each).
+      const trigger = cold('-x 20ms |');
+      const source = trigger.pipe(concatMap(() => from(flood)));
+      // Three full windows close at once; the last 10 000 events wait for the timer.
+      const expected = '   -(abc) 5ms d 10ms |';
+      expectObservable(source.pipe(coalesce({ maxDelayMs: 10, ...limit }))).toBe(expected, {
+        a: flood.slice(0, 30_000),
+        b: flood.slice(30_000, 60_000),
+        c: flood.slice(60_000, 90_000),
+        d: flood.slice(90_000),
+      });
+      expectSubscriptions(trigger.subscriptions).toBe('^ 21ms !');
+    });
+  });
+
   it('validates its options before anything is subscribed', () => {
     expect(() => coalesce({ maxDelayMs: -1 })).toThrow(
       new TypeError('Expected the `maxDelayMs` option to be a non-negative finite number, got `-1` (number)'),
@@ -165,6 +188,18 @@ describe('coalesce', () => {
     );
     expect(() => coalesce({ scheduler: null as never })).toThrow(
       'Expected the `scheduler` option to be a SchedulerLike, got `null` (null)',
+    );
+  });
+
+  it('caps maxDelayMs at the longest timer delay, and rejects unknown options', () => {
+    expect(() => coalesce({ maxDelayMs: 2 ** 31 })).toThrow(
+      new TypeError(
+        'Expected the `maxDelayMs` option to be a non-negative finite number up to 2147483647, got `2147483648` (number)',
+      ),
+    );
+    expect(() => coalesce({ maxDelayMs: 2_147_483_647 })).not.toThrow();
+    expect(() => coalesce({ maxDelay: 16 } as never)).toThrow(
+      new TypeError('Unknown `maxDelay` option (known options: maxDelayMs, maxItems, maxBytes, scheduler)'),
     );
   });
 

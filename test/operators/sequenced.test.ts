@@ -122,6 +122,44 @@ describe('sequenced', () => {
     );
   });
 
+  it('rejects null options, a bad finalMetadata and unknown options before subscribe', () => {
+    expect(() => sequenced(null as never)).toThrow(
+      new TypeError('Expected the options to be an object, got `null` (null)'),
+    );
+    expect(() => sequenced(7 as never)).toThrow(
+      new TypeError('Expected the options to be an object, got `7` (number)'),
+    );
+    const metadata =
+      'Expected the `finalMetadata` option to be an object (`partial` a boolean, `reason` a string, `dropped` a non-negative integer)';
+    expect(() => sequenced({ finalMetadata: 'done' as never })).toThrow(
+      new TypeError(`${metadata}, got \`done\` (string)`),
+    );
+    expect(() => sequenced({ finalMetadata: null as never })).toThrow(`${metadata}, got \`null\` (null)`);
+    expect(() => sequenced({ finalMetadata: { dropped: -1 } })).toThrow(
+      `${metadata}, got \`{"dropped":-1}\` (object)`,
+    );
+    expect(() => sequenced({ finalMetadata: { reason: 5 } as never })).toThrow(
+      `${metadata}, got \`{"reason":5}\``,
+    );
+    expect(() => sequenced({ finalKnd: 'exit' } as never)).toThrow(
+      new TypeError('Unknown `finalKnd` option (known options: finalKind, finalMetadata)'),
+    );
+  });
+
+  it('puts a valid finalMetadata, extra keys included, on the sentinel', () => {
+    const seen: unknown[] = [];
+    of(line('a'))
+      .pipe(sequenced({ finalKind: 'exit', finalMetadata: { reason: 'completed', tool: 'ls' } }))
+      .subscribe((event) => seen.push(event));
+    expect(seen.at(-1)).toEqual({
+      sequence: 1,
+      kind: 'exit',
+      content: null,
+      metadata: { reason: 'completed', tool: 'ls' },
+      isFinal: true,
+    });
+  });
+
   it('does not emit anything after completion even if the source misbehaves', () => {
     const subject = new Subject<ChunkInput<string>>();
     const seen: unknown[] = [];

@@ -343,4 +343,16 @@ describe('stallTimeout', () => {
       'Expected the `onStall` option to be a function, got `5` (number)',
     );
   });
+
+  it('caps ms at the longest timer delay, and rejects unknown options', () => {
+    expect(() => stallTimeout({ ms: 3e9 })).toThrow(
+      new TypeError(
+        'Expected the `ms` option to be a non-negative integer up to 2147483647, got `3000000000` (number)',
+      ),
+    );
+    expect(() => stallTimeout({ ms: 2_147_483_647 })).not.toThrow();
+    expect(() => stallTimeout({ timeoutMs: 200 } as never)).toThrow(
+      new TypeError('Unknown `timeoutMs` option (known options: ms, scheduler, logger, onStall)'),
+    );
+  });
 });

@@ -1,7 +1,18 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { firstValueFrom, type Observable, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { type ExecEvent, type ExecExitEvent, exec } from '../../src/index.js';
-import { findChild, fixture, liveGroupMembers, pollUntil, processAlive } from '../support/processes.js';
+import { type ExecEvent, type ExecExitEvent, type ExecOptions, exec } from '../../src/index.js';
+import {
+  findChild,
+  fixture,
+  groupGone,
+  liveGroupMembers,
+  pollUntil,
+  processAlive,
+  processGone,
+} from '../support/processes.js';
 
 /** Subscribes, waits for the line `ready\n`, and returns the lines seen so far and the subscription. */
 async function startUntilReady(source: Observable<ExecEvent>) {
@@ -62,12 +73,52 @@ describe('exec cancel', () => {
     expect(members.length).toBeGreaterThanOrEqual(2);
     const killedAt = performance.now();
     subscription.unsubscribe();
-    // SIGTERM is ignored: the group must still be alive a little later…
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(liveGroupMembers(pgid).length).toBeGreaterThanOrEqual(2);
-    // …and gone after the force kill.
+    // SIGTERM is ignored: the group goes only with the SIGKILL, forceKillAfterMs later.
     expect(await pollUntil(() => liveGroupMembers(pgid).length === 0, 10_000)).toBe(true);
     expect(performance.now() - killedAt).toBeGreaterThanOrEqual(900);
+  });
+
+  it('does not wait on the leader alone: a member that ignores SIGTERM is SIGKILLed after the leader died', async () => {
+    // The leader (sh) and its foreground sleep die on SIGTERM; the background sleep ignores it.
+    const source = exec('sh', ['-c', `(trap '' TERM; exec sleep 300) & echo "$$ $!"; sleep 300`], {
+      forceKillAfterMs: 500,
+    });
+    const pids = new Subject<string>();
+    const firstLine = firstValueFrom(pids);
+    const subscription = source.subscribe({
+      next: (event) => pids.next(String(event.content)),
+      error: () => {},
+    });
+    const [leader, member] = (await firstLine).trim().split(' ').map(Number) as [number, number];
+    expect(await pollUntil(() => liveGroupMembers(leader).includes(member), 10_000)).toBe(true);
+    const killedAt = performance.now();
+    subscription.unsubscribe();
+    // The leader is gone at once (Node reaps it)…
+    expect(await pollUntil(() => processGone(leader), 10_000)).toBe(true);
+    const leaderGoneAfter = performance.now() - killedAt;
+    // …the member survived the SIGTERM…
+    expect(processAlive(member) || leaderGoneAfter >= 450).toBe(true);
+    // …and the whole group is gone only after the SIGKILL, forceKillAfterMs later.
+    expect(await groupGone(leader, 10_000)).toBe(true);
+    expect(liveGroupMembers(leader)).toEqual([]);
+    expect(performance.now() - killedAt).toBeGreaterThanOrEqual(450);
+  });
+
+  it.each([
+    ['SIGINT', { killSignal: 'SIGINT' }],
+    ['SIGHUP', { killSignal: 'SIGHUP' }],
+    ['SIGTERM', {}],
+  ] as const)('sends %s (killSignal) to the group on unsubscribe', async (expected, options: ExecOptions) => {
+    const report = join(mkdtempSync(join(tmpdir(), 'sluice-kill-signal-')), 'signal');
+    const source = exec('python3', [fixture('exec-report-signal.py'), report], options);
+    const { subscription, outcome } = await startUntilReady(source);
+    const pgid = findChildGroup(report) as number;
+    expect(pgid).toBeDefined();
+    subscription.unsubscribe();
+    expect(await pollUntil(() => existsSync(report), 10_000)).toBe(true);
+    expect(readFileSync(report, 'utf8')).toBe(expected);
+    expect(await groupGone(pgid, 10_000)).toBe(true);
+    expect(outcome).toEqual({ completed: false });
   });
 
   it('escalates to SIGKILL on timeout too, and reports the signal', async () => {

@@ -41,6 +41,22 @@ const cases: [string, unknown, string][] = [
     42,
     'Expected the `input` option to be a string, a Uint8Array or an Observable, got `42` (number)',
   ],
+  // Node fires a longer timer after ~1 ms: `timeoutMs: 3e9` would kill the child at once.
+  [
+    'timeoutMs',
+    3e9,
+    'Expected the `timeoutMs` option to be a non-negative integer up to 2147483647, got `3000000000` (number)',
+  ],
+  [
+    'timeoutMs',
+    Number.MAX_SAFE_INTEGER,
+    'Expected the `timeoutMs` option to be a non-negative integer up to 2147483647, got `9007199254740991` (number)',
+  ],
+  [
+    'forceKillAfterMs',
+    2 ** 31,
+    'Expected the `forceKillAfterMs` option to be a non-negative integer up to 2147483647, got `2147483648` (number)',
+  ],
   ['rlimits', 'lots', 'Expected the `rlimits` option to be an object, got `lots` (string)'],
   ['scheduler', {}, 'Expected the `scheduler` option to be a SchedulerLike, got `{}` (object)'],
   ['port', { spawn: 1 }, 'Expected the `port` option to be a ProcessPort, got `{"spawn":1}` (object)'],
@@ -60,6 +76,27 @@ describe('exec options', () => {
     expect(() => exec('true', [], { port, rlimits: { openFiles: -1 } })).toThrow(
       'Expected the `rlimits.openFiles` option to be a positive integer, got `-1` (number)',
     );
+  });
+
+  it('rejects a misspelt option, at the top level and in rlimits, instead of running without it', () => {
+    expect(() => exec('ls', [], { port, timeout: 100 } as ExecOptions)).toThrow(
+      new TypeError(
+        'Unknown `timeout` option (known options: cwd, env, extendEnv, input, lines, maxLineBytes, ' +
+          'maxOutputBytes, timeoutMs, reject, killSignal, forceKillAfterMs, rlimits, scheduler, port, demand)',
+      ),
+    );
+    expect(() => exec('ls', [], { port, rlimits: { cpu: 1 } } as ExecOptions)).toThrow(
+      new TypeError(
+        'Unknown `rlimits.cpu` option (known options: cpuSeconds, addressSpaceBytes, fileSizeBytes, openFiles)',
+      ),
+    );
+    expect(spawned).toEqual([]);
+  });
+
+  it('accepts the longest timer delay', () => {
+    expect(() =>
+      exec('true', [], { port, timeoutMs: 2_147_483_647, forceKillAfterMs: 2_147_483_647 }),
+    ).not.toThrow();
   });
 
   it('checks the file and args arguments', () => {

@@ -1,11 +1,25 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Observable } from 'rxjs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type ExecEvent, type ExecResult, exec, isSluiceError } from '../../src/index.js';
+import type * as FindExecutable from '../../src/sources/exec/find-executable.js';
 import { prlimitCommand } from '../../src/sources/exec/prlimit.js';
 import { fixture } from '../support/processes.js';
+
+/** While `hidePrlimit` is set, the executable lookup behind `exec` does not find `prlimit`. */
+const lookup = vi.hoisted(() => ({ hidePrlimit: false }));
+vi.mock('../../src/sources/exec/find-executable.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof FindExecutable>();
+  return {
+    ...actual,
+    findExecutable: (...args: Parameters<typeof actual.findExecutable>) =>
+      lookup.hidePrlimit && args[0] === 'prlimit'
+        ? ({ errno: 'ENOENT' } as const)
+        : actual.findExecutable(...args),
+  };
+});
 
 function result(source: Observable<ExecEvent>): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
@@ -99,6 +113,25 @@ describe('exec rlimits', () => {
       (thrown: unknown) => thrown,
     );
     expect(error).toMatchObject({ code: 'SPAWN_FAILED', info: { errno: 'ENOENT' } });
+  });
+
+  it('errors with RLIMIT_UNAVAILABLE through exec, and runs nothing, when prlimit is missing', async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), 'sluice-no-prlimit-')), 'ran');
+    lookup.hidePrlimit = true;
+    try {
+      const error = await result(
+        exec('sh', ['-c', `touch ${marker}`], { rlimits: { cpuSeconds: 5 }, reject: false }),
+      ).catch((thrown: unknown) => thrown);
+      expect(isSluiceError(error, 'RLIMIT_UNAVAILABLE')).toBe(true);
+      expect(error).toMatchObject({ info: { rlimits: { cpuSeconds: 5 } } });
+      expect((error as Error).message).toContain('`prlimit` (util-linux) was not found');
+    } finally {
+      lookup.hidePrlimit = false;
+    }
+    expect(existsSync(marker)).toBe(false);
+    // The same command with prlimit found runs.
+    await result(exec('sh', ['-c', `touch ${marker}`], { rlimits: { cpuSeconds: 5 } }));
+    expect(existsSync(marker)).toBe(true);
   });
 
   it('refuses to run without limits when prlimit is missing (RLIMIT_UNAVAILABLE)', () => {

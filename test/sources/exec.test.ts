@@ -12,7 +12,7 @@ import {
   isSpawnError,
 } from '../../src/index.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
-import { fixture } from '../support/processes.js';
+import { findChild, fixture, groupGone, liveGroupMembers } from '../support/processes.js';
 
 interface Run {
   lines: ExecLineEvent[];
@@ -309,13 +309,18 @@ describe('exec', () => {
 
     it('errors with the input error and kills the child when the input Observable errors', async () => {
       const input = new Subject<string>();
-      const started = collect(exec('python3', [fixture('exec-echo-stdin.py')], { input }), () =>
-        input.error(new Error('input broke')),
-      );
+      let pgid: number | undefined;
+      const started = collect(exec('python3', [fixture('exec-echo-stdin.py')], { input }), () => {
+        pgid = findChild(fixture('exec-echo-stdin.py')); // the child leads its own group
+        input.error(new Error('input broke'));
+      });
       input.next('first\n');
       const run = await started;
       expect(texts(run)).toEqual(['got first\n']);
       expect(run.error).toMatchObject({ message: 'input broke' });
+      expect(pgid).toBeGreaterThan(0);
+      expect(await groupGone(pgid as number, 10_000)).toBe(true);
+      expect(liveGroupMembers(pgid as number)).toEqual([]);
     });
   });
 });

@@ -3,7 +3,16 @@ import { SequenceError } from '../../core/errors/sequence-error.js';
 import { encodeChunkEvent } from './encode-chunk-event.js';
 import { encodeFailure } from './encode-failure.js';
 
-/** Bounds of a {@link ReplayLog}. */
+/**
+ * Bounds of a {@link ReplayLog}.
+ *
+ * @example
+ * ```ts
+ * import { ReplayLog, type ReplayBounds } from 'sluice/adapters';
+ * const bounds: ReplayBounds = { maxEvents: 5000, maxBytes: 4 << 20 };
+ * const log = new ReplayLog(bounds);
+ * ```
+ */
 export interface ReplayBounds {
   /** At most this many events are retained. */
   readonly maxEvents: number;
@@ -11,11 +20,26 @@ export interface ReplayBounds {
   readonly maxBytes: number;
 }
 
-/** One retained event: its encoded SSE frame and its size. */
+/**
+ * One retained event: its encoded SSE frame and its size.
+ *
+ * @example
+ * ```ts
+ * import { ReplayLog, type ReplayEntry } from 'sluice/adapters';
+ * const log = new ReplayLog({ maxEvents: 100, maxBytes: 1 << 20 });
+ * const entry: ReplayEntry = log.append({ sequence: 0, kind: 'stdout', content: 'hi', isFinal: false });
+ * entry.frame; // 'id: 0\nevent: stdout\ndata: {"sequence":0,…,"isFinal":false}\n\n'
+ * entry.bytes; // 89
+ * ```
+ */
 export interface ReplayEntry {
+  /** The event's sequence number. */
   readonly sequence: number;
+  /** The event encoded as one SSE frame (`id`, `event`, `data`), ready to write. */
   readonly frame: string;
+  /** The frame's length in UTF-8 bytes (what counts against `maxBytes`). */
   readonly bytes: number;
+  /** Whether this is the stream's final event. */
   readonly isFinal: boolean;
 }
 

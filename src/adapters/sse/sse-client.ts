@@ -4,7 +4,23 @@ import { formatSseFrame } from './format-sse-frame.js';
 import type { ReplayLog } from './replay-log.js';
 import type { SseSink } from './sse-sink.js';
 
-/** Settings of one {@link SseClient}. */
+/**
+ * Settings of one {@link SseClient}; an {@link SseStream} passes its own `SseStreamConfig`.
+ *
+ * @example
+ * ```ts
+ * import { asyncScheduler } from 'rxjs';
+ * import { SseClient, type SseClientConfig } from 'sluice/adapters';
+ *
+ * const config: SseClientConfig = {
+ *   heartbeatMs: 0, // no heartbeat
+ *   stallTimeoutMs: 30_000,
+ *   retryMs: undefined, // send no `retry:` line
+ *   scheduler: asyncScheduler,
+ * };
+ * const client = new SseClient(log, sink, 0, config, () => {});
+ * ```
+ */
 export interface SseClientConfig {
   /** A `:` comment every this many ms while the connection is open (`0` = none). */
   readonly heartbeatMs: number;

@@ -1,9 +1,27 @@
 import { isSluiceError, SluiceError } from './sluice-error.js';
 
-/** Which rule of a sequenced stream was broken. */
+/**
+ * Which rule of a sequenced stream was broken.
+ *
+ * @example
+ * ```ts
+ * import { isSequenceError, type SequenceRule } from 'sluice';
+ * const lost: readonly SequenceRule[] = ['gap', 'missing-final'];
+ * if (isSequenceError(error) && error.info && lost.includes(error.info.rule)) refetch();
+ * ```
+ */
 export type SequenceRule = 'start' | 'order' | 'gap' | 'duplicate' | 'after-final' | 'missing-final';
 
-/** Details carried by a {@link SequenceError}. */
+/**
+ * Details carried by a {@link SequenceError}.
+ *
+ * @example
+ * ```ts
+ * import { SequenceError, type SequenceErrorInfo } from 'sluice';
+ * const info: SequenceErrorInfo = { rule: 'duplicate', expected: 4, received: 3 };
+ * new SequenceError(info).message; // 'Sequence duplicate: expected 4, received 3 again'
+ * ```
+ */
 export interface SequenceErrorInfo {
   /** The rule that was broken. */
   rule: SequenceRule;

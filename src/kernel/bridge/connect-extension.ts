@@ -1,5 +1,6 @@
-import type { Host } from '../host/create-host.js';
-import { type Bridge, createBridge } from './create-bridge.js';
+import type { Host } from '../host/host.js';
+import type { Bridge } from './bridge.js';
+import { createBridge } from './create-bridge.js';
 import { createExtensionApi, type ExtensionApi } from './extension-api.js';
 
 /**
@@ -21,8 +22,8 @@ export interface ConnectedExtension {
 /**
  * Wires an extension to an in-process host: `host.connect(extensionId, …)` delivers to a new
  * bridge's `completeHostcall`, the bridge sends, pulls and cancels through the connection.
- * `callIds` defaults to `${extensionId}:hc-1`, `${extensionId}:hc-2`, … so that ids stay unique
- * across extensions of one host.
+ * `callIds` defaults to `${extensionId}:hc-1`, `${extensionId}:hc-2`, … (the host keys calls by
+ * extension, so any ids work; the prefix keeps logs readable).
  *
  * @example
  * ```ts

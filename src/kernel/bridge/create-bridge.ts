@@ -1,81 +1,13 @@
 import { z } from 'zod';
 import { SluiceError } from '../../core/errors/sluice-error.js';
 import { readOption } from '../../core/read-option.js';
-import { bridgeCodec } from '../protocol/bridge-codec.js';
-import type { HostcallKind } from '../protocol/hostcall-kind.js';
 import type { HostcallOutcome } from '../protocol/hostcall-outcome.js';
-import { hostcallOutcomeSchema } from '../protocol/hostcall-outcome-schema.js';
-import type { HostcallPayload, HostcallRequest } from '../protocol/hostcall-request.js';
 import type { JsonValue } from '../protocol/json-value.js';
+import type { Bridge } from './bridge.js';
+import type { BridgeOptions } from './bridge-options.js';
+import type { BridgeTransport } from './bridge-transport.js';
+import { decodeOutcome } from './decode-outcome.js';
 import { HostcallStream } from './hostcall-stream.js';
-
-/**
- * How a bridge reaches its host (in-process: a `HostConnection` from `host.connect`).
- *
- * @example
- * ```ts
- * const transport: BridgeTransport = host.connect('ext-a', (task) => bridge.completeHostcall(task.callId, task.outcome));
- * ```
- */
-export interface BridgeTransport {
-  /** Hands a request to the host. */
-  send(request: HostcallRequest): void;
-  /** Asks for `count` more chunks of a stream. */
-  pull(callId: string, count: number): void;
-  /** Cancels a stream on the host. */
-  cancelStream(callId: string): void;
-}
-
-/**
- * Options of {@link createBridge}.
- *
- * @example
- * ```ts
- * createBridge({ ...connection, callIds: () => `ext-a:${crypto.randomUUID()}` });
- * ```
- */
-export interface BridgeOptions extends BridgeTransport {
-  /** Makes call ids. Default: `hc-1`, `hc-2`, … per bridge. */
-  readonly callIds?: () => string;
-}
-
-/**
- * What the bridge has seen, for monitoring and tests.
- *
- * @example
- * ```ts
- * if (bridge.stats.ignored > 0) console.warn(`${bridge.stats.ignored} late outcomes dropped`);
- * ```
- */
-export interface BridgeStats {
-  /** Outcomes for a call that is unknown or already complete (dropped). */
-  readonly ignored: number;
-  /** Outcomes that could not be decoded (`INVALID_FRAME`). */
-  readonly invalid: number;
-}
-
-/**
- * The extension side of the hostcall protocol (see {@link createBridge}).
- *
- * @example
- * ```ts
- * const stream = bridge.stream('exec', { cmd: 'make' });
- * bridge.cancelStream(stream.callId);
- * ```
- */
-export interface Bridge {
-  readonly stats: BridgeStats;
-  /** The seed's `__pi_complete_hostcall`: an outcome for `callId`, as a `HostcallOutcome` or in the bridge shape. */
-  completeHostcall(callId: string, outcome: unknown): void;
-  /** A non-streaming hostcall: resolves with the `Success` value, rejects with a `SluiceError` carrying the `Error` code. */
-  call(kind: HostcallKind, payload: HostcallPayload): Promise<JsonValue>;
-  /** A streaming hostcall (`payload.stream` is set to `true`). */
-  stream(kind: HostcallKind, payload: HostcallPayload): HostcallStream;
-  /** Cancels a stream (the seed's `pi.cancelStream(callId)`); unknown or finished: no-op. */
-  cancelStream(callId: string): void;
-  /** The call ids still waiting for an outcome. */
-  pending(): readonly string[];
-}
 
 type Pending =
   | {
@@ -126,13 +58,6 @@ export function createBridge(options: BridgeOptions): Bridge {
 
   const transport = options as BridgeTransport;
 
-  const decode = (outcome: unknown): HostcallOutcome => {
-    if (typeof outcome === 'object' && outcome !== null && 'type' in outcome) {
-      return hostcallOutcomeSchema.parse(outcome);
-    }
-    return bridgeCodec.decode(outcome, 'outcome');
-  };
-
   const bridge: Bridge = {
     stats: {
       get ignored() {
@@ -150,7 +75,7 @@ export function createBridge(options: BridgeOptions): Bridge {
       }
       let outcome: HostcallOutcome;
       try {
-        outcome = decode(raw);
+        outcome = decodeOutcome(raw);
       } catch (error) {
         invalid += 1;
         const reason = error instanceof Error ? error.message : String(error);

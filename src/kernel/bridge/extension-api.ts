@@ -1,6 +1,7 @@
+import type { ExecPayloadRlimits } from '../host/exec-payload.js';
 import type { HostcallPayload } from '../protocol/hostcall-request.js';
 import type { JsonValue } from '../protocol/json-value.js';
-import type { Bridge } from './create-bridge.js';
+import type { Bridge } from './bridge.js';
 import type { HostcallStream } from './hostcall-stream.js';
 
 /**
@@ -8,7 +9,7 @@ import type { HostcallStream } from './hostcall-stream.js';
  *
  * @example
  * ```ts
- * const options: ExecCallOptions = { stream: true, buffer_size: 32, stall_timeout_ms: 0 };
+ * const options: ExecCallOptions = { stream: true, buffer_size: 32, stall_timeout_ms: 0, rlimits: { cpu_s: 60 } };
  * ```
  */
 export interface ExecCallOptions {
@@ -18,6 +19,8 @@ export interface ExecCallOptions {
   readonly cwd?: string;
   readonly env?: Readonly<Record<string, string>>;
   readonly timeout_ms?: number;
+  /** Resource limits of the child (`cpu_s`, `as_bytes`, `fsize_bytes`, `nofile`); see `ExecPayload`. */
+  readonly rlimits?: ExecPayloadRlimits;
 }
 
 /**
@@ -68,7 +71,7 @@ export interface ExtensionApi {
 /**
  * The API an extension sees, in the seed's shape, on a {@link Bridge}:
  *
- * - `api.exec(cmd, args?, { stream: true, buffer_size, stall_timeout_ms, cwd, env, timeout_ms })`
+ * - `api.exec(cmd, args?, { stream: true, buffer_size, stall_timeout_ms, cwd, env, timeout_ms, rlimits })`
  *   returns a {@link HostcallStream} at once (so `await api.exec(…, { stream: true })`, as the
  *   seed writes it, works too); without `stream: true` it returns a promise of the result
  *   `{ stdout, stderr, exit_code, … }`, the unchanged path. `args` may be left out.

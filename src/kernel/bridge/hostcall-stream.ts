@@ -6,30 +6,8 @@ import { SluiceError } from '../../core/errors/sluice-error.js';
 import { checkSequence } from '../../operators/check-sequence.js';
 import type { HostcallOutcome } from '../protocol/hostcall-outcome.js';
 import type { JsonValue } from '../protocol/json-value.js';
-
-/**
- * What a {@link HostcallStream} needs from its bridge.
- *
- * @example
- * ```ts
- * new HostcallStream('hc-1', { prefetch: 16, pull: (n) => {}, cancel: () => {}, settled: () => {} });
- * ```
- */
-export interface HostcallStreamLink {
-  /** Ask the host for `count` more chunks (`Infinity`: flowing). */
-  pull(count: number): void;
-  /** Ask the host to cancel the stream (`cancelStream(callId)`). */
-  cancel(): void;
-  /** The stream will take no more outcomes (final chunk, error, sequence error): forget the call. */
-  settled(): void;
-  /** How many chunks a demand-driven subscriber keeps asked for (the call's `buffer_size`). */
-  readonly prefetch: number;
-}
-
-type Waiter = {
-  resolve: (result: IteratorResult<JsonValue, undefined>) => void;
-  reject: (error: unknown) => void;
-};
+import type { HostcallStreamLink } from './hostcall-stream-link.js';
+import { NextWaiters } from './next-waiters.js';
 
 /**
  * The extension side of one streaming hostcall: both an `AsyncIterableIterator` of chunks and an
@@ -39,11 +17,14 @@ type Waiter = {
  * chunk from the host (so a consumer that stops calling `next()` stops the producer, and after
  * `stall_timeout_ms` the host cancels); a final `null` chunk ends iteration (`{ done: true }`); a
  * final non-null chunk is yielded, then iteration ends; an `Error` outcome rejects the `next()`
- * after the chunks delivered before it. `return()` (a `break` in `for await`) cancels the stream
- * on the host. As an Observable, subscribe gets `{ sequence, kind: 'chunk', content, isFinal }`
+ * after the chunks delivered before it. `next()` calls made without awaiting are served in call
+ * order, each with its own chunk (each pulls one). `return()` (a `break` in `for await`) cancels
+ * the stream on the host and ends the waiting calls. As an Observable, subscribe gets `{ sequence, kind: 'chunk', content, isFinal }`
  * events then `complete`, or an error (a {@link SluiceError} with the outcome's `code`);
  * unsubscribing cancels. A plain subscriber makes the stream flow; a subscriber with a
- * {@link currentDemand} keeps `prefetch` chunks asked for while the demand is not paused.
+ * {@link currentDemand} keeps `prefetch` chunks asked for while the demand is not paused. A
+ * second consumer (another subscriber, or an iterator after a subscriber and vice versa) fails
+ * with a `SluiceError` of code `STREAM_CONSUMED`.
  *
  * Sequence numbers are checked with {@link checkSequence}: a stream that does not start at 0,
  * skips or reorders fails with a `SequenceError` (`STREAM_SEQUENCE`) and is cancelled.
@@ -68,7 +49,7 @@ export class HostcallStream
   #finished = false;
   #released = false;
   #consumer: 'iterator' | 'observable' | undefined;
-  #waiter: Waiter | undefined;
+  readonly #waiters = new NextWaiters<JsonValue>();
   #outstanding = 0;
   #sink: Subscriber<ChunkEvent<JsonValue>> | undefined;
   #topUp: (() => void) | undefined;
@@ -110,28 +91,25 @@ export class HostcallStream
   }
 
   next(): Promise<IteratorResult<JsonValue, undefined>> {
-    if (this.#consumer === 'observable') {
-      return Promise.reject(new TypeError(`The stream of \`${this.callId}\` is already subscribed to`));
-    }
+    if (this.#consumer === 'observable') return Promise.reject(this.#consumed('an iterator'));
     this.#consumer = 'iterator';
-    const event = this.#buffer.shift();
-    if (event !== undefined) return Promise.resolve(toResult(event));
-    if (this.#failure !== undefined) {
-      const { error } = this.#failure;
-      this.#failure = undefined;
-      this.#released = true;
-      return Promise.reject(error);
+    if (this.#waiters.size === 0) {
+      const event = this.#buffer.shift();
+      if (event !== undefined) return Promise.resolve(toResult(event));
+      if (this.#failure !== undefined) {
+        const { error } = this.#failure;
+        this.#failure = undefined;
+        this.#released = true;
+        return Promise.reject(error);
+      }
     }
     if (this.#finished || this.#released) return Promise.resolve({ value: undefined, done: true });
-    if (this.#waiter !== undefined)
-      return Promise.reject(new TypeError('next() called before the previous one settled'));
-    if (this.#outstanding === 0) {
-      this.#outstanding = 1;
+    const result = this.#waiters.wait();
+    if (this.#outstanding < this.#waiters.size) {
+      this.#outstanding += 1;
       this.#link.pull(1);
     }
-    return new Promise((resolve, reject) => {
-      this.#waiter = { resolve, reject };
-    });
+    return result;
   }
 
   return(): Promise<IteratorResult<JsonValue, undefined>> {
@@ -148,15 +126,20 @@ export class HostcallStream
     this.#released = true;
     this.#buffer.length = 0;
     this.#failure = undefined;
-    const waiter = this.#waiter;
-    this.#waiter = undefined;
     if (!this.#finished) this.#link.cancel();
-    waiter?.resolve({ value: undefined, done: true });
+    this.#waiters.end();
+  }
+
+  #consumed(by: string): SluiceError {
+    return new SluiceError(
+      'STREAM_CONSUMED',
+      `The stream of \`${this.callId}\` already has a consumer (${by} cannot be another one)`,
+    );
   }
 
   #subscribe(subscriber: Subscriber<ChunkEvent<JsonValue>>): () => void {
     if (this.#consumer !== undefined) {
-      subscriber.error(new TypeError(`The stream of \`${this.callId}\` already has a consumer`));
+      subscriber.error(this.#consumed('a subscriber'));
       return () => {};
     }
     this.#consumer = 'observable';
@@ -192,10 +175,8 @@ export class HostcallStream
       else this.#topUp?.();
       return;
     }
-    const waiter = this.#waiter;
-    this.#waiter = undefined;
-    if (waiter !== undefined) waiter.resolve(toResult(event));
-    else this.#buffer.push(event);
+    if (!this.#waiters.resolve(toResult(event))) this.#buffer.push(event);
+    if (event.isFinal) this.#waiters.end();
   }
 
   #onError(error: unknown): void {
@@ -206,11 +187,9 @@ export class HostcallStream
       this.#sink.error(error);
       return;
     }
-    const waiter = this.#waiter;
-    this.#waiter = undefined;
-    if (waiter !== undefined) {
+    if (this.#waiters.reject(error)) {
       this.#released = true;
-      waiter.reject(error);
+      this.#waiters.end();
     } else this.#failure = { error };
   }
 

@@ -1,13 +1,16 @@
 import { lastValueFrom } from 'rxjs';
+import { SluiceError } from '../../core/errors/sluice-error.js';
 import { exec } from '../../sources/exec.js';
 import type { ExecPayload } from './exec-payload.js';
+import { execPayloadOptions } from './exec-payload-options.js';
 import type { HostcallHandler } from './hostcall-handler.js';
 
 /**
  * The default handler of a non-streaming `exec` hostcall (the seed's unchanged path): runs the
  * command to its end and answers `Success({ stdout, stderr, exit_code, signal, timed_out,
- * truncated, rlimit_hit, duration_ms })`. A non-zero exit is still a `Success` (read `exit_code`); only a
- * spawn failure (`SPAWN_FAILED`) is an `Error`.
+ * truncated, rlimit_hit, duration_ms })`. A non-zero exit or a death by signal is still a
+ * `Success` (read `exit_code`, `signal`, and `rlimit_hit`: `'cpu'`, `'addressSpace'`, `'fileSize'`,
+ * `'openFiles'` or `null`, for the payload's `rlimits`); only a spawn failure (`SPAWN_FAILED`) is an `Error`.
  *
  * @example
  * ```ts
@@ -16,15 +19,9 @@ import type { HostcallHandler } from './hostcall-handler.js';
  */
 export const execHandler: HostcallHandler = async (raw, context) => {
   const payload = raw as unknown as ExecPayload;
-  const options: Parameters<typeof exec>[2] = {
-    timeoutMs: payload.timeout_ms ?? 0,
-    scheduler: context.scheduler,
-    reject: false,
-  };
-  if (payload.cwd !== undefined) options.cwd = payload.cwd;
-  if (payload.env !== undefined) options.env = { ...payload.env };
+  const options = execPayloadOptions(payload, context.scheduler, false);
   const last = await lastValueFrom(exec(payload.cmd, payload.args ?? [], options));
-  if (last.kind !== 'exit') throw new Error('exec ended without an exit event');
+  if (last.kind !== 'exit') throw new SluiceError('HOSTCALL_FAILED', 'exec ended without an exit event');
   const { stdout, stderr, exitCode, signal, timedOut, truncated, rlimitHit, durationMs } = last.content;
   return {
     stdout,

@@ -3,8 +3,12 @@ import { streamFieldsSchema } from '../protocol/stream-options.js';
 
 /**
  * The payload of an `exec` hostcall, as the extension sends it (snake_case):
- * `{ cmd, args?, cwd?, env?, timeout_ms?, stream?, buffer_size?, stall_timeout_ms? }`.
+ * `{ cmd, args?, cwd?, env?, timeout_ms?, rlimits?, stream?, buffer_size?, stall_timeout_ms? }`.
  * `cmd` is a file to run (no shell); unknown fields are rejected so a typo is an error.
+ * `rlimits` (`cpu_s`, `as_bytes`, `fsize_bytes`, `nofile`, each a positive integer) are applied
+ * to the child with `prlimit`, as the `exec` source's `cpuSeconds`, `addressSpaceBytes`,
+ * `fileSizeBytes` and `openFiles`; there are no defaults (Node children cannot start under a
+ * small `as_bytes`). Which one the child ran into comes back as `rlimit_hit`.
  *
  * @example
  * ```ts
@@ -18,10 +22,34 @@ export interface ExecPayload {
   readonly cwd?: string;
   readonly env?: Readonly<Record<string, string>>;
   readonly timeout_ms?: number;
+  readonly rlimits?: ExecPayloadRlimits;
   readonly stream?: boolean;
   readonly buffer_size?: number;
   readonly stall_timeout_ms?: number;
 }
+
+/**
+ * The resource limits an `exec` hostcall may ask for (see {@link ExecPayload}).
+ *
+ * @example
+ * ```ts
+ * const rlimits: ExecPayloadRlimits = { cpu_s: 10, as_bytes: 512 * 1024 * 1024 };
+ * ```
+ */
+export interface ExecPayloadRlimits {
+  readonly cpu_s?: number;
+  readonly as_bytes?: number;
+  readonly fsize_bytes?: number;
+  readonly nofile?: number;
+}
+
+const positiveInteger = () =>
+  z
+    .number({ error: 'must be a positive integer' })
+    .int({ error: 'must be a positive integer' })
+    .positive({ error: 'must be a positive integer' })
+    .max(Number.MAX_SAFE_INTEGER, { error: 'must be a positive integer' })
+    .optional();
 
 /**
  * The zod schema of an {@link ExecPayload}; its messages follow the field name
@@ -48,6 +76,17 @@ export const execPayloadSchema: z.ZodType<ExecPayload, unknown> = z.strictObject
       .number({ error: 'must be a non-negative integer' })
       .int({ error: 'must be a non-negative integer' })
       .min(0, { error: 'must be a non-negative integer' })
+      .optional(),
+    rlimits: z
+      .strictObject(
+        {
+          cpu_s: positiveInteger(),
+          as_bytes: positiveInteger(),
+          fsize_bytes: positiveInteger(),
+          nofile: positiveInteger(),
+        },
+        { error: 'must be an object' },
+      )
       .optional(),
   },
   { error: 'must be an object' },

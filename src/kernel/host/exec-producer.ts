@@ -2,6 +2,7 @@ import { map } from 'rxjs';
 import { exec } from '../../sources/exec.js';
 import { execEventToChunk } from './exec-event-to-chunk.js';
 import type { ExecPayload } from './exec-payload.js';
+import { execPayloadOptions } from './exec-payload-options.js';
 import type { StreamProducer } from './stream-producer.js';
 
 /**
@@ -11,8 +12,9 @@ import type { StreamProducer } from './stream-producer.js';
  * `{ stderr: "…" }`, and a final `{ exit_code: 0, signal: null, timed_out, truncated, rlimit_hit, duration_ms }`.
  *
  * A non-zero exit, a death by signal or `timeout_ms` end the stream with
- * `Error { code: 'EXEC_FAILED' | 'TIMEOUT' }` after the lines; a spawn failure with
- * `Error { code: 'SPAWN_FAILED' }`. The child's pipes are read only while the channel has room.
+ * `Error { code: 'EXEC_FAILED' | 'TIMEOUT' }` after the lines (a child killed by one of its
+ * `rlimits` fails with `EXEC_FAILED`, the limit named in the message: "Command was killed with
+ * SIGXCPU (cpu limit hit): …"); a spawn failure with `Error { code: 'SPAWN_FAILED' }`. The child's pipes are read only while the channel has room.
  *
  * @example
  * ```ts
@@ -21,12 +23,6 @@ import type { StreamProducer } from './stream-producer.js';
  */
 export const execProducer: StreamProducer = (raw, context) => {
   const payload = raw as unknown as ExecPayload;
-  const options: Parameters<typeof exec>[2] = {
-    timeoutMs: payload.timeout_ms ?? 0,
-    scheduler: context.scheduler,
-    reject: true,
-  };
-  if (payload.cwd !== undefined) options.cwd = payload.cwd;
-  if (payload.env !== undefined) options.env = { ...payload.env };
+  const options = execPayloadOptions(payload, context.scheduler, true);
   return exec(payload.cmd, payload.args ?? [], options).pipe(map(execEventToChunk));
 };

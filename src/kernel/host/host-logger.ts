@@ -1,7 +1,8 @@
 /**
- * Where the host reports what it cannot report to an extension (a stalled stream, an outcome
- * with no extension to deliver it to). Injectable so tests can assert the messages;
- * `console` fits.
+ * Where the host reports what it cannot report to an extension: a stalled stream ("Stream
+ * stalled: JS consumer did not pull for 30s"), an extension's delivery callback that threw
+ * ("Delivery to extension `ext-a` threw: …", with `{ extensionId, callId, seq, error }`).
+ * Injectable so tests can assert the messages; `console` fits.
  *
  * @example
  * ```ts

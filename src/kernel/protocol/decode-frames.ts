@@ -5,7 +5,14 @@ import { createFrameDecoder, type FrameDecoderConfig } from './frame-decoder.js'
 import type { HostcallFrame } from './hostcall-frame.js';
 import type { OutcomeCodec } from './outcome-codec.js';
 
-/** Options of {@link decodeFrames}. */
+/**
+ * Options of {@link decodeFrames}.
+ *
+ * @example
+ * ```ts
+ * const config: DecodeFramesConfig = { invalidFrames: 'skip', onInvalidFrame: (error) => console.warn(error.message) };
+ * ```
+ */
 export interface DecodeFramesConfig extends FrameDecoderConfig {
   /**
    * What a malformed line does: `'error'` (default) errors the output with its

@@ -1,12 +1,26 @@
 import type { JsonValue } from './json-value.js';
 
-/** A hostcall finished with a value (`Success(value)` in the seed). */
+/**
+ * A hostcall finished with a value (`Success(value)` in the seed).
+ *
+ * @example
+ * ```ts
+ * const done: HostcallSuccess = { type: 'success', value: { stdout: 'hi\n', exit_code: 0 } };
+ * ```
+ */
 export interface HostcallSuccess {
   readonly type: 'success';
   readonly value: JsonValue;
 }
 
-/** A hostcall failed, or a stream failed mid-way (`Error { code, message }` in the seed). */
+/**
+ * A hostcall failed, or a stream failed mid-way (`Error { code, message }` in the seed).
+ *
+ * @example
+ * ```ts
+ * const failed: HostcallFailure = { type: 'error', code: 'EXEC_FAILED', message: 'exit code 1' };
+ * ```
+ */
 export interface HostcallFailure {
   readonly type: 'error';
   /** A stable, machine-readable code such as `EXEC_FAILED`. */
@@ -14,7 +28,14 @@ export interface HostcallFailure {
   readonly message: string;
 }
 
-/** One chunk of a streaming hostcall (`StreamChunk { sequence, chunk, is_final }` in the seed). */
+/**
+ * One chunk of a streaming hostcall (`StreamChunk { sequence, chunk, is_final }` in the seed).
+ *
+ * @example
+ * ```ts
+ * const last: HostcallStreamChunk = { type: 'streamChunk', sequence: 2, chunk: null, isFinal: true };
+ * ```
+ */
 export interface HostcallStreamChunk {
   readonly type: 'streamChunk';
   /** 0-based, contiguous per call; at most `Number.MAX_SAFE_INTEGER`. */

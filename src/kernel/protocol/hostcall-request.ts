@@ -6,7 +6,7 @@ import { streamFieldsSchema } from './stream-options.js';
 
 /**
  * The payload of a hostcall: a JSON object whose fields depend on the kind (exec's `cmd`, …),
- * plus the optional streaming fields every kind may carry.
+ * plus the optional streaming fields (read by `exec` and `http` only; other kinds ignore them).
  *
  * @example
  * ```ts
@@ -35,25 +35,43 @@ export interface HostcallRequest {
   readonly payload: HostcallPayload;
 }
 
+/** The kinds whose payload carries the streaming fields; the others ignore them (seed 002). */
+const STREAMING_KINDS: ReadonlySet<string> = new Set(['exec', 'http']);
+
 /**
  * The zod schema of a {@link HostcallRequest}: a non-empty `callId`, a known `kind`, and a
- * payload that is a JSON object whose streaming fields (if present) are valid. Unknown
- * top-level keys are rejected; payload fields are left to each kind.
+ * payload that is a JSON object. For `exec` and `http` (the kinds that stream) the streaming
+ * fields `stream`, `buffer_size` and `stall_timeout_ms` must be valid when present; every other
+ * kind ignores them, whatever they hold. Unknown top-level keys are rejected; other payload
+ * fields are left to each kind.
  *
  * @example
  * ```ts
  * import { hostcallRequestSchema } from 'sluice/kernel';
- * hostcallRequestSchema.safeParse({ callId: 'hc-1', kind: 'ui', payload: {} }).success; // true
+ * hostcallRequestSchema.safeParse({ callId: 'hc-1', kind: 'ui', payload: { stream: 'x' } }).success; // true
+ * hostcallRequestSchema.safeParse({ callId: 'hc-2', kind: 'exec', payload: { stream: 'x' } }).success; // false
  * ```
  */
-export const hostcallRequestSchema: z.ZodType<HostcallRequest, unknown> = z.strictObject(
-  {
-    callId: z.string({ error: 'must be a non-empty string' }).min(1, { error: 'must be a non-empty string' }),
-    kind: hostcallKindSchema,
-    payload: streamFieldsSchema.pipe(jsonValueSchema as z.ZodType<JsonValue, any>),
-  },
-  { error: 'must be an object' },
-) as unknown as z.ZodType<HostcallRequest, unknown>;
+export const hostcallRequestSchema: z.ZodType<HostcallRequest, unknown> = z
+  .strictObject(
+    {
+      callId: z
+        .string({ error: 'must be a non-empty string' })
+        .min(1, { error: 'must be a non-empty string' }),
+      kind: hostcallKindSchema,
+      payload: z
+        .looseObject({}, { error: 'must be an object' })
+        .pipe(jsonValueSchema as z.ZodType<JsonValue, any>),
+    },
+    { error: 'must be an object' },
+  )
+  .superRefine((request, context) => {
+    if (!STREAMING_KINDS.has(request.kind)) return;
+    const fields = streamFieldsSchema.safeParse(request.payload);
+    for (const issue of fields.success ? [] : fields.error.issues) {
+      context.addIssue({ code: 'custom', message: issue.message, path: ['payload', ...issue.path] });
+    }
+  }) as unknown as z.ZodType<HostcallRequest, unknown>;
 
 /**
  * Validates a hostcall request from the boundary, or throws an `InvalidRequestError`

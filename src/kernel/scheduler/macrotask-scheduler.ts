@@ -1,5 +1,6 @@
 import { asapScheduler, asyncScheduler, type SchedulerLike, Subscription } from 'rxjs';
 import { z } from 'zod';
+import { SluiceError } from '../../core/errors/sluice-error.js';
 import { readOption } from '../../core/read-option.js';
 import type { Macrotask } from './macrotask.js';
 import { schedulerLikeSchema } from './scheduler-like-schema.js';
@@ -48,7 +49,11 @@ export interface MacrotaskScheduler<O> {
   nextSeq(): number;
   /** Appends a macrotask (its `seq` is taken now); `onDelivered` runs right after its delivery. */
   enqueue(extensionId: string, callId: string, outcome: O, onDelivered?: () => void): Macrotask<O>;
-  /** Delivers exactly one macrotask, the oldest; returns whether there was one. */
+  /**
+   * Delivers exactly one macrotask, the oldest; returns whether there was one. What the delivery
+   * function throws propagates (after `onDelivered`); the macrotask counts as delivered. Without a
+   * delivery function it throws a `SluiceError` with code `NO_DELIVERY` and leaves the queue as is.
+   */
   tick(): boolean;
   /** Ticks until the queue is empty (including what deliveries enqueue); returns how many were delivered. */
   runUntilIdle(limit?: number): number;
@@ -78,7 +83,9 @@ interface Entry<O> {
  * - Timers are separate from the queue: they run on `clock`, a `SchedulerLike`. With a
  *   `TestScheduler` / `VirtualTimeScheduler` clock and `driver: 'manual'`, delivery order is a pure
  *   function of the inputs. With the defaults (`asyncScheduler` clock, `asapScheduler` driver) the
- *   queue drains on the event loop, `batch` macrotasks per turn.
+ *   queue drains on the event loop, `batch` macrotasks per turn. A delivery that throws ends its
+ *   turn (the error goes to the driver) but never the queue: the next turn is armed first. The
+ *   host's delivery function catches and logs, so with a host nothing reaches the driver.
  *
  * @example
  * ```ts
@@ -115,8 +122,13 @@ export function createMacrotaskScheduler<O = unknown>(
 
   const drain = (): void => {
     armed = undefined;
-    for (let n = 0; n < batch && scheduler.tick(); n += 1);
-    arm();
+    if (deliver === undefined) return; // re-armed by setDelivery
+    try {
+      for (let n = 0; n < batch && scheduler.tick(); n += 1);
+    } finally {
+      // Re-arm even when a delivery threw: one failing delivery must not stop the queue.
+      arm();
+    }
   };
   const arm = (): void => {
     if (driver === 'manual' || armed !== undefined || queue.length === head) return;
@@ -142,7 +154,9 @@ export function createMacrotaskScheduler<O = unknown>(
     },
     tick() {
       if (queue.length === head) return false;
-      if (deliver === undefined) throw new Error('The macrotask scheduler has no delivery function');
+      if (deliver === undefined) {
+        throw new SluiceError('NO_DELIVERY', 'The macrotask scheduler has no delivery function');
+      }
       const entry = queue[head] as Entry<O>;
       head += 1;
       if (head > 1024 && head * 2 > queue.length) {
@@ -164,6 +178,7 @@ export function createMacrotaskScheduler<O = unknown>(
     pending: () => queue.slice(head).map((entry) => entry.task),
     setDelivery(next) {
       deliver = deliverSchema.parse(next);
+      arm();
     },
     setTimer(delayMs, callback) {
       const timer = clock.schedule(() => {

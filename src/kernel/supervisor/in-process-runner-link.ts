@@ -1,4 +1,5 @@
 import { Observable } from 'rxjs';
+import { SluiceError } from '../../core/errors/sluice-error.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import type { InProcessRunner, RunnerChannel } from './runner-channel.js';
 import type { RunnerLink, RunnerLinkEvent } from './runner-link.js';
@@ -29,10 +30,10 @@ export function inProcessRunnerLink(runner: InProcessRunner): RunnerLink {
         sendLine: (text) => line('stdout', text.endsWith('\n') ? text : `${text}\n`),
         callTool: (name, args) =>
           new Promise<ToolResult>((resolve, reject) => {
-            if (controller.signal.aborted) return reject(new Error('The runner was stopped'));
+            if (controller.signal.aborted) return reject(stopped());
             const id = `in-process-${nextId++}`;
             waiting.set(id, resolve);
-            controller.signal.addEventListener('abort', () => reject(new Error('The runner was stopped')), {
+            controller.signal.addEventListener('abort', () => reject(stopped()), {
               once: true,
             });
             channel.send({ op: 'tool_call', id, name, args });
@@ -65,4 +66,9 @@ export function inProcessRunnerLink(runner: InProcessRunner): RunnerLink {
       resolve?.(message.result as ToolResult);
     },
   };
+}
+
+/** Why a pending `callTool` of a runner that was stopped (killed, timed out) rejects. */
+function stopped(): SluiceError {
+  return new SluiceError('STREAM_CANCELLED', 'The runner was stopped');
 }

@@ -8,3 +8,4 @@ export * from './runner-handle.js';
 export * from './runner-link.js';
 export * from './runner-message.js';
 export * from './start-runner.js';
+export * from './start-runner-deps.js';

@@ -1,44 +1,18 @@
-import { Observable, type SchedulerLike, Subject, Subscriber } from 'rxjs';
-import { z } from 'zod';
+import { Observable, Subject, Subscriber } from 'rxjs';
 import { subscribeWithDemand } from '../../core/demand.js';
 import { dispatchToolCall } from '../tools/dispatch-tool-call.js';
 import type { ToolChunk } from '../tools/tool-chunk.js';
-import type { ToolRegistry } from '../tools/tool-registry.js';
+import { LineJoiner } from './line-joiner.js';
 import { parseOptions } from './parse-options.js';
 import { parseRunnerLine } from './parse-runner-line.js';
 import type { MalformedLine, RunnerExitInfo, RunnerToolCall } from './runner-exit-info.js';
 import type { RunnerHandle, RunnerWaitOptions } from './runner-handle.js';
 import type { RunnerLink, RunnerLinkEvent } from './runner-link.js';
+import type { StartRunnerDeps } from './start-runner-deps.js';
+import { toolResultLine } from './tool-result-line.js';
+import { waitOptionsSchema } from './wait-options-schema.js';
 
 const MAX_STDERR = 64 * 1024;
-
-/**
- * What {@link startRunner} needs besides the link.
- *
- * @example
- * ```ts
- * const deps: StartRunnerDeps = { pid: 1, registry, scheduler: asyncScheduler, onMalformed: console.warn };
- * ```
- */
-export interface StartRunnerDeps {
-  readonly pid: number;
-  readonly registry: ToolRegistry;
-  readonly kernel?: unknown;
-  readonly scheduler: SchedulerLike;
-  /** Told about every malformed stdout line as it arrives (they are also in `RunnerExitInfo.malformed`). */
-  readonly onMalformed?: ((malformed: MalformedLine) => void) | undefined;
-}
-
-const waitOptionsSchema = z.strictObject({
-  onChunk: z
-    .custom<(chunk: ToolChunk) => void>((value) => typeof value === 'function', 'be a function')
-    .optional(),
-  timeoutMs: z
-    .number({ error: 'be a non-negative integer' })
-    .int({ error: 'be a non-negative integer' })
-    .nonnegative({ error: 'be a non-negative integer' })
-    .optional(),
-});
 
 /**
  * Starts a runner on `link` now and returns its {@link RunnerHandle}: stdout lines are decoded as
@@ -66,7 +40,6 @@ export function startRunner(link: RunnerLink, deps: StartRunnerDeps): RunnerHand
   let failure: { error: unknown } | undefined;
   let stderr = '';
   let result: { value: unknown } | undefined;
-  let pending: { text: string; overlong: boolean } | undefined;
   let settle!: { resolve: (info: RunnerExitInfo) => void; reject: (error: unknown) => void };
   const done = new Promise<RunnerExitInfo>((resolve, reject) => {
     settle = { resolve, reject };
@@ -80,7 +53,7 @@ export function startRunner(link: RunnerLink, deps: StartRunnerDeps): RunnerHand
   };
   const finish = (exitCode: number | null, signal: string | null, timedOut: boolean) => {
     if (status !== undefined || failure !== undefined) return;
-    if (pending !== undefined) onLine(pending.text, pending.overlong);
+    lines.flush();
     status = { exitCode, signal, timedOut };
     tools.abort();
     sink.unsubscribe();
@@ -125,19 +98,11 @@ export function startRunner(link: RunnerLink, deps: StartRunnerDeps): RunnerHand
       (answer) => {
         if (status !== undefined || failure !== undefined) return;
         call.result = answer;
-        let line: string;
-        try {
-          line = JSON.stringify({ op: 'tool_result', id, result: answer });
-        } catch (error) {
-          const problem = { code: 'TOOL_FAILED', message: `Result is not JSON: ${(error as Error).message}` };
-          line = JSON.stringify({ op: 'tool_result', id, result: { ok: false, error: problem } });
-        }
-        link.send(line);
+        link.send(toolResultLine(id, answer));
       },
     );
   };
   const onLine = (text: string, overlong: boolean) => {
-    pending = undefined;
     const line = text.replace(/\r?\n$/, '');
     if (overlong) return report(line, 'Line is longer than the largest message accepted');
     if (line.trim() === '') return;
@@ -154,11 +119,9 @@ export function startRunner(link: RunnerLink, deps: StartRunnerDeps): RunnerHand
       if (stderr.length < MAX_STDERR) stderr += event.text.slice(0, MAX_STDERR - stderr.length);
       return;
     }
-    const text = (pending?.text ?? '') + event.text;
-    const overlong = pending?.overlong === true || event.partial === true;
-    if (event.partial === true && !event.text.endsWith('\n')) pending = { text, overlong };
-    else onLine(text, overlong);
+    lines.push(event.text, event.partial === true);
   };
+  const lines = new LineJoiner(onLine);
 
   // A Subscriber of our own, so that an exit arriving synchronously during subscribe closes it at once.
   const sink = new Subscriber<RunnerLinkEvent>({

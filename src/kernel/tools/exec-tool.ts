@@ -15,7 +15,9 @@ import type { ToolDefinition } from './tool-definition.js';
  * Streaming is on iff `args.stream === true` **and** the context has an `onChunk`: then every line
  * of stdout and of stderr is emitted, as it arrives, as
  * `{ op: 'chunk', kind: 'stdout' | 'stderr', content: <line with its newline>, metadata: { tool: 'Exec' } }`.
- * Otherwise nothing is emitted. Both paths run the same pipeline, so the result is identical; past
+ * A line longer than 64 KiB comes in pieces of at most 64 KiB: every piece but the last is
+ * marked `metadata: { tool: 'Exec', partial: true }` (it has no newline; the line goes on in the
+ * next chunk of the same kind), so line boundaries survive. Otherwise nothing is emitted. Both paths run the same pipeline, so the result is identical; past
  * `max_output_bytes` chunks keep flowing while the result stops growing (`truncated: true`).
  * Aborting `ctx.signal` kills the whole process group and rejects with code `STREAM_CANCELLED`.
  * See {@link toExecOptions} for the rlimit defaults (and why Node children skip the address-space one).
@@ -52,7 +54,7 @@ function runExec(args: ExecToolArgs, ctx: ToolContext, config: ExecToolConfig): 
       source.subscribe({
         next: (event) => {
           if (event.kind === 'exit') resolve(toResult(event.content));
-          else if (streaming) emit(ctx, event.kind, event.content);
+          else if (streaming) emit(ctx, event.kind, event.content, event.metadata?.partial === true);
         },
         error: (error: unknown) => {
           done();
@@ -64,9 +66,10 @@ function runExec(args: ExecToolArgs, ctx: ToolContext, config: ExecToolConfig): 
   });
 }
 
-function emit(ctx: ToolContext, kind: 'stdout' | 'stderr', content: string): void {
+function emit(ctx: ToolContext, kind: 'stdout' | 'stderr', content: string, partial: boolean): void {
+  const metadata = partial ? { tool: 'Exec', partial: true } : { tool: 'Exec' };
   try {
-    ctx.onChunk?.({ op: 'chunk', kind, content, metadata: { tool: 'Exec' } });
+    ctx.onChunk?.({ op: 'chunk', kind, content, metadata });
   } catch {
     // A listener that throws must not stop the run (dispatchToolCall already guards it).
   }

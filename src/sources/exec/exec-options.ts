@@ -2,6 +2,8 @@ import { constants } from 'node:os';
 import { asyncScheduler, isObservable, type Observable, type SchedulerLike } from 'rxjs';
 import { z } from 'zod';
 import type { Demand } from '../../core/demand.js';
+import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
+import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import type { ExecOptions, ExecRlimits } from './exec-types.js';
 import type { ProcessPort } from './process-port.js';
 
@@ -27,6 +29,8 @@ export interface ResolvedExecOptions {
 }
 
 const integer = (minimum: number) => z.number().int().min(minimum).max(Number.MAX_SAFE_INTEGER);
+/** A timer delay: longer ones would fire at once (see {@link MAX_DELAY_MS}). */
+const delay = z.number().int().min(0).max(MAX_DELAY_MS);
 const hasMethods = (...names: string[]) =>
   z.custom<object>(
     (value) =>
@@ -47,10 +51,10 @@ const FIELDS: Record<string, readonly [z.ZodType, string]> = {
   lines: [z.boolean(), 'a boolean'],
   maxLineBytes: [integer(1), 'a positive integer'],
   maxOutputBytes: [integer(0), 'a non-negative integer'],
-  timeoutMs: [integer(0), 'a non-negative integer'],
+  timeoutMs: [delay, 'a non-negative integer'],
   reject: [z.boolean(), 'a boolean'],
   killSignal: [z.string().refine((name) => name in constants.signals), 'a signal name such as `SIGTERM`'],
-  forceKillAfterMs: [integer(0), 'a non-negative integer'],
+  forceKillAfterMs: [delay, 'a non-negative integer'],
   rlimits: [z.object({}), 'an object'],
   'rlimits.cpuSeconds': [integer(1), 'a positive integer'],
   'rlimits.addressSpaceBytes': [integer(1), 'a positive integer'],
@@ -68,7 +72,12 @@ const optional = (prefix: string) =>
       .map(([path, [schema]]) => [path.slice(prefix.length), schema.optional()]),
   );
 
-const schema = z.object({ ...optional(''), rlimits: z.object(optional('rlimits.')).optional() });
+const schema = z.strictObject({
+  ...optional(''),
+  rlimits: z.strictObject(optional('rlimits.')).optional(),
+});
+const KNOWN = Object.keys(optional(''));
+const KNOWN_RLIMITS = Object.keys(optional('rlimits.'));
 
 /**
  * Validates the arguments and options of `exec` and applies the defaults. Throws a `TypeError`
@@ -94,6 +103,9 @@ export function resolveExecOptions(
     throw mistake('options', 'argument', 'an object', options);
   }
   const given: ExecOptions = options ?? {};
+  // A misspelt option (`timeout`, `rlimits.cpu`) must not silently run without it.
+  rejectUnknownOptions(given, KNOWN);
+  rejectUnknownOptions(given.rlimits, KNOWN_RLIMITS, 'rlimits.');
   const parsed = schema.safeParse(given);
   if (!parsed.success) {
     const issue = parsed.error.issues[0] as z.core.$ZodIssue;
@@ -103,7 +115,11 @@ export function resolveExecOptions(
       [2, 1].map((depth) => keys.slice(0, depth)).find((prefix) => prefix.join('.') in FIELDS) ?? keys;
     const field = path.join('.');
     const value = path.reduce<unknown>((object, key) => (object as Record<string, unknown>)?.[key], given);
-    throw mistake(field, 'option', FIELDS[field]?.[1] ?? issue.message, value);
+    const checked = FIELDS[field];
+    const maximum =
+      issue.code === 'too_big' ? (checked?.[0] as z.ZodNumber | undefined)?.maxValue : undefined;
+    const bound = typeof maximum === 'number' ? ` up to ${maximum}` : '';
+    throw mistake(field, 'option', `${checked?.[1] ?? issue.message}${bound}`, value);
   }
   return {
     file,

@@ -3,7 +3,18 @@ import type { ChunkEvent } from '../../core/chunk.js';
 import type { Demand } from '../../core/demand.js';
 import type { ProcessPort } from './process-port.js';
 
-/** The resource limit a child ran into, as far as sluice can tell (see {@link ExecRlimits}). */
+/**
+ * The resource limit a child ran into, as far as sluice can tell (see {@link ExecRlimits}).
+ *
+ * @example
+ * ```ts
+ * import { exec, type RlimitName } from 'sluice';
+ * exec('python3', ['crunch.py'], { rlimits: { cpuSeconds: 10 }, reject: false }).subscribe((event) => {
+ *   const hit: RlimitName | null = event.kind === 'exit' ? event.content.rlimitHit : null;
+ *   if (hit === 'cpu') console.warn('crunch.py ran out of CPU time');
+ * });
+ * ```
+ */
 export type RlimitName = 'cpu' | 'addressSpace' | 'fileSize' | 'openFiles';
 
 /**
@@ -120,13 +131,13 @@ export interface ExecOptions {
   maxLineBytes?: number;
   /** How many bytes of each of stdout and stderr the result keeps (default 262144). */
   maxOutputBytes?: number;
-  /** Kill the child after this many milliseconds; `0` (default) means never. */
+  /** Kill the child after this many milliseconds (at most 2147483647, the longest timer); `0` (default) means never. */
   timeoutMs?: number;
   /** Error on a non-zero exit, a death by signal or a timeout (default `true`). */
   reject?: boolean;
   /** The signal sent to the process group on cancel and timeout (default `'SIGTERM'`). */
   killSignal?: NodeJS.Signals;
-  /** `SIGKILL` the group if any member is still alive this long after `killSignal` (default 2000). */
+  /** `SIGKILL` the group if any member is still alive this long after `killSignal` (default 2000; at most 2147483647). */
   forceKillAfterMs?: number;
   /** Resource limits of the child (needs `prlimit`; fails with `RLIMIT_UNAVAILABLE` without it). */
   rlimits?: ExecRlimits;

@@ -1,21 +1,60 @@
 import type { ExecRlimits } from './exec-types.js';
 
-/** Which output pipe of a child. */
+/**
+ * Which output pipe of a child.
+ *
+ * @example
+ * ```ts
+ * import type { OutputStream, ProcessEvents } from 'sluice';
+ * const finish = (events: ProcessEvents) => {
+ *   for (const stream of ['stdout', 'stderr'] satisfies OutputStream[]) events.end(stream);
+ * };
+ * ```
+ */
 export type OutputStream = 'stdout' | 'stderr';
 
-/** How a child ended: an exit code, or the signal that killed it. */
+/**
+ * How a child ended: an exit code, or the signal that killed it.
+ *
+ * @example
+ * ```ts
+ * import type { ExitInfo } from 'sluice';
+ * const exited: ExitInfo = { exitCode: 0, signal: null };
+ * const killed: ExitInfo = { exitCode: null, signal: 'SIGTERM' };
+ * ```
+ */
 export interface ExitInfo {
+  /** The exit code, `null` when a signal killed the child. */
   readonly exitCode: number | null;
+  /** The signal that killed the child (`'SIGKILL'`, …), or `null` when it exited. */
   readonly signal: string | null;
 }
 
-/** What `exec` asks a {@link ProcessPort} to start. */
+/**
+ * What `exec` asks a {@link ProcessPort} to start: the validated `exec` arguments and options.
+ *
+ * @example
+ * ```ts
+ * import type { ProcessPort, SpawnRequest } from 'sluice';
+ * const spawned: SpawnRequest[] = [];
+ * const recordingPort = (inner: ProcessPort): ProcessPort => ({
+ *   spawn: (request, events) => (spawned.push(request), inner.spawn(request, events)),
+ * });
+ * // exec('ls', ['-l'], { cwd: '/tmp' }) → { file: 'ls', args: ['-l'], cwd: '/tmp', hasInput: false, … }
+ * ```
+ */
 export interface SpawnRequest {
+  /** The file to run (resolved on `PATH` by the port). */
   readonly file: string;
+  /** Its arguments. */
   readonly args: readonly string[];
+  /** The working directory, or `undefined` for the parent's. */
   readonly cwd: string | undefined;
+  /** Environment variables; `undefined` as a value removes one. */
   readonly env: Readonly<Record<string, string | undefined>> | undefined;
+  /** Whether `env` extends `process.env` or replaces it. */
   readonly extendEnv: boolean;
+  /** Resource limits to apply to the child, if any. */
   readonly rlimits: ExecRlimits | undefined;
   /** Whether stdin must be a pipe (`writeInput`/`endInput` will be used); otherwise it is `/dev/null`. */
   readonly hasInput: boolean;
@@ -24,15 +63,43 @@ export interface SpawnRequest {
 /**
  * The callbacks a port calls as the child runs. `data` may come before or after `exit`; `end` is
  * called once per pipe; `spawnError` replaces everything else when the child could not start.
+ *
+ * @example
+ * ```ts
+ * import type { ProcessEvents } from 'sluice';
+ * function replay(events: ProcessEvents, output: string, exitCode: number): void {
+ *   events.data('stdout', new TextEncoder().encode(output));
+ *   events.end('stdout');
+ *   events.end('stderr');
+ *   events.exit({ exitCode, signal: null });
+ * }
+ * ```
  */
 export interface ProcessEvents {
+  /** The child wrote `bytes` to `stream`. */
   data(stream: OutputStream, bytes: Uint8Array): void;
+  /** `stream` reached its end (once per pipe). */
   end(stream: OutputStream): void;
+  /** The child exited or was killed. */
   exit(info: ExitInfo): void;
+  /** The child could not start (e.g. a `SpawnError` with `ENOENT`); no other callback follows. */
   spawnError(error: unknown): void;
 }
 
-/** A running child, as `exec` drives it. */
+/**
+ * A running child, as `exec` drives it: what {@link ProcessPort.spawn} returns.
+ *
+ * @example
+ * ```ts
+ * import type { ProcessHandle } from 'sluice';
+ * const exited: ProcessHandle = {
+ *   pid: undefined, // never started
+ *   pause() {}, resume() {}, killGroup() {}, groupAlive: () => false,
+ *   writeInput: (_bytes, callback) => callback(new Error('stdin is closed')),
+ *   endInput() {}, destroy() {},
+ * };
+ * ```
+ */
 export interface ProcessHandle {
   /** The child's pid, which is also its process group id; `undefined` if it did not start. */
   readonly pid: number | undefined;

@@ -39,21 +39,51 @@ export interface HttpEndInfo {
   readonly durationMs: number;
 }
 
-/** The first event: `{ sequence: 0, kind: 'response', content: HttpResponseInfo, isFinal: false }`. */
+/**
+ * The first event: `{ sequence: 0, kind: 'response', content: HttpResponseInfo, isFinal: false }`.
+ *
+ * @example
+ * ```ts
+ * import { http, type HttpResponseEvent } from 'sluice';
+ * http(url, undefined, { reject: false }).subscribe((event) => {
+ *   if (event.kind === 'response') showStatus((event satisfies HttpResponseEvent).content.status);
+ * });
+ * ```
+ */
 export interface HttpResponseEvent extends ChunkEvent<HttpResponseInfo> {
   readonly kind: 'response';
   readonly content: HttpResponseInfo;
   readonly isFinal: false;
 }
 
-/** A piece of the body: a `Uint8Array` read, or (with `lines: true`) one decoded line. */
+/**
+ * A piece of the body: a `Uint8Array` read, or (with `lines: true`) one decoded line.
+ *
+ * @example
+ * ```ts
+ * import type { HttpBodyEvent } from 'sluice';
+ * const line: HttpBodyEvent<string> = { sequence: 1, kind: 'body', content: 'GET / 200\n', isFinal: false };
+ * ```
+ */
 export interface HttpBodyEvent<B extends Uint8Array | string = Uint8Array | string> extends ChunkEvent<B> {
   readonly kind: 'body';
   readonly content: B;
   readonly isFinal: false;
 }
 
-/** The last event: `{ kind: 'end', content: HttpEndInfo, isFinal: true }`. */
+/**
+ * The last event: `{ kind: 'end', content: HttpEndInfo, isFinal: true }`.
+ *
+ * @example
+ * ```ts
+ * import { http, type HttpEndEvent } from 'sluice';
+ * import { last } from 'rxjs';
+ * http(url).pipe(last()).subscribe((event) => {
+ *   const { bytes, durationMs } = (event as HttpEndEvent).content;
+ *   console.log(`${bytes} bytes in ${durationMs}ms`);
+ * });
+ * ```
+ */
 export interface HttpEndEvent extends ChunkEvent<HttpEndInfo> {
   readonly kind: 'end';
   readonly content: HttpEndInfo;

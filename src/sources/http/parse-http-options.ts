@@ -2,6 +2,8 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { z } from 'zod';
 import type { Demand } from '../../core/demand.js';
 import { describeValue } from '../../core/describe-value.js';
+import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
+import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import type { HttpOptions } from './http-types.js';
 
 /** {@link HttpOptions} with every default applied (`demand` stays optional: it is resolved at subscribe). */
@@ -25,14 +27,7 @@ const hasMethods = (value: unknown, ...names: string[]): boolean =>
 const FIELDS = {
   lines: [z.boolean(), 'a boolean'],
   maxLineBytes: [z.number().int().positive().max(Number.MAX_SAFE_INTEGER), 'a positive integer'],
-  timeoutMs: [
-    z
-      .number()
-      .int()
-      .nonnegative()
-      .max(2 ** 31 - 1),
-    'a non-negative integer',
-  ],
+  timeoutMs: [z.number().int().nonnegative().max(MAX_DELAY_MS), 'a non-negative integer'],
   reject: [z.boolean(), 'a boolean'],
   scheduler: [z.custom<SchedulerLike>((v) => hasMethods(v, 'now', 'schedule')), 'a SchedulerLike'],
   demand: [
@@ -61,13 +56,10 @@ export function parseHttpOptions(options: HttpOptions | undefined): ResolvedHttp
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new TypeError(`Expected the \`options\` argument to be an object, got ${describeValue(options)}`);
   }
+  rejectUnknownOptions(options, Object.keys(FIELDS));
   const result = schema.safeParse(options);
   if (!result.success) {
     const issue = result.error.issues[0];
-    if (issue?.code === 'unrecognized_keys') {
-      const known = Object.keys(FIELDS).join(', ');
-      throw new TypeError(`Unknown \`${issue.keys[0]}\` option (known options: ${known})`);
-    }
     const name = String(issue?.path[0]) as keyof typeof FIELDS;
     const value = (options as Record<string, unknown>)[name];
     const bound = issue?.code === 'too_big' ? ` up to ${issue.maximum}` : '';

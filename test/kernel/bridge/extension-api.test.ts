@@ -1,8 +1,8 @@
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../../src/core/chunk.js';
+import type { Bridge } from '../../../src/kernel/bridge/bridge.js';
 import { connectExtension } from '../../../src/kernel/bridge/connect-extension.js';
-import type { Bridge } from '../../../src/kernel/bridge/create-bridge.js';
 import { createExtensionApi } from '../../../src/kernel/bridge/extension-api.js';
 import { createHost } from '../../../src/kernel/host/create-host.js';
 import type { JsonValue } from '../../../src/kernel/protocol/json-value.js';

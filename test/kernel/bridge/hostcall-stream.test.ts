@@ -110,10 +110,41 @@ describe('HostcallStream as an AsyncIterator (the seed’s next())', () => {
     expect(calls).toContain('cancel');
   });
 
-  it('refuses overlapping next() calls', async () => {
+  it('serves next() calls made without awaiting in call order, each with its own chunk (one pull each)', async () => {
+    const { calls, stream } = fakeLink();
+    const first = stream.next();
+    const second = stream.next();
+    const third = stream.next();
+    expect(calls).toEqual(['pull 1', 'pull 1', 'pull 1']);
+    stream.deliver(streamChunk(0, 'a', false));
+    stream.deliver(streamChunk(1, 'b', false));
+    expect(await first).toEqual({ value: 'a', done: false });
+    expect(await second).toEqual({ value: 'b', done: false });
+    const fourth = stream.next();
+    expect(calls).toEqual(['pull 1', 'pull 1', 'pull 1', 'pull 1']);
+    stream.deliver(streamChunk(2, 'c', true));
+    expect(await Promise.all([third, fourth])).toEqual([
+      { value: 'c', done: false },
+      { value: undefined, done: true },
+    ]);
+  });
+
+  it('with several next() waiting, an error rejects the first and ends the others; return() ends them all', async () => {
     const { stream } = fakeLink();
-    void stream.next();
-    await expect(stream.next()).rejects.toThrow('before the previous one settled');
+    const first = stream.next();
+    const second = stream.next();
+    stream.deliver(failure('EXEC_FAILED', 'exit code 1'));
+    await expect(first).rejects.toMatchObject({ code: 'EXEC_FAILED' });
+    expect(await second).toEqual({ value: undefined, done: true });
+
+    const other = fakeLink();
+    const waiting = [other.stream.next(), other.stream.next()];
+    await other.stream.return();
+    expect(await Promise.all(waiting)).toEqual([
+      { value: undefined, done: true },
+      { value: undefined, done: true },
+    ]);
+    expect(other.calls).toEqual(['pull 1', 'pull 1', 'cancel']);
   });
 });
 
@@ -172,7 +203,16 @@ describe('HostcallStream as an Observable', () => {
     stream.subscribe();
     let second: unknown;
     stream.subscribe({ error: (error: unknown) => (second = error) });
-    expect(second).toBeInstanceOf(TypeError);
-    await expect(stream.next()).rejects.toThrow('already subscribed');
+    expect(isSluiceError(second, 'STREAM_CONSUMED')).toBe(true);
+    const iterated = await stream.next().catch((error: unknown) => error);
+    expect(iterated).toMatchObject({
+      code: 'STREAM_CONSUMED',
+      message: 'The stream of `hc-1` already has a consumer (an iterator cannot be another one)',
+    });
+    const viaIterator = fakeLink().stream;
+    void viaIterator.next();
+    let late: unknown;
+    viaIterator.subscribe({ error: (error: unknown) => (late = error) });
+    expect(isSluiceError(late, 'STREAM_CONSUMED')).toBe(true);
   });
 });

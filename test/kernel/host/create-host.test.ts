@@ -2,7 +2,12 @@ import { Observable, Subject } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../../src/core/chunk.js';
-import { createHost, type Host } from '../../../src/kernel/host/create-host.js';
+import {
+  type InvalidRequestError,
+  isInvalidRequestError,
+} from '../../../src/core/errors/invalid-request-error.js';
+import { createHost } from '../../../src/kernel/host/create-host.js';
+import type { Host } from '../../../src/kernel/host/host.js';
 import type { HostStream } from '../../../src/kernel/host/host-stream.js';
 import type { StreamProducer } from '../../../src/kernel/host/stream-producer.js';
 import type { HostcallOutcome } from '../../../src/kernel/protocol/hostcall-outcome.js';
@@ -66,7 +71,7 @@ describe('createHost — streaming calls in virtual time', () => {
       const expected = '     -a-b-cF';
       const { host, delivered } = virtualHost(testScheduler, () => producer);
       host.hostcall('ext-a', streamExec('hc-1'));
-      host.pull('hc-1', Number.POSITIVE_INFINITY);
+      host.pull('ext-a', 'hc-1', Number.POSITIVE_INFINITY);
       expectObservable(delivered).toBe(expected);
       expectSubscriptions(producer.subscriptions).toBe(producerSubs);
     });
@@ -80,9 +85,9 @@ describe('createHost — streaming calls in virtual time', () => {
       const expected = '     -a-bF';
       const { host, delivered } = virtualHost(testScheduler, () => producer);
       host.hostcall('ext-a', streamExec('hc-1'));
-      host.pull('hc-1', Number.POSITIVE_INFINITY);
-      testScheduler.schedule(() => host.cancelStream('hc-1'), time('----|'));
-      testScheduler.schedule(() => host.cancelStream('hc-1'), time('------|'));
+      host.pull('ext-a', 'hc-1', Number.POSITIVE_INFINITY);
+      testScheduler.schedule(() => host.cancelStream('ext-a', 'hc-1'), time('----|'));
+      testScheduler.schedule(() => host.cancelStream('ext-a', 'hc-1'), time('------|'));
       expectObservable(delivered).toBe(expected);
       expectSubscriptions(producer.subscriptions).toBe(producerSubs);
     });
@@ -98,7 +103,7 @@ describe('createHost — streaming calls in virtual time', () => {
       const expected = '     ---------F';
       const { host, delivered } = virtualHost(testScheduler, () => producer, warnings);
       host.hostcall('ext-a', streamExec('hc-1', { buffer_size: 2, stall_timeout_ms: 6 }));
-      stream = host.stream('hc-1');
+      stream = host.stream('ext-a', 'hc-1');
       expectObservable(delivered).toBe(expected);
       expectSubscriptions(producer.subscriptions).toBe(producerSubs);
     });
@@ -116,7 +121,7 @@ describe('createHost — streaming calls in virtual time', () => {
       const expected = '     ------a-------------F';
       const { host, delivered } = virtualHost(testScheduler, () => producer, warnings);
       host.hostcall('ext-a', streamExec('hc-1', { buffer_size: 2, stall_timeout_ms: 6 }));
-      testScheduler.schedule(() => host.pull('hc-1', 1), time('------|'));
+      testScheduler.schedule(() => host.pull('ext-a', 'hc-1', 1), time('------|'));
       expectObservable(delivered).toBe(expected);
       expectSubscriptions(producer.subscriptions).toBe(producerSubs);
     });
@@ -131,7 +136,7 @@ describe('createHost — streaming calls in virtual time', () => {
       const producerSubs = ' ^----!';
       const { host, delivered } = virtualHost(testScheduler, () => producer);
       host.hostcall('ext-a', streamExec('hc-1'));
-      host.pull('hc-1', Number.POSITIVE_INFINITY);
+      host.pull('ext-a', 'hc-1', Number.POSITIVE_INFINITY);
       expectObservable(delivered).toBe('-a-b-E');
       expectSubscriptions(producer.subscriptions).toBe(producerSubs);
     });
@@ -155,7 +160,7 @@ describe('createHost — streaming calls in virtual time', () => {
     const seen: HostcallOutcome[] = [];
     host.connect('ext-a', (task) => seen.push(task.outcome));
     host.hostcall('ext-a', streamExec('hc-1'));
-    host.pull('hc-1', Number.POSITIVE_INFINITY);
+    host.pull('ext-a', 'hc-1', Number.POSITIVE_INFINITY);
     scheduler.runUntilIdle();
     expect(yielded).toBe(5);
     expect(seen.map(letter)).toEqual(['0', '1', '2', '3', '4']);
@@ -230,10 +235,24 @@ describe('createHost — dispatch and validation', () => {
     ]);
   });
 
-  it('throws only for a request without a usable callId (there is nothing to complete)', () => {
+  it('throws only for a request without a usable callId (there is nothing to complete): INVALID_REQUEST', () => {
     const { host } = manualHost();
-    expect(() => host.hostcall('ext-a', { kind: 'exec', payload: {} })).toThrow(TypeError);
-    expect(() => host.hostcall('ext-a', null)).toThrow('non-empty string `callId`');
+    const thrown = (request: unknown): unknown => {
+      try {
+        host.hostcall('ext-a', request);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    const missing = thrown({ kind: 'exec', payload: {} });
+    expect(isInvalidRequestError(missing)).toBe(true);
+    expect((missing as InvalidRequestError).info).toEqual({ field: 'callId', value: undefined });
+    expect(thrown(null)).toMatchObject({
+      code: 'INVALID_REQUEST',
+      message: 'Invalid hostcall request: `callId` must be a non-empty string, got nothing',
+    });
+    expect(thrown({ callId: 7 })).toMatchObject({ message: expect.stringContaining('got 7 (number)') });
   });
 
   it('other kinds ignore stream: true and complete once from their handler; unhandled kinds are UNSUPPORTED', async () => {
@@ -247,7 +266,7 @@ describe('createHost — dispatch and validation', () => {
       },
     });
     host.hostcall('ext-a', { callId: 'hc-1', kind: 'tool', payload: { text: 'hi', stream: true } });
-    host.hostcall('ext-a', { callId: 'hc-2', kind: 'session', payload: {} });
+    host.hostcall('ext-a', { callId: 'hc-2', kind: 'session', payload: { stream: 'x', buffer_size: 0 } });
     host.hostcall('ext-a', { callId: 'hc-3', kind: 'ui', payload: { stream: true } });
     host.hostcall('ext-a', { callId: 'hc-4', kind: 'events', payload: {} });
     await Promise.resolve();
@@ -288,7 +307,7 @@ describe('createHost — dispatch and validation', () => {
       ],
       ['hc-2', { type: 'error', code: 'HOSTCALL_FAILED', message: 'Expected the `url` option to be valid' }],
     ]);
-    expect(host.activeStreams()).toEqual(['hc-1']);
+    expect(host.activeStreams()).toEqual([{ extensionId: 'ext-a', callId: 'hc-1' }]);
   });
 
   it("unloadExtension cancels only that extension's streams; pull/cancel of unknown calls are no-ops", () => {
@@ -304,9 +323,9 @@ describe('createHost — dispatch and validation', () => {
     host.hostcall('ext-a', streamExec('hc-1'));
     host.hostcall('ext-b', streamExec('hc-2'));
     host.hostcall('ext-a', streamExec('hc-3'));
-    const first = host.stream('hc-1');
-    host.pull('nope', 3);
-    host.cancelStream('nope');
+    const first = host.stream('ext-a', 'hc-1');
+    host.pull('ext-a', 'nope', 3);
+    host.cancelStream('ext-a', 'nope');
     host.unloadExtension('ext-zzz');
     host.unloadExtension('ext-a');
     scheduler.runUntilIdle();
@@ -317,7 +336,88 @@ describe('createHost — dispatch and validation', () => {
       ['hc-3', { type: 'streamChunk', sequence: 0, chunk: null, isFinal: true }],
     ]);
     expect(other).toEqual([]);
-    expect(host.activeStreams()).toEqual(['hc-2']);
+    expect(host.activeStreams()).toEqual([{ extensionId: 'ext-b', callId: 'hc-2' }]);
+    expect(host.activeStreams('ext-a')).toEqual([]);
+  });
+
+  it('keys calls by (extensionId, callId): two extensions use `hc-1` independently', () => {
+    const unsubscribed: string[] = [];
+    const producer: StreamProducer = (_payload, context) =>
+      new Observable<ChunkEvent<JsonValue>>((subscriber) => {
+        subscriber.next(chunk(`${context.extensionId} 1`));
+        subscriber.next(chunk(`${context.extensionId} 2`));
+        return () => unsubscribed.push(context.extensionId);
+      });
+    const scheduler = createMacrotaskScheduler<HostcallOutcome>({ driver: 'manual' });
+    const host = createHost({ scheduler, logger: { warn: () => {} }, producers: { exec: producer } });
+    const seen: string[] = [];
+    const record = (task: Macrotask<HostcallOutcome>) =>
+      seen.push(`${task.extensionId} ${letter(task.outcome)}`);
+    const a = host.connect('ext-a', record);
+    const b = host.connect('ext-b', record);
+    a.send(streamExec('hc-1'));
+    b.send(streamExec('hc-1'));
+    expect(host.activeStreams()).toEqual([
+      { extensionId: 'ext-a', callId: 'hc-1' },
+      { extensionId: 'ext-b', callId: 'hc-1' },
+    ]);
+    // ext-b pulls and cancels its own hc-1: ext-a's stream does not move and stays open.
+    b.pull('hc-1', 1);
+    scheduler.runUntilIdle();
+    expect(seen).toEqual(['ext-b ext-b 1']);
+    expect(host.stream('ext-a', 'hc-1')?.credit).toBe(0);
+    b.cancelStream('hc-1');
+    scheduler.runUntilIdle();
+    expect(seen).toEqual(['ext-b ext-b 1', 'ext-b F']);
+    expect(unsubscribed).toEqual(['ext-b']);
+    expect(host.stream('ext-a', 'hc-1')?.closed).toBe(false);
+    // A call id of ext-a that ext-b never used: ext-b's pull and cancel are no-ops.
+    a.send({ ...streamExec('hc-2') });
+    b.pull('hc-2', 5);
+    b.cancelStream('hc-2');
+    scheduler.runUntilIdle();
+    expect(host.stream('ext-a', 'hc-2')).toMatchObject({ credit: 0, closed: false });
+    a.pull('hc-1', 2);
+    a.cancelStream('hc-1');
+    scheduler.runUntilIdle();
+    expect(seen.slice(2)).toEqual(['ext-a ext-a 1', 'ext-a ext-a 2', 'ext-a F']);
+    // The same call id in flight twice for one extension is still refused.
+    a.send(streamExec('hc-2'));
+    scheduler.runUntilIdle();
+    expect(seen.at(-1)).toBe('ext-a E');
+  });
+
+  it('a delivery callback that throws is logged and never stops the other deliveries (real-time driver)', async () => {
+    const warnings: { message: string; details: unknown }[] = [];
+    const host = createHost({
+      logger: { warn: (message, details) => warnings.push({ message, details }) },
+      handlers: { tool: (payload) => payload.n as number },
+    });
+    const seen: string[] = [];
+    let done: () => void = () => {};
+    const finished = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    host.connect('ext-a', (task) => {
+      if (task.callId === 'hc-0') throw new Error('listener broke');
+      seen.push(task.callId);
+    });
+    host.connect('ext-b', (task) => {
+      seen.push(`b:${task.callId}`);
+      done();
+    });
+    for (let n = 0; n < 5; n += 1)
+      host.hostcall('ext-a', { callId: `hc-${n}`, kind: 'tool', payload: { n } });
+    host.hostcall('ext-b', { callId: 'hc-0', kind: 'tool', payload: { n: 0 } });
+    await finished;
+    expect(seen).toEqual(['hc-1', 'hc-2', 'hc-3', 'hc-4', 'b:hc-0']);
+    expect(host.scheduler.size).toBe(0);
+    expect(warnings).toEqual([
+      {
+        message: 'Delivery to extension `ext-a` threw: Error: listener broke',
+        details: { extensionId: 'ext-a', callId: 'hc-0', seq: 0, error: new Error('listener broke') },
+      },
+    ]);
   });
 
   it('counts outcomes for an extension with no delivery connected', () => {

@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { createHost } from '../../../src/kernel/host/create-host.js';
-import { type ScriptedStep, scriptedProducer } from '../../../src/kernel/host/scripted-producer.js';
 import type { HostcallOutcome } from '../../../src/kernel/protocol/hostcall-outcome.js';
 import type { Macrotask } from '../../../src/kernel/scheduler/macrotask.js';
 import { createMacrotaskScheduler } from '../../../src/kernel/scheduler/macrotask-scheduler.js';
+import { type ScriptedStep, scriptedProducer } from '../../../src/testing/scripted-producer.js';
 
 const planArbitrary = fc.record({
   chunks: fc.integer({ min: 0, max: 20 }),
@@ -71,9 +71,11 @@ function run(plans: readonly Plan[], unloadAt: number | null) {
     const callId = `hc-${i}`;
     const payload = { cmd: 'job', stream: true, buffer_size: plan.bufferSize, stall_timeout_ms: plan.stall };
     host.hostcall(plan.extension, { callId, kind: 'exec', payload });
-    for (const pull of plan.pulls) clock.schedule(() => host.pull(callId, pull.count), pull.at);
-    if (plan.cancelAt !== null) clock.schedule(() => host.cancelStream(callId), plan.cancelAt);
-    clock.schedule(() => host.pull(callId, Number.POSITIVE_INFINITY), 1000);
+    for (const pull of plan.pulls)
+      clock.schedule(() => host.pull(plan.extension, callId, pull.count), pull.at);
+    if (plan.cancelAt !== null)
+      clock.schedule(() => host.cancelStream(plan.extension, callId), plan.cancelAt);
+    clock.schedule(() => host.pull(plan.extension, callId, Number.POSITIVE_INFINITY), 1000);
   });
   if (unloadAt !== null) clock.schedule(() => host.unloadExtension('ext-b'), unloadAt);
   clock.flush();

@@ -98,8 +98,27 @@ async function blockedWrites(pid: number): Promise<number> {
   }, 'the child to block on its pipe');
 }
 
+/**
+ * What the kernel says `pid` sleeps in ('0' when hidden). A child blocked writing its full stdout
+ * sleeps in `sock_alloc_send_pskb` (libuv gives children a socketpair) or `pipe_write` (a pipe).
+ */
+function wchan(pid: number): string {
+  return readFileSync(`/proc/${pid}/wchan`, 'utf8').trim();
+}
+
+const BLOCKED_WRITE = /sock_alloc_send|pipe_write/;
+const BLOCKED_WRITE_OR_HIDDEN = /sock_alloc_send|pipe_write|^0$/;
+
+/** Waits until the child is blocked writing its full pipe; returns its write counter then. */
+async function blockedOnPipe(pid: number): Promise<number> {
+  const written = await blockedWrites(pid);
+  if (wchan(pid) === '0') return written; // the kernel hides wchan here: a stable counter has to do
+  await waitFor(() => (BLOCKED_WRITE.test(wchan(pid)) ? true : undefined), 'the child to block in a write');
+  return wchar(pid);
+}
+
 describe('streaming exec through host + bridge (real processes)', () => {
-  it('pauses the child when the extension stops pulling: lead bounded by buffer_size + pipe buffers; break kills the group', async () => {
+  it('break after 20 chunks kills the whole group (the child and its grandchild)', async () => {
     const host = createHost({ logger: { warn: () => {} } });
     const { api } = connectExtension(host, 'ext-a');
     const file = pidFile();
@@ -133,7 +152,7 @@ describe('streaming exec through host + bridge (real processes)', () => {
     for (let i = 0; i < 10; i += 1) expect((await iterator.next()).value).toBe(line(i));
     const pid = await readPid(file);
     const written = Math.floor((await blockedWrites(pid)) / LINE_BYTES);
-    const hostSide = host.stream(stream.callId);
+    const hostSide = host.stream('ext-a', stream.callId);
     expect(hostSide?.paused).toBe(true);
     expect((hostSide?.channelled ?? 0) + (hostSide?.queued ?? 0)).toBeGreaterThanOrEqual(16);
     const lead = written - 10;
@@ -203,6 +222,44 @@ describe('streaming exec through host + bridge (real processes)', () => {
     expect(rest.slice(0, 199)).toEqual(Array.from({ length: 199 }, (_, i) => line(i + 1)));
     expect(rest[199]).toMatchObject({ exit_code: 0, signal: null });
     expect(rest).toHaveLength(200);
+  });
+
+  it('one slow consumer never blocks another producer: B drains to its end while A stays paused, then A is unloaded', async () => {
+    const host = createHost({ logger: { warn: () => {} } });
+    const a = connectExtension(host, 'ext-a');
+    const b = connectExtension(host, 'ext-b');
+    const fileA = pidFile();
+    const streamA = a.api.exec('python3', ['-c', WRITER, fileA, '-1', 'grandchild'], {
+      stream: true,
+      buffer_size: 4,
+      stall_timeout_ms: 0,
+    });
+    const iterA = streamA[Symbol.asyncIterator]();
+    expect((await iterA.next()).value).toBe(line(0));
+    const pidA = await readPid(fileA);
+    const writtenA = await blockedOnPipe(pidA);
+    expect(host.stream('ext-a', streamA.callId)?.paused).toBe(true);
+    // B writes far more than the pipe and read buffers hold: it can only finish if it is read.
+    const count = 10_000;
+    const streamB = b.api.exec('python3', ['-c', WRITER, pidFile(), String(count)], {
+      stream: true,
+      buffer_size: 16,
+    });
+    const values: unknown[] = [];
+    for await (const value of streamB) values.push(value);
+    expect(values).toHaveLength(count + 1);
+    expect(values.slice(0, count)).toEqual(Array.from({ length: count }, (_, i) => line(i)));
+    expect(values[count]).toMatchObject({ exit_code: 0, signal: null });
+    // Meanwhile A did not move: its child wrote nothing more, its stream is still open and paused.
+    expect(wchar(pidA)).toBe(writtenA);
+    expect(wchan(pidA)).toMatch(BLOCKED_WRITE_OR_HIDDEN);
+    expect(groupExists(pidA)).toBe(true);
+    expect(host.stream('ext-a', streamA.callId)).toMatchObject({ paused: true, closed: false });
+    expect(host.activeStreams()).toEqual([{ extensionId: 'ext-a', callId: streamA.callId }]);
+    host.unloadExtension('ext-a');
+    await waitGone(pidA);
+    expect(await iterA.next()).toEqual({ value: undefined, done: true });
+    expect(host.activeStreams()).toEqual([]);
   });
 
   it('ten concurrent streams complete independently with contiguous sequences', async () => {

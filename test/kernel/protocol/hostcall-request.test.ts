@@ -29,6 +29,20 @@ describe('parseHostcallRequest', () => {
     expect(hostcallKindSchema.options).toEqual(['exec', 'http', 'tool', 'session', 'events', 'ui']);
   });
 
+  it('validates the streaming fields only for exec and http: the other kinds ignore them', () => {
+    const payload = { stream: 'x', buffer_size: 0, stall_timeout_ms: -1 };
+    for (const kind of ['tool', 'session', 'events', 'ui'] as const) {
+      expect(parseHostcallRequest({ callId: 'hc-1', kind, payload })).toEqual({
+        callId: 'hc-1',
+        kind,
+        payload,
+      });
+    }
+    expect(rejection({ callId: 'hc-1', kind: 'exec', payload: { buffer_size: 0 } })).toBe(
+      'Invalid hostcall request: `payload.buffer_size` must be an integer ≥ 1, got 0 (number)',
+    );
+  });
+
   it.each([
     ['a string', 'exec', 'the request must be an object, got "exec" (string)'],
     ['no callId', { kind: 'exec', payload: {} }, '`callId` must be a non-empty string, got nothing'],

@@ -1,6 +1,7 @@
 import { type SchedulerAction, type SchedulerLike, Subject, Subscription } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
+import { isSluiceError } from '../../../src/core/errors/sluice-error.js';
 import type { Macrotask } from '../../../src/kernel/scheduler/macrotask.js';
 import { createMacrotaskScheduler } from '../../../src/kernel/scheduler/macrotask-scheduler.js';
 
@@ -78,11 +79,49 @@ describe('createMacrotaskScheduler', () => {
     expect(scheduler.size).toBe(2);
   });
 
-  it('throws on tick without a delivery function, and leaves the task queued', () => {
+  it('throws a NO_DELIVERY SluiceError on tick without a delivery function, and leaves the task queued', () => {
     const scheduler = createMacrotaskScheduler<string>({ driver: 'manual' });
     scheduler.enqueue('ext-a', 'hc-1', 'a');
-    expect(() => scheduler.tick()).toThrow('no delivery function');
+    let thrown: unknown;
+    try {
+      scheduler.tick();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isSluiceError(thrown, 'NO_DELIVERY')).toBe(true);
+    expect((thrown as Error).message).toBe('The macrotask scheduler has no delivery function');
     expect(scheduler.size).toBe(1);
+  });
+
+  it('a driver turn without a delivery function waits for setDelivery instead of throwing', () => {
+    const { driver, drains } = steppedDriver();
+    const delivered: string[] = [];
+    const scheduler = createMacrotaskScheduler<string>({ driver });
+    scheduler.enqueue('ext-a', 'hc-1', 'a');
+    drains.shift()?.();
+    expect(drains).toHaveLength(0);
+    scheduler.setDelivery((task) => delivered.push(task.outcome));
+    drains.shift()?.();
+    expect(delivered).toEqual(['a']);
+  });
+
+  it('a delivery that throws ends its driver turn but not the queue: the next turn is armed', () => {
+    const { driver, drains } = steppedDriver();
+    const delivered: number[] = [];
+    const scheduler = createMacrotaskScheduler<number>({
+      driver,
+      deliver: (task) => {
+        if (task.outcome === 0) throw new Error('boom');
+        delivered.push(task.outcome);
+      },
+    });
+    for (let n = 0; n < 5; n += 1) scheduler.enqueue('ext-a', `hc-${n}`, n);
+    expect(() => drains.shift()?.()).toThrow('boom');
+    expect(scheduler.size).toBe(4);
+    expect(drains).toHaveLength(1);
+    drains.shift()?.();
+    expect(delivered).toEqual([1, 2, 3, 4]);
+    expect(scheduler.size).toBe(0);
   });
 
   it('drains on the clock right after each enqueue when the clock is the driver (virtual time)', () => {

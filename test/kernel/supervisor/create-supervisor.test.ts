@@ -196,6 +196,20 @@ describe('createSupervisor', () => {
     expect(await groupGone(pid)).toBe(true);
   });
 
+  it('reports a runner killed by a signal: exitCode null, signal SIGKILL, its chunks kept', async () => {
+    const script =
+      'import json, os, signal\nprint(json.dumps({"op": "chunk", "kind": "token", "content": "before"}), flush=True)\nos.kill(os.getpid(), signal.SIGKILL)';
+    const handle = createSupervisor().spawn(['python3', '-c', script]);
+    const info = await handle.wait({ timeoutMs: 30_000 });
+    expect(info).toMatchObject({
+      exitCode: null,
+      signal: 'SIGKILL',
+      timedOut: false,
+      chunks: [{ op: 'chunk', kind: 'token', content: 'before' }],
+      malformed: [],
+    });
+  });
+
   it('rejects wait() with a SpawnError when the runner cannot start', async () => {
     const handle = createSupervisor().spawn(['/nonexistent/sluice-runner']);
     const error = await handle.wait().catch((thrown: unknown) => thrown);

@@ -172,6 +172,22 @@ describe('Exec tool', () => {
     expect(await groupGone(Number(result.stdout.trim()))).toBe(true);
   });
 
+  it('keeps line boundaries for a line longer than 64 KiB: its pieces are marked partial', async () => {
+    const { chunks, onChunk } = collector();
+    const long = 'x'.repeat(150_000);
+    const script = 'import sys\nsys.stdout.write("x" * 150000 + "\\nshort\\n")';
+    const result = await execOk({ argv: ['python3', '-c', script], stream: true }, onChunk);
+    expect(text(chunks, 'stdout')).toBe(`${long}\nshort\n`);
+    expect(result.stdout).toBe(`${long}\nshort\n`);
+    const pieces = chunks.map((chunk) => [String(chunk.content).length, chunk.metadata]);
+    expect(pieces).toEqual([
+      [65_536, { tool: 'Exec', partial: true }],
+      [65_536, { tool: 'Exec', partial: true }],
+      [150_001 - 2 * 65_536, { tool: 'Exec' }],
+      ['short\n'.length, { tool: 'Exec' }],
+    ]);
+  });
+
   it('criterion 8: RLIMIT enforcement holds under streaming (a spinning child dies under cpu_s 1)', async () => {
     const { chunks, onChunk } = collector();
     const result = await execOk(

@@ -1,7 +1,7 @@
 import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
-import type { ChunkEvent } from '../../core/chunk.js';
-import { currentDemand } from '../../core/demand.js';
-import type { JsonValue } from '../protocol/json-value.js';
+import type { ChunkEvent } from '../core/chunk.js';
+import { currentDemand } from '../core/demand.js';
+import type { JsonValue } from '../kernel/protocol/json-value.js';
 
 /**
  * One step of a {@link scriptedProducer}, at an absolute time `at` of the clock: a chunk

@@ -1,0 +1,78 @@
+import type { RunResult } from './bench-result.js';
+import type { VariantSpec } from './catalog.js';
+import { LINE_BYTES } from './line-format.js';
+import { quantile, spread } from './stats.js';
+
+/** One line of the `--json` output: a variant's figures over all its runs. */
+export interface BenchEntry {
+  readonly name: string;
+  readonly group: VariantSpec['group'];
+  readonly label: string;
+  /** Set when a run failed; the figures are then missing. */
+  readonly error?: string;
+  readonly [figure: string]: unknown;
+}
+
+const MB = 1024 * 1024;
+const round = (value: number, digits = 0) => Number(value.toFixed(digits));
+
+/**
+ * Reduces the runs of one variant to its figures: lines/s median and min–max (and whether every
+ * run read every line), latency p50/p99/max, slow-consumer lead and RSS, cancel and import times.
+ *
+ * @example
+ * ```ts
+ * aggregate(spec, [{ lines: 1000, seconds: 0.01 }], 1000).linesPerSec; // 100000
+ * ```
+ */
+export function aggregate(spec: VariantSpec, runs: readonly RunResult[], expectedLines: number): BenchEntry {
+  const base = { name: spec.name, group: spec.group, label: spec.label };
+  if (spec.group === 'throughput') {
+    const rates = runs.map((run) => (run.lines ?? 0) / (run.seconds ?? Number.NaN));
+    const { median, min, max } = spread(rates);
+    const complete = runs.every((run) => run.lines === expectedLines);
+    return {
+      ...base,
+      producer: spec.producer,
+      runs: runs.length,
+      linesPerSec: round(median),
+      linesPerSecMin: round(min),
+      linesPerSecMax: round(max),
+      complete,
+    };
+  }
+  if (spec.group === 'latency') {
+    const samples = runs.flatMap((run) => run.latenciesUs ?? []);
+    return {
+      ...base,
+      samples: samples.length,
+      p50Us: round(quantile(samples, 0.5), 1),
+      p99Us: round(quantile(samples, 0.99), 1),
+      maxUs: round(Math.max(...samples), 1),
+    };
+  }
+  if (spec.group === 'slow') {
+    const slow = runs[0]?.slow;
+    if (slow === undefined) return { ...base, error: 'no figures' };
+    return {
+      ...base,
+      maxLeadBytes: slow.maxLeadBytes,
+      maxLeadLines: Math.round(slow.maxLeadBytes / LINE_BYTES),
+      consumedLines: slow.consumedLines,
+      childWrittenMB: round(slow.childWrittenBytes / MB, 2),
+      rssStartMB: round(slow.rssStartBytes / MB, 1),
+      rssPeakMB: round(slow.rssPeakBytes / MB, 1),
+      rssGrowthMB: round((slow.rssPeakBytes - slow.rssStartBytes) / MB, 1),
+      stoppedBy: slow.stoppedBy,
+      seconds: round(slow.seconds, 2),
+    };
+  }
+  if (spec.group === 'cancel') {
+    const times = runs.flatMap((run) => run.cancelMs ?? []);
+    const { median, max } = spread(times);
+    return { ...base, reps: times.length, medianMs: round(median, 1), maxMs: round(max, 1) };
+  }
+  const times = runs.map((run) => run.importMs ?? Number.NaN);
+  const { median, min } = spread(times);
+  return { ...base, reps: times.length, medianMs: round(median, 1), minMs: round(min, 1) };
+}

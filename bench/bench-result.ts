@@ -1,0 +1,43 @@
+/** What one run of one variant reports to the runner (one JSON line on the child's stdout). */
+export interface RunResult {
+  /** Throughput: lines consumed and the seconds it took (from spawn to the last line). */
+  readonly lines?: number;
+  readonly seconds?: number;
+  /** Latency: write → handler, in microseconds, one per line (after warm-up). */
+  readonly latenciesUs?: readonly number[];
+  /** Slow consumer: the child's lead and the parent's memory. */
+  readonly slow?: SlowFigures;
+  /** Cancel: unsubscribe → the whole group gone, in milliseconds, one per repetition. */
+  readonly cancelMs?: readonly number[];
+  /** Import cost in milliseconds. */
+  readonly importMs?: number;
+}
+
+/** The figures of a slow-consumer run. */
+export interface SlowFigures {
+  /** Largest (bytes the child wrote − bytes the consumer took) seen while sampling. */
+  readonly maxLeadBytes: number;
+  readonly consumedLines: number;
+  readonly childWrittenBytes: number;
+  readonly rssStartBytes: number;
+  readonly rssPeakBytes: number;
+  /** Why the run stopped: its time was up, or the parent's RSS reached the cap. */
+  readonly stoppedBy: 'time' | 'rss';
+  readonly seconds: number;
+}
+
+/** What a benchmark child is told: the variant and its parameters. */
+export interface RunParams {
+  readonly variant: string;
+  /** The producer command of throughput variants. */
+  readonly command: string;
+  readonly args: readonly string[];
+  /** How many lines the producer writes. */
+  readonly lines: number;
+  /** How long a slow-consumer run consumes, in ms. */
+  readonly slowMs: number;
+  /** Repetitions inside one child (cancel). */
+  readonly reps: number;
+  readonly fixtures: string;
+  readonly tmp: string;
+}

@@ -1,0 +1,59 @@
+/** Which kind of measurement a variant is. */
+export type BenchGroup = 'throughput' | 'latency' | 'slow' | 'cancel' | 'import';
+
+/** One variant of the suite, as the runner schedules it. */
+export interface VariantSpec {
+  readonly name: string;
+  readonly group: BenchGroup;
+  /** Throughput producers: `cat` of a generated file (default) or the `lines.mjs` node child. */
+  readonly producer?: 'cat' | 'node';
+  /** What it is, for the table. */
+  readonly label: string;
+}
+
+const throughput = (name: string, label: string, producer: 'cat' | 'node' = 'cat'): VariantSpec => ({
+  name: producer === 'cat' ? name : `${name}@node`,
+  group: 'throughput',
+  producer,
+  label: producer === 'cat' ? label : `${label} (node producer)`,
+});
+
+/**
+ * Every variant of the suite, in the order the table shows them.
+ *
+ * @example
+ * ```ts
+ * CATALOG.filter((variant) => variant.group === 'latency').map((variant) => variant.name);
+ * ```
+ */
+export const CATALOG: readonly VariantSpec[] = [
+  throughput('raw-bytes', 'bytes only, no splitting (the ceiling)'),
+  throughput('raw-data-split', "'data' + indexOf line split"),
+  throughput('naive-rxjs', "hand-written RxJS Observable over 'data'"),
+  throughput('readline-events', "readline 'line' events"),
+  throughput('readline-iterator', 'readline async iterator'),
+  throughput('execa-iterator', 'execa 9 for await (buffer: false)'),
+  throughput('exec-push', 'sluice exec, subscribe (push)'),
+  throughput('exec-iterable', 'sluice exec → toAsyncIterable'),
+  throughput('exec-onchunk', 'sluice exec → async onChunk'),
+  throughput('exec-coalesce', 'sluice exec → coalesce → subscribe'),
+  throughput('kernel-stream', 'sluice kernel host + bridge, for await'),
+  throughput('raw-data-split', "'data' + indexOf line split", 'node'),
+  throughput('exec-push', 'sluice exec, subscribe (push)', 'node'),
+  throughput('exec-iterable', 'sluice exec → toAsyncIterable', 'node'),
+  { name: 'latency-raw-data', group: 'latency', label: "raw 'data' handler" },
+  { name: 'latency-execa-iterator', group: 'latency', label: 'execa 9 for await' },
+  { name: 'latency-exec-push', group: 'latency', label: 'sluice exec, subscribe' },
+  { name: 'latency-exec-iterable', group: 'latency', label: 'sluice exec → toAsyncIterable' },
+  { name: 'slow-naive-rxjs', group: 'slow', label: 'fromEvent → concatMap(timer(1)) (naive RxJS)' },
+  { name: 'slow-no-read', group: 'slow', label: 'nothing reads (the socketpair + Node buffer floor)' },
+  { name: 'slow-readline-iterator', group: 'slow', label: 'readline async iterator' },
+  { name: 'slow-execa-iterator', group: 'slow', label: 'execa 9 for await' },
+  { name: 'slow-exec-iterable', group: 'slow', label: 'sluice exec → toAsyncIterable (16)' },
+  { name: 'slow-exec-onchunk', group: 'slow', label: 'sluice exec → async onChunk (16)' },
+  { name: 'slow-kernel-stream', group: 'slow', label: 'sluice kernel host + bridge (buffer_size 16)' },
+  { name: 'cancel-term', group: 'cancel', label: 'group exits on SIGTERM' },
+  { name: 'cancel-ignore-term', group: 'cancel', label: 'group ignores SIGTERM (forceKillAfterMs 200)' },
+  { name: 'import-rxjs', group: 'import', label: "import 'rxjs'" },
+  { name: 'import-sluice', group: 'import', label: "import 'sluice' (root entry, bundled like dist)" },
+];

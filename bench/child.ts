@@ -1,0 +1,50 @@
+// One run of one variant, in a fresh Node process: `tsx bench/child.ts '<RunParams as JSON>'`.
+// Prints one JSON line (a RunResult) on stdout; the runner parses the last line.
+import { join } from 'node:path';
+import type { RunParams, RunResult } from './bench-result.js';
+
+// Each group's module is imported only when one of its variants runs, so a raw baseline's
+// process never loads sluice (and starts faster).
+async function runVariant(params: RunParams): Promise<RunResult> {
+  const name = params.variant.replace(/@node$/, '');
+  const throughput =
+    (await import('./throughput-raw.js')).rawThroughput[name] ??
+    (name.startsWith('exec-') || name.startsWith('kernel-')
+      ? (await import('./throughput-sluice.js')).sluiceThroughput[name]
+      : undefined);
+  if (throughput !== undefined) {
+    const started = performance.now();
+    const lines = await throughput(params.command, params.args);
+    return { lines, seconds: (performance.now() - started) / 1000 };
+  }
+  if (name.startsWith('latency-')) {
+    const latency = (await import('./latency.js')).latencyVariants[name];
+    if (latency !== undefined) return { latenciesUs: await latency(params.command, params.args) };
+  }
+  if (name.startsWith('slow-')) {
+    const { measureSlow, slowVariants } = await import('./slow-consumer.js');
+    const slow = slowVariants[name];
+    const side = join(params.tmp, `${name}.pid`);
+    if (slow !== undefined) {
+      return { slow: await measureSlow(slow, side, join(params.fixtures, 'flood.py'), params.slowMs) };
+    }
+  }
+  if (name === 'cancel-term' || name === 'cancel-ignore-term') {
+    const { measureCancel } = await import('./cancel.js');
+    const script = join(params.fixtures, name === 'cancel-term' ? 'group-term.sh' : 'group-ignore-term.sh');
+    return { cancelMs: await measureCancel(script, params.reps) };
+  }
+  throw new Error(`unknown variant ${params.variant}`);
+}
+
+const params = JSON.parse(process.argv[2] ?? '{}') as RunParams;
+runVariant(params).then(
+  (result) => {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    process.exit(0);
+  },
+  (error: unknown) => {
+    process.stderr.write(`${params.variant}: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);

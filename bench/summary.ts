@@ -1,0 +1,109 @@
+import type { BenchEntry } from './aggregate.js';
+import { CANCEL_FORCE_KILL_MS } from './cancel.js';
+import { LINE_BYTES } from './line-format.js';
+import { SLOW_BUFFER_SIZE } from './slow-consumer.js';
+
+/** One target of issue 8, as a ratio that must be at least (`>=`) or at most (`<=`) `limit`. */
+export interface TargetCheck {
+  readonly ratio: number | null;
+  readonly op: '>=' | '<=';
+  readonly limit: number;
+  readonly met: boolean;
+  readonly means: string;
+}
+
+/** The last `--json` line: every ratio of the run, and the targets checked against them. */
+export interface BenchSummary {
+  readonly ratios: Record<string, number | null>;
+  readonly targets: Record<string, TargetCheck>;
+  readonly missed: readonly string[];
+}
+
+/** The slow consumer's allowed lead: `bufferSize` chunks + 128 KiB. */
+export const LEAD_LIMIT_BYTES = SLOW_BUFFER_SIZE * LINE_BYTES + 128 * 1024;
+const RSS_LIMIT_MB = 20;
+
+/**
+ * Computes the ratios between variants of the same run and checks the targets of issue 8.
+ * A ratio whose variants did not run (or failed) is `null`, and its target counts as missed.
+ *
+ * @example
+ * ```ts
+ * summarize(entries).ratios.execPushVsDataSplit; // e.g. 0.9
+ * ```
+ */
+export function summarize(entries: readonly BenchEntry[]): BenchSummary {
+  const figure = (name: string, key: string): number | null => {
+    const value = entries.find((entry) => entry.name === name)?.[key];
+    return typeof value === 'number' && Number.isFinite(value) ? value : null;
+  };
+  const div = (a: number | null, b: number | null) =>
+    a === null || b === null || b === 0 ? null : Number((a / b).toFixed(3));
+  const rate = (name: string) => figure(name, 'linesPerSec');
+  const diff = (a: number | null, b: number | null) => (a === null || b === null ? null : a - b);
+
+  const ratios: Record<string, number | null> = {
+    execPushVsDataSplit: div(rate('exec-push'), rate('raw-data-split')),
+    execPushVsReadlineEvents: div(rate('exec-push'), rate('readline-events')),
+    execPushVsRawBytes: div(rate('exec-push'), rate('raw-bytes')),
+    execIterableVsReadlineIterator: div(rate('exec-iterable'), rate('readline-iterator')),
+    execIterableVsExecaIterator: div(rate('exec-iterable'), rate('execa-iterator')),
+    execOnChunkVsReadlineIterator: div(rate('exec-onchunk'), rate('readline-iterator')),
+    execCoalesceVsDataSplit: div(rate('exec-coalesce'), rate('raw-data-split')),
+    kernelStreamVsExecIterable: div(rate('kernel-stream'), rate('exec-iterable')),
+    nodeProducerExecPushVsDataSplit: div(rate('exec-push@node'), rate('raw-data-split@node')),
+    slowExecIterableLeadVsLimit: div(figure('slow-exec-iterable', 'maxLeadBytes'), LEAD_LIMIT_BYTES),
+    slowExecOnChunkLeadVsLimit: div(figure('slow-exec-onchunk', 'maxLeadBytes'), LEAD_LIMIT_BYTES),
+    slowKernelStreamLeadVsLimit: div(figure('slow-kernel-stream', 'maxLeadBytes'), LEAD_LIMIT_BYTES),
+    slowExecIterableRssVsLimit: div(figure('slow-exec-iterable', 'rssGrowthMB'), RSS_LIMIT_MB),
+    slowExecOnChunkRssVsLimit: div(figure('slow-exec-onchunk', 'rssGrowthMB'), RSS_LIMIT_MB),
+    slowKernelStreamRssVsLimit: div(figure('slow-kernel-stream', 'rssGrowthMB'), RSS_LIMIT_MB),
+    slowTransportFloorVsLimit: div(figure('slow-no-read', 'maxLeadBytes'), LEAD_LIMIT_BYTES),
+    slowExecIterableLeadVsFloor: div(
+      figure('slow-exec-iterable', 'maxLeadBytes'),
+      figure('slow-no-read', 'maxLeadBytes'),
+    ),
+    slowNaiveRssVsLimit: div(figure('slow-naive-rxjs', 'rssGrowthMB'), RSS_LIMIT_MB),
+    slowNaiveLeadVsExecIterable: div(
+      figure('slow-naive-rxjs', 'maxLeadBytes'),
+      figure('slow-exec-iterable', 'maxLeadBytes'),
+    ),
+    latencyP50VsRaw: div(figure('latency-exec-push', 'p50Us'), figure('latency-raw-data', 'p50Us')),
+    latencyP50ExcessVsBudget: div(
+      diff(figure('latency-exec-push', 'p50Us'), figure('latency-raw-data', 'p50Us')),
+      25,
+    ),
+    latencyP99VsLimit: div(figure('latency-exec-push', 'p99Us'), 1000),
+    latencyIterableP99VsLimit: div(figure('latency-exec-iterable', 'p99Us'), 1000),
+    cancelTermVsLimit: div(figure('cancel-term', 'maxMs'), 50),
+    cancelIgnoreTermVsLimit: div(figure('cancel-ignore-term', 'maxMs'), CANCEL_FORCE_KILL_MS + 50),
+    importSluiceVsRxjs: div(figure('import-sluice', 'medianMs'), figure('import-rxjs', 'medianMs')),
+    importExcessVsBudget: div(
+      diff(figure('import-sluice', 'medianMs'), figure('import-rxjs', 'medianMs')),
+      30,
+    ),
+  };
+  const targets: Record<string, TargetCheck> = {};
+  const target = (name: string, op: TargetCheck['op'], limit: number, means: string) => {
+    const ratio = ratios[name] ?? null;
+    const met = ratio !== null && (op === '>=' ? ratio >= limit : ratio <= limit);
+    targets[name] = { ratio, op, limit, met, means };
+  };
+  target('execPushVsDataSplit', '>=', 0.85, "exec push ≥ 0.85 × 'data'+split");
+  target('execPushVsReadlineEvents', '>=', 1.3, 'exec push ≥ 1.3 × readline events');
+  target('execIterableVsReadlineIterator', '>=', 1.0, 'toAsyncIterable ≥ 1.0 × readline iterator');
+  target('execIterableVsExecaIterator', '>=', 2.5, 'toAsyncIterable ≥ 2.5 × execa iterator');
+  for (const name of ['ExecIterable', 'ExecOnChunk', 'KernelStream']) {
+    target(`slow${name}LeadVsLimit`, '<=', 1, `slow ${name}: lead ≤ 16 chunks + 128 KiB`);
+    target(`slow${name}RssVsLimit`, '<=', 1, `slow ${name}: RSS growth ≤ 20 MB`);
+  }
+  target('latencyP50ExcessVsBudget', '<=', 1, "latency p50 ≤ raw 'data' p50 + 25 µs");
+  target('latencyP99VsLimit', '<=', 1, 'latency p99 ≤ 1 ms');
+  target('cancelTermVsLimit', '<=', 1, 'cancel (SIGTERM) ≤ 50 ms');
+  target('cancelIgnoreTermVsLimit', '<=', 1, 'cancel (ignores SIGTERM) ≤ forceKillAfterMs + 50 ms');
+  target('importExcessVsBudget', '<=', 1, "import 'sluice' ≤ import 'rxjs' + 30 ms");
+  const missed = Object.entries(targets)
+    .filter(([, check]) => !check.met)
+    .map(([name]) => name);
+  return { ratios, targets, missed };
+}

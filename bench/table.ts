@@ -1,0 +1,95 @@
+import type { BenchEntry } from './aggregate.js';
+import type { BenchSummary } from './summary.js';
+
+const M = (value: unknown) => (typeof value === 'number' ? `${(value / 1e6).toFixed(2)} M` : '—');
+const n = (value: unknown, unit = '') => (typeof value === 'number' ? `${value}${unit}` : '—');
+
+function markdown(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/**
+ * Renders the run as Markdown tables (one per group) and the targets, ready for
+ * `docs/benchmarks.md` and the README.
+ *
+ * @example
+ * ```ts
+ * console.log(renderTable(entries, summarize(entries), 'Node v20 · 2 × AMD EPYC'));
+ * ```
+ */
+export function renderTable(entries: readonly BenchEntry[], summary: BenchSummary, machine: string): string {
+  const of = (group: BenchEntry['group']) => entries.filter((entry) => entry.group === group);
+  const failed = (entry: BenchEntry) =>
+    entry.error ? [`${entry.label} — FAILED: ${entry.error}`] : undefined;
+  const parts = [`Machine: ${machine}`, ''];
+  parts.push(
+    '### Throughput (lines/s in the parent, median of runs, min–max)',
+    '',
+    markdown(
+      ['way of reading', 'lines/s', 'min–max', 'all lines'],
+      of('throughput').map(
+        (e) =>
+          failed(e) ?? [
+            e.label,
+            M(e.linesPerSec),
+            `${M(e.linesPerSecMin)}–${M(e.linesPerSecMax)}`,
+            e.complete ? 'yes' : 'NO',
+          ],
+      ),
+    ),
+    '',
+    '### Latency (one line every 2 ms, write → handler)',
+    '',
+    markdown(
+      ['way of reading', 'p50', 'p99', 'max', 'samples'],
+      of('latency').map(
+        (e) => failed(e) ?? [e.label, n(e.p50Us, ' µs'), n(e.p99Us, ' µs'), n(e.maxUs, ' µs'), n(e.samples)],
+      ),
+    ),
+    '',
+    '### Slow consumer (1 line/ms; producer attempts a 1 GiB write)',
+    '',
+    markdown(
+      ['consumer', "child's max lead", 'parent RSS start → peak', 'growth', 'child wrote', 'stopped by'],
+      of('slow').map(
+        (e) =>
+          failed(e) ?? [
+            e.label,
+            `${n(e.maxLeadLines)} lines (${(Number(e.maxLeadBytes) / 1024).toFixed(0)} KiB)`,
+            `${n(e.rssStartMB)} → ${n(e.rssPeakMB)} MB`,
+            n(e.rssGrowthMB, ' MB'),
+            n(e.childWrittenMB, ' MB'),
+            `${String(e.stoppedBy)} (${n(e.seconds)} s)`,
+          ],
+      ),
+    ),
+    '',
+    '### Cancel (unsubscribe → every process of the group gone) and import cost',
+    '',
+    markdown(
+      ['measurement', 'median', 'max / min', 'reps'],
+      [
+        ...of('cancel').map(
+          (e) => failed(e) ?? [e.label, n(e.medianMs, ' ms'), `max ${n(e.maxMs, ' ms')}`, n(e.reps)],
+        ),
+        ...of('import').map(
+          (e) => failed(e) ?? [e.label, n(e.medianMs, ' ms'), `min ${n(e.minMs, ' ms')}`, n(e.reps)],
+        ),
+      ],
+    ),
+    '',
+    '### Targets (ratios within this run)',
+    '',
+    markdown(
+      ['target', 'ratio', 'needed', 'met'],
+      Object.values(summary.targets).map((t) => [
+        t.means,
+        t.ratio === null ? '—' : t.ratio.toFixed(2),
+        `${t.op} ${t.limit}`,
+        t.met ? 'yes' : '**no**',
+      ]),
+    ),
+  );
+  return parts.join('\n');
+}

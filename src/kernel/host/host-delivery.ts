@@ -1,0 +1,14 @@
+import type { HostcallOutcome } from '../protocol/hostcall-outcome.js';
+import type { Macrotask } from '../scheduler/macrotask.js';
+
+/**
+ * Receives the macrotasks of one extension, in `seq` order (in-process: `bridge.completeHostcall`).
+ * If it throws, the host logs a warning and goes on delivering: one extension's failing callback
+ * never stops the others' deliveries.
+ *
+ * @example
+ * ```ts
+ * const deliver: HostDelivery = (task) => bridge.completeHostcall(task.callId, task.outcome);
+ * ```
+ */
+export type HostDelivery = (task: Macrotask<HostcallOutcome>) => void;

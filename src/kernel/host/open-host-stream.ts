@@ -1,0 +1,182 @@
+import { Subscriber, type Subscription } from 'rxjs';
+import type { ChunkEvent } from '../../core/chunk.js';
+import { subscribeWithDemand, Valve } from '../../core/demand.js';
+import { failure, type HostcallOutcome, streamChunk } from '../protocol/hostcall-outcome.js';
+import type { JsonValue } from '../protocol/json-value.js';
+import type { HostStream } from './host-stream.js';
+import type { HostStreamConfig } from './host-stream-config.js';
+import { StallTimer } from './stall-timer.js';
+import { toFailure } from './to-failure.js';
+
+/** A producer may overshoot a pause by what it had in hand (one read split into lines); past this, it is broken. */
+const OVERSHOOT_FACTOR = 64;
+const MIN_OVERFLOW_LIMIT = 65_536;
+
+type Item =
+  | { readonly type: 'chunk'; readonly chunk: JsonValue; readonly isFinal: boolean }
+  | { readonly type: 'error'; readonly outcome: HostcallOutcome };
+
+/**
+ * Opens the host side of one streaming hostcall: producer → bounded channel → scheduler queue →
+ * delivery to the extension (seed 002, "Backpressure Model"). The model, exactly:
+ *
+ * - **Channel**: chunks the producer emitted, in order, not yet in the scheduler queue. A chunk
+ *   moves to the queue only against the extension's **credit** (`pull(n)`; an `AsyncIterable`
+ *   consumer pulls one per `next()`, a plain subscriber pulls `Infinity`). The per-stream
+ *   `sequence` and the global `seq` are both taken at that move, so they stay contiguous even
+ *   when a cancel drops the channel. Terminal items (a final chunk, the null sentinel, an error)
+ *   need no credit: they move as soon as everything before them has.
+ * - **Capacity**: `channelled + queued ≤ bufferSize`, where `queued` counts chunks in the queue
+ *   not yet delivered. A slot frees when its chunk is **delivered** (the tick that hands it to
+ *   the extension). At capacity the producer's `Valve` is paused; a producer that cannot stop at
+ *   once (a pipe read already split into lines) may overshoot, and the overshoot waits in the
+ *   channel, counted.
+ * - **Stall**: a timer of `stallTimeoutMs` starts when the stream reaches capacity and is
+ *   cleared when a slot frees; on expiry the stream is cancelled with reason `stalled` and the
+ *   logger warns "Stream stalled: JS consumer did not pull for 30s" (the seconds from the ms).
+ * - **Cancel** (`cancelStream`, stall, unload): unsubscribe the producer first (that kills the
+ *   process group / aborts the request), drop the channel (including an error or final chunk
+ *   still in it), then enqueue `StreamChunk { sequence: N, chunk: null, isFinal: true }`.
+ *   Chunks already queued are still delivered, before it. Exactly one final outcome, always.
+ * - **Overflow**: a producer that ignores the pause entirely (a synchronous source) is cut off
+ *   when `channelled + queued` reaches `max(64 × bufferSize, 65536)`: it is unsubscribed and the
+ *   stream ends with `Error { code: 'BUFFER_OVERFLOW' }` (the chunks already queued come first).
+ * - **End**: a final event from the producer is a final chunk; completing without one appends
+ *   the null sentinel; an error appends `Error { code, message }` — each after the chunks
+ *   before it, and nothing after it.
+ *
+ * @example
+ * ```ts
+ * const stream = openHostStream({ extensionId: 'ext-a', callId: 'hc-1', scheduler, logger,
+ *   bufferSize: 16, stallTimeoutMs: 30_000, onClosed: () => {} });
+ * stream.start(producer$);
+ * stream.pull(Infinity);
+ * ```
+ */
+export function openHostStream(config: HostStreamConfig): HostStream {
+  const { extensionId, callId, scheduler, logger, bufferSize, stallTimeoutMs } = config;
+  const overflowLimit = Math.max(bufferSize * OVERSHOOT_FACTOR, MIN_OVERFLOW_LIMIT);
+  const valve = new Valve();
+  const channel: Item[] = [];
+  let queued = 0;
+  let credit = 0;
+  let sequence = 0;
+  let closed = false;
+  let endReason: HostStream['endReason'];
+  let producerDone = false;
+  let started = false;
+  let subscription: Subscription | undefined;
+  const stall = new StallTimer(scheduler, stallTimeoutMs, () => {
+    logger.warn(`Stream stalled: JS consumer did not pull for ${stallTimeoutMs / 1000}s`, {
+      extensionId,
+      callId,
+      stallTimeoutMs,
+    });
+    stream.cancel('stalled');
+  });
+  const stopProducer = (): void => {
+    producerDone = true;
+    subscription?.unsubscribe();
+  };
+  const close = (outcome: HostcallOutcome, reason: NonNullable<HostStream['endReason']>): void => {
+    closed = true;
+    endReason = reason;
+    channel.length = 0;
+    stall.stop();
+    stopProducer();
+    scheduler.enqueue(extensionId, callId, outcome);
+    config.onClosed();
+  };
+  const updatePressure = (): void => {
+    if (closed) return;
+    if (channel.length + queued >= bufferSize) {
+      valve.pause();
+      stall.start();
+    } else {
+      stall.stop();
+      valve.resume();
+    }
+  };
+  const release = (): void => {
+    queued -= 1;
+    updatePressure();
+  };
+  const pump = (): void => {
+    while (!closed && channel.length > 0) {
+      const item = channel[0] as Item;
+      if (item.type === 'error') {
+        close(item.outcome, 'error');
+        return;
+      }
+      if (item.isFinal) {
+        close(streamChunk(sequence, item.chunk, true), 'final');
+        return;
+      }
+      if (credit <= 0) return;
+      channel.shift();
+      credit -= 1;
+      queued += 1;
+      scheduler.enqueue(extensionId, callId, streamChunk(sequence, item.chunk, false), release);
+      sequence += 1;
+    }
+  };
+  const accept = (item: Item): void => {
+    if (closed || producerDone) return;
+    if (item.type === 'error' || item.isFinal) producerDone = true;
+    if (channel.length + queued >= overflowLimit) {
+      const message = `The producer of \`${callId}\` ignored backpressure: ${overflowLimit} chunks undelivered`;
+      close(failure('BUFFER_OVERFLOW', message), 'overflow');
+      return;
+    }
+    channel.push(item);
+    // The producer is done once it gave its last item: stop it now (a synchronous source would go on).
+    if (producerDone) subscription?.unsubscribe();
+    pump();
+    updatePressure();
+  };
+
+  const stream: HostStream = {
+    extensionId,
+    callId,
+    get channelled() {
+      return channel.length;
+    },
+    get queued() {
+      return queued;
+    },
+    get credit() {
+      return credit;
+    },
+    get paused() {
+      return valve.paused;
+    },
+    get closed() {
+      return closed;
+    },
+    get endReason() {
+      return endReason;
+    },
+    start(producer) {
+      if (started || closed) return;
+      started = true;
+      // Our own Subscriber, known before subscribing: a synchronous producer sees it closed at once.
+      const subscriber = new Subscriber<ChunkEvent<JsonValue>>({
+        next: (event) => accept({ type: 'chunk', chunk: event.content, isFinal: event.isFinal }),
+        error: (error: unknown) => accept({ type: 'error', outcome: toFailure(error) }),
+        complete: () => accept({ type: 'chunk', chunk: null, isFinal: true }),
+      });
+      subscription = subscriber;
+      subscribeWithDemand(valve, () => producer.subscribe(subscriber));
+    },
+    pull(count) {
+      if (closed) return;
+      credit += count;
+      pump();
+    },
+    cancel(reason) {
+      if (closed) return;
+      close(streamChunk(sequence, null, true), reason);
+    },
+  };
+  return stream;
+}

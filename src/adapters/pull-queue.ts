@@ -129,7 +129,10 @@ export class PullQueue<T> {
       this.#values = this.#values.slice(this.#head);
       this.#head = 0;
     }
-    if (this.#valve.paused) this.#update();
+    if (this.#valve.paused) {
+      this.#valve.progress();
+      this.#update();
+    }
     return { done: false, value };
   }
 

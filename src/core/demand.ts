@@ -24,6 +24,12 @@ export interface Demand {
   readonly paused: boolean;
   /** Calls `listener` on every change of `paused`; returns a function that stops listening. */
   onChange(listener: (paused: boolean) => void): () => void;
+  /**
+   * Optional: calls `listener` each time the consumer takes a value while it keeps the producer
+   * paused (a consumer with hysteresis stays paused while it drains part of its buffer). A stall
+   * detector treats this as progress. Returns a function that stops listening.
+   */
+  onProgress?(listener: () => void): () => void;
 }
 
 /**
@@ -44,6 +50,7 @@ export class Valve implements Demand {
   // copying (on every change of state — per few values under load). A notification walks the
   // array it started with, so a listener may remove itself (or others) while being notified.
   #listeners: ReadonlyArray<(paused: boolean) => void> = [];
+  #progressListeners: ReadonlyArray<() => void> = [];
 
   get paused(): boolean {
     return this.#paused;
@@ -57,6 +64,20 @@ export class Valve implements Demand {
   /** Opens the valve: producers listening may read again. */
   resume(): void {
     if (this.#paused) this.#set(false);
+  }
+
+  /** Tells progress listeners that the consumer took a value (see {@link Demand.onProgress}). */
+  progress(): void {
+    const listeners = this.#progressListeners;
+    for (let index = 0; index < listeners.length; index += 1) listeners[index]?.();
+  }
+
+  onProgress(listener: () => void): () => void {
+    if (!this.#progressListeners.includes(listener))
+      this.#progressListeners = [...this.#progressListeners, listener];
+    return () => {
+      this.#progressListeners = this.#progressListeners.filter((other) => other !== listener);
+    };
   }
 
   onChange(listener: (paused: boolean) => void): () => void {

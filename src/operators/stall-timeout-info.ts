@@ -12,6 +12,6 @@ export interface StallTimeoutInfo {
   readonly ms: number;
   /** The sequence of the last event that passed, `undefined` if none did. */
   readonly lastSequence: number | undefined;
-  /** `scheduler.now()` when the consumer paused (the stall clock started). */
+  /** `scheduler.now()` when the stall clock last started: the consumer's pause, or its last progress since. */
   readonly pausedAt: number;
 }

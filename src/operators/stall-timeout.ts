@@ -52,7 +52,7 @@ const consoleLogger: StallTimeoutLogger = { warn: (message) => console.warn(mess
 
 /**
  * The seed's stall detection. The stall clock starts when the consumer's demand pauses (its
- * buffer is full, so the producer is blocked) and is reset by any consumer progress (a resume).
+ * buffer is full, so the producer is blocked) and is reset by any consumer progress (a resume, or a value taken while the consumer stays paused — `Demand.onProgress`).
  * A consumer that never pauses can never stall; without a demand (plain `subscribe()`) nothing
  * can pause, so the operator is a pass-through; `ms: 0` disables it. The demand goes upstream
  * unchanged, so put it anywhere between the producer and the consumer — after a
@@ -106,6 +106,10 @@ export function stallTimeout<E extends ChunkEvent<unknown>>(
     let lastSequence: number | undefined;
     let finished = false;
     let timer: Subscription | undefined;
+    // The clock restarts on every sign of consumer progress while paused. Rather than rescheduling
+    // a timer per value, progress only records the time; an expiring timer that finds recent
+    // progress schedules itself again for the remainder.
+    let lastProgressAt = 0;
     const disarm = () => {
       timer?.unsubscribe();
       timer = undefined;
@@ -134,11 +138,16 @@ export function stallTimeout<E extends ChunkEvent<unknown>>(
       });
       subscriber.complete();
     };
+    const check = () => {
+      const idle = scheduler.now() - lastProgressAt;
+      if (idle < ms) timer = scheduler.schedule(check, ms - idle);
+      else stall(lastProgressAt);
+    };
     const arm = () => {
       disarm();
       if (finished) return;
-      const pausedAt = scheduler.now();
-      timer = scheduler.schedule(() => stall(pausedAt), ms);
+      lastProgressAt = scheduler.now();
+      timer = scheduler.schedule(check, ms);
     };
 
     const upstream = createOperatorSubscriber<E>(subscriber, (event) => {
@@ -149,7 +158,14 @@ export function stallTimeout<E extends ChunkEvent<unknown>>(
       }
       subscriber.next(event);
     });
-    const stopListening = down.onChange((paused) => (paused ? arm() : disarm()));
+    const stopChange = down.onChange((paused) => (paused ? arm() : disarm()));
+    const stopProgress = down.onProgress?.(() => {
+      if (timer !== undefined) lastProgressAt = scheduler.now();
+    });
+    const stopListening = () => {
+      stopChange();
+      stopProgress?.();
+    };
     if (down.paused) arm();
     source.subscribe(upstream);
     return () => {

@@ -34,18 +34,34 @@ describe('toAsyncIterable', () => {
     expect(stats.sawDemand).toBe(true);
   });
 
-  it('pauses a demand-honouring producer once bufferSize values wait, and resumes it per next()', async () => {
+  it('pauses a demand-honouring producer at bufferSize waiting values and resumes it at half of that', async () => {
     const { source, stats } = demandCounter({ count: 1000 });
     const iterator = toAsyncIterable(source, { bufferSize: 4 });
     expect(await iterator.next()).toEqual({ done: false, value: 0 });
-    expect(stats.produced).toBe(1 + 4);
+    expect(stats.produced).toBe(1 + 4); // paused: 4 wait
+    const producedAfter: number[] = [];
     for (let taken = 1; taken < 50; taken += 1) {
       expect(await iterator.next()).toEqual({ done: false, value: taken });
-      expect(stats.produced).toBe(taken + 1 + 4);
+      producedAfter.push(stats.produced);
+      const waiting = stats.produced - (taken + 1);
+      expect(waiting).toBeGreaterThanOrEqual(3); // never drained below the low-water mark (2) + 1
+      expect(waiting).toBeLessThanOrEqual(4); // never more than bufferSize ahead
     }
+    // Taking value 1 leaves 3 waiting: still paused. Taking value 2 leaves 2 (= floor(4 / 2)):
+    // resumed, the producer refills to 4 and is paused again. So it runs every second next().
+    expect(producedAfter.slice(0, 6)).toEqual([5, 7, 7, 9, 9, 11]);
     await iterator.return?.();
     expect(stats.teardowns).toBe(1);
-    expect(stats.produced).toBe(54);
+    expect(stats.produced).toBe(53);
+  });
+
+  it('with bufferSize 1, resumes only once the queue is empty', async () => {
+    const { source, stats } = demandCounter({ count: 100 });
+    const iterator = toAsyncIterable(source, { bufferSize: 1 });
+    for (let taken = 0; taken < 10; taken += 1) {
+      expect(await iterator.next()).toEqual({ done: false, value: taken });
+      expect(stats.produced).toBe(taken + 2);
+    }
   });
 
   it('with bufferSize 0, the producer reads only while a next() waits', async () => {

@@ -29,6 +29,49 @@ describe('Valve', () => {
     valve.resume();
     expect(seen).toEqual([1, 2, 2]);
   });
+
+  it('notifies the listeners of when the change began: one added meanwhile waits for the next change', () => {
+    const valve = new Valve();
+    const seen: string[] = [];
+    let stopB = () => {};
+    valve.onChange((paused) => {
+      seen.push(`a:${paused}`);
+      stopB(); // removing a later listener does not skip it for this change
+      valve.onChange((again) => seen.push(`c:${again}`));
+    });
+    stopB = valve.onChange((paused) => seen.push(`b:${paused}`));
+    valve.pause();
+    expect(seen).toEqual(['a:true', 'b:true']);
+    valve.resume();
+    expect(seen).toEqual(['a:true', 'b:true', 'a:false', 'c:false']);
+  });
+
+  it('keeps one registration per listener, like a Set', () => {
+    const valve = new Valve();
+    const seen: boolean[] = [];
+    const listener = (paused: boolean) => seen.push(paused);
+    valve.onChange(listener);
+    const stop = valve.onChange(listener);
+    valve.pause();
+    stop();
+    valve.resume();
+    expect(seen).toEqual([true]);
+  });
+});
+
+describe('Valve progress', () => {
+  it('tells progress listeners each time the consumer reports a take, until they stop listening', () => {
+    const valve = new Valve();
+    let seen = 0;
+    const stop = valve.onProgress(() => {
+      seen += 1;
+    });
+    valve.progress();
+    valve.progress();
+    stop();
+    valve.progress();
+    expect(seen).toBe(2);
+  });
 });
 
 describe('subscribe-time demand', () => {

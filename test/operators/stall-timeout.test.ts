@@ -1,5 +1,6 @@
 import { Observable, Subject, take, VirtualTimeScheduler } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { currentDemand, type Demand, subscribeWithDemand, Valve } from '../../src/core/demand.js';
 import { bounded } from '../../src/operators/bounded.js';
@@ -111,6 +112,60 @@ describe('stallTimeout', () => {
     });
     // The first pause (frame 3) would have stalled at 8; the resume at 6 cancelled that clock.
     expect(calls.map(([, info]) => info)).toEqual([{ ms: 5, lastSequence: 3, pausedAt: 10 }]);
+  });
+
+  it('restarts the clock on each value the consumer takes while it stays paused (Demand.onProgress)', () => {
+    // A consumer with hysteresis (toAsyncIterable) stays paused while it drains half its buffer:
+    // every value it takes is progress, and only `ms` without one is a stall.
+    const { calls, logger } = recorder();
+    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions, time }) => {
+      const valve = new Valve();
+      const ticks = cold('  x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x');
+      const pause = hot('   ----p');
+      const takes = hot('   -------t---t---t');
+      const ms = time('                     -----|');
+      const expected = '    a-b-----------------(z|)';
+      const tickSubs = '    ^-------------------!';
+      pause.subscribe(() => valve.pause());
+      takes.subscribe(() => valve.progress());
+      const source = paced(ticks, Object.values(letters('abcdefghijklmnop')));
+      expectObservable(withDemand(valve, source.pipe(stallTimeout({ ms, logger })))).toBe(expected, {
+        ...letters('ab'),
+        z: stalled(2),
+      });
+      expectSubscriptions(ticks.subscriptions).toBe(tickSubs);
+    });
+    // Paused at 4 (before that frame's tick); takes at 7, 11 and 15 each restart the clock: without
+    // them it would stall at 9; 15 + 5 = 20 is the stall.
+    expect(calls.map(([, info]) => info)).toEqual([{ ms: 5, lastSequence: 1, pausedAt: 15 }]);
+  });
+
+  it('does not stall a slow consumer that keeps pulling through toAsyncIterable', async () => {
+    // bufferSize 4 → paused at 4 queued, resumed at 2: two values are taken while paused. Each take
+    // comes 60 ms apart, longer than the 100 ms stall clock would allow without progress (120 ms).
+    const valveSeen: Demand[] = [];
+    const source = new Observable<Event>((subscriber) => {
+      const demand = currentDemand();
+      if (demand) valveSeen.push(demand);
+      let sequence = 0;
+      const timer = setInterval(() => {
+        while (!demand?.paused && sequence < 12) subscriber.next(ev(sequence++, 'x', sequence === 12));
+        if (sequence === 12) subscriber.complete();
+      }, 1);
+      return () => clearInterval(timer);
+    });
+    const { calls, logger } = recorder();
+    const seen: Event[] = [];
+    for await (const event of toAsyncIterable(source.pipe(stallTimeout({ ms: 100, logger })), {
+      bufferSize: 4,
+    })) {
+      seen.push(event as Event);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    expect(valveSeen).toHaveLength(1);
+    expect(calls).toEqual([]);
+    expect(seen.map((event) => event.sequence)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(seen.at(-1)?.isFinal).toBe(true);
   });
 
   it('never stalls while the consumer keeps pulling, however slow the stream', () => {

@@ -1,26 +1,15 @@
-import { statSync } from 'node:fs';
-import type { Readable, Writable } from 'node:stream';
-import { execa } from 'execa';
-import { isSluiceError } from '../../core/errors/sluice-error.js';
-import { SpawnError } from '../../core/errors/spawn-error.js';
-import { trackProcessGroup, untrackProcessGroup } from './exit-cleanup.js';
-import { findExecutable } from './find-executable.js';
-import { prlimitCommand } from './prlimit.js';
-import { killProcessGroup, processGroupAlive } from './process-group.js';
-import type {
-  OutputStream,
-  ProcessEvents,
-  ProcessHandle,
-  ProcessPort,
-  SpawnRequest,
-} from './process-port.js';
+import { lazyPort } from './lazy-port.js';
+import type { ProcessPort } from './process-port.js';
+import { spawnWithExeca } from './spawn-with-execa.js';
 
 /**
- * The real {@link ProcessPort}, on execa 9: execa resolves the file, builds the environment
- * (`env` + `extendEnv`) and spawns; sluice reads the raw stdout/stderr sockets itself (`buffer:
- * false`, plain `'data'` events, `pause()`/`resume()` on the sockets) and drives termination
- * itself: the child is `detached` (it leads its own process group, pgid = pid) and every kill goes
- * to the whole group. execa's own promise is only drained, never relied on.
+ * The real {@link ProcessPort}, on execa 9 (see {@link spawnWithExeca}): every child leads its
+ * own process group, and every kill goes to the whole group.
+ *
+ * execa is imported on the first spawn, not when sluice is imported (it costs ~80–100 ms). The
+ * first run therefore spawns once that import is done (a few ms after subscribe); what `exec`
+ * asks meanwhile — pause, kill, stdin — is queued and applied as soon as the child exists, and a
+ * run cancelled before that never spawns. Later runs spawn synchronously.
  *
  * @example
  * ```ts
@@ -28,137 +17,7 @@ import type {
  * exec('ls', ['-l'], { port: execaPort }).subscribe(console.log);
  * ```
  */
-export const execaPort: ProcessPort = {
-  spawn(request: SpawnRequest, events: ProcessEvents): ProcessHandle {
-    let subprocess: ReturnType<typeof start>;
-    try {
-      checkBeforeSpawn(request);
-      subprocess = start(request);
-    } catch (error) {
-      events.spawnError(toSpawnError(error, request));
-      return deadHandle;
-    }
-    const pid = subprocess.pid;
-    if (pid !== undefined) trackProcessGroup(pid);
-    const stdout = subprocess.stdout as Readable;
-    const stderr = subprocess.stderr as Readable;
-    const stdin = subprocess.stdin as Writable | null;
-    const listen = (stream: Readable, name: OutputStream) => {
-      stream.on('data', (bytes: Uint8Array) => events.data(name, bytes));
-      stream.on('end', () => events.end(name));
-      stream.on('error', () => {}); // a reset pipe just ends; 'close' follows
-    };
-    listen(stdout, 'stdout');
-    listen(stderr, 'stderr');
-    stdin?.on('error', () => {}); // EPIPE: the child stopped reading stdin, which is its right
-    subprocess.on('exit', (exitCode, signal) => events.exit({ exitCode, signal }));
-    subprocess.on('error', (error) => {
-      if (subprocess.pid === undefined) events.spawnError(toSpawnError(error, request));
-    });
-    subprocess.catch(() => {});
-    return {
-      pid,
-      pause: () => {
-        stdout.pause();
-        stderr.pause();
-      },
-      resume: () => {
-        stdout.resume();
-        stderr.resume();
-      },
-      killGroup: (signal) => {
-        if (pid === undefined) return;
-        if (!killProcessGroup(pid, signal) || signal === 'SIGKILL') untrackProcessGroup(pid);
-      },
-      groupAlive: () => {
-        if (pid === undefined) return false;
-        const alive = processGroupAlive(pid);
-        if (!alive) untrackProcessGroup(pid);
-        return alive;
-      },
-      writeInput: (bytes, callback) => {
-        if (stdin === null || stdin.destroyed || stdin.writableEnded) callback(new Error('stdin is closed'));
-        else stdin.write(bytes, callback);
-      },
-      endInput: () => {
-        if (stdin !== null && !stdin.writableEnded) stdin.end();
-      },
-      destroy: () => {
-        stdout.removeAllListeners('data');
-        stderr.removeAllListeners('data');
-        stdout.destroy();
-        stderr.destroy();
-        stdin?.destroy();
-      },
-    };
-  },
-};
-
-function start(request: SpawnRequest) {
-  const { file, args } =
-    request.rlimits === undefined
-      ? { file: request.file, args: request.args }
-      : prlimitCommand(request.file, request.args, request.rlimits);
-  return execa(file, args, {
-    cwd: request.cwd,
-    env: request.env,
-    extendEnv: request.extendEnv,
-    stdin: request.hasInput ? 'pipe' : 'ignore',
-    stdout: 'pipe',
-    stderr: 'pipe',
-    buffer: false,
-    encoding: 'buffer',
-    stripFinalNewline: false,
-    detached: true,
-    cleanup: false,
-    reject: false,
-    forceKillAfterDelay: false,
-  });
-}
-
-/** Under `prlimit` a missing command would be prlimit's own failure: look it up first. */
-function checkBeforeSpawn(request: SpawnRequest): void {
-  if (request.rlimits === undefined) return;
-  const env = request.extendEnv ? { ...process.env, ...request.env } : { ...request.env };
-  const found = findExecutable(request.file, env.PATH, request.cwd);
-  if (!('path' in found)) {
-    const error = new Error(`spawn ${request.file} ${found.errno}`) as NodeJS.ErrnoException;
-    error.code = found.errno;
-    throw error;
-  }
-}
-
-function toSpawnError(error: unknown, request: SpawnRequest): unknown {
-  if (isSluiceError(error)) return error;
-  const errno =
-    typeof (error as NodeJS.ErrnoException)?.code === 'string' ? (error as { code: string }).code : 'UNKNOWN';
-  const info = { errno, file: request.file, cwd: request.cwd };
-  return new SpawnError(info, { cause: error, detail: describeCwd(request.cwd) ?? describeErrno(errno) });
-}
-
-/** Node reports a missing `cwd` as ENOENT of the file: say which one is missing. */
-function describeCwd(cwd: string | undefined): string | undefined {
-  if (cwd === undefined) return undefined;
-  try {
-    return statSync(cwd).isDirectory() ? undefined : `the \`cwd\` option is not a directory: ${cwd}`;
-  } catch {
-    return `the \`cwd\` option does not exist: ${cwd}`;
-  }
-}
-
-function describeErrno(errno: string): string | undefined {
-  if (errno === 'ENOENT') return 'no such file or directory';
-  if (errno === 'EACCES') return 'permission denied';
-  return undefined;
-}
-
-const deadHandle: ProcessHandle = {
-  pid: undefined,
-  pause() {},
-  resume() {},
-  killGroup() {},
-  groupAlive: () => false,
-  writeInput: (_bytes, callback) => callback(new Error('the process did not start')),
-  endInput() {},
-  destroy() {},
-};
+export const execaPort: ProcessPort = lazyPort(async () => {
+  const { execa } = await import('execa');
+  return { spawn: (request, events) => spawnWithExeca(execa, request, events) };
+});

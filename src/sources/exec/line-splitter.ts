@@ -9,7 +9,9 @@ export type PieceSink = (text: string, partial: boolean) => void;
  * last are `partial`. `\n` never occurs inside a multi-byte character, so every line — and every
  * piece, being cut at a character boundary — decodes whole; invalid bytes become U+FFFD.
  *
- * The fast path (a whole line inside one read) costs one `indexOf` and one `toString` per line.
+ * The fast path (a read of ASCII text) decodes every whole line of the read with one `toString`
+ * and then costs one string `indexOf` and one O(1) `slice` per line; otherwise each line costs
+ * one `indexOf` and one `toString` of its bytes.
  *
  * @example
  * ```ts
@@ -32,21 +34,52 @@ export class LineSplitter {
 
   push(bytes: Buffer): void {
     const length = bytes.length;
-    let start = 0;
-    while (start < length) {
-      const newline = bytes.indexOf(10, start);
-      if (newline === -1) {
-        this.#keep(bytes.subarray(start));
-        return;
+    let start = this.#carryLength === 0 ? 0 : this.#step(bytes, 0);
+    if (start === -1) return;
+    const last = bytes.lastIndexOf(10);
+    if (last >= start) {
+      // Fast path: decode every whole line of this read at once. When the text has one UTF-16
+      // unit per byte (ASCII, or lone invalid bytes), text and byte offsets agree: each line is
+      // an O(1) slice of that string, and `maxLineBytes` is checked on it directly.
+      const text = bytes.toString(undefined, start, last + 1);
+      if (text.length === last + 1 - start) {
+        this.#emitText(bytes, start, text);
+        start = last + 1;
       }
-      const end = newline + 1;
-      if (this.#carryLength === 0 && end - start <= this.#max) {
-        this.#sink(bytes.toString('utf8', start, end), false);
-      } else {
-        this.#keep(bytes.subarray(start, end));
+    }
+    while (start < length && start !== -1) start = this.#step(bytes, start);
+  }
+
+  /** One line (or the carried tail) from `start`; returns where the next begins, or -1 when done. */
+  #step(bytes: Buffer, start: number): number {
+    const newline = bytes.indexOf(10, start);
+    if (newline === -1) {
+      if (start < bytes.length) this.#keep(bytes.subarray(start));
+      return -1;
+    }
+    const end = newline + 1;
+    if (this.#carryLength === 0 && end - start <= this.#max) {
+      // `undefined` is UTF-8: Buffer#toString then skips its encoding lookup.
+      this.#sink(bytes.toString(undefined, start, end), false);
+    } else {
+      this.#keep(bytes.subarray(start, end));
+      this.#flush();
+    }
+    return end;
+  }
+
+  /** `text` is `bytes` from `offset` up to its last `\n`, one unit per byte. */
+  #emitText(bytes: Buffer, offset: number, text: string): void {
+    const max = this.#max;
+    let from = 0;
+    while (from < text.length) {
+      const end = text.indexOf('\n', from) + 1;
+      if (end - from <= max) this.#sink(text.slice(from, end), false);
+      else {
+        this.#keep(bytes.subarray(offset + from, offset + end));
         this.#flush();
       }
-      start = end;
+      from = end;
     }
   }
 

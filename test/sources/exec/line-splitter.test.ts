@@ -63,4 +63,44 @@ describe('LineSplitter', () => {
       ),
     );
   });
+
+  it('splits any bytes (ASCII fast path or not) exactly as one byte per read does (property)', () => {
+    const fragment = fc.oneof(
+      { arbitrary: fc.integer({ min: 32, max: 126 }).map((value) => [value]), weight: 6 },
+      { arbitrary: fc.constant([10]), weight: 2 },
+      { arbitrary: fc.constantFrom('é', '€', '😀').map((char) => [...Buffer.from(char)]), weight: 1 },
+      { arbitrary: fc.integer({ min: 128, max: 255 }).map((value) => [value]), weight: 1 },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fragment, { maxLength: 200 }),
+        fc.array(fc.nat(300), { maxLength: 6 }),
+        fc.integer({ min: 4, max: 40 }),
+        (fragments, cuts, max) => {
+          const bytes = Buffer.from(fragments.flat());
+          const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+          const chunks: Buffer[] = [];
+          let start = 0;
+          for (const point of [...points, bytes.length]) {
+            chunks.push(bytes.subarray(start, point));
+            start = point;
+          }
+          // One byte per read: every line but an empty one goes through the carry (the slow path).
+          const oneByOne = [...bytes].map((value) => Buffer.from([value]));
+          expect(split(chunks, max)).toEqual(split(oneByOne, max));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('takes the ASCII fast path for a read of whole ASCII lines, cutting an over-long one', () => {
+    expect(split([Buffer.from('ab\ncdefgh\nij\nk')], 4)).toEqual([
+      ['ab\n', false],
+      ['cdef', true],
+      ['gh\n', false],
+      ['ij\n', false],
+      ['k', false],
+    ]);
+  });
 });

@@ -1,7 +1,9 @@
 import type { Host } from '../host/host.js';
+import type { HostcallOutcome } from '../protocol/hostcall-outcome.js';
 import type { Bridge } from './bridge.js';
 import { createBridge } from './create-bridge.js';
 import { createExtensionApi, type ExtensionApi } from './extension-api.js';
+import { inProcessDelivery } from './in-process-delivery.js';
 
 /**
  * An extension wired to an in-process host (see {@link connectExtension}).
@@ -21,7 +23,8 @@ export interface ConnectedExtension {
 
 /**
  * Wires an extension to an in-process host: `host.connect(extensionId, …)` delivers to a new
- * bridge's `completeHostcall`, the bridge sends, pulls and cancels through the connection.
+ * bridge (through its in-process entry: a stream chunk the host built around a JSON scalar is
+ * not decoded again with zod; other outcomes are), the bridge sends, pulls and cancels through the connection.
  * `callIds` defaults to `${extensionId}:hc-1`, `${extensionId}:hc-2`, … (the host keys calls by
  * extension, so any ids work; the prefix keeps logs readable).
  *
@@ -44,8 +47,11 @@ export function connectExtension(
       counter += 1;
       return `${extensionId}:hc-${counter}`;
     });
-  let bridge: Bridge | undefined;
-  const connection = host.connect(extensionId, (task) => bridge?.completeHostcall(task.callId, task.outcome));
-  bridge = createBridge({ ...connection, callIds });
+  // The host built these outcomes itself: they take the bridge's in-process entry (no zod decode of
+  // each chunk of a stream).
+  let deliver: ((callId: string, outcome: HostcallOutcome) => void) | undefined;
+  const connection = host.connect(extensionId, (task) => deliver?.(task.callId, task.outcome));
+  const bridge = createBridge({ ...connection, callIds });
+  deliver = inProcessDelivery.get(bridge);
   return { extensionId, bridge, api: createExtensionApi(bridge), disconnect: connection.disconnect };
 }

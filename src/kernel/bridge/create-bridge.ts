@@ -6,8 +6,10 @@ import type { JsonValue } from '../protocol/json-value.js';
 import type { Bridge } from './bridge.js';
 import type { BridgeOptions } from './bridge-options.js';
 import type { BridgeTransport } from './bridge-transport.js';
+import { checkHostOutcome } from './check-host-outcome.js';
 import { decodeOutcome } from './decode-outcome.js';
 import { HostcallStream } from './hostcall-stream.js';
+import { inProcessDelivery } from './in-process-delivery.js';
 
 type Pending =
   | {
@@ -58,6 +60,36 @@ export function createBridge(options: BridgeOptions): Bridge {
 
   const transport = options as BridgeTransport;
 
+  /** Hands an outcome to its call; `decode` reads it (a throw fails the call with INVALID_FRAME). */
+  const complete = <R>(callId: string, raw: R, decode: (raw: R) => HostcallOutcome): void => {
+    const pending = calls.get(callId);
+    if (pending === undefined) {
+      ignored += 1;
+      return;
+    }
+    let outcome: HostcallOutcome;
+    try {
+      outcome = decode(raw);
+    } catch (error) {
+      invalid += 1;
+      const reason = error instanceof Error ? error.message : String(error);
+      outcome = { type: 'error', code: 'INVALID_FRAME', message: reason };
+      if (pending.type === 'stream') transport.cancelStream(callId);
+    }
+    if (pending.type === 'stream') {
+      pending.stream.deliver(outcome);
+      return;
+    }
+    calls.delete(callId);
+    if (outcome.type === 'success') pending.resolve(outcome.value);
+    else if (outcome.type === 'error') pending.reject(new SluiceError(outcome.code, outcome.message));
+    else {
+      pending.reject(
+        new SluiceError('INVALID_FRAME', `A stream chunk arrived for the non-streaming call \`${callId}\``),
+      );
+    }
+  };
+
   const bridge: Bridge = {
     stats: {
       get ignored() {
@@ -67,34 +99,7 @@ export function createBridge(options: BridgeOptions): Bridge {
         return invalid;
       },
     },
-    completeHostcall(callId, raw) {
-      const pending = calls.get(callId);
-      if (pending === undefined) {
-        ignored += 1;
-        return;
-      }
-      let outcome: HostcallOutcome;
-      try {
-        outcome = decodeOutcome(raw);
-      } catch (error) {
-        invalid += 1;
-        const reason = error instanceof Error ? error.message : String(error);
-        outcome = { type: 'error', code: 'INVALID_FRAME', message: reason };
-        if (pending.type === 'stream') transport.cancelStream(callId);
-      }
-      if (pending.type === 'stream') {
-        pending.stream.deliver(outcome);
-        return;
-      }
-      calls.delete(callId);
-      if (outcome.type === 'success') pending.resolve(outcome.value);
-      else if (outcome.type === 'error') pending.reject(new SluiceError(outcome.code, outcome.message));
-      else {
-        pending.reject(
-          new SluiceError('INVALID_FRAME', `A stream chunk arrived for the non-streaming call \`${callId}\``),
-        );
-      }
-    },
+    completeHostcall: (callId, raw) => complete(callId, raw, decodeOutcome),
     call(kind, payload) {
       const callId = callIds();
       return new Promise<JsonValue>((resolve, reject) => {
@@ -123,5 +128,6 @@ export function createBridge(options: BridgeOptions): Bridge {
     },
     pending: () => [...calls.keys()],
   };
+  inProcessDelivery.set(bridge, (callId, outcome) => complete(callId, outcome, checkHostOutcome));
   return bridge;
 }

@@ -20,47 +20,66 @@ interface Entry {
  * ```
  */
 export class CallRegistry {
-  readonly #entries = new Map<string, Entry>();
+  /** Every call in flight, oldest first (for iteration). */
+  readonly #entries = new Set<Entry>();
+  /** The same entries by extension id, then call id: a lookup (a pull per chunk) builds no key string. */
+  readonly #index = new Map<string, Map<string, Entry>>();
 
   /** Whether `callId` of `extensionId` is in flight. */
   has(extensionId: string, callId: string): boolean {
-    return this.#entries.has(key(extensionId, callId));
+    return this.#find(extensionId, callId) !== undefined;
   }
 
   /** Marks a call in flight. */
   add(extensionId: string, callId: string): void {
-    this.#entries.set(key(extensionId, callId), { extensionId, callId, stream: undefined });
+    const existing = this.#find(extensionId, callId);
+    if (existing !== undefined) {
+      existing.stream = undefined;
+      return;
+    }
+    const entry: Entry = { extensionId, callId, stream: undefined };
+    this.#entries.add(entry);
+    let calls = this.#index.get(extensionId);
+    if (calls === undefined) {
+      calls = new Map();
+      this.#index.set(extensionId, calls);
+    }
+    calls.set(callId, entry);
   }
 
   /** Attaches the stream of a call in flight. */
   attach(stream: HostStream): void {
-    const entry = this.#entries.get(key(stream.extensionId, stream.callId));
+    const entry = this.#find(stream.extensionId, stream.callId);
     if (entry !== undefined) entry.stream = stream;
   }
 
   /** Forgets a call (its last outcome is enqueued). */
   delete(extensionId: string, callId: string): void {
-    this.#entries.delete(key(extensionId, callId));
+    const calls = this.#index.get(extensionId);
+    const entry = calls?.get(callId);
+    if (calls === undefined || entry === undefined) return;
+    calls.delete(callId);
+    if (calls.size === 0) this.#index.delete(extensionId);
+    this.#entries.delete(entry);
   }
 
   /** The live stream of `callId` of `extensionId`, if any. */
   stream(extensionId: string, callId: string): HostStream | undefined {
-    return this.#entries.get(key(extensionId, callId))?.stream;
+    return this.#find(extensionId, callId)?.stream;
   }
 
   /** The live streams, oldest first; only those of `extensionId` when given. */
   streams(extensionId?: string): HostStream[] {
     const streams: HostStream[] = [];
-    for (const entry of this.#entries.values()) {
+    for (const entry of this.#entries) {
       if (entry.stream !== undefined && (extensionId === undefined || entry.extensionId === extensionId)) {
         streams.push(entry.stream);
       }
     }
     return streams;
   }
-}
 
-/** A collision-free composite key: the extension id's length first. */
-function key(extensionId: string, callId: string): string {
-  return `${extensionId.length}:${extensionId}:${callId}`;
+  #find(extensionId: string, callId: string): Entry | undefined {
+    return this.#index.get(extensionId)?.get(callId);
+  }
 }

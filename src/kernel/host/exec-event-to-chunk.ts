@@ -28,7 +28,13 @@ export function execEventToChunk(event: ExecEvent): ChunkEvent<JsonValue> {
     };
     return { sequence: event.sequence, kind: 'exit', content, isFinal: true };
   }
-  const content = event.kind === 'stdout' ? event.content : { stderr: event.content };
-  const base = { sequence: event.sequence, kind: event.kind, content, isFinal: false };
+  // A stdout line already is a chunk event of a JSON string: passed on as it is (no copy per line).
+  if (event.kind === 'stdout') return event;
+  const base = {
+    sequence: event.sequence,
+    kind: event.kind,
+    content: { stderr: event.content },
+    isFinal: false,
+  };
   return event.metadata === undefined ? base : { ...base, metadata: event.metadata };
 }

@@ -12,8 +12,9 @@ import { toFailure } from './to-failure.js';
 const OVERSHOOT_FACTOR = 64;
 const MIN_OVERFLOW_LIMIT = 65_536;
 
-type Item =
-  | { readonly type: 'chunk'; readonly chunk: JsonValue; readonly isFinal: boolean }
+/** The producer's last item: a final chunk (`null`: the sentinel) or an error. */
+type Ending =
+  | { readonly type: 'final'; readonly chunk: JsonValue }
   | { readonly type: 'error'; readonly outcome: HostcallOutcome };
 
 /**
@@ -57,7 +58,9 @@ export function openHostStream(config: HostStreamConfig): HostStream {
   const { extensionId, callId, scheduler, logger, bufferSize, stallTimeoutMs } = config;
   const overflowLimit = Math.max(bufferSize * OVERSHOOT_FACTOR, MIN_OVERFLOW_LIMIT);
   const valve = new Valve();
-  const channel: Item[] = [];
+  // The channel: the chunks not yet moved to the queue, then the producer's ending, if it came.
+  const channel: JsonValue[] = [];
+  let ending: Ending | undefined;
   let queued = 0;
   let credit = 0;
   let sequence = 0;
@@ -74,6 +77,7 @@ export function openHostStream(config: HostStreamConfig): HostStream {
     });
     stream.cancel('stalled');
   });
+  const channelled = (): number => channel.length + (ending === undefined ? 0 : 1);
   const stopProducer = (): void => {
     producerDone = true;
     subscription?.unsubscribe();
@@ -82,14 +86,15 @@ export function openHostStream(config: HostStreamConfig): HostStream {
     closed = true;
     endReason = reason;
     channel.length = 0;
-    stall.stop();
+    ending = undefined;
+    stall.dispose();
     stopProducer();
     scheduler.enqueue(extensionId, callId, outcome);
     config.onClosed();
   };
   const updatePressure = (): void => {
     if (closed) return;
-    if (channel.length + queued >= bufferSize) {
+    if (channelled() + queued >= bufferSize) {
       valve.pause();
       stall.start();
     } else {
@@ -102,35 +107,35 @@ export function openHostStream(config: HostStreamConfig): HostStream {
     updatePressure();
   };
   const pump = (): void => {
-    while (!closed && channel.length > 0) {
-      const item = channel[0] as Item;
-      if (item.type === 'error') {
-        close(item.outcome, 'error');
-        return;
-      }
-      if (item.isFinal) {
-        close(streamChunk(sequence, item.chunk, true), 'final');
+    while (!closed) {
+      if (channel.length === 0) {
+        if (ending?.type === 'error') close(ending.outcome, 'error');
+        else if (ending !== undefined) close(streamChunk(sequence, ending.chunk, true), 'final');
         return;
       }
       if (credit <= 0) return;
-      channel.shift();
+      const chunk = channel.shift() as JsonValue;
       credit -= 1;
       queued += 1;
-      scheduler.enqueue(extensionId, callId, streamChunk(sequence, item.chunk, false), release);
+      scheduler.enqueue(extensionId, callId, streamChunk(sequence, chunk, false), release);
       sequence += 1;
     }
   };
-  const accept = (item: Item): void => {
+  /** Takes a chunk (`end` undefined) or the producer's ending into the channel. */
+  const accept = (chunk: JsonValue, end?: Ending): void => {
     if (closed || producerDone) return;
-    if (item.type === 'error' || item.isFinal) producerDone = true;
+    if (end !== undefined) producerDone = true;
     if (channel.length + queued >= overflowLimit) {
       const message = `The producer of \`${callId}\` ignored backpressure: ${overflowLimit} chunks undelivered`;
       close(failure('BUFFER_OVERFLOW', message), 'overflow');
       return;
     }
-    channel.push(item);
-    // The producer is done once it gave its last item: stop it now (a synchronous source would go on).
-    if (producerDone) subscription?.unsubscribe();
+    if (end === undefined) channel.push(chunk);
+    else {
+      ending = end;
+      // The producer is done once it gave its last item: stop it now (a synchronous source would go on).
+      subscription?.unsubscribe();
+    }
     pump();
     updatePressure();
   };
@@ -139,7 +144,7 @@ export function openHostStream(config: HostStreamConfig): HostStream {
     extensionId,
     callId,
     get channelled() {
-      return channel.length;
+      return channelled();
     },
     get queued() {
       return queued;
@@ -161,9 +166,10 @@ export function openHostStream(config: HostStreamConfig): HostStream {
       started = true;
       // Our own Subscriber, known before subscribing: a synchronous producer sees it closed at once.
       const subscriber = new Subscriber<ChunkEvent<JsonValue>>({
-        next: (event) => accept({ type: 'chunk', chunk: event.content, isFinal: event.isFinal }),
-        error: (error: unknown) => accept({ type: 'error', outcome: toFailure(error) }),
-        complete: () => accept({ type: 'chunk', chunk: null, isFinal: true }),
+        next: (event) =>
+          event.isFinal ? accept(null, { type: 'final', chunk: event.content }) : accept(event.content),
+        error: (error: unknown) => accept(null, { type: 'error', outcome: toFailure(error) }),
+        complete: () => accept(null, { type: 'final', chunk: null }),
       });
       subscription = subscriber;
       subscribeWithDemand(valve, () => producer.subscribe(subscriber));

@@ -1,4 +1,4 @@
-import { asapScheduler, asyncScheduler, type SchedulerLike, Subscription } from 'rxjs';
+import { asyncScheduler, type SchedulerLike, Subscription } from 'rxjs';
 import { z } from 'zod';
 import { SluiceError } from '../../core/errors/sluice-error.js';
 import { readOption } from '../../core/read-option.js';
@@ -18,8 +18,9 @@ export interface MacrotaskSchedulerOptions<O> {
   readonly clock?: SchedulerLike;
   /**
    * What drains the queue: a `SchedulerLike` on which a drain is scheduled whenever work is
-   * enqueued (default `asapScheduler`: right after the current job), or `'manual'`: nothing
-   * drains by itself, the caller calls {@link MacrotaskScheduler.tick} / `runUntilIdle()`.
+   * enqueued, or `'manual'`: nothing drains by itself, the caller calls
+   * {@link MacrotaskScheduler.tick} / `runUntilIdle()`. Default: a microtask right after the
+   * current job, as `asapScheduler` would schedule it, but without an action object per turn.
    */
   readonly driver?: SchedulerLike | 'manual';
   /** Most macrotasks one driver turn delivers before yielding to the event loop. Default 64. */
@@ -67,11 +68,6 @@ export interface MacrotaskScheduler<O> {
   dispose(): void;
 }
 
-interface Entry<O> {
-  readonly task: Macrotask<O>;
-  readonly onDelivered: (() => void) | undefined;
-}
-
 /**
  * Creates the kernel's deterministic macrotask scheduler (seed 002, "Scheduler Integration").
  *
@@ -82,9 +78,10 @@ interface Entry<O> {
  *   function, then runs the macrotask's `onDelivered` hook (the host frees a channel slot there).
  * - Timers are separate from the queue: they run on `clock`, a `SchedulerLike`. With a
  *   `TestScheduler` / `VirtualTimeScheduler` clock and `driver: 'manual'`, delivery order is a pure
- *   function of the inputs. With the defaults (`asyncScheduler` clock, `asapScheduler` driver) the
- *   queue drains on the event loop, `batch` macrotasks per turn. A delivery that throws ends its
- *   turn (the error goes to the driver) but never the queue: the next turn is armed first. The
+ *   function of the inputs. With the defaults (`asyncScheduler` clock, microtask driver) the
+ *   queue drains right after the job that enqueued, `batch` macrotasks per turn. A delivery that
+ *   throws ends its turn (the error goes to the driver; with the default driver it rejects the
+ *   microtask's promise, an unhandled rejection) but never the queue: the next turn is armed first. The
  *   host's delivery function catches and logs, so with a host nothing reaches the driver.
  *
  * @example
@@ -103,25 +100,40 @@ export function createMacrotaskScheduler<O = unknown>(
 ): MacrotaskScheduler<O> {
   const clock = readOption(options, 'clock', schedulerLikeSchema, 'a SchedulerLike', asyncScheduler);
   const driverSchema = z.union([z.literal('manual'), schedulerLikeSchema]);
-  const driver = readOption(
+  // `undefined`: the default microtask driver.
+  const driver = readOption<SchedulerLike | 'manual' | undefined>(
     options,
     'driver',
     driverSchema,
     "a SchedulerLike or 'manual'",
-    asapScheduler as SchedulerLike | 'manual',
+    undefined,
   );
   const batch = readOption(options, 'batch', z.number().int().positive(), 'a positive integer', 64);
   const deliverSchema = z.custom<(task: Macrotask<O>) => void>((value) => typeof value === 'function');
   let deliver = readOption(options, 'deliver', deliverSchema, 'a function', undefined);
 
-  const queue: Entry<O>[] = [];
+  // The FIFO: two parallel arrays (a task and its hook at the same index) used from `head` to
+  // `tail`. A delivered slot is cleared at once (a delivered outcome is garbage while it is young)
+  // and the indices go back to 0 whenever the queue empties: no wrapper object per enqueue, and
+  // no reallocation while the queue stays small.
+  const tasks: (Macrotask<O> | undefined)[] = [];
+  const hooks: ((() => void) | undefined)[] = [];
   let head = 0;
+  let tail = 0;
   let seq = 0;
-  let armed: Subscription | undefined;
+  // A drain turn is armed (scheduled and not cancelled); `turn` is the driver's action, if any.
+  let armed = false;
+  let turn: Subscription | undefined;
+  // The default driver: whether a microtask is queued (dispose cannot take it back: it disarms).
+  // A reaction on one resolved promise is the cheapest microtask (`queueMicrotask` makes an async
+  // resource per call); a delivery that throws becomes an unhandled rejection, as with `asapScheduler`.
+  let microtaskQueued = false;
+  const resolved = Promise.resolve();
   const timers = new Subscription();
 
   const drain = (): void => {
-    armed = undefined;
+    armed = false;
+    turn = undefined;
     if (deliver === undefined) return; // re-armed by setDelivery
     try {
       for (let n = 0; n < batch && scheduler.tick(); n += 1);
@@ -130,15 +142,24 @@ export function createMacrotaskScheduler<O = unknown>(
       arm();
     }
   };
+  const onMicrotask = (): void => {
+    microtaskQueued = false;
+    if (armed) drain();
+  };
   const arm = (): void => {
-    if (driver === 'manual' || armed !== undefined || queue.length === head) return;
-    armed = driver.schedule(drain);
+    if (driver === 'manual' || armed || tail === head) return;
+    armed = true;
+    if (driver !== undefined) turn = driver.schedule(drain);
+    else if (!microtaskQueued) {
+      microtaskQueued = true;
+      void resolved.then(onMicrotask);
+    }
   };
 
   const scheduler: MacrotaskScheduler<O> = {
     clock,
     get size() {
-      return queue.length - head;
+      return tail - head;
     },
     now: () => clock.now(),
     nextSeq: () => {
@@ -148,25 +169,35 @@ export function createMacrotaskScheduler<O = unknown>(
     },
     enqueue(extensionId, callId, outcome, onDelivered) {
       const task: Macrotask<O> = { seq: scheduler.nextSeq(), extensionId, callId, outcome };
-      queue.push({ task, onDelivered });
+      tasks[tail] = task;
+      hooks[tail] = onDelivered;
+      tail += 1;
       arm();
       return task;
     },
     tick() {
-      if (queue.length === head) return false;
+      if (tail === head) return false;
       if (deliver === undefined) {
         throw new SluiceError('NO_DELIVERY', 'The macrotask scheduler has no delivery function');
       }
-      const entry = queue[head] as Entry<O>;
+      const task = tasks[head] as Macrotask<O>;
+      const onDelivered = hooks[head];
+      tasks[head] = undefined;
+      hooks[head] = undefined;
       head += 1;
-      if (head > 1024 && head * 2 > queue.length) {
-        queue.splice(0, head);
+      if (head === tail) {
+        head = 0;
+        tail = 0;
+      } else if (head > 1024 && head * 2 > tail) {
+        tasks.splice(0, head);
+        hooks.splice(0, head);
+        tail -= head;
         head = 0;
       }
       try {
-        deliver(entry.task);
+        deliver(task);
       } finally {
-        entry.onDelivered?.();
+        onDelivered?.();
       }
       return true;
     },
@@ -175,7 +206,7 @@ export function createMacrotaskScheduler<O = unknown>(
       while (delivered < limit && scheduler.tick()) delivered += 1;
       return delivered;
     },
-    pending: () => queue.slice(head).map((entry) => entry.task),
+    pending: () => tasks.slice(head, tail) as Macrotask<O>[],
     setDelivery(next) {
       deliver = deliverSchema.parse(next);
       arm();
@@ -189,8 +220,9 @@ export function createMacrotaskScheduler<O = unknown>(
       return timer;
     },
     dispose() {
-      armed?.unsubscribe();
-      armed = undefined;
+      turn?.unsubscribe();
+      turn = undefined;
+      armed = false;
       timers.unsubscribe();
     },
   };

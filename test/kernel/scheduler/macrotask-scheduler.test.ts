@@ -212,6 +212,45 @@ describe('createMacrotaskScheduler', () => {
     expect(seen).toEqual(Array.from({ length: 200 }, (_, n) => n));
   });
 
+  it('default driver: one microtask turn right after the current job; dispose() disarms it, enqueue re-arms', async () => {
+    const seen: number[] = [];
+    const scheduler = createMacrotaskScheduler<number>({ deliver: (task) => seen.push(task.outcome) });
+    scheduler.enqueue('ext-a', 'hc-1', 0);
+    scheduler.enqueue('ext-a', 'hc-1', 1);
+    expect(seen).toEqual([]);
+    await Promise.resolve();
+    expect(seen).toEqual([0, 1]);
+    scheduler.enqueue('ext-a', 'hc-1', 2);
+    scheduler.dispose();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([0, 1]);
+    expect(scheduler.size).toBe(1);
+    scheduler.enqueue('ext-a', 'hc-1', 3);
+    await Promise.resolve();
+    expect(seen).toEqual([0, 1, 2, 3]);
+  });
+
+  it('keeps FIFO order and its counts across compactions of a long queue', () => {
+    const delivered: number[] = [];
+    const scheduler = createMacrotaskScheduler<number>({
+      driver: 'manual',
+      deliver: (task) => delivered.push(task.outcome),
+    });
+    let next = 0;
+    for (; next < 3000; next += 1) scheduler.enqueue('ext-a', 'hc-1', next);
+    for (let n = 0; n < 2000; n += 1) scheduler.tick();
+    for (; next < 3010; next += 1) scheduler.enqueue('ext-a', 'hc-1', next);
+    expect(scheduler.size).toBe(1010);
+    expect(scheduler.pending().map((task) => task.outcome)).toEqual(
+      Array.from({ length: 1010 }, (_, n) => 2000 + n),
+    );
+    expect(scheduler.runUntilIdle()).toBe(1010);
+    scheduler.enqueue('ext-a', 'hc-1', next);
+    expect(scheduler.pending().map((task) => task.seq)).toEqual([3010]);
+    scheduler.runUntilIdle();
+    expect(delivered).toEqual(Array.from({ length: 3011 }, (_, n) => n));
+  });
+
   it('validates its options before anything runs', () => {
     expect(() => createMacrotaskScheduler({ clock: 5 as never })).toThrow(
       new TypeError('Expected the `clock` option to be a SchedulerLike, got `5` (number)'),

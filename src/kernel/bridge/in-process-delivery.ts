@@ -1,0 +1,18 @@
+import type { HostcallOutcome } from '../protocol/hostcall-outcome.js';
+import type { Bridge } from './bridge.js';
+
+/**
+ * The in-process entry of each bridge made by `createBridge`: `completeHostcall` for an outcome an
+ * in-process host built itself (a typed {@link HostcallOutcome}, checked with
+ * {@link checkHostOutcome} instead of a full decode). Only {@link connectExtension} uses it; it is
+ * not exported from the package, so everything else — seed-shaped objects, wire frames — still goes
+ * through `completeHostcall` and its zod decode. (Internal to the bridge.)
+ *
+ * @example
+ * ```ts
+ * const bridge = createBridge(connection);
+ * const deliver = inProcessDelivery.get(bridge);
+ * deliver?.('hc-1', streamChunk(0, 'line 1\n', false));
+ * ```
+ */
+export const inProcessDelivery = new WeakMap<Bridge, (callId: string, outcome: HostcallOutcome) => void>();

@@ -1,0 +1,46 @@
+import { concat, finalize, NEVER, of } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import type { ChunkEvent } from '../../../src/core/chunk.js';
+import { connectExtension } from '../../../src/kernel/bridge/connect-extension.js';
+import { createHost } from '../../../src/kernel/host/create-host.js';
+import type { JsonValue } from '../../../src/kernel/protocol/json-value.js';
+
+const event = (content: JsonValue, sequence: number): ChunkEvent<JsonValue> => ({
+  sequence,
+  kind: 'chunk',
+  content,
+  isFinal: false,
+});
+
+describe('connectExtension — the in-process delivery', () => {
+  it('delivers scalar and object chunks, and still rejects one that is not JSON (INVALID_FRAME, stream cancelled)', async () => {
+    let unsubscribed = false;
+    const host = createHost({
+      logger: { warn: () => {} },
+      producers: {
+        exec: () =>
+          concat(
+            of(event('ok\n', 0), event({ stderr: 'warn\n' }, 1), event({ at: new Date(0) } as never, 2)),
+            NEVER,
+          ).pipe(finalize(() => (unsubscribed = true))),
+      },
+    });
+    const { api, bridge } = connectExtension(host, 'ext-a');
+    const stream = api.exec('make', { stream: true, buffer_size: 4 });
+    const got: JsonValue[] = [];
+    let failure: unknown;
+    try {
+      for await (const chunk of stream) got.push(chunk);
+    } catch (error) {
+      failure = error;
+    }
+    expect(got).toEqual(['ok\n', { stderr: 'warn\n' }]);
+    expect(failure).toMatchObject({
+      code: 'INVALID_FRAME',
+      message: expect.stringContaining('plain object'),
+    });
+    expect(bridge.stats.invalid).toBe(1);
+    expect(unsubscribed).toBe(true);
+    expect(host.activeStreams()).toEqual([]);
+  });
+});

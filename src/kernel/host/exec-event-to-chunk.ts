@@ -1,6 +1,7 @@
 import type { ChunkEvent } from '../../core/chunk.js';
 import type { ExecEvent } from '../../sources/exec.js';
 import type { JsonValue } from '../protocol/json-value.js';
+import { execExitInfo } from './exec-exit-info.js';
 
 /**
  * How a streaming `exec` hostcall represents the events of the {@link exec} source as wire
@@ -17,16 +18,7 @@ import type { JsonValue } from '../protocol/json-value.js';
  */
 export function execEventToChunk(event: ExecEvent): ChunkEvent<JsonValue> {
   if (event.kind === 'exit') {
-    const { exitCode, signal, timedOut, truncated, rlimitHit, durationMs } = event.content;
-    const content = {
-      exit_code: exitCode,
-      signal,
-      timed_out: timedOut,
-      truncated,
-      rlimit_hit: rlimitHit,
-      duration_ms: durationMs,
-    };
-    return { sequence: event.sequence, kind: 'exit', content, isFinal: true };
+    return { sequence: event.sequence, kind: 'exit', content: execExitInfo(event.content), isFinal: true };
   }
   // A stdout line already is a chunk event of a JSON string: passed on as it is (no copy per line).
   if (event.kind === 'stdout') return event;

@@ -1,6 +1,7 @@
 import { lastValueFrom } from 'rxjs';
 import { SluiceError } from '../../core/errors/sluice-error.js';
 import { exec } from '../../sources/exec.js';
+import { execExitInfo } from './exec-exit-info.js';
 import type { ExecPayload } from './exec-payload.js';
 import { execPayloadOptions } from './exec-payload-options.js';
 import type { HostcallHandler } from './hostcall-handler.js';
@@ -22,15 +23,5 @@ export const execHandler: HostcallHandler = async (raw, context) => {
   const options = execPayloadOptions(payload, context.scheduler, false);
   const last = await lastValueFrom(exec(payload.cmd, payload.args ?? [], options));
   if (last.kind !== 'exit') throw new SluiceError('HOSTCALL_FAILED', 'exec ended without an exit event');
-  const { stdout, stderr, exitCode, signal, timedOut, truncated, rlimitHit, durationMs } = last.content;
-  return {
-    stdout,
-    stderr,
-    exit_code: exitCode,
-    signal,
-    timed_out: timedOut,
-    truncated,
-    rlimit_hit: rlimitHit,
-    duration_ms: durationMs,
-  };
+  return { stdout: last.content.stdout, stderr: last.content.stderr, ...execExitInfo(last.content) };
 };

@@ -17,6 +17,7 @@ export default defineConfig([
     clean: true,
     target: 'node20',
     splitting: true,
+    shims: true,
     treeshake: true,
     external: ['rxjs', 'zod', 'execa'],
   },

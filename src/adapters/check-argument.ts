@@ -8,7 +8,7 @@ import { optionError } from '../core/option-error.js';
  *
  * @example
  * ```ts
- * checkArgument(source, 'source', observableSchema, 'an Observable');
+ * checkArgument(source, 'source', observableSchema(), 'an Observable');
  * ```
  */
 export function checkArgument<T>(value: unknown, name: string, schema: z.ZodType<T>, expected: string): T {

@@ -1,13 +1,15 @@
 import { Observable } from 'rxjs';
-import { z } from 'zod';
 import { currentDemand } from '../core/demand.js';
+import { lazySchema } from '../core/lazy-zod.js';
 import { checkArgument } from './check-argument.js';
 
-const asyncIterableSchema = z.custom<AsyncIterable<unknown>>(
-  (value) =>
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function',
+const asyncIterableSchema = lazySchema((z) =>
+  z.custom<AsyncIterable<unknown>>(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function',
+  ),
 );
 
 /**
@@ -45,7 +47,7 @@ const asyncIterableSchema = z.custom<AsyncIterable<unknown>>(
  * ```
  */
 export function fromAsyncIterable<T>(iterable: AsyncIterable<T>): Observable<T> {
-  checkArgument(iterable, 'iterable', asyncIterableSchema, 'an AsyncIterable');
+  checkArgument(iterable, 'iterable', asyncIterableSchema(), 'an AsyncIterable');
   return new Observable<T>((subscriber) => {
     const demand = currentDemand();
     const iterator = iterable[Symbol.asyncIterator]();

@@ -1,13 +1,15 @@
 import { Observable } from 'rxjs';
-import { z } from 'zod';
 import { currentDemand } from '../core/demand.js';
+import { lazySchema } from '../core/lazy-zod.js';
 import { checkArgument } from './check-argument.js';
 
-const readableStreamSchema = z.custom<ReadableStream<unknown>>(
-  (value) =>
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as ReadableStream<unknown>).getReader === 'function',
+const readableStreamSchema = lazySchema((z) =>
+  z.custom<ReadableStream<unknown>>(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as ReadableStream<unknown>).getReader === 'function',
+  ),
 );
 
 /**
@@ -44,7 +46,7 @@ const readableStreamSchema = z.custom<ReadableStream<unknown>>(
  * ```
  */
 export function fromReadableStream<T>(stream: ReadableStream<T>): Observable<T> {
-  checkArgument(stream, 'stream', readableStreamSchema, 'a ReadableStream');
+  checkArgument(stream, 'stream', readableStreamSchema(), 'a ReadableStream');
   return new Observable<T>((subscriber) => {
     const demand = currentDemand();
     const reader = stream.getReader();

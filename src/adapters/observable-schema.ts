@@ -1,5 +1,5 @@
 import { isObservable, type Observable } from 'rxjs';
-import { z } from 'zod';
+import { lazySchema } from '../core/lazy-zod.js';
 
 /**
  * Accepts any RxJS `Observable` (checked with `isObservable`, so a copy of RxJS from another
@@ -7,7 +7,9 @@ import { z } from 'zod';
  *
  * @example
  * ```ts
- * checkArgument(source, 'source', observableSchema, 'an Observable');
+ * checkArgument(source, 'source', observableSchema(), 'an Observable');
  * ```
  */
-export const observableSchema = z.custom<Observable<unknown>>((value) => isObservable(value));
+export const observableSchema = lazySchema((z) =>
+  z.custom<Observable<unknown>>((value) => isObservable(value)),
+);

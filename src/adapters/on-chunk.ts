@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import { z } from 'zod';
+import { lazySchema } from '../core/lazy-zod.js';
 import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { checkArgument } from './check-argument.js';
@@ -36,13 +36,17 @@ export interface OnChunkOptions<T> {
   readonly signal?: AbortSignal;
 }
 
-const functionSchema = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function');
-const signalSchema = z.custom<AbortSignal>(
-  (value) =>
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as AbortSignal).aborted === 'boolean' &&
-    typeof (value as AbortSignal).addEventListener === 'function',
+const functionSchema = lazySchema((z) =>
+  z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function'),
+);
+const signalSchema = lazySchema((z) =>
+  z.custom<AbortSignal>(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as AbortSignal).aborted === 'boolean' &&
+      typeof (value as AbortSignal).addEventListener === 'function',
+  ),
 );
 
 /**
@@ -84,15 +88,15 @@ export function onChunk<T>(
   callback: (chunk: T) => unknown,
   options?: OnChunkOptions<T>,
 ): Promise<T | undefined> {
-  checkArgument(source, 'source', observableSchema, 'an Observable');
-  checkArgument(callback, 'callback', functionSchema, 'a function');
+  checkArgument(source, 'source', observableSchema(), 'an Observable');
+  checkArgument(callback, 'callback', functionSchema(), 'a function');
   rejectUnknownOptions(options, ['bufferSize', 'onError', 'signal']);
   const bufferSize = readBufferSize(options, 'bufferSize', 16);
-  const onError = readOption(options, 'onError', functionSchema, 'a function', reportToConsole) as (
+  const onError = readOption(options, 'onError', functionSchema(), 'a function', reportToConsole) as (
     error: unknown,
     chunk: T,
   ) => void;
-  const signal = readOption(options, 'signal', signalSchema, 'an AbortSignal', undefined);
+  const signal = readOption(options, 'signal', signalSchema(), 'an AbortSignal', undefined);
 
   return new Promise<T | undefined>((resolve, reject) => {
     if (signal?.aborted) {

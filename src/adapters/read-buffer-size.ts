@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import { lazySchema } from '../core/lazy-zod.js';
 import { readOption } from '../core/read-option.js';
 
-const bufferSizeSchema = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const bufferSizeSchema = lazySchema((z) => z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER));
 
 /**
  * Reads an adapter's buffer size option (`bufferSize`, `highWaterMark`): a non-negative safe
@@ -14,5 +14,5 @@ const bufferSizeSchema = z.number().int().nonnegative().max(Number.MAX_SAFE_INTE
  * ```
  */
 export function readBufferSize(options: unknown, name: string, fallback: number): number {
-  return readOption(options, name, bufferSizeSchema, 'a non-negative integer', fallback);
+  return readOption(options, name, bufferSizeSchema(), 'a non-negative integer', fallback);
 }

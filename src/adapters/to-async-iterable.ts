@@ -72,7 +72,7 @@ export function toAsyncIterable<T>(
   source: Observable<T>,
   options?: ToAsyncIterableOptions,
 ): AsyncIterableIterator<T> {
-  checkArgument(source, 'source', observableSchema, 'an Observable');
+  checkArgument(source, 'source', observableSchema(), 'an Observable');
   rejectUnknownOptions(options, ['bufferSize']);
   const queue = new PullQueue(source, readBufferSize(options, 'bufferSize', 16));
   const iterator: AsyncIterableIterator<T> = {

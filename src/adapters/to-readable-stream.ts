@@ -63,7 +63,7 @@ export function toReadableStream<T>(
   source: Observable<T>,
   options?: ToReadableStreamOptions,
 ): ReadableStream<T> {
-  checkArgument(source, 'source', observableSchema, 'an Observable');
+  checkArgument(source, 'source', observableSchema(), 'an Observable');
   rejectUnknownOptions(options, ['highWaterMark']);
   const highWaterMark = readBufferSize(options, 'highWaterMark', 16);
   const valve = new Valve();

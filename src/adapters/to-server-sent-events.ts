@@ -1,6 +1,6 @@
 import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
-import { z } from 'zod';
 import type { ChunkEvent } from '../core/chunk.js';
+import { lazySchema } from '../core/lazy-zod.js';
 import { readOption } from '../core/read-option.js';
 import { checkArgument } from './check-argument.js';
 import { observableSchema } from './observable-schema.js';
@@ -35,14 +35,17 @@ export interface ToServerSentEventsOptions {
   readonly scheduler?: SchedulerLike;
 }
 
-const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
-const positive = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const schedulerSchema = z.custom<SchedulerLike>(
-  (value) =>
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as SchedulerLike).now === 'function' &&
-    typeof (value as SchedulerLike).schedule === 'function',
+const anObject = lazySchema((z) => z.object({}).loose());
+const count = lazySchema((z) => z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER));
+const positive = lazySchema((z) => z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
+const schedulerSchema = lazySchema((z) =>
+  z.custom<SchedulerLike>(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as SchedulerLike).now === 'function' &&
+      typeof (value as SchedulerLike).schedule === 'function',
+  ),
 );
 
 /**
@@ -81,16 +84,16 @@ export function toServerSentEvents(
   source: Observable<ChunkEvent<unknown>>,
   options?: ToServerSentEventsOptions,
 ): SseStream {
-  checkArgument(source, 'source', observableSchema, 'an Observable');
-  const replay = readOption(options, 'replay', z.object({}).loose(), 'an object', {});
+  checkArgument(source, 'source', observableSchema(), 'an Observable');
+  const replay = readOption(options, 'replay', anObject(), 'an object', {});
   return new SseStream(source as Observable<ChunkEvent<unknown>>, {
     replay: {
-      maxEvents: readOption(replay, 'maxEvents', positive, 'a positive integer', 10_000, 'replay.'),
-      maxBytes: readOption(replay, 'maxBytes', positive, 'a positive integer', 8 * 1024 * 1024, 'replay.'),
+      maxEvents: readOption(replay, 'maxEvents', positive(), 'a positive integer', 10_000, 'replay.'),
+      maxBytes: readOption(replay, 'maxBytes', positive(), 'a positive integer', 8 * 1024 * 1024, 'replay.'),
     },
-    heartbeatMs: readOption(options, 'heartbeatMs', count, 'a non-negative integer', 15_000),
-    stallTimeoutMs: readOption(options, 'stallTimeoutMs', count, 'a non-negative integer', 30_000),
-    retryMs: readOption(options, 'retryMs', count, 'a non-negative integer', 1000),
-    scheduler: readOption(options, 'scheduler', schedulerSchema, 'a SchedulerLike', asyncScheduler),
+    heartbeatMs: readOption(options, 'heartbeatMs', count(), 'a non-negative integer', 15_000),
+    stallTimeoutMs: readOption(options, 'stallTimeoutMs', count(), 'a non-negative integer', 30_000),
+    retryMs: readOption(options, 'retryMs', count(), 'a non-negative integer', 1000),
+    scheduler: readOption(options, 'scheduler', schedulerSchema(), 'a SchedulerLike', asyncScheduler),
   });
 }

@@ -1,9 +1,8 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
-import { z } from 'zod';
 import type { ChunkEvent } from '../core/chunk.js';
 import { SequenceError } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
-import { readOption } from '../core/read-option.js';
+import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 
 /**
@@ -46,8 +45,12 @@ export interface CheckSequenceConfig {
 export function checkSequence<T extends ChunkEvent<unknown>>(
   config: CheckSequenceConfig = {},
 ): MonoTypeOperatorFunction<T> {
+  // Checked by hand, not with zod: this operator is part of `sluice/browser` and of the root
+  // entry, and must not pull zod (or a Node-only lazy loader) into either.
+  if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
   rejectUnknownOptions(config, ['requireFinal']);
-  const requireFinal = readOption(config, 'requireFinal', z.boolean(), 'a boolean', true);
+  const requireFinal = config.requireFinal ?? true;
+  if (typeof requireFinal !== 'boolean') throw optionError('requireFinal', 'a boolean', requireFinal);
   return operate((source, subscriber) => {
     let expected = 0;
     let finished = false;

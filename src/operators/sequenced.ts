@@ -1,16 +1,19 @@
 import type { OperatorFunction } from 'rxjs';
-import { z } from 'zod';
 import type { ChunkEvent, ChunkInput, ChunkMetadata } from '../core/chunk.js';
+import { lazySchema } from '../core/lazy-zod.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 
+const aString = lazySchema((z) => z.string());
 /** The well-known metadata keys must have their types; other keys are free. */
-const metadataSchema = z.looseObject({
-  partial: z.boolean().optional(),
-  reason: z.string().optional(),
-  dropped: z.number().int().nonnegative().optional(),
-});
+const metadataSchema = lazySchema((z) =>
+  z.looseObject({
+    partial: z.boolean().optional(),
+    reason: z.string().optional(),
+    dropped: z.number().int().nonnegative().optional(),
+  }),
+);
 const METADATA = 'an object (`partial` a boolean, `reason` a string, `dropped` a non-negative integer)';
 
 /**
@@ -57,11 +60,11 @@ export interface SequencedConfig {
  */
 export function sequenced<T>(config: SequencedConfig = {}): OperatorFunction<ChunkInput<T>, ChunkEvent<T>> {
   rejectUnknownOptions(config, ['finalKind', 'finalMetadata']);
-  const finalKind = readOption(config, 'finalKind', z.string(), 'a string', 'end');
+  const finalKind = readOption(config, 'finalKind', aString(), 'a string', 'end');
   const finalMetadata: ChunkMetadata | undefined = readOption(
     config,
     'finalMetadata',
-    metadataSchema,
+    metadataSchema(),
     METADATA,
     undefined,
   );

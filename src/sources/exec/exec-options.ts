@@ -1,8 +1,10 @@
 import { constants } from 'node:os';
 import { asyncScheduler, isObservable, type Observable, type SchedulerLike } from 'rxjs';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Demand } from '../../core/demand.js';
+import { lazySchema } from '../../core/lazy-zod.js';
 import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
+import { optionError } from '../../core/option-error.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import type { ExecOptions, ExecRlimits } from './exec-types.js';
 import type { ProcessPort } from './process-port.js';
@@ -28,56 +30,60 @@ export interface ResolvedExecOptions {
   readonly demand: Demand | undefined;
 }
 
-const integer = (minimum: number) => z.number().int().min(minimum).max(Number.MAX_SAFE_INTEGER);
-/** A timer delay: longer ones would fire at once (see {@link MAX_DELAY_MS}). */
-const delay = z.number().int().min(0).max(MAX_DELAY_MS);
-const hasMethods = (...names: string[]) =>
-  z.custom<object>(
-    (value) =>
-      typeof value === 'object' &&
-      value !== null &&
-      names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function'),
-  );
+/** The schemas, built with zod on the first `exec()` call (see lazy-zod.ts). */
+const validation = lazySchema((z) => {
+  const integer = (minimum: number) => z.number().int().min(minimum).max(Number.MAX_SAFE_INTEGER);
+  /** A timer delay: longer ones would fire at once (see {@link MAX_DELAY_MS}). */
+  const delay = z.number().int().min(0).max(MAX_DELAY_MS);
+  const hasMethods = (...names: string[]) =>
+    z.custom<object>(
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function'),
+    );
 
-/** Each checked field: its schema and, for the message, what it was expected to be. */
-const FIELDS: Record<string, readonly [z.ZodType, string]> = {
-  cwd: [z.string().min(1), 'a non-empty string'],
-  env: [z.record(z.string(), z.string().optional()), 'an object of strings'],
-  extendEnv: [z.boolean(), 'a boolean'],
-  input: [
-    z.union([z.string(), z.instanceof(Uint8Array), z.custom((value) => isObservable(value))]),
-    'a string, a Uint8Array or an Observable',
-  ],
-  lines: [z.boolean(), 'a boolean'],
-  maxLineBytes: [integer(1), 'a positive integer'],
-  maxOutputBytes: [integer(0), 'a non-negative integer'],
-  timeoutMs: [delay, 'a non-negative integer'],
-  reject: [z.boolean(), 'a boolean'],
-  killSignal: [z.string().refine((name) => name in constants.signals), 'a signal name such as `SIGTERM`'],
-  forceKillAfterMs: [delay, 'a non-negative integer'],
-  rlimits: [z.object({}), 'an object'],
-  'rlimits.cpuSeconds': [integer(1), 'a positive integer'],
-  'rlimits.addressSpaceBytes': [integer(1), 'a positive integer'],
-  'rlimits.fileSizeBytes': [integer(0), 'a non-negative integer'],
-  'rlimits.openFiles': [integer(1), 'a positive integer'],
-  scheduler: [hasMethods('now', 'schedule'), 'a SchedulerLike'],
-  port: [hasMethods('spawn'), 'a ProcessPort'],
-  demand: [hasMethods('onChange'), 'a Demand'],
-};
+  /** Each checked field: its schema and, for the message, what it was expected to be. */
+  const FIELDS: Record<string, readonly [z.ZodType, string]> = {
+    cwd: [z.string().min(1), 'a non-empty string'],
+    env: [z.record(z.string(), z.string().optional()), 'an object of strings'],
+    extendEnv: [z.boolean(), 'a boolean'],
+    input: [
+      z.union([z.string(), z.instanceof(Uint8Array), z.custom((value) => isObservable(value))]),
+      'a string, a Uint8Array or an Observable',
+    ],
+    lines: [z.boolean(), 'a boolean'],
+    maxLineBytes: [integer(1), 'a positive integer'],
+    maxOutputBytes: [integer(0), 'a non-negative integer'],
+    timeoutMs: [delay, 'a non-negative integer'],
+    reject: [z.boolean(), 'a boolean'],
+    killSignal: [z.string().refine((name) => name in constants.signals), 'a signal name such as `SIGTERM`'],
+    forceKillAfterMs: [delay, 'a non-negative integer'],
+    rlimits: [z.object({}), 'an object'],
+    'rlimits.cpuSeconds': [integer(1), 'a positive integer'],
+    'rlimits.addressSpaceBytes': [integer(1), 'a positive integer'],
+    'rlimits.fileSizeBytes': [integer(0), 'a non-negative integer'],
+    'rlimits.openFiles': [integer(1), 'a positive integer'],
+    scheduler: [hasMethods('now', 'schedule'), 'a SchedulerLike'],
+    port: [hasMethods('spawn'), 'a ProcessPort'],
+    demand: [hasMethods('onChange'), 'a Demand'],
+  };
 
-const optional = (prefix: string) =>
-  Object.fromEntries(
-    Object.entries(FIELDS)
-      .filter(([path]) => path.startsWith(prefix) && !path.slice(prefix.length).includes('.'))
-      .map(([path, [schema]]) => [path.slice(prefix.length), schema.optional()]),
-  );
+  const optional = (prefix: string) =>
+    Object.fromEntries(
+      Object.entries(FIELDS)
+        .filter(([path]) => path.startsWith(prefix) && !path.slice(prefix.length).includes('.'))
+        .map(([path, [schema]]) => [path.slice(prefix.length), schema.optional()]),
+    );
 
-const schema = z.strictObject({
-  ...optional(''),
-  rlimits: z.strictObject(optional('rlimits.')).optional(),
+  const schema = z.strictObject({
+    ...optional(''),
+    rlimits: z.strictObject(optional('rlimits.')).optional(),
+  });
+  const KNOWN = Object.keys(optional(''));
+  const KNOWN_RLIMITS = Object.keys(optional('rlimits.'));
+  return { FIELDS, schema, KNOWN, KNOWN_RLIMITS };
 });
-const KNOWN = Object.keys(optional(''));
-const KNOWN_RLIMITS = Object.keys(optional('rlimits.'));
 
 /**
  * Validates the arguments and options of `exec` and applies the defaults. Throws a `TypeError`
@@ -95,14 +101,15 @@ export function resolveExecOptions(
   options: ExecOptions | undefined,
 ): ResolvedExecOptions {
   if (typeof file !== 'string' || file.length === 0)
-    throw mistake('file', 'argument', 'a non-empty string', file);
+    throw optionError('file', 'a non-empty string', file, 'argument');
   if (args !== undefined && (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string'))) {
-    throw mistake('args', 'argument', 'an array of strings', args);
+    throw optionError('args', 'an array of strings', args, 'argument');
   }
   if (options !== undefined && (typeof options !== 'object' || options === null)) {
-    throw mistake('options', 'argument', 'an object', options);
+    throw optionError('options', 'an object', options, 'argument');
   }
   const given: ExecOptions = options ?? {};
+  const { FIELDS, schema, KNOWN, KNOWN_RLIMITS } = validation();
   // A misspelt option (`timeout`, `rlimits.cpu`) must not silently run without it.
   rejectUnknownOptions(given, KNOWN);
   rejectUnknownOptions(given.rlimits, KNOWN_RLIMITS, 'rlimits.');
@@ -119,7 +126,7 @@ export function resolveExecOptions(
     const maximum =
       issue.code === 'too_big' ? (checked?.[0] as z.ZodNumber | undefined)?.maxValue : undefined;
     const bound = typeof maximum === 'number' ? ` up to ${maximum}` : '';
-    throw mistake(field, 'option', `${checked?.[1] ?? issue.message}${bound}`, value);
+    throw optionError(field, `${checked?.[1] ?? issue.message}${bound}`, value);
   }
   return {
     file,
@@ -141,29 +148,4 @@ export function resolveExecOptions(
     port: given.port,
     demand: given.demand,
   };
-}
-
-function mistake(field: string, what: 'option' | 'argument', expected: string, value: unknown): TypeError {
-  return new TypeError(
-    `Expected the \`${field}\` ${what} to be ${expected}, got \`${show(value)}\` (${typeOf(value)})`,
-  );
-}
-
-function show(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'object' && value !== null) {
-    try {
-      const text = JSON.stringify(value);
-      return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-    } catch {
-      return Object.prototype.toString.call(value);
-    }
-  }
-  return String(value);
-}
-
-function typeOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
 }

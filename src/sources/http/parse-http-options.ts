@@ -1,7 +1,7 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
-import { z } from 'zod';
 import type { Demand } from '../../core/demand.js';
 import { describeValue } from '../../core/describe-value.js';
+import { lazySchema } from '../../core/lazy-zod.js';
 import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import type { HttpOptions } from './http-types.js';
@@ -23,23 +23,30 @@ const hasMethods = (value: unknown, ...names: string[]): boolean =>
   value !== null &&
   names.every((name) => isFunction((value as Record<string, unknown>)[name]));
 
-/** Each option: its schema, and what the error message says it should be. */
-const FIELDS = {
-  lines: [z.boolean(), 'a boolean'],
-  maxLineBytes: [z.number().int().positive().max(Number.MAX_SAFE_INTEGER), 'a positive integer'],
-  timeoutMs: [z.number().int().nonnegative().max(MAX_DELAY_MS), 'a non-negative integer'],
-  reject: [z.boolean(), 'a boolean'],
-  scheduler: [z.custom<SchedulerLike>((v) => hasMethods(v, 'now', 'schedule')), 'a SchedulerLike'],
-  demand: [
-    z.custom<Demand>((v) => hasMethods(v, 'onChange') && typeof (v as Demand).paused === 'boolean'),
-    'a Demand (`paused` and `onChange()`)',
-  ],
-  fetch: [z.custom<typeof globalThis.fetch>(isFunction), 'a function'],
-} as const;
+/** The option names, for the unknown-option check (known without loading zod). */
+const KNOWN = ['lines', 'maxLineBytes', 'timeoutMs', 'reject', 'scheduler', 'demand', 'fetch'] as const;
 
-const schema = z.strictObject(
-  Object.fromEntries(Object.entries(FIELDS).map(([name, [field]]) => [name, field.optional()])),
-);
+/** Built with zod on the first `http()` call (see lazy-zod.ts). */
+const validation = lazySchema((z) => {
+  /** Each option: its schema, and what the error message says it should be. */
+  const FIELDS = {
+    lines: [z.boolean(), 'a boolean'],
+    maxLineBytes: [z.number().int().positive().max(Number.MAX_SAFE_INTEGER), 'a positive integer'],
+    timeoutMs: [z.number().int().nonnegative().max(MAX_DELAY_MS), 'a non-negative integer'],
+    reject: [z.boolean(), 'a boolean'],
+    scheduler: [z.custom<SchedulerLike>((v) => hasMethods(v, 'now', 'schedule')), 'a SchedulerLike'],
+    demand: [
+      z.custom<Demand>((v) => hasMethods(v, 'onChange') && typeof (v as Demand).paused === 'boolean'),
+      'a Demand (`paused` and `onChange()`)',
+    ],
+    fetch: [z.custom<typeof globalThis.fetch>(isFunction), 'a function'],
+  } as const;
+
+  const schema = z.strictObject(
+    Object.fromEntries(Object.entries(FIELDS).map(([name, [field]]) => [name, field.optional()])),
+  );
+  return { FIELDS, schema };
+});
 
 /**
  * Validates the options of {@link http} with zod and applies the defaults. Throws a `TypeError`
@@ -56,11 +63,12 @@ export function parseHttpOptions(options: HttpOptions | undefined): ResolvedHttp
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new TypeError(`Expected the \`options\` argument to be an object, got ${describeValue(options)}`);
   }
-  rejectUnknownOptions(options, Object.keys(FIELDS));
+  rejectUnknownOptions(options, KNOWN);
+  const { FIELDS, schema } = validation();
   const result = schema.safeParse(options);
   if (!result.success) {
     const issue = result.error.issues[0];
-    const name = String(issue?.path[0]) as keyof typeof FIELDS;
+    const name = String(issue?.path[0]) as (typeof KNOWN)[number];
     const value = (options as Record<string, unknown>)[name];
     const bound = issue?.code === 'too_big' ? ` up to ${issue.maximum}` : '';
     throw new TypeError(

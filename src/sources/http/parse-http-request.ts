@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { describeValue } from '../../core/describe-value.js';
+import { lazySchema } from '../../core/lazy-zod.js';
 
 /** The validated request of an {@link http} call. */
 export interface HttpRequest {
@@ -11,14 +11,16 @@ export interface HttpRequest {
   readonly init: RequestInit;
 }
 
-const urlSchema = z
-  .union([z.string(), z.instanceof(URL)])
-  .refine((url) => URL.canParse(String(url)), 'not an absolute URL');
+const urlSchema = lazySchema((z) =>
+  z.union([z.string(), z.instanceof(URL)]).refine((url) => URL.canParse(String(url)), 'not an absolute URL'),
+);
 
-const initSchema = z.looseObject({
-  method: z.string().min(1).optional(),
-  signal: z.instanceof(AbortSignal).nullable().optional(),
-});
+const initSchema = lazySchema((z) =>
+  z.looseObject({
+    method: z.string().min(1).optional(),
+    signal: z.instanceof(AbortSignal).nullable().optional(),
+  }),
+);
 
 /**
  * Validates the `url` and `init` arguments of {@link http} with zod. Throws a `TypeError`
@@ -31,7 +33,7 @@ const initSchema = z.looseObject({
  * ```
  */
 export function parseHttpRequest(url: unknown, init: unknown): HttpRequest {
-  if (!urlSchema.safeParse(url).success) {
+  if (!urlSchema().safeParse(url).success) {
     throw new TypeError(
       `Expected the \`url\` argument to be an absolute URL (string or URL), got ${describeValue(url)}`,
     );
@@ -42,7 +44,7 @@ export function parseHttpRequest(url: unknown, init: unknown): HttpRequest {
       `Expected the \`init\` argument to be a RequestInit object, got ${describeValue(init)}`,
     );
   }
-  const result = initSchema.safeParse(requestInit);
+  const result = initSchema().safeParse(requestInit);
   if (!result.success) {
     const field = String(result.error.issues[0]?.path[0]);
     const expected = field === 'signal' ? 'an AbortSignal' : 'a non-empty string';

@@ -1,0 +1,34 @@
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+// Issue 8's import budget: `import 'sluice'` may cost at most rxjs + 30 ms. zod (40–65 ms) and
+// execa (~100 ms) each cost about as much as rxjs, so the root entry must load neither at import
+// time: execa is imported on the first spawn, zod on the first option check (src/core/lazy-zod.ts).
+const entry = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
+
+async function importsOf(entryPoint: string) {
+  const result = await build({
+    entryPoints: [entryPoint],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    external: ['rxjs', 'zod', 'execa'],
+    logLevel: 'silent',
+  });
+  const output = Object.values(result.metafile.outputs)[0];
+  return output?.imports ?? [];
+}
+
+describe('the root entry point', () => {
+  it('imports neither zod nor execa statically (both load on first use)', async () => {
+    const imports = await importsOf(entry);
+    const eager = imports.filter((item) => !item.kind.startsWith('dynamic')).map((item) => item.path);
+    expect(eager).toContain('rxjs'); // the check sees the imports it should
+    expect(eager).not.toContain('zod');
+    expect(eager).not.toContain('execa');
+    expect(imports.map((item) => item.path)).toContain('execa'); // still there, dynamically
+  });
+});

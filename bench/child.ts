@@ -7,6 +7,10 @@ import type { RunParams, RunResult } from './bench-result.js';
 // process never loads sluice (and starts faster).
 async function runVariant(params: RunParams): Promise<RunResult> {
   const name = params.variant.replace(/@node$/, '');
+  // sluice loads execa and zod on first use: load them now, outside every measurement.
+  if (/^(exec-|kernel-|latency-exec|slow-exec|slow-kernel|cancel-)/.test(name)) {
+    await (await import('./warm-up.js')).warmUpSluice();
+  }
   const throughput =
     (await import('./throughput-raw.js')).rawThroughput[name] ??
     (name.startsWith('exec-') || name.startsWith('kernel-')

@@ -141,30 +141,31 @@ describe('stallTimeout', () => {
   });
 
   it('does not stall a slow consumer that keeps pulling through toAsyncIterable', async () => {
-    // bufferSize 4 → paused at 4 queued, resumed at 2: two values are taken while paused. Each take
-    // comes 60 ms apart, longer than the 100 ms stall clock would allow without progress (120 ms).
+    // bufferSize 8 → paused at 8 queued, resumed at 4: four values are taken while paused, 100 ms
+    // apart. Without progress the 250 ms stall clock would fire before the resume (~400 ms after the
+    // pause); with it, no gap comes near 250 ms (generous for a loaded machine).
     const valveSeen: Demand[] = [];
     const source = new Observable<Event>((subscriber) => {
       const demand = currentDemand();
       if (demand) valveSeen.push(demand);
       let sequence = 0;
       const timer = setInterval(() => {
-        while (!demand?.paused && sequence < 12) subscriber.next(ev(sequence++, 'x', sequence === 12));
-        if (sequence === 12) subscriber.complete();
+        while (!demand?.paused && sequence < 16) subscriber.next(ev(sequence++, 'x', sequence === 16));
+        if (sequence === 16) subscriber.complete();
       }, 1);
       return () => clearInterval(timer);
     });
     const { calls, logger } = recorder();
     const seen: Event[] = [];
-    for await (const event of toAsyncIterable(source.pipe(stallTimeout({ ms: 100, logger })), {
-      bufferSize: 4,
+    for await (const event of toAsyncIterable(source.pipe(stallTimeout({ ms: 250, logger })), {
+      bufferSize: 8,
     })) {
       seen.push(event as Event);
-      await new Promise((resolve) => setTimeout(resolve, 60));
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(valveSeen).toHaveLength(1);
     expect(calls).toEqual([]);
-    expect(seen.map((event) => event.sequence)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(seen.map((event) => event.sequence)).toEqual([...Array(16).keys()]);
     expect(seen.at(-1)?.isFinal).toBe(true);
   });
 

@@ -1,3 +1,5 @@
+import { LineSplitter as PipeLineSplitter } from '../exec/line-splitter.js';
+
 /** One piece of decoded text from a {@link LineSplitter}. */
 export interface LinePiece {
   /** A whole line with its `\n`, a last line without one, or a piece of a long line. */
@@ -6,18 +8,13 @@ export interface LinePiece {
   readonly partial: boolean;
 }
 
-const NEWLINE = 0x0a;
-const EMPTY = new Uint8Array(0);
-const isContinuation = (byte: number | undefined): boolean => byte !== undefined && (byte & 0xc0) === 0x80;
-
 /**
- * Splits a stream of UTF-8 bytes into decoded lines, each with its `\n`.
- *
- * It splits bytes before it decodes them, so memory and the line limit are counted in bytes and
- * a multi-byte character split across two reads is decoded whole (the incomplete tail waits for
- * the next read). A line longer than `maxLineBytes` (newline included) is cut into pieces of at
- * most that many bytes, at character boundaries; every piece but the last is `partial`, so
- * joining pieces up to the next non-partial one gives the line back. Invalid UTF-8 becomes U+FFFD.
+ * Splits a stream of UTF-8 bytes into decoded lines, each with its `\n`, for `http`'s
+ * `lines: true`. The splitting is `exec`'s own (one algorithm for both sources: limits counted in
+ * bytes, a multi-byte character split across reads decoded whole, a line longer than
+ * `maxLineBytes` — newline included — cut at character boundaries into pieces of which every one
+ * but the last is `partial`, invalid UTF-8 as U+FFFD); this class only collects the pieces of
+ * each read so the body pump can emit them one at a time, as demand allows.
  *
  * @example
  * ```ts
@@ -27,54 +24,30 @@ const isContinuation = (byte: number | undefined): boolean => byte !== undefined
  * ```
  */
 export class LineSplitter {
-  readonly #maxLineBytes: number;
-  readonly #decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  #pending: Uint8Array = EMPTY;
+  readonly #splitter: PipeLineSplitter;
+  #pieces: LinePiece[] = [];
 
   constructor(maxLineBytes: number) {
-    this.#maxLineBytes = maxLineBytes;
+    this.#splitter = new PipeLineSplitter(maxLineBytes, (text, partial) =>
+      this.#pieces.push({ text, partial }),
+    );
   }
 
   /** Feeds one read; returns the pieces it completes. At most `maxLineBytes` bytes stay pending. */
   push(chunk: Uint8Array): LinePiece[] {
-    const data = this.#pending.length === 0 ? chunk : concat(this.#pending, chunk);
-    const pieces: LinePiece[] = [];
-    let start = 0;
-    for (;;) {
-      const newline = data.indexOf(NEWLINE, start);
-      const end = newline === -1 ? data.length : newline + 1;
-      while (end - start > this.#maxLineBytes) {
-        const cut = this.#boundary(data, start, start + this.#maxLineBytes);
-        pieces.push({ text: this.#decoder.decode(data.subarray(start, cut)), partial: true });
-        start = cut;
-      }
-      if (newline === -1) break;
-      pieces.push({ text: this.#decoder.decode(data.subarray(start, end)), partial: false });
-      start = end;
-    }
-    this.#pending = start === data.length ? EMPTY : data.slice(start);
-    return pieces;
+    this.#splitter.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    return this.#take();
   }
 
   /** The bytes still pending (a last line without a newline), decoded; `undefined` if none. */
   flush(): LinePiece | undefined {
-    if (this.#pending.length === 0) return undefined;
-    const text = this.#decoder.decode(this.#pending);
-    this.#pending = EMPTY;
-    return { text, partial: false };
+    this.#splitter.end();
+    return this.#take()[0];
   }
 
-  /** Moves `cut` back to the start of the character it falls in (at most 3 bytes: UTF-8's longest tail). */
-  #boundary(data: Uint8Array, start: number, cut: number): number {
-    let at = cut;
-    while (at > start && at > cut - 3 && isContinuation(data[at])) at -= 1;
-    return at > start && !isContinuation(data[at]) ? at : cut;
+  #take(): LinePiece[] {
+    const pieces = this.#pieces;
+    this.#pieces = [];
+    return pieces;
   }
-}
-
-function concat(head: Uint8Array, tail: Uint8Array): Uint8Array {
-  const joined = new Uint8Array(head.length + tail.length);
-  joined.set(head, 0);
-  joined.set(tail, head.length);
-  return joined;
 }

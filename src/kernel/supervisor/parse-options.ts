@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { describeValue } from '../../core/describe-value.js';
 
 /**
  * Validates an options object with `schema` (whose messages read as the end of "Expected the
@@ -11,7 +12,7 @@ import type { z } from 'zod';
  * import { z } from 'zod';
  * import { parseOptions } from './parse-options.js'; // internal
  * parseOptions(z.object({ timeoutMs: z.number({ error: 'be a number' }) }), { timeoutMs: 'x' });
- * // TypeError: Expected the `timeoutMs` option to be a number, got `"x"` (string)
+ * // TypeError: Expected the `timeoutMs` option to be a number, got `x` (string)
  * ```
  */
 export function parseOptions<T>(schema: z.ZodType<T>, value: unknown): T {
@@ -25,17 +26,5 @@ export function parseOptions<T>(schema: z.ZodType<T>, value: unknown): T {
   const input = (issue as { input?: unknown } | undefined)?.input;
   const expected = issue?.message.startsWith('be ') ? issue.message : `be valid (${issue?.message})`;
   const subject = field === '' ? 'the options' : `the \`${field}\` option`;
-  throw new TypeError(`Expected ${subject} to ${expected}, got ${show(input)}`);
-}
-
-function show(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  let text: string;
-  try {
-    text = typeof value === 'function' ? 'function' : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = String(value);
-  }
-  if (text.length > 60) text = `${text.slice(0, 57)}...`;
-  return `\`${text}\` (${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`;
+  throw new TypeError(`Expected ${subject} to ${expected}, got ${describeValue(input)}`);
 }

@@ -221,7 +221,7 @@ describe('createSupervisor', () => {
       new TypeError('Expected the `maxMessageBytes` option to be a positive integer, got `-1` (number)'),
     );
     expect(() => createSupervisor({ onMalformed: 'x' as never })).toThrow(
-      'Expected the `onMalformed` option to be a function, got `"x"` (string)',
+      'Expected the `onMalformed` option to be a function, got `x` (string)',
     );
     const supervisor = createSupervisor();
     expect(() => supervisor.spawn([])).toThrow(

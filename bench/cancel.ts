@@ -1,35 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { exec } from '../src/index.js';
+// Zombie-aware: a member that only waits to be reaped (orphans are reaped by PID 1, in some
+// sandboxes only every second or two) counts as gone.
+import { processGroupAlive as groupRunning } from '../src/sources/exec/process-group.js';
 
 /** The `forceKillAfterMs` of the cancel benchmark of a group that ignores SIGTERM. */
 export const CANCEL_FORCE_KILL_MS = 200;
-
-/**
- * Whether any process of group `pgid` is still running: `process.kill(-pgid, 0)` succeeds and
- * `/proc` shows a member that is not a zombie. Zombies are dead; they only wait to be reaped, and
- * orphans are reaped by PID 1, which in some sandboxes does so only every second or two.
- */
-function groupRunning(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-  } catch {
-    return false;
-  }
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
-    } catch {
-      continue;
-    }
-    // `pid (comm) state ppid pgrp …`: parse after the last ')' (comm may hold spaces).
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ', 3);
-    if (Number(pgrp) === pgid && state !== 'Z' && state !== 'X') return true;
-  }
-  return false;
-}
 
 /**
  * Starts `script` (which prints `pid <leader pid>` once its background child runs) with `exec`,

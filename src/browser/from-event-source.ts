@@ -1,6 +1,7 @@
 import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
 import { z } from 'zod';
 import type { ChunkEvent } from '../core/chunk.js';
+import { optionError } from '../core/option-error.js';
 import { readOption } from '../core/read-option.js';
 import { followSse } from './follow-sse.js';
 import { schedulerOptionSchema } from './scheduler-option-schema.js';
@@ -139,8 +140,7 @@ export function fromEventSource(
   url: string,
   options?: FromEventSourceOptions,
 ): Observable<ChunkEvent<unknown>> {
-  if (typeof url !== 'string')
-    throw new TypeError(`Expected the \`url\` argument to be a string, got ${typeof url}`);
+  if (typeof url !== 'string') throw optionError('url', 'a string', url, 'argument');
   const kinds = readOption(
     options,
     'kinds',

@@ -2,6 +2,7 @@ import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
 import { z } from 'zod';
 import type { ChunkEvent } from '../core/chunk.js';
 import { SluiceError } from '../core/errors/sluice-error.js';
+import { optionError } from '../core/option-error.js';
 import { readOption } from '../core/read-option.js';
 import { followSse } from './follow-sse.js';
 import { schedulerOptionSchema } from './scheduler-option-schema.js';
@@ -63,8 +64,7 @@ export function fromFetchStream(
   url: string,
   options?: FromFetchStreamOptions,
 ): Observable<ChunkEvent<unknown>> {
-  if (typeof url !== 'string')
-    throw new TypeError(`Expected the \`url\` argument to be a string, got ${typeof url}`);
+  if (typeof url !== 'string') throw optionError('url', 'a string', url, 'argument');
   const maxRetries = readOption(options, 'maxRetries', count, 'a non-negative integer', 5);
   const retryMs = readOption<number | undefined>(
     options,

@@ -1,3 +1,5 @@
+import { subcommands } from './subcommands.js';
+
 /**
  * The text `sluice --help` prints.
  *
@@ -11,7 +13,7 @@ export const helpText = `sluice — stream a command's output live, line by line
 Usage:
   sluice exec [options] -- <command> [args…]
   sluice demo               run a built-in demo child (also: sluice with no arguments)
-  sluice --help
+${[...subcommands.values()].map((command) => `  ${command.summary}\n`).join('')}  sluice --help
 
 Options for exec:
   --json                    print NDJSON {callId, outcome} frames (the hostcall wire format; serde:

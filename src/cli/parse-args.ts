@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
+import { subcommands } from './subcommands.js';
 
 /** What `sluice exec` was asked to do. */
 export interface CliExecCommand {
@@ -71,7 +72,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (subcommand === '--help' || subcommand === '-h' || subcommand === 'help') return { command: 'help' };
   if (subcommand === 'demo') return { command: 'demo' };
   if (subcommand !== 'exec') {
-    throw new CliUsageError(`Unknown command \`${subcommand}\`: expected \`exec\`, \`demo\` or \`--help\``);
+    const known = ['exec', 'demo', ...subcommands.keys()].map((name) => `\`${name}\``).join(', ');
+    throw new CliUsageError(`Unknown command \`${subcommand}\`: expected one of ${known}, or \`--help\``);
   }
   const split = rest.indexOf('--');
   const flags = split === -1 ? rest : rest.slice(0, split);

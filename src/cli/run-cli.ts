@@ -5,6 +5,7 @@ import { helpText } from './help.js';
 import { type CliExecCommand, CliUsageError, parseCliArgs } from './parse-args.js';
 import { runJson } from './run-json.js';
 import { runText } from './run-text.js';
+import { subcommands } from './subcommands.js';
 import type { CliStreams } from './text-view.js';
 
 /**
@@ -24,6 +25,8 @@ export async function runCli(
 ): Promise<number> {
   let command: ReturnType<typeof parseCliArgs>;
   try {
+    const subcommand = argv[0] === undefined ? undefined : subcommands.get(argv[0]);
+    if (subcommand !== undefined) return await subcommand.run(argv.slice(1), io, env, signal);
     command = parseCliArgs(argv);
   } catch (error) {
     if (!(error instanceof CliUsageError)) throw error;

@@ -15,7 +15,7 @@ async function importsOf(entryPoint: string) {
     metafile: true,
     platform: 'node',
     format: 'esm',
-    external: ['rxjs', 'zod', 'execa'],
+    external: ['rxjs', 'zod', 'execa', 'ioredis'],
     logLevel: 'silent',
   });
   const output = Object.values(result.metafile.outputs)[0];
@@ -30,5 +30,10 @@ describe('the root entry point', () => {
     expect(eager).not.toContain('zod');
     expect(eager).not.toContain('execa');
     expect(imports.map((item) => item.path)).toContain('execa'); // still there, dynamically
+  });
+
+  it('never loads ioredis, not even dynamically (only `sluice/redis` does)', async () => {
+    const imports = await importsOf(entry);
+    expect(imports.map((item) => item.path)).not.toContain('ioredis');
   });
 });

@@ -1,0 +1,2 @@
+export * from './redis-run-store.js';
+export * from './run-keys.js';

@@ -214,7 +214,7 @@ export class RedisRunWriter implements RunWriter {
         this.#beating = false;
         // The writer's own commands report a lost connection; the heartbeat only reports what
         // only it can see: the run ended or taken by somebody else.
-        if (error instanceof Error && /^(ENDED|NOTOWNER|GONE)/.test(error.message)) this.#fail(error);
+        if (error instanceof Error && /^(ERR )?(ENDED|NOTOWNER|GONE)/.test(error.message)) this.#fail(error);
       },
     );
   }
@@ -250,7 +250,8 @@ export class RedisRunWriter implements RunWriter {
 
   #translate(error: unknown): unknown {
     const runId = this.runId;
-    const message = error instanceof Error ? error.message : String(error);
+    // Redis prefixes a script's one-word error (`GONE`) with `ERR `.
+    const message = (error instanceof Error ? error.message : String(error)).replace(/^ERR /, '');
     const info = { runId };
     if (message.startsWith('ENDED owner-lost') || message.startsWith('NOTOWNER')) {
       return new OwnerLostError(

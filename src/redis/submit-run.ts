@@ -66,7 +66,7 @@ export async function submitRun(store: RedisRunStore, options: SubmitRunOptions)
       [JSON.stringify(job.data), retainMs + leaseMs],
     );
   } catch (error) {
-    if (error instanceof Error && error.message.startsWith('EXISTS')) {
+    if (error instanceof Error && /^(ERR )?EXISTS/.test(error.message)) {
       throw new RunStoreError('RUN_EXISTS', `Run ${runId} already exists`, { info: { runId } });
     }
     throw new RunStoreError('RUN_STORE_FAILED', `Submitting run ${runId} failed: ${String(error)}`, {

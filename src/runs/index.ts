@@ -4,3 +4,4 @@ export * from './run-failure.js';
 export * from './run-record.js';
 export * from './run-store.js';
 export * from './to-run-store.js';
+export * from './run-sse-endpoint.js';

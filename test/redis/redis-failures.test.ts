@@ -7,7 +7,7 @@ import { fromRunStore } from '../../src/runs/from-run-store.js';
 import { toRunStore } from '../../src/runs/to-run-store.js';
 import { exec } from '../../src/sources/exec.js';
 import { findChild, fixture, pollUntil, writtenBytes } from '../support/processes.js';
-import { type RedisServer, redisCommand, redisServerPath, startRedis } from '../support/redis-server.js';
+import { redisCommand, redisServerPath, startRedis } from '../support/redis-server.js';
 
 const ticker = fixture('redis-ticker.py');
 const counter = fixture('exec-counter.py');

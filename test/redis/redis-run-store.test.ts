@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
+import { fromRunStore } from '../../src/runs/from-run-store.js';
 import { runStoreContract } from '../runs/run-store-contract.js';
+import { pollUntil } from '../support/processes.js';
 import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
 
 let runs = 0;
@@ -15,5 +18,39 @@ describe.skipIf(redisServerPath === undefined)('RedisRunStore (a real redis-serv
     store: ({ maxEvents }) =>
       new RedisRunStore({ url: server.url, maxEvents, blockMs: 200, maxBatchEvents: 5 }),
     runId: () => `run-${process.pid}-${++runs}`,
+  });
+});
+
+describe.skipIf(redisServerPath === undefined)('RedisRunStore reads on demand', () => {
+  let server: RedisServer;
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterAll(() => server?.stop());
+
+  it('a consumer that stops pulling stops the XREADs; one that pulls again gets the rest in order', async () => {
+    const store = new RedisRunStore({ url: server.url, maxBatchEvents: 5, readCount: 1 });
+    const writer = store.openWriter('demand');
+    for (let sequence = 0; sequence < 2000; sequence += 1) {
+      writer.append({ sequence, kind: 'stdout', content: `${sequence}\n`, isFinal: sequence === 1999 });
+      if (sequence % 5 === 4) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await writer.ended;
+    const xreads = async () => {
+      const stats = await store.client.info('commandstats');
+      return Number(/cmdstat_xread:calls=(\d+)/.exec(stats)?.[1] ?? 0);
+    };
+    const iterator = toAsyncIterable(fromRunStore(store, 'demand'), { bufferSize: 4 })[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    expect(first.value?.sequence).toBe(0);
+    await expect.poll(xreads).toBeGreaterThan(0);
+    const before = await xreads();
+    await pollUntil(() => false, 300); // nobody pulls for a while: no read goes out
+    expect(await xreads()).toBeLessThanOrEqual(before + 1);
+    const sequences = [0];
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) sequences.push(next.value.sequence);
+    expect(sequences).toEqual([...Array(2000).keys()]);
+    expect(await xreads()).toBeGreaterThan(before + 300); // 5 events per entry, 1 entry per XREAD
+    await store.close();
   });
 });

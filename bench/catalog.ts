@@ -1,5 +1,5 @@
 /** Which kind of measurement a variant is. */
-export type BenchGroup = 'throughput' | 'latency' | 'slow' | 'cancel' | 'import';
+export type BenchGroup = 'throughput' | 'latency' | 'slow' | 'cancel' | 'import' | 'redis';
 
 /** One variant of the suite, as the runner schedules it. */
 export interface VariantSpec {
@@ -54,6 +54,17 @@ export const CATALOG: readonly VariantSpec[] = [
   { name: 'slow-kernel-stream', group: 'slow', label: 'sluice kernel host + bridge (buffer_size 16)' },
   { name: 'cancel-term', group: 'cancel', label: 'group exits on SIGTERM' },
   { name: 'cancel-ignore-term', group: 'cancel', label: 'group ignores SIGTERM (forceKillAfterMs 200)' },
+  {
+    name: 'redis-throughput',
+    group: 'redis',
+    label: 'cat → exec → toRunStore → Redis → fromRunStore in another process',
+  },
+  {
+    name: 'redis-latency',
+    group: 'redis',
+    label: '1 line/ms: write → Redis → handler of a follower process',
+  },
+  { name: 'redis-memory', group: 'redis', label: 'Redis memory of 1,000 ended runs of 100 lines (60 B)' },
   { name: 'import-rxjs', group: 'import', label: "import 'rxjs'" },
   { name: 'import-sluice', group: 'import', label: "import 'sluice' (root entry, bundled like dist)" },
 ];

@@ -38,6 +38,16 @@ async function runVariant(params: RunParams): Promise<RunResult> {
     const script = join(params.fixtures, name === 'cancel-term' ? 'group-term.sh' : 'group-ignore-term.sh');
     return { cancelMs: await measureCancel(script, params.reps) };
   }
+  if (name.startsWith('redis-')) {
+    await (await import('./warm-up.js')).warmUpSluice();
+    const redis = await import('./redis.js');
+    if (name === 'redis-throughput')
+      return redis.measureRedisThroughput(params.tmp, Math.min(params.lines, 500_000));
+    if (name === 'redis-latency') {
+      return redis.measureRedisLatency(join(params.fixtures, 'ticker.mjs'), params.latencyLines, 1);
+    }
+    if (name === 'redis-memory') return redis.measureRedisMemory(1000, 100);
+  }
   throw new Error(`unknown variant ${params.variant}`);
 }
 

@@ -77,6 +77,8 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
     latencyIterableP99VsLimit: div(figure('latency-exec-iterable', 'p99Us'), 1000),
     cancelTermVsLimit: div(figure('cancel-term', 'maxMs'), 50),
     cancelIgnoreTermVsLimit: div(figure('cancel-ignore-term', 'maxMs'), CANCEL_FORCE_KILL_MS + 50),
+    redisThroughputVsTarget: div(rate('redis-throughput'), 100_000),
+    redisLatencyP99VsLimit: div(figure('redis-latency', 'p99Us'), 20_000),
     importSluiceVsRxjs: div(figure('import-sluice', 'medianMs'), figure('import-rxjs', 'medianMs')),
     importExcessVsBudget: div(
       diff(figure('import-sluice', 'medianMs'), figure('import-rxjs', 'medianMs')),
@@ -102,6 +104,8 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
   target('cancelTermVsLimit', '<=', 1, 'cancel (SIGTERM) ≤ 50 ms');
   target('cancelIgnoreTermVsLimit', '<=', 1, 'cancel (ignores SIGTERM) ≤ forceKillAfterMs + 50 ms');
   target('importExcessVsBudget', '<=', 1, "import 'sluice' ≤ import 'rxjs' + 30 ms");
+  target('redisThroughputVsTarget', '>=', 1, 'through Redis to a follower process ≥ 100k lines/s');
+  target('redisLatencyP99VsLimit', '<=', 1, 'through Redis at 1k lines/s: p99 ≤ 20 ms');
   const missed = Object.entries(targets)
     .filter(([, check]) => !check.met)
     .map(([name]) => name);

@@ -52,7 +52,11 @@ export interface RunSseEndpoint {
   toResponse(runId: string, request?: Request, highWaterMark?: number): Promise<Response>;
 }
 
-const count = (options: RunSseOptions, name: 'heartbeatMs' | 'stallTimeoutMs' | 'retryMs', fallback: number) => {
+const count = (
+  options: RunSseOptions,
+  name: 'heartbeatMs' | 'stallTimeoutMs' | 'retryMs',
+  fallback: number,
+) => {
   const value = options[name] ?? fallback;
   if (!Number.isSafeInteger(value) || value < 0) throw optionError(name, 'a non-negative integer', value);
   return value;
@@ -229,7 +233,10 @@ export function runSseEndpoint(store: RunStore, options: RunSseOptions = {}): Ru
       const { stream: body, sink } = readableStreamSink(highWaterMark);
       stream(runId, sink, lastEventId ?? -1);
       return new Response(body, {
-        headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform' },
+        headers: {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache, no-transform',
+        },
       });
     },
   };

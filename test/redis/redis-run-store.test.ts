@@ -40,7 +40,9 @@ describe.skipIf(redisServerPath === undefined)('RedisRunStore reads on demand', 
       const stats = await store.client.info('commandstats');
       return Number(/cmdstat_xread:calls=(\d+)/.exec(stats)?.[1] ?? 0);
     };
-    const iterator = toAsyncIterable(fromRunStore(store, 'demand'), { bufferSize: 4 })[Symbol.asyncIterator]();
+    const iterator = toAsyncIterable(fromRunStore(store, 'demand'), { bufferSize: 4 })[
+      Symbol.asyncIterator
+    ]();
     const first = await iterator.next();
     expect(first.value?.sequence).toBe(0);
     await expect.poll(xreads).toBeGreaterThan(0);
@@ -48,7 +50,8 @@ describe.skipIf(redisServerPath === undefined)('RedisRunStore reads on demand', 
     await pollUntil(() => false, 300); // nobody pulls for a while: no read goes out
     expect(await xreads()).toBeLessThanOrEqual(before + 1);
     const sequences = [0];
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) sequences.push(next.value.sequence);
+    for (let next = await iterator.next(); !next.done; next = await iterator.next())
+      sequences.push(next.value.sequence);
     expect(sequences).toEqual([...Array(2000).keys()]);
     expect(await xreads()).toBeGreaterThan(before + 300); // 5 events per entry, 1 entry per XREAD
     await store.close();

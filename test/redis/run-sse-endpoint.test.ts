@@ -25,9 +25,10 @@ async function readSse(
   if (response.status !== 200 || response.body === null) return { status: response.status, messages };
   const parser = new SseParser();
   const decoder = new TextDecoder();
+  const reader = response.body.getReader();
   try {
-    for await (const chunk of response.body) {
-      messages.push(...parser.push(decoder.decode(chunk, { stream: true })));
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      messages.push(...parser.push(decoder.decode(read.value, { stream: true })));
       if (enough(messages)) break;
     }
   } catch {}
@@ -73,9 +74,17 @@ describe.skipIf(redisServerPath === undefined)('runSseEndpoint: SSE from any ins
     const owner = await instance();
     const [a, b] = [await instance(), await instance()];
     const runId = `sse-${randomUUID()}`;
-    const run = lastValueFrom(exec('python3', [ticker, '100000', '0.01']).pipe(toRunStore(owner.store, runId)));
-    await expect.poll(async () => (await owner.store.info(runId))?.next ?? 0, { timeout: 20_000 }).toBeGreaterThan(0);
-    const first = await readSse(`${a.base}/runs/${runId}/events`, {}, (messages) => ids(messages).length >= 5);
+    const run = lastValueFrom(
+      exec('python3', [ticker, '100000', '0.01']).pipe(toRunStore(owner.store, runId)),
+    );
+    await expect
+      .poll(async () => (await owner.store.info(runId))?.next ?? 0, { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    const first = await readSse(
+      `${a.base}/runs/${runId}/events`,
+      {},
+      (messages) => ids(messages).length >= 5,
+    );
     expect(first.status).toBe(200);
     const seen = ids(first.messages);
     expect(seen.slice(0, 5)).toEqual([0, 1, 2, 3, 4]);
@@ -91,9 +100,14 @@ describe.skipIf(redisServerPath === undefined)('runSseEndpoint: SSE from any ins
     const end = await run;
     expect(end).toMatchObject({ kind: 'end', metadata: { reason: 'cancelled' }, isFinal: true });
     // a viewer arriving afterwards on either instance gets the end; after the final event: 204
-    const tail = await readSse(`${a.base}/runs/${runId}/events`, { 'last-event-id': String(end.sequence - 1) });
+    const tail = await readSse(`${a.base}/runs/${runId}/events`, {
+      'last-event-id': String(end.sequence - 1),
+    });
     expect(tail.messages.at(-1)?.event).toBe('end');
-    expect((await fetch(`${b.base}/runs/${runId}/events`, { headers: { 'last-event-id': String(end.sequence) } })).status).toBe(204);
+    expect(
+      (await fetch(`${b.base}/runs/${runId}/events`, { headers: { 'last-event-id': String(end.sequence) } }))
+        .status,
+    ).toBe(204);
     expect((await fetch(`${b.base}/runs/${runId}/events`, { method: 'DELETE' })).status).toBe(409);
   });
 
@@ -114,12 +128,16 @@ describe.skipIf(redisServerPath === undefined)('runSseEndpoint: SSE from any ins
     expect(ids(read.messages)[0]).toBe(to + 1);
     expect(ids(read.messages).at(-1)).toBe(199);
     expect((await fetch(`${base}/runs/nope-${randomUUID()}/events`)).status).toBe(404);
-    expect((await fetch(`${base}/runs/${runId}/events`, { headers: { 'last-event-id': '500' } })).status).toBe(204);
+    expect(
+      (await fetch(`${base}/runs/${runId}/events`, { headers: { 'last-event-id': '500' } })).status,
+    ).toBe(204);
     const live = `sse-live-${randomUUID()}`;
     const liveWriter = store.openWriter(live);
     liveWriter.append({ sequence: 0, kind: 'stdout', content: 'x\n', isFinal: false });
     await expect.poll(async () => (await store.info(live))?.next ?? 0).toBe(1);
-    expect((await fetch(`${base}/runs/${live}/events`, { headers: { 'last-event-id': '5' } })).status).toBe(400);
+    expect((await fetch(`${base}/runs/${live}/events`, { headers: { 'last-event-id': '5' } })).status).toBe(
+      400,
+    );
     liveWriter.append({ sequence: 1, kind: 'exit', content: null, isFinal: true });
     await liveWriter.ended;
   });

@@ -19,7 +19,9 @@ const line = (sequence: number, isFinal = false): ChunkEvent<string> => ({
 describe('toRunStore', () => {
   it('passes the stream through, publishes it, and completes once the store has the final event', async () => {
     const store = new MemoryRunStore();
-    const events = await lastValueFrom(exec('sh', ['-c', 'echo a; echo b']).pipe(toRunStore(store, 'r1'), toArray()));
+    const events = await lastValueFrom(
+      exec('sh', ['-c', 'echo a; echo b']).pipe(toRunStore(store, 'r1'), toArray()),
+    );
     expect(events.map((event) => event.kind)).toEqual(['stdout', 'stdout', 'exit']);
     const followed = await lastValueFrom(fromRunStore(store, 'r1').pipe(toArray()));
     expect(followed).toEqual(events);
@@ -39,7 +41,13 @@ describe('toRunStore', () => {
     await expect.poll(() => pid).toBeGreaterThan(0);
     expect(await store.cancel('r2', 'enough')).toBe(true);
     const events = await done;
-    const sentinel = { sequence: 1, kind: 'end', content: null, metadata: { reason: 'enough' }, isFinal: true };
+    const sentinel = {
+      sequence: 1,
+      kind: 'end',
+      content: null,
+      metadata: { reason: 'enough' },
+      isFinal: true,
+    };
     expect(events.at(-1)).toEqual(sentinel);
     expect(seen.at(-1)).toEqual(sentinel);
     expect(follower.closed).toBe(true);
@@ -54,7 +62,13 @@ describe('toRunStore', () => {
     subscription.unsubscribe();
     expect(source.observed).toBe(false);
     const events = await lastValueFrom(fromRunStore(store, 'r3').pipe(toArray()));
-    expect(events.at(-1)).toEqual({ sequence: 1, kind: 'end', content: null, metadata: { reason: 'cancelled' }, isFinal: true });
+    expect(events.at(-1)).toEqual({
+      sequence: 1,
+      kind: 'end',
+      content: null,
+      metadata: { reason: 'cancelled' },
+      isFinal: true,
+    });
   });
 
   it("a source error is recorded as the run's failure, then forwarded", async () => {
@@ -63,8 +77,11 @@ describe('toRunStore', () => {
     const result = lastValueFrom(source.pipe(toRunStore(store, 'r4'))).catch((error: unknown) => error);
     source.next(line(0));
     source.error(new Error('broken pipe'));
-    expect((await result as Error).message).toBe('broken pipe');
-    expect((await store.info('r4'))?.failure).toMatchObject({ code: 'STREAM_FAILED', message: 'broken pipe' });
+    expect(((await result) as Error).message).toBe('broken pipe');
+    expect((await store.info('r4'))?.failure).toMatchObject({
+      code: 'STREAM_FAILED',
+      message: 'broken pipe',
+    });
   });
 
   it("pauses the producer while the writer's demand or the consumer's is paused", () => {
@@ -99,6 +116,8 @@ describe('toRunStore', () => {
 
   it('rejects a bad store or run id before subscribing', () => {
     expect(() => toRunStore({} as RunStore, 'x')).toThrow('Expected the `store` argument to be a RunStore');
-    expect(() => toRunStore(new MemoryRunStore(), '')).toThrow('Expected the `runId` argument to be a non-empty string');
+    expect(() => toRunStore(new MemoryRunStore(), '')).toThrow(
+      'Expected the `runId` argument to be a non-empty string',
+    );
   });
 });

@@ -81,6 +81,10 @@ export function aggregate(spec: VariantSpec, runs: readonly RunResult[], expecte
         perLineBytesPerLine: round(perLineBytes / (count * linesPerRun), 1),
       };
     }
+    if (run?.cancelMs !== undefined) {
+      const { median, max } = spread(run.cancelMs);
+      return { ...base, reps: run.cancelMs.length, medianMs: round(median, 2), maxMs: round(max, 2) };
+    }
     if (run?.latenciesUs !== undefined) {
       const samples = run.latenciesUs;
       return {

@@ -64,6 +64,7 @@ export const CATALOG: readonly VariantSpec[] = [
     group: 'redis',
     label: '1 line/ms: write → Redis → handler of a follower process',
   },
+  { name: 'redis-cancel', group: 'redis', label: 'cancel() on one instance → the owner, via Redis pub/sub' },
   { name: 'redis-memory', group: 'redis', label: 'Redis memory of 1,000 ended runs of 100 lines (60 B)' },
   { name: 'import-rxjs', group: 'import', label: "import 'rxjs'" },
   { name: 'import-sluice', group: 'import', label: "import 'sluice' (root entry, bundled like dist)" },

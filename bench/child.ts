@@ -47,6 +47,7 @@ async function runVariant(params: RunParams): Promise<RunResult> {
       return redis.measureRedisLatency(join(params.fixtures, 'ticker.mjs'), params.latencyLines, 1);
     }
     if (name === 'redis-memory') return redis.measureRedisMemory(1000, 100);
+    if (name === 'redis-cancel') return redis.measureRedisCancel(Math.max(5, params.reps * 3));
   }
   throw new Error(`unknown variant ${params.variant}`);
 }

@@ -117,3 +117,45 @@ export async function measureRedisMemory(runs: number, linesPerRun: number): Pro
   const figures: RedisMemoryFigures = { runs, linesPerRun, batchedBytes: batched, perLineBytes: perLine };
   return { redisMemory: figures };
 }
+
+/**
+ * `redis-cancel`: `cancel()` on one store instance (its own connections) → the owner's
+ * `onCancel` on another, through Redis (the pub/sub control channel), `reps` times.
+ */
+export async function measureRedisCancel(reps: number): Promise<RunResult> {
+  const redis = await startBenchRedis();
+  const owner = new RedisRunStore({ url: redis.url });
+  const other = new RedisRunStore({ url: redis.url });
+  try {
+    const cancelMs: number[] = [];
+    for (let rep = 0; rep < reps; rep += 1) {
+      const writer = owner.openWriter(`cancel-${rep}`);
+      writer.append({ sequence: 0, kind: 'stdout', content: 'x\n', isFinal: false });
+      while ((await other.info(`cancel-${rep}`))?.next !== 1)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the owner's SUBSCRIBE has gone out
+      const asked = performance.now();
+      const reached = new Promise<void>((resolve) =>
+        writer.onCancel(() => {
+          cancelMs.push(performance.now() - asked);
+          resolve();
+        }),
+      );
+      await other.cancel(`cancel-${rep}`);
+      await reached;
+      writer.append({
+        sequence: 1,
+        kind: 'end',
+        content: null,
+        metadata: { reason: 'cancelled' },
+        isFinal: true,
+      });
+      await writer.ended;
+    }
+    return { cancelMs };
+  } finally {
+    await owner.close();
+    await other.close();
+    await redis.stop();
+  }
+}

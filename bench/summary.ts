@@ -79,6 +79,7 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
     cancelIgnoreTermVsLimit: div(figure('cancel-ignore-term', 'maxMs'), CANCEL_FORCE_KILL_MS + 50),
     redisThroughputVsTarget: div(rate('redis-throughput'), 100_000),
     redisLatencyP99VsLimit: div(figure('redis-latency', 'p99Us'), 20_000),
+    redisCancelVsLimit: div(figure('redis-cancel', 'maxMs'), 100),
     importSluiceVsRxjs: div(figure('import-sluice', 'medianMs'), figure('import-rxjs', 'medianMs')),
     importExcessVsBudget: div(
       diff(figure('import-sluice', 'medianMs'), figure('import-rxjs', 'medianMs')),
@@ -106,6 +107,7 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
   target('importExcessVsBudget', '<=', 1, "import 'sluice' ≤ import 'rxjs' + 30 ms");
   target('redisThroughputVsTarget', '>=', 1, 'through Redis to a follower process ≥ 100k lines/s');
   target('redisLatencyP99VsLimit', '<=', 1, 'through Redis at 1k lines/s: p99 ≤ 20 ms');
+  target('redisCancelVsLimit', '<=', 1, 'cancel from another instance reaches the owner ≤ 100 ms');
   const missed = Object.entries(targets)
     .filter(([, check]) => !check.met)
     .map(([name]) => name);

@@ -1,5 +1,7 @@
+import { lastValueFrom, tap } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
+import { isOwnerLostError } from '../../src/core/errors/owner-lost-error.js';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import { fromRunStore } from '../../src/runs/from-run-store.js';
 import { runStoreContract } from '../runs/run-store-contract.js';
@@ -55,5 +57,36 @@ describe.skipIf(redisServerPath === undefined)('RedisRunStore reads on demand', 
     expect(sequences).toEqual([...Array(2000).keys()]);
     expect(await xreads()).toBeGreaterThan(before + 300); // 5 events per entry, 1 entry per XREAD
     await store.close();
+  });
+});
+
+describe.skipIf(redisServerPath === undefined)('RedisRunStore leases', () => {
+  let server: RedisServer;
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterAll(() => server?.stop());
+
+  it('an owner cut off past its lease is declared lost by a follower, and its later writes are refused', async () => {
+    const owner = new RedisRunStore({ url: server.url, leaseMs: 60_000 });
+    const follower = new RedisRunStore({ url: server.url, blockMs: 100 });
+    const writer = owner.openWriter('partitioned');
+    writer.append({ sequence: 0, kind: 'stdout', content: 'a\n', isFinal: false });
+    await expect.poll(async () => (await follower.info('partitioned'))?.next).toBe(1);
+    // what a partition looks like from Redis: the lease is not renewed and expires
+    await follower.client.del('sluice:{partitioned}:lease');
+    const events: unknown[] = [];
+    const error = await lastValueFrom(
+      fromRunStore(follower, 'partitioned').pipe(tap((event) => events.push(event))),
+    ).catch((e: unknown) => e);
+    expect(isOwnerLostError(error)).toBe(true);
+    expect(events).toHaveLength(1);
+    expect((await follower.info('partitioned'))?.failure?.code).toBe('OWNER_LOST');
+    writer.append({ sequence: 1, kind: 'stdout', content: 'late\n', isFinal: false }); // the owner comes back
+    const refused = await writer.ended.catch((e: unknown) => e);
+    expect(isOwnerLostError(refused)).toBe(true);
+    expect((await follower.info('partitioned'))?.next).toBe(1); // nothing written after the verdict
+    await owner.close();
+    await follower.close();
   });
 });

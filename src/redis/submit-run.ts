@@ -4,7 +4,7 @@ import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { evalScript } from './eval-script.js';
 import type { RedisRunStore } from './redis-run-store.js';
-import { runJobSchema } from './run-job.js';
+import { runJobSchema } from './run-job-schema.js';
 import { isRunId, runKeys } from './run-keys.js';
 import { SUBMIT } from './run-scripts.js';
 
@@ -28,7 +28,15 @@ export interface SubmitRunOptions {
   readonly timeoutMs?: number;
 }
 
-/** The key of the run queue (a Redis Stream read by the workers' consumer group). */
+/**
+ * The key of the run queue under `prefix`: a Redis Stream read by the workers' consumer group.
+ *
+ * @example
+ * ```ts
+ * import { queueKey } from 'sluice/redis';
+ * await store.client.xlen(queueKey('sluice')); // runs waiting or running
+ * ```
+ */
 export const queueKey = (prefix: string): string => `${prefix}:queue`;
 
 /**

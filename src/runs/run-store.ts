@@ -94,7 +94,10 @@ export interface RunWriter {
  * ```
  */
 export interface RunStore {
-  /** Starts writing run `runId` as its owner. Fails (on `ended`) with `RUN_EXISTS` if it has one. */
+  /**
+   * Starts writing run `runId` as its owner. `RUN_EXISTS` if the run already has (or had) one:
+   * thrown at once by a store that knows synchronously, else the writer's `ended` rejects with it.
+   */
   openWriter(runId: string): RunWriter;
   /**
    * The run's records after `options.after`, live until its end: a cold, demand-aware Observable

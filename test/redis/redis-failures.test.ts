@@ -84,7 +84,7 @@ describe.skipIf(redisServerPath === undefined)('a run writer when Redis fails', 
     const child = findChild(counter) as number;
     expect(child).toBeGreaterThan(0);
     const rssBefore = process.memoryUsage().rss;
-    expect(await redisCommand(server.port, 'CLIENT PAUSE 3000 ALL')).toBe('+OK');
+    expect(await redisCommand(server.port, 'CLIENT PAUSE 6000 ALL')).toBe('+OK');
     const pausedAt = performance.now();
     // Once the writer's batches are in flight and its pending batch is full, exec stops reading:
     // the child's write count stops growing.
@@ -97,11 +97,11 @@ describe.skipIf(redisServerPath === undefined)('a run writer when Redis fails', 
         steadySince = performance.now();
       }
       return performance.now() - steadySince > 800;
-    }, 2500);
-    expect(performance.now() - pausedAt).toBeLessThan(3000); // the child stood still inside the pause
+    }, 3000);
+    expect(performance.now() - pausedAt).toBeLessThan(4000); // the child stood still inside the pause
     const deliveredInPause = delivered;
     const written = writtenBytes(child);
-    await pollUntil(() => performance.now() - pausedAt > 2500, 3000);
+    await pollUntil(() => performance.now() - pausedAt > 4500, 5000); // still inside the 6 s pause
     expect(writtenBytes(child)).toBe(written);
     expect(delivered).toBe(deliveredInPause);
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(64 * 1024 * 1024);

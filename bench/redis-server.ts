@@ -37,7 +37,10 @@ export async function startBenchRedis(): Promise<{ url: string; stop(): Promise<
   });
   const url = `redis://127.0.0.1:${port}`;
   for (let attempt = 0; ; attempt += 1) {
-    if (spawnError !== undefined) throw spawnError;
+    if (spawnError !== undefined) {
+      rmSync(dir, { recursive: true, force: true });
+      throw spawnError;
+    }
     const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
     probe.on('error', () => {});
     const answered = await probe
@@ -49,7 +52,11 @@ export async function startBenchRedis(): Promise<{ url: string; stop(): Promise<
       );
     probe.disconnect();
     if (answered) break;
-    if (attempt > 250) throw new Error(`redis-server did not answer on port ${port}`);
+    if (attempt > 250) {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`redis-server did not answer on port ${port}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return {

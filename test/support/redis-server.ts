@@ -62,7 +62,7 @@ export interface RedisServer {
   readonly process: ChildProcess;
   /** Stops it (SIGTERM, then SIGKILL after 5 s) and waits for the exit; removes its dir unless `keepDir`. */
   stop(keepDir?: boolean): Promise<void>;
-  /** `kill -9`: the server dies without saving anything. */
+  /** `kill -9`: the server dies without saving anything (its dir is removed). */
   crash(): Promise<void>;
 }
 
@@ -120,8 +120,11 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
     process: child,
     stop: async (keepDir = false) => {
       await kill('SIGTERM');
-      if (!keepDir && options.dir === undefined) rmSync(dir, { recursive: true, force: true });
+      if (!keepDir) rmSync(dir, { recursive: true, force: true });
     },
-    crash: () => kill('SIGKILL'),
+    crash: async () => {
+      await kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

@@ -229,6 +229,12 @@ describe('Exec tool', () => {
     expect(capped.stdout).toBe('');
   });
 
+  it('runs npm (a `#!/usr/bin/env node` script) without the default address-space limit', async () => {
+    const npm = await execOk({ argv: ['npm', '--version'] });
+    expect(npm).toMatchObject({ exit_code: 0, signal: null });
+    expect(npm.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
   it('rejects a non-boolean stream with an invalid-arguments result naming the field', async () => {
     expect(await run({ argv: ['true'], stream: 'yes' })).toEqual({
       ok: false,

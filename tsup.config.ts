@@ -10,6 +10,7 @@ export default defineConfig([
       'kernel/index': 'src/kernel/index.ts',
       'testing/index': 'src/testing/index.ts',
       'browser/index': 'src/browser/index.ts',
+      'mcp/index': 'src/mcp/index.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,
@@ -19,7 +20,7 @@ export default defineConfig([
     splitting: true,
     shims: true,
     treeshake: true,
-    external: ['rxjs', 'zod', 'execa'],
+    external: ['rxjs', 'zod', 'execa', /^@modelcontextprotocol\/sdk(\/|$)/],
   },
   {
     entry: { 'cli/main': 'src/cli/main.ts' },
@@ -27,6 +28,6 @@ export default defineConfig([
     sourcemap: true,
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
-    external: ['rxjs', 'zod', 'execa'],
+    external: ['rxjs', 'zod', 'execa', /^@modelcontextprotocol\/sdk(\/|$)/],
   },
 ]);

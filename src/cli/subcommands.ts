@@ -1,3 +1,4 @@
+import { mcpCommand } from './mcp/mcp-command.js';
 import type { CliStreams } from './text-view.js';
 
 /**
@@ -29,4 +30,6 @@ export interface Subcommand {
  * if (command) process.exitCode = await command.run(['run-1'], process, process.env);
  * ```
  */
-export const subcommands: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>([]);
+export const subcommands: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>([
+  ['mcp', mcpCommand],
+]);

@@ -64,9 +64,19 @@ describe('serveMcp: listing', () => {
     expect(properties.timeout_s).toMatchObject({ default: 30, maximum: 30, exclusiveMinimum: 0 });
     expect(properties).not.toHaveProperty('stream'); // progress follows the call's progress token
     expect(exec?.inputSchema.required).toEqual(['argv']);
-    expect(exec?.outputSchema).toEqual(
-      z.toJSONSchema(execToolResultSchema, { target: 'draft-7', io: 'output' }),
-    );
+    // The JSON Schema zod makes of the result, a nullable field as `anyOf` (portable) rather than a `type` array.
+    const zodMade = z.toJSONSchema(execToolResultSchema, { target: 'draft-7', io: 'output' });
+    expect(zodMade.properties?.signal).toMatchObject({ type: ['string', 'null'] });
+    expect(exec?.outputSchema).toEqual({
+      ...zodMade,
+      properties: {
+        ...zodMade.properties,
+        signal: {
+          description: 'The signal that ended the program (SIGTERM, SIGKILL, …), or null',
+          anyOf: [{ type: 'string' }, { type: 'null' }],
+        },
+      },
+    });
   });
 
   it('lists a zod-defined user tool with the JSON Schema zod makes of it, and runs it', async () => {

@@ -21,6 +21,7 @@ import {
   type ToolDefinition,
   type ToolRegistry,
 } from '../kernel/index.js';
+import { awaitClientCaughtUp } from './await-client-caught-up.js';
 import { type ExecPolicy, readExecPolicy } from './exec-policy.js';
 import { createProgressPump } from './progress-pump.js';
 import { restrictExecTool } from './restrict-exec-tool.js';
@@ -29,6 +30,8 @@ import { toMcpTool } from './to-mcp-tool.js';
 
 /** Text waiting for a slow client past which a streaming tool is paused (about 1 MiB). */
 const HIGH_WATER_CHARS = 1 << 20;
+/** How long the result waits for the client's answer to the ping that follows the last progress. */
+const CATCH_UP_TIMEOUT_MS = 10_000;
 
 /**
  * Options of {@link serveMcp}, checked before the server connects.
@@ -71,7 +74,8 @@ const KNOWN = ['allow', 'cwd', 'timeoutS', 'progressIntervalMs', 'serverInfo', '
  *   chunks so far, `message` their text, stderr lines marked `[stderr] ` — coalesced to at most
  *   one notification per `progressIntervalMs`, never more than one in flight (a slow transport
  *   gets fewer, larger ones), and the tool paused while about 1 MiB waits. Every chunk goes out
- *   before the result;
+ *   before the result, and the result waits for a `ping` round trip so that no client can see
+ *   it before the last notification;
  * - `notifications/cancelled` for the call, or the transport closing, aborts it: the Exec tool
  *   kills the whole process group at once;
  * - the result is a `CallToolResult`: the Exec tool's output as text within its output cap,
@@ -164,6 +168,9 @@ export async function serveMcp(
         demand: pump?.demand,
       });
       await pump?.flush();
+      if (pump !== undefined && pump.chunks() > 0 && !extra.signal.aborted) {
+        await awaitClientCaughtUp(extra, CATCH_UP_TIMEOUT_MS);
+      }
       return toCallToolResult(result, { tool, args, streamedChunks: pump?.chunks() });
     } finally {
       extra.signal.removeEventListener('abort', stop);

@@ -2,8 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type CallToolResult,
+  ErrorCode,
+  type JSONRPCMessage,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createToolRegistry, execToolResultSchema, registerBuiltinTools } from '../../src/kernel/index.js';
@@ -375,5 +382,48 @@ describe('serveMcp: the Exec tool', () => {
     expect(await groupGone(pgid, 5_000)).toBe(true);
     expect(taggedAlive(name)).toBe(false);
     await expect(call).rejects.toThrow('Connection closed');
+  });
+
+  it("delivers the last line to the SDK's Client even when the transport hands it over in one read with the result", async () => {
+    // A transport that delivers what the server sends in bursts, as a busy pipe does: everything
+    // written within 5 ms reaches the client in one synchronous batch (one "read").
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    const queue: JSONRPCMessage[] = [];
+    let scheduled = false;
+    const bursty: Transport = {
+      start: () => serverTransport.start(),
+      close: () => serverTransport.close(),
+      send: async (message) => {
+        queue.push(message);
+        if (scheduled) return;
+        scheduled = true;
+        setTimeout(() => {
+          scheduled = false;
+          for (const queued of queue.splice(0)) void serverTransport.send(queued);
+        }, 5);
+      },
+    };
+    serverTransport.onmessage = (message, extra) => bursty.onmessage?.(message, extra);
+    serverTransport.onclose = () => bursty.onclose?.();
+    await serveMcp(builtins(), bursty, { allow: ['sh'] });
+    const client = new Client({ name: 'sluice-test', version: '1.0.0' });
+    await client.connect(clientTransport);
+    closers.push(() => client.close());
+    const errors: Error[] = [];
+    client.onerror = (error) => errors.push(error);
+    for (let run = 0; run < 5; run += 1) {
+      let streamed = '';
+      await client.callTool(
+        { name: 'Exec', arguments: { argv: ['sh', '-c', 'echo one; sleep 0.05; echo last'] } },
+        undefined,
+        {
+          onprogress: (update) => {
+            streamed += update.message;
+          },
+        },
+      );
+      expect(streamed).toBe('one\nlast\n');
+    }
+    expect(errors).toEqual([]); // no "progress notification for an unknown token"
   });
 });

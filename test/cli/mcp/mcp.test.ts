@@ -211,6 +211,27 @@ describe('sluice mcp: lifetime and command line', () => {
     expect(await pollUntil(() => processGone(serverPid), 5_000)).toBe(true);
   });
 
+  it('kills a running command and exits on SIGTERM', async () => {
+    const { client, transport } = await startSluiceMcp(['--allow', 'sh']);
+    const serverPid = transport.pid ?? 0;
+    let pgid = 0;
+    const call = client.callTool(
+      { name: 'Exec', arguments: { argv: ['sh', '-c', GROUP_OF_SLEEPS, tag()] } },
+      undefined,
+      {
+        onprogress: (update) => {
+          pgid ||= Number.parseInt(update.message ?? '', 10);
+        },
+      },
+    );
+    call.catch(() => {});
+    expect(await pollUntil(() => pgid > 0, 20_000)).toBe(true);
+    process.kill(serverPid, 'SIGTERM');
+    expect(await groupGone(pgid, 1_000)).toBe(true);
+    expect(await pollUntil(() => processGone(serverPid), 5_000)).toBe(true);
+    await client.close();
+  });
+
   it('offers no tool without --allow, and says so on stderr', async () => {
     const { client, log } = await startSluiceMcp([]);
     expect((await client.listTools()).tools).toEqual([]);

@@ -54,7 +54,9 @@ type ToolCaller = Pick<Client, 'callTool'>;
  * `toAsyncIterable` — aborts the request through the SDK, which sends `notifications/cancelled`:
  * a sluice server kills the command's process group at once. Each subscription is its own call.
  * Notifications are pushed by the server: there is no demand to send back, so put `bounded` or
- * `coalesce` after this for a slow consumer.
+ * `coalesce` after this for a slow consumer. With the SDK's client (1.x), a server that sends its
+ * last notification right before the result can lose it to a race in the SDK (docs/mcp.md);
+ * sluice's own server waits for a ping round trip first, so nothing is lost there.
  *
  * @example
  * ```ts

@@ -62,7 +62,7 @@ describe('parseCliArgs', () => {
   });
 
   it.each([
-    [['frobnicate'], 'Unknown command `frobnicate`: expected one of `exec`, `demo`, or `--help`'],
+    [['frobnicate'], 'Unknown command `frobnicate`: expected one of `exec`, `demo`, `mcp`, or `--help`'],
     [['exec'], 'Missing the command to run'],
     [['exec', '--timeout-ms', 'soon', '--', 'ls'], '`--timeout-ms` expects a whole number, got `soon`'],
     [

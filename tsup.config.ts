@@ -11,6 +11,7 @@ export default defineConfig([
       'testing/index': 'src/testing/index.ts',
       'browser/index': 'src/browser/index.ts',
       'redis/index': 'src/redis/index.ts',
+      'mcp/index': 'src/mcp/index.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,
@@ -20,7 +21,7 @@ export default defineConfig([
     splitting: true,
     shims: true,
     treeshake: true,
-    external: ['rxjs', 'zod', 'execa', 'ioredis'],
+    external: ['rxjs', 'zod', 'execa', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
   },
   {
     entry: { 'cli/main': 'src/cli/main.ts' },
@@ -28,6 +29,6 @@ export default defineConfig([
     sourcemap: true,
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
-    external: ['rxjs', 'zod', 'execa', 'ioredis'],
+    external: ['rxjs', 'zod', 'execa', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
   },
 ]);

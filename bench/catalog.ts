@@ -38,6 +38,7 @@ export const CATALOG: readonly VariantSpec[] = [
   throughput('exec-onchunk', 'sluice exec → async onChunk'),
   throughput('exec-coalesce', 'sluice exec → coalesce → subscribe'),
   throughput('kernel-stream', 'sluice kernel host + bridge, for await'),
+  throughput('mcp-progress', 'sluice/mcp Exec → SDK Client, progress (in memory)'),
   throughput('raw-data-split', "'data' + indexOf line split", 'node'),
   throughput('exec-push', 'sluice exec, subscribe (push)', 'node'),
   throughput('exec-iterable', 'sluice exec → toAsyncIterable', 'node'),
@@ -66,6 +67,11 @@ export const CATALOG: readonly VariantSpec[] = [
   },
   { name: 'redis-cancel', group: 'redis', label: 'cancel() on one instance → the owner, via Redis pub/sub' },
   { name: 'redis-memory', group: 'redis', label: 'Redis memory of 1,000 ended runs of 100 lines (60 B)' },
+  {
+    name: 'cancel-mcp',
+    group: 'cancel',
+    label: 'MCP AbortSignal → notifications/cancelled (sluice/mcp, in memory)',
+  },
   { name: 'import-rxjs', group: 'import', label: "import 'rxjs'" },
   { name: 'import-sluice', group: 'import', label: "import 'sluice' (root entry, bundled like dist)" },
 ];

@@ -51,6 +51,8 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
     execOnChunkVsReadlineIterator: div(rate('exec-onchunk'), rate('readline-iterator')),
     execCoalesceVsDataSplit: div(rate('exec-coalesce'), rate('raw-data-split')),
     kernelStreamVsExecIterable: div(rate('kernel-stream'), rate('exec-iterable')),
+    mcpProgressVsKernelStream: div(rate('mcp-progress'), rate('kernel-stream')),
+    mcpProgressVsExecPush: div(rate('mcp-progress'), rate('exec-push')),
     nodeProducerExecPushVsDataSplit: div(rate('exec-push@node'), rate('raw-data-split@node')),
     slowExecIterableLeadVsLimit: div(figure('slow-exec-iterable', 'maxLeadBytes'), LEAD_LIMIT_BYTES),
     slowExecOnChunkLeadVsLimit: div(figure('slow-exec-onchunk', 'maxLeadBytes'), LEAD_LIMIT_BYTES),
@@ -80,6 +82,8 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
     redisThroughputVsTarget: div(rate('redis-throughput'), 100_000),
     redisLatencyP99VsLimit: div(figure('redis-latency', 'p99Us'), 20_000),
     redisCancelVsLimit: div(figure('redis-cancel', 'maxMs'), 100),
+    cancelMcpVsTerm: div(figure('cancel-mcp', 'medianMs'), figure('cancel-term', 'medianMs')),
+    cancelMcpVsLimit: div(figure('cancel-mcp', 'maxMs'), 100),
     importSluiceVsRxjs: div(figure('import-sluice', 'medianMs'), figure('import-rxjs', 'medianMs')),
     importExcessVsBudget: div(
       diff(figure('import-sluice', 'medianMs'), figure('import-rxjs', 'medianMs')),
@@ -100,6 +104,7 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
     target(`slow${name}LeadVsLimit`, '<=', 1, `slow ${name}: lead ≤ 16 chunks + 128 KiB`);
     target(`slow${name}RssVsLimit`, '<=', 1, `slow ${name}: RSS growth ≤ 20 MB`);
   }
+  target('cancelMcpVsLimit', '<=', 1, 'cancel over MCP (abort → group gone) ≤ 100 ms');
   target('latencyP50ExcessVsBudget', '<=', 1, "latency p50 ≤ raw 'data' p50 + 25 µs");
   target('latencyP99VsLimit', '<=', 1, 'latency p99 ≤ 1 ms');
   target('cancelTermVsLimit', '<=', 1, 'cancel (SIGTERM) ≤ 50 ms');

@@ -1,4 +1,5 @@
 import { followCommand } from './follow/follow-command.js';
+import { mcpCommand } from './mcp/mcp-command.js';
 import { submitCommand } from './submit/submit-command.js';
 import type { CliStreams } from './text-view.js';
 import { workerCommand } from './worker/worker-command.js';
@@ -36,4 +37,5 @@ export const subcommands: ReadonlyMap<string, Subcommand> = new Map<string, Subc
   ['follow', followCommand],
   ['submit', submitCommand],
   ['worker', workerCommand],
+  ['mcp', mcpCommand],
 ]);

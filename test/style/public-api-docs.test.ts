@@ -21,6 +21,7 @@ const ENTRY_POINTS = [
   'src/testing/index.ts',
   'src/browser/index.ts',
   'src/redis/index.ts',
+  'src/mcp/index.ts',
 ] as const;
 
 interface Offender {

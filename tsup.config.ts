@@ -19,7 +19,7 @@ export default defineConfig([
     splitting: true,
     shims: true,
     treeshake: true,
-    external: ['rxjs', 'zod', 'execa'],
+    external: ['rxjs', 'zod', 'execa', 'signal-exit'],
   },
   {
     entry: { 'cli/main': 'src/cli/main.ts' },
@@ -27,6 +27,6 @@ export default defineConfig([
     sourcemap: true,
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
-    external: ['rxjs', 'zod', 'execa'],
+    external: ['rxjs', 'zod', 'execa', 'signal-exit'],
   },
 ]);

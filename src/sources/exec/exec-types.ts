@@ -139,8 +139,21 @@ export interface ExecOptions {
   killSignal?: NodeJS.Signals;
   /** `SIGKILL` the group if any member is still alive this long after `killSignal` (default 2000; at most 2147483647). */
   forceKillAfterMs?: number;
-  /** Resource limits of the child (needs `prlimit`; fails with `RLIMIT_UNAVAILABLE` without it). */
+  /** Resource limits of the child (needs `prlimit`; fails with `RLIMIT_UNAVAILABLE` without it, or when a limit cannot be set). */
   rlimits?: ExecRlimits;
+  /**
+   * Aborting it cancels the run (execa's name): the group gets `killSignal` (then `SIGKILL` after
+   * `forceKillAfterMs`), and once it is gone the stream errors with a `CancelledError` (code
+   * `CANCELLED`) carrying the partial result, whatever `reject` says. Already aborted: nothing
+   * spawns.
+   */
+  cancelSignal?: AbortSignal;
+  /**
+   * `SIGKILL` the child's group if this Node process ends while it runs (`exit`, `process.exit()`,
+   * or a fatal signal such as Ctrl-C) — default `true`. `false` lets a child outlive its parent (a
+   * daemon).
+   */
+  cleanup?: boolean;
   /** Clock of `timeoutMs`, `forceKillAfterMs` and `durationMs` (default `asyncScheduler`). */
   scheduler?: SchedulerLike;
   /** How processes are started (default: the real, execa-based {@link execaPort}). */

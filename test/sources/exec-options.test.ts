@@ -67,6 +67,11 @@ const cases: [string, unknown, string][] = [
     'Expected the `cancelSignal` option to be an AbortSignal, got `{"aborted":false}` (object)',
   ],
   ['cleanup', 'no', 'Expected the `cleanup` option to be a boolean, got `no` (string)'],
+  [
+    'encoding',
+    'latin1',
+    "Expected the `encoding` option to be `'utf8'` or `'buffer'`, got `latin1` (string)",
+  ],
   // What the OS cannot pass, or would pass as something else, is refused before spawning.
   ['cwd', '/tm\0p', 'Expected the `cwd` option to be a string without NUL bytes, got `/tm\0p` (string)'],
   [
@@ -100,7 +105,7 @@ describe('exec options', () => {
   it('rejects a misspelt option, at the top level and in rlimits, instead of running without it', () => {
     expect(() => exec('ls', [], { port, timeout: 100 } as ExecOptions)).toThrow(
       new TypeError(
-        'Unknown `timeout` option (known options: cwd, env, extendEnv, input, lines, maxLineBytes, ' +
+        'Unknown `timeout` option (known options: cwd, env, extendEnv, input, lines, encoding, maxLineBytes, ' +
           'maxOutputBytes, timeoutMs, reject, killSignal, forceKillAfterMs, rlimits, cancelSignal, cleanup, ' +
           'scheduler, port, demand)',
       ),

@@ -19,6 +19,7 @@ export interface ResolvedExecOptions {
   readonly extendEnv: boolean;
   readonly input: string | Uint8Array | Observable<string | Uint8Array> | undefined;
   readonly lines: boolean;
+  readonly encoding: 'utf8' | 'buffer';
   readonly maxLineBytes: number;
   readonly maxOutputBytes: number;
   readonly timeoutMs: number;
@@ -56,6 +57,7 @@ const validation = lazySchema((z) => {
       'a string, a Uint8Array or an Observable',
     ],
     lines: [z.boolean(), 'a boolean'],
+    encoding: [z.enum(['utf8', 'buffer']), "`'utf8'` or `'buffer'`"],
     maxLineBytes: [integer(1), 'a positive integer'],
     maxOutputBytes: [integer(0), 'a non-negative integer'],
     timeoutMs: [delay, 'a non-negative integer'],
@@ -142,6 +144,7 @@ export function resolveExecOptions(
     extendEnv: given.extendEnv ?? true,
     input: given.input,
     lines: given.lines ?? true,
+    encoding: given.encoding ?? 'utf8',
     maxLineBytes: given.maxLineBytes ?? 65_536,
     maxOutputBytes: given.maxOutputBytes ?? 262_144,
     timeoutMs: given.timeoutMs ?? 0,

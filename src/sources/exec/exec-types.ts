@@ -70,16 +70,17 @@ export interface ExecResult {
 }
 
 /**
- * One line (or, with `lines: false`, one read) of the child's stdout or stderr.
+ * One line (or, with `lines: false`, one read) of the child's stdout or stderr: decoded text, or
+ * with `encoding: 'buffer'` the bytes as the child wrote them (`C` is then `Uint8Array`).
  *
  * @example
  * ```ts
  * const event: ExecLineEvent = { sequence: 0, kind: 'stdout', content: 'hello\n', isFinal: false };
  * ```
  */
-export interface ExecLineEvent extends ChunkEvent<string> {
+export interface ExecLineEvent<C extends string | Uint8Array = string> extends ChunkEvent<C> {
   readonly kind: 'stdout' | 'stderr';
-  readonly content: string;
+  readonly content: C;
   readonly isFinal: false;
 }
 
@@ -98,14 +99,15 @@ export interface ExecExitEvent extends ChunkEvent<ExecResult> {
 }
 
 /**
- * An event of {@link exec}: line events, then exactly one `exit` event.
+ * An event of {@link exec}: line events, then exactly one `exit` event. `C` is the line content:
+ * `string`, or `Uint8Array` with `encoding: 'buffer'`.
  *
  * @example
  * ```ts
  * exec('ls').subscribe((event: ExecEvent) => console.log(event.sequence, event.kind));
  * ```
  */
-export type ExecEvent = ExecLineEvent | ExecExitEvent;
+export type ExecEvent<C extends string | Uint8Array = string> = ExecLineEvent<C> | ExecExitEvent;
 
 /**
  * Options of {@link exec}. Validated (zod) when `exec` is called: a bad one throws a `TypeError`
@@ -127,6 +129,13 @@ export interface ExecOptions {
   input?: string | Uint8Array | Observable<string | Uint8Array>;
   /** One event per line (default `true`), or one per read (`false`). */
   lines?: boolean;
+  /**
+   * `'utf8'` (default): line events carry decoded text (invalid bytes become U+FFFD).
+   * `'buffer'`: they carry the bytes exactly as the child wrote them, as `Uint8Array`s (lines are
+   * still split on `\n`; a long one is cut at exactly `maxLineBytes`). The result's `stdout` and
+   * `stderr` stay text.
+   */
+  encoding?: 'utf8' | 'buffer';
   /** A longer line is split into pieces of at most this many bytes, marked `partial` (default 65536). */
   maxLineBytes?: number;
   /** How many bytes of each of stdout and stderr the result keeps (default 262144). */

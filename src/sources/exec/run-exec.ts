@@ -6,6 +6,8 @@ import { CancelledError } from '../../core/errors/cancelled-error.js';
 import { ExecError } from '../../core/errors/exec-error.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { SpawnError } from '../../core/errors/spawn-error.js';
+import { ByteLineSplitter } from './byte-line-splitter.js';
+import { ByteReader } from './byte-reader.js';
 import { escalateKill } from './escalate-kill.js';
 import type { ResolvedExecOptions } from './exec-options.js';
 import { buildExecResult } from './exec-result.js';
@@ -75,15 +77,23 @@ export function runExec(
   const timers = new Subscription();
 
   const paused = (): boolean => demand?.paused === true;
-  const sink = (kind: OutputStream) => (content: string, partial: boolean) => {
-    const event: ExecLineEvent = partial
-      ? { sequence: sequence++, kind, content, metadata: PARTIAL, isFinal: false }
-      : { sequence: sequence++, kind, content, isFinal: false };
+  const sink = (kind: OutputStream) => (content: string | Uint8Array, partial: boolean) => {
+    const event = (
+      partial
+        ? { sequence: sequence++, kind, content, metadata: PARTIAL, isFinal: false }
+        : { sequence: sequence++, kind, content, isFinal: false }
+    ) as ExecLineEvent;
     if (head === queue.length && !paused()) subscriber.next(event);
     else queue.push(event);
   };
-  const reader = (kind: OutputStream) =>
-    options.lines ? new LineSplitter(options.maxLineBytes, sink(kind)) : new ReadDecoder(sink(kind));
+  const reader = (kind: OutputStream) => {
+    if (options.encoding === 'buffer') {
+      return options.lines
+        ? new ByteLineSplitter(options.maxLineBytes, sink(kind))
+        : new ByteReader(sink(kind));
+    }
+    return options.lines ? new LineSplitter(options.maxLineBytes, sink(kind)) : new ReadDecoder(sink(kind));
+  };
   const readers = { stdout: reader('stdout'), stderr: reader('stderr') };
 
   const pauseReading = (): void => {

@@ -1,5 +1,6 @@
+import type { Observable } from 'rxjs';
 import { stallTimeout } from '../operators/stall-timeout.js';
-import { exec } from '../sources/exec.js';
+import { type ExecEvent, exec } from '../sources/exec.js';
 import { demoScript } from './demo.js';
 import { helpText } from './help.js';
 import { type CliExecCommand, CliUsageError, parseCliArgs } from './parse-args.js';
@@ -43,18 +44,24 @@ export async function runCli(
       : command;
   const label = command.command === 'demo' ? 'demo' : [run.file, ...run.args].join(' ');
   if (run.json) return runJson(run, io, signal);
-  const events = exec(run.file, run.args, {
+  const live = io.stdout.isTTY === true;
+  const options = {
     reject: false,
     timeoutMs: run.timeoutMs,
     maxOutputBytes: run.maxOutputBytes,
     ...(run.cwd === undefined ? {} : { cwd: run.cwd }),
-  }).pipe(
+    ...(signal === undefined ? {} : { cancelSignal: signal }),
+  };
+  // On a terminal, text lines under the status line; elsewhere the bytes, read by read, unchanged.
+  const source = live
+    ? exec(run.file, run.args, options)
+    : exec(run.file, run.args, { ...options, lines: false, encoding: 'buffer' });
+  const events = (source as Observable<ExecEvent<string | Uint8Array>>).pipe(
     stallTimeout({
       ms: run.stallTimeoutMs,
       logger: { warn: (message) => io.stderr.write(`sluice: ${message}\n`) },
     }),
   );
-  const live = io.stdout.isTTY === true;
   const color = run.color ?? (live && env.NO_COLOR === undefined);
   return runText(events, io, { live, color, bufferSize: run.bufferSize, label, signal });
 }

@@ -181,9 +181,9 @@ describe('sluice exec text output', () => {
         .replace(/\x1b\[[0-9;]*[A-Za-z]/g, '')
         .replaceAll('\r', '');
       // One run of 200,000 x's (no row break inside it), ended by its newline, then the next line.
-    expect(screen).toContain(`${'x'.repeat(200_000)}\n`);
-    expect(screen.match(/x{100,}/g)).toEqual(['x'.repeat(200_000)]);
-    expect(screen.indexOf('after\n')).toBeGreaterThan(screen.indexOf('x'));
+      expect(screen).toContain(`${'x'.repeat(200_000)}\n`);
+      expect(screen.match(/x{100,}/g)).toEqual(['x'.repeat(200_000)]);
+      expect(screen.indexOf('after\n')).toBeGreaterThan(screen.indexOf('x'));
       expect(screen).toMatch(/exit 0 · [\d.]+m?s · 2 lines/);
     },
   );

@@ -7,6 +7,12 @@ const positiveInt = (what: string) =>
     .int({ error: `be ${what}` })
     .positive({ error: `be ${what}` });
 
+/** A string the OS can pass to a child: no NUL byte. */
+const osString = (what: string) =>
+  z
+    .string({ error: `be ${what}` })
+    .refine((text) => !text.includes('\0'), { error: `be ${what} without NUL bytes` });
+
 /**
  * The arguments of the Exec tool (snake_case, as on the wire). Unknown keys are rejected, so a
  * typo (`timeout` for `timeout_s`) is an error instead of a silently ignored limit.
@@ -27,12 +33,6 @@ const positiveInt = (what: string) =>
  * execToolArgsSchema.parse({ argv: ['make', 'test'], timeout_s: 300, stream: true });
  * ```
  */
-/** A string the OS can pass to a child: no NUL byte. */
-const osString = (what: string) =>
-  z
-    .string({ error: `be ${what}` })
-    .refine((text) => !text.includes('\0'), { error: `be ${what} without NUL bytes` });
-
 export const execToolArgsSchema = z.strictObject({
   argv: z
     .array(osString('a string'), { error: 'be a non-empty array of strings' })

@@ -26,22 +26,24 @@ export function escalateKill(
   const watch = new Subscription();
   const deadline = scheduler.now() + forceKillAfterMs;
   let step = 0;
+  const next = (): void => {
+    const pause = Math.min(STEPS_MS[step] ?? 50, Math.max(0, deadline - scheduler.now()));
+    step += 1;
+    watch.add(scheduler.schedule(look, pause));
+  };
   const look = (): void => {
     if (watch.closed) return;
     if (!handle.groupAlive()) {
       watch.unsubscribe();
       return;
     }
-    const left = deadline - scheduler.now();
-    if (left <= 0) {
+    if (deadline - scheduler.now() <= 0) {
       handle.killGroup('SIGKILL');
       watch.unsubscribe();
       return;
     }
-    const pause = Math.min(STEPS_MS[step] ?? 50, left);
-    step += 1;
-    watch.add(scheduler.schedule(look, pause));
+    next();
   };
-  look();
+  next(); // the signal was just sent: the first look comes a millisecond later
   return watch;
 }

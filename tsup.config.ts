@@ -21,7 +21,7 @@ export default defineConfig([
     splitting: true,
     shims: true,
     treeshake: true,
-    external: ['rxjs', 'zod', 'execa', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
+    external: ['rxjs', 'zod', 'execa', 'signal-exit', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
   },
   {
     entry: { 'cli/main': 'src/cli/main.ts' },
@@ -29,6 +29,6 @@ export default defineConfig([
     sourcemap: true,
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
-    external: ['rxjs', 'zod', 'execa', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
+    external: ['rxjs', 'zod', 'execa', 'signal-exit', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
   },
 ]);

@@ -1,6 +1,6 @@
-import type { ObservedValueOf } from 'rxjs';
+import type { Observable, ObservedValueOf } from 'rxjs';
 import { stallTimeout } from '../operators/stall-timeout.js';
-import { exec } from '../sources/exec.js';
+import { type ExecEvent, exec } from '../sources/exec.js';
 import { demoScript } from './demo.js';
 import { openRunPublisher } from './exec-redis/open-run-publisher.js';
 import { helpText } from './help.js';
@@ -45,12 +45,21 @@ export async function runCli(
       : command;
   const label = command.command === 'demo' ? 'demo' : [run.file, ...run.args].join(' ');
   if (run.json) return runJson(run, io, signal);
-  let events = exec(run.file, run.args, {
+  const live = io.stdout.isTTY === true;
+  const options = {
     reject: false,
     timeoutMs: run.timeoutMs,
     maxOutputBytes: run.maxOutputBytes,
     ...(run.cwd === undefined ? {} : { cwd: run.cwd }),
-  }).pipe(
+    ...(signal === undefined ? {} : { cancelSignal: signal }),
+  };
+  // On a terminal, text lines under the status line; elsewhere the bytes, read by read, unchanged
+  // (but text lines when the run is published: followers read lines).
+  const source =
+    live || run.redis !== undefined
+      ? exec(run.file, run.args, options)
+      : exec(run.file, run.args, { ...options, lines: false, encoding: 'buffer' });
+  let events = (source as Observable<ExecEvent<string | Uint8Array>>).pipe(
     stallTimeout({
       ms: run.stallTimeoutMs,
       logger: { warn: (message) => io.stderr.write(`sluice: ${message}\n`) },
@@ -61,7 +70,6 @@ export async function runCli(
       ? undefined
       : await openRunPublisher<ObservedValueOf<typeof events>>(run.redis, run.runId, io);
   if (publisher !== undefined) events = events.pipe(publisher.operator);
-  const live = io.stdout.isTTY === true;
   const color = run.color ?? (live && env.NO_COLOR === undefined);
   try {
     return await runText(events, io, { live, color, bufferSize: run.bufferSize, label, signal });

@@ -43,7 +43,7 @@ describe('sluice exec (text)', () => {
     const killed = await sluice(['exec', '--', 'sh', '-c', 'kill -TERM $$']);
     expect(killed.exitCode).toBe(143);
     expect(killed.stderr).toContain('killed by SIGTERM');
-    const slow = await sluice(['exec', '--timeout-ms', '300', '--', 'sh', '-c', 'echo started; sleep 30']);
+    const slow = await sluice(['exec', '--timeout-ms', '1500', '--', 'sh', '-c', 'echo started; sleep 30']);
     expect(slow.exitCode).toBe(124);
     expect(slow.stdout).toBe('started\n');
     expect(slow.stderr).toContain('timed out');

@@ -37,7 +37,7 @@ const PARTIAL: ChunkMetadata = Object.freeze({ partial: true });
  *
  * @example
  * ```ts
- * new Observable<ExecEvent>((subscriber) => runExec(resolved, execaPort, subscriber, currentDemand()));
+ * new Observable<ExecEvent>((subscriber) => runExec(resolved, execaPort, subscriber, demandOf(subscriber)));
  * ```
  */
 export function runExec(

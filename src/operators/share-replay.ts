@@ -1,0 +1,54 @@
+import {
+  type MonoTypeOperatorFunction,
+  ReplaySubject,
+  type SchedulerLike,
+  type ShareReplayConfig,
+} from 'rxjs';
+import { share } from './share.js';
+
+/**
+ * RxJS's `shareReplay()`, with the consumers' demand reaching the producer (see sluice's
+ * {@link share}, `governor: 'slowest'`): a drop-in with the same two signatures and the same
+ * semantics — a `ReplaySubject` of `bufferSize` values within `windowTime`, kept after the source
+ * completes, reset on error, and on a refcount of zero only with `refCount: true`. The replayed
+ * values are held by the subject as in RxJS; the live ones pause the producer while any
+ * consumer's buffer is full.
+ *
+ * @example
+ * ```ts
+ * import { exec, shareReplay } from 'sluice';
+ * const build$ = exec('make').pipe(shareReplay({ bufferSize: 100, refCount: true }));
+ * ```
+ */
+export function shareReplay<T>(config: ShareReplayConfig): MonoTypeOperatorFunction<T>;
+export function shareReplay<T>(
+  bufferSize?: number,
+  windowTime?: number,
+  scheduler?: SchedulerLike,
+): MonoTypeOperatorFunction<T>;
+export function shareReplay<T>(
+  configOrBufferSize?: ShareReplayConfig | number,
+  windowTime?: number,
+  scheduler?: SchedulerLike,
+): MonoTypeOperatorFunction<T> {
+  let bufferSize: number;
+  let window = windowTime;
+  let clock = scheduler;
+  let refCount = false;
+  if (configOrBufferSize !== null && typeof configOrBufferSize === 'object') {
+    ({
+      bufferSize = Number.POSITIVE_INFINITY,
+      windowTime: window = Number.POSITIVE_INFINITY,
+      refCount = false,
+    } = configOrBufferSize);
+    clock = configOrBufferSize.scheduler;
+  } else {
+    bufferSize = configOrBufferSize ?? Number.POSITIVE_INFINITY;
+  }
+  return share<T>({
+    connector: () => new ReplaySubject<T>(bufferSize, window, clock),
+    resetOnError: true,
+    resetOnComplete: false,
+    resetOnRefCountZero: refCount,
+  });
+}

@@ -168,8 +168,15 @@ export class DemandQueue<T> {
       this.#gate?.paused !== true
     ) {
       this.#credit -= 1;
-      this.#deliver(value);
-      this.#update();
+      // As in drain(): what the consumer pushes (or ends) while it is handed this value waits behind it.
+      this.#draining = true;
+      try {
+        this.#deliver(value);
+      } finally {
+        this.#draining = false;
+      }
+      if (store.size > 0 || this.#ending !== undefined) this.drain();
+      else this.#update();
       return true;
     }
     if (!store.push(value)) return false;

@@ -61,13 +61,12 @@ export class AggregateDemand implements Demand {
   }
 
   get paused(): boolean {
-    this.#syncIfNeeded();
+    this.#refresh();
     return this.#compute();
   }
 
   onChange(listener: (paused: boolean) => void): () => void {
-    this.#syncIfNeeded();
-    this.#notified = this.#compute();
+    this.#refresh();
     this.#listeners = [...this.#listeners, listener];
     return () => {
       this.#listeners = this.#listeners.filter((other) => other !== listener);
@@ -84,6 +83,16 @@ export class AggregateDemand implements Demand {
   #compute(): boolean {
     if (this.#governor === 'slowest') return this.#pausedCount > 0;
     return this.#known.size > 0 && this.#pausedCount === this.#known.size;
+  }
+
+  /**
+   * Picks up the members that joined since the state was last asked for. A change that makes (a
+   * member that joined paused) is told to the listeners before anyone reads it: a producer that
+   * stops on `paused` is then sure to hear the resume.
+   */
+  #refresh(): void {
+    this.#syncIfNeeded();
+    if (this.#compute() !== this.#notified) this.#changed();
   }
 
   #syncIfNeeded(): void {

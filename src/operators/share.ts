@@ -85,6 +85,12 @@ export function share<T>(config: DemandShareConfig<T> = {}): MonoTypeOperatorFun
     throw optionError('governor', "'slowest' or 'fastest'", governor);
   }
   if (typeof connector !== 'function') throw optionError('connector', 'a function', connector);
+  for (const name of ['resetOnError', 'resetOnComplete', 'resetOnRefCountZero'] as const) {
+    const reset = resets[name];
+    if (reset !== undefined && typeof reset !== 'boolean' && typeof reset !== 'function') {
+      throw optionError(name, 'a boolean or a function returning an Observable', reset);
+    }
+  }
   const bound = governor === 'fastest' ? readSlowConsumer(slowConsumer) : undefined;
   return (source) => {
     let subject: SubjectLike<T> | undefined;

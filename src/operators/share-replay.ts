@@ -4,6 +4,8 @@ import {
   type SchedulerLike,
   type ShareReplayConfig,
 } from 'rxjs';
+import { optionError } from '../core/option-error.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { share } from './share.js';
 
 /**
@@ -35,7 +37,10 @@ export function shareReplay<T>(
   let window = windowTime;
   let clock = scheduler;
   let refCount = false;
+  let what: 'option' | 'argument' = 'argument';
   if (configOrBufferSize !== null && typeof configOrBufferSize === 'object') {
+    rejectUnknownOptions(configOrBufferSize, ['bufferSize', 'windowTime', 'refCount', 'scheduler']);
+    what = 'option';
     ({
       bufferSize = Number.POSITIVE_INFINITY,
       windowTime: window = Number.POSITIVE_INFINITY,
@@ -45,10 +50,20 @@ export function shareReplay<T>(
   } else {
     bufferSize = configOrBufferSize ?? Number.POSITIVE_INFINITY;
   }
+  checkSize('bufferSize', bufferSize, what);
+  checkSize('windowTime', window, what);
+  if (typeof refCount !== 'boolean') throw optionError('refCount', 'a boolean', refCount);
   return share<T>({
     connector: () => new ReplaySubject<T>(bufferSize, window, clock),
     resetOnError: true,
     resetOnComplete: false,
     resetOnRefCountZero: refCount,
   });
+}
+
+/** A buffer size or a window: a non-negative number (`Infinity` included), or absent. */
+function checkSize(name: string, value: unknown, what: 'option' | 'argument'): void {
+  if (value !== undefined && (typeof value !== 'number' || Number.isNaN(value) || value < 0)) {
+    throw optionError(name, 'a non-negative number', value, what);
+  }
 }

@@ -50,7 +50,7 @@ describe.each(implementations)('%s shareReplay() with plain subscribers', (_name
     newTestScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
       const source = cold('     -1-2-3-4-5-6-|');
       const sourceSubs = '      ^------------!';
-      const shared = source.pipe(shareReplayOperator({ bufferSize: 1 }));
+      const shared = source.pipe(shareReplayOperator({ bufferSize: 1, refCount: false }));
       const unsub1 = '          ---!';
       const expected1 = '       -1-';
       const subscriber2 = hot(' ------b|').pipe(mergeMap(() => shared));
@@ -107,7 +107,7 @@ describe.each(implementations)('%s shareReplay() with plain subscribers', (_name
     testScheduler.run(({ cold, hot, expectObservable }) => {
       const source = cold('     -1-2-3------|');
       const shared = source.pipe(
-        shareReplayOperator({ bufferSize: 10, windowTime: 4, scheduler: testScheduler }),
+        shareReplayOperator({ bufferSize: 10, windowTime: 4, refCount: false, scheduler: testScheduler }),
       );
       const subscriber2 = hot(' -------b|').pipe(mergeMap(() => shared));
       const expected2 = '       -------3----|'; // 2 (at 3) is 4 frames old at 7: expired
@@ -176,10 +176,10 @@ describe("sluice's shareReplay() options", () => {
     expect(() => shareReplay({ refCount: 'yes' as never })).toThrow(
       new TypeError('Expected the `refCount` option to be a boolean, got `yes` (string)'),
     );
-    expect(() => shareReplay({ bufferSize: -1 })).toThrow(
+    expect(() => shareReplay({ bufferSize: -1, refCount: false })).toThrow(
       new TypeError('Expected the `bufferSize` option to be a non-negative number, got `-1` (number)'),
     );
-    expect(() => shareReplay({ windowTime: Number.NaN })).toThrow(
+    expect(() => shareReplay({ windowTime: Number.NaN, refCount: false })).toThrow(
       /`windowTime` option to be a non-negative number/,
     );
     expect(() => shareReplay('10' as never)).toThrow(

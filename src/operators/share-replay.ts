@@ -23,6 +23,16 @@ import { share } from './share.js';
  * ```
  */
 export function shareReplay<T>(config: ShareReplayConfig): MonoTypeOperatorFunction<T>;
+/**
+ * RxJS's positional `shareReplay(bufferSize, windowTime, scheduler)` (never resets on a refcount
+ * of zero), with the consumers' demand reaching the producer: see the config form above.
+ *
+ * @example
+ * ```ts
+ * import { exec, shareReplay } from 'sluice';
+ * const latest$ = exec('tail', ['-f', 'app.log']).pipe(shareReplay(10)); // late views get the last 10 lines
+ * ```
+ */
 export function shareReplay<T>(
   bufferSize?: number,
   windowTime?: number,

@@ -94,19 +94,28 @@ export function share<T>(config: DemandShareConfig<T> = {}): MonoTypeOperatorFun
   const bound = governor === 'fastest' ? readSlowConsumer(slowConsumer) : undefined;
   return (source) => {
     let subject: SubjectLike<T> | undefined;
+    let demand: AggregateDemand | null = null;
     const linked = new Observable<T>((subscriber) => {
       const members = subject as unknown as SubjectNode | undefined;
-      const demand = Array.isArray(members?.observers)
+      demand = Array.isArray(members?.observers)
         ? new AggregateDemand(() => subjectObservers(members as SubjectNode), governor, chainDemand)
         : null;
       return subscribeDemanding(source, demand, subscriberWithDemand(demand, subscriber));
     });
     const shared = rxShare<T>({ ...resets, connector: () => (subject = connector()) })(linked);
-    if (bound === undefined) return shared;
-    const perConsumer = boundedChannel<ChunkEvent<unknown>>(bound.capacity, bound.strategy, true);
-    return (shared as unknown as Observable<ChunkEvent<unknown>>).pipe(
-      perConsumer,
-    ) as unknown as Observable<T>;
+    const consumed =
+      bound === undefined
+        ? shared
+        : ((shared as unknown as Observable<ChunkEvent<unknown>>).pipe(
+            boundedChannel<ChunkEvent<unknown>>(bound.capacity, bound.strategy, true),
+          ) as unknown as Observable<T>);
+    // A consumer that joins may change who governs (a flowing one, while every other is paused):
+    // the producer, which may be waiting for a change, is told at once.
+    return new Observable<T>((subscriber) => {
+      const subscription = consumed.subscribe(subscriber);
+      void demand?.paused;
+      return subscription;
+    });
   };
 }
 

@@ -205,20 +205,37 @@ describe("sluice's share(): the consumers' demand reaches the producer", () => {
     });
   });
 
-  it('a consumer that joins already paused pauses the producer, and its resume lets it go on', () => {
+  it('a consumer that joins already paused pauses the producer as it joins, and its resume lets it go on', () => {
     newChunkScheduler().run(({ cold, demand, expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-----d-----e|' });
       const shared = exec('make', [], { port: fake }).pipe(share(), map(letter));
       const late = demand('        --p------r');
       const join = cold('          ----j|');
-      const expectedFirst = '      -a-b-----c-d-----e(x|)';
-      const expectedLate = '       ---------c-d-----e(x|)';
+      const expectedFirst = '      -a-b-----c-----d-----e(x|)';
+      const expectedLate = '       ---------c-----d-----e(x|)';
       expectObservable(shared).toBe(expectedFirst);
       expectObservable(withDemand(late, join.pipe(concatMap(() => shared)))).toBe(expectedLate);
       flush();
-      // c (5) was read, then held for the late consumer until it resumed (9).
-      expect(fake.pauses).toEqual([5]);
+      // Paused when the late consumer joins (4): c blocks the child until its resume (9).
+      expect(fake.pauses).toEqual([4]);
       expect(fake.resumes).toEqual([9]);
+    });
+  });
+
+  it("governor 'fastest': a flowing consumer that joins while every other is paused resumes the producer at once", () => {
+    newChunkScheduler().run(({ cold, demand, expectObservable, fakeExec, flush }) => {
+      const fake = fakeExec({ stdout: '-a-b-c-d|' });
+      const shared = exec('make', [], { port: fake }).pipe(share({ governor: 'fastest' }), map(letter));
+      const stuck = demand('       --p');
+      const join = cold('          ----j|');
+      const expectedStuck = '      -a';
+      const expectedJoined = '     ----b-c-d(x|)';
+      expectObservable(withDemand(stuck, shared)).toBe(expectedStuck);
+      expectObservable(join.pipe(concatMap(() => shared))).toBe(expectedJoined);
+      flush();
+      // b blocked the child from 3 until the join (4) made a consumer flow.
+      expect(fake.pauses).toEqual([2]);
+      expect(fake.resumes).toEqual([4]);
     });
   });
 

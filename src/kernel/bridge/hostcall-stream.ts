@@ -6,7 +6,7 @@ import { SluiceError } from '../../core/errors/sluice-error.js';
 import { DemandQueue, type QueueEnding } from '../../core/queue/demand-queue.js';
 import { RingQueue } from '../../core/queue/ring-queue.js';
 import { sequenceViolation } from '../../operators/sequence-violation.js';
-import type { HostcallOutcome } from '../protocol/hostcall-outcome.js';
+import { type HostcallOutcome, type HostcallStreamChunk, streamChunk } from '../protocol/hostcall-outcome.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { HostcallStreamLink } from './hostcall-stream-link.js';
 
@@ -59,7 +59,8 @@ export class HostcallStream
   readonly #link: HostcallStreamLink;
   /** The consumer's demand as the queue's gate (an Observable consumer's, mirrored; open for the iterator). */
   readonly #gate = new Valve();
-  readonly #queue: DemandQueue<ChunkEvent<JsonValue>>;
+  /** The chunks as they arrived (outcomes): an Observable consumer gets chunk events made from them. */
+  readonly #queue: DemandQueue<HostcallStreamChunk>;
   readonly #waiters = new RingQueue<Waiter>();
   #consumer: 'iterator' | 'observable' | undefined;
   #sink: Subscriber<ChunkEvent<JsonValue>> | undefined;
@@ -78,7 +79,7 @@ export class HostcallStream
     super((subscriber) => (this as HostcallStream).#subscribe(subscriber));
     this.callId = callId;
     this.#link = link;
-    this.#queue = new DemandQueue<ChunkEvent<JsonValue>>({
+    this.#queue = new DemandQueue<HostcallStreamChunk>({
       highWater: link.prefetch,
       lowWater: Math.floor(link.prefetch / 2),
       gate: this.#gate,
@@ -105,7 +106,7 @@ export class HostcallStream
     }
     if (outcome.type !== 'streamChunk') {
       // A kind that ignored `stream: true` answered once: its value is the one, final chunk.
-      this.#accept({ sequence: this.#expected, kind: 'chunk', content: outcome.value, isFinal: true });
+      this.#accept(streamChunk(this.#expected, outcome.value, true));
       return;
     }
     const violation = sequenceViolation(this.#expected, outcome.sequence, false);
@@ -115,12 +116,7 @@ export class HostcallStream
       this.#queue.end({ error: true, reason: violation });
       return;
     }
-    this.#accept({
-      sequence: outcome.sequence,
-      kind: 'chunk',
-      content: outcome.chunk,
-      isFinal: outcome.isFinal,
-    });
+    this.#accept(outcome);
   }
 
   next(): Promise<IteratorResult<JsonValue, undefined>> {
@@ -128,7 +124,7 @@ export class HostcallStream
     this.#consumer = 'iterator';
     if (this.#waiters.size === 0) {
       if (this.#queue.size > 0) {
-        const result = this.#toResult(this.#queue.take() as ChunkEvent<JsonValue>);
+        const result = this.#toResult(this.#queue.take() as HostcallStreamChunk);
         this.#topUp();
         return Promise.resolve(result);
       }
@@ -157,7 +153,7 @@ export class HostcallStream
     return this;
   }
 
-  #accept(event: ChunkEvent<JsonValue>): void {
+  #accept(event: HostcallStreamChunk): void {
     this.#expected = event.sequence + 1;
     if (event.isFinal) {
       this.#settle();
@@ -195,9 +191,14 @@ export class HostcallStream
 
   #sinkDemandless = false;
 
-  #deliverOut(event: ChunkEvent<JsonValue>): void {
+  #deliverOut(event: HostcallStreamChunk): void {
     if (this.#sink !== undefined) {
-      this.#sink.next(event);
+      this.#sink.next({
+        sequence: event.sequence,
+        kind: 'chunk',
+        content: event.chunk,
+        isFinal: event.isFinal,
+      });
       return;
     }
     const waiter = this.#waiters.shift() as Waiter;
@@ -221,12 +222,12 @@ export class HostcallStream
     for (let waiter = this.#waiters.shift(); waiter; waiter = this.#waiters.shift()) waiter.resolve(DONE);
   }
 
-  #toResult(event: ChunkEvent<JsonValue>): IteratorResult<JsonValue, undefined> {
-    if (event.isFinal && event.content === null) {
+  #toResult(event: HostcallStreamChunk): IteratorResult<JsonValue, undefined> {
+    if (event.isFinal && event.chunk === null) {
       this.#released = true;
       return DONE;
     }
-    return { value: event.content as JsonValue, done: false };
+    return { value: event.chunk, done: false };
   }
 
   #release(): void {

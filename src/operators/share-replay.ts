@@ -21,6 +21,16 @@ import { share } from './share.js';
  * ```
  */
 export function shareReplay<T>(config: ShareReplayConfig): MonoTypeOperatorFunction<T>;
+/**
+ * {@link shareReplay} with RxJS's positional arguments: the replay buffer's size, its window and
+ * the scheduler of that window.
+ *
+ * @example
+ * ```ts
+ * import { exec, shareReplay } from 'sluice';
+ * const last100$ = exec('tail', ['-f', 'app.log']).pipe(shareReplay(100));
+ * ```
+ */
 export function shareReplay<T>(
   bufferSize?: number,
   windowTime?: number,

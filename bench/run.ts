@@ -108,7 +108,12 @@ async function main(): Promise<void> {
       for (const spec of throughput) jobs.push(() => record(spec, inChild(spec)));
     }
     for (const spec of selected) {
-      if (spec.group === 'latency' || spec.group === 'slow' || spec.group === 'cancel') {
+      if (
+        spec.group === 'latency' ||
+        spec.group === 'slow' ||
+        spec.group === 'compose' ||
+        spec.group === 'cancel'
+      ) {
         jobs.push(() => record(spec, inChild(spec)));
       }
     }

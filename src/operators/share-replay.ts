@@ -24,13 +24,13 @@ import { share } from './share.js';
  */
 export function shareReplay<T>(config: ShareReplayConfig): MonoTypeOperatorFunction<T>;
 /**
- * RxJS's positional `shareReplay(bufferSize, windowTime, scheduler)` (never resets on a refcount
- * of zero), with the consumers' demand reaching the producer: see the config form above.
+ * {@link shareReplay} with RxJS's positional arguments: the replay buffer's size, its window and
+ * the scheduler of that window.
  *
  * @example
  * ```ts
  * import { exec, shareReplay } from 'sluice';
- * const latest$ = exec('tail', ['-f', 'app.log']).pipe(shareReplay(10)); // late views get the last 10 lines
+ * const last100$ = exec('tail', ['-f', 'app.log']).pipe(shareReplay(100));
  * ```
  */
 export function shareReplay<T>(

@@ -28,7 +28,7 @@ export interface ToReadableStreamOptions {
   /**
    * What to do when the stream's queue grows to 8 × `highWaterMark` (at least 64) because the
    * source keeps pushing while paused (see docs/backpressure.md): `'warn'` once through `logger`
-   * (default), `'error'` (error the stream with `DEMAND_IGNORED`, cancelling the source), or
+   * (default), `'error'` (cancel the source and error the stream with `DEMAND_IGNORED` once the values already queued were read), or
    * `'ignore'`.
    */
   readonly onIgnoredDemand?: IgnoredDemandPolicy;
@@ -82,18 +82,26 @@ export function toReadableStream<T>(
   const valve = new Valve();
   let subscription: Subscription | undefined;
   let cancelled = false;
+  /** The ignored-demand error, held until the reader has taken every value queued before it. */
+  let failure: { readonly error: unknown } | undefined;
   let fail: (error: unknown) => void = () => {};
   let overfill = ignoredDemandHook(options, 'toReadableStream', highWaterMark, (error) => fail(error));
 
   return new ReadableStream<T>(
     {
       pull(controller) {
+        if (failure !== undefined) {
+          if ((controller.desiredSize ?? 0) >= highWaterMark) controller.error(failure.error);
+          return;
+        }
         valve.resume();
         if (subscription !== undefined || cancelled) return;
         fail = (error) => {
           cancelled = true;
           subscription?.unsubscribe();
-          controller.error(error);
+          // WHATWG `error()` discards the queue: wait until the reader has drained it.
+          if ((controller.desiredSize ?? 0) >= highWaterMark) controller.error(error);
+          else failure = { error };
         };
         const subscriber = subscriberWithDemand<T>(valve, {
           next: (value) => {

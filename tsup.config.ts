@@ -10,6 +10,8 @@ export default defineConfig([
       'kernel/index': 'src/kernel/index.ts',
       'testing/index': 'src/testing/index.ts',
       'browser/index': 'src/browser/index.ts',
+      'redis/index': 'src/redis/index.ts',
+      'mcp/index': 'src/mcp/index.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,
@@ -19,7 +21,7 @@ export default defineConfig([
     splitting: true,
     shims: true,
     treeshake: true,
-    external: ['rxjs', 'zod', 'execa'],
+    external: ['rxjs', 'zod', 'execa', 'signal-exit', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
   },
   {
     entry: { 'cli/main': 'src/cli/main.ts' },
@@ -27,6 +29,6 @@ export default defineConfig([
     sourcemap: true,
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
-    external: ['rxjs', 'zod', 'execa'],
+    external: ['rxjs', 'zod', 'execa', 'signal-exit', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
   },
 ]);

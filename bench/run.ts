@@ -97,6 +97,7 @@ async function main(): Promise<void> {
         lines: flags.lines,
         slowMs: flags.slowMs,
         reps: flags.reps,
+        latencyLines: flags.latencyLines,
         fixtures: FIXTURES,
         tmp,
       });
@@ -112,7 +113,8 @@ async function main(): Promise<void> {
         spec.group === 'latency' ||
         spec.group === 'slow' ||
         spec.group === 'compose' ||
-        spec.group === 'cancel'
+        spec.group === 'cancel' ||
+        spec.group === 'redis'
       ) {
         jobs.push(() => record(spec, inChild(spec)));
       }

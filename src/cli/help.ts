@@ -27,14 +27,21 @@ Options for exec:
                             is full (default: 0, disabled)
   --cwd <dir>               run the command in <dir>
   --color / --no-color      force colours on or off (default: on for a terminal, off with NO_COLOR)
+  --redis <url>             also publish the run to Redis (follow it with sluice follow)
+  --run-id <id>             the run id to publish as (default: a random one, printed on stderr)
   -h, --help                show this help
 
 The exit code mirrors the command's: its own code, 128 + n after signal n, 124 on timeout,
-127 when it cannot be started, and 2 for a bad sluice command line.
+127 when it is not found, 126 when it cannot be started, and 2 for a bad sluice command line.
+A signal to sluice (Ctrl-C, SIGTERM, SIGHUP, SIGQUIT) kills the command's process group and
+exits 128 + n once it is gone (a second one exits at once); with --json the frames still end
+with exactly one terminal frame (a CANCELLED Error). A closed output (| head) exits 141, quietly.
 
 Examples:
   sluice exec -- npm test
   sluice exec --timeout-ms 60000 -- make -j2
   sluice exec --json --wire serde -- python3 -u train.py > frames.ndjson
   sluice exec --stall-timeout-ms 30000 -- tail -f /var/log/syslog | slow-consumer
+  sluice exec --redis redis://127.0.0.1:6379 --run-id build-7 -- make test
+  sluice follow --redis redis://127.0.0.1:6379 build-7 --after 41
 `;

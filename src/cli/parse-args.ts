@@ -17,6 +17,10 @@ export interface CliExecCommand {
   readonly stallTimeoutMs: number;
   readonly cwd: string | undefined;
   readonly color: boolean | undefined;
+  /** `--redis <url>`: also publish the run to this Redis (see `sluice follow`). */
+  readonly redis: string | undefined;
+  /** `--run-id <id>`: the run id to publish as (with `--redis`; default a random one). */
+  readonly runId: string | undefined;
 }
 
 /** The parsed command line: run a command, show help, or run the demo. */
@@ -52,9 +56,19 @@ const flagsSchema = z.object({
   'max-output-bytes': integer('max-output-bytes', 1).default(262_144),
   'buffer-size': integer('buffer-size', 1, 1_000_000).default(16),
   'stall-timeout-ms': integer('stall-timeout-ms', 0, MAX_DELAY_MS).default(0),
-  cwd: z.string().optional(),
+  cwd: z.string().min(1, { message: '`--cwd` expects a directory, got' }).optional(),
   color: z.boolean().optional(),
   'no-color': z.boolean().optional(),
+  redis: z
+    .string()
+    .regex(/^rediss?:\/\//, { message: '`--redis` expects a redis:// or rediss:// URL, got' })
+    .optional(),
+  'run-id': z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,200}$/, {
+      message: '`--run-id` expects 1-200 letters, digits, `.`, `_`, `:` or `-`, got',
+    })
+    .optional(),
 });
 
 /**
@@ -96,6 +110,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         cwd: { type: 'string' },
         color: { type: 'boolean' },
         'no-color': { type: 'boolean' },
+        redis: { type: 'string' },
+        'run-id': { type: 'string' },
       },
     });
   } catch (error) {
@@ -114,6 +130,14 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     throw new CliUsageError(`${issue.message} \`${String(value)}\``);
   }
   const values = result.data;
+  if (values['run-id'] !== undefined && values.redis === undefined) {
+    throw new CliUsageError('`--run-id` needs `--redis <url>`: the run id names the run published there');
+  }
+  if (values.redis !== undefined && values.json) {
+    throw new CliUsageError(
+      '`--redis` cannot be combined with `--json`: follow the run with `sluice follow --json`',
+    );
+  }
   return {
     command: 'exec',
     file: command[0]!,
@@ -127,5 +151,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     stallTimeoutMs: values['stall-timeout-ms'],
     cwd: values.cwd,
     color: values['no-color'] ? false : values.color,
+    redis: values.redis,
+    runId: values['run-id'],
   };
 }

@@ -1,6 +1,8 @@
+import type { Observable, ObservedValueOf } from 'rxjs';
 import { stallTimeout } from '../operators/stall-timeout.js';
-import { exec } from '../sources/exec.js';
+import { type ExecEvent, exec } from '../sources/exec.js';
 import { demoScript } from './demo.js';
+import { openRunPublisher } from './exec-redis/open-run-publisher.js';
 import { helpText } from './help.js';
 import { type CliExecCommand, CliUsageError, parseCliArgs } from './parse-args.js';
 import { runJson } from './run-json.js';
@@ -43,18 +45,35 @@ export async function runCli(
       : command;
   const label = command.command === 'demo' ? 'demo' : [run.file, ...run.args].join(' ');
   if (run.json) return runJson(run, io, signal);
-  const events = exec(run.file, run.args, {
+  const live = io.stdout.isTTY === true;
+  const options = {
     reject: false,
     timeoutMs: run.timeoutMs,
     maxOutputBytes: run.maxOutputBytes,
     ...(run.cwd === undefined ? {} : { cwd: run.cwd }),
-  }).pipe(
+    ...(signal === undefined ? {} : { cancelSignal: signal }),
+  };
+  // On a terminal, text lines under the status line; elsewhere the bytes, read by read, unchanged
+  // (but text lines when the run is published: followers read lines).
+  const source =
+    live || run.redis !== undefined
+      ? exec(run.file, run.args, options)
+      : exec(run.file, run.args, { ...options, lines: false, encoding: 'buffer' });
+  let events = (source as Observable<ExecEvent<string | Uint8Array>>).pipe(
     stallTimeout({
       ms: run.stallTimeoutMs,
       logger: { warn: (message) => io.stderr.write(`sluice: ${message}\n`) },
     }),
   );
-  const live = io.stdout.isTTY === true;
+  const publisher =
+    run.redis === undefined
+      ? undefined
+      : await openRunPublisher<ObservedValueOf<typeof events>>(run.redis, run.runId, io);
+  if (publisher !== undefined) events = events.pipe(publisher.operator);
   const color = run.color ?? (live && env.NO_COLOR === undefined);
-  return runText(events, io, { live, color, bufferSize: run.bufferSize, label, signal });
+  try {
+    return await runText(events, io, { live, color, bufferSize: run.bufferSize, label, signal });
+  } finally {
+    await publisher?.close();
+  }
 }

@@ -19,13 +19,18 @@ import { sequenceViolation } from './sequence-violation.js';
 export interface CheckSequenceConfig {
   /** Whether completing without a final event is an error (`missing-final`). Default `true`. */
   readonly requireFinal?: boolean;
+  /**
+   * The sequence the first event must have. Default `0`; a follower that resumes after sequence
+   * `n` checks from `n + 1`.
+   */
+  readonly start?: number;
 }
 
 /**
  * Validates a sequenced stream as it flows and passes it through unchanged. It errors with a
  * {@link SequenceError} (code `STREAM_SEQUENCE`) the moment one of these rules breaks:
  *
- * - `start` — the first event must have sequence 0;
+ * - `start` — the first event must have sequence 0 (or `config.start`);
  * - `gap` — a sequence number was skipped (the message says which are missing);
  * - `duplicate` / `order` — a sequence number repeats or goes backwards;
  * - `after-final` — anything arrives after the final event (the final event is forwarded at once;
@@ -49,17 +54,19 @@ export function checkSequence<T extends ChunkEvent<unknown>>(
   // Checked by hand, not with zod: this operator is part of `sluice/browser` and of the root
   // entry, and must not pull zod (or a Node-only lazy loader) into either.
   if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
-  rejectUnknownOptions(config, ['requireFinal']);
+  rejectUnknownOptions(config, ['requireFinal', 'start']);
   const requireFinal = config.requireFinal ?? true;
   if (typeof requireFinal !== 'boolean') throw optionError('requireFinal', 'a boolean', requireFinal);
+  const start = config.start ?? 0;
+  if (!Number.isSafeInteger(start) || start < 0) throw optionError('start', 'a non-negative integer', start);
   return operate((source, subscriber) => {
-    let expected = 0;
+    let expected = start;
     let finished = false;
     source.subscribe(
       createOperatorSubscriber<T>(
         subscriber,
         (event) => {
-          const violation = sequenceViolation(expected, event.sequence, finished);
+          const violation = sequenceViolation(expected, event.sequence, finished, start);
           if (violation !== undefined) {
             subscriber.error(violation);
             return;

@@ -1,9 +1,10 @@
 import { SequenceError } from '../core/errors/sequence-error.js';
 
 /**
- * The rule a sequenced event breaks, if any: `received` must be `expected` (0 first, then one
- * more each time), and nothing may follow the final event. Returns the {@link SequenceError} to
- * fail with, or `undefined` when the event is the right one. Shared by `checkSequence()` and the
+ * The rule a sequenced event breaks, if any: `received` must be `expected` (`start` first —
+ * 0 unless a stream is followed from later on — then one more each time), and nothing may
+ * follow the final event. Returns the {@link SequenceError} to fail with, or `undefined` when the
+ * event is the right one. Shared by `checkSequence()` and the
  * kernel bridge's streams, which check without an operator in between. Internal.
  *
  * @example
@@ -15,11 +16,12 @@ export function sequenceViolation(
   expected: number,
   received: number,
   finished: boolean,
+  start = 0,
 ): SequenceError | undefined {
   if (finished) return new SequenceError({ rule: 'after-final', expected: undefined, received });
   if (received === expected) return undefined;
   const rule =
-    expected === 0
+    expected === start
       ? 'start'
       : received > expected
         ? 'gap'

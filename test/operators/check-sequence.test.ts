@@ -122,8 +122,30 @@ describe('checkSequence', () => {
       new TypeError('Expected the options to be an object, got `strict` (string)'),
     );
     expect(() => checkSequence({ requiredFinal: false } as never)).toThrow(
-      new TypeError('Unknown `requiredFinal` option (known options: requireFinal)'),
+      new TypeError('Unknown `requiredFinal` option (known options: requireFinal, start)'),
     );
+    expect(() => checkSequence({ start: -1 })).toThrow(
+      new TypeError('Expected the `start` option to be a non-negative integer, got `-1` (number)'),
+    );
+  });
+
+  it('checks from `start` when a follower resumes mid-stream', () => {
+    const events = [5, 6, 7].map((sequence) => ({
+      sequence,
+      kind: 'stdout',
+      content: 'x',
+      isFinal: sequence === 7,
+    }));
+    const seen: number[] = [];
+    from(events)
+      .pipe(checkSequence({ start: 5 }))
+      .subscribe((event) => seen.push(event.sequence));
+    expect(seen).toEqual([5, 6, 7]);
+    let error: unknown;
+    from(events)
+      .pipe(checkSequence({ start: 4 }))
+      .subscribe({ error: (e: unknown) => (error = e) });
+    expect((error as Error).message).toBe('Sequence must start at 4, received 5');
   });
 
   describe('properties', () => {

@@ -19,11 +19,16 @@ export type SluiceErrorCode =
   | 'STREAM_SEQUENCE'
   | 'STREAM_STALLED'
   | 'STREAM_CANCELLED'
+  | 'CANCELLED'
   | 'BUFFER_OVERFLOW'
   | 'INVALID_FRAME'
   | 'INVALID_REQUEST'
   | 'RLIMIT_UNAVAILABLE'
   | 'DEMAND_IGNORED'
+  | 'OWNER_LOST'
+  | 'RUN_NOT_FOUND'
+  | 'RUN_EXISTS'
+  | 'RUN_STORE_FAILED'
   | (string & {});
 
 /**

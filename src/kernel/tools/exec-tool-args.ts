@@ -7,12 +7,19 @@ const positiveInt = (what: string) =>
     .int({ error: `be ${what}` })
     .positive({ error: `be ${what}` });
 
+/** A string the OS can pass to a child: no NUL byte. */
+const osString = (what: string) =>
+  z
+    .string({ error: `be ${what}` })
+    .refine((text) => !text.includes('\0'), { error: `be ${what} without NUL bytes` });
+
 /**
  * The arguments of the Exec tool (snake_case, as on the wire). Unknown keys are rejected, so a
  * typo (`timeout` for `timeout_s`) is an error instead of a silently ignored limit.
  *
  * - `argv` — non-empty array of strings: the executable and its arguments (no shell);
  * - `cwd`, `env` — working directory and extra environment variables (merged into the parent's);
+ *   no string may hold a NUL byte, and no variable name may be empty or hold `=`;
  * - `timeout_s` — wall-clock limit in seconds, default 60, at most 600 (fractions allowed);
  * - `max_output_bytes` — cap on each of the returned `stdout` / `stderr`, default 256 KiB,
  *   1 KiB – 4 MiB;
@@ -28,23 +35,36 @@ const positiveInt = (what: string) =>
  */
 export const execToolArgsSchema = z.strictObject({
   argv: z
-    .array(z.string({ error: 'be a string' }), { error: 'be a non-empty array of strings' })
-    .min(1, { error: 'be a non-empty array of strings' }),
-  cwd: z.string({ error: 'be a string' }).min(1, { error: 'be a non-empty string' }).optional(),
+    .array(osString('a string'), { error: 'be a non-empty array of strings' })
+    .min(1, { error: 'be a non-empty array of strings' })
+    .describe('The program and its arguments, e.g. ["git", "status"] (no shell)'),
+  cwd: osString('a string')
+    .refine((cwd) => cwd !== '', { error: 'be a non-empty string' })
+    .optional()
+    .describe('Working directory'),
   env: z
-    .record(z.string(), z.string({ error: 'be a string' }), { error: 'be an object of strings' })
-    .optional(),
+    .record(z.string(), osString('a string'), { error: 'be an object of strings' })
+    .superRefine((env, context) => {
+      const bad = Object.keys(env).find((name) => name === '' || /[=\0]/.test(name));
+      if (bad === undefined) return;
+      const message = 'be an object whose names are non-empty and hold no `=` or NUL';
+      context.addIssue({ code: 'custom', message, input: bad });
+    })
+    .optional()
+    .describe("Extra environment variables, merged into the server's"),
   timeout_s: z
     .number({ error: 'be a number of seconds in (0, 600]' })
     .gt(0, { error: 'be a number of seconds in (0, 600]' })
     .max(600, { error: 'be a number of seconds in (0, 600]' })
-    .default(60),
+    .default(60)
+    .describe('Wall-clock limit in seconds: the whole process group is killed when it expires'),
   max_output_bytes: z
     .number({ error: 'be an integer between 1024 and 4194304' })
     .int({ error: 'be an integer between 1024 and 4194304' })
     .min(1024, { error: 'be an integer between 1024 and 4194304' })
     .max(4 * MIB, { error: 'be an integer between 1024 and 4194304' })
-    .default(256 * 1024),
+    .default(256 * 1024)
+    .describe('Cap on each of the returned stdout and stderr, in bytes'),
   rlimits: z
     .strictObject(
       {
@@ -55,8 +75,9 @@ export const execToolArgsSchema = z.strictObject({
       },
       { error: 'be an object' },
     )
-    .default({}),
-  stream: z.boolean({ error: 'be a boolean' }).default(false),
+    .default({})
+    .describe('Resource limits: CPU seconds, address space, file size (bytes), open files'),
+  stream: z.boolean({ error: 'be a boolean' }).default(false).describe('Stream one chunk per output line'),
 });
 
 /**

@@ -40,7 +40,9 @@ describe('exec: a dying parent takes its process groups with it', () => {
     async (signal) => {
       const { child, tag, ready } = startParent('signal');
       await ready;
-      expect(children(tag, child.pid)).toBe(4);
+      // Two leaders and their background subshells; a shell that is forking `sleep` shows for a
+      // moment as a fifth process with the tag.
+      expect(children(tag, child.pid)).toBeGreaterThanOrEqual(4);
       child.kill(signal);
       const result = await child;
       // The signal was re-raised after the cleanup: the shell sees 128 + n, as without sluice.

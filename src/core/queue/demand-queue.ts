@@ -57,6 +57,11 @@ export interface DemandQueueOptions<T> {
   readonly finish: (ending: QueueEnding) => void;
   /** Where the values wait. Default a {@link RingQueue}. */
   readonly store?: QueueStore<T>;
+  /**
+   * Count every delivered value as held downstream (in flight) until {@link DemandQueue.release}d
+   * — the kernel's scheduler queue, whose chunks occupy the channel until the extension gets them.
+   */
+  readonly holdDelivered?: boolean;
   /** Called once when this many values wait: the producer ignores the pause (a diagnostic, or a cut-off). */
   readonly overfill?: { readonly at: number; readonly call: (waiting: number) => void };
 }
@@ -107,6 +112,7 @@ export class DemandQueue<T> {
   readonly #finish: (ending: QueueEnding) => void;
   #overfill: DemandQueueOptions<T>['overfill'];
   #credit: number;
+  readonly #held: 0 | 1;
   #inFlight = 0;
   #ending: QueueEnding | undefined;
   #done = false;
@@ -121,10 +127,14 @@ export class DemandQueue<T> {
     this.#gate = options.gate;
     this.#followGate = options.followGate === true && options.gate !== undefined;
     this.#credit = options.credit ?? Number.POSITIVE_INFINITY;
+    this.#held = options.holdDelivered === true ? 1 : 0;
     this.#deliver = options.deliver;
     this.#finish = options.finish;
     this.#overfill = options.overfill;
-    this.#stopGate = options.gate?.onChange(() => this.drain());
+    // A pause only matters to the valve when it follows the gate; a resume may let values out.
+    this.#stopGate = options.gate?.onChange((paused) =>
+      paused ? this.#followGate && this.#update() : this.drain(),
+    );
     this.#update();
   }
 
@@ -168,6 +178,7 @@ export class DemandQueue<T> {
       this.#gate?.paused !== true
     ) {
       this.#credit -= 1;
+      this.#inFlight += this.#held;
       // As in drain(): what the consumer pushes (or ends) while it is handed this value waits behind it.
       this.#draining = true;
       try {
@@ -238,6 +249,7 @@ export class DemandQueue<T> {
       while (store.size > 0 && this.#credit > 0 && this.#gate?.paused !== true) {
         const value = store.shift() as T;
         this.#credit -= 1;
+        this.#inFlight += this.#held;
         if (this.upstream.paused) this.upstream.progress();
         this.#deliver(value);
         if (this.#done) return;

@@ -81,8 +81,8 @@ export function openHostStream(config: HostStreamConfig): HostStream {
   const channel = new DemandQueue<JsonValue>({
     highWater: bufferSize,
     credit: 0,
+    holdDelivered: true,
     deliver: (chunk) => {
-      channel.hold(1);
       scheduler.enqueue(extensionId, callId, streamChunk(sequence, chunk, false), release);
       sequence += 1;
     },

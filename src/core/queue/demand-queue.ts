@@ -131,10 +131,8 @@ export class DemandQueue<T> {
     this.#deliver = options.deliver;
     this.#finish = options.finish;
     this.#overfill = options.overfill;
-    // A pause only matters to the valve when it follows the gate; a resume may let values out.
-    this.#stopGate = options.gate?.onChange((paused) =>
-      paused ? this.#followGate && this.#update() : this.drain(),
-    );
+    // A pause needs only the valve's check (nothing can go out); a resume may let values out.
+    this.#stopGate = options.gate?.onChange((paused) => (paused ? this.#update() : this.drain()));
     this.#update();
   }
 

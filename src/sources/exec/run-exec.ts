@@ -29,8 +29,8 @@ const PARTIAL: ChunkMetadata = Object.freeze({ partial: true });
  * - **No loss**: the final event comes only after the child exited AND both pipes ended AND
  *   every line was delivered.
  * - **Demand**: the lines wait in a {@link DemandQueue} gated by `demand`. While it is paused the
- *   lines of the last read wait in the queue and the pipes are not read (the child blocks on its
- *   full pipe); reading resumes only once that queue is empty and demand flows. Lines
+ *   pipes are not read (the child blocks on its full pipe) and the lines already split from the
+ *   last read wait in the queue; reading resumes only once that queue is empty and demand flows. Lines
  *   of both pipes keep their arrival order. The final `exit` event waits for demand like a line;
  *   an error comes once every line before it was delivered.
  * - **Pipes held open after the leader exited** (a background grandchild inherited them): reading
@@ -75,13 +75,13 @@ export function runExec(
   const timers = new Subscription();
 
   // The lines on their way out, gated by the consumer's demand. The pipes are read only while
-  // nothing waits in it: a read whose lines cannot all go out pauses them (the child then blocks
-  // on its full pipe), so at most one read's lines wait here, and a consumer that pauses and
-  // resumes at every line costs no pipe pause per line.
+  // nothing waits in it and the demand flows (followGate): the child blocks on its full pipe, and
+  // at most the lines of the read in hand wait here.
   const lines = new DemandQueue<ExecEvent>({
     highWater: 1,
     lowWater: 0,
     gate: demand,
+    followGate: true,
     deliver: (event) => subscriber.next(event),
     finish: (ending) => (ending.error ? subscriber.error(ending.reason) : subscriber.complete()),
   });

@@ -131,8 +131,12 @@ export class DemandQueue<T> {
     this.#deliver = options.deliver;
     this.#finish = options.finish;
     this.#overfill = options.overfill;
-    // A pause needs only the valve's check (nothing can go out); a resume may let values out.
-    this.#stopGate = options.gate?.onChange((paused) => (paused ? this.#update() : this.drain()));
+    // A resume may let values out; a pause needs only the valve's check (nothing can go out), which
+    // a drain under way makes when it ends.
+    this.#stopGate = options.gate?.onChange((paused) => {
+      if (!paused) this.drain();
+      else if (!this.#draining) this.#update();
+    });
     this.#update();
   }
 
@@ -194,7 +198,7 @@ export class DemandQueue<T> {
       this.#overfill = undefined;
       overfill.call(store.size + this.#inFlight);
     }
-    if (this.#direct) this.#update();
+    if (this.#direct || this.#draining) this.#update();
     else this.drain();
     return true;
   }

@@ -1,5 +1,5 @@
 /** Which kind of measurement a variant is. */
-export type BenchGroup = 'throughput' | 'latency' | 'slow' | 'cancel' | 'import' | 'redis';
+export type BenchGroup = 'throughput' | 'latency' | 'slow' | 'compose' | 'cancel' | 'import' | 'redis';
 
 /** One variant of the suite, as the runner schedules it. */
 export interface VariantSpec {
@@ -53,6 +53,24 @@ export const CATALOG: readonly VariantSpec[] = [
   { name: 'slow-exec-iterable', group: 'slow', label: 'sluice exec → toAsyncIterable (16)' },
   { name: 'slow-exec-onchunk', group: 'slow', label: 'sluice exec → async onChunk (16)' },
   { name: 'slow-kernel-stream', group: 'slow', label: 'sluice kernel host + bridge (buffer_size 16)' },
+  { name: 'compose-concatmap', group: 'compose', label: 'timer → concatMap(sluice exec) → toAsyncIterable' },
+  { name: 'compose-concatmap-naive', group: 'compose', label: "timer → concatMap(fromEvent 'data') (naive)" },
+  { name: 'compose-mergemap', group: 'compose', label: 'timer → mergeMap(sluice exec, 2) → toAsyncIterable' },
+  {
+    name: 'compose-mergemap-naive',
+    group: 'compose',
+    label: "timer → mergeMap(fromEvent 'data', 2) (naive)",
+  },
+  {
+    name: 'compose-share',
+    group: 'compose',
+    label: 'sluice exec → sluice share(), a fast and a slow consumer',
+  },
+  {
+    name: 'compose-share-naive',
+    group: 'compose',
+    label: "fromEvent 'data' → RxJS share(), fast + slow (naive)",
+  },
   { name: 'cancel-term', group: 'cancel', label: 'group exits on SIGTERM' },
   { name: 'cancel-ignore-term', group: 'cancel', label: 'group ignores SIGTERM (forceKillAfterMs 200)' },
   {

@@ -8,7 +8,7 @@ import type { RunParams, RunResult } from './bench-result.js';
 async function runVariant(params: RunParams): Promise<RunResult> {
   const name = params.variant.replace(/@node$/, '');
   // sluice loads execa and zod on first use: load them now, outside every measurement.
-  if (/^(exec-|kernel-|mcp-|latency-exec|slow-exec|slow-kernel|cancel-)/.test(name)) {
+  if (/^(exec-|kernel-|mcp-|latency-exec|slow-exec|slow-kernel|compose-|cancel-)/.test(name)) {
     await (await import('./warm-up.js')).warmUpSluice();
   }
   // The MCP variant also loads the SDK (and its own zod use) before the clock starts.
@@ -36,6 +36,14 @@ async function runVariant(params: RunParams): Promise<RunResult> {
     const side = join(params.tmp, `${name}.pid`);
     if (slow !== undefined) {
       return { slow: await measureSlow(slow, side, join(params.fixtures, 'flood.py'), params.slowMs) };
+    }
+  }
+  if (name.startsWith('compose-')) {
+    const { measureSlow } = await import('./slow-consumer.js');
+    const compose = (await import('./compose.js')).composeVariants[name];
+    const side = join(params.tmp, `${name}.pid`);
+    if (compose !== undefined) {
+      return { slow: await measureSlow(compose, side, join(params.fixtures, 'flood.py'), params.slowMs) };
     }
   }
   if (name === 'cancel-mcp') {

@@ -112,6 +112,7 @@ async function main(): Promise<void> {
       if (
         spec.group === 'latency' ||
         spec.group === 'slow' ||
+        spec.group === 'compose' ||
         spec.group === 'cancel' ||
         spec.group === 'redis'
       ) {

@@ -129,8 +129,15 @@ function killQuietly(pid: number): void {
   }
 }
 
-/** `for await` that takes one line per millisecond until the run is over. */
-async function consumeSlowly(lines: AsyncIterable<unknown>, run: SlowRun): Promise<void> {
+/**
+ * `for await` that takes one line per millisecond until the run is over.
+ *
+ * @example
+ * ```ts
+ * await consumeSlowly(toAsyncIterable(lines$), run);
+ * ```
+ */
+export async function consumeSlowly(lines: AsyncIterable<unknown>, run: SlowRun): Promise<void> {
   for await (const _line of lines) {
     run.take();
     if (run.done) break;

@@ -21,6 +21,11 @@ export interface BenchSummary {
 
 /** The slow consumer's allowed lead: `bufferSize` chunks + 128 KiB. */
 export const LEAD_LIMIT_BYTES = SLOW_BUFFER_SIZE * LINE_BYTES + 128 * 1024;
+/**
+ * A composition's allowed lead: `bufferSize` chunks + 384 KiB, what the transport itself holds
+ * (the socketpair, Python's block, Node's last read, exec's split lines; docs/backpressure.md).
+ */
+export const COMPOSE_LEAD_LIMIT_BYTES = SLOW_BUFFER_SIZE * LINE_BYTES + 384 * 1024;
 const RSS_LIMIT_MB = 20;
 
 /**
@@ -66,6 +71,16 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
       figure('slow-no-read', 'maxLeadBytes'),
     ),
     slowNaiveRssVsLimit: div(figure('slow-naive-rxjs', 'rssGrowthMB'), RSS_LIMIT_MB),
+    composeConcatMapLeadVsLimit: div(figure('compose-concatmap', 'maxLeadBytes'), COMPOSE_LEAD_LIMIT_BYTES),
+    composeConcatMapRssVsLimit: div(figure('compose-concatmap', 'rssGrowthMB'), RSS_LIMIT_MB),
+    composeMergeMapLeadVsLimit: div(figure('compose-mergemap', 'maxLeadBytes'), COMPOSE_LEAD_LIMIT_BYTES),
+    composeMergeMapRssVsLimit: div(figure('compose-mergemap', 'rssGrowthMB'), RSS_LIMIT_MB),
+    composeShareLeadVsLimit: div(figure('compose-share', 'maxLeadBytes'), COMPOSE_LEAD_LIMIT_BYTES),
+    composeShareRssVsLimit: div(figure('compose-share', 'rssGrowthMB'), RSS_LIMIT_MB),
+    composeNaiveConcatMapLeadVsSluice: div(
+      figure('compose-concatmap-naive', 'maxLeadBytes'),
+      figure('compose-concatmap', 'maxLeadBytes'),
+    ),
     slowNaiveLeadVsExecIterable: div(
       figure('slow-naive-rxjs', 'maxLeadBytes'),
       figure('slow-exec-iterable', 'maxLeadBytes'),
@@ -104,6 +119,11 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
     target(`slow${name}LeadVsLimit`, '<=', 1, `slow ${name}: lead ≤ 16 chunks + 128 KiB`);
     target(`slow${name}RssVsLimit`, '<=', 1, `slow ${name}: RSS growth ≤ 20 MB`);
   }
+  for (const name of ['ConcatMap', 'MergeMap', 'Share']) {
+    target(`compose${name}LeadVsLimit`, '<=', 1, `compose ${name}: lead ≤ 16 chunks + 384 KiB`);
+    target(`compose${name}RssVsLimit`, '<=', 1, `compose ${name}: RSS growth ≤ 20 MB`);
+  }
+  target('kernelStreamVsExecIterable', '>=', 0.5, 'kernel host + bridge ≥ 0.5 × exec → toAsyncIterable');
   target('cancelMcpVsLimit', '<=', 1, 'cancel over MCP (abort → group gone) ≤ 100 ms');
   target('latencyP50ExcessVsBudget', '<=', 1, "latency p50 ≤ raw 'data' p50 + 25 µs");
   target('latencyP99VsLimit', '<=', 1, 'latency p99 ≤ 1 ms');

@@ -22,6 +22,21 @@ export function renderTable(entries: readonly BenchEntry[], summary: BenchSummar
   const of = (group: BenchEntry['group']) => entries.filter((entry) => entry.group === group);
   const failed = (entry: BenchEntry) =>
     entry.error ? [`${entry.label} — FAILED: ${entry.error}`] : undefined;
+  const slowTable = (group: 'slow' | 'compose') =>
+    markdown(
+      ['consumer', "child's max lead", 'parent RSS start → peak', 'growth', 'child wrote', 'stopped by'],
+      of(group).map(
+        (e) =>
+          failed(e) ?? [
+            e.label,
+            `${n(e.maxLeadLines)} lines (${(Number(e.maxLeadBytes) / 1024).toFixed(0)} KiB)`,
+            `${n(e.rssStartMB)} → ${n(e.rssPeakMB)} MB`,
+            n(e.rssGrowthMB, ' MB'),
+            n(e.childWrittenMB, ' MB'),
+            `${String(e.stoppedBy)} (${n(e.seconds)} s)`,
+          ],
+      ),
+    );
   const parts = [`Machine: ${machine}`, ''];
   parts.push(
     '### Throughput (lines/s in the parent, median of runs, min–max)',
@@ -50,20 +65,11 @@ export function renderTable(entries: readonly BenchEntry[], summary: BenchSummar
     '',
     '### Slow consumer (1 line/ms; producer attempts a 1 GiB write)',
     '',
-    markdown(
-      ['consumer', "child's max lead", 'parent RSS start → peak', 'growth', 'child wrote', 'stopped by'],
-      of('slow').map(
-        (e) =>
-          failed(e) ?? [
-            e.label,
-            `${n(e.maxLeadLines)} lines (${(Number(e.maxLeadBytes) / 1024).toFixed(0)} KiB)`,
-            `${n(e.rssStartMB)} → ${n(e.rssPeakMB)} MB`,
-            n(e.rssGrowthMB, ' MB'),
-            n(e.childWrittenMB, ' MB'),
-            `${String(e.stoppedBy)} (${n(e.seconds)} s)`,
-          ],
-      ),
-    ),
+    slowTable('slow'),
+    '',
+    '### Compositions (the command subscribed later, by an operator; slow consumer as above)',
+    '',
+    slowTable('compose'),
     '',
     '### Cancel (unsubscribe → every process of the group gone) and import cost',
     '',

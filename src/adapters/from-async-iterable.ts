@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import { currentDemand } from '../core/demand.js';
+import { demandOf } from '../core/demand-of.js';
 import { lazySchema } from '../core/lazy-zod.js';
 import { checkArgument } from './check-argument.js';
 
@@ -15,9 +15,9 @@ const asyncIterableSchema = lazySchema((z) =>
 /**
  * An Observable of the values of an `AsyncIterable` that pulls **only on demand**.
  *
- * Each subscription takes a fresh iterator (`iterable[Symbol.asyncIterator]()`) and reads the
- * {@link currentDemand} given at subscribe time (by `toAsyncIterable`, `onChunk`,
- * `toReadableStream`, `bounded`…, through synchronous operators). It then calls `next()` one at
+ * Each subscription takes a fresh iterator (`iterable[Symbol.asyncIterator]()`) and reads its
+ * consumer's demand ({@link demandOf}: the demand of `toAsyncIterable`, `onChunk`,
+ * `toReadableStream`, `bounded`… at the end of its subscriber chain). It then calls `next()` one at
  * a time, and only while that demand is not paused; when the demand resumes it pulls again.
  * Without demand (plain `subscribe()`) it pulls as fast as the iterator answers. At most one
  * value arrives after a pause (the answer to the `next()` already in flight).
@@ -49,7 +49,7 @@ const asyncIterableSchema = lazySchema((z) =>
 export function fromAsyncIterable<T>(iterable: AsyncIterable<T>): Observable<T> {
   checkArgument(iterable, 'iterable', asyncIterableSchema(), 'an AsyncIterable');
   return new Observable<T>((subscriber) => {
-    const demand = currentDemand();
+    const demand = demandOf(subscriber);
     const iterator = iterable[Symbol.asyncIterator]();
     let pulling = false;
     let ended = false;

@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import { currentDemand } from '../core/demand.js';
+import { demandOf } from '../core/demand-of.js';
 import { lazySchema } from '../core/lazy-zod.js';
 import { checkArgument } from './check-argument.js';
 
@@ -16,8 +16,8 @@ const readableStreamSchema = lazySchema((z) =>
  * An Observable of the chunks of a WHATWG `ReadableStream` that reads **only on demand**.
  *
  * Subscribing locks the stream (`getReader()`; a stream can be read by one subscription only —
- * a second one errors with the stream's `TypeError`) and reads the {@link currentDemand} given
- * at subscribe time. It then calls `reader.read()` one at a time, only while that demand is not
+ * a second one errors with the stream's `TypeError`) and reads its consumer's
+ * demand ({@link demandOf}). It then calls `reader.read()` one at a time, only while that demand is not
  * paused, and again when it resumes; without demand it reads as fast as the stream answers. At
  * most one chunk arrives after a pause (the answer to the `read()` in flight). The stream's own
  * queue (its `highWaterMark`) still fills on its side, as the stream's source decides.
@@ -48,7 +48,7 @@ const readableStreamSchema = lazySchema((z) =>
 export function fromReadableStream<T>(stream: ReadableStream<T>): Observable<T> {
   checkArgument(stream, 'stream', readableStreamSchema(), 'a ReadableStream');
   return new Observable<T>((subscriber) => {
-    const demand = currentDemand();
+    const demand = demandOf(subscriber);
     const reader = stream.getReader();
     let reading = false;
     let ended = false;

@@ -1,5 +1,6 @@
 export * from './from-async-iterable.js';
 export * from './from-readable-stream.js';
+export type { IgnoredDemandPolicy, WarnLogger } from './ignored-demand.js';
 export * from './on-chunk.js';
 export * from './sse/index.js';
 export * from './to-async-iterable.js';

@@ -3,6 +3,7 @@ import { lazySchema } from '../core/lazy-zod.js';
 import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { checkArgument } from './check-argument.js';
+import { type IgnoredDemandPolicy, ignoredDemandHook, type WarnLogger } from './ignored-demand.js';
 import { observableSchema } from './observable-schema.js';
 import { PullQueue } from './pull-queue.js';
 import { readBufferSize } from './read-buffer-size.js';
@@ -34,6 +35,15 @@ export interface OnChunkOptions<T> {
   readonly onError?: (error: unknown, chunk: T) => void;
   /** Aborting it unsubscribes (kills the producer) and rejects the promise with `signal.reason`. */
   readonly signal?: AbortSignal;
+  /**
+   * What to do when the queue grows to 8 × `bufferSize` (at least 64) because the source keeps
+   * pushing while paused (see docs/backpressure.md): `'warn'` once through `logger` (default),
+   * `'error'` (reject with `DEMAND_IGNORED` after the chunks already queued went through the
+   * callback, cancelling the source), or `'ignore'`.
+   */
+  readonly onIgnoredDemand?: IgnoredDemandPolicy;
+  /** Where the ignored-demand warning goes. Default `console`. */
+  readonly logger?: WarnLogger;
 }
 
 const functionSchema = lazySchema((z) =>
@@ -90,22 +100,25 @@ export function onChunk<T>(
 ): Promise<T | undefined> {
   checkArgument(source, 'source', observableSchema(), 'an Observable');
   checkArgument(callback, 'callback', functionSchema(), 'a function');
-  rejectUnknownOptions(options, ['bufferSize', 'onError', 'signal']);
+  rejectUnknownOptions(options, ['bufferSize', 'onError', 'signal', 'onIgnoredDemand', 'logger']);
   const bufferSize = readBufferSize(options, 'bufferSize', 16);
   const onError = readOption(options, 'onError', functionSchema(), 'a function', reportToConsole) as (
     error: unknown,
     chunk: T,
   ) => void;
   const signal = readOption(options, 'signal', signalSchema(), 'an AbortSignal', undefined);
+  let queue: PullQueue<T> | undefined;
+  const overfill = ignoredDemandHook(options, 'onChunk', bufferSize, (error) => queue?.fail(error));
 
   return new Promise<T | undefined>((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
       return;
     }
-    const queue = new PullQueue(source, bufferSize);
+    const pull = new PullQueue(source, bufferSize, overfill);
+    queue = pull;
     const abort = () => {
-      queue.cancel();
+      pull.cancel();
       reject(signal?.reason);
     };
     signal?.addEventListener('abort', abort, { once: true });
@@ -120,7 +133,7 @@ export function onChunk<T>(
       let last: T | undefined;
       for (;;) {
         // A queued chunk is taken synchronously: no promise and no microtask per chunk.
-        const result = queue.poll() ?? (await queue.next());
+        const result = pull.poll() ?? (await pull.next());
         if (result.done) return last;
         last = result.value;
         try {

@@ -1,29 +1,34 @@
 import { type Observable, Subscription } from 'rxjs';
-import { subscribeWithDemand, Valve } from '../core/demand.js';
+import { DemandQueue, type DemandQueueOptions, type QueueEnding } from '../core/queue/demand-queue.js';
+import { RingQueue } from '../core/queue/ring-queue.js';
+import { subscribeDemanding } from '../core/subscribe-demanding.js';
+import { subscriberWithDemand } from '../core/subscriber-chain.js';
 
 type Waiter<T> = {
   resolve: (result: IteratorResult<T, undefined>) => void;
   reject: (error: unknown) => void;
 };
-type Ending = { error: false } | { error: true; reason: unknown };
+
+const DONE = Object.freeze({ done: true, value: undefined }) as IteratorResult<never, undefined>;
 
 /**
- * The pull side shared by {@link toAsyncIterable} and {@link onChunk}: it subscribes to `source`
- * (lazily, on the first {@link PullQueue.next}) with its own {@link Valve} as the demand, keeps
- * what arrives in a FIFO, and hands values out one `next()` at a time.
+ * The pull side shared by {@link toAsyncIterable} and {@link onChunk}: a {@link DemandQueue}
+ * whose credit is the pending `next()` calls. It subscribes to `source` lazily, on the first
+ * {@link PullQueue.next}, carrying the queue's valve as its demand (on the subscriber chain, so
+ * producers subscribed later by `concatMap`, `retry`… find it too).
  *
  * - **Hysteresis**: the valve is paused while nobody waits and `bufferSize` values are queued,
  *   and resumed only once the consumer has drained the queue to its low-water mark,
  *   `Math.floor(bufferSize / 2)` values (empty for `bufferSize` 1), or waits on an empty queue.
- *   A producer that honours demand is therefore never more than `bufferSize` values (plus what
- *   it had already read) ahead of the consumer, and the valve toggles once per
- *   `bufferSize - floor(bufferSize / 2)` values under a steady load instead of once per value.
  *   With `bufferSize` 0 it flows only while a `next()` waits.
  * - Pending `next()` calls are served in call order, each with its own value.
  * - An error is given to the first `next()` after every value queued before it; later calls
  *   (and the other waiters) get `done`. Completion gives `done` after the last value.
+ * - `overfill` (the ignored-demand diagnostic) is called once if the queue grows far past
+ *   `bufferSize`; {@link PullQueue.fail} ends the stream with an error after what is queued.
  * - {@link PullQueue.cancel} unsubscribes synchronously (the producer's teardown runs before it
- *   returns), drops the queue and settles every waiter with `done`.
+ *   returns), drops the queue, settles every waiter with `done`, and leaves the valve flowing
+ *   (a consumer that left never holds a shared producer back).
  *
  * Internal to `src/adapters`.
  *
@@ -37,31 +42,33 @@ type Ending = { error: false } | { error: true; reason: unknown };
  */
 export class PullQueue<T> {
   readonly #source: Observable<T>;
-  readonly #bufferSize: number;
-  readonly #resumeAt: number;
-  readonly #valve = new Valve();
-  #values: T[] = [];
-  #head = 0;
-  readonly #waiters: Waiter<T>[] = [];
+  readonly #queue: DemandQueue<T>;
+  readonly #waiters = new RingQueue<Waiter<T>>();
   #subscription: Subscription | undefined;
-  #ending: Ending | undefined;
+  #ending: QueueEnding | undefined;
   #finished = false;
 
-  constructor(source: Observable<T>, bufferSize: number) {
+  constructor(source: Observable<T>, bufferSize: number, overfill?: DemandQueueOptions<T>['overfill']) {
     this.#source = source;
-    this.#bufferSize = bufferSize;
-    this.#resumeAt = bufferSize === 0 ? -1 : Math.floor(bufferSize / 2);
+    this.#queue = new DemandQueue<T>({
+      highWater: bufferSize,
+      lowWater: bufferSize === 0 ? -1 : Math.floor(bufferSize / 2),
+      credit: 0,
+      deliver: (value) => (this.#waiters.shift() as Waiter<T>).resolve({ done: false, value }),
+      finish: (ending) => this.#finish(ending),
+      overfill,
+    });
   }
 
   /** The next value, `done` at the end, or a rejection with the source's error. */
   next(): Promise<IteratorResult<T, undefined>> {
-    if (this.#finished) return Promise.resolve({ done: true, value: undefined });
-    if (this.#head < this.#values.length) return Promise.resolve(this.#take());
+    if (this.#finished) return Promise.resolve(DONE);
+    if (this.#queue.size > 0) return Promise.resolve({ done: false, value: this.#queue.take() as T });
     if (this.#ending !== undefined) return this.#end();
     const pending = new Promise<IteratorResult<T, undefined>>((resolve, reject) => {
       this.#waiters.push({ resolve, reject });
     });
-    this.#update();
+    this.#queue.request(1);
     if (this.#subscription === undefined) this.#subscribe();
     return pending;
   }
@@ -71,7 +78,15 @@ export class PullQueue<T> {
    * `undefined` when none is: then call {@link PullQueue.next}, which also reports the end.
    */
   poll(): IteratorResult<T, undefined> | undefined {
-    return this.#finished || this.#head === this.#values.length ? undefined : this.#take();
+    if (this.#finished || this.#queue.size === 0) return undefined;
+    return { done: false, value: this.#queue.take() as T };
+  }
+
+  /** Ends the stream with `error` after the values already queued, and cancels the source. */
+  fail(error: unknown): void {
+    if (this.#finished || this.#queue.ended) return;
+    this.#subscription?.unsubscribe();
+    this.#queue.end({ error: true, reason: error });
   }
 
   /** Unsubscribes from the source (running its teardown now), drops the queue, ends every waiter. */
@@ -79,77 +94,41 @@ export class PullQueue<T> {
     this.#finished = true;
     this.#subscription?.unsubscribe();
     this.#subscription ??= Subscription.EMPTY;
-    this.#values = [];
-    this.#head = 0;
-    for (const waiter of this.#waiters.splice(0)) waiter.resolve({ done: true, value: undefined });
+    this.#queue.close();
+    this.#queue.upstream.resume();
+    for (let waiter = this.#waiters.shift(); waiter; waiter = this.#waiters.shift()) waiter.resolve(DONE);
   }
 
   #subscribe(): void {
     const subscription = new Subscription();
     this.#subscription = subscription;
-    subscription.add(
-      subscribeWithDemand(this.#valve, () =>
-        this.#source.subscribe({
-          next: (value) => this.#push(value),
-          error: (reason: unknown) => this.#finish({ error: true, reason }),
-          complete: () => this.#finish({ error: false }),
-        }),
-      ),
-    );
+    const valve = this.#queue.upstream;
+    const subscriber = subscriberWithDemand<T>(valve, {
+      next: (value) => {
+        if (!this.#finished) this.#queue.push(value);
+      },
+      error: (reason: unknown) => this.#queue.end({ error: true, reason }),
+      complete: () => this.#queue.end({ error: false }),
+    });
+    subscription.add(subscriber);
+    subscribeDemanding(this.#source, valve, subscriber);
     if (this.#finished) subscription.unsubscribe();
   }
 
-  #push(value: T): void {
-    if (this.#finished) return;
-    if (this.#waiters.length > 0) (this.#waiters.shift() as Waiter<T>).resolve({ done: false, value });
-    else this.#values.push(value);
-    this.#update();
-  }
-
-  #finish(ending: Ending): void {
-    if (this.#finished || this.#ending !== undefined) return;
+  #finish(ending: QueueEnding): void {
     this.#ending = ending;
-    if (this.#waiters.length === 0) return;
-    const [first, ...rest] = this.#waiters.splice(0);
+    this.#queue.upstream.resume();
+    const first = this.#waiters.shift();
+    if (first === undefined) return;
     this.#finished = true;
-    if (ending.error) first?.reject(ending.reason);
-    else first?.resolve({ done: true, value: undefined });
-    for (const waiter of rest) waiter.resolve({ done: true, value: undefined });
-  }
-
-  /** Only while a value is queued. */
-  #take(): IteratorResult<T, undefined> {
-    const value = this.#values[this.#head] as T;
-    this.#values[this.#head] = undefined as T;
-    this.#head += 1;
-    if (this.#head === this.#values.length) {
-      this.#values.length = 0;
-      this.#head = 0;
-    } else if (this.#head >= 1024 && this.#head * 2 >= this.#values.length) {
-      this.#values = this.#values.slice(this.#head);
-      this.#head = 0;
-    }
-    if (this.#valve.paused) {
-      this.#valve.progress();
-      this.#update();
-    }
-    return { done: false, value };
+    if (ending.error) first.reject(ending.reason);
+    else first.resolve(DONE);
+    for (let waiter = this.#waiters.shift(); waiter; waiter = this.#waiters.shift()) waiter.resolve(DONE);
   }
 
   #end(): Promise<IteratorResult<T, undefined>> {
     this.#finished = true;
     const ending = this.#ending;
-    return ending?.error ? Promise.reject(ending.reason) : Promise.resolve({ done: true, value: undefined });
-  }
-
-  /** Pauses at `bufferSize` queued with nobody waiting; resumes at the low-water mark or a waiter. */
-  #update(): void {
-    if (this.#ending !== undefined || this.#finished) return;
-    const queued = this.#values.length - this.#head;
-    if (this.#valve.paused) {
-      if (queued <= this.#resumeAt || this.#waiters.length > 0) this.#valve.resume();
-    } else if (queued >= this.#bufferSize && this.#waiters.length === 0) {
-      this.#valve.pause();
-    }
+    return ending?.error ? Promise.reject(ending.reason) : Promise.resolve(DONE);
   }
 }

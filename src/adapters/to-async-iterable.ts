@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { checkArgument } from './check-argument.js';
+import { type IgnoredDemandPolicy, ignoredDemandHook, type WarnLogger } from './ignored-demand.js';
 import { observableSchema } from './observable-schema.js';
 import { PullQueue } from './pull-queue.js';
 import { readBufferSize } from './read-buffer-size.js';
@@ -23,23 +24,34 @@ export interface ToAsyncIterableOptions {
    * may read only while a `next()` call is waiting.
    */
   readonly bufferSize?: number;
+  /**
+   * What to do when the buffer grows to 8 × `bufferSize` (at least 64) because the source keeps
+   * pushing while paused (see docs/backpressure.md): `'warn'` once through `logger` (default),
+   * `'error'` (fail with `DEMAND_IGNORED` after the values already buffered, cancelling the
+   * source), or `'ignore'`.
+   */
+  readonly onIgnoredDemand?: IgnoredDemandPolicy;
+  /** Where the ignored-demand warning goes. Default `console`. */
+  readonly logger?: WarnLogger;
 }
 
 /**
  * Consumes an Observable as a pull-driven `AsyncIterableIterator`: each `next()` is demand.
  *
  * - **Lazy**: nothing subscribes until the first `next()`. It then subscribes with its own
- *   `Valve` as the demand (`subscribeWithDemand`), which reaches a demand-aware producer such
- *   as `exec` through synchronous operators (`map`, `filter`, `tap`, `scan`, `takeWhile`…).
+ *   `Valve` as the demand, carried on the subscriber chain: a demand-aware producer such as
+ *   `exec` finds it through `map`, `filter`, `tap`, and also when it is subscribed later by
+ *   `concatMap`, `mergeMap`, `switchMap`, `concat`, `retry`, `repeat`, `catchError`…
  * - **Bounded, with hysteresis**: the valve is paused while `bufferSize` values wait and no
  *   `next()` is pending (the child process then blocks on its full pipe), and resumed once the
  *   consumer has taken the queue down to `Math.floor(bufferSize / 2)` values (to empty for
  *   `bufferSize` 1; with `0`, whenever a `next()` waits). So the producer stays within
  *   `bufferSize` values of the consumer, but is paused and resumed once per about
  *   `bufferSize / 2` values instead of once per value — that is what makes it fast.
- *   A producer that ignores demand (plain `Observable`s, `share()`d streams, `delay`…) keeps
- *   pushing and the buffer grows: put `bounded({ strategy: 'dropping' | 'sliding' | 'error' })`
- *   in front of the adapter to cap it (see `docs/backpressure.md`).
+ *   A producer that ignores demand (`fromEvent`, a plain `Subject`, `delay`…) keeps pushing and
+ *   the buffer grows: at 8 × `bufferSize` a warning says so (`onIgnoredDemand`); put
+ *   `bounded({ strategy: 'dropping' | 'sliding' | 'error' })` in front of the adapter to cap it
+ *   (see `docs/backpressure.md`).
  * - **Ordered**: values come out in arrival order; `next()` calls made without awaiting are
  *   resolved in call order, each with its own value.
  * - **Ends**: for a chunk stream the final event is yielded like any other value, then `done`.
@@ -73,8 +85,13 @@ export function toAsyncIterable<T>(
   options?: ToAsyncIterableOptions,
 ): AsyncIterableIterator<T> {
   checkArgument(source, 'source', observableSchema(), 'an Observable');
-  rejectUnknownOptions(options, ['bufferSize']);
-  const queue = new PullQueue(source, readBufferSize(options, 'bufferSize', 16));
+  rejectUnknownOptions(options, ['bufferSize', 'onIgnoredDemand', 'logger']);
+  const bufferSize = readBufferSize(options, 'bufferSize', 16);
+  const queue: PullQueue<T> = new PullQueue(
+    source,
+    bufferSize,
+    ignoredDemandHook(options, 'toAsyncIterable', bufferSize, (error) => queue.fail(error)),
+  );
   const iterator: AsyncIterableIterator<T> = {
     next: () => queue.next() as Promise<IteratorResult<T>>,
     return: (value?: unknown) => {

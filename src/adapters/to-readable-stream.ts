@@ -1,7 +1,10 @@
 import type { Observable, Subscription } from 'rxjs';
-import { subscribeWithDemand, Valve } from '../core/demand.js';
+import { Valve } from '../core/demand.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { subscribeDemanding } from '../core/subscribe-demanding.js';
+import { subscriberWithDemand } from '../core/subscriber-chain.js';
 import { checkArgument } from './check-argument.js';
+import { type IgnoredDemandPolicy, ignoredDemandHook, type WarnLogger } from './ignored-demand.js';
 import { observableSchema } from './observable-schema.js';
 import { readBufferSize } from './read-buffer-size.js';
 
@@ -22,13 +25,22 @@ export interface ToReadableStreamOptions {
    * pull: the producer may read only while a `read()` is pending.
    */
   readonly highWaterMark?: number;
+  /**
+   * What to do when the stream's queue grows to 8 × `highWaterMark` (at least 64) because the
+   * source keeps pushing while paused (see docs/backpressure.md): `'warn'` once through `logger`
+   * (default), `'error'` (cancel the source and error the stream with `DEMAND_IGNORED` once the values already queued were read), or
+   * `'ignore'`.
+   */
+  readonly onIgnoredDemand?: IgnoredDemandPolicy;
+  /** Where the ignored-demand warning goes. Default `console`. */
+  readonly logger?: WarnLogger;
 }
 
 /**
  * Consumes an Observable as a WHATWG `ReadableStream` (the global one: Node ≥ 18 and browsers;
  * no Node imports). The stream's `pull` is demand:
  *
- * - the first `pull` subscribes with a `Valve` as the demand (`subscribeWithDemand`). Following
+ * - the first `pull` subscribes with a `Valve` as the demand (on the subscriber chain). Following
  *   the WHATWG rules, a stream with `highWaterMark > 0` pulls as soon as it is created, so the
  *   producer starts then and fills the queue up to `highWaterMark` even before a reader reads;
  * - each value is enqueued; when the queue's `desiredSize` drops to `0` the valve is paused
@@ -41,8 +53,9 @@ export interface ToReadableStreamOptions {
  *   streams do: read them before the error arrives, or use {@link toAsyncIterable} which keeps
  *   them); completion closes the stream after the queued values.
  *
- * A producer that ignores demand keeps enqueuing past `highWaterMark` (the queue grows); put
- * `bounded(...)` in front to cap it (see `docs/backpressure.md`).
+ * A producer that ignores demand keeps enqueuing past `highWaterMark` (the queue grows, and at
+ * 8 × `highWaterMark` a warning says so: `onIgnoredDemand`); put `bounded(...)` in front to cap
+ * it (see `docs/backpressure.md`).
  *
  * @param source the Observable to expose
  * @param options `highWaterMark` (default 16), validated before anything subscribes
@@ -64,32 +77,52 @@ export function toReadableStream<T>(
   options?: ToReadableStreamOptions,
 ): ReadableStream<T> {
   checkArgument(source, 'source', observableSchema(), 'an Observable');
-  rejectUnknownOptions(options, ['highWaterMark']);
+  rejectUnknownOptions(options, ['highWaterMark', 'onIgnoredDemand', 'logger']);
   const highWaterMark = readBufferSize(options, 'highWaterMark', 16);
   const valve = new Valve();
   let subscription: Subscription | undefined;
   let cancelled = false;
+  /** The ignored-demand error, held until the reader has taken every value queued before it. */
+  let failure: { readonly error: unknown } | undefined;
+  let fail: (error: unknown) => void = () => {};
+  let overfill = ignoredDemandHook(options, 'toReadableStream', highWaterMark, (error) => fail(error));
 
   return new ReadableStream<T>(
     {
       pull(controller) {
+        if (failure !== undefined) {
+          if ((controller.desiredSize ?? 0) >= highWaterMark) controller.error(failure.error);
+          return;
+        }
         valve.resume();
         if (subscription !== undefined || cancelled) return;
-        subscription = subscribeWithDemand(valve, () =>
-          source.subscribe({
-            next: (value) => {
-              if (cancelled) return;
-              controller.enqueue(value);
-              if ((controller.desiredSize ?? 0) <= 0) valve.pause();
-            },
-            error: (error: unknown) => {
-              if (!cancelled) controller.error(error);
-            },
-            complete: () => {
-              if (!cancelled) controller.close();
-            },
-          }),
-        );
+        fail = (error) => {
+          cancelled = true;
+          subscription?.unsubscribe();
+          // WHATWG `error()` discards the queue: wait until the reader has drained it.
+          if ((controller.desiredSize ?? 0) >= highWaterMark) controller.error(error);
+          else failure = { error };
+        };
+        const subscriber = subscriberWithDemand<T>(valve, {
+          next: (value) => {
+            if (cancelled) return;
+            controller.enqueue(value);
+            const desired = controller.desiredSize ?? 0;
+            if (desired <= 0) valve.pause();
+            if (overfill !== undefined && -desired + highWaterMark >= overfill.at) {
+              const hook = overfill;
+              overfill = undefined;
+              hook.call(highWaterMark - desired);
+            }
+          },
+          error: (error: unknown) => {
+            if (!cancelled) controller.error(error);
+          },
+          complete: () => {
+            if (!cancelled) controller.close();
+          },
+        });
+        subscription = subscribeDemanding(source, valve, subscriber);
         if (cancelled) subscription.unsubscribe();
       },
       cancel() {

@@ -1,5 +1,7 @@
+export * from './aggregate-demand.js';
 export * from './chunk.js';
 export * from './demand.js';
+export { demandOf } from './demand-of.js';
 export * from './errors/buffer-overflow-error.js';
 export * from './errors/cancelled-error.js';
 export * from './errors/exec-error.js';
@@ -12,3 +14,4 @@ export * from './errors/sequence-error.js';
 export * from './errors/sluice-error.js';
 export * from './errors/spawn-error.js';
 export * from './operate.js';
+export { subscriberWithDemand } from './subscriber-chain.js';

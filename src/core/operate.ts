@@ -1,4 +1,5 @@
-import { Observable, type OperatorFunction, Subscriber, type TeardownLogic } from 'rxjs';
+import { Observable, type OperatorFunction, type Subscriber, type TeardownLogic } from 'rxjs';
+import { OperatorSubscriber } from './subscriber-chain.js';
 
 /**
  * Builds an operator the way RxJS 7 does internally (`util/lift.ts`), without importing
@@ -7,7 +8,6 @@ import { Observable, type OperatorFunction, Subscriber, type TeardownLogic } fro
  *
  * @example
  * ```ts
- * import { operate, createOperatorSubscriber } from 'sluice';
  * const double = operate<number, number>((source, subscriber) => {
  *   source.subscribe(createOperatorSubscriber(subscriber, (n) => subscriber.next(n * 2)));
  * });
@@ -30,7 +30,8 @@ export function operate<T, R>(
 /**
  * A subscriber that forwards to `destination` unless a handler is given, catches what the
  * handlers throw (and sends it to `destination.error`), and runs `onFinalize` exactly once,
- * however the subscription ends. The RxJS 7 `OperatorSubscriber`, in public API only.
+ * however the subscription ends. The RxJS 7 `OperatorSubscriber`: its `destination` is the
+ * subscriber below, so a producer above still finds its consumer's demand (`demandOf`).
  *
  * @example
  * ```ts
@@ -44,43 +45,5 @@ export function createOperatorSubscriber<T>(
   onError?: (error: unknown) => void,
   onFinalize?: () => void,
 ): Subscriber<T> {
-  let finalized = false;
-  const finalize = () => {
-    if (finalized) return;
-    finalized = true;
-    onFinalize?.();
-  };
-  const subscriber = new Subscriber<T>({
-    next: (value) => {
-      try {
-        if (onNext) onNext(value);
-        else destination.next(value);
-      } catch (error) {
-        destination.error(error);
-      }
-    },
-    error: (error: unknown) => {
-      try {
-        if (onError) onError(error);
-        else destination.error(error);
-      } catch (thrown) {
-        destination.error(thrown);
-      } finally {
-        subscriber.unsubscribe();
-      }
-    },
-    complete: () => {
-      try {
-        if (onComplete) onComplete();
-        else destination.complete();
-      } catch (error) {
-        destination.error(error);
-      } finally {
-        subscriber.unsubscribe();
-      }
-    },
-  });
-  subscriber.add(finalize);
-  destination.add(subscriber);
-  return subscriber;
+  return new OperatorSubscriber<T>(destination, onNext, onComplete, onError, onFinalize);
 }

@@ -1,4 +1,6 @@
 import type { ChunkEvent } from '../core/chunk.js';
+import type { QueueStore } from '../core/queue/demand-queue.js';
+import { RingQueue } from '../core/queue/ring-queue.js';
 import type { BoundedStrategy } from './bounded-strategy.js';
 
 interface Entry<E> {
@@ -22,9 +24,8 @@ interface Entry<E> {
  * queue.take(); // a1 re-stamped as sequence 0 with metadata { dropped: 1 }
  * ```
  */
-export class BoundedQueue<E extends ChunkEvent<unknown>> {
-  #items: (Entry<E> | undefined)[] = [];
-  #head = 0;
+export class BoundedQueue<E extends ChunkEvent<unknown>> implements QueueStore<E | ChunkEvent<never>> {
+  readonly #items = new RingQueue<Entry<E>>();
   /** Drops not yet attached to an event (`dropping`: the newest were dropped). */
   #carry = 0;
   #carryInherited = 0;
@@ -38,7 +39,17 @@ export class BoundedQueue<E extends ChunkEvent<unknown>> {
   ) {}
 
   get size(): number {
-    return this.#items.length - this.#head;
+    return this.#items.size;
+  }
+
+  /** {@link BoundedQueue.offer}, as a `DemandQueue` store. */
+  push(event: E | ChunkEvent<never>): boolean {
+    return this.offer(event as E);
+  }
+
+  /** {@link BoundedQueue.take}, as a `DemandQueue` store. */
+  shift(): E | ChunkEvent<never> | undefined {
+    return this.take();
   }
 
   /** Queues `event`, dropping one if the strategy says so; `false` means overflow (`error`). */
@@ -58,8 +69,8 @@ export class BoundedQueue<E extends ChunkEvent<unknown>> {
       moveDrops(this.#items.pop() as Entry<E>, entry);
       return this.#push(entry);
     }
-    const oldest = this.#shift();
-    moveDrops(oldest, this.size > 0 ? (this.#items[this.#head] as Entry<E>) : entry);
+    const oldest = this.#items.shift() as Entry<E>;
+    moveDrops(oldest, this.#items.peek() ?? entry);
     return this.#push(entry);
   }
 
@@ -78,7 +89,7 @@ export class BoundedQueue<E extends ChunkEvent<unknown>> {
   /** The oldest waiting event, re-stamped, or `undefined` when empty. */
   take(): E | ChunkEvent<never> | undefined {
     if (this.size === 0) return undefined;
-    const { event, dropped, inherited } = this.#shift();
+    const { event, dropped, inherited } = this.#items.shift() as Entry<E>;
     this.#taken += dropped;
     if (this.#taken === 0) return event;
     const sequence = event.sequence - this.#taken;
@@ -88,8 +99,7 @@ export class BoundedQueue<E extends ChunkEvent<unknown>> {
   }
 
   clear(): void {
-    this.#items = [];
-    this.#head = 0;
+    this.#items.clear();
   }
 
   #push(entry: Entry<E>): true {
@@ -97,18 +107,6 @@ export class BoundedQueue<E extends ChunkEvent<unknown>> {
     this.#carryInherited = 0;
     this.#items.push(entry);
     return true;
-  }
-
-  #shift(): Entry<E> {
-    const entry = this.#items[this.#head] as Entry<E>;
-    this.#items[this.#head] = undefined;
-    this.#head += 1;
-    if (this.#head === this.#items.length) this.clear();
-    else if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
-      this.#items = this.#items.slice(this.#head);
-      this.#head = 0;
-    }
-    return entry;
   }
 }
 

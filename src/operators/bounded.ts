@@ -1,11 +1,8 @@
 import type { OperatorFunction } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
-import { currentDemand, subscribeWithDemand, Valve } from '../core/demand.js';
-import { BufferOverflowError } from '../core/errors/buffer-overflow-error.js';
-import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { BoundedQueue } from './bounded-queue.js';
+import { boundedChannel } from './bounded-channel.js';
 import type { BoundedStrategy } from './bounded-strategy.js';
 
 /**
@@ -28,20 +25,20 @@ export interface BoundedConfig {
 const STRATEGIES: readonly unknown[] = ['suspend', 'dropping', 'sliding', 'error'];
 
 /**
- * The seed's bounded channel, as an operator on a sequenced stream. It reads the consumer's
- * demand ({@link currentDemand}) when subscribed; without one (plain `subscribe()`) it is a
- * pass-through, since nobody ever pauses.
+ * A bounded channel (docs/backpressure.md) as an operator on a sequenced stream. It reads its
+ * consumer's demand ({@link demandOf}) when subscribed; without one (plain `subscribe()`) it is
+ * a pass-through, since nobody ever pauses.
  *
  * An event is forwarded at once while the consumer flows and nothing waits; otherwise it waits
  * in a FIFO. When `capacity` events wait, the `strategy` applies:
  *
- * - `suspend` pauses the producer: the source is subscribed with this operator's own demand,
- *   paused at `capacity` and resumed as soon as fewer wait. Events that still arrive while it is
+ * - `suspend` pauses the producer: the source is subscribed with this operator's own demand
+ *   (on the subscriber chain), paused at `capacity` and resumed as soon as fewer wait. Events that still arrive while it is
  *   paused (a producer finishing the read it was in) are kept, so the FIFO can overshoot by a few.
  *   A producer that ignores demand entirely (`fromEvent`, a `Subject`) is not slowed down and the
  *   FIFO grows without bound: use another strategy for those.
  * - `dropping` drops the arriving event, `sliding` the oldest waiting one; neither pauses the
- *   producer (it sees no demand). The final event is never dropped: when it arrives at a full
+ *   producer (the source is subscribed with no demand: it pushes freely). The final event is never dropped: when it arrives at a full
  *   FIFO, a non-final event makes room. Drops are never silent: the event that follows a gap
  *   carries `metadata.dropped` (how many are missing right before it), and sequences are
  *   re-stamped (`sequence − events dropped before it`) so the output stays contiguous and
@@ -80,63 +77,5 @@ export function bounded<E extends ChunkEvent<unknown>>(
   if (!STRATEGIES.includes(strategy)) {
     throw optionError('strategy', "one of 'suspend', 'dropping', 'sliding', 'error'", strategy);
   }
-  return operate((source, subscriber) => {
-    const down = currentDemand();
-    if (down === undefined) {
-      source.subscribe(createOperatorSubscriber(subscriber));
-      return undefined;
-    }
-    const queue = new BoundedQueue<E>(capacity, strategy);
-    const up = strategy === 'suspend' ? new Valve() : undefined;
-    let ending: { error: unknown } | 'complete' | undefined;
-    let draining = false;
-
-    const drain = () => {
-      if (draining) return;
-      draining = true;
-      try {
-        while (!down.paused && queue.size > 0 && !subscriber.closed) {
-          subscriber.next(queue.take() as E | ChunkEvent<never>);
-          if (up?.paused && queue.size < capacity && ending === undefined) up.resume();
-        }
-      } finally {
-        draining = false;
-      }
-      if (queue.size > 0 || ending === undefined) return;
-      if (ending === 'complete') subscriber.complete();
-      else subscriber.error(ending.error);
-    };
-
-    const upstream = createOperatorSubscriber<E>(
-      subscriber,
-      (event) => {
-        if (!queue.offer(event)) {
-          ending = { error: new BufferOverflowError({ capacity }) };
-          upstream.unsubscribe();
-        } else if (event.isFinal) {
-          ending = 'complete';
-          upstream.unsubscribe();
-        }
-        drain();
-        if (up !== undefined && ending === undefined && queue.size >= capacity) up.pause();
-      },
-      () => {
-        queue.end();
-        ending ??= 'complete';
-        drain();
-      },
-      (error) => {
-        ending = { error };
-        drain();
-      },
-    );
-    const stopListening = down.onChange((paused) => {
-      if (!paused) drain();
-    });
-    subscribeWithDemand(up, () => source.subscribe(upstream));
-    return () => {
-      stopListening();
-      queue.clear();
-    };
-  });
+  return boundedChannel<E>(capacity, strategy, false);
 }

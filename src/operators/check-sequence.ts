@@ -4,6 +4,7 @@ import { SequenceError } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { sequenceViolation } from './sequence-violation.js';
 
 /**
  * Options of {@link checkSequence}.
@@ -65,21 +66,9 @@ export function checkSequence<T extends ChunkEvent<unknown>>(
       createOperatorSubscriber<T>(
         subscriber,
         (event) => {
-          const received = event.sequence;
-          if (finished) {
-            subscriber.error(new SequenceError({ rule: 'after-final', expected: undefined, received }));
-            return;
-          }
-          if (received !== expected) {
-            const rule =
-              expected === start
-                ? 'start'
-                : received > expected
-                  ? 'gap'
-                  : received === expected - 1
-                    ? 'duplicate'
-                    : 'order';
-            subscriber.error(new SequenceError({ rule, expected, received }));
+          const violation = sequenceViolation(expected, event.sequence, finished, start);
+          if (violation !== undefined) {
+            subscriber.error(violation);
             return;
           }
           expected += 1;

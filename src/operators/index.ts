@@ -3,5 +3,7 @@ export * from './bounded-strategy.js';
 export * from './check-sequence.js';
 export * from './coalesce.js';
 export * from './sequenced.js';
+export * from './share.js';
+export * from './share-replay.js';
 export * from './stall-timeout.js';
 export * from './stall-timeout-info.js';

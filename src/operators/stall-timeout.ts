@@ -1,6 +1,6 @@
 import { asyncScheduler, identity, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
-import { currentDemand } from '../core/demand.js';
+import { demandOf } from '../core/demand-of.js';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
@@ -98,7 +98,7 @@ export function stallTimeout<E extends ChunkEvent<unknown>>(
   const message = `Stream stalled: consumer did not pull for ${ms / 1000}s`;
 
   return operate((source, subscriber) => {
-    const down = currentDemand();
+    const down = demandOf(subscriber);
     if (down === undefined) {
       source.subscribe(createOperatorSubscriber(subscriber));
       return undefined;

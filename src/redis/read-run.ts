@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { Observable } from 'rxjs';
-import { currentDemand } from '../core/demand.js';
+import { demandOf } from '../core/demand-of.js';
 import { OwnerLostError } from '../core/errors/owner-lost-error.js';
 import { RunStoreError } from '../core/errors/run-store-error.js';
 import { isSluiceError } from '../core/errors/sluice-error.js';
@@ -35,7 +35,7 @@ export function readRun(context: RedisRunContext, runId: string, after: number):
       info: { runId },
     });
   return new Observable<RunRecord>((subscriber) => {
-    const demand = currentDemand();
+    const demand = demandOf(subscriber);
     let closed = false;
     let connection: Redis | undefined;
     let wake: (() => void) | undefined;

@@ -1,6 +1,5 @@
 import { Observable } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
-import { currentDemand, subscribeWithDemand } from '../core/demand.js';
 import { SequenceError } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
@@ -46,7 +45,6 @@ export function fromRunStore(
   // (checked below, since checkSequence would also reject the empty one).
   const check = checkSequence<ChunkEvent<unknown>>({ start: after + 1, requireFinal: false });
   return new Observable<ChunkEvent<unknown>>((subscriber) => {
-    const demand = currentDemand();
     const events = new Observable<ChunkEvent<unknown>>((inner) => {
       let next = after + 1;
       let final = false;
@@ -79,6 +77,6 @@ export function fromRunStore(
         ),
       );
     });
-    return subscribeWithDemand(demand, () => events.pipe(check).subscribe(subscriber));
+    return events.pipe(check).subscribe(subscriber);
   });
 }

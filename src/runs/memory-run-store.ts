@@ -1,6 +1,7 @@
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
-import { currentDemand, type Demand } from '../core/demand.js';
+import type { Demand } from '../core/demand.js';
+import { demandOf } from '../core/demand-of.js';
 import { RunStoreError } from '../core/errors/run-store-error.js';
 import { SequenceError } from '../core/errors/sequence-error.js';
 import { optionError } from '../core/option-error.js';
@@ -161,7 +162,7 @@ export class MemoryRunStore implements RunStore {
   read(runId: string, options: RunReadOptions = {}): Observable<RunRecord> {
     const after = readAfter(options);
     return new Observable<RunRecord>((subscriber) => {
-      const demand = currentDemand();
+      const demand = demandOf(subscriber);
       this.#sweep();
       const run = this.#runs.get(runId);
       if (run === undefined) {

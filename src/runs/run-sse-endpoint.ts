@@ -8,10 +8,13 @@ import { nodeResponseSink } from '../adapters/sse/node-response-sink.js';
 import { readLastEventId } from '../adapters/sse/read-last-event-id.js';
 import { readableStreamSink } from '../adapters/sse/readable-stream-sink.js';
 import type { SseSink } from '../adapters/sse/sse-sink.js';
-import { subscribeWithDemand, Valve } from '../core/demand.js';
+import { Valve } from '../core/demand.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { subscribeDemanding } from '../core/subscribe-demanding.js';
+import { subscriberWithDemand } from '../core/subscriber-chain.js';
 import { runFailureError } from './run-failure.js';
+import type { RunRecord } from './run-record.js';
 import type { RunStore } from './run-store.js';
 
 /**
@@ -169,8 +172,10 @@ export function runSseEndpoint(store: RunStore, options: RunSseOptions = {}): Ru
         }, heartbeatMs),
       );
     }
-    subscription = subscribeWithDemand(valve, () =>
-      store.read(runId, { after }).subscribe({
+    subscription = subscribeDemanding(
+      store.read(runId, { after }),
+      valve,
+      subscriberWithDemand<RunRecord>(valve, {
         next: (record) => {
           if (record.type === 'events') for (const event of record.events) write(encodeChunkEvent(event));
           else if (record.type === 'gap') write(encodeGap(record));

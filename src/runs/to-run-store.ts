@@ -1,9 +1,11 @@
 import type { MonoTypeOperatorFunction, Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
-import { currentDemand, subscribeWithDemand, Valve } from '../core/demand.js';
+import { Valve } from '../core/demand.js';
+import { demandOf } from '../core/demand-of.js';
 import { SequenceError } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
+import { subscribeDemanding } from '../core/subscribe-demanding.js';
 import type { RunStore } from './run-store.js';
 
 /**
@@ -43,7 +45,7 @@ export function toRunStore<T extends ChunkEvent<unknown>>(
   if (typeof runId !== 'string' || runId === '')
     throw optionError('runId', 'a non-empty string', runId, 'argument');
   return operate<T, T>((source, subscriber) => {
-    const downstream = currentDemand();
+    const downstream = demandOf(subscriber);
     const writer = store.openWriter(runId);
     const valve = new Valve();
     const update = () => {
@@ -89,28 +91,28 @@ export function toRunStore<T extends ChunkEvent<unknown>>(
         subscriber.error(error);
       },
     );
-    upstream = subscribeWithDemand(valve, () =>
-      source.subscribe(
-        createOperatorSubscriber<T>(
-          subscriber,
-          (event) => {
-            if (finished) return;
-            try {
-              writer.append(event);
-            } catch (error) {
-              fail(error);
-              return;
-            }
-            next = event.sequence + 1;
-            if (event.isFinal) finished = true;
-            subscriber.next(event);
-          },
-          () => {
-            if (!finished)
-              fail(new SequenceError({ rule: 'missing-final', expected: next, received: undefined }));
-          },
-          (error) => fail(error),
-        ),
+    upstream = subscribeDemanding(
+      source,
+      valve,
+      createOperatorSubscriber<T>(
+        subscriber,
+        (event) => {
+          if (finished) return;
+          try {
+            writer.append(event);
+          } catch (error) {
+            fail(error);
+            return;
+          }
+          next = event.sequence + 1;
+          if (event.isFinal) finished = true;
+          subscriber.next(event);
+        },
+        () => {
+          if (!finished)
+            fail(new SequenceError({ rule: 'missing-final', expected: next, received: undefined }));
+        },
+        (error) => fail(error),
       ),
     );
     if (finished) stopSource();

@@ -1,5 +1,5 @@
 import { Observable, type Subscriber } from 'rxjs';
-import { currentDemand } from '../core/demand.js';
+import { demandOf } from '../core/demand-of.js';
 import { resolveExecOptions } from './exec/exec-options.js';
 import type { ExecEvent, ExecOptions } from './exec/exec-types.js';
 import { execaPort } from './exec/execa-port.js';
@@ -38,7 +38,7 @@ export type {
  *   that cannot start errors with a `SpawnError` (`SPAWN_FAILED`, `info.errno` the OS code).
  * - Cancel = unsubscribe: the whole group gets `killSignal`, then `SIGKILL` after
  *   `forceKillAfterMs` while any member is alive. `timeoutMs` does the same.
- * - Backpressure: a consumer's demand ({@link subscribeWithDemand}, or `options.demand`) pauses the
+ * - Backpressure: a consumer's demand ({@link demandOf}, or `options.demand`) pauses the
  *   reading of the pipes, so the child blocks on its full pipe.
  *
  * Options are validated when `exec` is called: a bad one throws a `TypeError` naming it.
@@ -75,7 +75,7 @@ export function exec(
   const resolved = resolveExecOptions(file, args, options);
   const port = resolved.port ?? execaPort;
   return new Observable<ExecEvent<string | Uint8Array>>((subscriber) => {
-    const demand = resolved.demand ?? currentDemand();
+    const demand = resolved.demand ?? demandOf(subscriber);
     return runExec(resolved, port, subscriber as Subscriber<ExecEvent>, demand);
   });
 }

@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import { currentDemand } from '../core/demand.js';
+import { demandOf } from '../core/demand-of.js';
 import type { HttpEvent, HttpOptions } from './http/http-types.js';
 import { parseHttpOptions } from './http/parse-http-options.js';
 import { parseHttpRequest } from './http/parse-http-request.js';
@@ -38,7 +38,7 @@ export type {
  *   request is aborted and the error follows at once; nothing held back is emitted.
  *
  * Unsubscribing aborts the request (the connection is closed). Demand: body reads happen only
- * while the demand (option `demand`, default the consumer's {@link currentDemand} at subscribe)
+ * while the demand (option `demand`, default the consumer's demand, {@link demandOf})
  * is not paused, so a slow consumer leaves the body unread and TCP pushes back on the server.
  *
  * Throws a `TypeError` naming the argument or option when one is invalid, before anything is
@@ -92,7 +92,7 @@ export function http(url: string | URL, init?: RequestInit, options?: HttpOption
   const request = parseHttpRequest(url, init);
   const resolved = parseHttpOptions(options);
   return new Observable<HttpEvent>((subscriber) => {
-    const demand = resolved.demand ?? currentDemand();
+    const demand = resolved.demand ?? demandOf(subscriber);
     return runHttpExchange(request, resolved, subscriber, demand);
   });
 }

@@ -1,6 +1,6 @@
 import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
-import { currentDemand } from '../core/demand.js';
+import { demandOf } from '../core/demand-of.js';
 import type { JsonValue } from '../kernel/protocol/json-value.js';
 
 /**
@@ -32,7 +32,7 @@ export type ScriptedTrace = (
 
 /**
  * A producer that plays a script on a clock (virtual time in tests), with the manners of a
- * real one: it reads {@link currentDemand} at subscribe and, like a child blocked on a full
+ * real one: it reads its consumer's demand ({@link demandOf}) and, like a child blocked on a full
  * pipe, holds back chunks while the demand is paused (they come out, in order, on resume);
  * `complete` / `error` steps are not held (a process that finished writing exits anyway).
  * Unsubscribing stops it; `trace` reports what happened and when.
@@ -49,7 +49,7 @@ export function scriptedProducer(
   trace: ScriptedTrace = () => {},
 ): Observable<ChunkEvent<JsonValue>> {
   return new Observable<ChunkEvent<JsonValue>>((subscriber) => {
-    const demand = currentDemand();
+    const demand = demandOf(subscriber);
     let index = 0;
     let sequence = 0;
     let timer: Subscription | undefined;

@@ -1,10 +1,13 @@
 import { Observable } from 'rxjs';
-import { type Demand, subscribeWithDemand } from '../core/demand.js';
+import type { Demand } from '../core/demand.js';
+import { subscribeDemanding } from '../core/subscribe-demanding.js';
+import { subscriberWithDemand } from '../core/subscriber-chain.js';
 
 /**
  * `source`, subscribed with `demand` as the consumer's demand — what an adapter
  * (`toAsyncIterable`, `onChunk`, `toReadableStream`) does — so a test can drive backpressure with a
- * {@link Valve} or {@link demandMarbles} and still use `expectObservable`.
+ * {@link Valve} or {@link demandMarbles} and still use `expectObservable`. The demand is carried
+ * on the subscriber chain, so producers subscribed later (by `concatMap`, `retry`, …) see it too.
  *
  * @example
  * ```ts
@@ -13,5 +16,7 @@ import { type Demand, subscribeWithDemand } from '../core/demand.js';
  * ```
  */
 export function withDemand<T>(demand: Demand | undefined, source: Observable<T>): Observable<T> {
-  return new Observable<T>((subscriber) => subscribeWithDemand(demand, () => source.subscribe(subscriber)));
+  return new Observable<T>((subscriber) =>
+    subscribeDemanding(source, demand ?? null, subscriberWithDemand(demand ?? null, subscriber)),
+  );
 }

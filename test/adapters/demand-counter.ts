@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import { currentDemand } from '../../src/core/demand.js';
+import { demandOf } from '../../src/core/demand-of.js';
 
 /** What a {@link demandCounter} saw. */
 export interface DemandCounterStats {
@@ -21,7 +21,7 @@ export function demandCounter(options: { count: number; error?: unknown; mode?: 
 } {
   const stats: DemandCounterStats = { produced: 0, subscriptions: 0, teardowns: 0, sawDemand: false };
   const source = new Observable<number>((subscriber) => {
-    const demand = currentDemand();
+    const demand = demandOf(subscriber);
     stats.subscriptions += 1;
     stats.sawDemand = demand !== undefined;
     let next = 0;

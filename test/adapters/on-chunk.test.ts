@@ -179,7 +179,9 @@ describe('onChunk', () => {
       'Expected the `signal` option to be an AbortSignal, got `{}` (object)',
     );
     expect(() => onChunk(subject, () => undefined, { highWaterMark: 4 } as never)).toThrow(
-      new TypeError('Unknown `highWaterMark` option (known options: bufferSize, onError, signal)'),
+      new TypeError(
+        'Unknown `highWaterMark` option (known options: bufferSize, onError, signal, onIgnoredDemand, logger)',
+      ),
     );
     expect(subject.observed).toBe(false);
   });

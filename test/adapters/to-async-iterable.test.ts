@@ -205,7 +205,7 @@ describe('toAsyncIterable', () => {
       'Expected the `source` argument to be an Observable, got `[1,2]` (array)',
     );
     expect(() => toAsyncIterable(of(1), { buffer: 4 } as never)).toThrow(
-      new TypeError('Unknown `buffer` option (known options: bufferSize)'),
+      new TypeError('Unknown `buffer` option (known options: bufferSize, onIgnoredDemand, logger)'),
     );
   });
 });

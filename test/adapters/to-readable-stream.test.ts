@@ -120,7 +120,7 @@ describe('toReadableStream', () => {
       'Expected the `source` argument to be an Observable, got `null` (null)',
     );
     expect(() => toReadableStream(of(1), { bufferSize: 4 } as never)).toThrow(
-      new TypeError('Unknown `bufferSize` option (known options: highWaterMark)'),
+      new TypeError('Unknown `bufferSize` option (known options: highWaterMark, onIgnoredDemand, logger)'),
     );
   });
 });

@@ -128,7 +128,9 @@ describe('createVirtualHost', () => {
     vhost.advance(10);
     vhost.tick();
     expect(await first).toEqual({ value: 'line 0', done: false });
-    // The extension stops calling next(): two more chunks fill the channel by 30, then nothing moves.
+    // The extension stops calling next(). Its stream keeps a window of two chunks asked for, so
+    // lines 1 and 2 move to the scheduler queue by 30; nobody ticks, so they stay undelivered and
+    // fill the capacity of 2. Then nothing moves.
     vhost.advance(1019);
     expect(vhost.logs).toEqual([]);
     vhost.advance(1);
@@ -137,7 +139,7 @@ describe('createVirtualHost', () => {
     vhost.runUntilIdle();
     expect(vhost.delivered.at(-1)).toMatchObject({
       callId: 'hc-42',
-      sequence: 1,
+      sequence: 3, // after lines 0–2, which the stream had asked for
       chunk: null,
       isFinal: true,
     });

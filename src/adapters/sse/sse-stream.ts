@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Observable, type SchedulerLike, Subscriber, type Subscription } from 'rxjs';
+import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
-import { subscribeWithDemand, Valve } from '../../core/demand.js';
+import { Valve } from '../../core/demand.js';
+import { subscribeDemanding } from '../../core/subscribe-demanding.js';
+import { subscriberWithDemand } from '../../core/subscriber-chain.js';
 import { checkSequence } from '../../operators/check-sequence.js';
 import { nodeResponseSink } from './node-response-sink.js';
 import { readLastEventId } from './read-last-event-id.js';
@@ -135,8 +137,9 @@ export class SseStream {
     if (this.#started) return this;
     this.#started = true;
     if (this.#log.ended) return this;
-    // A Subscriber (not a plain observer) so that cancel() can stop a synchronous source mid-loop.
-    const subscriber = new Subscriber<ChunkEvent<unknown>>({
+    // A Subscriber (not a plain observer) so that cancel() can stop a synchronous source mid-loop;
+    // it carries the valve as the producer's demand.
+    const subscriber = subscriberWithDemand<ChunkEvent<unknown>>(this.#valve, {
       next: (event) => {
         try {
           this.#log.append(event);
@@ -152,7 +155,7 @@ export class SseStream {
       complete: () => {}, // checkSequence guarantees the final event came first
     });
     this.#subscription = subscriber;
-    subscribeWithDemand(this.#valve, () => this.#source.pipe(checkSequence()).subscribe(subscriber));
+    subscribeDemanding(this.#source.pipe(checkSequence()), this.#valve, subscriber);
     if (this.#log.ended) subscriber.unsubscribe();
     return this;
   }

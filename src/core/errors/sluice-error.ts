@@ -24,6 +24,7 @@ export type SluiceErrorCode =
   | 'INVALID_FRAME'
   | 'INVALID_REQUEST'
   | 'RLIMIT_UNAVAILABLE'
+  | 'DEMAND_IGNORED'
   | 'OWNER_LOST'
   | 'RUN_NOT_FOUND'
   | 'RUN_EXISTS'

@@ -1,32 +1,46 @@
-import { Observable, Subject, type Subscriber } from 'rxjs';
+import { Observable, type Subscriber } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
-import { currentDemand } from '../../core/demand.js';
-import { isSequenceError } from '../../core/errors/sequence-error.js';
+import { Valve } from '../../core/demand.js';
+import { demandOf } from '../../core/demand-of.js';
 import { SluiceError } from '../../core/errors/sluice-error.js';
-import { checkSequence } from '../../operators/check-sequence.js';
-import type { HostcallOutcome } from '../protocol/hostcall-outcome.js';
+import { DemandQueue, type QueueEnding } from '../../core/queue/demand-queue.js';
+import { RingQueue } from '../../core/queue/ring-queue.js';
+import { sequenceViolation } from '../../operators/sequence-violation.js';
+import { type HostcallOutcome, type HostcallStreamChunk, streamChunk } from '../protocol/hostcall-outcome.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { HostcallStreamLink } from './hostcall-stream-link.js';
-import { NextWaiters } from './next-waiters.js';
+
+/** One pending `next()` of the iterator. */
+interface Waiter {
+  readonly resolve: (result: IteratorResult<JsonValue, undefined>) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+const DONE = Object.freeze({ value: undefined, done: true }) as IteratorResult<JsonValue, undefined>;
 
 /**
  * The extension side of one streaming hostcall: both an `AsyncIterableIterator` of chunks and an
- * RxJS `Observable` of chunk events (one consumer, either way).
+ * RxJS `Observable` of chunk events (one consumer, either way). The chunks wait in a
+ * {@link DemandQueue}; what the host is asked for (credit, docs/protocol.md) follows its valve.
  *
- * As an iterator it follows the seed's `next()`: each `next()` with nothing buffered pulls one
- * chunk from the host (so a consumer that stops calling `next()` stops the producer, and after
- * `stall_timeout_ms` the host cancels); a final `null` chunk ends iteration (`{ done: true }`); a
- * final non-null chunk is yielded, then iteration ends; an `Error` outcome rejects the `next()`
- * after the chunks delivered before it. `next()` calls made without awaiting are served in call
- * order, each with its own chunk (each pulls one). `return()` (a `break` in `for await`) cancels
- * the stream on the host and ends the waiting calls. As an Observable, subscribe gets `{ sequence, kind: 'chunk', content, isFinal }`
- * events then `complete`, or an error (a {@link SluiceError} with the outcome's `code`);
- * unsubscribing cancels. A plain subscriber makes the stream flow; a subscriber with a
- * {@link currentDemand} keeps `prefetch` chunks asked for while the demand is not paused. A
- * second consumer (another subscriber, or an iterator after a subscriber and vice versa) fails
- * with a `SluiceError` of code `STREAM_CONSUMED`.
+ * As an iterator: `next()` resolves with the next chunk, from what is already here or when it
+ * arrives; the stream keeps up to `prefetch` chunks (the call's `buffer_size`) asked for ahead of
+ * the consumer — asking again once half of them arrived — so a consumer that stops calling
+ * `next()` stops the producer once that window is used up, and after `stall_timeout_ms` the host
+ * cancels. A final `null` chunk ends iteration (`{ done: true }`); a final non-null chunk is
+ * yielded, then iteration ends; an `Error` outcome rejects the `next()` after the chunks delivered
+ * before it. `next()` calls made without awaiting are served in call order, each with its own
+ * chunk. `return()` (a `break` in `for await`) cancels the stream on the host and ends the waiting
+ * calls.
  *
- * Sequence numbers are checked with {@link checkSequence}: a stream that does not start at 0,
+ * As an Observable, subscribe gets `{ sequence, kind: 'chunk', content, isFinal }` events then
+ * `complete`, or an error (a {@link SluiceError} with the outcome's `code`); unsubscribing cancels.
+ * A plain subscriber makes the stream flow; a subscriber with a demand ({@link demandOf}) keeps
+ * `prefetch` chunks asked for while the demand is not paused. A second consumer (another
+ * subscriber, or an iterator after a subscriber and vice versa) fails with a `SluiceError` of code
+ * `STREAM_CONSUMED`.
+ *
+ * Sequence numbers are checked as `checkSequence()` does: a stream that does not start at 0,
  * skips or reorders fails with a `SequenceError` (`STREAM_SEQUENCE`) and is cancelled.
  *
  * @example
@@ -43,24 +57,35 @@ export class HostcallStream
   /** The call id of the hostcall. */
   readonly callId: string;
   readonly #link: HostcallStreamLink;
-  readonly #input = new Subject<ChunkEvent<JsonValue>>();
-  readonly #buffer: ChunkEvent<JsonValue>[] = [];
-  #failure: { error: unknown } | undefined;
-  #finished = false;
-  #released = false;
+  /** The consumer's demand as the queue's gate (an Observable consumer's, mirrored; open for the iterator). */
+  readonly #gate = new Valve();
+  /** The chunks as they arrived (outcomes): an Observable consumer gets chunk events made from them. */
+  readonly #queue: DemandQueue<HostcallStreamChunk>;
+  readonly #waiters = new RingQueue<Waiter>();
   #consumer: 'iterator' | 'observable' | undefined;
-  readonly #waiters = new NextWaiters<JsonValue>();
-  #outstanding = 0;
   #sink: Subscriber<ChunkEvent<JsonValue>> | undefined;
-  #topUp: (() => void) | undefined;
+  /** The ending that reached the head of the queue, for the iterator's next `next()`. */
+  #ending: QueueEnding | undefined;
+  /** No more outcomes are taken (final chunk, error, sequence error, or released). */
+  #settled = false;
+  /** The consumer is gone or got everything: `next()` gives `done`. */
+  #released = false;
+  #expected = 0;
+  /** Chunks asked of the host and not received yet. */
+  #outstanding = 0;
+  #flowing = false;
 
   constructor(callId: string, link: HostcallStreamLink) {
     super((subscriber) => (this as HostcallStream).#subscribe(subscriber));
     this.callId = callId;
     this.#link = link;
-    this.#input.pipe(checkSequence()).subscribe({
-      next: (event) => this.#onEvent(event),
-      error: (error: unknown) => this.#onError(error),
+    this.#queue = new DemandQueue<HostcallStreamChunk>({
+      highWater: link.prefetch,
+      lowWater: Math.floor(link.prefetch / 2),
+      gate: this.#gate,
+      credit: 0,
+      deliver: (event) => this.#deliverOut(event),
+      finish: (ending) => this.#finishOut(ending),
     });
   }
 
@@ -73,61 +98,148 @@ export class HostcallStream
    * ```
    */
   deliver(outcome: HostcallOutcome): void {
-    if (this.#finished) return;
-    if (outcome.type === 'streamChunk') {
-      this.#input.next({
-        sequence: outcome.sequence,
-        kind: 'chunk',
-        content: outcome.chunk,
-        isFinal: outcome.isFinal,
-      });
-      if (outcome.isFinal) this.#input.complete();
-    } else if (outcome.type === 'error') {
-      this.#input.error(new SluiceError(outcome.code, outcome.message));
-    } else {
-      // A kind that ignored `stream: true` answered once: its value is the one, final chunk.
-      this.#onEvent({ sequence: 0, kind: 'chunk', content: outcome.value, isFinal: true });
+    if (this.#settled) return;
+    if (outcome.type === 'error') {
+      this.#settle();
+      this.#queue.end({ error: true, reason: new SluiceError(outcome.code, outcome.message) });
+      return;
     }
+    if (outcome.type !== 'streamChunk') {
+      // A kind that ignored `stream: true` answered once: its value is the one, final chunk.
+      this.#accept(streamChunk(this.#expected, outcome.value, true));
+      return;
+    }
+    const violation = sequenceViolation(this.#expected, outcome.sequence, false);
+    if (violation !== undefined) {
+      this.#settle();
+      this.#link.cancel();
+      this.#queue.end({ error: true, reason: violation });
+      return;
+    }
+    this.#accept(outcome);
   }
 
   next(): Promise<IteratorResult<JsonValue, undefined>> {
     if (this.#consumer === 'observable') return Promise.reject(this.#consumed('an iterator'));
     this.#consumer = 'iterator';
     if (this.#waiters.size === 0) {
-      const event = this.#buffer.shift();
-      if (event !== undefined) return Promise.resolve(toResult(event));
-      if (this.#failure !== undefined) {
-        const { error } = this.#failure;
-        this.#failure = undefined;
+      if (this.#queue.size > 0) {
+        const result = this.#toResult(this.#queue.take() as HostcallStreamChunk);
+        this.#topUp();
+        return Promise.resolve(result);
+      }
+      const ending = this.#ending;
+      if (ending !== undefined) {
+        this.#ending = undefined;
         this.#released = true;
-        return Promise.reject(error);
+        return ending.error ? Promise.reject(ending.reason) : Promise.resolve(DONE);
       }
     }
-    if (this.#finished || this.#released) return Promise.resolve({ value: undefined, done: true });
-    const result = this.#waiters.wait();
-    if (this.#outstanding < this.#waiters.size) {
-      this.#outstanding += 1;
-      this.#link.pull(1);
-    }
-    return result;
+    if (this.#released) return Promise.resolve(DONE);
+    const pending = new Promise<IteratorResult<JsonValue, undefined>>((resolve, reject) => {
+      this.#waiters.push({ resolve, reject });
+    });
+    this.#queue.request(1);
+    this.#topUp();
+    return pending;
   }
 
   return(): Promise<IteratorResult<JsonValue, undefined>> {
     this.#release();
-    return Promise.resolve({ value: undefined, done: true });
+    return Promise.resolve(DONE);
   }
 
   [Symbol.asyncIterator](): this {
     return this;
   }
 
-  #release(): void {
-    if (this.#released) return;
+  #accept(event: HostcallStreamChunk): void {
+    this.#expected = event.sequence + 1;
+    if (event.isFinal) {
+      this.#settle();
+      this.#queue.push(event);
+      this.#queue.end({ error: false });
+      return;
+    }
+    if (this.#outstanding > 0) this.#outstanding -= 1;
+    this.#queue.push(event);
+    this.#topUp();
+  }
+
+  /**
+   * Asks the host for more while the queue's valve flows: up to `prefetch` chunks asked for or
+   * waiting here, once at most half of them are (a pull per half window, not per chunk).
+   */
+  #topUp(): void {
+    if (this.#settled || this.#consumer === undefined) return;
+    if (this.#flowing) return;
+    if (this.#consumer === 'observable' && this.#sinkDemandless) {
+      this.#flowing = true;
+      this.#outstanding = Number.POSITIVE_INFINITY;
+      this.#link.pull(Number.POSITIVE_INFINITY);
+      return;
+    }
+    if (this.#queue.upstream.paused || this.#gate.paused) return;
+    const prefetch = this.#link.prefetch;
+    const held = this.#outstanding + this.#queue.size;
+    if (held > prefetch >> 1 && !(held === 0 && this.#waiters.size > 0)) return;
+    const count = Math.max(prefetch - held, this.#waiters.size - held, 0);
+    if (count === 0) return;
+    this.#outstanding += count;
+    this.#link.pull(count);
+  }
+
+  #sinkDemandless = false;
+
+  #deliverOut(event: HostcallStreamChunk): void {
+    if (this.#sink !== undefined) {
+      this.#sink.next({
+        sequence: event.sequence,
+        kind: 'chunk',
+        content: event.chunk,
+        isFinal: event.isFinal,
+      });
+      return;
+    }
+    const waiter = this.#waiters.shift() as Waiter;
+    waiter.resolve(this.#toResult(event));
+  }
+
+  #finishOut(ending: QueueEnding): void {
+    if (this.#sink !== undefined) {
+      if (ending.error) this.#sink.error(ending.reason);
+      else this.#sink.complete();
+      return;
+    }
+    const first = this.#waiters.shift();
+    if (first === undefined) {
+      this.#ending = ending;
+      return;
+    }
     this.#released = true;
-    this.#buffer.length = 0;
-    this.#failure = undefined;
-    if (!this.#finished) this.#link.cancel();
-    this.#waiters.end();
+    if (ending.error) first.reject(ending.reason);
+    else first.resolve(DONE);
+    for (let waiter = this.#waiters.shift(); waiter; waiter = this.#waiters.shift()) waiter.resolve(DONE);
+  }
+
+  #toResult(event: HostcallStreamChunk): IteratorResult<JsonValue, undefined> {
+    if (event.isFinal && event.chunk === null) {
+      this.#released = true;
+      return DONE;
+    }
+    return { value: event.chunk, done: false };
+  }
+
+  #release(): void {
+    if (this.#released && this.#waiters.size === 0) {
+      this.#queue.close();
+      return;
+    }
+    this.#released = true;
+    this.#ending = undefined;
+    if (!this.#settled) this.#link.cancel();
+    this.#queue.close();
+    for (let waiter = this.#waiters.shift(); waiter; waiter = this.#waiters.shift()) waiter.resolve(DONE);
   }
 
   #consumed(by: string): SluiceError {
@@ -143,64 +255,32 @@ export class HostcallStream
       return () => {};
     }
     this.#consumer = 'observable';
-    for (const event of this.#buffer.splice(0)) subscriber.next(event);
-    if (this.#failure !== undefined) subscriber.error(this.#failure.error);
-    else if (this.#finished) subscriber.complete();
-    if (subscriber.closed) return () => {};
     this.#sink = subscriber;
-    const demand = currentDemand();
-    this.#topUp = () => {
-      if (demand?.paused === true || this.#outstanding >= this.#link.prefetch) return;
-      const count = demand === undefined ? Number.POSITIVE_INFINITY : this.#link.prefetch - this.#outstanding;
-      this.#outstanding += count;
-      this.#link.pull(count);
+    const demand = demandOf(subscriber);
+    this.#sinkDemandless = demand === undefined;
+    const mirror = (paused: boolean) => {
+      if (paused) this.#gate.pause();
+      else {
+        this.#gate.resume();
+        this.#topUp();
+      }
     };
-    const stop = demand?.onChange(() => this.#topUp?.());
+    const stopDemand = demand?.onChange(mirror);
+    if (demand?.paused) this.#gate.pause();
+    const stopValve = this.#queue.upstream.onChange((paused) => paused || this.#topUp());
+    this.#queue.request(Number.POSITIVE_INFINITY);
     this.#topUp();
     return () => {
-      stop?.();
+      stopDemand?.();
+      stopValve();
       this.#sink = undefined;
-      this.#topUp = undefined;
       this.#release();
     };
   }
 
-  #onEvent(event: ChunkEvent<JsonValue>): void {
-    if (!event.isFinal) this.#outstanding = Math.max(0, this.#outstanding - 1);
-    if (event.isFinal) this.#settle();
-    if (this.#released && this.#sink === undefined) return;
-    if (this.#sink !== undefined) {
-      this.#sink.next(event);
-      if (event.isFinal) this.#sink.complete();
-      else this.#topUp?.();
-      return;
-    }
-    if (!this.#waiters.resolve(toResult(event))) this.#buffer.push(event);
-    if (event.isFinal) this.#waiters.end();
-  }
-
-  #onError(error: unknown): void {
-    this.#settle();
-    if (isSequenceError(error)) this.#link.cancel();
-    if (this.#released && this.#sink === undefined) return;
-    if (this.#sink !== undefined) {
-      this.#sink.error(error);
-      return;
-    }
-    if (this.#waiters.reject(error)) {
-      this.#released = true;
-      this.#waiters.end();
-    } else this.#failure = { error };
-  }
-
   #settle(): void {
-    if (this.#finished) return;
-    this.#finished = true;
+    if (this.#settled) return;
+    this.#settled = true;
     this.#link.settled();
   }
-}
-
-function toResult(event: ChunkEvent<JsonValue>): IteratorResult<JsonValue, undefined> {
-  if (event.isFinal && event.content === null) return { value: undefined, done: true };
-  return { value: event.content as JsonValue, done: false };
 }

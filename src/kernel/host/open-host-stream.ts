@@ -1,6 +1,8 @@
-import { Subscriber, type Subscription } from 'rxjs';
+import type { Subscription } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
-import { subscribeWithDemand, Valve } from '../../core/demand.js';
+import { DemandQueue } from '../../core/queue/demand-queue.js';
+import { subscribeDemanding } from '../../core/subscribe-demanding.js';
+import { subscriberWithDemand } from '../../core/subscriber-chain.js';
 import { failure, type HostcallOutcome, streamChunk } from '../protocol/hostcall-outcome.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { HostStream } from './host-stream.js';
@@ -19,7 +21,8 @@ type Ending =
 
 /**
  * Opens the host side of one streaming hostcall: producer → bounded channel → scheduler queue →
- * delivery to the extension (seed 002, "Backpressure Model"). The model, exactly:
+ * delivery to the extension (docs/protocol.md, "The bounded channel"). The channel is a
+ * {@link DemandQueue} whose credit is the extension's pulls. The model, exactly:
  *
  * - **Channel**: chunks the producer emitted, in order, not yet in the scheduler queue. A chunk
  *   moves to the queue only against the extension's **credit** (`pull(n)`; an `AsyncIterable`
@@ -57,17 +60,12 @@ type Ending =
 export function openHostStream(config: HostStreamConfig): HostStream {
   const { extensionId, callId, scheduler, logger, bufferSize, stallTimeoutMs } = config;
   const overflowLimit = Math.max(bufferSize * OVERSHOOT_FACTOR, MIN_OVERFLOW_LIMIT);
-  const valve = new Valve();
-  // The channel: the chunks not yet moved to the queue, then the producer's ending, if it came.
-  const channel: JsonValue[] = [];
-  let ending: Ending | undefined;
-  let queued = 0;
-  let credit = 0;
   let sequence = 0;
   let closed = false;
   let endReason: HostStream['endReason'];
-  let producerDone = false;
   let started = false;
+  /** The producer's last item, once it gave it (it waits in the channel behind the chunks). */
+  let ending: Ending | undefined;
   let subscription: Subscription | undefined;
   const stall = new StallTimer(scheduler, stallTimeoutMs, () => {
     logger.warn(`Stream stalled: JS consumer did not pull for ${stallTimeoutMs / 1000}s`, {
@@ -77,83 +75,65 @@ export function openHostStream(config: HostStreamConfig): HostStream {
     });
     stream.cancel('stalled');
   });
-  const channelled = (): number => channel.length + (ending === undefined ? 0 : 1);
-  const stopProducer = (): void => {
-    producerDone = true;
-    subscription?.unsubscribe();
-  };
+  const release = (): void => channel.release(1);
+  // The channel: chunks wait here for credit; a moved chunk counts (in flight) until delivered.
+  // Capacity `bufferSize` with no hysteresis: the producer resumes as soon as a slot frees.
+  const channel = new DemandQueue<JsonValue>({
+    highWater: bufferSize,
+    credit: 0,
+    holdDelivered: true,
+    deliver: (chunk) => {
+      scheduler.enqueue(extensionId, callId, streamChunk(sequence, chunk, false), release);
+      sequence += 1;
+    },
+    finish: () => {
+      const last = ending as Ending;
+      if (last.type === 'error') close(last.outcome, 'error');
+      else close(streamChunk(sequence, last.chunk, true), 'final');
+    },
+    overfill: {
+      at: overflowLimit + 1,
+      call: () => {
+        const message = `The producer of \`${callId}\` ignored backpressure: ${overflowLimit} chunks undelivered`;
+        close(failure('BUFFER_OVERFLOW', message), 'overflow');
+      },
+    },
+  });
+  const stopStall = channel.upstream.onChange((paused) => (paused ? stall.start() : stall.stop()));
   const close = (outcome: HostcallOutcome, reason: NonNullable<HostStream['endReason']>): void => {
+    if (closed) return;
     closed = true;
     endReason = reason;
-    channel.length = 0;
-    ending = undefined;
+    channel.close();
+    stopStall();
     stall.dispose();
-    stopProducer();
+    subscription?.unsubscribe();
     scheduler.enqueue(extensionId, callId, outcome);
     config.onClosed();
   };
-  const updatePressure = (): void => {
-    if (closed) return;
-    if (channelled() + queued >= bufferSize) {
-      valve.pause();
-      stall.start();
-    } else {
-      stall.stop();
-      valve.resume();
-    }
-  };
-  const release = (): void => {
-    queued -= 1;
-    updatePressure();
-  };
-  const pump = (): void => {
-    while (!closed) {
-      if (channel.length === 0) {
-        if (ending?.type === 'error') close(ending.outcome, 'error');
-        else if (ending !== undefined) close(streamChunk(sequence, ending.chunk, true), 'final');
-        return;
-      }
-      if (credit <= 0) return;
-      const chunk = channel.shift() as JsonValue;
-      credit -= 1;
-      queued += 1;
-      scheduler.enqueue(extensionId, callId, streamChunk(sequence, chunk, false), release);
-      sequence += 1;
-    }
-  };
-  /** Takes a chunk (`end` undefined) or the producer's ending into the channel. */
-  const accept = (chunk: JsonValue, end?: Ending): void => {
-    if (closed || producerDone) return;
-    if (end !== undefined) producerDone = true;
-    if (channel.length + queued >= overflowLimit) {
-      const message = `The producer of \`${callId}\` ignored backpressure: ${overflowLimit} chunks undelivered`;
-      close(failure('BUFFER_OVERFLOW', message), 'overflow');
-      return;
-    }
-    if (end === undefined) channel.push(chunk);
-    else {
-      ending = end;
-      // The producer is done once it gave its last item: stop it now (a synchronous source would go on).
-      subscription?.unsubscribe();
-    }
-    pump();
-    updatePressure();
+  /** Takes the producer's ending into the channel: it follows the chunks, needing no credit. */
+  const end = (last: Ending): void => {
+    if (closed || ending !== undefined) return;
+    ending = last;
+    // The producer is done once it gave its last item: stop it now (a synchronous source would go on).
+    subscription?.unsubscribe();
+    channel.end({ error: false });
   };
 
   const stream: HostStream = {
     extensionId,
     callId,
     get channelled() {
-      return channelled();
+      return closed ? 0 : channel.size + (ending === undefined ? 0 : 1);
     },
     get queued() {
-      return queued;
+      return channel.inFlight;
     },
     get credit() {
-      return credit;
+      return channel.credit;
     },
     get paused() {
-      return valve.paused;
+      return channel.upstream.paused;
     },
     get closed() {
       return closed;
@@ -165,23 +145,22 @@ export function openHostStream(config: HostStreamConfig): HostStream {
       if (started || closed) return;
       started = true;
       // Our own Subscriber, known before subscribing: a synchronous producer sees it closed at once.
-      const subscriber = new Subscriber<ChunkEvent<JsonValue>>({
-        next: (event) =>
-          event.isFinal ? accept(null, { type: 'final', chunk: event.content }) : accept(event.content),
-        error: (error: unknown) => accept(null, { type: 'error', outcome: toFailure(error) }),
-        complete: () => accept(null, { type: 'final', chunk: null }),
+      const subscriber = subscriberWithDemand<ChunkEvent<JsonValue>>(channel.upstream, {
+        next: (event) => {
+          if (event.isFinal) end({ type: 'final', chunk: event.content });
+          else if (!closed && ending === undefined) channel.push(event.content);
+        },
+        error: (error: unknown) => end({ type: 'error', outcome: toFailure(error) }),
+        complete: () => end({ type: 'final', chunk: null }),
       });
       subscription = subscriber;
-      subscribeWithDemand(valve, () => producer.subscribe(subscriber));
+      subscribeDemanding(producer, channel.upstream, subscriber);
     },
     pull(count) {
-      if (closed) return;
-      credit += count;
-      pump();
+      if (!closed) channel.request(count);
     },
     cancel(reason) {
-      if (closed) return;
-      close(streamChunk(sequence, null, true), reason);
+      if (!closed) close(streamChunk(sequence, null, true), reason);
     },
   };
   return stream;

@@ -21,8 +21,8 @@ export interface HostcallContext {
 /**
  * Produces the chunks of a streaming hostcall: a cold `Observable` of chunk events built from
  * the (already validated) payload. The host subscribes with its channel's `Valve` as the
- * {@link currentDemand} and unsubscribes to cancel, so a producer must stop reading while the
- * demand is paused and free everything (kill the process group, abort the request) on
+ * demand (a producer finds it with `demandOf(subscriber)`) and unsubscribes to cancel, so a
+ * producer must stop reading while the demand is paused and free everything (kill the process group, abort the request) on
  * unsubscribe.
  *
  * The host keeps each event's `content` as the wire `chunk` (it must be JSON) and its `isFinal`;

@@ -44,7 +44,7 @@ export interface MacrotaskScheduler<O> {
   readonly clock: SchedulerLike;
   /** How many macrotasks wait to be delivered. */
   readonly size: number;
-  /** The clock's current time (ms). */
+  /** The clock's current time (ms); within a driver turn, the time the turn started. */
   now(): number;
   /** Takes the next global sequence number. */
   nextSeq(): number;
@@ -131,13 +131,19 @@ export function createMacrotaskScheduler<O = unknown>(
   const resolved = Promise.resolve();
   const timers = new Subscription();
 
+  // The clock's time, read once per driver turn: a turn delivers up to `batch` macrotasks within
+  // microseconds, and what they do (a stall timer that starts and stops at every chunk of a full
+  // stream) would otherwise read the clock once per chunk.
+  let turnNow: number | undefined;
   const drain = (): void => {
     armed = false;
     turn = undefined;
     if (deliver === undefined) return; // re-armed by setDelivery
+    turnNow = clock.now();
     try {
       for (let n = 0; n < batch && scheduler.tick(); n += 1);
     } finally {
+      turnNow = undefined;
       // Re-arm even when a delivery threw: one failing delivery must not stop the queue.
       arm();
     }
@@ -161,7 +167,7 @@ export function createMacrotaskScheduler<O = unknown>(
     get size() {
       return tail - head;
     },
-    now: () => clock.now(),
+    now: () => turnNow ?? clock.now(),
     nextSeq: () => {
       const next = seq;
       seq += 1;

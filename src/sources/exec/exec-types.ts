@@ -167,6 +167,6 @@ export interface ExecOptions {
   scheduler?: SchedulerLike;
   /** How processes are started (default: the real, execa-based {@link execaPort}). */
   port?: ProcessPort;
-  /** The consumer's demand (default: {@link currentDemand} at subscribe). */
+  /** Who may pause the reading of the pipes. Default: the consumer's demand ({@link demandOf}). */
   demand?: Demand;
 }

@@ -1,5 +1,7 @@
 import type { Observable, Subscription } from 'rxjs';
-import { subscribeWithDemand, Valve } from '../../core/demand.js';
+import { Valve } from '../../core/demand.js';
+import { subscribeDemanding } from '../../core/subscribe-demanding.js';
+import { subscriberWithDemand } from '../../core/subscriber-chain.js';
 import type { ProcessHandle } from './process-port.js';
 
 const encoder = new TextEncoder();
@@ -51,8 +53,10 @@ export function writeInput(
     });
   };
   let subscription: Subscription | undefined;
-  subscription = subscribeWithDemand(valve, () =>
-    input.subscribe({
+  subscription = subscribeDemanding(
+    input,
+    valve,
+    subscriberWithDemand<string | Uint8Array>(valve, {
       next: (value) => {
         queue.push(toBytes(value));
         valve.pause();

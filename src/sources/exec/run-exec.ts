@@ -6,6 +6,7 @@ import { CancelledError } from '../../core/errors/cancelled-error.js';
 import { ExecError } from '../../core/errors/exec-error.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { SpawnError } from '../../core/errors/spawn-error.js';
+import { DemandQueue } from '../../core/queue/demand-queue.js';
 import { ByteLineSplitter } from './byte-line-splitter.js';
 import { ByteReader } from './byte-reader.js';
 import { escalateKill } from './escalate-kill.js';
@@ -27,10 +28,11 @@ const PARTIAL: ChunkMetadata = Object.freeze({ partial: true });
  *
  * - **No loss**: the final event comes only after the child exited AND both pipes ended AND
  *   every line was delivered.
- * - **Demand**: while `demand` is paused the pipes are not read (the child blocks on its full
- *   pipe) and lines already split from the last read wait in a queue; reading resumes only once
- *   that queue is empty and demand flows. Lines of both pipes keep their arrival order. The final
- *   event (or error) waits for demand too.
+ * - **Demand**: the lines wait in a {@link DemandQueue} gated by `demand`. While it is paused the
+ *   pipes are not read (the child blocks on its full pipe) and the lines already split from the
+ *   last read wait in the queue; reading resumes only once that queue is empty and demand flows. Lines
+ *   of both pipes keep their arrival order. The final `exit` event waits for demand like a line;
+ *   an error comes once every line before it was delivered.
  * - **Pipes held open after the leader exited** (a background grandchild inherited them): reading
  *   goes on for `forceKillAfterMs`, then the rest of the group gets `killSignal` (then `SIGKILL`),
  *   which closes the pipes and ends the run; the result is the leader's. A holder outside the group
@@ -43,7 +45,7 @@ const PARTIAL: ChunkMetadata = Object.freeze({ partial: true });
  *
  * @example
  * ```ts
- * new Observable<ExecEvent>((subscriber) => runExec(resolved, execaPort, subscriber, currentDemand()));
+ * new Observable<ExecEvent>((subscriber) => runExec(resolved, execaPort, subscriber, demandOf(subscriber)));
  * ```
  */
 export function runExec(
@@ -59,10 +61,6 @@ export function runExec(
     stderr: new OutputAccumulator(options.maxOutputBytes),
   };
   let sequence = 0;
-  let queue: ExecEvent[] = [];
-  let head = 0;
-  let reading = true;
-  let draining = false;
   let done = false;
   let exit: ExitInfo | undefined;
   let exitedAt = 0;
@@ -76,15 +74,24 @@ export function runExec(
   let stopInput = () => {};
   const timers = new Subscription();
 
-  const paused = (): boolean => demand?.paused === true;
+  // The lines on their way out, gated by the consumer's demand. The pipes are read only while
+  // nothing waits in it and the demand flows (followGate): the child blocks on its full pipe, and
+  // at most the lines of the read in hand wait here.
+  const lines = new DemandQueue<ExecEvent>({
+    highWater: 1,
+    lowWater: 0,
+    gate: demand,
+    followGate: true,
+    deliver: (event) => subscriber.next(event),
+    finish: (ending) => (ending.error ? subscriber.error(ending.reason) : subscriber.complete()),
+  });
+  const stopReading = lines.upstream.onChange((paused) => (paused ? handle?.pause() : handle?.resume()));
   const sink = (kind: OutputStream) => (content: string | Uint8Array, partial: boolean) => {
-    const event = (
-      partial
+    lines.push(
+      (partial
         ? { sequence: sequence++, kind, content, metadata: PARTIAL, isFinal: false }
-        : { sequence: sequence++, kind, content, isFinal: false }
-    ) as ExecLineEvent;
-    if (head === queue.length && !paused()) subscriber.next(event);
-    else queue.push(event);
+        : { sequence: sequence++, kind, content, isFinal: false }) as ExecLineEvent,
+    );
   };
   const reader = (kind: OutputStream) => {
     if (options.encoding === 'buffer') {
@@ -96,12 +103,6 @@ export function runExec(
   };
   const readers = { stdout: reader('stdout'), stderr: reader('stderr') };
 
-  const pauseReading = (): void => {
-    if (!reading) return;
-    reading = false;
-    handle?.pause();
-  };
-
   const terminate = (): void => {
     if (handle === undefined) return;
     if (exit === undefined) killedBySluice = true;
@@ -111,31 +112,8 @@ export function runExec(
     }
   };
 
-  const drain = (): void => {
-    if (draining || done) return;
-    draining = true;
-    try {
-      while (head < queue.length && !paused()) {
-        const event = queue[head] as ExecEvent;
-        head += 1;
-        subscriber.next(event);
-        if (done) return;
-      }
-    } finally {
-      draining = false;
-    }
-    if (head < queue.length || paused()) return;
-    queue = [];
-    head = 0;
-    if (!reading) {
-      reading = true;
-      handle?.resume();
-    }
-    finishIfDone();
-  };
-
   const finishIfDone = (): void => {
-    if (done || exit === undefined || !stdoutEnded || !stderrEnded || head < queue.length || paused()) return;
+    if (done || exit === undefined || !stdoutEnded || !stderrEnded) return;
     done = true;
     timers.unsubscribe();
     const target = handle as ProcessHandle;
@@ -156,15 +134,16 @@ export function runExec(
     stopInput();
     target.destroy();
     const refused = prlimitFailure(options.rlimits, exit, result.stdout, result.stderr);
+    // The ending goes into the queue: it never overtakes a line still waiting for demand.
     if (cancelled !== undefined) {
-      subscriber.error(cancelledError(cancelled.reason, result, result.command));
+      lines.end({ error: true, reason: cancelledError(cancelled.reason, result, result.command) });
     } else if (refused !== undefined) {
-      subscriber.error(refused);
+      lines.end({ error: true, reason: refused });
     } else if (options.reject && (result.timedOut || result.exitCode !== 0)) {
-      subscriber.error(new ExecError(result, { timeoutMs: options.timeoutMs }));
+      lines.end({ error: true, reason: new ExecError(result, { timeoutMs: options.timeoutMs }) });
     } else {
-      subscriber.next({ sequence: sequence++, kind: 'exit', content: result, isFinal: true });
-      subscriber.complete();
+      lines.push({ sequence: sequence++, kind: 'exit', content: result, isFinal: true });
+      lines.end({ error: false });
     }
   };
 
@@ -175,7 +154,7 @@ export function runExec(
     stopInput();
     terminate();
     handle?.destroy();
-    subscriber.error(error);
+    lines.end({ error: true, reason: error });
   };
 
   const events: ProcessEvents = {
@@ -186,7 +165,6 @@ export function runExec(
         : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       accumulators[stream].add(buffer);
       readers[stream].push(buffer);
-      if (head < queue.length || paused()) pauseReading();
     },
     end: (stream) => {
       if (done) return;
@@ -213,18 +191,13 @@ export function runExec(
       if (done) return;
       done = true;
       timers.unsubscribe();
-      subscriber.error(
-        isSluiceError(error)
-          ? error
-          : new SpawnError(
-              {
-                errno: (error as { code?: string })?.code ?? 'UNKNOWN',
-                file: options.file,
-                cwd: options.cwd,
-              },
-              { cause: error },
-            ),
-      );
+      const reason = isSluiceError(error)
+        ? error
+        : new SpawnError(
+            { errno: (error as { code?: string })?.code ?? 'UNKNOWN', file: options.file, cwd: options.cwd },
+            { cause: error },
+          );
+      lines.end({ error: true, reason });
     },
   };
 
@@ -243,12 +216,6 @@ export function runExec(
     timers.add(() => cancelSignal.removeEventListener('abort', onCancel));
   }
 
-  const stopDemand = demand?.onChange((isPaused) => {
-    if (done) return;
-    if (isPaused) pauseReading();
-    else drain();
-  });
-
   handle = port.spawn(
     {
       file: options.file,
@@ -262,10 +229,7 @@ export function runExec(
     },
     events,
   );
-  if (!reading || paused()) {
-    reading = true;
-    pauseReading();
-  }
+  if (lines.upstream.paused) handle.pause();
   if (!done && options.timeoutMs > 0) {
     timers.add(
       scheduler.schedule(() => {
@@ -278,7 +242,8 @@ export function runExec(
   if (!done && options.input !== undefined) stopInput = writeInput(options.input, handle, fail);
 
   return () => {
-    stopDemand?.();
+    stopReading();
+    lines.close();
     timers.unsubscribe();
     if (!done) {
       done = true;
@@ -286,8 +251,6 @@ export function runExec(
       terminate();
     }
     handle?.destroy();
-    queue = [];
-    head = 0;
   };
 }
 

@@ -129,7 +129,7 @@ export interface HttpOptions {
   readonly reject?: boolean;
   /** The scheduler that measures time (timeout, `durationMs`). Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
-  /** Who may pause the body reads. Default: the consumer's demand at subscribe ({@link currentDemand}). */
+  /** Who may pause the body reads. Default: the consumer's demand ({@link demandOf}). */
   readonly demand?: Demand;
   /** The `fetch` implementation. Default `globalThis.fetch`. */
   readonly fetch?: typeof globalThis.fetch;

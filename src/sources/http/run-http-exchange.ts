@@ -28,7 +28,7 @@ const ERROR_BODY_LIMIT = 65_536;
  *
  * @example
  * ```ts
- * new Observable<HttpEvent>((subscriber) => runHttpExchange(request, options, subscriber, currentDemand()));
+ * new Observable<HttpEvent>((subscriber) => runHttpExchange(request, options, subscriber, demandOf(subscriber)));
  * ```
  */
 export function runHttpExchange(

@@ -106,10 +106,10 @@ describe('createBridge', () => {
     void stream.next();
     bridge.cancelStream('hc-1');
     bridge.cancelStream('hc-7');
-    expect(log).toEqual(['pull hc-1 1', 'cancel hc-1']);
+    expect(log).toEqual(['pull hc-1 8', 'cancel hc-1']); // the window is the call's buffer_size
     bridge.completeHostcall('hc-1', streamChunk(0, null, true));
     bridge.cancelStream('hc-1');
-    expect(log).toEqual(['pull hc-1 1', 'cancel hc-1']);
+    expect(log).toEqual(['pull hc-1 8', 'cancel hc-1']);
   });
 
   it('uses the injected call ids and validates its options', () => {

@@ -17,21 +17,34 @@ function fakeLink(prefetch = 4) {
   return { calls, stream: new HostcallStream('hc-1', link) };
 }
 
-describe('HostcallStream as an AsyncIterator (the seed’s next())', () => {
-  it('pulls one chunk per next() that finds nothing buffered; a final null chunk ends iteration', async () => {
-    const { calls, stream } = fakeLink();
+describe('HostcallStream as an AsyncIterator', () => {
+  it('keeps a window of `prefetch` chunks asked for, asking again once half arrived; a final null chunk ends iteration', async () => {
+    const { calls, stream } = fakeLink(4);
     const first = stream.next();
-    expect(calls).toEqual(['pull 1']);
+    expect(calls).toEqual(['pull 4']); // the first next() asks for the whole window
     stream.deliver(streamChunk(0, 'line 1\n', false));
     expect(await first).toEqual({ value: 'line 1\n', done: false });
-    const second = stream.next();
-    expect(calls).toEqual(['pull 1', 'pull 1']);
     stream.deliver(streamChunk(1, 'line 2\n', false));
-    stream.deliver(streamChunk(2, null, true));
-    expect(await second).toEqual({ value: 'line 2\n', done: false });
+    expect(calls).toEqual(['pull 4']); // 2 still asked for: more than half the window
+    expect(await stream.next()).toEqual({ value: 'line 2\n', done: false }); // from what is here
+    expect(calls).toEqual(['pull 4', 'pull 2']); // 2 asked for, none here: back up to 4
+    stream.deliver(streamChunk(2, 'line 3\n', false));
+    stream.deliver(streamChunk(3, null, true));
+    expect(await stream.next()).toEqual({ value: 'line 3\n', done: false });
     expect(await stream.next()).toEqual({ value: undefined, done: true });
     expect(await stream.next()).toEqual({ value: undefined, done: true });
-    expect(calls).toEqual(['pull 1', 'pull 1', 'settled']);
+    expect(calls).toEqual(['pull 4', 'pull 2', 'settled']);
+  });
+
+  it('a consumer that stops calling next() stops asking: never more than `prefetch` chunks ahead', async () => {
+    const { calls, stream } = fakeLink(4);
+    const first = stream.next();
+    for (let n = 0; n < 4; n += 1) stream.deliver(streamChunk(n, n, false));
+    await first;
+    // Three chunks wait here: more than half the window, so nothing more is asked for.
+    expect(calls).toEqual(['pull 4']);
+    expect(await stream.next()).toEqual({ value: 1, done: false });
+    expect(calls).toEqual(['pull 4', 'pull 2']); // two wait, none asked for: top up to 4
   });
 
   it('yields a final non-null chunk, then ends', async () => {
@@ -68,17 +81,17 @@ describe('HostcallStream as an AsyncIterator (the seed’s next())', () => {
       expect(value).toBe('a');
       break;
     }
-    expect(calls).toEqual(['cancel']);
+    expect(calls).toEqual(['pull 4', 'cancel']); // the loop's next() asked for a window
     stream.deliver(streamChunk(1, 'b', false));
     stream.deliver(streamChunk(2, null, true));
     expect(await stream.next()).toEqual({ value: undefined, done: true });
-    expect(calls).toEqual(['cancel', 'settled']);
+    expect(calls).toEqual(['pull 4', 'cancel', 'settled']);
 
     const other = fakeLink();
     const waiting = other.stream.next();
     await other.stream.return();
     expect(await waiting).toEqual({ value: undefined, done: true });
-    expect(other.calls).toEqual(['pull 1', 'cancel']);
+    expect(other.calls).toEqual(['pull 4', 'cancel']);
   });
 
   it('a Success outcome (a kind that ignored stream: true) is the one, final chunk', async () => {
@@ -110,18 +123,18 @@ describe('HostcallStream as an AsyncIterator (the seed’s next())', () => {
     expect(calls).toContain('cancel');
   });
 
-  it('serves next() calls made without awaiting in call order, each with its own chunk (one pull each)', async () => {
+  it('serves next() calls made without awaiting in call order, each with its own chunk', async () => {
     const { calls, stream } = fakeLink();
     const first = stream.next();
     const second = stream.next();
     const third = stream.next();
-    expect(calls).toEqual(['pull 1', 'pull 1', 'pull 1']);
+    expect(calls).toEqual(['pull 4']); // one window covers the three
     stream.deliver(streamChunk(0, 'a', false));
     stream.deliver(streamChunk(1, 'b', false));
     expect(await first).toEqual({ value: 'a', done: false });
     expect(await second).toEqual({ value: 'b', done: false });
     const fourth = stream.next();
-    expect(calls).toEqual(['pull 1', 'pull 1', 'pull 1', 'pull 1']);
+    expect(calls).toEqual(['pull 4', 'pull 2']);
     stream.deliver(streamChunk(2, 'c', true));
     expect(await Promise.all([third, fourth])).toEqual([
       { value: 'c', done: false },
@@ -144,7 +157,7 @@ describe('HostcallStream as an AsyncIterator (the seed’s next())', () => {
       { value: undefined, done: true },
       { value: undefined, done: true },
     ]);
-    expect(other.calls).toEqual(['pull 1', 'pull 1', 'cancel']);
+    expect(other.calls).toEqual(['pull 4', 'cancel']);
   });
 });
 
@@ -188,14 +201,16 @@ describe('HostcallStream as an Observable', () => {
     subscribeWithDemand(valve, () => stream.subscribe((event) => seen.push(event.content)));
     expect(calls).toEqual(['pull 3']);
     stream.deliver(streamChunk(0, 'a', false));
-    expect(calls).toEqual(['pull 3', 'pull 1']);
-    valve.pause();
     stream.deliver(streamChunk(1, 'b', false));
+    expect(calls).toEqual(['pull 3', 'pull 2']); // one asked for, at most half: top up
+    valve.pause();
     stream.deliver(streamChunk(2, 'c', false));
-    expect(calls).toEqual(['pull 3', 'pull 1']);
+    stream.deliver(streamChunk(3, 'd', false));
+    expect(calls).toEqual(['pull 3', 'pull 2']); // paused: the chunks wait, nothing is asked for
+    expect(seen).toEqual(['a', 'b']);
     valve.resume();
-    expect(calls).toEqual(['pull 3', 'pull 1', 'pull 2']);
-    expect(seen).toEqual(['a', 'b', 'c']);
+    expect(seen).toEqual(['a', 'b', 'c', 'd']);
+    expect(calls).toEqual(['pull 3', 'pull 2', 'pull 2']); // one still asked for: two more
   });
 
   it('has one consumer: a second subscriber or an iterator after a subscriber fails', async () => {

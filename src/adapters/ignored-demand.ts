@@ -1,0 +1,78 @@
+import { SluiceError } from '../core/errors/sluice-error.js';
+import { optionError } from '../core/option-error.js';
+
+/**
+ * What an adapter does when its buffer grows because its source ignores the pause: `'warn'`
+ * (once, through `logger.warn`; the default), `'error'` (fail the stream with a `SluiceError` of
+ * code `DEMAND_IGNORED`, which cancels the source) or `'ignore'`.
+ *
+ * @example
+ * ```ts
+ * import { toAsyncIterable, type IgnoredDemandPolicy } from 'sluice/adapters';
+ * const strict: IgnoredDemandPolicy = 'error';
+ * for await (const event of toAsyncIterable(events$, { onIgnoredDemand: strict })) render(event);
+ * ```
+ */
+export type IgnoredDemandPolicy = 'warn' | 'error' | 'ignore';
+
+/**
+ * Where a warning goes: anything with a `warn(message)` method (`console` by default).
+ *
+ * @example
+ * ```ts
+ * import type { WarnLogger } from 'sluice/adapters';
+ * const logger: WarnLogger = { warn: (message) => myLog.warning(message) };
+ * ```
+ */
+export interface WarnLogger {
+  warn(message: string): void;
+}
+
+/** How many buffered values, as a multiple of the buffer size, mean "the source ignores the pause". */
+export const IGNORED_DEMAND_FACTOR = 8;
+const MINIMUM = 64;
+
+/**
+ * Reads an adapter's `onIgnoredDemand` and `logger` options and returns the overfill hook of its
+ * queue (`DemandQueueOptions.overfill`), or `undefined` for `'ignore'`. `fail(error)` ends the
+ * adapter's stream for `'error'`. Internal to `src/adapters`.
+ *
+ * @example
+ * ```ts
+ * const overfill = ignoredDemandHook(options, 'toAsyncIterable', 16, (error) => queue.fail(error));
+ * ```
+ */
+export function ignoredDemandHook(
+  options: { readonly onIgnoredDemand?: IgnoredDemandPolicy; readonly logger?: WarnLogger } | undefined,
+  adapter: string,
+  bufferSize: number,
+  fail: (error: SluiceError) => void,
+): { readonly at: number; readonly call: (waiting: number) => void } | undefined {
+  const policy = options?.onIgnoredDemand ?? 'warn';
+  if (policy !== 'warn' && policy !== 'error' && policy !== 'ignore') {
+    throw optionError('onIgnoredDemand', "one of 'warn', 'error', 'ignore'", policy);
+  }
+  const logger = options?.logger ?? console;
+  if (typeof logger !== 'object' || logger === null || typeof logger.warn !== 'function') {
+    throw optionError('logger', 'an object with a `warn` method', logger);
+  }
+  if (policy === 'ignore') return undefined;
+  const at = Math.max(IGNORED_DEMAND_FACTOR * bufferSize, MINIMUM);
+  return {
+    at,
+    call: (waiting) => {
+      const message =
+        `${adapter} holds ${waiting} values (its bufferSize is ${bufferSize}): its source keeps ` +
+        'pushing while paused, so memory grows with the output. Something between the producer and ' +
+        'this consumer does not carry demand (fromEvent, a plain Subject, delay, bufferTime, an ' +
+        "observer that hides its subscriber, RxJS's share() with a second consumer — use sluice's " +
+        'share()). See docs/backpressure.md, "What breaks it"; or put ' +
+        "bounded({ strategy: 'sliding' }) in front of the consumer to cap it.";
+      if (policy === 'warn') {
+        logger.warn(`sluice: ${message}`);
+        return;
+      }
+      fail(new SluiceError('DEMAND_IGNORED', message, { info: { adapter, waiting, bufferSize } }));
+    },
+  };
+}

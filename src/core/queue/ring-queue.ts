@@ -1,0 +1,79 @@
+const MIN_CAPACITY = 16;
+
+/**
+ * A FIFO on a ring buffer that grows by doubling: `push`, `shift`, `peek` and `pop` are O(1)
+ * and allocate nothing in steady state — the one queue under every buffer in sluice (the
+ * demand-gated {@link DemandQueue}, `bounded()`'s strategies, the adapters). A slot is cleared
+ * when its value leaves, so the queue never keeps a value alive.
+ *
+ * @example
+ * ```ts
+ * const queue = new RingQueue<string>();
+ * queue.push('a');
+ * queue.push('b');
+ * queue.shift(); // 'a'
+ * queue.size; // 1
+ * ```
+ */
+export class RingQueue<T> {
+  #items: (T | undefined)[] = new Array<T | undefined>(MIN_CAPACITY).fill(undefined);
+  #mask = MIN_CAPACITY - 1;
+  #head = 0;
+  #size = 0;
+
+  /** How many values wait. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Appends `value`; always `true` (the store contract of {@link DemandQueue}). */
+  push(value: T): boolean {
+    if (this.#size === this.#items.length) this.#grow();
+    this.#items[(this.#head + this.#size) & this.#mask] = value;
+    this.#size += 1;
+    return true;
+  }
+
+  /** Removes and returns the oldest value, or `undefined` when empty. */
+  shift(): T | undefined {
+    if (this.#size === 0) return undefined;
+    const value = this.#items[this.#head];
+    this.#items[this.#head] = undefined;
+    this.#head = (this.#head + 1) & this.#mask;
+    this.#size -= 1;
+    return value;
+  }
+
+  /** The oldest value, left in place, or `undefined` when empty. */
+  peek(): T | undefined {
+    return this.#size === 0 ? undefined : this.#items[this.#head];
+  }
+
+  /** Removes and returns the newest value, or `undefined` when empty. */
+  pop(): T | undefined {
+    if (this.#size === 0) return undefined;
+    const index = (this.#head + this.#size - 1) & this.#mask;
+    const value = this.#items[index];
+    this.#items[index] = undefined;
+    this.#size -= 1;
+    return value;
+  }
+
+  /** Drops every value (and shrinks back to the initial capacity). */
+  clear(): void {
+    this.#items = new Array<T | undefined>(MIN_CAPACITY).fill(undefined);
+    this.#mask = MIN_CAPACITY - 1;
+    this.#head = 0;
+    this.#size = 0;
+  }
+
+  #grow(): void {
+    const items = this.#items;
+    const grown = new Array<T | undefined>(items.length * 2).fill(undefined);
+    for (let index = 0; index < this.#size; index += 1)
+      grown[index] = items[(this.#head + index) & this.#mask];
+    this.#items = grown;
+    this.#mask = grown.length - 1;
+    this.#head = 0;
+  }
+}

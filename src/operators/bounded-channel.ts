@@ -1,0 +1,65 @@
+import type { OperatorFunction } from 'rxjs';
+import type { ChunkEvent } from '../core/chunk.js';
+import { demandOf } from '../core/demand-of.js';
+import { BufferOverflowError } from '../core/errors/buffer-overflow-error.js';
+import { createOperatorSubscriber, operate } from '../core/operate.js';
+import { DemandQueue } from '../core/queue/demand-queue.js';
+import { subscribeDemanding } from '../core/subscribe-demanding.js';
+import { BoundedQueue } from './bounded-queue.js';
+import type { BoundedStrategy } from './bounded-strategy.js';
+
+/**
+ * The operator behind {@link bounded} (and the per-consumer bound of `share({ governor:
+ * 'fastest' })`), with checked arguments: a {@link DemandQueue} gated by the consumer's demand,
+ * stored in a {@link BoundedQueue} that applies `strategy`. What the source sees as its demand:
+ * this operator's own valve (`suspend`), none at all (`dropping`, `sliding`, `error`) — or, with
+ * `passDemand`, the consumer's own demand, so a group of consumers can still pause the producer
+ * while each applies its strategy to what it cannot take. Internal to `src/operators`.
+ *
+ * @example
+ * ```ts
+ * const perConsumer = boundedChannel<ChunkEvent<string>>(256, 'sliding', true);
+ * ```
+ */
+export function boundedChannel<E extends ChunkEvent<unknown>>(
+  capacity: number,
+  strategy: BoundedStrategy,
+  passDemand: boolean,
+): OperatorFunction<E, E | ChunkEvent<never>> {
+  return operate((source, subscriber) => {
+    const down = demandOf(subscriber);
+    if (down === undefined) {
+      source.subscribe(createOperatorSubscriber(subscriber));
+      return undefined;
+    }
+    const store = new BoundedQueue<E>(capacity, strategy);
+    const queue = new DemandQueue<E | ChunkEvent<never>>({
+      store,
+      highWater: strategy === 'suspend' ? capacity : Number.POSITIVE_INFINITY,
+      lowWater: capacity - 1,
+      gate: down,
+      deliver: (event) => subscriber.next(event),
+      finish: (ending) => (ending.error ? subscriber.error(ending.reason) : subscriber.complete()),
+    });
+    const upstream = createOperatorSubscriber<E>(
+      subscriber,
+      (event) => {
+        if (!queue.push(event)) {
+          upstream.unsubscribe();
+          queue.end({ error: true, reason: new BufferOverflowError({ capacity }) });
+        } else if (event.isFinal) {
+          upstream.unsubscribe();
+          queue.end({ error: false });
+        }
+      },
+      () => {
+        store.end();
+        queue.end({ error: false });
+      },
+      (reason) => queue.end({ error: true, reason }),
+    );
+    const demand = passDemand ? down : strategy === 'suspend' ? queue.upstream : null;
+    subscribeDemanding(source, demand, upstream);
+    return () => queue.close();
+  });
+}

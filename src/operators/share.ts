@@ -1,0 +1,134 @@
+import {
+  type MonoTypeOperatorFunction,
+  Observable,
+  share as rxShare,
+  type ShareConfig,
+  Subject,
+  type SubjectLike,
+} from 'rxjs';
+import { AggregateDemand, type Governor } from '../core/aggregate-demand.js';
+import type { ChunkEvent } from '../core/chunk.js';
+import { chainDemand } from '../core/demand-of.js';
+import { optionError } from '../core/option-error.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { subscribeDemanding } from '../core/subscribe-demanding.js';
+import { type SubjectNode, subjectObservers, subscriberWithDemand } from '../core/subscriber-chain.js';
+import { boundedChannel } from './bounded-channel.js';
+
+/**
+ * Options of sluice's {@link share}: RxJS's `ShareConfig`, plus who sets the producer's pace.
+ *
+ * @example
+ * ```ts
+ * import { share, type DemandShareConfig } from 'sluice/operators';
+ * const config: DemandShareConfig<ChunkEvent<string>> = {
+ *   governor: 'fastest',
+ *   slowConsumer: { capacity: 500, strategy: 'sliding' }, // a lagging view keeps the newest 500
+ * };
+ * const run$ = exec('make').pipe(share(config));
+ * ```
+ */
+export interface DemandShareConfig<T> extends ShareConfig<T> {
+  /**
+   * `'slowest'` (default): the producer pauses while any consumer is paused — lossless, every
+   * consumer sees every value. `'fastest'`: it pauses only while every consumer is paused, and
+   * each consumer bounds what it cannot take with `slowConsumer` (chunk streams only: the bound is
+   * a `bounded()` channel, so drops are reported in `metadata.dropped`).
+   */
+  readonly governor?: Governor;
+  /** With `governor: 'fastest'`: each consumer's bound. Default `{ capacity: 256, strategy: 'sliding' }`. */
+  readonly slowConsumer?: {
+    readonly capacity?: number;
+    readonly strategy?: 'dropping' | 'sliding' | 'error';
+  };
+}
+
+const KNOWN = [
+  'connector',
+  'resetOnError',
+  'resetOnComplete',
+  'resetOnRefCountZero',
+  'governor',
+  'slowConsumer',
+];
+
+/**
+ * RxJS's `share()`, with the consumers' demand reaching the producer. A drop-in: same
+ * signature, same reset rules (RxJS's own `share` does the sharing). The difference is what the
+ * shared producer sees as its demand ({@link demandOf}): RxJS's `share()` subscribes to it with a
+ * subscriber that hides its consumers, so only the first consumer's demand can reach it, and
+ * only if it subscribes synchronously; here it is the combined demand of every consumer
+ * subscribed at the moment, whenever they came:
+ *
+ * - `governor: 'slowest'` (default): paused while any consumer's buffer is full. Lossless: a slow
+ *   view slows the run, and every consumer sees every value once.
+ * - `governor: 'fastest'`: paused only while every consumer is paused; a consumer that falls
+ *   behind bounds its own backlog with `slowConsumer` (`sliding` keeps the newest, `dropping` the
+ *   oldest, `error` fails that consumer), reporting drops in `metadata.dropped` (chunk streams).
+ *
+ * A consumer that leaves (unsubscribes, `break`s) stops counting at once. Consumers without a
+ * demand (a plain `subscribe()`) never pause it. See docs/backpressure.md, "Several consumers".
+ *
+ * @example
+ * ```ts
+ * import { exec, share, toAsyncIterable } from 'sluice';
+ * const run$ = exec('npm', ['test']).pipe(share());
+ * const log = onChunk(run$, (event) => appendToFile(event)); // slow: npm waits for it
+ * for await (const event of toAsyncIterable(run$)) render(event); // sees every line too
+ * ```
+ */
+export function share<T>(config: DemandShareConfig<T> = {}): MonoTypeOperatorFunction<T> {
+  if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
+  rejectUnknownOptions(config, KNOWN);
+  const { governor = 'slowest', slowConsumer, connector = () => new Subject<T>(), ...resets } = config;
+  if (governor !== 'slowest' && governor !== 'fastest') {
+    throw optionError('governor', "'slowest' or 'fastest'", governor);
+  }
+  if (typeof connector !== 'function') throw optionError('connector', 'a function', connector);
+  for (const name of ['resetOnError', 'resetOnComplete', 'resetOnRefCountZero'] as const) {
+    const reset = resets[name];
+    if (reset !== undefined && typeof reset !== 'boolean' && typeof reset !== 'function') {
+      throw optionError(name, 'a boolean or a function returning an Observable', reset);
+    }
+  }
+  const bound = governor === 'fastest' ? readSlowConsumer(slowConsumer) : undefined;
+  return (source) => {
+    let subject: SubjectLike<T> | undefined;
+    let demand: AggregateDemand | null = null;
+    const linked = new Observable<T>((subscriber) => {
+      const members = subject as unknown as SubjectNode | undefined;
+      demand = Array.isArray(members?.observers)
+        ? new AggregateDemand(() => subjectObservers(members as SubjectNode), governor, chainDemand)
+        : null;
+      return subscribeDemanding(source, demand, subscriberWithDemand(demand, subscriber));
+    });
+    const shared = rxShare<T>({ ...resets, connector: () => (subject = connector()) })(linked);
+    const consumed =
+      bound === undefined
+        ? shared
+        : ((shared as unknown as Observable<ChunkEvent<unknown>>).pipe(
+            boundedChannel<ChunkEvent<unknown>>(bound.capacity, bound.strategy, true),
+          ) as unknown as Observable<T>);
+    // A consumer that joins may change who governs (a flowing one, while every other is paused):
+    // the producer, which may be waiting for a change, is told at once.
+    return new Observable<T>((subscriber) => {
+      const subscription = consumed.subscribe(subscriber);
+      void demand?.paused;
+      return subscription;
+    });
+  };
+}
+
+function readSlowConsumer(value: DemandShareConfig<unknown>['slowConsumer']) {
+  if (value === undefined) return { capacity: 256, strategy: 'sliding' as const };
+  if (typeof value !== 'object' || value === null) throw optionError('slowConsumer', 'an object', value);
+  rejectUnknownOptions(value, ['capacity', 'strategy'], 'slowConsumer.');
+  const { capacity = 256, strategy = 'sliding' } = value;
+  if (!Number.isInteger(capacity) || capacity < 1) {
+    throw optionError('slowConsumer.capacity', 'a positive integer', capacity);
+  }
+  if (strategy !== 'dropping' && strategy !== 'sliding' && strategy !== 'error') {
+    throw optionError('slowConsumer.strategy', "one of 'dropping', 'sliding', 'error'", strategy);
+  }
+  return { capacity, strategy };
+}

@@ -17,6 +17,16 @@ export interface CliExecCommand {
   readonly stallTimeoutMs: number;
   readonly cwd: string | undefined;
   readonly color: boolean | undefined;
+  /** `--web`: also serve a live page for the run. */
+  readonly web: CliWebOptions | undefined;
+}
+
+/** Where `sluice exec --web` serves its page. */
+export interface CliWebOptions {
+  readonly host: string;
+  readonly port: number;
+  /** More names the page may be reached by (`--allow-host`, repeatable). */
+  readonly allowHosts: readonly string[];
 }
 
 /** The parsed command line: run a command, show help, or run the demo. */
@@ -55,6 +65,12 @@ const flagsSchema = z.object({
   cwd: z.string().optional(),
   color: z.boolean().optional(),
   'no-color': z.boolean().optional(),
+  web: z.boolean().default(false),
+  port: integer('port', 0, 65_535).optional(),
+  host: z.string().min(1, { message: '`--host` expects an address or host name, got' }).optional(),
+  'allow-host': z
+    .array(z.string().min(1, { message: '`--allow-host` expects a host name, got' }))
+    .default([]),
 });
 
 /**
@@ -96,6 +112,10 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         cwd: { type: 'string' },
         color: { type: 'boolean' },
         'no-color': { type: 'boolean' },
+        web: { type: 'boolean' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'allow-host': { type: 'string', multiple: true },
       },
     });
   } catch (error) {
@@ -114,6 +134,12 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     throw new CliUsageError(`${issue.message} \`${String(value)}\``);
   }
   const values = result.data;
+  if (!values.web) {
+    const stray = ['port', 'host', 'allow-host'].find(
+      (flag) => (parsed.values as Record<string, unknown>)[flag],
+    );
+    if (stray !== undefined) throw new CliUsageError(`\`--${stray}\` needs \`--web\``);
+  } else if (values.json) throw new CliUsageError('`--web` cannot be combined with `--json`');
   return {
     command: 'exec',
     file: command[0]!,
@@ -127,5 +153,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     stallTimeoutMs: values['stall-timeout-ms'],
     cwd: values.cwd,
     color: values['no-color'] ? false : values.color,
+    web: values.web
+      ? { host: values.host ?? '127.0.0.1', port: values.port ?? 0, allowHosts: values['allow-host'] }
+      : undefined,
   };
 }

@@ -7,6 +7,7 @@ import { runJson } from './run-json.js';
 import { runText } from './run-text.js';
 import { subcommands } from './subcommands.js';
 import type { CliStreams } from './text-view.js';
+import { runWeb } from './web/run-web.js';
 
 /**
  * Runs the `sluice` command line and resolves with the process exit code. `main.ts` (the
@@ -56,5 +57,7 @@ export async function runCli(
   );
   const live = io.stdout.isTTY === true;
   const color = run.color ?? (live && env.NO_COLOR === undefined);
-  return runText(events, io, { live, color, bufferSize: run.bufferSize, label, signal });
+  const view = { live, color, bufferSize: run.bufferSize, label, signal };
+  if (run.web !== undefined) return runWeb(events, run.web, io, view);
+  return runText(events, io, view);
 }

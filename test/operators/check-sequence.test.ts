@@ -122,8 +122,25 @@ describe('checkSequence', () => {
       new TypeError('Expected the options to be an object, got `strict` (string)'),
     );
     expect(() => checkSequence({ requiredFinal: false } as never)).toThrow(
-      new TypeError('Unknown `requiredFinal` option (known options: requireFinal)'),
+      new TypeError('Unknown `requiredFinal` option (known options: requireFinal, first)'),
     );
+    expect(() => checkSequence({ first: -1 })).toThrow(
+      new TypeError('Expected the `first` option to be a non-negative integer, got `-1` (number)'),
+    );
+  });
+
+  it('checks a stream that starts after a known event from `first` on', () => {
+    const seen: number[] = [];
+    let failure: unknown;
+    from([ev(5), ev(6), ev(7, true)])
+      .pipe(checkSequence({ first: 5 }))
+      .subscribe({ next: (event) => seen.push(event.sequence), error: (error) => (failure = error) });
+    expect(seen).toEqual([5, 6, 7]);
+    expect(failure).toBeUndefined();
+    from([ev(0)])
+      .pipe(checkSequence({ first: 5 }))
+      .subscribe({ error: (error) => (failure = error) });
+    expect((failure as Error).message).toBe('Sequence must start at 5, received 0');
   });
 
   describe('properties', () => {

@@ -55,7 +55,7 @@ export class SequenceError extends SluiceError<SequenceErrorInfo> {
 function describe({ rule, expected, received }: SequenceErrorInfo): string {
   switch (rule) {
     case 'start':
-      return `Sequence must start at 0, received ${received}`;
+      return `Sequence must start at ${expected ?? 0}, received ${received}`;
     case 'gap': {
       const last = (received ?? 0) - 1;
       const missing = last === expected ? `${expected} is missing` : `${expected}..${last} are missing`;

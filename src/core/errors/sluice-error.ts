@@ -23,6 +23,7 @@ export type SluiceErrorCode =
   | 'INVALID_FRAME'
   | 'INVALID_REQUEST'
   | 'RLIMIT_UNAVAILABLE'
+  | 'RUN_LIMIT'
   | (string & {});
 
 /**

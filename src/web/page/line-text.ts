@@ -84,7 +84,9 @@ export function activeSgr(text: string): string {
   let start = 0;
   for (let index = 0; index < sequences.length; index += 1) {
     const params = (sequences[index] as string).slice(2, -1);
-    if (params === '' || params === '0' || params.startsWith('0;')) start = index;
+    if (params === '' || params === '0')
+      start = index + 1; // a reset alone hands on nothing
+    else if (params.startsWith('0;')) start = index;
   }
   const kept = sequences.slice(Math.max(start, sequences.length - MAX_CARRIED));
   return kept.join('');

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { describeEnd } from '../../src/web/page/describe-end.js';
+
+const exit = (content: Record<string, unknown>) => ({ kind: 'exit', content });
+const end = (metadata: Record<string, unknown>) => ({ kind: 'end', content: null, metadata });
+
+describe('how the page words the end of a run', () => {
+  it("exit code, signal and timeout from exec's exit event, with the run's duration", () => {
+    expect(
+      describeEnd(exit({ exitCode: 0, signal: null, timedOut: false, durationMs: 3200 }), false),
+    ).toEqual({
+      state: 'exited',
+      label: 'exit 0',
+      text: 'Exited with code 0 after 3.2s',
+      ok: true,
+      durationMs: 3200,
+    });
+    expect(describeEnd(exit({ exitCode: 2, signal: null, timedOut: false }), false)).toMatchObject({
+      label: 'exit 2',
+      ok: false,
+    });
+    expect(
+      describeEnd(exit({ exitCode: null, signal: 'SIGKILL', timedOut: false, durationMs: 10 }), false).text,
+    ).toBe('Killed by SIGKILL after 10ms');
+    expect(describeEnd(exit({ exitCode: null, signal: 'SIGTERM', timedOut: true }), false)).toMatchObject({
+      state: 'timed-out',
+      text: 'Timed out',
+    });
+  });
+
+  it('who cancelled, a stall, a server that shut down', () => {
+    expect(describeEnd(end({ reason: 'cancelled', by: 'page' }), true).text).toBe('Cancelled from this page');
+    expect(describeEnd(end({ reason: 'cancelled', by: 'page' }), false).text).toBe(
+      'Cancelled from another page',
+    );
+    expect(describeEnd(end({ reason: 'cancelled', by: 'terminal' }), false).text).toBe(
+      'Cancelled from the terminal',
+    );
+    expect(describeEnd(end({ reason: 'cancelled', by: 'server' }), false)).toMatchObject({
+      label: 'stopped',
+      text: 'Stopped: the server shut down',
+    });
+    expect(describeEnd(end({ reason: 'cancelled' }), false).text).toBe('Cancelled');
+    expect(describeEnd(end({ reason: 'stalled' }), false).state).toBe('stalled');
+    expect(describeEnd(end({ reason: 'owner lost' }), false)).toMatchObject({
+      state: 'failed',
+      label: 'owner lost',
+    });
+  });
+});

@@ -20,6 +20,7 @@ const ENTRY_POINTS = [
   'src/kernel/index.ts',
   'src/testing/index.ts',
   'src/browser/index.ts',
+  'src/web/index.ts',
 ] as const;
 
 interface Offender {

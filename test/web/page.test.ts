@@ -150,6 +150,24 @@ describe.skipIf(browserPath === undefined)('the run page in headless Chromium', 
     await context.close();
   });
 
+  it('resumes after the server drops its connection mid-run: no line lost, none twice', async () => {
+    const gate = join(scratch, 'gate-drop');
+    const { server, run } = await serve(GATED, { args: [gate] });
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    await page.waitForFunction(() => document.querySelector('#log')?.textContent?.includes('out 30'));
+    run.stream.disconnectClients(); // the browser's EventSource reconnects with Last-Event-ID
+    writeFileSync(gate, '');
+    await waitForEnd(page);
+    const all = [
+      ...Array.from({ length: 60 }, (_, i) => `out ${i + 1}`),
+      ...Array.from({ length: 15 }, (_, i) => `err ${(i + 1) * 4}`),
+    ].sort();
+    expect((await lineTexts(page)).sort()).toEqual(all);
+    expect(await page.textContent('#lines')).toBe('75 lines');
+    await page.close();
+  });
+
   it('Cancel kills the process group; this page says so, and another tab says who', async () => {
     const { server, run } = await serve(
       'echo "pid $$"; echo "children started" >&2; sleep 300 & sleep 300 & wait',

@@ -2,6 +2,7 @@
  * The run page's stylesheet, served as `/assets/page.css`: a dark terminal pane, a header with
  * the command, the state (coloured by how the run ended), elapsed time and counts; stderr lines
  * marked by a red rule and tint; long lines wrapped; the 16 ANSI colours as `ansi_up` classes.
+ * The pane (`#log`) holds runs of lines: `.out` (stdout), `.err` (stderr), `.gap`.
  *
  * @example
  * ```ts
@@ -42,10 +43,10 @@ button:disabled { opacity: .5; cursor: default; }
 .note a { color: var(--accent); }
 #log { flex: 1; overflow: auto; padding: .5em 0 1em; font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
   overflow-anchor: none; }
-.line { padding: 0 1em 0 calc(1em - 3px); border-left: 3px solid transparent; white-space: pre-wrap;
+#log > div { padding: 0 1em 0 calc(1em - 3px); border-left: 3px solid transparent; white-space: pre-wrap;
   overflow-wrap: anywhere; min-height: 1.45em; }
-.line.err { border-left-color: var(--bad); background: var(--err-tint); }
-.line.gap { color: var(--warn); font-style: italic; margin: .3em 0; }
+#log > .err { border-left-color: var(--bad); background: var(--err-tint); }
+#log > .gap { color: var(--warn); font-style: italic; margin: .3em 0; }
 .cut { color: var(--dim); font-style: italic; }
 footer { padding: .5em 1em; background: var(--panel); border-top: 1px solid #30363d; font-weight: 600; }
 body[data-ok=true] footer { color: var(--ok); }

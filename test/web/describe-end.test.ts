@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeEnd } from '../../src/web/page/describe-end.js';
+import { SluiceError } from '../../src/core/errors/sluice-error.js';
+import { describeEnd, describeFailure } from '../../src/web/page/describe-end.js';
 
 const exit = (content: Record<string, unknown>) => ({ kind: 'exit', content });
 const end = (metadata: Record<string, unknown>) => ({ kind: 'end', content: null, metadata });
@@ -46,5 +47,20 @@ describe('how the page words the end of a run', () => {
       state: 'failed',
       label: 'owner lost',
     });
+  });
+
+  it('why following failed: the server gone, the run freed, access refused, the run failing', () => {
+    expect(describeFailure(new SluiceError('HTTP_FAILED', 'dropped')).text).toBe(
+      'Connection lost: the server is gone',
+    );
+    expect(describeFailure(new SluiceError('HTTP_STATUS', '404', { info: { status: 404 } })).text).toBe(
+      'This run is no longer held by the server',
+    );
+    expect(describeFailure(new SluiceError('HTTP_STATUS', '401', { info: { status: 401 } })).label).toBe(
+      'refused',
+    );
+    expect(describeFailure(new SluiceError('SPAWN_FAILED', 'Command not found: nope')).text).toBe(
+      'Failed: Command not found: nope',
+    );
   });
 });

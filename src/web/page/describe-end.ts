@@ -78,3 +78,34 @@ export function describeEnd(
     return { state: 'failed', label: reason, text: `Ended: ${reason}`, ok: false };
   return { state: 'exited', label: 'ended', text: 'Ended', ok: true };
 }
+
+/**
+ * Describes why following a run failed: the server went away (`HTTP_FAILED` after the retries),
+ * the run is no longer held (`404`), access was refused, or the run itself failed (a `failure`
+ * event: the command could not be started, say).
+ *
+ * @example
+ * ```ts
+ * describeFailure(new SluiceError('HTTP_FAILED', 'dropped 6 times')).text; // 'Connection lost: the server is gone'
+ * ```
+ */
+export function describeFailure(error: unknown): RunEnd {
+  const code = (error as { code?: unknown } | null)?.code;
+  const status = (error as { info?: { status?: unknown } } | null)?.info?.status;
+  if (code === 'HTTP_FAILED') {
+    return { state: 'gone', label: 'server gone', text: 'Connection lost: the server is gone', ok: false };
+  }
+  if (code === 'HTTP_STATUS' && status === 404) {
+    return { state: 'gone', label: 'gone', text: 'This run is no longer held by the server', ok: false };
+  }
+  if (code === 'HTTP_STATUS' && (status === 401 || status === 403)) {
+    return {
+      state: 'failed',
+      label: 'refused',
+      text: 'Refused: open the URL sluice printed (with its token)',
+      ok: false,
+    };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { state: 'failed', label: 'failed', text: `Failed: ${message}`, ok: false };
+}

@@ -27,6 +27,9 @@ Options for exec:
                             is full (default: 0, disabled)
   --cwd <dir>               run the command in <dir>
   --color / --no-color      force colours on or off (default: on for a terminal, off with NO_COLOR)
+  --web                     also serve a live page of the run; its URL (with an access token) is
+                            printed on stderr. --host <address> (default 127.0.0.1), --port <n>
+                            (default: a free one), --allow-host <name> (another name it is reached by)
   -h, --help                show this help
 
 The exit code mirrors the command's: its own code, 128 + n after signal n, 124 on timeout,
@@ -35,6 +38,7 @@ The exit code mirrors the command's: its own code, 128 + n after signal n, 124 o
 Examples:
   sluice exec -- npm test
   sluice exec --timeout-ms 60000 -- make -j2
+  sluice exec --web -- npm test
   sluice exec --json --wire serde -- python3 -u train.py > frames.ndjson
   sluice exec --stall-timeout-ms 30000 -- tail -f /var/log/syslog | slow-consumer
 `;

@@ -38,6 +38,8 @@ export default defineConfig([
       'kernel/index': 'src/kernel/index.ts',
       'testing/index': 'src/testing/index.ts',
       'browser/index': 'src/browser/index.ts',
+      'redis/index': 'src/redis/index.ts',
+      'mcp/index': 'src/mcp/index.ts',
       'web/index': 'src/web/index.ts',
     },
     format: ['esm', 'cjs'],
@@ -48,7 +50,7 @@ export default defineConfig([
     splitting: true,
     shims: true,
     treeshake: true,
-    external: ['rxjs', 'zod', 'execa'],
+    external: ['rxjs', 'zod', 'execa', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
     esbuildPlugins: [pageScriptPlugin],
   },
   {
@@ -57,7 +59,7 @@ export default defineConfig([
     sourcemap: true,
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
-    external: ['rxjs', 'zod', 'execa'],
+    external: ['rxjs', 'zod', 'execa', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
     esbuildPlugins: [pageScriptPlugin],
   },
 ]);

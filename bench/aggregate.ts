@@ -67,6 +67,41 @@ export function aggregate(spec: VariantSpec, runs: readonly RunResult[], expecte
       seconds: round(slow.seconds, 2),
     };
   }
+  if (spec.group === 'redis') {
+    const run = runs[0];
+    if (run?.redisMemory !== undefined) {
+      const { runs: count, linesPerRun, batchedBytes, perLineBytes } = run.redisMemory;
+      return {
+        ...base,
+        runs: count,
+        linesPerRun,
+        batchedMBPer1000Runs: round(((batchedBytes / count) * 1000) / MB, 2),
+        perLineMBPer1000Runs: round(((perLineBytes / count) * 1000) / MB, 2),
+        batchedBytesPerLine: round(batchedBytes / (count * linesPerRun), 1),
+        perLineBytesPerLine: round(perLineBytes / (count * linesPerRun), 1),
+      };
+    }
+    if (run?.cancelMs !== undefined) {
+      const { median, max } = spread(run.cancelMs);
+      return { ...base, reps: run.cancelMs.length, medianMs: round(median, 2), maxMs: round(max, 2) };
+    }
+    if (run?.latenciesUs !== undefined) {
+      const samples = run.latenciesUs;
+      return {
+        ...base,
+        samples: samples.length,
+        p50Us: round(quantile(samples, 0.5), 1),
+        p99Us: round(quantile(samples, 0.99), 1),
+        maxUs: round(Math.max(...samples), 1),
+      };
+    }
+    return {
+      ...base,
+      linesPerSec: round((run?.lines ?? 0) / (run?.seconds ?? Number.NaN)),
+      lines: run?.lines ?? 0,
+      complete: run !== undefined && run.lines === run.expectedLines,
+    };
+  }
   if (spec.group === 'cancel') {
     const times = runs.flatMap((run) => run.cancelMs ?? []);
     const { median, max } = spread(times);

@@ -11,6 +11,20 @@ export interface RunResult {
   readonly cancelMs?: readonly number[];
   /** Import cost in milliseconds. */
   readonly importMs?: number;
+  /** Redis throughput: how many lines the producer wrote (every one must arrive). */
+  readonly expectedLines?: number;
+  /** Redis memory for retained runs. */
+  readonly redisMemory?: RedisMemoryFigures;
+}
+
+/** Redis's `used_memory` growth for `runs` ended runs of `linesPerRun` 60-byte lines. */
+export interface RedisMemoryFigures {
+  readonly runs: number;
+  readonly linesPerRun: number;
+  /** Written in batches (as a fast producer does: few stream entries per run). */
+  readonly batchedBytes: number;
+  /** One stream entry per line (as a slow producer does). */
+  readonly perLineBytes: number;
 }
 
 /** The figures of a slow-consumer run. */
@@ -38,6 +52,8 @@ export interface RunParams {
   readonly slowMs: number;
   /** Repetitions inside one child (cancel). */
   readonly reps: number;
+  /** Lines of the latency tickers. */
+  readonly latencyLines: number;
   readonly fixtures: string;
   readonly tmp: string;
 }

@@ -1,5 +1,5 @@
 /** Which kind of measurement a variant is. */
-export type BenchGroup = 'throughput' | 'latency' | 'slow' | 'cancel' | 'import';
+export type BenchGroup = 'throughput' | 'latency' | 'slow' | 'cancel' | 'import' | 'redis';
 
 /** One variant of the suite, as the runner schedules it. */
 export interface VariantSpec {
@@ -38,6 +38,7 @@ export const CATALOG: readonly VariantSpec[] = [
   throughput('exec-onchunk', 'sluice exec → async onChunk'),
   throughput('exec-coalesce', 'sluice exec → coalesce → subscribe'),
   throughput('kernel-stream', 'sluice kernel host + bridge, for await'),
+  throughput('mcp-progress', 'sluice/mcp Exec → SDK Client, progress (in memory)'),
   throughput('raw-data-split', "'data' + indexOf line split", 'node'),
   throughput('exec-push', 'sluice exec, subscribe (push)', 'node'),
   throughput('exec-iterable', 'sluice exec → toAsyncIterable', 'node'),
@@ -54,6 +55,23 @@ export const CATALOG: readonly VariantSpec[] = [
   { name: 'slow-kernel-stream', group: 'slow', label: 'sluice kernel host + bridge (buffer_size 16)' },
   { name: 'cancel-term', group: 'cancel', label: 'group exits on SIGTERM' },
   { name: 'cancel-ignore-term', group: 'cancel', label: 'group ignores SIGTERM (forceKillAfterMs 200)' },
+  {
+    name: 'redis-throughput',
+    group: 'redis',
+    label: 'cat → exec → toRunStore → Redis → fromRunStore in another process',
+  },
+  {
+    name: 'redis-latency',
+    group: 'redis',
+    label: '1 line/ms: write → Redis → handler of a follower process',
+  },
+  { name: 'redis-cancel', group: 'redis', label: 'cancel() on one instance → the owner, via Redis pub/sub' },
+  { name: 'redis-memory', group: 'redis', label: 'Redis memory of 1,000 ended runs of 100 lines (60 B)' },
+  {
+    name: 'cancel-mcp',
+    group: 'cancel',
+    label: 'MCP AbortSignal → notifications/cancelled (sluice/mcp, in memory)',
+  },
   { name: 'import-rxjs', group: 'import', label: "import 'rxjs'" },
   { name: 'import-sluice', group: 'import', label: "import 'sluice' (root entry, bundled like dist)" },
 ];

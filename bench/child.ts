@@ -8,12 +8,17 @@ import type { RunParams, RunResult } from './bench-result.js';
 async function runVariant(params: RunParams): Promise<RunResult> {
   const name = params.variant.replace(/@node$/, '');
   // sluice loads execa and zod on first use: load them now, outside every measurement.
-  if (/^(exec-|kernel-|latency-exec|slow-exec|slow-kernel|cancel-)/.test(name)) {
+  if (/^(exec-|kernel-|mcp-|latency-exec|slow-exec|slow-kernel|cancel-)/.test(name)) {
     await (await import('./warm-up.js')).warmUpSluice();
+  }
+  // The MCP variant also loads the SDK (and its own zod use) before the clock starts.
+  if (name.startsWith('mcp-')) {
+    await import('@modelcontextprotocol/sdk/client/index.js');
+    await import('../src/mcp/index.js');
   }
   const throughput =
     (await import('./throughput-raw.js')).rawThroughput[name] ??
-    (name.startsWith('exec-') || name.startsWith('kernel-')
+    (name.startsWith('exec-') || name.startsWith('kernel-') || name.startsWith('mcp-')
       ? (await import('./throughput-sluice.js')).sluiceThroughput[name]
       : undefined);
   if (throughput !== undefined) {
@@ -33,10 +38,25 @@ async function runVariant(params: RunParams): Promise<RunResult> {
       return { slow: await measureSlow(slow, side, join(params.fixtures, 'flood.py'), params.slowMs) };
     }
   }
+  if (name === 'cancel-mcp') {
+    const { measureMcpCancel } = await import('./cancel-mcp.js');
+    return { cancelMs: await measureMcpCancel(join(params.fixtures, 'group-term.sh'), params.reps) };
+  }
   if (name === 'cancel-term' || name === 'cancel-ignore-term') {
     const { measureCancel } = await import('./cancel.js');
     const script = join(params.fixtures, name === 'cancel-term' ? 'group-term.sh' : 'group-ignore-term.sh');
     return { cancelMs: await measureCancel(script, params.reps) };
+  }
+  if (name.startsWith('redis-')) {
+    await (await import('./warm-up.js')).warmUpSluice();
+    const redis = await import('./redis.js');
+    if (name === 'redis-throughput')
+      return redis.measureRedisThroughput(params.tmp, Math.min(params.lines, 500_000));
+    if (name === 'redis-latency') {
+      return redis.measureRedisLatency(join(params.fixtures, 'ticker.mjs'), params.latencyLines, 1);
+    }
+    if (name === 'redis-memory') return redis.measureRedisMemory(1000, 100);
+    if (name === 'redis-cancel') return redis.measureRedisCancel(Math.max(5, params.reps * 3));
   }
   throw new Error(`unknown variant ${params.variant}`);
 }

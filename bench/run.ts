@@ -97,6 +97,7 @@ async function main(): Promise<void> {
         lines: flags.lines,
         slowMs: flags.slowMs,
         reps: flags.reps,
+        latencyLines: flags.latencyLines,
         fixtures: FIXTURES,
         tmp,
       });
@@ -108,7 +109,12 @@ async function main(): Promise<void> {
       for (const spec of throughput) jobs.push(() => record(spec, inChild(spec)));
     }
     for (const spec of selected) {
-      if (spec.group === 'latency' || spec.group === 'slow' || spec.group === 'cancel') {
+      if (
+        spec.group === 'latency' ||
+        spec.group === 'slow' ||
+        spec.group === 'cancel' ||
+        spec.group === 'redis'
+      ) {
         jobs.push(() => record(spec, inChild(spec)));
       }
     }

@@ -51,6 +51,8 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
     execOnChunkVsReadlineIterator: div(rate('exec-onchunk'), rate('readline-iterator')),
     execCoalesceVsDataSplit: div(rate('exec-coalesce'), rate('raw-data-split')),
     kernelStreamVsExecIterable: div(rate('kernel-stream'), rate('exec-iterable')),
+    mcpProgressVsKernelStream: div(rate('mcp-progress'), rate('kernel-stream')),
+    mcpProgressVsExecPush: div(rate('mcp-progress'), rate('exec-push')),
     nodeProducerExecPushVsDataSplit: div(rate('exec-push@node'), rate('raw-data-split@node')),
     slowExecIterableLeadVsLimit: div(figure('slow-exec-iterable', 'maxLeadBytes'), LEAD_LIMIT_BYTES),
     slowExecOnChunkLeadVsLimit: div(figure('slow-exec-onchunk', 'maxLeadBytes'), LEAD_LIMIT_BYTES),
@@ -77,6 +79,11 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
     latencyIterableP99VsLimit: div(figure('latency-exec-iterable', 'p99Us'), 1000),
     cancelTermVsLimit: div(figure('cancel-term', 'maxMs'), 50),
     cancelIgnoreTermVsLimit: div(figure('cancel-ignore-term', 'maxMs'), CANCEL_FORCE_KILL_MS + 50),
+    redisThroughputVsTarget: div(rate('redis-throughput'), 100_000),
+    redisLatencyP99VsLimit: div(figure('redis-latency', 'p99Us'), 20_000),
+    redisCancelVsLimit: div(figure('redis-cancel', 'maxMs'), 100),
+    cancelMcpVsTerm: div(figure('cancel-mcp', 'medianMs'), figure('cancel-term', 'medianMs')),
+    cancelMcpVsLimit: div(figure('cancel-mcp', 'maxMs'), 100),
     importSluiceVsRxjs: div(figure('import-sluice', 'medianMs'), figure('import-rxjs', 'medianMs')),
     importExcessVsBudget: div(
       diff(figure('import-sluice', 'medianMs'), figure('import-rxjs', 'medianMs')),
@@ -97,11 +104,15 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
     target(`slow${name}LeadVsLimit`, '<=', 1, `slow ${name}: lead ≤ 16 chunks + 128 KiB`);
     target(`slow${name}RssVsLimit`, '<=', 1, `slow ${name}: RSS growth ≤ 20 MB`);
   }
+  target('cancelMcpVsLimit', '<=', 1, 'cancel over MCP (abort → group gone) ≤ 100 ms');
   target('latencyP50ExcessVsBudget', '<=', 1, "latency p50 ≤ raw 'data' p50 + 25 µs");
   target('latencyP99VsLimit', '<=', 1, 'latency p99 ≤ 1 ms');
   target('cancelTermVsLimit', '<=', 1, 'cancel (SIGTERM) ≤ 50 ms');
   target('cancelIgnoreTermVsLimit', '<=', 1, 'cancel (ignores SIGTERM) ≤ forceKillAfterMs + 50 ms');
   target('importExcessVsBudget', '<=', 1, "import 'sluice' ≤ import 'rxjs' + 30 ms");
+  target('redisThroughputVsTarget', '>=', 1, 'through Redis to a follower process ≥ 100k lines/s');
+  target('redisLatencyP99VsLimit', '<=', 1, 'through Redis at 1k lines/s: p99 ≤ 20 ms');
+  target('redisCancelVsLimit', '<=', 1, 'cancel from another instance reaches the owner ≤ 100 ms');
   const missed = Object.entries(targets)
     .filter(([, check]) => !check.met)
     .map(([name]) => name);

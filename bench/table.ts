@@ -79,6 +79,35 @@ export function renderTable(entries: readonly BenchEntry[], summary: BenchSummar
       ],
     ),
     '',
+    '### Runs through Redis (a local redis-server; the follower is another process)',
+    '',
+    markdown(
+      ['measurement', 'result', 'detail'],
+      of('redis').map(
+        (e) =>
+          failed(e) ??
+          (e.name === 'redis-throughput'
+            ? [
+                e.label,
+                `${M(e.linesPerSec)} lines/s`,
+                `${n(e.lines)} lines, all in order: ${e.complete ? 'yes' : 'NO'}`,
+              ]
+            : e.name === 'redis-cancel'
+              ? [e.label, `median ${n(e.medianMs, ' ms')}`, `max ${n(e.maxMs, ' ms')}, ${n(e.reps)} reps`]
+              : e.name === 'redis-latency'
+                ? [
+                    e.label,
+                    `p50 ${n(e.p50Us, ' µs')}, p99 ${n(e.p99Us, ' µs')}`,
+                    `max ${n(e.maxUs, ' µs')}, ${n(e.samples)} samples`,
+                  ]
+                : [
+                    e.label,
+                    `${n(e.batchedMBPer1000Runs, ' MB')} batched, ${n(e.perLineMBPer1000Runs, ' MB')} one entry per line`,
+                    `${n(e.batchedBytesPerLine, ' B')} / ${n(e.perLineBytesPerLine, ' B')} per line`,
+                  ]),
+      ),
+    ),
+    '',
     '### Targets (ratios within this run)',
     '',
     markdown(

@@ -65,4 +65,36 @@ export const sluiceThroughput: Record<string, ThroughputVariant> = {
     }
     return lines;
   },
+  /**
+   * The Exec tool served by `serveMcp` to the SDK's own Client over its in-memory transport: every
+   * line crosses as part of a coalesced `notifications/progress` (JSON-RPC, zod-checked by the
+   * client); lines are counted in the notifications' messages.
+   */
+  'mcp-progress': async (command, args) => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+    const { createToolRegistry, registerBuiltinTools } = await import('../src/kernel/index.js');
+    const { serveMcp } = await import('../src/mcp/index.js');
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await serveMcp(registerBuiltinTools(createToolRegistry()), serverTransport, {
+      allow: [command],
+      timeoutS: 600,
+    });
+    const client = new Client({ name: 'bench', version: '1.0.0' });
+    await client.connect(clientTransport);
+    let lines = 0;
+    await client.callTool(
+      { name: 'Exec', arguments: { argv: [command, ...args], timeout_s: 600 } },
+      undefined,
+      {
+        timeout: 600_000,
+        onprogress: ({ message = '' }) => {
+          for (let index = message.indexOf('\n'); index !== -1; index = message.indexOf('\n', index + 1))
+            lines += 1;
+        },
+      },
+    );
+    await client.close();
+    return lines;
+  },
 };

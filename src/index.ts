@@ -8,4 +8,5 @@
 export * from './adapters/index.js';
 export * from './core/index.js';
 export * from './operators/index.js';
+export * from './runs/index.js';
 export * from './sources/index.js';

@@ -156,5 +156,5 @@ export function followSse(connect: SseConnect, config: FollowSseConfig): Observa
       close?.();
       close = undefined;
     };
-  }).pipe(checkSequence({ first: config.after === undefined ? 0 : config.after + 1 }));
+  }).pipe(checkSequence({ start: config.after === undefined ? 0 : config.after + 1 }));
 }

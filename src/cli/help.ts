@@ -27,6 +27,8 @@ Options for exec:
                             is full (default: 0, disabled)
   --cwd <dir>               run the command in <dir>
   --color / --no-color      force colours on or off (default: on for a terminal, off with NO_COLOR)
+  --redis <url>             also publish the run to Redis (follow it with sluice follow)
+  --run-id <id>             the run id to publish as (default: a random one, printed on stderr)
   --web                     also serve a live page of the run; its URL (with an access token) is
                             printed on stderr. --host <address> (default 127.0.0.1), --port <n>
                             (default: a free one), --allow-host <name> (another name it is reached by)
@@ -41,4 +43,6 @@ Examples:
   sluice exec --web -- npm test
   sluice exec --json --wire serde -- python3 -u train.py > frames.ndjson
   sluice exec --stall-timeout-ms 30000 -- tail -f /var/log/syslog | slow-consumer
+  sluice exec --redis redis://127.0.0.1:6379 --run-id build-7 -- make test
+  sluice follow --redis redis://127.0.0.1:6379 build-7 --after 41
 `;

@@ -17,6 +17,10 @@ export interface CliExecCommand {
   readonly stallTimeoutMs: number;
   readonly cwd: string | undefined;
   readonly color: boolean | undefined;
+  /** `--redis <url>`: also publish the run to this Redis (see `sluice follow`). */
+  readonly redis: string | undefined;
+  /** `--run-id <id>`: the run id to publish as (with `--redis`; default a random one). */
+  readonly runId: string | undefined;
   /** `--web`: also serve a live page for the run. */
   readonly web: CliWebOptions | undefined;
 }
@@ -71,6 +75,16 @@ const flagsSchema = z.object({
   'allow-host': z
     .array(z.string().min(1, { message: '`--allow-host` expects a host name, got' }))
     .default([]),
+  redis: z
+    .string()
+    .regex(/^rediss?:\/\//, { message: '`--redis` expects a redis:// or rediss:// URL, got' })
+    .optional(),
+  'run-id': z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,200}$/, {
+      message: '`--run-id` expects 1-200 letters, digits, `.`, `_`, `:` or `-`, got',
+    })
+    .optional(),
 });
 
 /**
@@ -116,6 +130,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         port: { type: 'string' },
         host: { type: 'string' },
         'allow-host': { type: 'string', multiple: true },
+        redis: { type: 'string' },
+        'run-id': { type: 'string' },
       },
     });
   } catch (error) {
@@ -140,6 +156,14 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     );
     if (stray !== undefined) throw new CliUsageError(`\`--${stray}\` needs \`--web\``);
   } else if (values.json) throw new CliUsageError('`--web` cannot be combined with `--json`');
+  if (values['run-id'] !== undefined && values.redis === undefined) {
+    throw new CliUsageError('`--run-id` needs `--redis <url>`: the run id names the run published there');
+  }
+  if (values.redis !== undefined && values.json) {
+    throw new CliUsageError(
+      '`--redis` cannot be combined with `--json`: follow the run with `sluice follow --json`',
+    );
+  }
   return {
     command: 'exec',
     file: command[0]!,
@@ -156,5 +180,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     web: values.web
       ? { host: values.host ?? '127.0.0.1', port: values.port ?? 0, allowHosts: values['allow-host'] }
       : undefined,
+    redis: values.redis,
+    runId: values['run-id'],
   };
 }

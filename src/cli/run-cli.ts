@@ -1,6 +1,8 @@
+import type { ObservedValueOf } from 'rxjs';
 import { stallTimeout } from '../operators/stall-timeout.js';
 import { exec } from '../sources/exec.js';
 import { demoScript } from './demo.js';
+import { openRunPublisher } from './exec-redis/open-run-publisher.js';
 import { helpText } from './help.js';
 import { type CliExecCommand, CliUsageError, parseCliArgs } from './parse-args.js';
 import { runJson } from './run-json.js';
@@ -44,7 +46,7 @@ export async function runCli(
       : command;
   const label = command.command === 'demo' ? 'demo' : [run.file, ...run.args].join(' ');
   if (run.json) return runJson(run, io, signal);
-  const events = exec(run.file, run.args, {
+  let events = exec(run.file, run.args, {
     reject: false,
     timeoutMs: run.timeoutMs,
     maxOutputBytes: run.maxOutputBytes,
@@ -55,9 +57,18 @@ export async function runCli(
       logger: { warn: (message) => io.stderr.write(`sluice: ${message}\n`) },
     }),
   );
+  const publisher =
+    run.redis === undefined
+      ? undefined
+      : await openRunPublisher<ObservedValueOf<typeof events>>(run.redis, run.runId, io);
+  if (publisher !== undefined) events = events.pipe(publisher.operator);
   const live = io.stdout.isTTY === true;
   const color = run.color ?? (live && env.NO_COLOR === undefined);
   const view = { live, color, bufferSize: run.bufferSize, label, signal };
-  if (run.web !== undefined) return runWeb(events, run.web, io, view);
-  return runText(events, io, view);
+  try {
+    if (run.web !== undefined) return await runWeb(events, run.web, io, view);
+    return await runText(events, io, view);
+  } finally {
+    await publisher?.close();
+  }
 }

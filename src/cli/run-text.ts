@@ -38,6 +38,7 @@ export async function runText(
     : undefined;
   let result: ExecResult | undefined;
   let stalled = false;
+  let endedBy: string | undefined; // a final sentinel other than a stall: cancelled from elsewhere
   try {
     await onChunk(
       events,
@@ -48,6 +49,7 @@ export async function runText(
         }
         if (event.kind === 'exit') result = event.content as ExecResult;
         else if (event.metadata?.reason === 'stalled') stalled = true;
+        else if (event.isFinal) endedBy = String(event.metadata?.reason ?? event.kind);
         return undefined;
       },
       {
@@ -66,6 +68,10 @@ export async function runText(
   ticker?.unsubscribe();
   const elapsed = formatDuration(performance.now() - startedAt);
   const totals = `${stats.lines} ${stats.lines === 1 ? 'line' : 'lines'} · ${formatBytes(stats.bytes)}`;
+  if (endedBy !== undefined) {
+    view.finish(`sluice: ${options.label}: ${endedBy} · ${elapsed} · ${totals}`);
+    return 130;
+  }
   if (stalled || result === undefined) {
     view.finish(`sluice: ${options.label}: stalled (output was not read) · ${elapsed} · ${totals}`);
     return mirrorExitCode({ exitCode: null, signal: null, timedOut: false, stalled: true });

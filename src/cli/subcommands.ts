@@ -1,4 +1,8 @@
+import { followCommand } from './follow/follow-command.js';
+import { mcpCommand } from './mcp/mcp-command.js';
+import { submitCommand } from './submit/submit-command.js';
 import type { CliStreams } from './text-view.js';
+import { workerCommand } from './worker/worker-command.js';
 
 /**
  * A `sluice` subcommand other than `exec`, `demo` and `help` (which `parse-args.ts` knows):
@@ -29,4 +33,9 @@ export interface Subcommand {
  * if (command) process.exitCode = await command.run(['run-1'], process, process.env);
  * ```
  */
-export const subcommands: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>([]);
+export const subcommands: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>([
+  ['follow', followCommand],
+  ['submit', submitCommand],
+  ['worker', workerCommand],
+  ['mcp', mcpCommand],
+]);

@@ -19,17 +19,17 @@ export interface CheckSequenceConfig {
   /** Whether completing without a final event is an error (`missing-final`). Default `true`. */
   readonly requireFinal?: boolean;
   /**
-   * The sequence the stream must start with. Default `0`; a stream followed from after a known
-   * event (`fromEventSource(url, { after: 41 })`) starts at `42`.
+   * The sequence the first event must have. Default `0`; a follower that resumes after sequence
+   * `n` checks from `n + 1`.
    */
-  readonly first?: number;
+  readonly start?: number;
 }
 
 /**
  * Validates a sequenced stream as it flows and passes it through unchanged. It errors with a
  * {@link SequenceError} (code `STREAM_SEQUENCE`) the moment one of these rules breaks:
  *
- * - `start` — the first event must have sequence 0 (or `first`);
+ * - `start` — the first event must have sequence 0 (or `config.start`);
  * - `gap` — a sequence number was skipped (the message says which are missing);
  * - `duplicate` / `order` — a sequence number repeats or goes backwards;
  * - `after-final` — anything arrives after the final event (the final event is forwarded at once;
@@ -53,13 +53,13 @@ export function checkSequence<T extends ChunkEvent<unknown>>(
   // Checked by hand, not with zod: this operator is part of `sluice/browser` and of the root
   // entry, and must not pull zod (or a Node-only lazy loader) into either.
   if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
-  rejectUnknownOptions(config, ['requireFinal', 'first']);
+  rejectUnknownOptions(config, ['requireFinal', 'start']);
   const requireFinal = config.requireFinal ?? true;
   if (typeof requireFinal !== 'boolean') throw optionError('requireFinal', 'a boolean', requireFinal);
-  const first = config.first ?? 0;
-  if (!Number.isSafeInteger(first) || first < 0) throw optionError('first', 'a non-negative integer', first);
+  const start = config.start ?? 0;
+  if (!Number.isSafeInteger(start) || start < 0) throw optionError('start', 'a non-negative integer', start);
   return operate((source, subscriber) => {
-    let expected = first;
+    let expected = start;
     let finished = false;
     source.subscribe(
       createOperatorSubscriber<T>(
@@ -72,7 +72,7 @@ export function checkSequence<T extends ChunkEvent<unknown>>(
           }
           if (received !== expected) {
             const rule =
-              expected === first
+              expected === start
                 ? 'start'
                 : received > expected
                   ? 'gap'

@@ -47,6 +47,11 @@ describe('bench/run.ts --quick --json', () => {
         expect(entry.maxLeadBytes as number, entry.name).toBeGreaterThan(0);
         expect(entry.rssPeakMB as number).toBeGreaterThanOrEqual(entry.rssStartMB as number);
         expect(['time', 'rss']).toContain(entry.stoppedBy);
+      } else if (entry.group === 'redis') {
+        if (entry.name === 'redis-throughput') expect(entry.complete, entry.name).toBe(true);
+        if (entry.name === 'redis-latency') expect(entry.samples, entry.name).toBeGreaterThan(0);
+        if (entry.name === 'redis-memory')
+          expect(positive(entry.perLineMBPer1000Runs), entry.name).toBe(true);
       } else {
         expect(positive(entry.medianMs), entry.name).toBe(true);
       }

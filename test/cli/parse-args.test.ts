@@ -60,6 +60,17 @@ describe('parseCliArgs', () => {
     );
   });
 
+  it('parses --redis and --run-id (publish the run)', () => {
+    expect(
+      parseCliArgs(['exec', '--redis', 'redis://127.0.0.1:6379', '--run-id', 'build-7', '--', 'make']),
+    ).toMatchObject({
+      redis: 'redis://127.0.0.1:6379',
+      runId: 'build-7',
+      file: 'make',
+    });
+    expect(parseCliArgs(['exec', '--', 'ls'])).toMatchObject({ redis: undefined, runId: undefined });
+  });
+
   it('parses every flag', () => {
     const parsed = parseCliArgs([
       'exec',
@@ -97,7 +108,17 @@ describe('parseCliArgs', () => {
   });
 
   it.each([
-    [['frobnicate'], 'Unknown command `frobnicate`: expected one of `exec`, `demo`, or `--help`'],
+    [
+      ['frobnicate'],
+      'Unknown command `frobnicate`: expected one of `exec`, `demo`, `follow`, `submit`, `worker`, `mcp`, or `--help`',
+    ],
+    [['exec', '--run-id', 'x', '--', 'ls'], '`--run-id` needs `--redis <url>`'],
+    [
+      ['exec', '--redis', 'http://x', '--', 'ls'],
+      '`--redis` expects a redis:// or rediss:// URL, got `http://x`',
+    ],
+    [['exec', '--redis', 'redis://h', '--run-id', 'a{b}', '--', 'ls'], '`--run-id` expects 1-200 letters'],
+    [['exec', '--redis', 'redis://h', '--json', '--', 'ls'], '`--redis` cannot be combined with `--json`'],
     [['exec'], 'Missing the command to run'],
     [['exec', '--timeout-ms', 'soon', '--', 'ls'], '`--timeout-ms` expects a whole number, got `soon`'],
     [

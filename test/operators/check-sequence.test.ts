@@ -122,25 +122,30 @@ describe('checkSequence', () => {
       new TypeError('Expected the options to be an object, got `strict` (string)'),
     );
     expect(() => checkSequence({ requiredFinal: false } as never)).toThrow(
-      new TypeError('Unknown `requiredFinal` option (known options: requireFinal, first)'),
+      new TypeError('Unknown `requiredFinal` option (known options: requireFinal, start)'),
     );
-    expect(() => checkSequence({ first: -1 })).toThrow(
-      new TypeError('Expected the `first` option to be a non-negative integer, got `-1` (number)'),
+    expect(() => checkSequence({ start: -1 })).toThrow(
+      new TypeError('Expected the `start` option to be a non-negative integer, got `-1` (number)'),
     );
   });
 
-  it('checks a stream that starts after a known event from `first` on', () => {
+  it('checks from `start` when a follower resumes mid-stream', () => {
+    const events = [5, 6, 7].map((sequence) => ({
+      sequence,
+      kind: 'stdout',
+      content: 'x',
+      isFinal: sequence === 7,
+    }));
     const seen: number[] = [];
-    let failure: unknown;
-    from([ev(5), ev(6), ev(7, true)])
-      .pipe(checkSequence({ first: 5 }))
-      .subscribe({ next: (event) => seen.push(event.sequence), error: (error) => (failure = error) });
+    from(events)
+      .pipe(checkSequence({ start: 5 }))
+      .subscribe((event) => seen.push(event.sequence));
     expect(seen).toEqual([5, 6, 7]);
-    expect(failure).toBeUndefined();
-    from([ev(0)])
-      .pipe(checkSequence({ first: 5 }))
-      .subscribe({ error: (error) => (failure = error) });
-    expect((failure as Error).message).toBe('Sequence must start at 5, received 0');
+    let error: unknown;
+    from(events)
+      .pipe(checkSequence({ start: 4 }))
+      .subscribe({ error: (e: unknown) => (error = e) });
+    expect((error as Error).message).toBe('Sequence must start at 4, received 5');
   });
 
   describe('properties', () => {

@@ -20,6 +20,8 @@ const ENTRY_POINTS = [
   'src/kernel/index.ts',
   'src/testing/index.ts',
   'src/browser/index.ts',
+  'src/redis/index.ts',
+  'src/mcp/index.ts',
   'src/web/index.ts',
 ] as const;
 

@@ -15,7 +15,7 @@ async function importsOf(entryPoint: string) {
     metafile: true,
     platform: 'node',
     format: 'esm',
-    external: ['rxjs', 'zod', 'execa'],
+    external: ['rxjs', 'zod', 'execa', 'ioredis', '@modelcontextprotocol/sdk/*'],
     logLevel: 'silent',
   });
   const output = Object.values(result.metafile.outputs)[0];
@@ -30,5 +30,19 @@ describe('the root entry point', () => {
     expect(eager).not.toContain('zod');
     expect(eager).not.toContain('execa');
     expect(imports.map((item) => item.path)).toContain('execa'); // still there, dynamically
+  });
+
+  it('never loads ioredis, not even dynamically (only `sluice/redis` does)', async () => {
+    const imports = await importsOf(entry);
+    expect(imports.map((item) => item.path)).not.toContain('ioredis');
+  });
+
+  it('never loads the MCP SDK, not even dynamically (only sluice/mcp and `sluice mcp` do)', async () => {
+    const all = (await importsOf(entry)).map((item) => item.path);
+    expect(all.filter((path) => path.startsWith('@modelcontextprotocol/'))).toEqual([]);
+    const mcp = (await importsOf(fileURLToPath(new URL('../../src/mcp/index.ts', import.meta.url)))).map(
+      (item) => item.path,
+    );
+    expect(mcp).toContain('@modelcontextprotocol/sdk/server/index.js'); // the check sees it where it is
   });
 });

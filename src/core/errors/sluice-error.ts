@@ -23,6 +23,10 @@ export type SluiceErrorCode =
   | 'INVALID_FRAME'
   | 'INVALID_REQUEST'
   | 'RLIMIT_UNAVAILABLE'
+  | 'OWNER_LOST'
+  | 'RUN_NOT_FOUND'
+  | 'RUN_EXISTS'
+  | 'RUN_STORE_FAILED'
   | 'RUN_LIMIT'
   | (string & {});
 

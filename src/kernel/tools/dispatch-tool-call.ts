@@ -1,3 +1,4 @@
+import type { Demand } from '../../core/demand.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { describeIssues } from './describe-issues.js';
 import { guardChunkCallback } from './guard-chunk-callback.js';
@@ -26,6 +27,8 @@ export interface DispatchToolCallOptions {
   readonly onChunk?: ((chunk: ToolChunk) => void) | undefined;
   /** Aborting it tells the tool to stop (and kill what it started); becomes `ctx.signal`. */
   readonly signal?: AbortSignal | undefined;
+  /** The chunk listener's demand: while paused, a tool that can wait stops producing; becomes `ctx.demand`. */
+  readonly demand?: Demand | undefined;
   /** Told about errors thrown by `onChunk`, which are otherwise swallowed. */
   readonly onChunkError?: ((error: unknown) => void) | undefined;
 }
@@ -50,7 +53,7 @@ export interface DispatchToolCallOptions {
  * ```
  */
 export async function dispatchToolCall(options: DispatchToolCallOptions): Promise<ToolResult> {
-  const { msg, pid, registry, kernel, onChunk, signal, onChunkError } = options;
+  const { msg, pid, registry, kernel, onChunk, signal, demand, onChunkError } = options;
   const call = toolCallMessageSchema.safeParse(msg, { reportInput: true });
   if (!call.success) {
     return failure('INVALID_MESSAGE', describeIssues(call.error, 'the tool call'));
@@ -64,7 +67,13 @@ export async function dispatchToolCall(options: DispatchToolCallOptions): Promis
   if (!args.success) {
     return failure('INVALID_ARGUMENTS', describeIssues(args.error, `the arguments of \`${tool.name}\``));
   }
-  const ctx: ToolContext = { pid, kernel, onChunk: guardChunkCallback(onChunk, onChunkError), signal };
+  const ctx: ToolContext = {
+    pid,
+    kernel,
+    onChunk: guardChunkCallback(onChunk, onChunkError),
+    signal,
+    ...(demand === undefined ? {} : { demand }),
+  };
   try {
     return { ok: true, value: await tool.handler(args.data, ctx) };
   } catch (error) {

@@ -29,22 +29,30 @@ const positiveInt = (what: string) =>
 export const execToolArgsSchema = z.strictObject({
   argv: z
     .array(z.string({ error: 'be a string' }), { error: 'be a non-empty array of strings' })
-    .min(1, { error: 'be a non-empty array of strings' }),
-  cwd: z.string({ error: 'be a string' }).min(1, { error: 'be a non-empty string' }).optional(),
+    .min(1, { error: 'be a non-empty array of strings' })
+    .describe('The program and its arguments, e.g. ["git", "status"] (no shell)'),
+  cwd: z
+    .string({ error: 'be a string' })
+    .min(1, { error: 'be a non-empty string' })
+    .optional()
+    .describe('Working directory'),
   env: z
     .record(z.string(), z.string({ error: 'be a string' }), { error: 'be an object of strings' })
-    .optional(),
+    .optional()
+    .describe("Extra environment variables, merged into the server's"),
   timeout_s: z
     .number({ error: 'be a number of seconds in (0, 600]' })
     .gt(0, { error: 'be a number of seconds in (0, 600]' })
     .max(600, { error: 'be a number of seconds in (0, 600]' })
-    .default(60),
+    .default(60)
+    .describe('Wall-clock limit in seconds: the whole process group is killed when it expires'),
   max_output_bytes: z
     .number({ error: 'be an integer between 1024 and 4194304' })
     .int({ error: 'be an integer between 1024 and 4194304' })
     .min(1024, { error: 'be an integer between 1024 and 4194304' })
     .max(4 * MIB, { error: 'be an integer between 1024 and 4194304' })
-    .default(256 * 1024),
+    .default(256 * 1024)
+    .describe('Cap on each of the returned stdout and stderr, in bytes'),
   rlimits: z
     .strictObject(
       {
@@ -55,8 +63,9 @@ export const execToolArgsSchema = z.strictObject({
       },
       { error: 'be an object' },
     )
-    .default({}),
-  stream: z.boolean({ error: 'be a boolean' }).default(false),
+    .default({})
+    .describe('Resource limits: CPU seconds, address space, file size (bytes), open files'),
+  stream: z.boolean({ error: 'be a boolean' }).default(false).describe('Stream one chunk per output line'),
 });
 
 /**

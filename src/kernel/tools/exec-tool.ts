@@ -4,6 +4,7 @@ import { SluiceError } from '../../core/errors/sluice-error.js';
 import { type ExecResult, exec } from '../../sources/exec.js';
 import { type ExecToolArgs, execToolArgsSchema } from './exec-tool-args.js';
 import type { ExecToolResult } from './exec-tool-result.js';
+import { execToolResultSchema } from './exec-tool-result-schema.js';
 import { type ExecToolConfig, toExecOptions } from './to-exec-options.js';
 import type { ToolContext } from './tool-context.js';
 import type { ToolDefinition } from './tool-definition.js';
@@ -19,7 +20,9 @@ import type { ToolDefinition } from './tool-definition.js';
  * marked `metadata: { tool: 'Exec', partial: true }` (it has no newline; the line goes on in the
  * next chunk of the same kind), so line boundaries survive. Otherwise nothing is emitted. Both paths run the same pipeline, so the result is identical; past
  * `max_output_bytes` chunks keep flowing while the result stops growing (`truncated: true`).
- * Aborting `ctx.signal` kills the whole process group and rejects with code `STREAM_CANCELLED`.
+ * Aborting `ctx.signal` kills the whole process group and rejects with code `STREAM_CANCELLED`;
+ * while `ctx.demand` is paused the tool stops reading the child's output, so the child blocks on
+ * its full pipe.
  * See {@link toExecOptions} for the rlimit defaults (and why Node children skip the address-space one).
  *
  * @example
@@ -32,6 +35,10 @@ export function createExecTool(config: ExecToolConfig = {}): ToolDefinition<Exec
   return {
     name: 'Exec',
     schema: execToolArgsSchema,
+    description:
+      'Runs a program (argv[0], no shell) in its own process group with a wall-clock timeout, an output cap ' +
+      'and resource limits, and answers its exit code and output.',
+    outputSchema: execToolResultSchema,
     handler: (args, ctx) => runExec(args, ctx, config),
   };
 }
@@ -50,7 +57,7 @@ function runExec(args: ExecToolArgs, ctx: ToolContext, config: ExecToolConfig): 
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
     const done = () => signal?.removeEventListener('abort', onAbort);
-    subscription = subscribeWithDemand(undefined, () =>
+    subscription = subscribeWithDemand(ctx.demand, () =>
       source.subscribe({
         next: (event) => {
           if (event.kind === 'exit') resolve(toResult(event.content));

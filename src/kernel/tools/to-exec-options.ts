@@ -1,7 +1,7 @@
-import { basename } from 'node:path';
 import type { SchedulerLike } from 'rxjs';
 import type { ExecOptions } from '../../sources/exec.js';
 import type { ExecToolArgs } from './exec-tool-args.js';
+import { runsNode } from './runs-node.js';
 
 const DEFAULT_AS_BYTES = 512 * 1024 * 1024;
 const DEFAULT_FSIZE_BYTES = 64 * 1024 * 1024;
@@ -26,9 +26,11 @@ export interface ExecToolConfig {
  * reports failures in its result), lines on, the kernel's default rlimits (512 MB address space,
  * 64 MB file size, 256 open files) filled in.
  *
- * The default address-space limit is **not** applied when `argv[0]` is Node (`node`, `nodejs`,
- * `node20`, … or `process.execPath`): V8 reserves a large virtual region up front and cannot even
- * start under 512 MB. An explicit `rlimits.as_bytes` is always applied, Node or not.
+ * The default address-space limit is **not** applied when `argv[0]` starts Node — `node`,
+ * `nodejs`, `node20`, … or `process.execPath`, or a script whose `#!` line runs Node, such as
+ * `npm` or `npx` (looked up through `env.PATH` or the parent's `PATH`): V8 reserves a large
+ * virtual region up front and cannot even start under 512 MB. An explicit `rlimits.as_bytes` is
+ * always applied, Node or not.
  *
  * @example
  * ```ts
@@ -40,7 +42,9 @@ export interface ExecToolConfig {
 export function toExecOptions(args: ExecToolArgs, config: ExecToolConfig): ExecOptions {
   const { rlimits } = args;
   const file = args.argv[0] ?? '';
-  const addressSpaceBytes = rlimits.as_bytes ?? (isNode(file) ? undefined : DEFAULT_AS_BYTES);
+  const path = args.env?.PATH ?? process.env.PATH;
+  const addressSpaceBytes =
+    rlimits.as_bytes ?? (runsNode(file, path, args.cwd) ? undefined : DEFAULT_AS_BYTES);
   const options: ExecOptions = {
     lines: true,
     reject: false,
@@ -58,8 +62,4 @@ export function toExecOptions(args: ExecToolArgs, config: ExecToolConfig): ExecO
   if (config.scheduler !== undefined) options.scheduler = config.scheduler;
   if (config.port !== undefined) options.port = config.port;
   return options;
-}
-
-function isNode(file: string): boolean {
-  return file === process.execPath || /^node(js)?(\d+)?(\.exe)?$/i.test(basename(file));
 }

@@ -1,3 +1,4 @@
+import type { Demand } from '../../core/demand.js';
 import type { ToolChunk } from './tool-chunk.js';
 
 /**
@@ -9,7 +10,10 @@ import type { ToolChunk } from './tool-chunk.js';
  *   `{ op: 'chunk', kind, content, metadata? }`; it never throws back at the tool (a listener that
  *   throws is caught at the dispatch boundary), but a payload of the wrong shape is a `TypeError`;
  * - `signal` — aborted when the caller gives up (runner timeout, runner exit, cancel): a tool that
- *   started a process must kill it then.
+ *   started a process must kill it then;
+ * - `demand` — present when the chunk listener can fall behind (an MCP client on a slow
+ *   transport): while it is paused a tool that can wait should stop producing chunks. The Exec
+ *   tool stops reading the child's pipes, so the child blocks (docs/backpressure.md).
  *
  * @example
  * ```ts
@@ -25,4 +29,5 @@ export interface ToolContext<K = unknown> {
   readonly kernel: K | undefined;
   readonly onChunk?: ((chunk: ToolChunk) => void) | undefined;
   readonly signal?: AbortSignal | undefined;
+  readonly demand?: Demand | undefined;
 }

@@ -4,7 +4,9 @@ import type { ToolContext } from './tool-context.js';
 /**
  * A tool: its `name`, a zod `schema` for its arguments (word its messages as the end of
  * "Expected `field` to …", e.g. `{ error: 'be a boolean' }`, so errors name the field), and a
- * `handler` that receives the parsed arguments and a {@link ToolContext}.
+ * `handler` that receives the parsed arguments and a {@link ToolContext}. A host that lists its
+ * tools (`serveMcp` in `sluice/mcp`) also publishes the optional `description` and the JSON
+ * Schema of `schema` and `outputSchema`.
  *
  * @example
  * ```ts
@@ -20,5 +22,9 @@ import type { ToolContext } from './tool-context.js';
 export interface ToolDefinition<A = any, R = unknown> {
   readonly name: string;
   readonly schema: z.ZodType<A>;
+  /** What the tool does, for a model or a person choosing tools. */
+  readonly description?: string;
+  /** The shape of the handler's result (an object schema), when it has a fixed one. */
+  readonly outputSchema?: z.ZodType<R>;
   readonly handler: (args: A, ctx: ToolContext) => R | Promise<R>;
 }

@@ -41,6 +41,12 @@ export function createToolRegistry(): ToolRegistry {
       if (typeof tool.schema?.safeParse !== 'function') {
         throw new TypeError(`Expected the \`schema\` of tool \`${tool.name}\` to be a zod schema`);
       }
+      if (tool.description !== undefined && typeof tool.description !== 'string') {
+        throw new TypeError(`Expected the \`description\` of tool \`${tool.name}\` to be a string`);
+      }
+      if (tool.outputSchema !== undefined && typeof tool.outputSchema?.safeParse !== 'function') {
+        throw new TypeError(`Expected the \`outputSchema\` of tool \`${tool.name}\` to be a zod schema`);
+      }
       if (typeof tool.handler !== 'function') {
         throw new TypeError(`Expected the \`handler\` of tool \`${tool.name}\` to be a function`);
       }

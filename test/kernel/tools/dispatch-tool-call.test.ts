@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { Valve } from '../../../src/core/demand.js';
 import { SluiceError } from '../../../src/core/errors/sluice-error.js';
 import { dispatchToolCall } from '../../../src/kernel/tools/dispatch-tool-call.js';
 import type { ToolChunk } from '../../../src/kernel/tools/tool-chunk.js';
@@ -161,5 +162,24 @@ describe('dispatchToolCall', () => {
     const pending = dispatchToolCall({ msg: call('Wait'), pid: 1, registry, signal: controller.signal });
     controller.abort();
     expect(await pending).toEqual({ ok: true, value: 'aborted' });
+  });
+
+  it('passes the demand to the handler as ctx.demand', async () => {
+    const valve = new Valve();
+    let seen: unknown;
+    const registry = createToolRegistry().register({
+      name: 'Look',
+      schema: z.object({}),
+      handler: (_args, ctx) => {
+        seen = ctx.demand;
+        return ctx.demand?.paused;
+      },
+    });
+    valve.pause();
+    expect(await dispatchToolCall({ msg: call('Look'), pid: 1, registry, demand: valve })).toEqual({
+      ok: true,
+      value: true,
+    });
+    expect(seen).toBe(valve);
   });
 });

@@ -2,13 +2,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Valve } from '../../../src/core/demand.js';
 import { dispatchToolCall } from '../../../src/kernel/tools/dispatch-tool-call.js';
 import type { ExecToolResult } from '../../../src/kernel/tools/exec-tool-result.js';
 import { registerBuiltinTools } from '../../../src/kernel/tools/register-builtin-tools.js';
 import type { ToolChunk } from '../../../src/kernel/tools/tool-chunk.js';
 import { createToolRegistry } from '../../../src/kernel/tools/tool-registry.js';
 import type { ToolResult } from '../../../src/kernel/tools/tool-result.js';
-import { groupGone } from '../../support/processes.js';
+import { fixture, groupGone, pollUntil, writtenBytes } from '../../support/processes.js';
 
 const registry = registerBuiltinTools(createToolRegistry());
 
@@ -229,6 +230,12 @@ describe('Exec tool', () => {
     expect(capped.stdout).toBe('');
   });
 
+  it('runs npm (a `#!/usr/bin/env node` script) without the default address-space limit', async () => {
+    const npm = await execOk({ argv: ['npm', '--version'] });
+    expect(npm).toMatchObject({ exit_code: 0, signal: null });
+    expect(npm.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
   it('rejects a non-boolean stream with an invalid-arguments result naming the field', async () => {
     expect(await run({ argv: ['true'], stream: 'yes' })).toEqual({
       ok: false,
@@ -276,5 +283,47 @@ describe('Exec tool', () => {
     expect(result).toMatchObject({ ok: false, error: { code: 'STREAM_CANCELLED' } });
     expect(pgid).toBeGreaterThan(0);
     expect(await groupGone(pgid)).toBe(true);
+  });
+
+  it('stops reading while ctx.demand is paused: the child blocks on its pipe, then finishes', async () => {
+    const valve = new Valve();
+    let lines = 0;
+    let pid = 0;
+    const done = dispatchToolCall({
+      msg: {
+        op: 'tool_call',
+        id: 1,
+        name: 'Exec',
+        args: {
+          argv: ['sh', '-c', `echo $$; exec python3 ${fixture('exec-counter.py')}`],
+          stream: true,
+          timeout_s: 60,
+        },
+      },
+      pid: 1,
+      registry,
+      demand: valve,
+      onChunk: (chunk) => {
+        if (lines === 0) pid = Number(String(chunk.content).trim());
+        lines += 1;
+        if (lines === 1000) valve.pause();
+      },
+    });
+    expect(await pollUntil(() => lines >= 1000, 20_000)).toBe(true);
+    // Paused: the child fills the pipe, then blocks; its written bytes stop growing.
+    let before = -1;
+    const settled = await pollUntil(() => {
+      const now = writtenBytes(pid);
+      const still = now === before;
+      before = now;
+      return still;
+    }, 20_000);
+    expect(settled).toBe(true);
+    const seen = lines;
+    expect(writtenBytes(pid)).toBeLessThan(4 * 1024 * 1024); // the pipe plus one read, not a run away
+    valve.resume();
+    expect(await pollUntil(() => lines > seen + 100_000, 20_000)).toBe(true);
+    process.kill(-pid, 'SIGTERM');
+    expect(await done).toMatchObject({ ok: true, value: { signal: 'SIGTERM' } });
   });
 });

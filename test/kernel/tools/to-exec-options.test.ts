@@ -1,3 +1,6 @@
+import { chmodSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { asyncScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { execToolArgsSchema } from '../../../src/kernel/tools/exec-tool-args.js';
@@ -52,5 +55,32 @@ describe('toExecOptions', () => {
     expect(toExecOptions(parse({ argv: ['nodemon'] }), {}).rlimits).toMatchObject({
       addressSpaceBytes: 512 * MB,
     });
+  });
+
+  it('treats a script whose #! line runs Node (npm, npx, …) as Node, found through env.PATH', () => {
+    const bin = mkdtempSync(join(tmpdir(), 'sluice-shebang-'));
+    const script = (name: string, text: string) => {
+      writeFileSync(join(bin, name), text);
+      chmodSync(join(bin, name), 0o755);
+    };
+    script('env-node', '#!/usr/bin/env node\nconsole.log(1)\n');
+    script('env-s-node', '#!/usr/bin/env -S node --no-warnings\n');
+    script('direct-node', '#!/usr/local/bin/node20 --flag\n');
+    script('shell', '#!/bin/sh\necho node\n');
+    script('env-python', '#!/usr/bin/env python3\n');
+    script('no-shebang', 'node\n');
+    symlinkSync(join(bin, 'env-node'), join(bin, 'linked'));
+    const env = { PATH: bin };
+    const limited = (file: string) =>
+      'addressSpaceBytes' in (toExecOptions(parse({ argv: [file], env }), {}).rlimits ?? {});
+    for (const file of ['env-node', 'env-s-node', 'direct-node', 'linked', join(bin, 'env-node')]) {
+      expect(limited(file), file).toBe(false);
+    }
+    for (const file of ['shell', 'env-python', 'no-shebang', 'missing'])
+      expect(limited(file), file).toBe(true);
+    // A relative path is looked up against the call's cwd.
+    expect(
+      'addressSpaceBytes' in (toExecOptions(parse({ argv: ['./env-node'], cwd: bin }), {}).rlimits ?? {}),
+    ).toBe(false);
   });
 });

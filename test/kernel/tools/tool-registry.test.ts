@@ -24,5 +24,11 @@ describe('createToolRegistry', () => {
     expect(() => registry.register({ name: 'B', schema: z.object({}), handler: 'x' as never })).toThrow(
       'Expected the `handler` of tool `B` to be a function',
     );
+    expect(() =>
+      registry.register({ name: 'B', schema: z.object({}), description: 3 as never, handler: () => 2 }),
+    ).toThrow('Expected the `description` of tool `B` to be a string');
+    expect(() =>
+      registry.register({ name: 'B', schema: z.object({}), outputSchema: {} as z.ZodType, handler: () => 2 }),
+    ).toThrow('Expected the `outputSchema` of tool `B` to be a zod schema');
   });
 });

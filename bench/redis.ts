@@ -1,0 +1,161 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { lastValueFrom } from 'rxjs';
+import { RedisRunStore } from '../src/redis/index.js';
+import { toRunStore } from '../src/runs/to-run-store.js';
+import { exec } from '../src/sources/exec.js';
+import type { RedisMemoryFigures, RunResult } from './bench-result.js';
+import { LINE_BYTES, writeLinesFile } from './line-format.js';
+import { startBenchRedis } from './redis-server.js';
+
+const FOLLOWER = fileURLToPath(new URL('./redis-follower.ts', import.meta.url));
+
+/** Starts the follower process and resolves once it is connected, with its final JSON line. */
+async function startFollower(url: string, runId: string, mode: 'count' | 'latency') {
+  const child = spawn(process.execPath, ['--import', 'tsx', FOLLOWER, url, runId, mode], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const iterator = lines[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (first.value !== 'ready') throw new Error(`the follower did not start: ${first.value}`);
+  const result = (async () => {
+    let last = '';
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) last = next.value;
+    const [code] = await once(child, 'exit').catch(() => [child.exitCode]);
+    if (code !== 0 && child.exitCode !== 0) throw new Error(`the follower exited with ${code}`);
+    return JSON.parse(last) as { lines?: number; lastNs?: string; latenciesUs?: number[] };
+  })();
+  return { result };
+}
+
+/**
+ * `redis-throughput`: a `cat` child of `lines` 60-byte lines → `exec` → `toRunStore` → Redis →
+ * `fromRunStore` in another process (sequences checked by `checkSequence`). The time runs from the
+ * writer's subscribe to the follower's final event (both read CLOCK_MONOTONIC).
+ */
+export async function measureRedisThroughput(tmp: string, lines: number): Promise<RunResult> {
+  const file = join(tmp, 'redis-lines.txt');
+  await writeLinesFile(file, lines);
+  const redis = await startBenchRedis();
+  const store = new RedisRunStore({ url: redis.url, maxEvents: lines + 10 });
+  try {
+    const runId = 'throughput';
+    const follower = await startFollower(redis.url, runId, 'count');
+    const started = process.hrtime.bigint();
+    await lastValueFrom(exec('cat', [file]).pipe(toRunStore(store, runId)));
+    const { lines: received = 0, lastNs = '0' } = await follower.result;
+    return { lines: received, expectedLines: lines, seconds: Number(BigInt(lastNs) - started) / 1e9 };
+  } finally {
+    await store.close();
+    await redis.stop();
+  }
+}
+
+/**
+ * `redis-latency`: the ticker writes one stamped line per `everyMs` ms; each goes through exec →
+ * toRunStore → Redis → a follower in another process, which records stamp → handler.
+ */
+export async function measureRedisLatency(
+  ticker: string,
+  count: number,
+  everyMs: number,
+): Promise<RunResult> {
+  const redis = await startBenchRedis();
+  const store = new RedisRunStore({ url: redis.url });
+  try {
+    const runId = 'latency';
+    const follower = await startFollower(redis.url, runId, 'latency');
+    await lastValueFrom(
+      exec(process.execPath, [ticker, String(count), String(everyMs)]).pipe(toRunStore(store, runId)),
+    );
+    const { latenciesUs = [] } = await follower.result;
+    return { latenciesUs };
+  } finally {
+    await store.close();
+    await redis.stop();
+  }
+}
+
+/**
+ * `redis-memory`: Redis's `used_memory` growth for `runs` ended runs of `linesPerRun` 60-byte
+ * lines each, written once in batches (the most compact: one entry per run here) and once with
+ * one entry per line (a slow producer: the least compact).
+ */
+export async function measureRedisMemory(runs: number, linesPerRun: number): Promise<RunResult> {
+  const measure = async (maxBatchEvents: number): Promise<number> => {
+    const redis = await startBenchRedis();
+    const store = new RedisRunStore({ url: redis.url, maxBatchEvents, maxInFlight: 64 });
+    try {
+      const used = async () => Number(/used_memory:(\d+)/.exec(await store.client.info('memory'))?.[1]);
+      const before = await used();
+      const pad = 'x'.repeat(LINE_BYTES - 12);
+      for (let start = 0; start < runs; start += 50) {
+        await Promise.all(
+          Array.from({ length: Math.min(50, runs - start) }, async (_, offset) => {
+            const writer = store.openWriter(`run-${start + offset}`);
+            for (let sequence = 0; sequence < linesPerRun; sequence += 1) {
+              const content = `${String(sequence).padStart(10, '0')} ${pad}\n`;
+              writer.append({ sequence, kind: 'stdout', content, isFinal: false });
+            }
+            writer.append({ sequence: linesPerRun, kind: 'exit', content: { exitCode: 0 }, isFinal: true });
+            await writer.ended;
+          }),
+        );
+      }
+      return (await used()) - before;
+    } finally {
+      await store.close();
+      await redis.stop();
+    }
+  };
+  const batched = await measure(1024);
+  const perLine = await measure(1);
+  const figures: RedisMemoryFigures = { runs, linesPerRun, batchedBytes: batched, perLineBytes: perLine };
+  return { redisMemory: figures };
+}
+
+/**
+ * `redis-cancel`: `cancel()` on one store instance (its own connections) → the owner's
+ * `onCancel` on another, through Redis (the pub/sub control channel), `reps` times.
+ */
+export async function measureRedisCancel(reps: number): Promise<RunResult> {
+  const redis = await startBenchRedis();
+  const owner = new RedisRunStore({ url: redis.url });
+  const other = new RedisRunStore({ url: redis.url });
+  try {
+    const cancelMs: number[] = [];
+    for (let rep = 0; rep < reps; rep += 1) {
+      const writer = owner.openWriter(`cancel-${rep}`);
+      writer.append({ sequence: 0, kind: 'stdout', content: 'x\n', isFinal: false });
+      while ((await other.info(`cancel-${rep}`))?.next !== 1)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the owner's SUBSCRIBE has gone out
+      const asked = performance.now();
+      const reached = new Promise<void>((resolve) =>
+        writer.onCancel(() => {
+          cancelMs.push(performance.now() - asked);
+          resolve();
+        }),
+      );
+      await other.cancel(`cancel-${rep}`);
+      await reached;
+      writer.append({
+        sequence: 1,
+        kind: 'end',
+        content: null,
+        metadata: { reason: 'cancelled' },
+        isFinal: true,
+      });
+      await writer.ended;
+    }
+    return { cancelMs };
+  } finally {
+    await owner.close();
+    await other.close();
+    await redis.stop();
+  }
+}

@@ -1,0 +1,20 @@
+import type { Subcommand } from '../subcommands.js';
+
+/**
+ * `sluice mcp`: serves the kernel's tools to an MCP host over stdio (see `run-mcp.ts`). The MCP
+ * SDK is loaded only when this command runs, so `sluice exec` does not pay for it.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await mcpCommand.run(['--allow', 'git'], process, process.env);
+ * ```
+ */
+export const mcpCommand: Subcommand = {
+  summary:
+    'sluice mcp [--allow <program>]… [--cwd <dir>] [--timeout-s <n>]\n' +
+    '                            serve the Exec tool to an MCP host over stdio (see sluice mcp --help)',
+  run: async (argv, io, env, signal) => {
+    const { runMcp } = await import('./run-mcp.js');
+    return runMcp(argv, io, env, signal);
+  },
+};

@@ -1,0 +1,18 @@
+import { CliUsageError } from './parse-args.js';
+
+/**
+ * The `--redis <url>` every Redis subcommand needs: a `redis://` or `rediss://` URL, else a
+ * `CliUsageError` that says how to give it.
+ *
+ * @example
+ * ```ts
+ * const url = redisUrlFlag(values.redis, 'sluice follow --redis <url> <run-id>');
+ * ```
+ */
+export function redisUrlFlag(value: string | undefined, usage: string): string {
+  if (value === undefined) throw new CliUsageError(`Missing \`--redis <url>\`: \`${usage}\``);
+  if (!/^rediss?:\/\//.test(value)) {
+    throw new CliUsageError(`\`--redis\` expects a redis:// or rediss:// URL, got \`${value}\``);
+  }
+  return value;
+}

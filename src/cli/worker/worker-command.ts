@@ -1,0 +1,70 @@
+import { once } from 'node:events';
+import { parseSubcommandArgs } from '../parse-subcommand-args.js';
+import { redisUrlFlag } from '../redis-url-flag.js';
+import type { Subcommand } from '../subcommands.js';
+import { wholeNumberFlag } from '../whole-number-flag.js';
+
+const USAGE = 'sluice worker --redis <url> [--concurrency N]';
+
+/**
+ * `sluice worker --redis <url> [--concurrency N] [--grace-ms N] [--lease-ms N]
+ * [--claim-idle-ms N]`: runs submitted commands until SIGTERM/SIGINT, then stops gracefully
+ * (running commands get `--grace-ms` to finish, then are cancelled). Logs what it does on stderr.
+ * A dead worker's runs are reclaimed by the others (see `startRunWorker`).
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * const code = workerCommand.run(['--redis', url, '--concurrency', '4'], process, process.env, controller.signal);
+ * controller.abort(); // graceful stop
+ * ```
+ */
+export const workerCommand: Subcommand = {
+  summary: `${USAGE}\n                            run queued commands (SIGTERM: finish, then stop)`,
+  run: async (argv, io, _env, signal) => {
+    const { values } = parseSubcommandArgs(argv, {
+      redis: { type: 'string' },
+      concurrency: { type: 'string' },
+      'grace-ms': { type: 'string' },
+      'lease-ms': { type: 'string' },
+      'claim-idle-ms': { type: 'string' },
+    });
+    const url = redisUrlFlag(values.redis as string | undefined, USAGE);
+    const concurrency = wholeNumberFlag(
+      'concurrency',
+      values.concurrency as string | undefined,
+      1,
+      1,
+      10_000,
+    );
+    const graceMs = wholeNumberFlag('grace-ms', values['grace-ms'] as string | undefined, 30_000, 0);
+    const leaseMs = wholeNumberFlag('lease-ms', values['lease-ms'] as string | undefined, 10_000, 100);
+    const claimIdleMs = wholeNumberFlag(
+      'claim-idle-ms',
+      values['claim-idle-ms'] as string | undefined,
+      2 * leaseMs,
+      1,
+    );
+    const { RedisRunStore, startRunWorker } = await import('../../redis/index.js');
+    const store = new RedisRunStore({ url, leaseMs });
+    const log = (message: string) => io.stderr.write(`sluice worker ${store.owner}: ${message}\n`);
+    const worker = startRunWorker(store, { concurrency, claimIdleMs, log });
+    log(`waiting for runs (concurrency ${concurrency})`);
+    try {
+      await Promise.race([
+        worker.stopped,
+        signal === undefined ? new Promise<never>(() => {}) : once(signal, 'abort'),
+      ]);
+      log('stopping');
+      await worker.stop({ graceMs });
+      log('stopped');
+      return 0;
+    } catch (error) {
+      io.stderr.write(`sluice worker: ${(error as Error).message}\n`);
+      await worker.stop({ graceMs: 0 }).catch(() => {});
+      return 1;
+    } finally {
+      await store.close();
+    }
+  },
+};

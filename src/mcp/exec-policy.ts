@@ -1,0 +1,51 @@
+import { isAbsolute, resolve } from 'node:path';
+import { optionError } from '../core/option-error.js';
+
+/**
+ * What the Exec tool may do when served over MCP (see {@link serveMcp}), validated and defaulted.
+ *
+ * @example
+ * ```ts
+ * const policy = readExecPolicy({ allow: ['npm', 'git'], cwd: '/srv/repo', timeoutS: 300 });
+ * // { allow: ['npm', 'git'], cwd: '/srv/repo', timeoutS: 300 }
+ * ```
+ */
+export interface ExecPolicy {
+  /** The programs `argv[0]` may name, exactly as written (`npm`, `/usr/bin/git`, `./build.sh`). */
+  readonly allow: readonly string[];
+  /** Absolute working directory of Exec calls; a call's relative `cwd` is resolved against it. */
+  readonly cwd: string;
+  /** Default and upper bound of a call's `timeout_s`. */
+  readonly timeoutS: number;
+}
+
+/**
+ * Checks the Exec options of {@link serveMcp} — `allow` (an array of non-empty strings without
+ * NUL, default none), `cwd` (a non-empty string, default `process.cwd()`) and `timeoutS` (a
+ * number in (0, 600], default 60) — in the one option-error template.
+ *
+ * @example
+ * ```ts
+ * readExecPolicy({ allow: ['npm'] }); // { allow: ['npm'], cwd: process.cwd(), timeoutS: 60 }
+ * readExecPolicy({ timeoutS: 0 }); // TypeError: Expected the `timeoutS` option to be a number of seconds in (0, 600], got `0` (number)
+ * ```
+ */
+export function readExecPolicy(options: {
+  readonly allow?: unknown;
+  readonly cwd?: unknown;
+  readonly timeoutS?: unknown;
+}): ExecPolicy {
+  const { allow = [], cwd = process.cwd(), timeoutS = 60 } = options;
+  if (!Array.isArray(allow) || !allow.every(isProgram)) {
+    throw optionError('allow', 'an array of program names or paths (non-empty strings)', allow);
+  }
+  if (typeof cwd !== 'string' || cwd === '') throw optionError('cwd', 'a non-empty string', cwd);
+  if (typeof timeoutS !== 'number' || !(timeoutS > 0 && timeoutS <= 600)) {
+    throw optionError('timeoutS', 'a number of seconds in (0, 600]', timeoutS);
+  }
+  return { allow: [...new Set(allow as string[])], cwd: isAbsolute(cwd) ? cwd : resolve(cwd), timeoutS };
+}
+
+function isProgram(value: unknown): boolean {
+  return typeof value === 'string' && value.trim() !== '' && !value.includes('\0');
+}

@@ -1,0 +1,150 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolRequest, CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import { Observable } from 'rxjs';
+import type { ChunkEvent } from '../core/chunk.js';
+import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
+import { optionError } from '../core/option-error.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { McpToolError } from './mcp-tool-error.js';
+
+/**
+ * One event of {@link fromMcpToolCall}: `kind: 'progress'` with the notification's
+ * `{ progress, total?, message? }`, then exactly one final `kind: 'result'` with the
+ * `CallToolResult`.
+ *
+ * @example
+ * ```ts
+ * import type { McpToolCallEvent } from 'sluice/mcp';
+ * const event: McpToolCallEvent = { sequence: 0, kind: 'progress', content: { progress: 1, message: 'hi\n' }, isFinal: false };
+ * ```
+ */
+export type McpToolCallEvent = ChunkEvent<Progress> | ChunkEvent<CallToolResult>;
+
+/**
+ * Options of {@link fromMcpToolCall}, checked when it is called.
+ *
+ * @example
+ * ```ts
+ * const options: FromMcpToolCallOptions = { timeoutMs: 120_000, maxTotalTimeoutMs: 3_600_000 };
+ * ```
+ */
+export interface FromMcpToolCallOptions {
+  /** Fail with `MCP_REQUEST_FAILED` after this many ms without a result (positive integer). Default `60000`, the SDK's. */
+  readonly timeoutMs?: number;
+  /** Whether each progress notification restarts `timeoutMs`. Default `true`: a call that streams is alive. */
+  readonly resetTimeoutOnProgress?: boolean;
+  /** Fail after this many ms in all, progress or not (positive integer). Default: no limit. */
+  readonly maxTotalTimeoutMs?: number;
+}
+
+/** The one method of the SDK's `Client` this needs (so any copy of the SDK fits). */
+type ToolCaller = Pick<Client, 'callTool'>;
+
+/**
+ * Follows an MCP tool call — on any server, over any transport — as an Observable of sequenced
+ * chunk events. Subscribing sends the `tools/call` with a progress token; each
+ * `notifications/progress` for it is one event (`kind: 'progress'`, `content` the
+ * `{ progress, total?, message? }` the server sent), and the result is the final event
+ * (`kind: 'result'`, `content` the `CallToolResult`), then `complete`. A result with
+ * `isError: true` is an error instead: an {@link McpToolError} with code `MCP_TOOL_ERROR` and the
+ * result in `info.result`; no result at all (an unknown tool, a timeout, a closed connection) is
+ * `MCP_REQUEST_FAILED`.
+ *
+ * Unsubscribing before the result — `take`, `switchMap`, `break` in `for await` over
+ * `toAsyncIterable` — aborts the request through the SDK, which sends `notifications/cancelled`:
+ * a sluice server kills the command's process group at once. Each subscription is its own call.
+ * Notifications are pushed by the server: there is no demand to send back, so put `bounded` or
+ * `coalesce` after this for a slow consumer. With the SDK's client (1.x), a server that sends its
+ * last notification right before the result can lose it to a race in the SDK (docs/mcp.md);
+ * sluice's own server waits for a ping round trip first, so nothing is lost there.
+ *
+ * @example
+ * ```ts
+ * import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+ * import { fromMcpToolCall } from 'sluice/mcp';
+ * fromMcpToolCall(client, { name: 'Exec', arguments: { argv: ['npm', 'test'] } }).subscribe((event) => {
+ *   if (event.kind === 'progress') process.stdout.write(event.content?.message ?? '');
+ * });
+ * ```
+ */
+export function fromMcpToolCall(
+  client: ToolCaller,
+  params: CallToolRequest['params'],
+  options: FromMcpToolCallOptions = {},
+): Observable<McpToolCallEvent> {
+  if (typeof client?.callTool !== 'function')
+    throw optionError('client', 'an MCP Client', client, 'argument');
+  if (
+    typeof params !== 'object' ||
+    params === null ||
+    typeof params.name !== 'string' ||
+    params.name === ''
+  ) {
+    throw optionError('params', 'an object with a non-empty `name`', params, 'argument');
+  }
+  if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
+  rejectUnknownOptions(options, ['timeoutMs', 'resetTimeoutOnProgress', 'maxTotalTimeoutMs']);
+  const { timeoutMs = 60_000, resetTimeoutOnProgress = true, maxTotalTimeoutMs } = options;
+  if (!isDelay(timeoutMs)) throw optionError('timeoutMs', `an integer from 1 to ${MAX_DELAY_MS}`, timeoutMs);
+  if (typeof resetTimeoutOnProgress !== 'boolean') {
+    throw optionError('resetTimeoutOnProgress', 'a boolean', resetTimeoutOnProgress);
+  }
+  if (maxTotalTimeoutMs !== undefined && !isDelay(maxTotalTimeoutMs)) {
+    throw optionError('maxTotalTimeoutMs', `an integer from 1 to ${MAX_DELAY_MS}`, maxTotalTimeoutMs);
+  }
+  const { name } = params;
+
+  return new Observable<McpToolCallEvent>((subscriber) => {
+    const controller = new AbortController();
+    let sequence = 0;
+    let settled = false;
+    client
+      .callTool(params, undefined, {
+        signal: controller.signal,
+        timeout: timeoutMs,
+        resetTimeoutOnProgress,
+        ...(maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeout: maxTotalTimeoutMs }),
+        onprogress: (progress) => {
+          if (settled) return;
+          subscriber.next({ sequence, kind: 'progress', content: progress, isFinal: false });
+          sequence += 1;
+        },
+      })
+      .then(
+        (result) => {
+          if (settled) return;
+          settled = true;
+          const answer = result as CallToolResult;
+          if (answer.isError === true) {
+            subscriber.error(
+              new McpToolError('MCP_TOOL_ERROR', { name, result: answer, progressEvents: sequence }),
+            );
+            return;
+          }
+          subscriber.next({ sequence, kind: 'result', content: answer, isFinal: true });
+          subscriber.complete();
+        },
+        (error: unknown) => {
+          if (settled) return;
+          settled = true;
+          const mcpCode = (error as { code?: unknown } | null)?.code;
+          subscriber.error(
+            new McpToolError(
+              'MCP_REQUEST_FAILED',
+              { name, progressEvents: sequence, ...(typeof mcpCode === 'number' ? { mcpCode } : {}) },
+              { cause: error },
+            ),
+          );
+        },
+      );
+    return () => {
+      if (settled) return;
+      settled = true;
+      controller.abort('The subscriber unsubscribed');
+    };
+  });
+}
+
+function isDelay(value: unknown): boolean {
+  return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_DELAY_MS;
+}

@@ -1,0 +1,161 @@
+import type { SchedulerLike, Subscription } from 'rxjs';
+import { type Demand, Valve } from '../core/demand.js';
+import type { ToolChunk } from '../kernel/index.js';
+
+/**
+ * One `notifications/progress` update (without its token): `progress` is the number of chunks
+ * sent so far — the last chunk's sequence + 1 — and `message` their text.
+ *
+ * @example
+ * ```ts
+ * const update: ProgressUpdate = { progress: 3, message: 'one\ntwo\n[stderr] three\n' };
+ * ```
+ */
+export interface ProgressUpdate {
+  readonly progress: number;
+  readonly message: string;
+}
+
+/** How {@link createProgressPump} sends and paces. */
+export interface ProgressPumpConfig {
+  /** Sends one update; resolves when the transport took it (stdio: after `'drain'`). */
+  readonly send: (update: ProgressUpdate) => Promise<void>;
+  /** At most one update per this many ms; the lines of a window go out together. */
+  readonly intervalMs: number;
+  /** Pending text (UTF-16 code units) past which the tool is paused through {@link ProgressPump.demand}. */
+  readonly highWaterChars: number;
+  readonly scheduler: SchedulerLike;
+}
+
+/** The sending side of one tool call's progress (see {@link createProgressPump}). */
+export interface ProgressPump {
+  /** Takes a chunk from the tool (its `onChunk`). */
+  readonly push: (chunk: ToolChunk) => void;
+  /** Paused while more than `highWaterChars` of text wait for the transport. */
+  readonly demand: Demand;
+  /** Sends what is pending now, and resolves once every update went out (or sending failed). */
+  flush(): Promise<void>;
+  /** How many chunks were pushed. */
+  readonly chunks: () => number;
+  /** Stops: pending text is discarded, no further update is sent. */
+  close(): void;
+}
+
+/**
+ * Turns a tool's chunks into `notifications/progress` updates paced by the client:
+ *
+ * - **coalesced**: the first chunk goes out at once; after that at most one update per
+ *   `intervalMs`, carrying every chunk since the last update, in order — none is dropped;
+ * - **paced by the transport**: an update is sent only after the previous one resolved, so a
+ *   client that reads slowly (a full stdout pipe) gets fewer, larger updates;
+ * - **bounded**: while more than `highWaterChars` of text wait, `demand` is paused (the Exec tool stops
+ *   reading its child, which blocks on its pipe), and resumes when the transport took the batch.
+ *
+ * A chunk's text is its `content` (a string as is, anything else as JSON on its own line);
+ * stderr lines are marked `[stderr] ` at their start.
+ *
+ * @example
+ * ```ts
+ * const pump = createProgressPump({ send, intervalMs: 20, highWaterChars: 1 << 20, scheduler: asyncScheduler });
+ * await dispatchToolCall({ msg, pid, registry, onChunk: pump.push, demand: pump.demand });
+ * await pump.flush(); // every line is out before the result
+ * ```
+ */
+export function createProgressPump(config: ProgressPumpConfig): ProgressPump {
+  const { send, intervalMs, highWaterChars, scheduler } = config;
+  const valve = new Valve();
+  let pending: string[] = [];
+  let pendingChars = 0;
+  let count = 0;
+  let lastSentAt = Number.NEGATIVE_INFINITY;
+  let inFlight = false;
+  let timer: Subscription | undefined;
+  let flushing = false; // the result is waiting: send the rest without waiting for the interval
+  let closed = false;
+  let stderrOpen = false; // a stderr line began (in partial pieces) and has not ended yet
+  let idle: (() => void)[] = [];
+
+  const settleIdle = () => {
+    if (inFlight || timer !== undefined || pending.length > 0) return;
+    const waiters = idle;
+    idle = [];
+    for (const resolve of waiters) resolve();
+  };
+
+  const sendNow = () => {
+    timer = undefined;
+    const message = pending.join('');
+    pending = [];
+    pendingChars = 0;
+    lastSentAt = scheduler.now();
+    inFlight = true;
+    send({ progress: count, message }).then(
+      () => {
+        inFlight = false;
+        if (closed) return settleIdle();
+        if (pendingChars < highWaterChars) valve.resume();
+        schedule();
+        settleIdle();
+      },
+      () => {
+        // The transport is gone (and the call is cancelled with it): nothing more can be sent.
+        inFlight = false;
+        close();
+      },
+    );
+  };
+
+  const schedule = () => {
+    if (closed || inFlight || timer !== undefined || pending.length === 0) return;
+    const wait = flushing ? 0 : Math.max(0, lastSentAt + intervalMs - scheduler.now());
+    if (wait === 0 && flushing) sendNow();
+    else timer = scheduler.schedule(sendNow, wait);
+  };
+
+  const close = () => {
+    closed = true;
+    timer?.unsubscribe();
+    timer = undefined;
+    pending = [];
+    pendingChars = 0;
+    valve.resume();
+    settleIdle();
+  };
+
+  return {
+    push(chunk) {
+      if (closed) return;
+      count += 1;
+      const text = textOf(chunk);
+      const isStderr = chunk.kind === 'stderr';
+      const marked = isStderr && !stderrOpen ? `[stderr] ${text}` : text;
+      if (isStderr) stderrOpen = chunk.metadata?.partial === true;
+      pending.push(marked);
+      pendingChars += marked.length;
+      if (pendingChars >= highWaterChars) valve.pause();
+      schedule();
+    },
+    demand: valve,
+    flush() {
+      flushing = true;
+      if (timer !== undefined) {
+        timer.unsubscribe();
+        timer = undefined;
+      }
+      schedule();
+      return new Promise<void>((resolve) => {
+        idle.push(resolve);
+        settleIdle();
+      });
+    },
+    chunks: () => count,
+    close,
+  };
+}
+
+function textOf(chunk: ToolChunk): string {
+  const { content } = chunk;
+  if (typeof content === 'string') return content;
+  if (content instanceof Uint8Array) return Buffer.from(content).toString('utf8');
+  return `${JSON.stringify(content) ?? String(content)}\n`;
+}

@@ -1,0 +1,100 @@
+import { delimiter, isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import { SluiceError } from '../core/errors/sluice-error.js';
+import {
+  type ExecToolArgs,
+  type ExecToolResult,
+  execToolArgsSchema,
+  type ToolDefinition,
+} from '../kernel/index.js';
+import { findExecutable } from '../sources/exec/find-executable.js';
+import type { ExecPolicy } from './exec-policy.js';
+
+/** Environment variables that make the dynamic loader or Node load other code into a program. */
+const LOADER_VARIABLE = /^(LD_|DYLD_)|^NODE_OPTIONS$/;
+
+/**
+ * The Exec tool as an MCP server offers it: `argv[0]` must be one of `policy.allow` (the JSON
+ * Schema lists them as an `enum`), `timeout_s` defaults to and stops at `policy.timeoutS`, a
+ * relative `cwd` is resolved against `policy.cwd`, and `env` may not set `LD_*`, `DYLD_*` or
+ * `NODE_OPTIONS`. There is no `stream` argument: lines stream whenever the call listens for
+ * chunks (an MCP call with a progress token).
+ *
+ * The allowed program is looked up on the **server's** `PATH` (its absolute directories) or, for
+ * an entry with a `/`, against `policy.cwd`, and run by that absolute path: a call's `env.PATH`
+ * or `cwd` cannot swap it for another file. An allowed program can still start others (npm
+ * scripts, git hooks and aliases): allow only what you would let the client run with any
+ * arguments.
+ *
+ * @example
+ * ```ts
+ * const exec = restrictExecTool(createExecTool(), readExecPolicy({ allow: ['git'] }));
+ * createToolRegistry().register(exec);
+ * ```
+ */
+export function restrictExecTool(
+  tool: ToolDefinition<ExecToolArgs, ExecToolResult>,
+  policy: ExecPolicy,
+): ToolDefinition {
+  const { allow, timeoutS } = policy;
+  const programs = allow.join(', ');
+  const timeout = `be a number of seconds in (0, ${timeoutS}]`;
+  const schema = execToolArgsSchema.omit({ stream: true }).extend({
+    argv: z
+      .tuple(
+        [z.enum(allow as [string, ...string[]], { error: `be one of the allowed programs: ${programs}` })],
+        z.string({ error: 'be a string' }),
+        { error: 'be a non-empty array of strings' },
+      )
+      .describe(`The program and its arguments, e.g. ["${allow[0]}", …] (no shell). Allowed: ${programs}`),
+    timeout_s: z
+      .number({ error: timeout })
+      .gt(0, { error: timeout })
+      .max(timeoutS, { error: timeout })
+      .default(timeoutS)
+      .describe(
+        `Wall-clock limit in seconds (at most ${timeoutS}): the process group is killed when it expires`,
+      ),
+    env: z
+      .record(z.string(), z.string({ error: 'be a string' }), { error: 'be an object of strings' })
+      .refine((env) => !Object.keys(env).some((key) => LOADER_VARIABLE.test(key)), {
+        error: 'be an object of strings without LD_*, DYLD_* or NODE_OPTIONS',
+      })
+      .optional()
+      .describe("Extra environment variables, merged into the server's"),
+  });
+  return {
+    name: tool.name,
+    description:
+      `${tool.description ?? ''} Allowed programs: ${programs}. While it runs, its output lines ` +
+      'arrive as progress notifications when the call has a progress token.',
+    schema,
+    ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
+    handler: (args: z.infer<typeof schema>, ctx) => {
+      const [program, ...rest] = args.argv;
+      return tool.handler(
+        {
+          ...args,
+          argv: [locate(program, policy), ...rest],
+          cwd: resolve(policy.cwd, args.cwd ?? '.'),
+          stream: ctx.onChunk !== undefined,
+        },
+        ctx,
+      );
+    },
+  };
+}
+
+function locate(program: string, policy: ExecPolicy): string {
+  if (program.includes('/')) return resolve(policy.cwd, program);
+  const path = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((directory) => isAbsolute(directory))
+    .join(delimiter);
+  const found = findExecutable(program, path);
+  if ('path' in found) return found.path;
+  throw new SluiceError(
+    'SPAWN_FAILED',
+    `\`${program}\` is allowed but ${found.errno === 'EACCES' ? 'not executable' : 'not found'} on the server's PATH`,
+  );
+}

@@ -1,0 +1,33 @@
+import type { Redis } from 'ioredis';
+import type { SchedulerLike } from 'rxjs';
+
+/**
+ * What the writer, the reader and the worker of one `RedisRunStore` share: its connection, its
+ * settings, and its cancel channel. Internal.
+ *
+ * @example
+ * ```ts
+ * const writer = new RedisRunWriter(context, 'build-7');
+ * ```
+ */
+export interface RedisRunContext {
+  /** The command connection (pipelined; never used for blocking commands). */
+  readonly client: Redis;
+  /** Key prefix (`sluice`). */
+  readonly prefix: string;
+  /** This store's owner id (`host:pid:random`), written as the owner of the runs it writes. */
+  readonly owner: string;
+  readonly maxEvents: number;
+  readonly retainMs: number;
+  readonly leaseMs: number;
+  readonly maxBatchEvents: number;
+  readonly maxBatchBytes: number;
+  readonly maxInFlight: number;
+  readonly readCount: number;
+  readonly blockMs: number;
+  readonly scheduler: SchedulerLike;
+  /** A new connection for blocking commands (`XREAD BLOCK`, `XREADGROUP BLOCK`); the caller quits it. */
+  duplicate(): Redis;
+  /** Listens on a run's control channel (one shared subscriber connection). */
+  listen(channel: string, listener: (message: string) => void): () => void;
+}

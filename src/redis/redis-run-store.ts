@@ -1,0 +1,288 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Redis } from 'ioredis';
+import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
+import { RunStoreError } from '../core/errors/run-store-error.js';
+import { optionError } from '../core/option-error.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { readAfter } from '../runs/read-after.js';
+import type { RunFailure, RunRecord } from '../runs/run-record.js';
+import type { RunInfo, RunReadOptions, RunStore, RunWriter } from '../runs/run-store.js';
+import { evalScript } from './eval-script.js';
+import { readRun } from './read-run.js';
+import type { RedisRunContext } from './redis-run-context.js';
+import { RedisRunWriter } from './redis-run-writer.js';
+import { decodeEntry } from './run-entry.js';
+import { isRunId, runKeys } from './run-keys.js';
+import { CANCEL } from './run-scripts.js';
+
+/**
+ * Options of {@link RedisRunStore}. Give `url` (the store opens and closes its connections) or
+ * `client` (an ioredis `Redis` you own; the store only duplicates it for blocking reads and its
+ * cancel subscriber). Everything else has a default.
+ *
+ * @example
+ * ```ts
+ * import { RedisRunStore, type RedisRunStoreOptions } from 'sluice/redis';
+ * const options: RedisRunStoreOptions = { url: 'redis://127.0.0.1:6379', maxEvents: 50_000, retainMs: 86_400_000 };
+ * const store = new RedisRunStore(options);
+ * ```
+ */
+export interface RedisRunStoreOptions {
+  /** `redis://[user:password@]host:port[/db]` — the store creates its own ioredis client. */
+  readonly url?: string;
+  /** An ioredis client to use instead of `url` (not closed by {@link RedisRunStore.close}). */
+  readonly client?: Redis;
+  /** Prefix of every key. Default `'sluice'`. */
+  readonly prefix?: string;
+  /** This process's owner id, written as the owner of the runs it writes. Default `host:pid:random`. */
+  readonly owner?: string;
+  /** Events retained per run (older ones are trimmed; a reader that needs them gets a gap). Default `10_000`. */
+  readonly maxEvents?: number;
+  /** How long a run stays readable after its end (or after its owner's last heartbeat), in ms. Default `3_600_000`. */
+  readonly retainMs?: number;
+  /** The owner's lease: a run whose owner has not renewed it for this long ends with `OWNER_LOST`. Default `10_000`. */
+  readonly leaseMs?: number;
+  /** Events per stream entry at most. Default `1024`. */
+  readonly maxBatchEvents?: number;
+  /** Approximate bytes of content per stream entry at most. Default `262_144`. */
+  readonly maxBatchBytes?: number;
+  /** Batches awaiting Redis's reply at most, per writer; then the producer is paused. Default `4`. */
+  readonly maxInFlight?: number;
+  /** Entries per `XREAD` of a follower. Default `16`. */
+  readonly readCount?: number;
+  /** How long a follower's `XREAD` blocks before it checks the owner's lease, in ms. Default `1000`. */
+  readonly blockMs?: number;
+  /** The clock of heartbeats. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+const KNOWN = [
+  'url',
+  'client',
+  'prefix',
+  'owner',
+  'maxEvents',
+  'retainMs',
+  'leaseMs',
+  'maxBatchEvents',
+  'maxBatchBytes',
+  'maxInFlight',
+  'readCount',
+  'blockMs',
+  'scheduler',
+];
+
+function positive(options: RedisRunStoreOptions, name: keyof RedisRunStoreOptions, fallback: number): number {
+  const value = options[name] ?? fallback;
+  if (!Number.isSafeInteger(value) || (value as number) < 1)
+    throw optionError(name, 'a positive integer', value);
+  return value as number;
+}
+
+function text(options: RedisRunStoreOptions, name: 'prefix' | 'owner', fallback: string): string {
+  const value = options[name] ?? fallback;
+  if (typeof value !== 'string' || value === '' || /[{}\s]/.test(value)) {
+    throw optionError(name, 'a non-empty string without braces or spaces', value);
+  }
+  return value;
+}
+
+/**
+ * The Redis Streams run store: runs that can be followed, resumed and cancelled from any
+ * machine that reaches the same Redis, and a worker pool on top ({@link startRunWorker}).
+ *
+ * One stream per run (`<prefix>:{<runId>}:events`), one entry per batch of consecutive events,
+ * the entry ID derived from the sequence (`<next>-0`), so "the events after sequence n" is one
+ * `XREAD … <n+1>-0`. Retention: the newest `maxEvents` events (`XADD MINID`, exact), and
+ * `retainMs` after the end. Writers are leased; cancel requests travel on a pub/sub channel.
+ * Keys carry `{runId}` hash tags (Redis Cluster). The client is ioredis, an optional peer
+ * dependency. See `docs/scaling.md` for the layout, the failure modes and the numbers.
+ *
+ * @example
+ * ```ts
+ * import { exec, fromRunStore, toRunStore } from 'sluice';
+ * import { RedisRunStore } from 'sluice/redis';
+ *
+ * const store = new RedisRunStore({ url: 'redis://127.0.0.1:6379' });
+ * exec('make', ['test'], { reject: false }).pipe(toRunStore(store, 'build-7')).subscribe();
+ * // on any machine:
+ * fromRunStore(store, 'build-7', { after: 41 }).subscribe((event) => console.log(event.sequence));
+ * ```
+ */
+export class RedisRunStore implements RunStore {
+  /** The command connection (do not issue blocking commands on it; see {@link duplicate}). */
+  readonly client: Redis;
+  /** The key prefix. */
+  readonly prefix: string;
+  /** This process's owner id. */
+  readonly owner: string;
+  readonly #ownsClient: boolean;
+  readonly #context: RedisRunContext;
+  #subscriber: Redis | undefined;
+  readonly #channels = new Map<string, Set<(message: string) => void>>();
+  readonly #connections = new Set<Redis>();
+  #closed = false;
+
+  constructor(options: RedisRunStoreOptions) {
+    if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
+    rejectUnknownOptions(options, KNOWN);
+    if (options.client !== undefined) {
+      if (typeof options.client !== 'object' || typeof options.client.duplicate !== 'function') {
+        throw optionError('client', 'an ioredis Redis client', options.client);
+      }
+      this.client = options.client;
+      this.#ownsClient = false;
+    } else {
+      if (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url)) {
+        throw optionError('url', 'a redis:// or rediss:// URL', options.url);
+      }
+      this.client = new Redis(options.url, {
+        connectionName: 'sluice',
+        // Reconnect fast, and fail a command after 20 attempts (~15 s) rather than hang.
+        retryStrategy: (times) => Math.min(times * 100, 1000),
+      });
+      this.client.on('error', () => {}); // surfaced by the commands that fail
+      this.#ownsClient = true;
+    }
+    const scheduler = options.scheduler ?? asyncScheduler;
+    if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
+      throw optionError('scheduler', 'a SchedulerLike', scheduler);
+    }
+    this.prefix = text(options, 'prefix', 'sluice');
+    this.owner = text(options, 'owner', `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`);
+    const retainMs = options.retainMs ?? 3_600_000;
+    if (!Number.isSafeInteger(retainMs) || retainMs < 1)
+      throw optionError('retainMs', 'a positive integer', retainMs);
+    this.#context = {
+      client: this.client,
+      prefix: this.prefix,
+      owner: this.owner,
+      maxEvents: positive(options, 'maxEvents', 10_000),
+      retainMs,
+      leaseMs: positive(options, 'leaseMs', 10_000),
+      maxBatchEvents: positive(options, 'maxBatchEvents', 1024),
+      maxBatchBytes: positive(options, 'maxBatchBytes', 262_144),
+      maxInFlight: positive(options, 'maxInFlight', 4),
+      readCount: positive(options, 'readCount', 16),
+      blockMs: positive(options, 'blockMs', 1000),
+      scheduler,
+      duplicate: () => this.duplicate(),
+      listen: (channel, listener) => this.#listen(channel, listener),
+    };
+  }
+
+  /** The store's settings, for the worker pool. Internal. */
+  get context(): RedisRunContext {
+    return this.#context;
+  }
+
+  /**
+   * A new connection with the client's settings, for a blocking command (`XREAD BLOCK` holds its
+   * connection until it answers). Closed by {@link close} unless you `disconnect()` it first.
+   */
+  duplicate(): Redis {
+    const connection = this.client.duplicate({ blockingTimeout: 30_000 });
+    connection.on('error', () => {});
+    connection.once('end', () => this.#connections.delete(connection));
+    this.#connections.add(connection);
+    return connection;
+  }
+
+  openWriter(runId: string): RunWriter {
+    this.#checkRunId(runId);
+    return new RedisRunWriter(this.#context, runId);
+  }
+
+  read(runId: string, options: RunReadOptions = {}): Observable<RunRecord> {
+    this.#checkRunId(runId);
+    return readRun(this.#context, runId, readAfter(options));
+  }
+
+  async cancel(runId: string, reason = 'cancelled'): Promise<boolean> {
+    this.#checkRunId(runId);
+    const keys = runKeys(this.prefix, runId);
+    const sentinel = JSON.stringify([
+      { sequence: 0, kind: 'end', content: null, metadata: { reason }, isFinal: true },
+    ]);
+    const live = await evalScript(
+      this.client,
+      CANCEL,
+      [keys.meta, keys.events, keys.lease],
+      [reason, keys.control, sentinel, this.#context.retainMs],
+    );
+    return live === 1;
+  }
+
+  async info(runId: string): Promise<RunInfo | undefined> {
+    this.#checkRunId(runId);
+    const keys = runKeys(this.prefix, runId);
+    const [state, next, owner, end] = await this.client.hmget(keys.meta, 'state', 'next', 'owner', 'end');
+    if (state === null) return undefined;
+    const count = Number(next ?? 0);
+    const [first] = (await this.client.xrange(keys.events, '-', '+', 'COUNT', 1)) as [string, string[]][];
+    let oldest = count;
+    if (first !== undefined) {
+      const record = decodeEntry(first[0], first[1]);
+      if (record.type === 'events') oldest = (record.events[0] as { sequence: number }).sequence;
+    }
+    let failure: RunFailure | undefined;
+    if (end === 'failed' || end === 'owner-lost') {
+      const [last] = (await this.client.xrevrange(keys.events, '+', '-', 'COUNT', 1)) as [string, string[]][];
+      const record = last === undefined ? undefined : decodeEntry(last[0], last[1]);
+      if (record?.type === 'failure') failure = record.failure;
+    }
+    return {
+      state: state === 'queued' ? 'queued' : state === 'ended' ? 'ended' : 'running',
+      next: count,
+      oldest,
+      failure,
+      owner: owner ?? undefined,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#channels.clear();
+    for (const connection of [...this.#connections]) connection.disconnect();
+    this.#connections.clear();
+    this.#subscriber = undefined;
+    if (this.#ownsClient) await this.client.quit().catch(() => this.client.disconnect());
+  }
+
+  #checkRunId(runId: string): void {
+    if (!isRunId(runId)) {
+      throw optionError('runId', 'a run id (1-200 letters, digits, `.`, `_`, `:` or `-`)', runId, 'argument');
+    }
+    if (this.#closed) {
+      throw new RunStoreError('RUN_STORE_FAILED', 'The Redis run store is closed', { info: { runId } });
+    }
+  }
+
+  #listen(channel: string, listener: (message: string) => void): () => void {
+    let listeners = this.#channels.get(channel);
+    if (listeners === undefined) {
+      listeners = new Set();
+      this.#channels.set(channel, listeners);
+      if (this.#subscriber === undefined) {
+        const subscriber = this.duplicate();
+        subscriber.on('message', (from: string, message: string) => {
+          for (const each of [...(this.#channels.get(from) ?? [])]) each(message);
+        });
+        this.#subscriber = subscriber;
+      }
+      this.#subscriber.subscribe(channel).catch(() => {}); // the heartbeat sees a missed request
+    }
+    listeners.add(listener);
+    return () => {
+      const set = this.#channels.get(channel);
+      if (set === undefined) return;
+      set.delete(listener);
+      if (set.size === 0) {
+        this.#channels.delete(channel);
+        this.#subscriber?.unsubscribe(channel).catch(() => {});
+      }
+    };
+  }
+}

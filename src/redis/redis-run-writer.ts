@@ -1,0 +1,295 @@
+import type { Subscription } from 'rxjs';
+import type { ChunkEvent } from '../core/chunk.js';
+import { Valve } from '../core/demand.js';
+import { OwnerLostError } from '../core/errors/owner-lost-error.js';
+import { RunStoreError } from '../core/errors/run-store-error.js';
+import { SequenceError } from '../core/errors/sequence-error.js';
+import { toRunFailure } from '../runs/run-failure.js';
+import type { RunWriter } from '../runs/run-store.js';
+import { evalScript } from './eval-script.js';
+import type { RedisRunContext } from './redis-run-context.js';
+import { encodeBatch } from './run-entry.js';
+import { type RunKeys, runKeys } from './run-keys.js';
+import { APPEND, FAIL, HEARTBEAT, OPEN } from './run-scripts.js';
+
+/**
+ * The writer of one run on Redis Streams (see {@link RunWriter}):
+ *
+ * - appended events wait in one pending batch; a batch is sent (one `EVALSHA` of the append
+ *   script: `XADD` with the sequence-derived ID, trim, expiry) whenever fewer than `maxInFlight`
+ *   batches await their reply — so at a low rate each event goes at once (latency), and under load
+ *   batches grow up to `maxBatchEvents` / `maxBatchBytes` (throughput). Sends are pipelined on
+ *   the store's connection;
+ * - its demand is paused while the pending batch is full and `maxInFlight` batches are
+ *   unanswered (a slow or paused Redis): at most `(maxInFlight + 1)` batches are held;
+ * - a heartbeat renews the owner's lease every `leaseMs / 3` and picks up a cancel request that
+ *   the pub/sub channel may have missed;
+ * - a resend after a reconnect is harmless (the script acknowledges a batch it already has), a
+ *   lost one is an error (`RUN_STORE_FAILED`), never a silent gap.
+ *
+ * @example
+ * ```ts
+ * const writer = new RedisRunWriter(context, 'build-7');
+ * writer.append({ sequence: 0, kind: 'exit', content: null, isFinal: true });
+ * await writer.ended;
+ * ```
+ */
+export class RedisRunWriter implements RunWriter {
+  readonly runId: string;
+  readonly ended: Promise<void>;
+  readonly #context: RedisRunContext;
+  readonly #keys: RunKeys;
+  readonly #valve = new Valve();
+  #pending: ChunkEvent<unknown>[] = [];
+  #pendingBytes = 0;
+  #inFlight = 0;
+  #next = 0;
+  #finalQueued = false;
+  #failure: string | undefined;
+  #failureSent = false;
+  #done = false;
+  #flushQueued = false;
+  #heartbeat: Subscription | undefined;
+  #beating = false;
+  #stopListening: () => void = () => {};
+  readonly #cancelListeners = new Set<(reason: string) => void>();
+  #cancelled = false;
+  #resolve: () => void = () => {};
+  #reject: (error: unknown) => void = () => {};
+
+  constructor(context: RedisRunContext, runId: string) {
+    this.#context = context;
+    this.runId = runId;
+    this.#keys = runKeys(context.prefix, runId);
+    this.ended = new Promise<void>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    this.ended.catch(() => {}); // the caller may not await it; its rejection is still delivered
+    this.#stopListening = context.listen(this.#keys.control, (reason) => this.#cancel(reason));
+    this.#script(OPEN, [context.owner, context.leaseMs, this.#ttl()]).catch((error: unknown) =>
+      this.#fail(error),
+    );
+    const every = Math.max(1, Math.floor(context.leaseMs / 3));
+    const writer = this;
+    this.#heartbeat = context.scheduler.schedule(function () {
+      writer.#beat();
+      this.schedule(undefined, every);
+    }, every);
+  }
+
+  get demand(): Valve {
+    return this.#valve;
+  }
+
+  append(event: ChunkEvent<unknown>): void {
+    if (this.#finalQueued || this.#failure !== undefined || this.#done) {
+      throw new SequenceError({ rule: 'after-final', expected: undefined, received: event.sequence });
+    }
+    if (event.sequence !== this.#next) {
+      const rule = event.sequence > this.#next ? 'gap' : 'order';
+      throw new SequenceError({ rule, expected: this.#next, received: event.sequence });
+    }
+    this.#next += 1;
+    this.#pending.push(event);
+    this.#pendingBytes += typeof event.content === 'string' ? event.content.length + 64 : 256;
+    if (event.isFinal) this.#finalQueued = true;
+    this.#scheduleFlush();
+    this.#updateDemand();
+  }
+
+  fail(error: unknown): void {
+    if (this.#finalQueued || this.#failure !== undefined || this.#done) return;
+    this.#failure = JSON.stringify(toRunFailure(error));
+    this.#scheduleFlush();
+  }
+
+  onCancel(listener: (reason: string) => void): () => void {
+    this.#cancelListeners.add(listener);
+    return () => this.#cancelListeners.delete(listener);
+  }
+
+  close(): void {
+    this.#cancelListeners.clear();
+    this.#stop();
+  }
+
+  #ttl(): number {
+    return this.#context.retainMs + this.#context.leaseMs;
+  }
+
+  #script(script: typeof APPEND, args: readonly (string | number)[]): Promise<unknown> {
+    const keys = this.#keys;
+    return evalScript(this.#context.client, script, [keys.meta, keys.events, keys.lease], args);
+  }
+
+  #scheduleFlush(): void {
+    if (this.#flushQueued) return;
+    this.#flushQueued = true;
+    // One microtask: the events a producer emits synchronously (the lines of one read) go out
+    // in one batch.
+    queueMicrotask(() => {
+      this.#flushQueued = false;
+      this.#flush();
+    });
+  }
+
+  #flush(): void {
+    const context = this.#context;
+    while (!this.#done && this.#inFlight < context.maxInFlight && this.#pending.length > 0) {
+      let count = 0;
+      let bytes = 0;
+      while (
+        count < this.#pending.length &&
+        count < context.maxBatchEvents &&
+        bytes < context.maxBatchBytes
+      ) {
+        const event = this.#pending[count] as ChunkEvent<unknown>;
+        bytes += typeof event.content === 'string' ? event.content.length + 64 : 256;
+        count += 1;
+      }
+      const batch = count === this.#pending.length ? this.#pending : this.#pending.slice(0, count);
+      this.#pending = count === this.#pending.length ? [] : this.#pending.slice(count);
+      this.#pendingBytes = Math.max(0, this.#pendingBytes - bytes);
+      const first = (batch[0] as ChunkEvent<unknown>).sequence;
+      const final = (batch[batch.length - 1] as ChunkEvent<unknown>).isFinal;
+      let payload: string;
+      try {
+        payload = encodeBatch(batch);
+      } catch (error) {
+        this.#fail(error);
+        return;
+      }
+      this.#inFlight += 1;
+      this.#script(APPEND, [
+        context.owner,
+        first,
+        batch.length,
+        payload,
+        final ? 1 : 0,
+        context.maxEvents,
+        this.#ttl(),
+        context.retainMs,
+      ]).then(
+        () => {
+          this.#inFlight -= 1;
+          if (final) this.#finish();
+          else {
+            this.#flush();
+            this.#updateDemand();
+          }
+        },
+        (error: unknown) => this.#fail(error),
+      );
+    }
+    if (!this.#done && this.#pending.length === 0 && this.#failure !== undefined && !this.#failureSent) {
+      this.#failureSent = true;
+      this.#script(FAIL, [context.owner, this.#failure, context.retainMs]).then(
+        () => this.#finish(),
+        (error: unknown) => this.#fail(error),
+      );
+    }
+    this.#updateDemand();
+  }
+
+  #updateDemand(): void {
+    const context = this.#context;
+    const full =
+      this.#inFlight >= context.maxInFlight &&
+      (this.#pending.length >= context.maxBatchEvents || this.#pendingBytes >= context.maxBatchBytes);
+    if (full && !this.#done) this.#valve.pause();
+    else this.#valve.resume();
+  }
+
+  #beat(): void {
+    if (this.#beating || this.#done) return;
+    this.#beating = true;
+    const context = this.#context;
+    this.#script(HEARTBEAT, [context.owner, context.leaseMs, this.#ttl()]).then(
+      (reply) => {
+        this.#beating = false;
+        if (typeof reply === 'string' && reply !== '') this.#cancel(reply);
+      },
+      (error: unknown) => {
+        this.#beating = false;
+        // The writer's own commands report a lost connection; the heartbeat only reports what
+        // only it can see: the run ended or taken by somebody else.
+        if (error instanceof Error && /^(ERR )?(ENDED|NOTOWNER|GONE)/.test(error.message)) this.#fail(error);
+      },
+    );
+  }
+
+  #cancel(reason: string): void {
+    if (this.#cancelled || this.#done) return;
+    this.#cancelled = true;
+    for (const listener of [...this.#cancelListeners]) listener(reason);
+  }
+
+  #finish(): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#stop();
+    this.#resolve();
+  }
+
+  #fail(error: unknown): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#stop();
+    this.#pending = [];
+    this.#reject(this.#translate(error));
+  }
+
+  #stop(): void {
+    this.#heartbeat?.unsubscribe();
+    this.#heartbeat = undefined;
+    this.#stopListening();
+    this.#stopListening = () => {};
+    this.#valve.resume();
+  }
+
+  #translate(error: unknown): unknown {
+    const runId = this.runId;
+    // Redis prefixes a script's one-word error (`GONE`) with `ERR `.
+    const message = (error instanceof Error ? error.message : String(error)).replace(/^ERR /, '');
+    const info = { runId };
+    if (message.startsWith('ENDED owner-lost') || message.startsWith('NOTOWNER')) {
+      return new OwnerLostError(
+        { runId, owner: this.#context.owner },
+        `Run ${runId}: this writer (${this.#context.owner}) was declared lost — its lease expired — and the run was ended without it`,
+      );
+    }
+    if (message.startsWith('EXISTS')) {
+      return new RunStoreError('RUN_EXISTS', `Run ${runId} already exists (${message.slice(7)})`, { info });
+    }
+    if (message.startsWith('ENDED')) {
+      return new RunStoreError(
+        'RUN_EXISTS',
+        `Run ${runId} was ended by somebody else (${message.slice(6)})`,
+        {
+          info,
+        },
+      );
+    }
+    if (message.startsWith('GONE')) {
+      return new RunStoreError(
+        'RUN_STORE_FAILED',
+        `Run ${runId} vanished from Redis while it was written (a restart without persistence, or its keys were deleted)`,
+        { info },
+      );
+    }
+    if (message.startsWith('SEQUENCE')) {
+      const [, stored, sent] = message.split(' ');
+      return new RunStoreError(
+        'RUN_STORE_FAILED',
+        `Run ${runId}: Redis holds events up to ${Number(stored) - 1} but this writer had sent up to ${Number(sent) - 1} — acknowledged events were lost (a restart without fsync?)`,
+        { info },
+      );
+    }
+    if (error instanceof SequenceError || error instanceof TypeError) return error;
+    return new RunStoreError('RUN_STORE_FAILED', `Run ${runId}: Redis failed: ${message}`, {
+      info,
+      cause: error,
+    });
+  }
+}

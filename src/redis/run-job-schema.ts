@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+/**
+ * The shape of a {@link RunJob} as it arrives from Redis (checked: it comes from outside). Internal.
+ *
+ * @example
+ * ```ts
+ * const job = runJobSchema.safeParse(JSON.parse(meta.job));
+ * ```
+ */
+export const runJobSchema = z.object({
+  runId: z.string().regex(/^[A-Za-z0-9._:-]{1,200}$/),
+  file: z.string().min(1),
+  args: z.array(z.string()),
+  cwd: z.string().optional(),
+  timeoutMs: z.number().int().nonnegative().max(2_147_483_647).optional(),
+});

@@ -1,0 +1,19 @@
+/**
+ * A command submitted to the worker pool ({@link submitRun}): what a worker runs through `exec`
+ * and publishes as run `runId`.
+ *
+ * @example
+ * ```ts
+ * import type { RunJob } from 'sluice/redis';
+ * const job: RunJob = { runId: 'build-7', file: 'make', args: ['test'], timeoutMs: 600_000 };
+ * ```
+ */
+export interface RunJob {
+  readonly runId: string;
+  readonly file: string;
+  readonly args: readonly string[];
+  /** The working directory on the worker. */
+  readonly cwd?: string;
+  /** `exec`'s `timeoutMs` (`0`: none). */
+  readonly timeoutMs?: number;
+}

@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * One Lua script of the Redis run store, with its SHA-1 (for `EVALSHA`). Internal.
+ *
+ * @example
+ * ```ts
+ * await evalScript(client, APPEND, [meta, events, lease], [owner, '0', '2', payload, '0', '10000', '60000', '60000']);
+ * ```
+ */
+export interface RunScript {
+  readonly lua: string;
+  readonly sha: string;
+}
+
+const script = (lua: string): RunScript => ({ lua, sha: createHash('sha1').update(lua).digest('hex') });
+
+// Every script takes KEYS = [meta, events, lease] (one slot: the run id is their hash tag) and
+// checks the run's state before it writes, so that a writer that lost its lease, a resend after a
+// reconnect and a concurrent owner-lost declaration can never interleave wrongly. Entry IDs derive
+// from sequences (docs/scaling.md): a batch holding sequences first..last-1 gets `<last>-0`; a
+// terminal control entry at position n gets `<n>-1`. `XREAD … <n>-0` thus returns everything from
+// sequence n on.
+
+/** ARGV: owner, leaseMs, ttlMs. Takes a new or queued run. */
+export const OPEN = script(`
+local state = redis.call('HGET', KEYS[1], 'state')
+if state and state ~= 'queued' then return redis.error_reply('EXISTS ' .. state) end
+redis.call('HSET', KEYS[1], 'state', 'running', 'owner', ARGV[1], 'next', '0')
+redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 'OK'
+`);
+
+/** ARGV: owner, first, count, payload, final (1|0), maxEvents, ttlMs, retainMs. Returns the new `next`. */
+export const APPEND = script(`
+local meta = redis.call('HMGET', KEYS[1], 'state', 'owner', 'next', 'end')
+if not meta[1] then return redis.error_reply('GONE') end
+local first = tonumber(ARGV[2])
+local last = first + tonumber(ARGV[3])
+local next = tonumber(meta[3] or '0')
+if meta[2] ~= ARGV[1] then return redis.error_reply('NOTOWNER') end
+if meta[1] == 'ended' then
+  if meta[4] == 'final' and last <= next then return next end
+  return redis.error_reply('ENDED ' .. (meta[4] or 'ended'))
+end
+if first < next then
+  if last <= next then return next end
+  return redis.error_reply('SEQUENCE ' .. next .. ' ' .. first)
+end
+if first > next then return redis.error_reply('SEQUENCE ' .. next .. ' ' .. first) end
+local keep = last - tonumber(ARGV[6])
+if keep > 0 then
+  redis.call('XADD', KEYS[2], 'MINID', (keep + 1) .. '-0', last .. '-0', 'f', ARGV[2], 'e', ARGV[4])
+else
+  redis.call('XADD', KEYS[2], last .. '-0', 'f', ARGV[2], 'e', ARGV[4])
+end
+redis.call('HSET', KEYS[1], 'next', last)
+local ttl = ARGV[7]
+if ARGV[5] == '1' then
+  redis.call('HSET', KEYS[1], 'state', 'ended', 'end', 'final')
+  redis.call('DEL', KEYS[3])
+  ttl = ARGV[8]
+end
+redis.call('PEXPIRE', KEYS[1], ttl)
+redis.call('PEXPIRE', KEYS[2], ttl)
+return last
+`);
+
+/** ARGV: owner, failure payload, retainMs. Ends the run with a failure entry. */
+export const FAIL = script(`
+local meta = redis.call('HMGET', KEYS[1], 'state', 'owner', 'next', 'end')
+if not meta[1] then return redis.error_reply('GONE') end
+if meta[2] ~= ARGV[1] then return redis.error_reply('NOTOWNER') end
+if meta[1] == 'ended' then
+  if meta[4] == 'failed' then return 'OK' end
+  return redis.error_reply('ENDED ' .. (meta[4] or 'ended'))
+end
+local next = meta[3] or '0'
+redis.call('XADD', KEYS[2], next .. '-1', 't', 'failure', 'e', ARGV[2])
+redis.call('HSET', KEYS[1], 'state', 'ended', 'end', 'failed')
+redis.call('DEL', KEYS[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return 'OK'
+`);
+
+/** ARGV: owner, leaseMs, ttlMs. Renews the lease; returns a pending cancel reason or ''. */
+export const HEARTBEAT = script(`
+local meta = redis.call('HMGET', KEYS[1], 'state', 'owner', 'cancel', 'end')
+if not meta[1] then return redis.error_reply('GONE') end
+if meta[2] ~= ARGV[1] then return redis.error_reply('NOTOWNER') end
+if meta[1] == 'ended' then return redis.error_reply('ENDED ' .. (meta[4] or 'ended')) end
+redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return meta[3] or ''
+`);
+
+/**
+ * ARGV: failure payload, retainMs. Anybody may call it: if the run is running and its lease has
+ * expired, ends it with the OWNER_LOST failure. Returns GONE, ALIVE, LOST, or the state.
+ */
+export const OWNER_LOST = script(`
+local meta = redis.call('HMGET', KEYS[1], 'state', 'next')
+if not meta[1] then return 'GONE' end
+if meta[1] ~= 'running' then return meta[1] end
+if redis.call('EXISTS', KEYS[3]) == 1 then return 'ALIVE' end
+redis.call('XADD', KEYS[2], (meta[2] or '0') .. '-1', 't', 'failure', 'e', ARGV[1])
+redis.call('HSET', KEYS[1], 'state', 'ended', 'end', 'owner-lost')
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+return 'LOST'
+`);
+
+/**
+ * ARGV: reason, control channel, sentinel payload, retainMs. A running run gets the request
+ * (recorded in its meta for the owner's next heartbeat, and published at once); a queued run is
+ * ended here with the cancelled sentinel. Returns 1 when the run was live, 0 otherwise.
+ */
+export const CANCEL = script(`
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state or state == 'ended' then return 0 end
+if state == 'queued' then
+  redis.call('XADD', KEYS[2], '1-0', 'f', '0', 'e', ARGV[3])
+  redis.call('HSET', KEYS[1], 'state', 'ended', 'end', 'final', 'next', '1')
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  redis.call('PEXPIRE', KEYS[2], ARGV[4])
+  return 1
+end
+redis.call('HSET', KEYS[1], 'cancel', ARGV[1])
+redis.call('PUBLISH', ARGV[2], ARGV[1])
+return 1
+`);
+
+/** ARGV: job payload, ttlMs. Creates a queued run (fails if the id exists). */
+export const SUBMIT = script(`
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('EXISTS') end
+redis.call('HSET', KEYS[1], 'state', 'queued', 'next', '0', 'job', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 'OK'
+`);

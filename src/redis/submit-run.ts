@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { RunStoreError } from '../core/errors/run-store-error.js';
+import { optionError } from '../core/option-error.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { evalScript } from './eval-script.js';
+import type { RedisRunStore } from './redis-run-store.js';
+import { runJobSchema } from './run-job-schema.js';
+import { isRunId, runKeys } from './run-keys.js';
+import { SUBMIT } from './run-scripts.js';
+
+/**
+ * What to run ({@link submitRun}): the command and, optionally, the run id to publish it as.
+ *
+ * @example
+ * ```ts
+ * import type { SubmitRunOptions } from 'sluice/redis';
+ * const options: SubmitRunOptions = { file: 'make', args: ['test'], runId: 'build-7', timeoutMs: 600_000 };
+ * ```
+ */
+export interface SubmitRunOptions {
+  readonly file: string;
+  readonly args?: readonly string[];
+  /** Default: a random UUID. */
+  readonly runId?: string;
+  /** The working directory on the worker. */
+  readonly cwd?: string;
+  /** `exec`'s `timeoutMs` on the worker (`0`: none). */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * The key of the run queue under `prefix`: a Redis Stream read by the workers' consumer group.
+ *
+ * @example
+ * ```ts
+ * import { queueKey } from 'sluice/redis';
+ * await store.client.xlen(queueKey('sluice')); // runs waiting or running
+ * ```
+ */
+export const queueKey = (prefix: string): string => `${prefix}:queue`;
+
+/**
+ * Puts a command on the run queue of `store`'s Redis and resolves with its run id. The run exists
+ * at once (state `queued`), so it can be followed — and cancelled — before a worker takes it;
+ * a worker ({@link startRunWorker}) then runs it through `exec` and publishes its events.
+ *
+ * @example
+ * ```ts
+ * import { fromRunStore } from 'sluice';
+ * import { RedisRunStore, submitRun } from 'sluice/redis';
+ * const store = new RedisRunStore({ url: 'redis://127.0.0.1:6379' });
+ * const runId = await submitRun(store, { file: 'make', args: ['test'] });
+ * fromRunStore(store, runId).subscribe((event) => console.log(event.kind, event.content));
+ * ```
+ */
+export async function submitRun(store: RedisRunStore, options: SubmitRunOptions): Promise<string> {
+  if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
+  rejectUnknownOptions(options, ['file', 'args', 'runId', 'cwd', 'timeoutMs']);
+  const runId = options.runId ?? randomUUID();
+  if (!isRunId(runId))
+    throw optionError('runId', 'a run id (1-200 letters, digits, `.`, `_`, `:` or `-`)', runId);
+  const job = runJobSchema.safeParse({ ...options, args: options.args ?? [], runId });
+  if (!job.success) {
+    const field = String(job.error.issues[0]?.path[0] ?? '');
+    throw optionError(field, 'valid', (options as unknown as Record<string, unknown>)[field]);
+  }
+  const keys = runKeys(store.prefix, runId);
+  const { retainMs, leaseMs } = store.context;
+  try {
+    await evalScript(
+      store.client,
+      SUBMIT,
+      [keys.meta, keys.events, keys.lease],
+      [JSON.stringify(job.data), retainMs + leaseMs],
+    );
+  } catch (error) {
+    if (error instanceof Error && /^(ERR )?EXISTS/.test(error.message)) {
+      throw new RunStoreError('RUN_EXISTS', `Run ${runId} already exists`, { info: { runId } });
+    }
+    throw new RunStoreError('RUN_STORE_FAILED', `Submitting run ${runId} failed: ${String(error)}`, {
+      info: { runId },
+      cause: error,
+    });
+  }
+  await store.client.xadd(queueKey(store.prefix), '*', 'run', runId);
+  return runId;
+}

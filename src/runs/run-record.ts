@@ -1,0 +1,40 @@
+import type { ChunkEvent } from '../core/chunk.js';
+
+/**
+ * How a run ended badly, as a store keeps it: the error's stable `code` (`EXEC_FAILED`,
+ * `OWNER_LOST`, …), its class `name` and its `message` — the same fields as the SSE `failure`
+ * frame (`docs/sse.md`).
+ *
+ * @example
+ * ```ts
+ * import type { RunFailure } from 'sluice';
+ * const failure: RunFailure = { code: 'OWNER_LOST', name: 'OwnerLostError', message: 'Run 7 lost its owner' };
+ * ```
+ */
+export interface RunFailure {
+  readonly code: string;
+  readonly name: string;
+  readonly message: string;
+}
+
+/**
+ * One step of reading a run from a store ({@link RunStore.read}):
+ *
+ * - `events` — consecutive events, in order (one stored entry: one event, or a batch);
+ * - `gap` — sequences `from..to` are no longer retained (trimmed by retention); the next record
+ *   starts at `to + 1`. Never a silent skip;
+ * - `failure` — the run ended with an error after the events before it (terminal).
+ *
+ * The read ends after the record holding the final event, or after a `failure`.
+ *
+ * @example
+ * ```ts
+ * import type { RunRecord } from 'sluice';
+ * const show = (record: RunRecord) =>
+ *   record.type === 'events' ? record.events.length : record.type === 'gap' ? `${record.from}..${record.to} lost` : record.failure.code;
+ * ```
+ */
+export type RunRecord =
+  | { readonly type: 'events'; readonly events: readonly ChunkEvent<unknown>[] }
+  | { readonly type: 'gap'; readonly from: number; readonly to: number }
+  | { readonly type: 'failure'; readonly failure: RunFailure };

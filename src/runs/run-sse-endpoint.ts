@@ -1,0 +1,243 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { asyncScheduler, type SchedulerLike, type Subscription } from 'rxjs';
+import { encodeChunkEvent } from '../adapters/sse/encode-chunk-event.js';
+import { encodeFailure } from '../adapters/sse/encode-failure.js';
+import { encodeGap } from '../adapters/sse/encode-gap.js';
+import { formatSseFrame } from '../adapters/sse/format-sse-frame.js';
+import { nodeResponseSink } from '../adapters/sse/node-response-sink.js';
+import { readLastEventId } from '../adapters/sse/read-last-event-id.js';
+import { readableStreamSink } from '../adapters/sse/readable-stream-sink.js';
+import type { SseSink } from '../adapters/sse/sse-sink.js';
+import { subscribeWithDemand, Valve } from '../core/demand.js';
+import { optionError } from '../core/option-error.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { runFailureError } from './run-failure.js';
+import type { RunStore } from './run-store.js';
+
+/**
+ * Options of {@link runSseEndpoint} (the same meaning as in `toServerSentEvents`).
+ *
+ * @example
+ * ```ts
+ * import { runSseEndpoint, type RunSseOptions } from 'sluice';
+ * const options: RunSseOptions = { heartbeatMs: 15_000, stallTimeoutMs: 30_000, retryMs: 1000 };
+ * runSseEndpoint(store, options);
+ * ```
+ */
+export interface RunSseOptions {
+  /** A `: heartbeat` comment this often on an open connection, in ms (`0` = none). Default `15_000`. */
+  readonly heartbeatMs?: number;
+  /** A client whose socket does not drain for this long is disconnected, in ms (`0` = never). Default `30_000`. */
+  readonly stallTimeoutMs?: number;
+  /** Sent first as `retry:` (the browser's reconnection delay), in ms. Default `1000`. */
+  readonly retryMs?: number;
+  /** The clock of heartbeats and stall timers. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+/**
+ * Serves the runs of a store over Server-Sent Events from *any* instance that reaches the store:
+ * returned by {@link runSseEndpoint}.
+ *
+ * @example
+ * ```ts
+ * const endpoint = runSseEndpoint(store);
+ * createServer((req, res) => endpoint.serve(runIdOf(req.url), req, res));
+ * ```
+ */
+export interface RunSseEndpoint {
+  /** `GET` follows the run (resuming after `Last-Event-ID` / `?lastEventId=`), `DELETE` cancels it. */
+  serve(runId: string, req: IncomingMessage, res: ServerResponse): void;
+  /** The fetch-style `GET`: a `Response` whose body is the run's event stream. */
+  toResponse(runId: string, request?: Request, highWaterMark?: number): Promise<Response>;
+}
+
+const count = (
+  options: RunSseOptions,
+  name: 'heartbeatMs' | 'stallTimeoutMs' | 'retryMs',
+  fallback: number,
+) => {
+  const value = options[name] ?? fallback;
+  if (!Number.isSafeInteger(value) || value < 0) throw optionError(name, 'a non-negative integer', value);
+  return value;
+};
+
+/**
+ * Server-Sent Events served from a {@link RunStore} instead of one process's replay log: a viewer
+ * whose reconnect lands on another server behind the load balancer resumes exactly there, and a
+ * `DELETE` on any server reaches the run's owner (through the store's cancel channel). The wire
+ * format is `toServerSentEvents`'s (`docs/sse.md`): each event's `id` is its sequence, `gap`
+ * (`{from, to}`) when the store's retention trimmed what the client needs — never a silent skip —
+ * `failure` (`{code, name, message}`; `OWNER_LOST` when the run's owner died) and heartbeats.
+ *
+ * Each connection reads the store on its own, paced by its socket: the store is read only while
+ * the socket drains (a Redis store's `XREAD` waits), so a slow client costs no memory. Answers:
+ * `200` and the events after `Last-Event-ID`; `204` when it already has the final event; `400`
+ * for a bad or future `Last-Event-ID`; `404` for an unknown run. `DELETE`: `204` when the request
+ * reached a live run, `409` when it had ended, `404` when unknown.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { runSseEndpoint } from 'sluice';
+ * import { RedisRunStore } from 'sluice/redis';
+ * const endpoint = runSseEndpoint(new RedisRunStore({ url: process.env.REDIS_URL! }));
+ * createServer((req, res) => {
+ *   const match = /^\/runs\/([\w.:-]+)\/events/.exec(req.url ?? '');
+ *   if (match) endpoint.serve(match[1]!, req, res);
+ *   else res.writeHead(404).end();
+ * }).listen(8080);
+ * ```
+ */
+export function runSseEndpoint(store: RunStore, options: RunSseOptions = {}): RunSseEndpoint {
+  if (typeof store !== 'object' || store === null || typeof store.read !== 'function') {
+    throw optionError('store', 'a RunStore', store, 'argument');
+  }
+  if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
+  rejectUnknownOptions(options, ['heartbeatMs', 'stallTimeoutMs', 'retryMs', 'scheduler']);
+  const heartbeatMs = count(options, 'heartbeatMs', 15_000);
+  const stallTimeoutMs = count(options, 'stallTimeoutMs', 30_000);
+  const retryMs = count(options, 'retryMs', 1000);
+  const scheduler = options.scheduler ?? asyncScheduler;
+  if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
+    throw optionError('scheduler', 'a SchedulerLike', scheduler);
+  }
+
+  /** Checks the request; `undefined` = go on and stream. */
+  const check = async (
+    runId: string,
+    lastEventId: number | undefined,
+  ): Promise<{ status: number; message: string } | undefined> => {
+    const info = await store.info(runId);
+    if (info === undefined) return { status: 404, message: `Run ${runId} does not exist` };
+    const after = lastEventId ?? -1;
+    if (info.state === 'ended' && info.failure === undefined && after >= info.next - 1 && info.next > 0) {
+      return { status: 204, message: 'The run has ended; nothing follows this event' };
+    }
+    if (after > info.next - 1) {
+      return {
+        status: 400,
+        message: `Last-Event-ID ${lastEventId} is ahead of run ${runId} (its last event is ${info.next - 1})`,
+      };
+    }
+    return undefined;
+  };
+
+  const stream = (runId: string, sink: SseSink, after: number): void => {
+    const valve = new Valve();
+    let subscription: Subscription | undefined;
+    let stall: Subscription | undefined;
+    let closed = false;
+    const timers: Subscription[] = [];
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      subscription?.unsubscribe();
+      stall?.unsubscribe();
+      for (const timer of timers) timer.unsubscribe();
+      for (const stop of stops) stop();
+    };
+    const write = (text: string) => {
+      if (closed || sink.write(text)) return;
+      valve.pause();
+      if (stallTimeoutMs > 0 && stall === undefined) {
+        stall = scheduler.schedule(() => {
+          sink.destroy();
+          close();
+        }, stallTimeoutMs);
+      }
+    };
+    const end = () => {
+      if (closed) return;
+      sink.end();
+      close();
+    };
+    const stops = [
+      sink.onDrain(() => {
+        stall?.unsubscribe();
+        stall = undefined;
+        valve.resume();
+      }),
+      sink.onClose(close),
+    ];
+    write(formatSseFrame({ retry: retryMs }));
+    if (heartbeatMs > 0) {
+      timers.push(
+        scheduler.schedule(function () {
+          if (!valve.paused) write(formatSseFrame({ comment: 'heartbeat' }));
+          this.schedule(undefined, heartbeatMs);
+        }, heartbeatMs),
+      );
+    }
+    subscription = subscribeWithDemand(valve, () =>
+      store.read(runId, { after }).subscribe({
+        next: (record) => {
+          if (record.type === 'events') for (const event of record.events) write(encodeChunkEvent(event));
+          else if (record.type === 'gap') write(encodeGap(record));
+          else write(encodeFailure(runFailureError(record.failure, runId)));
+        },
+        error: (error: unknown) => {
+          write(encodeFailure(error));
+          end();
+        },
+        complete: end,
+      }),
+    );
+    if (closed) subscription.unsubscribe();
+  };
+
+  return {
+    serve: (runId, req, res) => {
+      const answer = (status: number, message = '') =>
+        res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(message);
+      if (req.method === 'DELETE') {
+        store.cancel(runId).then(
+          async (live) => {
+            if (live) return answer(204);
+            return answer((await store.info(runId)) === undefined ? 404 : 409, `Run ${runId} is not running`);
+          },
+          (error: unknown) => answer(503, (error as Error).message),
+        );
+        return;
+      }
+      if (req.method !== 'GET') {
+        res.writeHead(405, { allow: 'GET, DELETE' }).end();
+        return;
+      }
+      let lastEventId: number | undefined;
+      try {
+        lastEventId = readLastEventId(req.headers['last-event-id'] as string | undefined, req.url);
+      } catch (error) {
+        answer(400, (error as Error).message);
+        return;
+      }
+      check(runId, lastEventId).then(
+        (refusal) => {
+          if (refusal !== undefined) answer(refusal.status, refusal.message);
+          else stream(runId, nodeResponseSink(res), lastEventId ?? -1);
+        },
+        (error: unknown) => answer(503, (error as Error).message),
+      );
+    },
+    toResponse: async (runId, request, highWaterMark = 16) => {
+      let lastEventId: number | undefined;
+      try {
+        lastEventId = readLastEventId(request?.headers.get('last-event-id'), request?.url);
+      } catch (error) {
+        return new Response((error as Error).message, { status: 400 });
+      }
+      const refusal = await check(runId, lastEventId);
+      if (refusal !== undefined) {
+        return new Response(refusal.status === 204 ? null : refusal.message, { status: refusal.status });
+      }
+      const { stream: body, sink } = readableStreamSink(highWaterMark);
+      stream(runId, sink, lastEventId ?? -1);
+      return new Response(body, {
+        headers: {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache, no-transform',
+        },
+      });
+    },
+  };
+}

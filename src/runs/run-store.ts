@@ -1,0 +1,118 @@
+import type { Observable } from 'rxjs';
+import type { ChunkEvent } from '../core/chunk.js';
+import type { Demand } from '../core/demand.js';
+import type { RunFailure, RunRecord } from './run-record.js';
+
+/**
+ * What a store knows about a run ({@link RunStore.info}).
+ *
+ * @example
+ * ```ts
+ * import type { RunInfo } from 'sluice';
+ * const info: RunInfo | undefined = await store.info('build-7');
+ * if (info?.state === 'ended') console.log(`${info.next} events, oldest kept ${info.oldest}`);
+ * ```
+ */
+export interface RunInfo {
+  /** `queued`: submitted, no writer yet; `running`: a writer owns it; `ended`: final event or failure stored. */
+  readonly state: 'queued' | 'running' | 'ended';
+  /** The sequence the next event will have (= how many events the run has had). */
+  readonly next: number;
+  /** The oldest sequence still retained (`next` when none is). */
+  readonly oldest: number;
+  /** How the run failed, when it ended with a failure rather than a final event. */
+  readonly failure: RunFailure | undefined;
+  /** The writer's id, once a writer owns the run. */
+  readonly owner: string | undefined;
+}
+
+/**
+ * Options of {@link RunStore.read}.
+ *
+ * @example
+ * ```ts
+ * import type { RunReadOptions } from 'sluice';
+ * const resume: RunReadOptions = { after: 41 }; // the follower has seen 0..41
+ * ```
+ */
+export interface RunReadOptions {
+  /** Read the events after this sequence; omitted (or `-1`): from the start. */
+  readonly after?: number;
+}
+
+/**
+ * The writing side of one run: what {@link toRunStore} drives. Events go in order; the store
+ * acknowledges them asynchronously, a bounded number at a time.
+ *
+ * @example
+ * ```ts
+ * const writer = store.openWriter('build-7');
+ * writer.onCancel((reason) => console.log('cancel requested:', reason));
+ * writer.append({ sequence: 0, kind: 'stdout', content: 'hi\n', isFinal: false });
+ * writer.append({ sequence: 1, kind: 'exit', content: { exitCode: 0 }, isFinal: true });
+ * await writer.ended; // acknowledged by the store
+ * ```
+ */
+export interface RunWriter {
+  /** The run being written. */
+  readonly runId: string;
+  /**
+   * Paused while the writer holds as many unacknowledged events as it may (a slow or paused store):
+   * a producer subscribed with it stops reading, so memory stays bounded.
+   */
+  readonly demand: Demand;
+  /**
+   * Settles once the run's end (its final event, or a failure) is acknowledged. Rejects with
+   * `OWNER_LOST` when the store already ended the run because this writer's lease had expired,
+   * or with a `RunStoreError` when the store failed or refused a write.
+   */
+  readonly ended: Promise<void>;
+  /** Appends the next event (its sequence must be the next one). Throws after the end. */
+  append(event: ChunkEvent<unknown>): void;
+  /** Ends the run with a failure, after the events appended so far. */
+  fail(error: unknown): void;
+  /**
+   * Calls `listener` once when a cancel request for this run arrives, from whichever instance
+   * sent it ({@link RunStore.cancel}). Returns a function that stops listening.
+   */
+  onCancel(listener: (reason: string) => void): () => void;
+  /** Stops heartbeats and listeners. A run not ended by then is left to its lease's expiry. */
+  close(): void;
+}
+
+/**
+ * Where runs live so that they can be followed, resumed and cancelled from anywhere: the
+ * in-memory store ({@link MemoryRunStore}, one process) or the Redis Streams store
+ * (`RedisRunStore` in `sluice/redis`, any number of machines). See `docs/scaling.md`.
+ *
+ * @example
+ * ```ts
+ * import { exec, fromRunStore, MemoryRunStore, toRunStore } from 'sluice';
+ * const store = new MemoryRunStore();
+ * exec('make', ['test'], { reject: false }).pipe(toRunStore(store, 'build-7')).subscribe();
+ * fromRunStore(store, 'build-7').subscribe((event) => console.log(event.sequence, event.kind));
+ * ```
+ */
+export interface RunStore {
+  /**
+   * Starts writing run `runId` as its owner. `RUN_EXISTS` if the run already has (or had) one:
+   * thrown at once by a store that knows synchronously, else the writer's `ended` rejects with it.
+   */
+  openWriter(runId: string): RunWriter;
+  /**
+   * The run's records after `options.after`, live until its end: a cold, demand-aware Observable
+   * (each subscription reads; a paused consumer stops the reading). Errors with `RUN_NOT_FOUND`
+   * for an unknown run.
+   */
+  read(runId: string, options?: RunReadOptions): Observable<RunRecord>;
+  /**
+   * Asks the run's owner, wherever it runs, to cancel it (its source is stopped and the run ends
+   * with a final `end` event whose `metadata.reason` is `reason`). Resolves `false` when the run
+   * is unknown or has already ended.
+   */
+  cancel(runId: string, reason?: string): Promise<boolean>;
+  /** What the store knows about the run, or `undefined` for an unknown one. */
+  info(runId: string): Promise<RunInfo | undefined>;
+  /** Releases the store's resources (connections, timers). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,116 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { requireTool, which } from '../../support/system-tools.js';
+
+/**
+ * The MCP Inspector's CLI mode against the real `sluice mcp`. The Inspector needs Node ≥ 22.19,
+ * which runs here from the npm package `node` (`npx -y node@22`), with the Inspector from npx's
+ * cache: `.ci/run` fetches both; elsewhere these tests are skipped with a notice that says how.
+ */
+const NODE = 'node@22';
+const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const main = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
+const npx = which('npx');
+
+/** Whether npx can run Node 22 and the Inspector from its cache (no download). */
+function inspectorCached(): string | undefined {
+  if (npx === undefined) return undefined;
+  try {
+    const version = execFileSync(
+      npx,
+      ['--offline', '-y', NODE, npx, '--offline', '-y', INSPECTOR, '--version'],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: 120_000,
+      },
+    );
+    return version.trim() === '' ? undefined : npx;
+  } catch {
+    return undefined;
+  }
+}
+
+const found = requireTool(
+  `the MCP Inspector (${INSPECTOR} on ${NODE})`,
+  inspectorCached(),
+  `npx -y ${NODE} "$(command -v npx)" -y ${INSPECTOR} --version  # as .ci/run does`,
+);
+
+/** `mcp-inspector --cli <args> -- node --import tsx src/cli/main.ts mcp <server>` (the server on this Node). */
+const inspect = (args: string[], server: string[]) =>
+  execa(
+    npx as string,
+    [
+      '--offline',
+      '-y',
+      NODE,
+      npx as string,
+      '--offline',
+      '-y',
+      INSPECTOR,
+      '--cli',
+      '--format',
+      'json',
+      '--cwd',
+      root,
+      ...args,
+      '--',
+      process.execPath,
+      '--import',
+      'tsx',
+      main,
+      'mcp',
+      ...server,
+    ],
+    { reject: false, timeout: 120_000 },
+  );
+
+describe.skipIf(found === undefined)('the MCP Inspector (CLI mode) against sluice mcp', () => {
+  it('lists the Exec tool, with no schema portability error (--strict)', async () => {
+    const listed = await inspect(['--strict', '--method', 'tools/list'], ['--allow', 'sh']);
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    const { result } = JSON.parse(listed.stdout) as {
+      result: { tools: { name: string; inputSchema: object }[] };
+    };
+    expect(result.tools.map((tool) => tool.name)).toEqual(['Exec']);
+    // --strict prints each portability problem on stderr (and exits 6 for an error): none here.
+    expect(listed.stderr).not.toMatch(/Warning|Error/);
+  });
+
+  it('calls the Exec tool, and gets the refusal of a program that is not allowed as an error result', async () => {
+    const call = await inspect(
+      [
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'Exec',
+        '--tool-args-json',
+        '{"argv":["sh","-c","echo hi from sh"]}',
+      ],
+      ['--allow', 'sh'],
+    );
+    expect(call.exitCode, call.stderr).toBe(0);
+    expect(JSON.parse(call.stdout)).toMatchObject({
+      result: { structuredContent: { exit_code: 0, stdout: 'hi from sh\n' } },
+    });
+    const refused = await inspect(
+      ['--method', 'tools/call', '--tool-name', 'Exec', '--tool-args-json', '{"argv":["rm","-rf","/tmp/x"]}'],
+      ['--allow', 'sh'],
+    );
+    expect(JSON.parse(refused.stdout)).toEqual({
+      result: {
+        content: [
+          {
+            type: 'text',
+            text: 'Expected `argv[0]` to be one of the allowed programs: sh, got "rm" (string) (INVALID_ARGUMENTS)',
+          },
+        ],
+        isError: true,
+      },
+    });
+  });
+});

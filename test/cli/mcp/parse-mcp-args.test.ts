@@ -1,0 +1,38 @@
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseMcpArgs } from '../../../src/cli/mcp/parse-mcp-args.js';
+import { CliUsageError } from '../../../src/cli/parse-args.js';
+
+describe('parseMcpArgs', () => {
+  const here = realpathSync(mkdtempSync(join(tmpdir(), 'sluice-mcp-args-')));
+
+  it('takes repeated --allow, a --cwd relative to the current directory, and --timeout-s', () => {
+    expect(parseMcpArgs([], here)).toEqual({ help: false, allow: [], cwd: here, timeoutS: 60 });
+    expect(
+      parseMcpArgs(
+        ['--allow', 'npm', '--allow=git', '--allow', './build.sh', '--cwd', '.', '--timeout-s', '2.5'],
+        here,
+      ),
+    ).toEqual({ help: false, allow: ['npm', 'git', './build.sh'], cwd: here, timeoutS: 2.5 });
+    expect(parseMcpArgs(['-h'], here).help).toBe(true);
+  });
+
+  it('refuses a bad command line with a usage error naming the flag', () => {
+    const file = join(here, 'file');
+    writeFileSync(file, '');
+    const cases: [string[], string][] = [
+      [['--allow', ''], '`--allow` expects a program name or path, got ``'],
+      [['--cwd', file], `\`--cwd\` expects a directory, got \`${file}\``],
+      [['--timeout-s', '0'], '`--timeout-s` expects a number of seconds in (0, 600], got `0`'],
+      [['--timeout-s', '601'], '`--timeout-s` expects a number of seconds in (0, 600], got `601`'],
+      [['--timeout-s', '1e3'], '`--timeout-s` expects a number of seconds in (0, 600], got `1e3`'],
+    ];
+    for (const [argv, message] of cases)
+      expect(() => parseMcpArgs(argv, here)).toThrow(new CliUsageError(message));
+    expect(() => parseMcpArgs(['--allow'], here)).toThrow(CliUsageError);
+    expect(() => parseMcpArgs(['--allowed', 'npm'], here)).toThrow(CliUsageError);
+    expect(() => parseMcpArgs(['npm'], here)).toThrow(CliUsageError);
+  });
+});

@@ -1,0 +1,47 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+
+async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (data: Buffer) => {
+    out += data;
+  });
+  stderr.on('data', (data: Buffer) => {
+    err += data;
+  });
+  const code = await runCli(argv, { stdout, stderr }, {});
+  return { code, stdout: out, stderr: err };
+}
+
+describe('sluice follow / submit / worker: command lines', () => {
+  it.each([
+    [['follow', 'build-7'], 'Missing `--redis <url>`'],
+    [['follow', '--redis', 'redis://h'], 'Expected one run id'],
+    [['follow', '--redis', 'redis://h', 'a', 'b'], 'Expected one run id'],
+    [['follow', '--redis', 'redis://h', 'x', '--after', 'soon'], '`--after` expects a whole number'],
+    [['follow', '--redis', 'ftp://h', 'x'], '`--redis` expects a redis:// or rediss:// URL, got `ftp://h`'],
+    [['submit', '--redis', 'redis://h'], 'Missing the command to run'],
+    [['submit', '--redis', 'redis://h', '--run-id', 'a b', '--', 'ls'], '`--run-id` expects 1-200 letters'],
+    [
+      ['worker', '--redis', 'redis://h', '--concurrency', '0'],
+      '`--concurrency` expects a whole number from 1',
+    ],
+    [['worker', '--frobnicate'], "Unknown option '--frobnicate'"],
+  ])('%j is a usage error (exit 2)', async (argv, message) => {
+    const result = await run(argv);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+
+  it('--help lists them', async () => {
+    const result = await run(['--help']);
+    expect(result.stdout).toContain('sluice follow --redis <url> <run-id>');
+    expect(result.stdout).toContain('sluice submit --redis <url>');
+    expect(result.stdout).toContain('sluice worker --redis <url>');
+    expect(result.stdout).toContain('--run-id <id>');
+  });
+});

@@ -1,0 +1,92 @@
+import { lastValueFrom, tap } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
+import { isOwnerLostError } from '../../src/core/errors/owner-lost-error.js';
+import { RedisRunStore } from '../../src/redis/redis-run-store.js';
+import { fromRunStore } from '../../src/runs/from-run-store.js';
+import { runStoreContract } from '../runs/run-store-contract.js';
+import { pollUntil } from '../support/processes.js';
+import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
+
+let runs = 0;
+describe.skipIf(redisServerPath === undefined)('RedisRunStore (a real redis-server)', () => {
+  let server: RedisServer;
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterAll(() => server?.stop());
+
+  runStoreContract({
+    store: ({ maxEvents }) =>
+      new RedisRunStore({ url: server.url, maxEvents, blockMs: 200, maxBatchEvents: 5 }),
+    runId: () => `run-${process.pid}-${++runs}`,
+  });
+});
+
+describe.skipIf(redisServerPath === undefined)('RedisRunStore reads on demand', () => {
+  let server: RedisServer;
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterAll(() => server?.stop());
+
+  it('a consumer that stops pulling stops the XREADs; one that pulls again gets the rest in order', async () => {
+    const store = new RedisRunStore({ url: server.url, maxBatchEvents: 5, readCount: 1 });
+    const writer = store.openWriter('demand');
+    for (let sequence = 0; sequence < 2000; sequence += 1) {
+      writer.append({ sequence, kind: 'stdout', content: `${sequence}\n`, isFinal: sequence === 1999 });
+      if (sequence % 5 === 4) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await writer.ended;
+    const xreads = async () => {
+      const stats = await store.client.info('commandstats');
+      return Number(/cmdstat_xread:calls=(\d+)/.exec(stats)?.[1] ?? 0);
+    };
+    const iterator = toAsyncIterable(fromRunStore(store, 'demand'), { bufferSize: 4 })[
+      Symbol.asyncIterator
+    ]();
+    const first = await iterator.next();
+    expect(first.value?.sequence).toBe(0);
+    await expect.poll(xreads).toBeGreaterThan(0);
+    const before = await xreads();
+    await pollUntil(() => false, 300); // nobody pulls for a while: no read goes out
+    expect(await xreads()).toBeLessThanOrEqual(before + 1);
+    const sequences = [0];
+    for (let next = await iterator.next(); !next.done; next = await iterator.next())
+      sequences.push(next.value.sequence);
+    expect(sequences).toEqual([...Array(2000).keys()]);
+    expect(await xreads()).toBeGreaterThan(before + 300); // 5 events per entry, 1 entry per XREAD
+    await store.close();
+  });
+});
+
+describe.skipIf(redisServerPath === undefined)('RedisRunStore leases', () => {
+  let server: RedisServer;
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterAll(() => server?.stop());
+
+  it('an owner cut off past its lease is declared lost by a follower, and its later writes are refused', async () => {
+    const owner = new RedisRunStore({ url: server.url, leaseMs: 60_000 });
+    const follower = new RedisRunStore({ url: server.url, blockMs: 100 });
+    const writer = owner.openWriter('partitioned');
+    writer.append({ sequence: 0, kind: 'stdout', content: 'a\n', isFinal: false });
+    await expect.poll(async () => (await follower.info('partitioned'))?.next).toBe(1);
+    // what a partition looks like from Redis: the lease is not renewed and expires
+    await follower.client.del('sluice:{partitioned}:lease');
+    const events: unknown[] = [];
+    const error = await lastValueFrom(
+      fromRunStore(follower, 'partitioned').pipe(tap((event) => events.push(event))),
+    ).catch((e: unknown) => e);
+    expect(isOwnerLostError(error)).toBe(true);
+    expect(events).toHaveLength(1);
+    expect((await follower.info('partitioned'))?.failure?.code).toBe('OWNER_LOST');
+    writer.append({ sequence: 1, kind: 'stdout', content: 'late\n', isFinal: false }); // the owner comes back
+    const refused = await writer.ended.catch((e: unknown) => e);
+    expect(isOwnerLostError(refused)).toBe(true);
+    expect((await follower.info('partitioned'))?.next).toBe(1); // nothing written after the verdict
+    await owner.close();
+    await follower.close();
+  });
+});

@@ -1,0 +1,123 @@
+import { lastValueFrom, Observable, Subject, toArray } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import type { ChunkEvent } from '../../src/core/chunk.js';
+import { currentDemand, type Demand, Valve } from '../../src/core/demand.js';
+import { fromRunStore } from '../../src/runs/from-run-store.js';
+import { MemoryRunStore } from '../../src/runs/memory-run-store.js';
+import type { RunStore, RunWriter } from '../../src/runs/run-store.js';
+import { toRunStore } from '../../src/runs/to-run-store.js';
+import { exec } from '../../src/sources/exec.js';
+import { groupGone } from '../support/processes.js';
+
+const line = (sequence: number, isFinal = false): ChunkEvent<string> => ({
+  sequence,
+  kind: isFinal ? 'exit' : 'stdout',
+  content: `${sequence}\n`,
+  isFinal,
+});
+
+describe('toRunStore', () => {
+  it('passes the stream through, publishes it, and completes once the store has the final event', async () => {
+    const store = new MemoryRunStore();
+    const events = await lastValueFrom(
+      exec('sh', ['-c', 'echo a; echo b']).pipe(toRunStore(store, 'r1'), toArray()),
+    );
+    expect(events.map((event) => event.kind)).toEqual(['stdout', 'stdout', 'exit']);
+    const followed = await lastValueFrom(fromRunStore(store, 'r1').pipe(toArray()));
+    expect(followed).toEqual(events);
+  });
+
+  it('a cancel through the store kills the command and ends the run with the sentinel, for everybody', async () => {
+    const store = new MemoryRunStore();
+    let pid: number | undefined;
+    const seen: ChunkEvent<unknown>[] = [];
+    const done = lastValueFrom(
+      exec('sh', ['-c', 'echo $$; exec sleep 30']).pipe(toRunStore(store, 'r2'), toArray()),
+    );
+    const follower = fromRunStore(store, 'r2').subscribe((event) => {
+      seen.push(event);
+      if (event.sequence === 0) pid = Number(event.content);
+    });
+    await expect.poll(() => pid).toBeGreaterThan(0);
+    expect(await store.cancel('r2', 'enough')).toBe(true);
+    const events = await done;
+    const sentinel = {
+      sequence: 1,
+      kind: 'end',
+      content: null,
+      metadata: { reason: 'enough' },
+      isFinal: true,
+    };
+    expect(events.at(-1)).toEqual(sentinel);
+    expect(seen.at(-1)).toEqual(sentinel);
+    expect(follower.closed).toBe(true);
+    expect(await groupGone(pid as number)).toBe(true);
+  });
+
+  it('unsubscribing ends the run as cancelled, so followers are not left waiting', async () => {
+    const store = new MemoryRunStore();
+    const source = new Subject<ChunkEvent<string>>();
+    const subscription = source.pipe(toRunStore(store, 'r3')).subscribe();
+    source.next(line(0));
+    subscription.unsubscribe();
+    expect(source.observed).toBe(false);
+    const events = await lastValueFrom(fromRunStore(store, 'r3').pipe(toArray()));
+    expect(events.at(-1)).toEqual({
+      sequence: 1,
+      kind: 'end',
+      content: null,
+      metadata: { reason: 'cancelled' },
+      isFinal: true,
+    });
+  });
+
+  it("a source error is recorded as the run's failure, then forwarded", async () => {
+    const store = new MemoryRunStore();
+    const source = new Subject<ChunkEvent<string>>();
+    const result = lastValueFrom(source.pipe(toRunStore(store, 'r4'))).catch((error: unknown) => error);
+    source.next(line(0));
+    source.error(new Error('broken pipe'));
+    expect(((await result) as Error).message).toBe('broken pipe');
+    expect((await store.info('r4'))?.failure).toMatchObject({
+      code: 'STREAM_FAILED',
+      message: 'broken pipe',
+    });
+  });
+
+  it("pauses the producer while the writer's demand or the consumer's is paused", () => {
+    const writerDemand = new Valve();
+    const store: RunStore = {
+      openWriter: (runId): RunWriter => ({
+        runId,
+        demand: writerDemand,
+        ended: new Promise(() => {}),
+        append: () => {},
+        fail: () => {},
+        onCancel: () => () => {},
+        close: () => {},
+      }),
+      read: () => new Observable(),
+      cancel: async () => false,
+      info: async () => undefined,
+      close: async () => {},
+    };
+    let producerDemand: Demand | undefined;
+    const producer = new Observable<ChunkEvent<string>>(() => {
+      producerDemand = currentDemand();
+    });
+    const subscription = producer.pipe(toRunStore(store, 'r5')).subscribe();
+    expect(producerDemand?.paused).toBe(false);
+    writerDemand.pause();
+    expect(producerDemand?.paused).toBe(true);
+    writerDemand.resume();
+    expect(producerDemand?.paused).toBe(false);
+    subscription.unsubscribe();
+  });
+
+  it('rejects a bad store or run id before subscribing', () => {
+    expect(() => toRunStore({} as RunStore, 'x')).toThrow('Expected the `store` argument to be a RunStore');
+    expect(() => toRunStore(new MemoryRunStore(), '')).toThrow(
+      'Expected the `runId` argument to be a non-empty string',
+    );
+  });
+});

@@ -17,6 +17,8 @@ export interface CliExecCommand {
   readonly stallTimeoutMs: number;
   readonly cwd: string | undefined;
   readonly color: boolean | undefined;
+  /** `--stdin inherit`: the command reads sluice's stdin (default `ignore`). */
+  readonly stdin: 'inherit' | 'ignore';
   /** `--redis <url>`: also publish the run to this Redis (see `sluice follow`). */
   readonly redis: string | undefined;
   /** `--run-id <id>`: the run id to publish as (with `--redis`; default a random one). */
@@ -34,7 +36,11 @@ export interface CliWebOptions {
 }
 
 /** The parsed command line: run a command, show help, or run the demo. */
-export type CliCommand = CliExecCommand | { readonly command: 'help' } | { readonly command: 'demo' };
+export type CliCommand =
+  | CliExecCommand
+  | { readonly command: 'help' }
+  | { readonly command: 'version' }
+  | { readonly command: 'demo' };
 
 /** A command line that cannot be run; the CLI prints the message and exits with code 2. */
 export class CliUsageError extends Error {
@@ -69,6 +75,9 @@ const flagsSchema = z.object({
   cwd: z.string().optional(),
   color: z.boolean().optional(),
   'no-color': z.boolean().optional(),
+  stdin: z
+    .enum(['inherit', 'ignore'], { message: '`--stdin` expects `inherit` or `ignore`, got' })
+    .default('ignore'),
   web: z.boolean().default(false),
   port: integer('port', 0, 65_535).optional(),
   host: z.string().min(1, { message: '`--host` expects an address or host name, got' }).optional(),
@@ -100,6 +109,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (argv.length === 0) return { command: 'demo' };
   const [subcommand, ...rest] = argv;
   if (subcommand === '--help' || subcommand === '-h' || subcommand === 'help') return { command: 'help' };
+  if (subcommand === '--version' || subcommand === '-V') return { command: 'version' };
   if (subcommand === 'demo') return { command: 'demo' };
   if (subcommand !== 'exec') {
     const known = ['exec', 'demo', ...subcommands.keys()].map((name) => `\`${name}\``).join(', ');
@@ -126,6 +136,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         cwd: { type: 'string' },
         color: { type: 'boolean' },
         'no-color': { type: 'boolean' },
+        stdin: { type: 'string' },
         web: { type: 'boolean' },
         port: { type: 'string' },
         host: { type: 'string' },
@@ -177,6 +188,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     stallTimeoutMs: values['stall-timeout-ms'],
     cwd: values.cwd,
     color: values['no-color'] ? false : values.color,
+    stdin: values.stdin,
     web: values.web
       ? { host: values.host ?? '127.0.0.1', port: values.port ?? 0, allowHosts: values['allow-host'] }
       : undefined,

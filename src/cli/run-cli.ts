@@ -1,14 +1,17 @@
 import type { ObservedValueOf } from 'rxjs';
 import { stallTimeout } from '../operators/stall-timeout.js';
 import { exec } from '../sources/exec.js';
+import { childIo } from './child-io.js';
 import { demoScript } from './demo.js';
 import { openRunPublisher } from './exec-redis/open-run-publisher.js';
 import { helpText } from './help.js';
 import { type CliExecCommand, CliUsageError, parseCliArgs } from './parse-args.js';
+import { quoteCommand } from './quote-command.js';
 import { runJson } from './run-json.js';
 import { runText } from './run-text.js';
 import { subcommands } from './subcommands.js';
 import type { CliStreams } from './text-view.js';
+import { packageVersion } from './version.js';
 import { runWeb } from './web/run-web.js';
 
 /**
@@ -40,17 +43,24 @@ export async function runCli(
     io.stdout.write(helpText);
     return 0;
   }
+  if (command.command === 'version') {
+    io.stdout.write(`sluice ${packageVersion()}\n`);
+    return 0;
+  }
   const run: CliExecCommand =
     command.command === 'demo'
       ? { ...(parseCliArgs(['exec', '--', process.execPath, '-e', demoScript]) as CliExecCommand) }
       : command;
   const label = command.command === 'demo' ? 'demo' : [run.file, ...run.args].join(' ');
   if (run.json) return runJson(run, io, signal);
+  const live = io.stdout.isTTY === true;
+  const color = run.color ?? (live && env.NO_COLOR === undefined);
   let events = exec(run.file, run.args, {
     reject: false,
     timeoutMs: run.timeoutMs,
     maxOutputBytes: run.maxOutputBytes,
     ...(run.cwd === undefined ? {} : { cwd: run.cwd }),
+    ...childIo(io, env, { color, stdin: run.stdin }),
   }).pipe(
     stallTimeout({
       ms: run.stallTimeoutMs,
@@ -62,9 +72,8 @@ export async function runCli(
       ? undefined
       : await openRunPublisher<ObservedValueOf<typeof events>>(run.redis, run.runId, io);
   if (publisher !== undefined) events = events.pipe(publisher.operator);
-  const live = io.stdout.isTTY === true;
-  const color = run.color ?? (live && env.NO_COLOR === undefined);
-  const view = { live, color, bufferSize: run.bufferSize, label, signal };
+  const echo = command.command === 'demo' ? undefined : quoteCommand(run.file, run.args);
+  const view = { live, color, bufferSize: run.bufferSize, label, echo, signal };
   try {
     if (run.web !== undefined) return await runWeb(events, run.web, io, view);
     return await runText(events, io, view);

@@ -22,8 +22,22 @@ describe('parseCliArgs', () => {
       stallTimeoutMs: 0,
       cwd: undefined,
       color: undefined,
+      stdin: 'ignore',
       web: undefined,
+      redis: undefined,
+      runId: undefined,
     });
+  });
+
+  it('parses --version and --stdin', () => {
+    expect(parseCliArgs(['--version'])).toEqual({ command: 'version' });
+    expect(parseCliArgs(['-V'])).toEqual({ command: 'version' });
+    expect((parseCliArgs(['exec', '--stdin', 'inherit', '--', 'sh']) as CliExecCommand).stdin).toBe(
+      'inherit',
+    );
+    expect(() => parseCliArgs(['exec', '--stdin', 'tty', '--', 'sh'])).toThrow(
+      new CliUsageError('`--stdin` expects `inherit` or `ignore`, got `tty`'),
+    );
   });
 
   it('parses --web with its address flags, which need it', () => {

@@ -35,6 +35,7 @@ export async function runWeb(
     color: boolean;
     bufferSize: number;
     label: string;
+    echo?: string | undefined;
     signal?: AbortSignal | undefined;
   },
 ): Promise<number> {
@@ -51,7 +52,7 @@ export async function runWeb(
       if (!ended) fromPage.abort(new Error('cancelled from the web page'));
     };
   });
-  const run = registry.start(source, { command: options.label });
+  const run = registry.start(source, { command: options.echo ?? options.label });
   let server: WebServer;
   try {
     server = await startWebServer({

@@ -45,12 +45,12 @@ export function createTextView(
   let drawn = 0; // visible width of the status line on the screen
   const paint = (text: string, code: string) => (color ? `${code}${text}${RESET}` : text);
   // The status line never wraps: cut to the width (a wrapped one could not be cleared in place).
-  const fit = (text: string) => {
+  const fitWidth = (text: string) => {
     const columns = io.stdout.columns || 80; // 0: a pty with no size
     return text.length < columns ? text : text.slice(0, Math.max(0, columns - 2)) + '…';
   };
   const statusLine = () => {
-    const text = fit(statusText);
+    const text = fitWidth(statusText);
     drawn = text.length;
     return text === '' ? '' : paint(text, DIM);
   };

@@ -12,7 +12,7 @@ const sluice = (args: string[], options: { input?: string; env?: Record<string, 
 
 describe('sluice exec: what the child gets', () => {
   it('FORCE_COLOR when sluice shows colours (not with --no-color, nor over one that is set)', async () => {
-    const show = ['exec', '--', 'sh', '-c', 'echo "FORCE_COLOR=${FORCE_COLOR-unset}"'];
+    const show = ['exec', '--', 'sh', '-c', 'echo "FORCE_COLOR=$' + '{FORCE_COLOR-unset}"'];
     const env = { FORCE_COLOR: undefined, NO_COLOR: undefined };
     expect((await sluice(['exec', '--color', ...show.slice(1)], { env })).stdout).toBe('FORCE_COLOR=1\n');
     expect((await sluice(['exec', '--no-color', ...show.slice(1)], { env })).stdout).toBe(

@@ -51,7 +51,10 @@ describe.skipIf(tmux === undefined)('sluice on a terminal (a tmux pane)', () => 
     /** Polls the screen until `test` holds; returns the rows then. */
     const rowsWith = async (what: string, test: (rows: string[]) => boolean) => {
       let rows: string[] = [];
-      const ok = await pollUntil(() => test((rows = screen())), 30_000);
+      const ok = await pollUntil(() => {
+        rows = screen();
+        return test(rows);
+      }, 30_000);
       if (!ok) throw new Error(`the screen never showed ${what}:\n${rows.join('\n')}`);
       return rows;
     };
@@ -110,11 +113,11 @@ describe.skipIf(tmux === undefined)('sluice on a terminal (a tmux pane)', () => 
     expect(again.filter((row) => /lines\/s|KiB|stderr\)/.test(row) && !row.includes('·'))).toEqual([]);
 
     writeFileSync(done, '');
-    const end = await rowsWith(
+    await rowsWith(
       'the summary',
       (rows) => rows.some((row) => row.includes("it's done")) && existsSync(answer),
     );
-    expect(tm('capture-pane', '-p', '-J', '-t', 's')).toMatch(/sluice: sh -c [^]*: exit 0 · /); // (wrapped)
+    expect(tm('capture-pane', '-p', '-J', '-t', 's')).toMatch(/sluice: sh -c [\s\S]*: exit 0 · /); // (wrapped)
     const joined = tm('capture-pane', '-p', '-J', '-t', 's').split('\n');
     expect(joined.filter((row) => /^\d+\.\ds · \d+ lines/.test(row))).toEqual([]); // no status line left
   });

@@ -50,7 +50,7 @@ export default defineConfig([
     splitting: true,
     shims: true,
     treeshake: true,
-    external: ['rxjs', 'zod', 'execa', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
+    external: ['rxjs', 'zod', 'execa', 'signal-exit', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
     esbuildPlugins: [pageScriptPlugin],
   },
   {
@@ -59,7 +59,7 @@ export default defineConfig([
     sourcemap: true,
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
-    external: ['rxjs', 'zod', 'execa', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
+    external: ['rxjs', 'zod', 'execa', 'signal-exit', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
     esbuildPlugins: [pageScriptPlugin],
   },
 ]);

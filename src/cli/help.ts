@@ -38,7 +38,10 @@ Options for exec:
   -h, --help                show this help
 
 The exit code mirrors the command's: its own code, 128 + n after signal n, 124 on timeout,
-127 when it cannot be started, and 2 for a bad sluice command line.
+127 when it is not found, 126 when it cannot be started, and 2 for a bad sluice command line.
+A signal to sluice (Ctrl-C, SIGTERM, SIGHUP, SIGQUIT) kills the command's process group and
+exits 128 + n once it is gone (a second one exits at once); with --json the frames still end
+with exactly one terminal frame (a CANCELLED Error). A closed output (| head) exits 141, quietly.
 
 Examples:
   sluice exec -- npm test

@@ -72,7 +72,7 @@ const flagsSchema = z.object({
   'max-output-bytes': integer('max-output-bytes', 1).default(262_144),
   'buffer-size': integer('buffer-size', 1, 1_000_000).default(16),
   'stall-timeout-ms': integer('stall-timeout-ms', 0, MAX_DELAY_MS).default(0),
-  cwd: z.string().optional(),
+  cwd: z.string().min(1, { message: '`--cwd` expects a directory, got' }).optional(),
   color: z.boolean().optional(),
   'no-color': z.boolean().optional(),
   stdin: z

@@ -1,6 +1,6 @@
-import type { ObservedValueOf } from 'rxjs';
+import type { Observable, ObservedValueOf } from 'rxjs';
 import { stallTimeout } from '../operators/stall-timeout.js';
-import { exec } from '../sources/exec.js';
+import { type ExecEvent, exec } from '../sources/exec.js';
 import { childIo } from './child-io.js';
 import { demoScript } from './demo.js';
 import { openRunPublisher } from './exec-redis/open-run-publisher.js';
@@ -55,13 +55,27 @@ export async function runCli(
   if (run.json) return runJson(run, io, signal);
   const live = io.stdout.isTTY === true;
   const color = run.color ?? (live && env.NO_COLOR === undefined);
-  let events = exec(run.file, run.args, {
+  // With --web, a page's Cancel cancels the command too (see web/run-web.ts).
+  const fromPage = run.web === undefined ? undefined : new AbortController();
+  const cancelSignal =
+    fromPage === undefined || signal === undefined
+      ? (fromPage?.signal ?? signal)
+      : AbortSignal.any([signal, fromPage.signal]);
+  const options = {
     reject: false,
     timeoutMs: run.timeoutMs,
     maxOutputBytes: run.maxOutputBytes,
     ...(run.cwd === undefined ? {} : { cwd: run.cwd }),
     ...childIo(io, env, { color, stdin: run.stdin }),
-  }).pipe(
+    ...(cancelSignal === undefined ? {} : { cancelSignal }),
+  };
+  // On a terminal, text lines under the status line; elsewhere the bytes, read by read, unchanged
+  // (but text lines when the run is published or served: followers and pages read lines).
+  const source =
+    live || run.redis !== undefined || run.web !== undefined
+      ? exec(run.file, run.args, options)
+      : exec(run.file, run.args, { ...options, lines: false, encoding: 'buffer' });
+  let events = (source as Observable<ExecEvent<string | Uint8Array>>).pipe(
     stallTimeout({
       ms: run.stallTimeoutMs,
       logger: { warn: (message) => io.stderr.write(`sluice: ${message}\n`) },
@@ -75,7 +89,8 @@ export async function runCli(
   const echo = command.command === 'demo' ? undefined : quoteCommand(run.file, run.args);
   const view = { live, color, bufferSize: run.bufferSize, label, echo, signal };
   try {
-    if (run.web !== undefined) return await runWeb(events, run.web, io, view);
+    if (run.web !== undefined && fromPage !== undefined)
+      return await runWeb(events, run.web, io, view, fromPage);
     return await runText(events, io, view);
   } finally {
     await publisher?.close();

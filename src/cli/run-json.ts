@@ -1,29 +1,42 @@
-import { once } from 'node:events';
 import { map } from 'rxjs';
 import { onChunk } from '../adapters/on-chunk.js';
 import type { ChunkEvent } from '../core/chunk.js';
+import { isCancelledError } from '../core/errors/cancelled-error.js';
 import { isExecError } from '../core/errors/exec-error.js';
 import { isSluiceError } from '../core/errors/sluice-error.js';
-import type { SpawnErrorInfo } from '../core/errors/spawn-error.js';
+import { isSpawnError } from '../core/errors/spawn-error.js';
 import { execEventToChunk } from '../kernel/host/exec-event-to-chunk.js';
+import { execExitInfo } from '../kernel/host/exec-exit-info.js';
 import { bridgeCodec } from '../kernel/protocol/bridge-codec.js';
 import { encodeFrame } from '../kernel/protocol/hostcall-frame.js';
 import { failure, type HostcallOutcome, streamChunk } from '../kernel/protocol/hostcall-outcome.js';
 import type { JsonValue } from '../kernel/protocol/json-value.js';
 import { serdeCodec } from '../kernel/protocol/serde-codec.js';
 import { stallTimeout } from '../operators/stall-timeout.js';
-import { exec } from '../sources/exec.js';
+import { type ExecResult, exec } from '../sources/exec.js';
+import { CliInterruption } from './cli-interruption.js';
 import { mirrorExitCode } from './exit-code.js';
 import type { CliExecCommand } from './parse-args.js';
 import type { CliStreams } from './text-view.js';
+import { whenOutputClosed } from './when-output-closed.js';
+import { writePaced } from './write-paced.js';
 
 /**
  * `sluice exec --json`: writes one NDJSON `{callId, outcome}` frame per chunk on stdout, in the
  * hostcall wire format (`--wire bridge|serde`), exactly as a sluice host would deliver a streaming
- * `exec` hostcall: stdout lines as bare strings, stderr lines as `{ "stderr": "…" }`, and a final
- * chunk with the exit info — or, after the lines, one `Error` outcome (`EXEC_FAILED`, `TIMEOUT`,
- * `SPAWN_FAILED`) for a command that failed, and a null final chunk after a stall. Writes wait for
- * `'drain'`, so a slow reader pauses the command.
+ * `exec` hostcall: stdout lines as bare strings, stderr lines as `{ "stderr": "…" }`, then exactly
+ * one terminal frame:
+ *
+ * - the final chunk with the exit info, for a command that exited 0;
+ * - a null final chunk after a stall;
+ * - otherwise one `Error` outcome (`EXEC_FAILED`, `TIMEOUT`, `CANCELLED` when sluice was
+ *   interrupted by a signal, `SPAWN_FAILED`, …), preceded by one last non-final chunk that carries
+ *   the end as data: `{ "exit": { exit_code, signal, timed_out, truncated, rlimit_hit,
+ *   duration_ms, cancelled_by? } }`, or `{ "spawn_error": { errno, syscall?, path? } }`.
+ *
+ * On a fatal signal the command's group is killed and its last lines, that chunk and the `Error`
+ * are still written (see docs/protocol.md). A closed stdout stops everything at once. Writes wait
+ * for `'drain'`, so a slow reader pauses the command.
  *
  * @example
  * ```ts
@@ -32,15 +45,14 @@ import type { CliStreams } from './text-view.js';
  */
 export async function runJson(run: CliExecCommand, io: CliStreams, signal?: AbortSignal): Promise<number> {
   const codec = run.wire === 'serde' ? serdeCodec : bridgeCodec;
-  const write = (outcome: HostcallOutcome): Promise<void> | undefined => {
-    const ok = io.stdout.write(encodeFrame({ callId: run.callId, outcome }, codec));
-    return ok ? undefined : once(io.stdout, 'drain').then(() => undefined);
-  };
+  const send = (outcome: HostcallOutcome): Promise<void> | undefined =>
+    writePaced(io.stdout, encodeFrame({ callId: run.callId, outcome }, codec));
   const events = exec(run.file, run.args, {
     reject: true,
     timeoutMs: run.timeoutMs,
     maxOutputBytes: run.maxOutputBytes,
     ...(run.cwd === undefined ? {} : { cwd: run.cwd }),
+    ...(signal === undefined ? {} : { cancelSignal: signal }),
   }).pipe(
     map(execEventToChunk),
     stallTimeout<ChunkEvent<JsonValue>>({
@@ -49,28 +61,61 @@ export async function runJson(run: CliExecCommand, io: CliStreams, signal?: Abor
     }),
   );
   let code = 0;
+  let next = 0;
+  const outputClosed = whenOutputClosed(signal);
   try {
     await onChunk(
       events,
       (event) => {
+        next = event.sequence + 1;
         if (event.metadata?.reason === 'stalled') code = 124;
         else if (event.isFinal) code = mirrorExitCode(exitOf(event.content));
-        return write(streamChunk(event.sequence, event.content ?? null, event.isFinal));
+        return send(streamChunk(event.sequence, event.content ?? null, event.isFinal));
       },
-      { bufferSize: run.bufferSize, ...(signal === undefined ? {} : { signal }) },
+      { bufferSize: run.bufferSize, ...(outputClosed === undefined ? {} : { signal: outputClosed }) },
     );
     return code;
   } catch (error) {
-    if (signal?.aborted) return 130;
-    const code = isSluiceError(error) ? error.code : 'EXEC_FAILED';
-    await write(failure(code, (error as Error).message));
+    const interruption = signal?.reason instanceof CliInterruption ? signal.reason : undefined;
+    if (interruption?.outputClosed) return interruption.exitCode;
+    const end = endAsData(error, interruption);
+    if (end !== undefined) await send(streamChunk(next, end, false));
+    await send(failure(isSluiceError(error) ? error.code : 'EXEC_FAILED', (error as Error).message));
+    if (isCancelledError(error)) return interruption?.exitCode ?? 130;
     if (isExecError(error)) return mirrorExitCode(error.result);
-    if (isSluiceError(error, 'SPAWN_FAILED')) {
-      const { errno } = error.info as SpawnErrorInfo;
-      return mirrorExitCode({ exitCode: null, signal: null, timedOut: false, errno });
+    if (isSpawnError(error)) {
+      return mirrorExitCode({
+        exitCode: null,
+        signal: null,
+        timedOut: false,
+        errno: error.info?.errno ?? '',
+      });
     }
     return 1;
   }
+}
+
+/** The last chunk before the `Error`: how the command ended, as fields a program can read. */
+function endAsData(error: unknown, interruption: CliInterruption | undefined): JsonValue | undefined {
+  if (isCancelledError(error)) {
+    const result = error.info?.result as ExecResult | undefined;
+    if (result === undefined) return undefined;
+    const exit: Record<string, JsonValue> = execExitInfo(result);
+    if (interruption !== undefined) exit.cancelled_by = interruption.signal;
+    return { exit };
+  }
+  if (isExecError(error)) return { exit: execExitInfo(error.result) };
+  if (isSpawnError(error) && error.info !== undefined) {
+    const { errno, syscall, path } = error.info;
+    return {
+      spawn_error: {
+        errno,
+        ...(syscall === undefined ? {} : { syscall }),
+        ...(path === undefined ? {} : { path }),
+      },
+    };
+  }
+  return undefined;
 }
 
 function exitOf(content: JsonValue | null): {

@@ -1,26 +1,32 @@
 import { interval, type Observable } from 'rxjs';
 import { onChunk } from '../adapters/on-chunk.js';
 import type { ChunkEvent } from '../core/chunk.js';
-import { isSluiceError } from '../core/errors/sluice-error.js';
-import type { SpawnErrorInfo } from '../core/errors/spawn-error.js';
+import { isCancelledError } from '../core/errors/cancelled-error.js';
+import { isSpawnError } from '../core/errors/spawn-error.js';
 import type { ExecEvent, ExecResult } from '../sources/exec.js';
+import { CliInterruption } from './cli-interruption.js';
 import { mirrorExitCode } from './exit-code.js';
 import { formatBytes, formatDuration } from './format.js';
 import { createOutputStats } from './output-stats.js';
 import { type CliStreams, createTextView } from './text-view.js';
+import { whenOutputClosed } from './when-output-closed.js';
 
 /**
- * Shows a running command as text: each line as it arrives, a live status line on a terminal,
- * and a one-line summary at the end. Writes wait for `'drain'`, so a slow terminal or pipe pauses
- * the child through sluice's demand. Resolves with the exit code that mirrors the child's.
+ * Shows a running command as text: what it writes as it arrives (on a pipe, its bytes unchanged;
+ * on a terminal, line by line under a live status line) and a one-line summary at the end that
+ * counts lines, not pieces. Writes wait for `'drain'`, so a slow terminal or pipe pauses the child
+ * through sluice's demand. Resolves with the exit code that mirrors the child's — or, when
+ * `signal` aborted with a {@link CliInterruption}, 128 + its signal, once the group is gone (the
+ * run was cancelled through `exec`'s `cancelSignal`; the summary says by which signal); a closed
+ * output ends at once and quietly.
  *
  * @example
  * ```ts
- * const code = await runText(exec('make', [], { reject: false }), process, { live: true, color: true, bufferSize: 16 });
+ * const code = await runText(exec('make', [], { reject: false }), process, { live: true, color: true, bufferSize: 16, label: 'make' });
  * ```
  */
 export async function runText(
-  events: Observable<ExecEvent | ChunkEvent<never>>,
+  events: Observable<ExecEvent<string | Uint8Array> | ChunkEvent<never>>,
   io: CliStreams,
   options: {
     live: boolean;
@@ -38,16 +44,21 @@ export async function runText(
   const ticker = options.live
     ? interval(100).subscribe(() => view.status(stats.describe(performance.now())))
     : undefined;
+  const outputClosed = whenOutputClosed(options.signal);
   let result: ExecResult | undefined;
   let stalled = false;
   let endedBy: string | undefined; // a final sentinel other than a stall: cancelled from elsewhere
+  const totals = () =>
+    `${formatDuration(performance.now() - startedAt)} · ${stats.lines} ${stats.lines === 1 ? 'line' : 'lines'} · ${formatBytes(stats.bytes)}`;
   try {
     await onChunk(
       events,
       (event) => {
         if (event.kind === 'stdout' || event.kind === 'stderr') {
-          stats.add(event.kind, event.content as string);
-          return view.line(event.kind, event.content as string);
+          const content = event.content as string | Uint8Array;
+          const partial = event.metadata?.partial === true;
+          stats.add(event.kind, content, partial);
+          return view.line(event.kind, content, partial);
         }
         if (event.kind === 'exit') result = event.content as ExecResult;
         else if (event.metadata?.reason === 'stalled') stalled = true;
@@ -57,34 +68,49 @@ export async function runText(
       {
         bufferSize: options.bufferSize,
         onError: (error) => io.stderr.write(`sluice: ${String(error)}\n`),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(outputClosed === undefined ? {} : { signal: outputClosed }),
       },
     );
   } catch (error) {
     ticker?.unsubscribe();
-    const errno = isSluiceError(error, 'SPAWN_FAILED') ? (error.info as SpawnErrorInfo).errno : undefined;
+    const reason: unknown = options.signal?.reason;
+    const interruption = reason instanceof CliInterruption ? reason : undefined;
+    if (interruption?.outputClosed) return interruption.exitCode;
+    if (isCancelledError(error)) {
+      const partial = error.info?.result as ExecResult | undefined;
+      const how = partial === undefined ? '' : ` · ${describeEnd(partial)}`;
+      const by = interruption === undefined ? 'cancelled' : `interrupted by ${interruption.signal}`;
+      view.finish(`sluice: ${options.label}: ${by}${how} · ${totals()}`);
+      return interruption?.exitCode ?? 130;
+    }
     view.finish(`sluice: ${options.label}: ${(error as Error).message}`);
-    if (errno !== undefined) return mirrorExitCode({ exitCode: null, signal: null, timedOut: false, errno });
-    return options.signal?.aborted ? 130 : 1;
+    if (isSpawnError(error)) {
+      return mirrorExitCode({
+        exitCode: null,
+        signal: null,
+        timedOut: false,
+        errno: error.info?.errno ?? '',
+      });
+    }
+    return 1;
   }
   ticker?.unsubscribe();
-  const elapsed = formatDuration(performance.now() - startedAt);
-  const totals = `${stats.lines} ${stats.lines === 1 ? 'line' : 'lines'} · ${formatBytes(stats.bytes)}`;
   if (endedBy !== undefined) {
-    view.finish(`sluice: ${options.label}: ${endedBy} · ${elapsed} · ${totals}`);
+    view.finish(`sluice: ${options.label}: ${endedBy} · ${totals()}`);
     return 130;
   }
   if (stalled || result === undefined) {
-    view.finish(`sluice: ${options.label}: stalled (output was not read) · ${elapsed} · ${totals}`);
+    view.finish(`sluice: ${options.label}: stalled (output was not read) · ${totals()}`);
     return mirrorExitCode({ exitCode: null, signal: null, timedOut: false, stalled: true });
   }
-  const how = result.timedOut
-    ? 'timed out'
-    : result.signal !== null
-      ? `killed by ${result.signal}`
-      : `exit ${result.exitCode}`;
   const limit = result.rlimitHit === null ? '' : ` · ${result.rlimitHit} limit hit`;
-  const cut = result.truncated ? ' · result truncated' : '';
-  view.finish(`sluice: ${options.label}: ${how} · ${elapsed} · ${totals}${limit}${cut}`);
+  // Every byte was shown: `truncated` (the in-memory result's cap) says nothing about the output.
+  view.finish(`sluice: ${options.label}: ${describeEnd(result)} · ${totals()}${limit}`);
   return mirrorExitCode(result);
+}
+
+function describeEnd(result: ExecResult): string {
+  if (result.timedOut) return 'timed out';
+  if (result.signal !== null) return `killed by ${result.signal}`;
+  return `exit ${result.exitCode}`;
 }

@@ -1,5 +1,5 @@
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import { writePaced } from './write-paced.js';
 
 /** The streams the CLI writes to (process.stdout / process.stderr, or fakes in tests). */
 export interface CliStreams {
@@ -16,21 +16,23 @@ const CLEAR_LINE = '\r\x1b[2K';
 const UP_AND_CLEAR = '\x1b[1A\x1b[2K';
 
 /**
- * Renders lines as text. In **live** mode (a terminal) everything goes to the terminal on stdout:
- * each line as it arrives (stderr lines in red, or marked `[stderr]` without colour) with a status
- * line kept at the bottom and redrawn by `status()`. Otherwise stdout lines go to stdout and
- * stderr lines to stderr, untouched.
- *
- * `line()` returns a promise when the destination's buffer is full, so the caller can wait for
- * `'drain'` — that is how a slow terminal or pipe pauses the child.
+ * Renders the command's output. In **live** mode (a terminal) everything goes to the terminal on
+ * stdout: each line as it arrives (stderr lines in red, or marked `[stderr]` without colour) with
+ * a status line kept at the bottom and redrawn by `status()`. A long line comes in `partial`
+ * pieces: they are written one after the other, so the terminal shows the line whole, and the
+ * status line waits until the line has ended. Otherwise (a pipe, a file) stdout output goes to
+ * stdout and stderr output to stderr, exactly as given: bytes pass through unchanged.
  *
  * On a terminal the status line is cut to the terminal's width (so it never wraps and each
  * redraw replaces it in place) and redrawn when the terminal is resized; `echo` (the command, as
  * a shell would need it typed) is printed first as `$ …`.
  *
+ * `line()` returns a promise when the destination's buffer is full, so the caller can wait for
+ * `'drain'` — that is how a slow terminal or pipe pauses the child.
+ *
  * @example
  * ```ts
- * const view = createTextView(process, { live: true, color: true });
+ * const view = createTextView(process, { live: true, color: true, echo: 'make -j8' });
  * await view.line('stdout', 'hello\n');
  * view.status('0.1s · 1 line · 6 B · 10 lines/s');
  * view.finish('exit 0 · 0.1s · 1 line');
@@ -43,6 +45,8 @@ export function createTextView(
   const { live, color } = options;
   let statusText = '';
   let drawn = 0; // visible width of the status line on the screen
+  /** The kind of the line a partial piece left unfinished on the terminal, if any. */
+  let openLine: 'stdout' | 'stderr' | undefined;
   const paint = (text: string, code: string) => (color ? `${code}${text}${RESET}` : text);
   // The status line never wraps: cut to the width (a wrapped one could not be cleared in place).
   const fitWidth = (text: string) => {
@@ -54,11 +58,10 @@ export function createTextView(
     drawn = text.length;
     return text === '' ? '' : paint(text, DIM);
   };
-  const wait = (stream: Writable, ok: boolean): Promise<void> | undefined =>
-    ok ? undefined : once(stream, 'drain').then(() => undefined);
   // On a narrower terminal the last status line may now span several rows (terminals rewrap
   // it): clear them all, then draw it again at the new width.
   const onResize = () => {
+    if (openLine !== undefined || io.stdout.destroyed) return;
     const columns = io.stdout.columns || 80;
     const rows = Math.max(1, Math.ceil(drawn / columns));
     io.stdout.write(`${CLEAR_LINE}${UP_AND_CLEAR.repeat(rows - 1)}${statusLine()}`);
@@ -79,28 +82,37 @@ export function createTextView(
   }
 
   return {
-    line(kind: 'stdout' | 'stderr', content: string): Promise<void> | undefined {
-      const text = content.endsWith('\n') ? content : `${content}\n`;
-      if (!live) {
-        const stream = kind === 'stderr' ? io.stderr : io.stdout;
-        return wait(stream, stream.write(content));
-      }
+    line(
+      kind: 'stdout' | 'stderr',
+      content: string | Uint8Array,
+      partial = false,
+    ): Promise<void> | undefined {
+      if (!live) return writePaced(kind === 'stderr' ? io.stderr : io.stdout, content);
       lookAtSize();
+      const text = typeof content === 'string' ? content : Buffer.from(content).toString();
+      // A line of the other pipe cannot go in the middle of this one: end the row first.
+      let head = openLine === undefined ? CLEAR_LINE : openLine === kind ? '' : `\n${CLEAR_LINE}`;
+      if (kind === 'stderr' && !color && openLine !== kind) head += '[stderr] ';
+      const ends = !partial;
+      const body = ends && !text.endsWith('\n') ? `${text}\n` : text;
       const shown =
-        kind === 'stderr' ? (color ? paint(text.slice(0, -1), RED) + '\n' : `[stderr] ${text}`) : text;
-      return wait(io.stdout, io.stdout.write(`${CLEAR_LINE}${shown}${statusLine()}`));
+        kind === 'stderr' && color ? paint(body.replace(/\n$/, ''), RED) + (ends ? '\n' : '') : body;
+      openLine = ends ? undefined : kind;
+      return writePaced(io.stdout, `${head}${shown}${ends ? statusLine() : ''}`);
     },
     status(text: string): void {
       statusText = text;
-      if (!live) return;
+      if (!live || openLine !== undefined || io.stdout.destroyed) return;
       lookAtSize();
       io.stdout.write(`${CLEAR_LINE}${statusLine()}`);
     },
     finish(summary: string): void {
       if (live) {
         io.stdout.off('resize', onResize);
-        io.stdout.write(`${CLEAR_LINE}${paint(summary, DIM)}\n`);
-      } else io.stderr.write(`${summary}\n`);
+        if (!io.stdout.destroyed)
+          io.stdout.write(`${openLine === undefined ? CLEAR_LINE : '\n'}${paint(summary, DIM)}\n`);
+      } else if (!io.stderr.destroyed) io.stderr.write(`${summary}\n`);
+      openLine = undefined;
     },
   };
 }

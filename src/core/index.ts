@@ -1,6 +1,7 @@
 export * from './chunk.js';
 export * from './demand.js';
 export * from './errors/buffer-overflow-error.js';
+export * from './errors/cancelled-error.js';
 export * from './errors/exec-error.js';
 export * from './errors/http-error.js';
 export * from './errors/invalid-frame-error.js';

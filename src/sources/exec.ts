@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs';
+import { Observable, type Subscriber } from 'rxjs';
 import { currentDemand } from '../core/demand.js';
 import { resolveExecOptions } from './exec/exec-options.js';
 import type { ExecEvent, ExecOptions } from './exec/exec-types.js';
@@ -30,7 +30,8 @@ export type {
  *
  * - One event per line of stdout and stderr (`kind` `'stdout'`/`'stderr'`, the decoded UTF-8 line
  *   including its `\n`), in arrival order across both pipes; a line longer than `maxLineBytes` comes
- *   in pieces marked `metadata.partial`; `lines: false` emits one event per read instead.
+ *   in pieces marked `metadata.partial`; `lines: false` emits one event per read instead;
+ *   `encoding: 'buffer'` gives the bytes as the child wrote them (`Uint8Array`) instead of text.
  * - Then exactly one final `exit` event with the {@link ExecResult} — after every byte the child
  *   wrote. With `reject: true` (default) a non-zero exit, a death by signal (`EXEC_FAILED`) or a
  *   timeout (`TIMEOUT`) errors instead, with an `ExecError` carrying the same result. A command
@@ -51,11 +52,30 @@ export type {
  * });
  * ```
  */
-export function exec(file: string, args?: readonly string[], options?: ExecOptions): Observable<ExecEvent> {
+export function exec(
+  file: string,
+  args: readonly string[] | undefined,
+  options: ExecOptions & { readonly encoding: 'buffer' },
+): Observable<ExecEvent<Uint8Array>>;
+/**
+ * {@link exec} with text lines (the default `encoding: 'utf8'`).
+ *
+ * @example
+ * ```ts
+ * import { exec } from 'sluice';
+ * exec('ls', ['-l']).subscribe((event) => event.kind !== 'exit' && console.log(event.content.trimEnd()));
+ * ```
+ */
+export function exec(file: string, args?: readonly string[], options?: ExecOptions): Observable<ExecEvent>;
+export function exec(
+  file: string,
+  args?: readonly string[],
+  options?: ExecOptions,
+): Observable<ExecEvent<string | Uint8Array>> {
   const resolved = resolveExecOptions(file, args, options);
   const port = resolved.port ?? execaPort;
-  return new Observable<ExecEvent>((subscriber) => {
+  return new Observable<ExecEvent<string | Uint8Array>>((subscriber) => {
     const demand = resolved.demand ?? currentDemand();
-    return runExec(resolved, port, subscriber, demand);
+    return runExec(resolved, port, subscriber as Subscriber<ExecEvent>, demand);
   });
 }

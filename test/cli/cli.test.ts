@@ -134,12 +134,27 @@ describe('sluice exec --json', () => {
     expect(events.at(-1)?.isFinal).toBe(true);
   });
 
-  it('ends a failing command with one Error outcome after its lines', async () => {
+  it('ends a failing command with one Error outcome after its lines, its exit as data just before', async () => {
     const result = await sluice(['exec', '--json', '--', 'sh', '-c', 'echo partial; exit 1']);
     expect(result.exitCode).toBe(1);
     const outcomes = decodeAll(result.stdout as string, bridgeCodec).map((f) => f.outcome);
     expect(outcomes).toEqual([
       { type: 'streamChunk', sequence: 0, chunk: 'partial\n', isFinal: false },
+      {
+        type: 'streamChunk',
+        sequence: 1,
+        chunk: {
+          exit: {
+            exit_code: 1,
+            signal: null,
+            timed_out: false,
+            truncated: false,
+            rlimit_hit: null,
+            duration_ms: expect.any(Number),
+          },
+        },
+        isFinal: false,
+      },
       { type: 'error', code: 'EXEC_FAILED', message: expect.stringContaining('exit code 1') },
     ]);
   });
@@ -158,7 +173,13 @@ describe('sluice exec --json', () => {
     expect(result.exitCode).toBe(124);
     const outcomes = decodeAll(result.stdout as string, bridgeCodec).map((f) => f.outcome);
     expect(outcomes[0]).toEqual({ type: 'streamChunk', sequence: 0, chunk: 'a\n', isFinal: false });
-    expect(outcomes[1]).toMatchObject({ type: 'error', code: 'TIMEOUT' });
+    expect(outcomes[1]).toMatchObject({
+      type: 'streamChunk',
+      sequence: 1,
+      chunk: { exit: { exit_code: null, signal: 'SIGTERM', timed_out: true } },
+    });
+    expect(outcomes[2]).toMatchObject({ type: 'error', code: 'TIMEOUT' });
+    expect(outcomes).toHaveLength(3);
   });
 });
 

@@ -61,6 +61,30 @@ const cases: [string, unknown, string][] = [
   ['scheduler', {}, 'Expected the `scheduler` option to be a SchedulerLike, got `{}` (object)'],
   ['port', { spawn: 1 }, 'Expected the `port` option to be a ProcessPort, got `{"spawn":1}` (object)'],
   ['demand', true, 'Expected the `demand` option to be a Demand, got `true` (boolean)'],
+  [
+    'cancelSignal',
+    { aborted: false },
+    'Expected the `cancelSignal` option to be an AbortSignal, got `{"aborted":false}` (object)',
+  ],
+  ['cleanup', 'no', 'Expected the `cleanup` option to be a boolean, got `no` (string)'],
+  [
+    'encoding',
+    'latin1',
+    "Expected the `encoding` option to be `'utf8'` or `'buffer'`, got `latin1` (string)",
+  ],
+  // What the OS cannot pass, or would pass as something else, is refused before spawning.
+  ['cwd', '/tm\0p', 'Expected the `cwd` option to be a string without NUL bytes, got `/tm\0p` (string)'],
+  [
+    'env',
+    { 'A=B': 'c' },
+    'Expected the `env` option to be an object whose names are non-empty and contain no `=` or NUL, got `A=B` (string)',
+  ],
+  [
+    'env',
+    { '': 'c' },
+    'Expected the `env` option to be an object whose names are non-empty and contain no `=` or NUL, got `` (string)',
+  ],
+  ['env', { A: 'x\0y' }, 'Expected the `env.A` option to be a string without NUL bytes, got `x\0y` (string)'],
 ];
 
 describe('exec options', () => {
@@ -81,8 +105,9 @@ describe('exec options', () => {
   it('rejects a misspelt option, at the top level and in rlimits, instead of running without it', () => {
     expect(() => exec('ls', [], { port, timeout: 100 } as ExecOptions)).toThrow(
       new TypeError(
-        'Unknown `timeout` option (known options: cwd, env, extendEnv, input, lines, maxLineBytes, ' +
-          'maxOutputBytes, timeoutMs, reject, killSignal, forceKillAfterMs, rlimits, scheduler, port, demand)',
+        'Unknown `timeout` option (known options: cwd, env, extendEnv, input, lines, encoding, maxLineBytes, ' +
+          'maxOutputBytes, timeoutMs, reject, killSignal, forceKillAfterMs, rlimits, cancelSignal, cleanup, ' +
+          'scheduler, port, demand)',
       ),
     );
     expect(() => exec('ls', [], { port, rlimits: { cpu: 1 } } as ExecOptions)).toThrow(
@@ -106,6 +131,14 @@ describe('exec options', () => {
     expect(() => exec('true', ['ok', 3] as unknown as string[])).toThrow(
       new TypeError('Expected the `args` argument to be an array of strings, got `["ok",3]` (array)'),
     );
+    // A NUL byte cannot reach the OS (Node throws from its spawn): named before anything spawns.
+    expect(() => exec('tr\0ue', [], { port })).toThrow(
+      new TypeError('Expected the `file` argument to be a string without NUL bytes, got `tr\0ue` (string)'),
+    );
+    expect(() => exec('true', ['ok', 'a\0b'], { port })).toThrow(
+      new TypeError('Expected the `args[1]` argument to be a string without NUL bytes, got `a\0b` (string)'),
+    );
+    expect(spawned).toEqual([]);
   });
 
   it('accepts valid options without spawning until subscribe', () => {
@@ -123,6 +156,8 @@ describe('exec options', () => {
       killSignal: 'SIGINT',
       forceKillAfterMs: 0,
       rlimits: { cpuSeconds: 1, addressSpaceBytes: 1 << 30, fileSizeBytes: 0, openFiles: 10 },
+      cancelSignal: new AbortController().signal,
+      cleanup: false,
     });
     expect(source).toBeDefined();
     expect(spawned).toEqual([]);

@@ -115,6 +115,28 @@ describe('exec rlimits', () => {
     expect(error).toMatchObject({ code: 'SPAWN_FAILED', info: { errno: 'ENOENT' } });
   });
 
+  it('errors with RLIMIT_UNAVAILABLE naming the limit when prlimit cannot set it, even with reject: false', async () => {
+    // Above the kernel's nr_open: refused to root too. The command never runs.
+    const marker = join(mkdtempSync(join(tmpdir(), 'sluice-rlimit-refused-')), 'ran');
+    const error = await result(
+      exec('sh', ['-c', `touch ${marker}`], { rlimits: { openFiles: 2 ** 30 }, reject: false }),
+    ).catch((thrown: unknown) => thrown);
+    expect(isSluiceError(error, 'RLIMIT_UNAVAILABLE')).toBe(true);
+    expect((error as Error).message).toBe(
+      'Cannot apply the `rlimits.openFiles` limit (1073741824): prlimit: failed to set the NOFILE resource limit: Operation not permitted',
+    );
+    expect(error).toMatchObject({ info: { limit: 'openFiles', rlimits: { openFiles: 2 ** 30 } } });
+    expect(existsSync(marker)).toBe(false);
+    // A command that fails by itself, with the same words on its stderr, is still the command's failure.
+    const own = await result(
+      exec('sh', ['-c', 'echo out; echo "prlimit: failed to set the NOFILE resource limit: x" >&2; exit 1'], {
+        rlimits: { openFiles: 64 },
+        reject: false,
+      }),
+    );
+    expect(own).toMatchObject({ exitCode: 1, stdout: 'out\n' });
+  });
+
   it('errors with RLIMIT_UNAVAILABLE through exec, and runs nothing, when prlimit is missing', async () => {
     const marker = join(mkdtempSync(join(tmpdir(), 'sluice-no-prlimit-')), 'ran');
     lookup.hidePrlimit = true;

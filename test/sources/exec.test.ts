@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { from, type Observable, Subject } from 'rxjs';
+import { from, lastValueFrom, type Observable, Subject, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import {
   type ExecEvent,
@@ -183,6 +183,29 @@ describe('exec', () => {
     expect((rejected.error as Error).message).toMatch(/^Command was killed with SIGUSR1: /);
     const resolved = await collect(exec('sh', ['-c', 'kill -USR1 $$'], { reject: false }));
     expect(resolved.exit?.content).toMatchObject({ exitCode: null, signal: 'SIGUSR1', timedOut: false });
+  });
+
+  describe("encoding: 'buffer'", () => {
+    const bytesOf = (events: ExecEvent<Uint8Array>[]) =>
+      events.filter((event) => event.kind === 'stdout').map((event) => [...(event.content as Uint8Array)]);
+
+    it('passes the bytes through unchanged, invalid UTF-8 included, one event per line', async () => {
+      const events = await lastValueFrom(
+        exec('printf', ['a\\377\\376\\nb'], { encoding: 'buffer' }).pipe(toArray()),
+      );
+      expect(bytesOf(events)).toEqual([[0x61, 0xff, 0xfe, 0x0a], [0x62]]);
+      expect(events.at(-1)).toMatchObject({
+        kind: 'exit',
+        content: { exitCode: 0, stdout: 'a\ufffd\ufffd\nb' },
+      });
+    });
+
+    it('with lines: false, one event per read of the bytes as written', async () => {
+      const events = await lastValueFrom(
+        exec('printf', ['\\377\\376'], { encoding: 'buffer', lines: false }).pipe(toArray()),
+      );
+      expect(bytesOf(events).flat()).toEqual([0xff, 0xfe]);
+    });
   });
 
   describe('spawn failures', () => {

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { isCancelledError } from '../../src/core/errors/cancelled-error.js';
 import { isHttpError } from '../../src/core/errors/http-error.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
 import { type HttpEvent, http } from '../../src/sources/http.js';
@@ -300,5 +302,37 @@ describe('http', () => {
     expect(isHttpError(error, 'HTTP_FAILED')).toBe(true);
     expect((error as Error).cause).toMatchObject({ name: 'AbortError' });
     await serverSawClose;
+  });
+
+  it('cancelSignal: abort() closes the connection and errors CANCELLED with what arrived so far', async () => {
+    const pending = server.nextRequest('/cancel-signal');
+    const controller = new AbortController();
+    const recording = record(
+      http(server.url('/cancel-signal'), undefined, { cancelSignal: controller.signal }),
+    );
+    const { res } = await pending;
+    const serverSawClose = closed(res);
+    res.writeHead(200);
+    res.write('abc');
+    await recording.waitFor(isBody);
+    controller.abort(new Error('no longer needed'));
+    const { error } = await recording.done;
+    expect(isCancelledError(error)).toBe(true);
+    expect(error).toMatchObject({
+      code: 'CANCELLED',
+      message: `Request was cancelled (no longer needed): GET ${server.url('/cancel-signal')}`,
+      info: { reason: new Error('no longer needed'), result: { status: 200, bytes: 3 } },
+    });
+    await serverSawClose;
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('cancelSignal already aborted: nothing is fetched', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const { error } = await record(http(server.url('/never'), undefined, { cancelSignal: controller.signal }))
+      .done;
+    expect(error).toMatchObject({ code: 'CANCELLED', info: { result: { status: undefined, bytes: 0 } } });
+    expect(server.hits('/never')).toBe(0);
   });
 });

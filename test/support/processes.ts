@@ -108,3 +108,24 @@ export function groupAlive(pgid: number): boolean {
 export function groupGone(pgid: number, deadlineMs = 10_000): Promise<boolean> {
   return pollUntil(() => !groupAlive(pgid), deadlineMs);
 }
+
+/**
+ * The live (non-zombie) processes whose command line contains `tag`, from `/proc`: a way to find
+ * every process a test started, whichever group or parent it ended up in.
+ */
+export function processesWithTag(tag: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'latin1');
+      if (!cmdline.includes(tag)) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      if (state !== 'Z' && state !== 'X') found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}

@@ -1,5 +1,6 @@
 import { Observable, Subject, tap } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
+import { isCancelledError } from '../../core/errors/cancelled-error.js';
 import type { ExecEvent } from '../../sources/exec.js';
 import { RunRegistry } from '../../web/run-registry.js';
 import { startWebServer, type WebServer } from '../../web/start-web-server.js';
@@ -15,19 +16,23 @@ const FAREWELL_MS = 2000;
  * code), and serves a live page for it (`sluice/web`: the run registry, the guarded handler, the
  * page). The run's events are teed: the terminal view consumes them with demand (a slow terminal
  * pauses the command, as without `--web`), and the run registry records them for any number of
- * pages. Cancel from a page aborts the run like Ctrl-C does (the process group is killed, the
- * exit code is 130); Ctrl-C ends every page's view with "cancelled from the terminal". sluice
- * exits when the run ends, once open pages have received the end (at most 2 s later).
+ * pages. A page's Cancel aborts `fromPage` (which the caller made part of the command's
+ * `cancelSignal`): the process group is killed, sluice says "cancelled" and exits with 130. A
+ * signal to sluice (Ctrl-C) cancels it the same way, and every page then says "Cancelled from the
+ * terminal". sluice exits when the run ends, once open pages have received the end (at most 2 s
+ * later).
  *
  * @example
  * ```ts
- * const code = await runWeb(exec('make', [], { reject: false }), { host: '127.0.0.1', port: 0, allowHosts: [] }, process, {
+ * const fromPage = new AbortController();
+ * const events = exec('make', [], { reject: false, cancelSignal: fromPage.signal });
+ * const code = await runWeb(events, { host: '127.0.0.1', port: 0, allowHosts: [] }, process, {
  *   live: true, color: true, bufferSize: 16, label: 'make',
- * });
+ * }, fromPage);
  * ```
  */
 export async function runWeb(
-  events: Observable<ExecEvent | ChunkEvent<never>>,
+  events: Observable<ExecEvent<string | Uint8Array> | ChunkEvent<never>>,
   web: CliWebOptions,
   io: CliStreams,
   options: {
@@ -38,13 +43,13 @@ export async function runWeb(
     echo?: string | undefined;
     signal?: AbortSignal | undefined;
   },
+  fromPage: AbortController,
 ): Promise<number> {
   const registry = new RunRegistry({ maxRuns: 1 });
   const relay = new Subject<ChunkEvent<unknown>>();
-  const fromPage = new AbortController();
   let ended = false;
-  // The registry's stream unsubscribes this source on cancel: that is a page's cancel (the
-  // terminal's own abort ends the run first, so `ended` or the abort is already set).
+  // The registry's stream unsubscribes this source on cancel: that is a page's cancel (when the
+  // run ends otherwise, `ended` is set first).
   const source = new Observable<ChunkEvent<unknown>>((subscriber) => {
     const subscription = relay.subscribe(subscriber);
     return () => {
@@ -67,8 +72,6 @@ export async function runWeb(
     return 1;
   }
   io.stderr.write(`sluice: live page: ${server.url}\n`);
-  const signal =
-    options.signal === undefined ? fromPage.signal : AbortSignal.any([options.signal, fromPage.signal]);
   const teed = events.pipe(
     tap({
       next: (event) => {
@@ -77,13 +80,14 @@ export async function runWeb(
       },
       error: (error: unknown) => {
         ended = true;
-        relay.error(error);
+        // A cancel (from a page, or a signal to sluice) ends the page's view below, saying who.
+        if (!isCancelledError(error)) relay.error(error);
       },
       complete: () => relay.complete(),
     }),
   );
   try {
-    return await runText(teed, io, { ...options, signal });
+    return await runText(teed, io, options);
   } finally {
     ended = true;
     if (!run.ended) run.cancel('terminal');

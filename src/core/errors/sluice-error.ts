@@ -19,6 +19,7 @@ export type SluiceErrorCode =
   | 'STREAM_SEQUENCE'
   | 'STREAM_STALLED'
   | 'STREAM_CANCELLED'
+  | 'CANCELLED'
   | 'BUFFER_OVERFLOW'
   | 'INVALID_FRAME'
   | 'INVALID_REQUEST'

@@ -19,11 +19,18 @@ export interface SpawnErrorInfo {
   file: string;
   /** The working directory it was to run in, if one was given. */
   cwd: string | undefined;
+  /** The system call that failed (`'spawn'`, or `'spawn <file>'` as Node names it), when the OS said. */
+  syscall?: string;
+  /** The path the OS reported with the error, when it gave one. */
+  path?: string;
 }
 
 /**
- * A command could not be started at all: the file does not exist or is not executable, or the
- * working directory is missing. Code `SPAWN_FAILED`; `info.errno` is the OS code.
+ * A command could not be started at all: the file does not exist or is not executable, the
+ * working directory is missing or not a directory, the arguments are longer than the system allows
+ * (`E2BIG`)… Code `SPAWN_FAILED`; `info.errno` is the OS code, with `info.syscall` and `info.path`
+ * when the OS gave them. `exec` errors with it within milliseconds: a run that cannot start never
+ * hangs.
  *
  * @example
  * ```ts

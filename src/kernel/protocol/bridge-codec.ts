@@ -14,7 +14,7 @@ const failureShape = z.strictObject({
   message: outcomeFields.message,
 });
 const chunkShape = z.strictObject({
-  ok: z.literal(true),
+  ok: z.literal(true, { error: 'must be true when present' }).optional(),
   stream: z.literal(true, { error: 'must be true when present' }),
   sequence: outcomeFields.sequence,
   isFinal: outcomeFields.isFinal,
@@ -42,15 +42,19 @@ function read(input: unknown, field: string): HostcallOutcome {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw frameError(field, input, 'must be an object');
   }
+  // A stream chunk is told by its `stream` key first, as the bridge's consumer does: the document's
+  // own shape `{ stream, sequence, chunk, isFinal }` has no `ok` (sluice writes `ok: true` too).
+  if (Object.hasOwn(input, 'stream')) {
+    const { sequence, chunk, isFinal } = parseFramePart(chunkShape, input, field);
+    return streamChunk(sequence, chunk, isFinal);
+  }
   const ok: unknown = (input as { ok?: unknown }).ok;
   if (typeof ok !== 'boolean') throw frameError(`${field}.ok`, ok, 'must be a boolean');
   if (!ok) {
     const { code, message } = parseFramePart(failureShape, input, field);
     return failure(code, message);
   }
-  if (!Object.hasOwn(input, 'stream')) return success(parseFramePart(successShape, input, field).value);
-  const { sequence, chunk, isFinal } = parseFramePart(chunkShape, input, field);
-  return streamChunk(sequence, chunk, isFinal);
+  return success(parseFramePart(successShape, input, field).value);
 }
 
 /**
@@ -58,7 +62,9 @@ function read(input: unknown, field: string): HostcallOutcome {
  *
  * - success: `{ ok: true, value }`
  * - error: `{ ok: false, code, message }`
- * - stream chunk: `{ ok: true, stream: true, sequence, isFinal, chunk }`
+ * - stream chunk: `{ ok: true, stream: true, sequence, isFinal, chunk }` — decoded without `ok`
+ *   too (`{ stream: true, sequence, chunk, isFinal }`, the streaming-hostcall shape the bridge's
+ *   consumer reads, which looks at `stream` first); encoded with it
  *
  * In NDJSON frames its call id key is `callId`.
  *

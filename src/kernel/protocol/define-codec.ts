@@ -17,8 +17,8 @@ interface CodecParts {
 
 /**
  * Builds an {@link OutcomeCodec} from its two mappings, adding what every codec shares: the
- * outcome check before encoding, the default field name, the guarantee that decoding throws
- * nothing but `InvalidFrameError` (even if reading the input throws, e.g. a hostile getter),
+ * outcome check before encoding, the default field name, the guarantee that encoding and decoding
+ * throw nothing but `InvalidFrameError` (even if reading the input throws, e.g. a hostile getter),
  * and `safeDecode`. (Internal to the protocol folder.)
  *
  * @example
@@ -27,22 +27,31 @@ interface CodecParts {
  * ```
  */
 export function defineCodec(parts: CodecParts): OutcomeCodec {
-  const decode = (input: unknown, field = 'outcome'): HostcallOutcome => {
+  /** Runs `read`, turning anything it throws but an `InvalidFrameError` (a hostile getter) into one. */
+  const guarded = <T>(field: string, read: () => T): T => {
     try {
-      return parts.read(input, field);
+      return read();
     } catch (error) {
       if (isInvalidFrameError(error)) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
+      let reason: string;
+      try {
+        reason = error instanceof Error ? error.message : String(error);
+      } catch {
+        reason = 'a value that cannot be shown';
+      }
       throw new InvalidFrameError({ field, value: undefined }, `could not be read (${reason})`, {
         cause: error,
       });
     }
   };
+  const decode = (input: unknown, field = 'outcome'): HostcallOutcome =>
+    guarded(field, () => parts.read(input, field));
   return {
     name: parts.name,
     callIdKey: parts.callIdKey,
     sequencePath: parts.sequencePath,
-    encode: (outcome) => parts.write(parseFramePart(hostcallOutcomeSchema, outcome, 'outcome')),
+    encode: (outcome) =>
+      guarded('outcome', () => parts.write(parseFramePart(hostcallOutcomeSchema, outcome, 'outcome'))),
     decode,
     safeDecode: (input, field) => {
       try {

@@ -1,4 +1,5 @@
 import { InvalidFrameError, isInvalidFrameError } from '../../core/errors/invalid-frame-error.js';
+import { optionError } from '../../core/option-error.js';
 import { decodeFrame } from './decode-frame.js';
 import type { HostcallFrame } from './hostcall-frame.js';
 import type { OutcomeCodec } from './outcome-codec.js';
@@ -21,6 +22,12 @@ export interface FrameDecoderConfig {
    * up to the next newline, so memory stays bounded. Default 8 MiB.
    */
   readonly maxFrameBytes?: number;
+  /**
+   * How deep a line may nest arrays and objects (the envelope counts: a chunk's own nesting gets
+   * two levels fewer). A deeper line becomes one `InvalidFrameError` before it is parsed, found in
+   * time linear in its length. Default 128, serde_json's own limit.
+   */
+  readonly maxFrameDepth?: number;
 }
 
 /**
@@ -64,6 +71,10 @@ export function createFrameDecoder(codec: OutcomeCodec, config: FrameDecoderConf
       `Expected the \`maxFrameBytes\` option to be a positive integer, got \`${String(maxFrameBytes)}\` (${typeof maxFrameBytes})`,
     );
   }
+  const maxFrameDepth = config.maxFrameDepth ?? 128;
+  if (!Number.isSafeInteger(maxFrameDepth) || maxFrameDepth < 1) {
+    throw optionError('maxFrameDepth', 'a positive integer', maxFrameDepth);
+  }
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   const encoder = new TextEncoder();
   let parts: Uint8Array[] = [];
@@ -83,7 +94,7 @@ export function createFrameDecoder(codec: OutcomeCodec, config: FrameDecoderConf
     }
     if (text.trim() === '') return;
     try {
-      out.push(decodeFrame(text, codec));
+      out.push(decodeFrame(text, codec, { maxDepth: maxFrameDepth }));
     } catch (error) {
       out.push(
         isInvalidFrameError(error)

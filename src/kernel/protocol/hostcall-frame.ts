@@ -21,7 +21,8 @@ export interface HostcallFrame {
  * Encodes a frame as one NDJSON line, newline included, with the outcome in `codec`'s shape and
  * the call id under `codec.callIdKey`. JSON escapes every newline inside strings, so the line
  * holds exactly one `\n`, at its end. Throws an `InvalidFrameError` for an empty call id or an
- * invalid outcome (see {@link OutcomeCodec.encode}).
+ * invalid outcome (see {@link OutcomeCodec.encode}) — and nothing else, even for a frame whose
+ * getters throw.
  *
  * @example
  * ```ts
@@ -31,11 +32,17 @@ export interface HostcallFrame {
  * ```
  */
 export function encodeFrame(frame: HostcallFrame, codec: OutcomeCodec): string {
-  const { callId } = frame;
+  let callId: unknown;
+  let given: unknown;
+  try {
+    ({ callId, outcome: given } = frame);
+  } catch (error) {
+    throw new InvalidFrameError({ field: '', value: undefined }, 'could not be read', { cause: error });
+  }
   if (typeof callId !== 'string' || callId === '') {
     throw new InvalidFrameError({ field: codec.callIdKey, value: callId }, 'must be a non-empty string');
   }
-  const outcome = codec.encode(frame.outcome);
+  const outcome = codec.encode(given as HostcallOutcome);
   try {
     return `${JSON.stringify({ [codec.callIdKey]: callId, outcome })}\n`;
   } catch (error) {

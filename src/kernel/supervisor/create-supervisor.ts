@@ -21,6 +21,11 @@ import { startRunner } from './start-runner.js';
  * - `maxMessageBytes` — longest NDJSON line from a child runner, default 1 MiB (longer ones are
  *   reported as malformed);
  * - `onMalformed` — told about each malformed runner line as it arrives;
+ * - `maxChunks` — how many chunks a runner's {@link RunnerExitInfo} keeps (default 10 000; later
+ *   ones are still streamed live, and counted in `chunksDropped`);
+ * - `maxMalformed` — how many malformed lines it keeps (default 100; `malformedDropped` counts the rest);
+ * - `maxConcurrentToolCalls` — how many tool calls of one runner run at once (default 8; the
+ *   others wait their turn, in call order);
  * - `port` — the process port of the `exec` source, for tests.
  *
  * @example
@@ -34,6 +39,9 @@ export interface SupervisorOptions {
   readonly scheduler?: SchedulerLike | undefined;
   readonly maxMessageBytes?: number | undefined;
   readonly onMalformed?: ((malformed: MalformedLine) => void) | undefined;
+  readonly maxChunks?: number | undefined;
+  readonly maxMalformed?: number | undefined;
+  readonly maxConcurrentToolCalls?: number | undefined;
   readonly port?: ExecOptions['port'];
 }
 
@@ -72,6 +80,10 @@ const functionSchema = z.custom<(...args: any[]) => unknown>(
   (value) => typeof value === 'function',
   'be a function',
 );
+const positiveInteger = z
+  .number({ error: 'be a positive integer' })
+  .int({ error: 'be a positive integer' })
+  .positive({ error: 'be a positive integer' });
 const supervisorOptionsSchema = z.strictObject({
   registry: z
     .custom<ToolRegistry>(
@@ -86,12 +98,11 @@ const supervisorOptionsSchema = z.strictObject({
       'be a SchedulerLike',
     )
     .optional(),
-  maxMessageBytes: z
-    .number({ error: 'be a positive integer' })
-    .int({ error: 'be a positive integer' })
-    .positive({ error: 'be a positive integer' })
-    .default(1024 * 1024),
+  maxMessageBytes: positiveInteger.default(1024 * 1024),
   onMalformed: functionSchema.optional(),
+  maxChunks: positiveInteger.default(10_000),
+  maxMalformed: positiveInteger.default(100),
+  maxConcurrentToolCalls: positiveInteger.default(8),
   port: z.unknown().optional(),
 });
 const spawnOptionsSchema = z.strictObject({
@@ -149,6 +160,9 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
         kernel: options.kernel,
         scheduler,
         onMalformed: options.onMalformed,
+        maxChunks: config.maxChunks,
+        maxMalformed: config.maxMalformed,
+        maxConcurrentToolCalls: config.maxConcurrentToolCalls,
       });
     },
   };

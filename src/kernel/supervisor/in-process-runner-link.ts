@@ -17,7 +17,10 @@ import type { RunnerLink, RunnerLinkEvent } from './runner-link.js';
  * ```
  */
 export function inProcessRunnerLink(runner: InProcessRunner): RunnerLink {
-  const waiting = new Map<string | number, (result: ToolResult) => void>();
+  const waiting = new Map<
+    string | number,
+    { resolve: (result: ToolResult) => void; reject: (error: unknown) => void }
+  >();
   return {
     events$: new Observable<RunnerLinkEvent>((subscriber) => {
       const controller = new AbortController();
@@ -32,10 +35,7 @@ export function inProcessRunnerLink(runner: InProcessRunner): RunnerLink {
           new Promise<ToolResult>((resolve, reject) => {
             if (controller.signal.aborted) return reject(stopped());
             const id = `in-process-${nextId++}`;
-            waiting.set(id, resolve);
-            controller.signal.addEventListener('abort', () => reject(stopped()), {
-              once: true,
-            });
+            waiting.set(id, { resolve, reject });
             channel.send({ op: 'tool_call', id, name, args });
           }),
         signal: controller.signal,
@@ -55,15 +55,18 @@ export function inProcessRunnerLink(runner: InProcessRunner): RunnerLink {
         );
       return () => {
         controller.abort();
+        // One rejection per pending call, without one abort listener per call on the signal.
+        const pending = [...waiting.values()];
         waiting.clear();
+        for (const call of pending) call.reject(stopped());
       };
     }),
     send(text) {
       const message = JSON.parse(text) as { op?: unknown; id?: unknown; result?: ToolResult };
       if (message.op !== 'tool_result') return;
-      const resolve = waiting.get(message.id as string);
+      const call = waiting.get(message.id as string);
       waiting.delete(message.id as string);
-      resolve?.(message.result as ToolResult);
+      call?.resolve(message.result as ToolResult);
     },
   };
 }

@@ -1,11 +1,15 @@
+import { jsonNestsDeeper } from '../protocol/json-depth.js';
 import { describeIssues } from '../tools/describe-issues.js';
 import { type RunnerMessage, runnerMessageSchema } from './runner-message.js';
 
 const OPS = ['chunk', 'tool_call', 'result'];
+/** As deep as a wire frame may nest (serde_json's limit): deeper lines are refused unparsed. */
+const MAX_DEPTH = 128;
 
 /**
  * Decodes one NDJSON line from a runner. Never throws: a line that is not JSON, not an object,
- * has an unknown `op` or a bad field gives `{ ok: false, problem }` with a message naming it.
+ * has an unknown `op` or a bad field gives `{ ok: false, problem }` with a message naming it; a line
+ * nested deeper than 128 levels is refused before it is parsed (in time linear in its length).
  *
  * @example
  * ```ts
@@ -17,6 +21,9 @@ const OPS = ['chunk', 'tool_call', 'result'];
 export function parseRunnerLine(
   line: string,
 ): { ok: true; message: RunnerMessage } | { ok: false; problem: string } {
+  if (jsonNestsDeeper(line, MAX_DEPTH)) {
+    return { ok: false, problem: `Nests arrays and objects deeper than ${MAX_DEPTH} levels` };
+  }
   let value: unknown;
   try {
     value = JSON.parse(line);

@@ -7,10 +7,13 @@ import type { ToolResult } from '../tools/tool-result.js';
  * - `exitCode` / `signal` — its exit status; both `null` when the supervisor killed it (timeout or
  *   `kill()`), since the status is not awaited then;
  * - `timedOut` — the `wait()` deadline killed it (and any tool process it was waiting for);
- * - `chunks` — every chunk, runner-emitted and tool-emitted, in arrival order (the single source of
- *   truth; empty when nothing streamed);
+ * - `chunks` — the chunks, runner-emitted and tool-emitted, in arrival order, up to the
+ *   supervisor's `maxChunks` (default 10 000; empty when nothing streamed); `chunksDropped` counts
+ *   the later ones, which were still streamed live to `wait({ onChunk })` and `chunks$`, like
+ *   `exec`'s output cap and its `truncated`;
  * - `toolCalls` — each tool call with its outcome, in call order;
- * - `malformed` — stdout lines that were not valid messages (reported, never fatal);
+ * - `malformed` — stdout lines that were not valid messages (reported, never fatal), up to
+ *   `maxMalformed` (default 100); `malformedDropped` counts the rest;
  * - `result` — the `value` of the runner's last `{ op: 'result' }` message, if any;
  * - `stderr` — what the runner wrote to stderr (capped);
  * - `durationMs` — from spawn to exit, by the supervisor's scheduler.
@@ -27,8 +30,12 @@ export interface RunnerExitInfo {
   readonly signal: string | null;
   readonly timedOut: boolean;
   readonly chunks: readonly ToolChunk[];
+  /** Chunks past the supervisor's `maxChunks`: streamed live, not kept in `chunks`. */
+  readonly chunksDropped: number;
   readonly toolCalls: readonly RunnerToolCall[];
   readonly malformed: readonly MalformedLine[];
+  /** Malformed lines past the supervisor's `maxMalformed`: reported to `onMalformed`, not kept. */
+  readonly malformedDropped: number;
   readonly result?: unknown;
   readonly stderr: string;
   readonly durationMs: number;

@@ -26,8 +26,9 @@ export interface RunnerWaitOptions {
  * - `pid` — its kernel process id (what its tool calls see as `ctx.pid`);
  * - `wait(options)` — resolves with its {@link RunnerExitInfo} once it exits (or is killed);
  *   rejects only when it could not start (e.g. a `SpawnError`);
- * - `chunks$` — the same chunks as an Observable: replays those so far, then follows live, and
- *   completes when the runner is gone (`observe()` returns it too);
+ * - `chunks$` — the same chunks as an Observable: replays those kept so far (the first
+ *   `maxChunks`), then follows live, and completes when the runner is gone (`observe()` returns it
+ *   too);
  * - `kill()` — stops it now (process group, running tools included).
  *
  * @example

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Observable, Subject, Subscriber } from 'rxjs';
 import { subscribeWithDemand } from '../../core/demand.js';
 import { dispatchToolCall } from '../tools/dispatch-tool-call.js';
@@ -13,13 +14,20 @@ import { toolResultLine } from './tool-result-line.js';
 import { waitOptionsSchema } from './wait-options-schema.js';
 
 const MAX_STDERR = 64 * 1024;
+const DEFAULT_MAX_CHUNKS = 10_000;
+const DEFAULT_MAX_MALFORMED = 100;
+const DEFAULT_MAX_CONCURRENT_TOOL_CALLS = 8;
 
 /**
  * Starts a runner on `link` now and returns its {@link RunnerHandle}: stdout lines are decoded as
  * messages (malformed ones reported, never fatal), chunks recorded and broadcast in arrival order,
- * tool calls dispatched concurrently with the handle's `pid` and a chunk emitter that records and
- * broadcasts too; their results go back as `{ op: 'tool_result', id, result }` lines. When the
- * runner exits, is killed or times out, running tools are aborted (their processes killed).
+ * tool calls dispatched concurrently (at most `maxConcurrentToolCalls` at once, default 8; the
+ * others wait, in call order) with the handle's `pid` and a chunk emitter that records and
+ * broadcasts too; their results go back as `{ op: 'tool_result', id, result }` lines. Memory stays
+ * bounded whatever the runner writes: at most `maxChunks` chunks (default 10 000) and `maxMalformed`
+ * malformed lines (default 100) are kept for {@link RunnerExitInfo}, the rest counted
+ * (`chunksDropped`, `malformedDropped`) yet still streamed live. When the runner exits, is killed
+ * or times out, running tools are aborted (their processes killed) and waiting ones never start.
  *
  * @example
  * ```ts
@@ -35,7 +43,17 @@ export function startRunner(link: RunnerLink, deps: StartRunnerDeps): RunnerHand
   const malformed: MalformedLine[] = [];
   const toolCalls: RunnerToolCall[] = [];
   const live = new Subject<ToolChunk>();
+  const maxChunks = deps.maxChunks ?? DEFAULT_MAX_CHUNKS;
+  const maxMalformed = deps.maxMalformed ?? DEFAULT_MAX_MALFORMED;
+  const maxConcurrent = deps.maxConcurrentToolCalls ?? DEFAULT_MAX_CONCURRENT_TOOL_CALLS;
+  let chunksDropped = 0;
+  let malformedDropped = 0;
   const tools = new AbortController();
+  // Each running tool may listen on this signal (the Exec tool does, through `cancelSignal`): at
+  // most `maxConcurrent` at once, so say so rather than let Node warn past 10.
+  setMaxListeners(Math.max(10, maxConcurrent + 2), tools.signal);
+  const waitingCalls: Array<() => void> = [];
+  let runningCalls = 0;
   let status: { exitCode: number | null; signal: string | null; timedOut: boolean } | undefined;
   let failure: { error: unknown } | undefined;
   let stderr = '';
@@ -48,13 +66,15 @@ export function startRunner(link: RunnerLink, deps: StartRunnerDeps): RunnerHand
 
   const emit = (chunk: ToolChunk) => {
     if (status !== undefined || failure !== undefined) return;
-    chunks.push(chunk);
+    if (chunks.length < maxChunks) chunks.push(chunk);
+    else chunksDropped += 1;
     live.next(chunk);
   };
   const finish = (exitCode: number | null, signal: string | null, timedOut: boolean) => {
     if (status !== undefined || failure !== undefined) return;
     lines.flush();
     status = { exitCode, signal, timedOut };
+    waitingCalls.length = 0;
     tools.abort();
     sink.unsubscribe();
     live.complete();
@@ -64,8 +84,10 @@ export function startRunner(link: RunnerLink, deps: StartRunnerDeps): RunnerHand
       signal,
       timedOut,
       chunks: [...chunks],
+      chunksDropped,
       toolCalls: [...toolCalls],
       malformed: [...malformed],
+      malformedDropped,
       ...(result === undefined ? {} : { result: result.value }),
       stderr,
       durationMs: Math.max(0, scheduler.now() - startedAt),
@@ -74,13 +96,15 @@ export function startRunner(link: RunnerLink, deps: StartRunnerDeps): RunnerHand
   const fail = (error: unknown) => {
     if (status !== undefined || failure !== undefined) return;
     failure = { error };
+    waitingCalls.length = 0;
     tools.abort();
     live.error(error);
     settle.reject(error);
   };
   const report = (line: string, problem: string) => {
     const entry = { line: line.length > 200 ? `${line.slice(0, 197)}...` : line, problem };
-    malformed.push(entry);
+    if (malformed.length < maxMalformed) malformed.push(entry);
+    else malformedDropped += 1;
     try {
       deps.onMalformed?.(entry);
     } catch {
@@ -94,13 +118,25 @@ export function startRunner(link: RunnerLink, deps: StartRunnerDeps): RunnerHand
       -readonly [K in keyof RunnerToolCall]: RunnerToolCall[K];
     };
     toolCalls.push(call);
-    void dispatchToolCall({ msg: message, pid, registry, kernel, onChunk: emit, signal: tools.signal }).then(
-      (answer) => {
+    const start = () => {
+      runningCalls += 1;
+      void dispatchToolCall({
+        msg: message,
+        pid,
+        registry,
+        kernel,
+        onChunk: emit,
+        signal: tools.signal,
+      }).then((answer) => {
+        runningCalls -= 1;
         if (status !== undefined || failure !== undefined) return;
         call.result = answer;
         link.send(toolResultLine(id, answer));
-      },
-    );
+        waitingCalls.shift()?.();
+      });
+    };
+    if (runningCalls < maxConcurrent) start();
+    else waitingCalls.push(start);
   };
   const onLine = (text: string, overlong: boolean) => {
     const line = text.replace(/\r?\n$/, '');

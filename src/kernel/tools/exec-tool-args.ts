@@ -7,12 +7,19 @@ const positiveInt = (what: string) =>
     .int({ error: `be ${what}` })
     .positive({ error: `be ${what}` });
 
+/** A string the OS can pass to a child: no NUL byte. */
+const osString = (what: string) =>
+  z
+    .string({ error: `be ${what}` })
+    .refine((text) => !text.includes('\0'), { error: `be ${what} without NUL bytes` });
+
 /**
  * The arguments of the Exec tool (snake_case, as on the wire). Unknown keys are rejected, so a
  * typo (`timeout` for `timeout_s`) is an error instead of a silently ignored limit.
  *
  * - `argv` — non-empty array of strings: the executable and its arguments (no shell);
  * - `cwd`, `env` — working directory and extra environment variables (merged into the parent's);
+ *   no string may hold a NUL byte, and no variable name may be empty or hold `=`;
  * - `timeout_s` — wall-clock limit in seconds, default 60, at most 600 (fractions allowed);
  * - `max_output_bytes` — cap on each of the returned `stdout` / `stderr`, default 256 KiB,
  *   1 KiB – 4 MiB;
@@ -28,16 +35,21 @@ const positiveInt = (what: string) =>
  */
 export const execToolArgsSchema = z.strictObject({
   argv: z
-    .array(z.string({ error: 'be a string' }), { error: 'be a non-empty array of strings' })
+    .array(osString('a string'), { error: 'be a non-empty array of strings' })
     .min(1, { error: 'be a non-empty array of strings' })
     .describe('The program and its arguments, e.g. ["git", "status"] (no shell)'),
-  cwd: z
-    .string({ error: 'be a string' })
-    .min(1, { error: 'be a non-empty string' })
+  cwd: osString('a string')
+    .refine((cwd) => cwd !== '', { error: 'be a non-empty string' })
     .optional()
     .describe('Working directory'),
   env: z
-    .record(z.string(), z.string({ error: 'be a string' }), { error: 'be an object of strings' })
+    .record(z.string(), osString('a string'), { error: 'be an object of strings' })
+    .superRefine((env, context) => {
+      const bad = Object.keys(env).find((name) => name === '' || /[=\0]/.test(name));
+      if (bad === undefined) return;
+      const message = 'be an object whose names are non-empty and hold no `=` or NUL';
+      context.addIssue({ code: 'custom', message, input: bad });
+    })
     .optional()
     .describe("Extra environment variables, merged into the server's"),
   timeout_s: z

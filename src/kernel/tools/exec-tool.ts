@@ -1,6 +1,5 @@
-import type { Subscription } from 'rxjs';
 import { subscribeWithDemand } from '../../core/demand.js';
-import { SluiceError } from '../../core/errors/sluice-error.js';
+import { CancelledError, isCancelledError } from '../../core/errors/cancelled-error.js';
 import { type ExecResult, exec } from '../../sources/exec.js';
 import { type ExecToolArgs, execToolArgsSchema } from './exec-tool-args.js';
 import type { ExecToolResult } from './exec-tool-result.js';
@@ -20,8 +19,10 @@ import type { ToolDefinition } from './tool-definition.js';
  * marked `metadata: { tool: 'Exec', partial: true }` (it has no newline; the line goes on in the
  * next chunk of the same kind), so line boundaries survive. Otherwise nothing is emitted. Both paths run the same pipeline, so the result is identical; past
  * `max_output_bytes` chunks keep flowing while the result stops growing (`truncated: true`).
- * Aborting `ctx.signal` kills the whole process group and rejects with code `STREAM_CANCELLED`;
- * while `ctx.demand` is paused the tool stops reading the child's output, so the child blocks on
+ * Aborting `ctx.signal` is the run's `cancelSignal`: the whole process group gets `SIGTERM` (then
+ * `SIGKILL`), and once it is gone the call rejects with a `CancelledError` (code `CANCELLED`) whose
+ * `info.result` is the partial {@link ExecToolResult} (the output so far, how the group died).
+ * While `ctx.demand` is paused the tool stops reading the child's output, so the child blocks on
  * its full pipe.
  * See {@link toExecOptions} for the rlimit defaults (and why Node children skip the address-space one).
  *
@@ -46,28 +47,23 @@ export function createExecTool(config: ExecToolConfig = {}): ToolDefinition<Exec
 function runExec(args: ExecToolArgs, ctx: ToolContext, config: ExecToolConfig): Promise<ExecToolResult> {
   const streaming = args.stream && ctx.onChunk !== undefined;
   const [file = '', ...rest] = args.argv;
-  const source = exec(file, rest, toExecOptions(args, config));
+  const options = toExecOptions(args, config);
+  if (ctx.signal !== undefined) options.cancelSignal = ctx.signal;
+  const source = exec(file, rest, options);
   return new Promise<ExecToolResult>((resolve, reject) => {
-    const signal = ctx.signal;
-    let subscription: Subscription | undefined;
-    const onAbort = () => {
-      subscription?.unsubscribe();
-      reject(new SluiceError('STREAM_CANCELLED', `Exec \`${file}\` was cancelled`));
-    };
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const done = () => signal?.removeEventListener('abort', onAbort);
-    subscription = subscribeWithDemand(ctx.demand, () =>
+    subscribeWithDemand(ctx.demand, () =>
       source.subscribe({
         next: (event) => {
           if (event.kind === 'exit') resolve(toResult(event.content));
           else if (streaming) emit(ctx, event.kind, event.content, event.metadata?.partial === true);
         },
         error: (error: unknown) => {
-          done();
-          reject(error);
+          if (!isCancelledError(error)) return reject(error);
+          const partial = error.info?.result as ExecResult | undefined;
+          const result = partial === undefined ? undefined : toResult(partial);
+          const message = `Exec \`${file}\` was cancelled`;
+          reject(new CancelledError(message, { reason: error.info?.reason, result }, { cause: error }));
         },
-        complete: done,
       }),
     );
   });

@@ -6,6 +6,7 @@ import { lazySchema } from '../../core/lazy-zod.js';
 import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
 import { optionError } from '../../core/option-error.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
+import { checkSpawnStrings } from './check-spawn-strings.js';
 import type { ExecOptions, ExecRlimits } from './exec-types.js';
 import type { ProcessPort } from './process-port.js';
 
@@ -18,6 +19,7 @@ export interface ResolvedExecOptions {
   readonly extendEnv: boolean;
   readonly input: string | Uint8Array | Observable<string | Uint8Array> | undefined;
   readonly lines: boolean;
+  readonly encoding: 'utf8' | 'buffer';
   readonly maxLineBytes: number;
   readonly maxOutputBytes: number;
   readonly timeoutMs: number;
@@ -25,6 +27,8 @@ export interface ResolvedExecOptions {
   readonly killSignal: NodeJS.Signals;
   readonly forceKillAfterMs: number;
   readonly rlimits: ExecRlimits | undefined;
+  readonly cancelSignal: AbortSignal | undefined;
+  readonly cleanup: boolean;
   readonly scheduler: SchedulerLike;
   readonly port: ProcessPort | undefined;
   readonly demand: Demand | undefined;
@@ -53,6 +57,7 @@ const validation = lazySchema((z) => {
       'a string, a Uint8Array or an Observable',
     ],
     lines: [z.boolean(), 'a boolean'],
+    encoding: [z.enum(['utf8', 'buffer']), "`'utf8'` or `'buffer'`"],
     maxLineBytes: [integer(1), 'a positive integer'],
     maxOutputBytes: [integer(0), 'a non-negative integer'],
     timeoutMs: [delay, 'a non-negative integer'],
@@ -64,6 +69,8 @@ const validation = lazySchema((z) => {
     'rlimits.addressSpaceBytes': [integer(1), 'a positive integer'],
     'rlimits.fileSizeBytes': [integer(0), 'a non-negative integer'],
     'rlimits.openFiles': [integer(1), 'a positive integer'],
+    cancelSignal: [z.instanceof(AbortSignal), 'an AbortSignal'],
+    cleanup: [z.boolean(), 'a boolean'],
     scheduler: [hasMethods('now', 'schedule'), 'a SchedulerLike'],
     port: [hasMethods('spawn'), 'a ProcessPort'],
     demand: [hasMethods('onChange'), 'a Demand'],
@@ -128,6 +135,7 @@ export function resolveExecOptions(
     const bound = typeof maximum === 'number' ? ` up to ${maximum}` : '';
     throw optionError(field, `${checked?.[1] ?? issue.message}${bound}`, value);
   }
+  checkSpawnStrings(file, (args as readonly string[] | undefined) ?? [], given.cwd, given.env);
   return {
     file,
     args: (args as readonly string[] | undefined) ?? [],
@@ -136,6 +144,7 @@ export function resolveExecOptions(
     extendEnv: given.extendEnv ?? true,
     input: given.input,
     lines: given.lines ?? true,
+    encoding: given.encoding ?? 'utf8',
     maxLineBytes: given.maxLineBytes ?? 65_536,
     maxOutputBytes: given.maxOutputBytes ?? 262_144,
     timeoutMs: given.timeoutMs ?? 0,
@@ -144,6 +153,8 @@ export function resolveExecOptions(
     forceKillAfterMs: given.forceKillAfterMs ?? 2000,
     rlimits:
       given.rlimits === undefined || Object.keys(given.rlimits).length === 0 ? undefined : given.rlimits,
+    cancelSignal: given.cancelSignal,
+    cleanup: given.cleanup ?? true,
     scheduler: given.scheduler ?? asyncScheduler,
     port: given.port,
     demand: given.demand,

@@ -70,16 +70,17 @@ export interface ExecResult {
 }
 
 /**
- * One line (or, with `lines: false`, one read) of the child's stdout or stderr.
+ * One line (or, with `lines: false`, one read) of the child's stdout or stderr: decoded text, or
+ * with `encoding: 'buffer'` the bytes as the child wrote them (`C` is then `Uint8Array`).
  *
  * @example
  * ```ts
  * const event: ExecLineEvent = { sequence: 0, kind: 'stdout', content: 'hello\n', isFinal: false };
  * ```
  */
-export interface ExecLineEvent extends ChunkEvent<string> {
+export interface ExecLineEvent<C extends string | Uint8Array = string> extends ChunkEvent<C> {
   readonly kind: 'stdout' | 'stderr';
-  readonly content: string;
+  readonly content: C;
   readonly isFinal: false;
 }
 
@@ -98,14 +99,15 @@ export interface ExecExitEvent extends ChunkEvent<ExecResult> {
 }
 
 /**
- * An event of {@link exec}: line events, then exactly one `exit` event.
+ * An event of {@link exec}: line events, then exactly one `exit` event. `C` is the line content:
+ * `string`, or `Uint8Array` with `encoding: 'buffer'`.
  *
  * @example
  * ```ts
  * exec('ls').subscribe((event: ExecEvent) => console.log(event.sequence, event.kind));
  * ```
  */
-export type ExecEvent = ExecLineEvent | ExecExitEvent;
+export type ExecEvent<C extends string | Uint8Array = string> = ExecLineEvent<C> | ExecExitEvent;
 
 /**
  * Options of {@link exec}. Validated (zod) when `exec` is called: a bad one throws a `TypeError`
@@ -127,6 +129,13 @@ export interface ExecOptions {
   input?: string | Uint8Array | Observable<string | Uint8Array>;
   /** One event per line (default `true`), or one per read (`false`). */
   lines?: boolean;
+  /**
+   * `'utf8'` (default): line events carry decoded text (invalid bytes become U+FFFD).
+   * `'buffer'`: they carry the bytes exactly as the child wrote them, as `Uint8Array`s (lines are
+   * still split on `\n`; a long one is cut at exactly `maxLineBytes`). The result's `stdout` and
+   * `stderr` stay text.
+   */
+  encoding?: 'utf8' | 'buffer';
   /** A longer line is split into pieces of at most this many bytes, marked `partial` (default 65536). */
   maxLineBytes?: number;
   /** How many bytes of each of stdout and stderr the result keeps (default 262144). */
@@ -139,8 +148,21 @@ export interface ExecOptions {
   killSignal?: NodeJS.Signals;
   /** `SIGKILL` the group if any member is still alive this long after `killSignal` (default 2000; at most 2147483647). */
   forceKillAfterMs?: number;
-  /** Resource limits of the child (needs `prlimit`; fails with `RLIMIT_UNAVAILABLE` without it). */
+  /** Resource limits of the child (needs `prlimit`; fails with `RLIMIT_UNAVAILABLE` without it, or when a limit cannot be set). */
   rlimits?: ExecRlimits;
+  /**
+   * Aborting it cancels the run (execa's name): the group gets `killSignal` (then `SIGKILL` after
+   * `forceKillAfterMs`), and once it is gone the stream errors with a `CancelledError` (code
+   * `CANCELLED`) carrying the partial result, whatever `reject` says. Already aborted: nothing
+   * spawns.
+   */
+  cancelSignal?: AbortSignal;
+  /**
+   * `SIGKILL` the child's group if this Node process ends while it runs (`exit`, `process.exit()`,
+   * or a fatal signal such as Ctrl-C) — default `true`. `false` lets a child outlive its parent (a
+   * daemon).
+   */
+  cleanup?: boolean;
   /** Clock of `timeoutMs`, `forceKillAfterMs` and `durationMs` (default `asyncScheduler`). */
   scheduler?: SchedulerLike;
   /** How processes are started (default: the real, execa-based {@link execaPort}). */

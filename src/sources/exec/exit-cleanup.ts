@@ -1,7 +1,8 @@
+import { onExit } from 'signal-exit';
 import { killProcessGroup } from './process-group.js';
 
 const live = new Set<number>();
-let installed = false;
+let stopListening: (() => void) | undefined;
 
 function killAll(): void {
   for (const pgid of live) {
@@ -12,13 +13,23 @@ function killAll(): void {
     }
   }
   live.clear();
+  stopListening = undefined;
 }
 
 /**
- * Remembers a process group sluice started, so that it is `SIGKILL`ed if this Node process exits
- * while the group may still be alive (a `process.on('exit')` hook, installed once). Call
- * {@link untrackProcessGroup} once the group is known to be gone. Death by an uncaught signal
- * runs no `exit` hook: a group that outlives that is not covered.
+ * Remembers a process group sluice started, so that it is `SIGKILL`ed if this Node process ends
+ * while the group may still be alive: on `exit` (the loop ran dry, `process.exit()`, an uncaught
+ * exception) and on a fatal signal (`SIGINT`, `SIGTERM`, `SIGHUP`, `SIGQUIT`, …). Sluice starts
+ * every child as the leader of its own group, so a terminal's Ctrl-C does not reach it: without
+ * this, a dying script would leave its children running under PID 1.
+ *
+ * The hooks are `signal-exit`'s, installed while at least one group is remembered and removed
+ * with the last one. On a signal they run only when the app installed no handler of its own for
+ * it, and then re-raise the signal, so the process still dies of it (a shell sees 130 after
+ * Ctrl-C); an app that handles the signal itself decides when to exit, and the `exit` hook runs
+ * then. `SIGKILL`, which nobody can catch, is the one death that leaves the groups behind.
+ *
+ * Call {@link untrackProcessGroup} once the group is known to be gone.
  *
  * @example
  * ```ts
@@ -26,15 +37,13 @@ function killAll(): void {
  * ```
  */
 export function trackProcessGroup(pgid: number): void {
-  if (!installed) {
-    installed = true;
-    process.on('exit', killAll);
-  }
   live.add(pgid);
+  stopListening ??= onExit(killAll);
 }
 
 /**
- * Forgets a group remembered by {@link trackProcessGroup}.
+ * Forgets a group remembered by {@link trackProcessGroup}; with the last one, the exit and signal
+ * hooks are removed.
  *
  * @example
  * ```ts
@@ -42,5 +51,8 @@ export function trackProcessGroup(pgid: number): void {
  * ```
  */
 export function untrackProcessGroup(pgid: number): void {
-  live.delete(pgid);
+  if (!live.delete(pgid) || live.size > 0) return;
+  const stop = stopListening;
+  stopListening = undefined;
+  stop?.();
 }

@@ -58,6 +58,8 @@ export interface SpawnRequest {
   readonly rlimits: ExecRlimits | undefined;
   /** Whether stdin must be a pipe (`writeInput`/`endInput` will be used); otherwise it is `/dev/null`. */
   readonly hasInput: boolean;
+  /** Whether the group must be killed if this Node process ends while it runs (`exec`'s `cleanup`). */
+  readonly cleanup: boolean;
 }
 
 /**

@@ -2,15 +2,20 @@ import type { Subscriber, TeardownLogic } from 'rxjs';
 import { Subscription } from 'rxjs';
 import type { ChunkMetadata } from '../../core/chunk.js';
 import type { Demand } from '../../core/demand.js';
+import { CancelledError } from '../../core/errors/cancelled-error.js';
 import { ExecError } from '../../core/errors/exec-error.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { SpawnError } from '../../core/errors/spawn-error.js';
+import { ByteLineSplitter } from './byte-line-splitter.js';
+import { ByteReader } from './byte-reader.js';
+import { escalateKill } from './escalate-kill.js';
 import type { ResolvedExecOptions } from './exec-options.js';
 import { buildExecResult } from './exec-result.js';
-import type { ExecEvent, ExecLineEvent } from './exec-types.js';
+import type { ExecEvent, ExecLineEvent, ExecResult } from './exec-types.js';
 import { writeInput } from './input-writer.js';
 import { LineSplitter } from './line-splitter.js';
 import { OutputAccumulator } from './output-accumulator.js';
+import { prlimitFailure } from './prlimit-failure.js';
 import type { ExitInfo, OutputStream, ProcessEvents, ProcessHandle, ProcessPort } from './process-port.js';
 import { ReadDecoder } from './read-decoder.js';
 
@@ -32,8 +37,9 @@ const PARTIAL: ChunkMetadata = Object.freeze({ partial: true });
  *   (it called `setsid`) keeps the stream open until `timeoutMs` or unsubscribe.
  * - **A run ends with its group**: members still alive when the run finishes are killed too.
  * - **Cancel means gone**: unsubscribing sends `killSignal` to the group, releases the pipes, and
- *   `SIGKILL`s the group `forceKillAfterMs` later if any member is still alive — that check
- *   outlives the subscription on purpose.
+ *   `SIGKILL`s the group `forceKillAfterMs` later if any member is still alive — that watch
+ *   outlives the subscription on purpose, and ends as soon as the group is gone
+ *   ({@link escalateKill}), so it keeps the event loop alive only while a member is.
  *
  * @example
  * ```ts
@@ -63,6 +69,7 @@ export function runExec(
   let stdoutEnded = false;
   let stderrEnded = false;
   let timedOut = false;
+  let cancelled: { reason: unknown } | undefined;
   let killedBySluice = false;
   let handle: ProcessHandle | undefined;
   let escalation: Subscription | undefined;
@@ -70,15 +77,23 @@ export function runExec(
   const timers = new Subscription();
 
   const paused = (): boolean => demand?.paused === true;
-  const sink = (kind: OutputStream) => (content: string, partial: boolean) => {
-    const event: ExecLineEvent = partial
-      ? { sequence: sequence++, kind, content, metadata: PARTIAL, isFinal: false }
-      : { sequence: sequence++, kind, content, isFinal: false };
+  const sink = (kind: OutputStream) => (content: string | Uint8Array, partial: boolean) => {
+    const event = (
+      partial
+        ? { sequence: sequence++, kind, content, metadata: PARTIAL, isFinal: false }
+        : { sequence: sequence++, kind, content, isFinal: false }
+    ) as ExecLineEvent;
     if (head === queue.length && !paused()) subscriber.next(event);
     else queue.push(event);
   };
-  const reader = (kind: OutputStream) =>
-    options.lines ? new LineSplitter(options.maxLineBytes, sink(kind)) : new ReadDecoder(sink(kind));
+  const reader = (kind: OutputStream) => {
+    if (options.encoding === 'buffer') {
+      return options.lines
+        ? new ByteLineSplitter(options.maxLineBytes, sink(kind))
+        : new ByteReader(sink(kind));
+    }
+    return options.lines ? new LineSplitter(options.maxLineBytes, sink(kind)) : new ReadDecoder(sink(kind));
+  };
   const readers = { stdout: reader('stdout'), stderr: reader('stderr') };
 
   const pauseReading = (): void => {
@@ -92,10 +107,7 @@ export function runExec(
     if (exit === undefined) killedBySluice = true;
     handle.killGroup(options.killSignal);
     if (escalation === undefined || escalation.closed) {
-      const target = handle;
-      escalation = scheduler.schedule(() => {
-        if (target.groupAlive()) target.killGroup('SIGKILL');
-      }, forceKillAfterMs);
+      escalation = escalateKill(handle, forceKillAfterMs, scheduler);
     }
   };
 
@@ -143,7 +155,12 @@ export function runExec(
     else escalation?.unsubscribe();
     stopInput();
     target.destroy();
-    if (options.reject && (result.timedOut || result.exitCode !== 0)) {
+    const refused = prlimitFailure(options.rlimits, exit, result.stdout, result.stderr);
+    if (cancelled !== undefined) {
+      subscriber.error(cancelledError(cancelled.reason, result, result.command));
+    } else if (refused !== undefined) {
+      subscriber.error(refused);
+    } else if (options.reject && (result.timedOut || result.exitCode !== 0)) {
       subscriber.error(new ExecError(result, { timeoutMs: options.timeoutMs }));
     } else {
       subscriber.next({ sequence: sequence++, kind: 'exit', content: result, isFinal: true });
@@ -211,6 +228,21 @@ export function runExec(
     },
   };
 
+  const { cancelSignal } = options;
+  if (cancelSignal?.aborted) {
+    subscriber.error(cancelledError(cancelSignal.reason, undefined, options.file));
+    return undefined;
+  }
+  const onCancel = (): void => {
+    if (done || timedOut || cancelled !== undefined) return;
+    cancelled = { reason: cancelSignal?.reason };
+    terminate();
+  };
+  if (cancelSignal !== undefined) {
+    cancelSignal.addEventListener('abort', onCancel, { once: true });
+    timers.add(() => cancelSignal.removeEventListener('abort', onCancel));
+  }
+
   const stopDemand = demand?.onChange((isPaused) => {
     if (done) return;
     if (isPaused) pauseReading();
@@ -226,6 +258,7 @@ export function runExec(
       extendEnv: options.extendEnv,
       rlimits: options.rlimits,
       hasInput: options.input !== undefined,
+      cleanup: options.cleanup,
     },
     events,
   );
@@ -236,7 +269,7 @@ export function runExec(
   if (!done && options.timeoutMs > 0) {
     timers.add(
       scheduler.schedule(() => {
-        if (done) return;
+        if (done || cancelled !== undefined) return;
         timedOut = true;
         terminate();
       }, options.timeoutMs),
@@ -256,4 +289,20 @@ export function runExec(
     queue = [];
     head = 0;
   };
+}
+
+/** The error of a run cancelled through `cancelSignal`, with what it produced so far. */
+function cancelledError(
+  reason: unknown,
+  result: ExecResult | undefined,
+  command: string,
+): CancelledError<ExecResult> {
+  const why = reason instanceof Error && reason.name !== 'AbortError' ? ` (${reason.message})` : '';
+  return new CancelledError(
+    `Command was cancelled${why}: ${command}`,
+    { reason, result },
+    {
+      cause: reason,
+    },
+  );
 }

@@ -38,7 +38,7 @@ export function spawnWithExeca(execa: Execa, request: SpawnRequest, events: Proc
     return deadHandle;
   }
   const pid = subprocess.pid;
-  if (pid !== undefined) trackProcessGroup(pid);
+  if (pid !== undefined && request.cleanup) trackProcessGroup(pid);
   const stdout = subprocess.stdout as Readable;
   const stderr = subprocess.stderr as Readable;
   const stdin = subprocess.stdin as Writable | null;
@@ -51,10 +51,18 @@ export function spawnWithExeca(execa: Execa, request: SpawnRequest, events: Proc
   listen(stderr, 'stderr');
   stdin?.on('error', () => {}); // EPIPE: the child stopped reading stdin, which is its right
   subprocess.on('exit', (exitCode, signal) => events.exit({ exitCode, signal }));
-  subprocess.on('error', (error) => {
-    if (subprocess.pid === undefined) events.spawnError(toSpawnError(error, request));
-  });
-  subprocess.catch(() => {});
+  subprocess.on('error', () => {}); // reported through the promise below
+  // A child that never started has no 'exit': Node either threw from its spawn (ENOTDIR, E2BIG, …:
+  // execa then hands back a stand-in without an 'error' event) or emits 'error' (ENOENT, EACCES).
+  // Either way execa's promise settles with the cause, and that settles the run.
+  subprocess.then(
+    (result) => {
+      if (pid === undefined) events.spawnError(toSpawnError(result.cause ?? result, request));
+    },
+    (error: unknown) => {
+      if (pid === undefined) events.spawnError(toSpawnError(error, request));
+    },
+  );
   return {
     pid,
     pause: () => {
@@ -128,9 +136,15 @@ function checkBeforeSpawn(request: SpawnRequest): void {
 
 function toSpawnError(error: unknown, request: SpawnRequest): unknown {
   if (isSluiceError(error)) return error;
-  const errno =
-    typeof (error as NodeJS.ErrnoException)?.code === 'string' ? (error as { code: string }).code : 'UNKNOWN';
-  const info = { errno, file: request.file, cwd: request.cwd };
+  const { code, syscall, path } = (error ?? {}) as NodeJS.ErrnoException;
+  const errno = typeof code === 'string' ? code : 'UNKNOWN';
+  const info = {
+    errno,
+    file: request.file,
+    cwd: request.cwd,
+    ...(typeof syscall === 'string' ? { syscall } : {}),
+    ...(typeof path === 'string' ? { path } : {}),
+  };
   return new SpawnError(info, { cause: error, detail: describeCwd(request.cwd) ?? describeErrno(errno) });
 }
 
@@ -144,10 +158,19 @@ function describeCwd(cwd: string | undefined): string | undefined {
   }
 }
 
+const ERRNO_TEXT: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  E2BIG: 'the arguments and environment are longer than the system allows',
+  ENOTDIR: 'a path component is not a directory',
+  ENOEXEC: 'not an executable format',
+  EMFILE: 'too many open files in this process',
+  ENOMEM: 'out of memory',
+  EAGAIN: 'process limit reached',
+};
+
 function describeErrno(errno: string): string | undefined {
-  if (errno === 'ENOENT') return 'no such file or directory';
-  if (errno === 'EACCES') return 'permission denied';
-  return undefined;
+  return ERRNO_TEXT[errno];
 }
 
 const deadHandle: ProcessHandle = {

@@ -133,4 +133,10 @@ export interface HttpOptions {
   readonly demand?: Demand;
   /** The `fetch` implementation. Default `globalThis.fetch`. */
   readonly fetch?: typeof globalThis.fetch;
+  /**
+   * Aborting it cancels the exchange (execa's name): the request is aborted (the connection
+   * closed) and the stream errors at once with a `CancelledError` (code `CANCELLED`) whose
+   * `info.result` is what was received so far (status, bytes). Already aborted: nothing is fetched.
+   */
+  readonly cancelSignal?: AbortSignal;
 }

@@ -15,6 +15,7 @@ export interface ResolvedHttpOptions {
   readonly scheduler: SchedulerLike;
   readonly demand: Demand | undefined;
   readonly fetch: typeof globalThis.fetch;
+  readonly cancelSignal: AbortSignal | undefined;
 }
 
 const isFunction = (value: unknown): boolean => typeof value === 'function';
@@ -24,7 +25,16 @@ const hasMethods = (value: unknown, ...names: string[]): boolean =>
   names.every((name) => isFunction((value as Record<string, unknown>)[name]));
 
 /** The option names, for the unknown-option check (known without loading zod). */
-const KNOWN = ['lines', 'maxLineBytes', 'timeoutMs', 'reject', 'scheduler', 'demand', 'fetch'] as const;
+const KNOWN = [
+  'lines',
+  'maxLineBytes',
+  'timeoutMs',
+  'reject',
+  'scheduler',
+  'demand',
+  'fetch',
+  'cancelSignal',
+] as const;
 
 /** Built with zod on the first `http()` call (see lazy-zod.ts). */
 const validation = lazySchema((z) => {
@@ -40,6 +50,7 @@ const validation = lazySchema((z) => {
       'a Demand (`paused` and `onChange()`)',
     ],
     fetch: [z.custom<typeof globalThis.fetch>(isFunction), 'a function'],
+    cancelSignal: [z.instanceof(AbortSignal), 'an AbortSignal'],
   } as const;
 
   const schema = z.strictObject(
@@ -84,5 +95,6 @@ export function parseHttpOptions(options: HttpOptions | undefined): ResolvedHttp
     scheduler: options.scheduler ?? asyncScheduler,
     demand: options.demand,
     fetch: options.fetch ?? globalThis.fetch,
+    cancelSignal: options.cancelSignal,
   };
 }

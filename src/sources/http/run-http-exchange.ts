@@ -1,6 +1,7 @@
 import type { Subscriber, TeardownLogic } from 'rxjs';
 import type { ChunkMetadata } from '../../core/chunk.js';
 import type { Demand } from '../../core/demand.js';
+import { CancelledError } from '../../core/errors/cancelled-error.js';
 import { HttpError, type HttpErrorCode, type HttpErrorInfo } from '../../core/errors/http-error.js';
 import type { HttpEvent, HttpResponseInfo } from './http-types.js';
 import { LineSplitter } from './line-splitter.js';
@@ -45,19 +46,25 @@ export function runHttpExchange(
   let bytes = 0;
   let sequence = 0;
 
+  const infoSoFar = (extra: Partial<HttpErrorInfo> = {}): HttpErrorInfo => ({
+    url: request.url,
+    method: request.method,
+    status: response?.status,
+    statusText: response?.statusText,
+    headers: response?.headers,
+    bytes,
+    durationMs: elapsed(),
+    ...extra,
+  });
   const fail = (code: HttpErrorCode, extra: Partial<HttpErrorInfo> = {}, cause?: unknown) => {
     controller.abort();
-    const info: HttpErrorInfo = {
-      url: request.url,
-      method: request.method,
-      status: response?.status,
-      statusText: response?.statusText,
-      headers: response?.headers,
-      bytes,
-      durationMs: elapsed(),
-      ...extra,
-    };
-    subscriber.error(new HttpError(code, info, cause === undefined ? {} : { cause }));
+    subscriber.error(new HttpError(code, infoSoFar(extra), cause === undefined ? {} : { cause }));
+  };
+  const cancel = (reason: unknown) => {
+    controller.abort();
+    const why = reason instanceof Error && reason.name !== 'AbortError' ? ` (${reason.message})` : '';
+    const message = `Request was cancelled${why}: ${request.method} ${request.url}`;
+    subscriber.error(new CancelledError(message, { reason, result: infoSoFar() }, { cause: reason }));
   };
 
   /** Waits while paused; `false` once the exchange is over (unsubscribed, timed out). */
@@ -106,6 +113,18 @@ export function runHttpExchange(
   };
 
   subscriber.add(() => controller.abort()); // first: cancel means the request is gone
+  const { cancelSignal } = options;
+  if (cancelSignal?.aborted) {
+    cancel(cancelSignal.reason);
+    return undefined;
+  }
+  if (cancelSignal !== undefined) {
+    const onCancel = () => {
+      if (!signal.aborted) cancel(cancelSignal.reason);
+    };
+    cancelSignal.addEventListener('abort', onCancel, { once: true });
+    subscriber.add(() => cancelSignal.removeEventListener('abort', onCancel));
+  }
   if (options.timeoutMs > 0) {
     subscriber.add(
       scheduler.schedule(() => fail('TIMEOUT', { timeoutMs: options.timeoutMs }), options.timeoutMs),

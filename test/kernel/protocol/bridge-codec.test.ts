@@ -41,6 +41,35 @@ describe('bridgeCodec', () => {
     expect(bridgeCodec.encode(success(null))).toEqual({ ok: true, value: null });
   });
 
+  it('decodes the streaming-hostcall shape of a chunk, which has no `ok`, and still encodes with it', () => {
+    const documented = { stream: true, sequence: 3, chunk: { line: 'a' }, isFinal: true };
+    expect(bridgeCodec.decode(documented)).toEqual(streamChunk(3, { line: 'a' }, true));
+    expect(bridgeCodec.encode(bridgeCodec.decode(documented))).toEqual({ ok: true, ...documented });
+    expectInvalidFrame(
+      () => bridgeCodec.decode({ stream: true, sequence: 0, chunk: null }),
+      'Invalid frame: `outcome.isFinal` must be a boolean, got nothing',
+    );
+  });
+
+  it('encodes nothing but InvalidFrameError, even for an outcome whose getter throws', () => {
+    const throwing = {
+      type: 'streamChunk',
+      sequence: 0,
+      isFinal: false,
+      get chunk(): never {
+        throw new Error('getter exploded');
+      },
+    };
+    expectInvalidFrame(
+      () => bridgeCodec.encode(throwing as never),
+      'Invalid frame: `outcome` could not be read (getter exploded), got nothing',
+    );
+    expectInvalidFrame(
+      () => bridgeCodec.encode(hostile as never),
+      'Invalid frame: `outcome` could not be read (boom), got nothing',
+    );
+  });
+
   it('round-trips every outcome, in memory and through JSON text', () => {
     fc.assert(
       fc.property(outcomeArbitrary, (outcome) => {
@@ -143,7 +172,7 @@ describe('bridgeCodec', () => {
     [
       'error flagged as stream',
       { ok: false, code: 'E', message: 'm', stream: true },
-      '`outcome.stream` is not a known field, got true (boolean)',
+      '`outcome.ok` must be true when present, got false (boolean)',
     ],
     [
       'stream: false',

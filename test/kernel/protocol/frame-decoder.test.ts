@@ -146,9 +146,56 @@ describe('createFrameDecoder', () => {
     expect(decoder.push(`${line}\n`)).toEqual([frames[1]]);
   });
 
+  describe('nesting depth', () => {
+    const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const line = (depth: number) => `{"callId":"hc-1","outcome":{"ok":true,"value":${nested(depth)}}}\n`;
+
+    it('refuses a depth bomb under maxFrameBytes in milliseconds, without building it', () => {
+      // 4 million nested arrays: 8 MB, under the default 8 MiB limit. JSON.parse would build ~1.2 GB.
+      const bomb = encoder.encode(line(4_000_000));
+      expect(bomb.length).toBeLessThan(8 * 1024 * 1024);
+      const decoder = createFrameDecoder(bridgeCodec);
+      const heapBefore = process.memoryUsage().heapUsed;
+      const started = performance.now();
+      const results = [];
+      for (let i = 0; i < 8; i++) results.push(...decoder.push(bomb));
+      const perLine = (performance.now() - started) / 8;
+      expect(results).toHaveLength(8);
+      expect(results.every(isInvalidFrameError)).toBe(true);
+      expect((results[0] as Error).message).toMatch(
+        /^Invalid frame: the frame nests arrays and objects deeper than `maxFrameDepth` \(128 levels\), got "\{/,
+      );
+      expect(perLine).toBeLessThan(100);
+      expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(200 * 1024 * 1024);
+      expect(decoder.push(encodeFrame(frames[0]!, bridgeCodec))).toEqual([frames[0]]);
+    });
+
+    it('accepts exactly maxFrameDepth levels (the envelope counts), refuses one more', () => {
+      // The envelope and the outcome are two levels: a value nested 126 deep makes 128.
+      expect(createFrameDecoder(bridgeCodec).push(line(126))).toEqual([
+        { callId: 'hc-1', outcome: success(JSON.parse(nested(126))) },
+      ]);
+      expect(createFrameDecoder(bridgeCodec).push(line(127)).map(isInvalidFrameError)).toEqual([true]);
+      const shallow = createFrameDecoder(bridgeCodec, { maxFrameDepth: 4 });
+      expect(shallow.push(line(2))).toHaveLength(1);
+      expect(shallow.push(line(3)).map(isInvalidFrameError)).toEqual([true]);
+    });
+
+    it('does not count brackets inside strings', () => {
+      const text = '[[[[[[[[\\"]]]]'.repeat(100);
+      const frame = { callId: 'hc-1', outcome: success(text) };
+      expect(
+        createFrameDecoder(bridgeCodec, { maxFrameDepth: 3 }).push(encodeFrame(frame, bridgeCodec)),
+      ).toEqual([frame]);
+    });
+  });
+
   it('validates its options and its input type', () => {
     expect(() => createFrameDecoder(serdeCodec, { maxFrameBytes: 0 })).toThrow(
       'Expected the `maxFrameBytes` option to be a positive integer, got `0` (number)',
+    );
+    expect(() => createFrameDecoder(serdeCodec, { maxFrameDepth: 0 })).toThrow(
+      'Expected the `maxFrameDepth` option to be a positive integer, got `0` (number)',
     );
     expect(() => createFrameDecoder(serdeCodec, { maxFrameBytes: 1.5 })).toThrow(TypeError);
     expect(() => createFrameDecoder(serdeCodec).push(42 as never)).toThrow(

@@ -56,4 +56,31 @@ describe('encodeFrame', () => {
       'Invalid frame: `outcome` could not be serialised, got nothing',
     );
   });
+
+  it('throws nothing but InvalidFrameError for a frame or an outcome whose getters throw', () => {
+    const frame = {
+      callId: 'hc-1',
+      get outcome(): never {
+        throw new Error('frame getter');
+      },
+    };
+    expectInvalidFrame(
+      () => encodeFrame(frame, bridgeCodec),
+      'Invalid frame: the frame could not be read, got nothing',
+    );
+    const outcome = {
+      type: 'success',
+      get value(): never {
+        throw new Error('value getter');
+      },
+    };
+    expectInvalidFrame(
+      () => encodeFrame({ callId: 'hc-1', outcome: outcome as never }, serdeCodec),
+      'Invalid frame: `outcome` could not be read (value getter), got nothing',
+    );
+    expectInvalidFrame(
+      () => encodeFrame(null as never, serdeCodec),
+      'Invalid frame: the frame could not be read, got nothing',
+    );
+  });
 });

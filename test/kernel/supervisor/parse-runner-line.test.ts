@@ -38,4 +38,16 @@ describe('parseRunnerLine', () => {
       problem: 'Expected `kind` to be a string, got 5 (number)',
     });
   });
+
+  it('refuses a line nested deeper than 128 levels before parsing it', () => {
+    const bomb = `{"op":"result","value":${'['.repeat(500_000)}${']'.repeat(500_000)}}`;
+    const started = performance.now();
+    expect(parseRunnerLine(bomb)).toEqual({
+      ok: false,
+      problem: 'Nests arrays and objects deeper than 128 levels',
+    });
+    expect(performance.now() - started).toBeLessThan(100);
+    const deepEnough = `{"op":"result","value":${'['.repeat(127)}${']'.repeat(127)}}`;
+    expect(parseRunnerLine(deepEnough).ok).toBe(true);
+  });
 });

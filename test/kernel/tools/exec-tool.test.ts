@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Valve } from '../../../src/core/demand.js';
+import { type CancelledError, isCancelledError } from '../../../src/core/errors/cancelled-error.js';
 import { dispatchToolCall } from '../../../src/kernel/tools/dispatch-tool-call.js';
+import { execToolArgsSchema } from '../../../src/kernel/tools/exec-tool-args.js';
 import type { ExecToolResult } from '../../../src/kernel/tools/exec-tool-result.js';
 import { registerBuiltinTools } from '../../../src/kernel/tools/register-builtin-tools.js';
 import type { ToolChunk } from '../../../src/kernel/tools/tool-chunk.js';
 import { createToolRegistry } from '../../../src/kernel/tools/tool-registry.js';
 import type { ToolResult } from '../../../src/kernel/tools/tool-result.js';
-import { fixture, groupGone, pollUntil, writtenBytes } from '../../support/processes.js';
+import { fixture, groupAlive, groupGone, pollUntil, writtenBytes } from '../../support/processes.js';
 
 const registry = registerBuiltinTools(createToolRegistry());
 
@@ -269,9 +271,41 @@ describe('Exec tool', () => {
     if (!result.ok) expect(result.error.code).toBe('SPAWN_FAILED');
   });
 
-  it('kills the whole process group when the caller aborts', async () => {
+  it('answers a spawn failure of any kind within a second, whatever timeout_s says', async () => {
+    for (const [args, errno] of [
+      [{ argv: ['true'], cwd: '/etc/passwd' }, 'ENOTDIR'],
+      [{ argv: ['true', 'x'.repeat(3_000_000)] }, 'E2BIG'],
+    ] as const) {
+      const started = performance.now();
+      const result = await run({ ...args, timeout_s: 600 });
+      expect(result).toMatchObject({ ok: false, error: { code: 'SPAWN_FAILED' } });
+      expect(!result.ok && result.error.message).toContain(errno);
+      expect(performance.now() - started).toBeLessThan(1000);
+    }
+  });
+
+  it('refuses what the OS cannot pass as INVALID_ARGUMENTS, naming the field', async () => {
+    expect(await run({ argv: ['echo', 'a\0b'] })).toEqual({
+      ok: false,
+      error: {
+        code: 'INVALID_ARGUMENTS',
+        message: 'Expected `argv[1]` to be a string without NUL bytes, got "a\\u0000b" (string)',
+      },
+    });
+    expect(await run({ argv: ['env'], env: { 'A=B': 'c' } })).toEqual({
+      ok: false,
+      error: {
+        code: 'INVALID_ARGUMENTS',
+        message:
+          'Expected `env` to be an object whose names are non-empty and hold no `=` or NUL, got "A=B" (string)',
+      },
+    });
+  });
+
+  it('honours the context signal: abort kills the group, then CANCELLED with the partial result', async () => {
     const controller = new AbortController();
     let pgid = 0;
+    const started = performance.now();
     const result = await run(
       { argv: ['sh', '-c', 'echo $$; sleep 30 & wait'], stream: true, timeout_s: 60 },
       (chunk) => {
@@ -280,9 +314,35 @@ describe('Exec tool', () => {
       },
       controller.signal,
     );
-    expect(result).toMatchObject({ ok: false, error: { code: 'STREAM_CANCELLED' } });
+    expect(result).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
     expect(pgid).toBeGreaterThan(0);
-    expect(await groupGone(pgid)).toBe(true);
+    // The answer comes after the kill sequence: the group is already gone.
+    expect(groupAlive(pgid)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('rejects the handler with a CancelledError that keeps the partial result', async () => {
+    const controller = new AbortController();
+    const tool = registry.get('Exec');
+    const args = execToolArgsSchema.parse({
+      argv: ['sh', '-c', 'echo partial; exec sleep 30'],
+      stream: true,
+    });
+    const error = await Promise.resolve(
+      tool?.handler(args, {
+        pid: 1,
+        kernel: undefined,
+        onChunk: () => controller.abort(new Error('the user pressed stop')),
+        signal: controller.signal,
+      }),
+    ).catch((thrown: unknown) => thrown);
+    expect(isCancelledError(error)).toBe(true);
+    expect((error as CancelledError<ExecToolResult>).result).toMatchObject({
+      stdout: 'partial\n',
+      exit_code: null,
+      signal: 'SIGTERM',
+    });
+    expect((error as CancelledError).info?.reason).toEqual(new Error('the user pressed stop'));
   });
 
   it('stops reading while ctx.demand is paused: the child blocks on its pipe, then finishes', async () => {

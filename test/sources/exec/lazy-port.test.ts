@@ -14,6 +14,7 @@ const request = {
   extendEnv: true,
   rlimits: undefined,
   hasInput: false,
+  cleanup: true,
 } as const;
 
 const silentEvents: ProcessEvents = { data() {}, end() {}, exit() {}, spawnError() {} };

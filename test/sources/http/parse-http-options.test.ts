@@ -45,8 +45,12 @@ describe('parseHttpOptions', () => {
     ],
     [{ fetch: 'curl' }, 'Expected the `fetch` option to be a function, got `curl` (string)'],
     [
+      { cancelSignal: 'stop' },
+      'Expected the `cancelSignal` option to be an AbortSignal, got `stop` (string)',
+    ],
+    [
       { timeout: 5 },
-      'Unknown `timeout` option (known options: lines, maxLineBytes, timeoutMs, reject, scheduler, demand, fetch)',
+      'Unknown `timeout` option (known options: lines, maxLineBytes, timeoutMs, reject, scheduler, demand, fetch, cancelSignal)',
     ],
   ])('rejects %j with a TypeError naming the option', (options, message) => {
     expect(() => parseHttpOptions(options as never)).toThrow(new TypeError(message));

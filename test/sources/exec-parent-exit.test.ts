@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { execa } from 'execa';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fixture, pollUntil, processesWithTag } from '../support/processes.js';
+
+/** Runs test/fixtures/parent-with-children.ts as a user's script: a separate Node process. */
+function startParent(mode: string) {
+  const tag = `sluice-parent-${randomUUID()}`;
+  const child = execa(process.execPath, ['--import', 'tsx', fixture('parent-with-children.ts'), mode, tag], {
+    reject: false,
+    buffer: false,
+  });
+  let stdout = '';
+  const ready = new Promise<void>((resolve) => {
+    child.stdout?.on('data', (data: Buffer) => {
+      stdout += String(data);
+      if (stdout.includes('ready\n')) resolve();
+    });
+  });
+  tags.push(tag);
+  return { child, tag, ready, output: () => stdout };
+}
+
+/**
+ * The processes of the runs: every one carries the tag (the two leaders and their background
+ * subshells), as does the parent script itself, which is left out.
+ */
+const children = (tag: string, parent: number | undefined) =>
+  processesWithTag(tag).filter((pid) => pid !== parent).length;
+
+const tags: string[] = [];
+afterEach(() => {
+  // A failed test must not leave its groups behind.
+  for (const tag of tags.splice(0)) for (const pid of processesWithTag(tag)) process.kill(pid, 'SIGKILL');
+});
+
+describe('exec: a dying parent takes its process groups with it', () => {
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)(
+    'killed by %s: no process of any group is left, and the parent still dies of the signal',
+    async (signal) => {
+      const { child, tag, ready } = startParent('signal');
+      await ready;
+      // Two leaders and their background subshells; a shell that is forking `sleep` shows for a
+      // moment as a fifth process with the tag.
+      expect(children(tag, child.pid)).toBeGreaterThanOrEqual(4);
+      child.kill(signal);
+      const result = await child;
+      // The signal was re-raised after the cleanup: the shell sees 128 + n, as without sluice.
+      expect(result.signal).toBe(signal);
+      expect(await pollUntil(() => children(tag, child.pid) === 0, 5_000)).toBe(true);
+    },
+  );
+
+  it('calling process.exit(): no process is left, and the exit code is kept', async () => {
+    const { child, tag, ready } = startParent('exit');
+    await ready;
+    const result = await child;
+    expect(result.exitCode).toBe(3);
+    expect(await pollUntil(() => children(tag, child.pid) === 0, 5_000)).toBe(true);
+  });
+
+  it('dying of an uncaught exception: no process is left', async () => {
+    const { child, tag } = startParent('throw');
+    const result = await child;
+    expect(result.exitCode).toBe(1);
+    expect(await pollUntil(() => children(tag, child.pid) === 0, 5_000)).toBe(true);
+  });
+
+  it("leaves the signal to an app's own handler, and cleans up when that handler exits", async () => {
+    const { child, tag, ready, output } = startParent('handler');
+    await ready;
+    child.kill('SIGTERM');
+    const result = await child;
+    expect(output()).toContain('handled\n');
+    expect(result.exitCode).toBe(7);
+    expect(await pollUntil(() => children(tag, child.pid) === 0, 5_000)).toBe(true);
+  });
+
+  it('`cleanup: false` lets the groups outlive their parent', async () => {
+    const { child, tag, ready } = startParent('nocleanup');
+    await ready;
+    const result = await child;
+    expect(result.exitCode).toBe(3);
+    expect(children(tag, child.pid)).toBe(4);
+  });
+});

@@ -1,4 +1,32 @@
+import { resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
+import { bundlePageScript } from './src/web/bundle-page-script.js';
+
+// The run page's script (src/web/page/main.ts) is bundled for browsers once, here, and shipped
+// gzipped inside the module that serves it: `dist` never bundles at run time nor imports esbuild.
+let pageScript: Promise<string> | undefined;
+const pageScriptPlugin: Plugin = {
+  name: 'sluice-page-script',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]web[\\/]load-page-script\.ts$/ }, async () => {
+      pageScript ??= bundlePageScript(resolve('src/web/page/main.ts')).then((text) =>
+        gzipSync(text, { level: 9 }).toString('base64'),
+      );
+      const base64 = await pageScript;
+      return {
+        loader: 'ts',
+        contents: `let script: Promise<Buffer> | undefined;
+export function loadPageScript(): Promise<Buffer> {
+  script ??= Promise.resolve(Buffer.from(${JSON.stringify(base64)}, 'base64'));
+  return script;
+}
+`,
+      };
+    });
+  },
+};
 
 export default defineConfig([
   {
@@ -12,6 +40,7 @@ export default defineConfig([
       'browser/index': 'src/browser/index.ts',
       'redis/index': 'src/redis/index.ts',
       'mcp/index': 'src/mcp/index.ts',
+      'web/index': 'src/web/index.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,
@@ -22,6 +51,7 @@ export default defineConfig([
     shims: true,
     treeshake: true,
     external: ['rxjs', 'zod', 'execa', 'signal-exit', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
+    esbuildPlugins: [pageScriptPlugin],
   },
   {
     entry: { 'cli/main': 'src/cli/main.ts' },
@@ -30,5 +60,6 @@ export default defineConfig([
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
     external: ['rxjs', 'zod', 'execa', 'signal-exit', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
+    esbuildPlugins: [pageScriptPlugin],
   },
 ]);

@@ -1,24 +1,28 @@
 /**
- * `npm run example:live [-- <command> [args…]]`: serves the live-exec page on
- * http://127.0.0.1:8080 (or `$PORT`). Without a command it runs a demo that writes to stdout and
- * stderr for a while.
+ * `npm run example:live [-- <command> [args…]]`: an app that serves live pages for its runs with
+ * `sluice/web` — the run registry (retention, limits), the guarded handler and the page. It starts
+ * the command once, prints the page's URL (with its access token), and the page's "Run again"
+ * starts another run (at most 4 at once). Without a command it runs a short demo.
  */
-import { startLiveExecServer } from './server.js';
+import { exec } from '../../src/sources/exec.js';
+import { RunRegistry, startWebServer } from '../../src/web/index.js';
 
 const DEMO = [
   'sh',
   '-c',
-  'i=1; while [ $i -le 400 ]; do echo "line $i of 400"; if [ $((i % 25)) -eq 0 ]; then echo "warning at $i" >&2; fi; i=$((i+1)); sleep 0.05; done',
+  'i=1; while [ $i -le 400 ]; do printf "\\033[32m✓\\033[0m step %s of 400\\n" $i; if [ $((i % 25)) -eq 0 ]; then echo "warning at $i" >&2; fi; i=$((i+1)); sleep 0.05; done',
 ];
 
-const [file, ...args] = process.argv.slice(2).length > 0 ? process.argv.slice(2) : DEMO;
-const server = await startLiveExecServer({
-  file: file ?? 'sh',
-  args,
-  port: Number(process.env.PORT ?? 8080),
-});
+const [file = 'sh', ...args] = process.argv.length > 2 ? process.argv.slice(2) : DEMO;
+const registry = new RunRegistry({ maxRuns: 4, retainMs: 60_000 });
+const start = () =>
+  registry.start(exec(file, args, { reject: false }), { command: [file, ...args].join(' ') });
+start();
+const server = await startWebServer({ registry, port: Number(process.env.PORT ?? 8080), start });
 console.log(`live-exec: open ${server.url} (Ctrl-C to stop)`);
+
 const stop = () => {
+  registry.close(); // cancels what still runs: every page says "the server shut down"
   void server.close().then(() => process.exit(0));
 };
 process.once('SIGINT', stop);

@@ -78,6 +78,11 @@ export interface FollowSseConfig {
   readonly scheduler: SchedulerLike;
   /** Named in errors. */
   readonly url: string;
+  /**
+   * Follow from after this sequence (the first connection resumes after it, and the stream
+   * starts at `after + 1`). Default: from the start.
+   */
+  readonly after?: number | undefined;
 }
 
 /**
@@ -98,7 +103,7 @@ export interface FollowSseConfig {
  */
 export function followSse(connect: SseConnect, config: FollowSseConfig): Observable<ChunkEvent<unknown>> {
   return new Observable<ChunkEvent<unknown>>((subscriber) => {
-    let lastEventId: number | undefined;
+    let lastEventId: number | undefined = config.after;
     let failures = 0;
     let close: (() => void) | undefined;
     let timer: Subscription | undefined;
@@ -151,5 +156,5 @@ export function followSse(connect: SseConnect, config: FollowSseConfig): Observa
       close?.();
       close = undefined;
     };
-  }).pipe(checkSequence());
+  }).pipe(checkSequence({ start: config.after === undefined ? 0 : config.after + 1 }));
 }

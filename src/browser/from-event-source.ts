@@ -81,6 +81,11 @@ export interface FromEventSourceOptions {
   readonly EventSource?: EventSourceConstructor;
   /** The clock of the reconnection delay. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /**
+   * Follow from after this sequence: the first request resumes after it and the stream starts at
+   * `after + 1` (e.g. to go on past a `gap`). Default: from the start.
+   */
+  readonly after?: number;
 }
 
 /**
@@ -149,6 +154,7 @@ export function fromEventSource(
     DEFAULT_SSE_KINDS,
   );
   const maxRetries = readOption(options, 'maxRetries', count, 'a non-negative integer', 5);
+  const after = readOption<number | undefined>(options, 'after', count, 'a non-negative integer', undefined);
   const retryMs = readOption(options, 'retryMs', count, 'a non-negative integer', 1000);
   const withCredentials = readOption(options, 'withCredentials', z.boolean(), 'a boolean', false);
   const scheduler = readOption(
@@ -180,7 +186,7 @@ export function fromEventSource(
       source.addEventListener('error', (event) => handlers.dropped(event, source.readyState !== CLOSED));
       return () => source.close();
     },
-    { maxRetries, retryMs, scheduler, url },
+    { maxRetries, retryMs, scheduler, url, after },
   );
 }
 

@@ -37,6 +37,11 @@ export interface FromFetchStreamOptions {
   readonly fetch?: typeof fetch;
   /** The clock of the reconnection delay. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /**
+   * Follow from after this sequence: the first request resumes after it and the stream starts at
+   * `after + 1` (e.g. to go on past a `gap`). Default: from the start.
+   */
+  readonly after?: number;
 }
 
 const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
@@ -66,6 +71,7 @@ export function fromFetchStream(
 ): Observable<ChunkEvent<unknown>> {
   if (typeof url !== 'string') throw optionError('url', 'a string', url, 'argument');
   const maxRetries = readOption(options, 'maxRetries', count, 'a non-negative integer', 5);
+  const after = readOption<number | undefined>(options, 'after', count, 'a non-negative integer', undefined);
   const retryMs = readOption<number | undefined>(
     options,
     'retryMs',
@@ -98,6 +104,7 @@ export function fromFetchStream(
   let serverRetry: number | undefined;
   const config = {
     maxRetries,
+    after,
     scheduler,
     url,
     get retryMs() {

@@ -60,13 +60,16 @@ export class SseParser {
     }
     const messages: SseMessage[] = [];
     let start = 0;
-    for (let index = 0; index < input.length; index += 1) {
-      const code = input.charCodeAt(index);
-      if (code !== 10 && code !== 13) continue;
-      if (code === 13 && index === input.length - 1) break; // a CR at the end may be half a CRLF
-      this.#line(input.slice(start, index), messages);
-      if (code === 13 && input.charCodeAt(index + 1) === 10) index += 1;
-      start = index + 1;
+    // Line ends found with indexOf (a CR is looked for again only once passed: most streams have none).
+    let cr = input.indexOf('\r');
+    for (;;) {
+      if (cr !== -1 && cr < start) cr = input.indexOf('\r', start);
+      const lf = input.indexOf('\n', start);
+      const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf);
+      if (end === -1) break;
+      if (end === cr && end === input.length - 1) break; // a CR at the end may be half a CRLF
+      this.#line(input.slice(start, end), messages);
+      start = end === cr && input.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
     }
     this.#buffer = input.slice(start);
     return messages;

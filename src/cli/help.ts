@@ -13,7 +13,7 @@ export const helpText = `sluice — stream a command's output live, line by line
 Usage:
   sluice exec [options] -- <command> [args…]
   sluice demo               run a built-in demo child (also: sluice with no arguments)
-${[...subcommands.values()].map((command) => `  ${command.summary}\n`).join('')}  sluice --help
+${[...subcommands.values()].map((command) => `  ${command.summary}\n`).join('')}  sluice --help | --version
 
 Options for exec:
   --json                    print NDJSON {callId, outcome} frames (the hostcall wire format; serde:
@@ -26,9 +26,15 @@ Options for exec:
   --stall-timeout-ms <n>    kill the command if the output reader stalls this long while the buffer
                             is full (default: 0, disabled)
   --cwd <dir>               run the command in <dir>
-  --color / --no-color      force colours on or off (default: on for a terminal, off with NO_COLOR)
+  --color / --no-color      force colours on or off (default: on for a terminal, off with NO_COLOR);
+                            with colours on, the command gets FORCE_COLOR (unless already set)
+  --stdin inherit|ignore    hand sluice's stdin to the command, so a prompt can read the terminal
+                            (default: ignore)
   --redis <url>             also publish the run to Redis (follow it with sluice follow)
   --run-id <id>             the run id to publish as (default: a random one, printed on stderr)
+  --web                     also serve a live page of the run; its URL (with an access token) is
+                            printed on stderr. --host <address> (default 127.0.0.1), --port <n>
+                            (default: a free one), --allow-host <name> (another name it is reached by)
   -h, --help                show this help
 
 The exit code mirrors the command's: its own code, 128 + n after signal n, 124 on timeout,
@@ -40,6 +46,7 @@ with exactly one terminal frame (a CANCELLED Error). A closed output (| head) ex
 Examples:
   sluice exec -- npm test
   sluice exec --timeout-ms 60000 -- make -j2
+  sluice exec --web -- npm test
   sluice exec --json --wire serde -- python3 -u train.py > frames.ndjson
   sluice exec --stall-timeout-ms 30000 -- tail -f /var/log/syslog | slow-consumer
   sluice exec --redis redis://127.0.0.1:6379 --run-id build-7 -- make test

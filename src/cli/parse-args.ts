@@ -17,14 +17,30 @@ export interface CliExecCommand {
   readonly stallTimeoutMs: number;
   readonly cwd: string | undefined;
   readonly color: boolean | undefined;
+  /** `--stdin inherit`: the command reads sluice's stdin (default `ignore`). */
+  readonly stdin: 'inherit' | 'ignore';
   /** `--redis <url>`: also publish the run to this Redis (see `sluice follow`). */
   readonly redis: string | undefined;
   /** `--run-id <id>`: the run id to publish as (with `--redis`; default a random one). */
   readonly runId: string | undefined;
+  /** `--web`: also serve a live page for the run. */
+  readonly web: CliWebOptions | undefined;
+}
+
+/** Where `sluice exec --web` serves its page. */
+export interface CliWebOptions {
+  readonly host: string;
+  readonly port: number;
+  /** More names the page may be reached by (`--allow-host`, repeatable). */
+  readonly allowHosts: readonly string[];
 }
 
 /** The parsed command line: run a command, show help, or run the demo. */
-export type CliCommand = CliExecCommand | { readonly command: 'help' } | { readonly command: 'demo' };
+export type CliCommand =
+  | CliExecCommand
+  | { readonly command: 'help' }
+  | { readonly command: 'version' }
+  | { readonly command: 'demo' };
 
 /** A command line that cannot be run; the CLI prints the message and exits with code 2. */
 export class CliUsageError extends Error {
@@ -59,6 +75,15 @@ const flagsSchema = z.object({
   cwd: z.string().min(1, { message: '`--cwd` expects a directory, got' }).optional(),
   color: z.boolean().optional(),
   'no-color': z.boolean().optional(),
+  stdin: z
+    .enum(['inherit', 'ignore'], { message: '`--stdin` expects `inherit` or `ignore`, got' })
+    .default('ignore'),
+  web: z.boolean().default(false),
+  port: integer('port', 0, 65_535).optional(),
+  host: z.string().min(1, { message: '`--host` expects an address or host name, got' }).optional(),
+  'allow-host': z
+    .array(z.string().min(1, { message: '`--allow-host` expects a host name, got' }))
+    .default([]),
   redis: z
     .string()
     .regex(/^rediss?:\/\//, { message: '`--redis` expects a redis:// or rediss:// URL, got' })
@@ -84,6 +109,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (argv.length === 0) return { command: 'demo' };
   const [subcommand, ...rest] = argv;
   if (subcommand === '--help' || subcommand === '-h' || subcommand === 'help') return { command: 'help' };
+  if (subcommand === '--version' || subcommand === '-V') return { command: 'version' };
   if (subcommand === 'demo') return { command: 'demo' };
   if (subcommand !== 'exec') {
     const known = ['exec', 'demo', ...subcommands.keys()].map((name) => `\`${name}\``).join(', ');
@@ -110,6 +136,11 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         cwd: { type: 'string' },
         color: { type: 'boolean' },
         'no-color': { type: 'boolean' },
+        stdin: { type: 'string' },
+        web: { type: 'boolean' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'allow-host': { type: 'string', multiple: true },
         redis: { type: 'string' },
         'run-id': { type: 'string' },
       },
@@ -130,6 +161,12 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     throw new CliUsageError(`${issue.message} \`${String(value)}\``);
   }
   const values = result.data;
+  if (!values.web) {
+    const stray = ['port', 'host', 'allow-host'].find(
+      (flag) => (parsed.values as Record<string, unknown>)[flag],
+    );
+    if (stray !== undefined) throw new CliUsageError(`\`--${stray}\` needs \`--web\``);
+  } else if (values.json) throw new CliUsageError('`--web` cannot be combined with `--json`');
   if (values['run-id'] !== undefined && values.redis === undefined) {
     throw new CliUsageError('`--run-id` needs `--redis <url>`: the run id names the run published there');
   }
@@ -151,6 +188,10 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     stallTimeoutMs: values['stall-timeout-ms'],
     cwd: values.cwd,
     color: values['no-color'] ? false : values.color,
+    stdin: values.stdin,
+    web: values.web
+      ? { host: values.host ?? '127.0.0.1', port: values.port ?? 0, allowHosts: values['allow-host'] }
+      : undefined,
     redis: values.redis,
     runId: values['run-id'],
   };

@@ -1,14 +1,18 @@
 import type { Observable, ObservedValueOf } from 'rxjs';
 import { stallTimeout } from '../operators/stall-timeout.js';
 import { type ExecEvent, exec } from '../sources/exec.js';
+import { childIo } from './child-io.js';
 import { demoScript } from './demo.js';
 import { openRunPublisher } from './exec-redis/open-run-publisher.js';
 import { helpText } from './help.js';
 import { type CliExecCommand, CliUsageError, parseCliArgs } from './parse-args.js';
+import { quoteCommand } from './quote-command.js';
 import { runJson } from './run-json.js';
 import { runText } from './run-text.js';
 import { subcommands } from './subcommands.js';
 import type { CliStreams } from './text-view.js';
+import { packageVersion } from './version.js';
+import { runWeb } from './web/run-web.js';
 
 /**
  * Runs the `sluice` command line and resolves with the process exit code. `main.ts` (the
@@ -39,6 +43,10 @@ export async function runCli(
     io.stdout.write(helpText);
     return 0;
   }
+  if (command.command === 'version') {
+    io.stdout.write(`sluice ${packageVersion()}\n`);
+    return 0;
+  }
   const run: CliExecCommand =
     command.command === 'demo'
       ? { ...(parseCliArgs(['exec', '--', process.execPath, '-e', demoScript]) as CliExecCommand) }
@@ -46,17 +54,25 @@ export async function runCli(
   const label = command.command === 'demo' ? 'demo' : [run.file, ...run.args].join(' ');
   if (run.json) return runJson(run, io, signal);
   const live = io.stdout.isTTY === true;
+  const color = run.color ?? (live && env.NO_COLOR === undefined);
+  // With --web, a page's Cancel cancels the command too (see web/run-web.ts).
+  const fromPage = run.web === undefined ? undefined : new AbortController();
+  const cancelSignal =
+    fromPage === undefined || signal === undefined
+      ? (fromPage?.signal ?? signal)
+      : AbortSignal.any([signal, fromPage.signal]);
   const options = {
     reject: false,
     timeoutMs: run.timeoutMs,
     maxOutputBytes: run.maxOutputBytes,
     ...(run.cwd === undefined ? {} : { cwd: run.cwd }),
-    ...(signal === undefined ? {} : { cancelSignal: signal }),
+    ...childIo(io, env, { color, stdin: run.stdin }),
+    ...(cancelSignal === undefined ? {} : { cancelSignal }),
   };
   // On a terminal, text lines under the status line; elsewhere the bytes, read by read, unchanged
-  // (but text lines when the run is published: followers read lines).
+  // (but text lines when the run is published or served: followers and pages read lines).
   const source =
-    live || run.redis !== undefined
+    live || run.redis !== undefined || run.web !== undefined
       ? exec(run.file, run.args, options)
       : exec(run.file, run.args, { ...options, lines: false, encoding: 'buffer' });
   let events = (source as Observable<ExecEvent<string | Uint8Array>>).pipe(
@@ -70,9 +86,12 @@ export async function runCli(
       ? undefined
       : await openRunPublisher<ObservedValueOf<typeof events>>(run.redis, run.runId, io);
   if (publisher !== undefined) events = events.pipe(publisher.operator);
-  const color = run.color ?? (live && env.NO_COLOR === undefined);
+  const echo = command.command === 'demo' ? undefined : quoteCommand(run.file, run.args);
+  const view = { live, color, bufferSize: run.bufferSize, label, echo, signal };
   try {
-    return await runText(events, io, { live, color, bufferSize: run.bufferSize, label, signal });
+    if (run.web !== undefined && fromPage !== undefined)
+      return await runWeb(events, run.web, io, view, fromPage);
+    return await runText(events, io, view);
   } finally {
     await publisher?.close();
   }

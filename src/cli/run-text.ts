@@ -33,6 +33,8 @@ export async function runText(
     color: boolean;
     bufferSize: number;
     label: string;
+    /** Printed first on a terminal, as `$ …`: the command as a shell would need it typed. */
+    echo?: string | undefined;
     signal?: AbortSignal | undefined;
   },
 ): Promise<number> {

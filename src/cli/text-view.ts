@@ -5,12 +5,15 @@ import { writePaced } from './write-paced.js';
 export interface CliStreams {
   readonly stdout: Writable & { isTTY?: boolean; columns?: number };
   readonly stderr: Writable;
+  /** What `--stdin inherit` hands on to the command (process.stdin). */
+  readonly stdin?: NodeJS.ReadableStream;
 }
 
 const RED = '\x1b[31m';
 const DIM = '\x1b[2m';
 const RESET = '\x1b[0m';
 const CLEAR_LINE = '\r\x1b[2K';
+const UP_AND_CLEAR = '\x1b[1A\x1b[2K';
 
 /**
  * Renders the command's output. In **live** mode (a terminal) everything goes to the terminal on
@@ -20,24 +23,63 @@ const CLEAR_LINE = '\r\x1b[2K';
  * status line waits until the line has ended. Otherwise (a pipe, a file) stdout output goes to
  * stdout and stderr output to stderr, exactly as given: bytes pass through unchanged.
  *
+ * On a terminal the status line is cut to the terminal's width (so it never wraps and each
+ * redraw replaces it in place) and redrawn when the terminal is resized; `echo` (the command, as
+ * a shell would need it typed) is printed first as `$ …`.
+ *
  * `line()` returns a promise when the destination's buffer is full, so the caller can wait for
  * `'drain'` — that is how a slow terminal or pipe pauses the child.
  *
  * @example
  * ```ts
- * const view = createTextView(process, { live: true, color: true });
+ * const view = createTextView(process, { live: true, color: true, echo: 'make -j8' });
  * await view.line('stdout', 'hello\n');
  * view.status('0.1s · 1 line · 6 B · 10 lines/s');
  * view.finish('exit 0 · 0.1s · 1 line');
  * ```
  */
-export function createTextView(io: CliStreams, options: { live: boolean; color: boolean }) {
+export function createTextView(
+  io: CliStreams,
+  options: { live: boolean; color: boolean; echo?: string | undefined },
+) {
   const { live, color } = options;
   let statusText = '';
+  let drawn = 0; // visible width of the status line on the screen
   /** The kind of the line a partial piece left unfinished on the terminal, if any. */
   let openLine: 'stdout' | 'stderr' | undefined;
   const paint = (text: string, code: string) => (color ? `${code}${text}${RESET}` : text);
-  const statusLine = () => (statusText === '' ? '' : paint(statusText, DIM));
+  // The status line never wraps: cut to the width (a wrapped one could not be cleared in place).
+  const fitWidth = (text: string) => {
+    const columns = io.stdout.columns || 80; // 0: a pty with no size
+    return text.length < columns ? text : text.slice(0, Math.max(0, columns - 2)) + '…';
+  };
+  const statusLine = () => {
+    const text = fitWidth(statusText);
+    drawn = text.length;
+    return text === '' ? '' : paint(text, DIM);
+  };
+  // On a narrower terminal the last status line may now span several rows (terminals rewrap
+  // it): clear them all, then draw it again at the new width.
+  const onResize = () => {
+    if (openLine !== undefined || io.stdout.destroyed) return;
+    const columns = io.stdout.columns || 80;
+    const rows = Math.max(1, Math.ceil(drawn / columns));
+    io.stdout.write(`${CLEAR_LINE}${UP_AND_CLEAR.repeat(rows - 1)}${statusLine()}`);
+  };
+  // Node learns the new size on SIGWINCH, which can come late: look ourselves (an ioctl, at most
+  // every 25 ms) before drawing, so a status line is never drawn at a width the terminal left.
+  const refreshSize = (io.stdout as { _refreshSize?: () => void })._refreshSize?.bind(io.stdout);
+  let lookedAt = 0;
+  const lookAtSize = () => {
+    const now = performance.now();
+    if (refreshSize === undefined || now - lookedAt < 25) return;
+    lookedAt = now;
+    refreshSize(); // emits 'resize' when the size changed
+  };
+  if (live) {
+    io.stdout.on('resize', onResize);
+    if (options.echo !== undefined) io.stdout.write(`${paint(`$ ${options.echo}`, DIM)}\n`);
+  }
 
   return {
     line(
@@ -46,6 +88,7 @@ export function createTextView(io: CliStreams, options: { live: boolean; color: 
       partial = false,
     ): Promise<void> | undefined {
       if (!live) return writePaced(kind === 'stderr' ? io.stderr : io.stdout, content);
+      lookAtSize();
       const text = typeof content === 'string' ? content : Buffer.from(content).toString();
       // A line of the other pipe cannot go in the middle of this one: end the row first.
       let head = openLine === undefined ? CLEAR_LINE : openLine === kind ? '' : `\n${CLEAR_LINE}`;
@@ -59,11 +102,13 @@ export function createTextView(io: CliStreams, options: { live: boolean; color: 
     },
     status(text: string): void {
       statusText = text;
-      if (live && openLine === undefined && !io.stdout.destroyed)
-        io.stdout.write(`${CLEAR_LINE}${statusLine()}`);
+      if (!live || openLine !== undefined || io.stdout.destroyed) return;
+      lookAtSize();
+      io.stdout.write(`${CLEAR_LINE}${statusLine()}`);
     },
     finish(summary: string): void {
       if (live) {
+        io.stdout.off('resize', onResize);
         if (!io.stdout.destroyed)
           io.stdout.write(`${openLine === undefined ? CLEAR_LINE : '\n'}${paint(summary, DIM)}\n`);
       } else if (!io.stderr.destroyed) io.stderr.write(`${summary}\n`);

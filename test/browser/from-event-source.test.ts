@@ -129,6 +129,22 @@ describe('fromEventSource', () => {
     expect(FakeEventSource.opened[1]?.closed).toBe(true);
   });
 
+  it('follows from after a known event with `after` (?lastEventId=), and a gap after it is an error', () => {
+    FakeEventSource.opened = [];
+    const seen: number[] = [];
+    let failure: unknown;
+    fromEventSource('/runs/1/events', { EventSource: FakeEventSource, after: 9 }).subscribe({
+      next: (event) => seen.push(event.sequence),
+      error: (error) => (failure = error),
+    });
+    const [source] = FakeEventSource.opened;
+    expect(source?.url).toBe('/runs/1/events?lastEventId=9');
+    source?.receive(line(10));
+    source?.receive(encodeGap({ from: 11, to: 20 }));
+    expect(seen).toEqual([10]);
+    expect(isSequenceError(failure) && failure.info).toEqual({ rule: 'gap', expected: 11, received: 21 });
+  });
+
   it('validates its options before connecting', () => {
     FakeEventSource.opened = [];
     expect(() => fromEventSource('/e', { EventSource: FakeEventSource, maxRetries: -1 })).toThrow(

@@ -42,6 +42,15 @@ describe('fromFetchStream', () => {
     expect(requests[0]?.headers.accept).toBe('text/event-stream');
   });
 
+  it('follows from after a known event with `after`: resumes there and expects the next sequence', async () => {
+    const { fetchFunction, requests } = scriptedFetch([() => body(line(42), line(43, true))]);
+    const events = await lastValueFrom(
+      fromFetchStream('http://h/e', { fetch: fetchFunction, after: 41 }).pipe(toArray()),
+    );
+    expect(events.map((event) => event.sequence)).toEqual([42, 43]);
+    expect(requests.map((request) => request.headers['last-event-id'])).toEqual(['41']);
+  });
+
   it('errors with HTTP_STATUS on a non-2xx answer, without retrying', async () => {
     const { fetchFunction, requests } = scriptedFetch([
       () => new Response('gone', { status: 404, statusText: 'Not Found' }),

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SseParser } from '../../src/browser/sse-parser.js';
 
@@ -32,5 +33,39 @@ describe('SseParser', () => {
       { event: 'message', data: '2', lastEventId: '1' },
     ]);
     expect(parser.retry).toBeUndefined();
+  });
+
+  it('gives the same messages however the text is cut into chunks, with LF, CR and CRLF line ends', () => {
+    const field = fc.constantFrom(
+      'data: a',
+      'data: b c',
+      'data:',
+      'event: x',
+      'id: 7',
+      ': comment',
+      'retry: 5',
+      '',
+    );
+    const ending = fc.constantFrom('\n', '\r', '\r\n');
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(field, ending), { maxLength: 30 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (lines, cuts) => {
+          const text = lines.map(([line, end]) => line + end).join('');
+          const whole = new SseParser().push(text);
+          const parser = new SseParser();
+          const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+          const pieces: string[] = [];
+          let from = 0;
+          for (const point of points) {
+            pieces.push(text.slice(from, point));
+            from = point;
+          }
+          pieces.push(text.slice(from));
+          expect(pieces.flatMap((piece) => parser.push(piece))).toEqual(whole);
+        },
+      ),
+    );
   });
 });

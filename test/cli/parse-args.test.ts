@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CliUsageError, parseCliArgs } from '../../src/cli/parse-args.js';
+import { type CliExecCommand, CliUsageError, parseCliArgs } from '../../src/cli/parse-args.js';
 
 describe('parseCliArgs', () => {
   it('runs the demo with no arguments and shows help on --help', () => {
@@ -22,7 +22,56 @@ describe('parseCliArgs', () => {
       stallTimeoutMs: 0,
       cwd: undefined,
       color: undefined,
+      stdin: 'ignore',
+      web: undefined,
+      redis: undefined,
+      runId: undefined,
     });
+  });
+
+  it('parses --version and --stdin', () => {
+    expect(parseCliArgs(['--version'])).toEqual({ command: 'version' });
+    expect(parseCliArgs(['-V'])).toEqual({ command: 'version' });
+    expect((parseCliArgs(['exec', '--stdin', 'inherit', '--', 'sh']) as CliExecCommand).stdin).toBe(
+      'inherit',
+    );
+    expect(() => parseCliArgs(['exec', '--stdin', 'tty', '--', 'sh'])).toThrow(
+      new CliUsageError('`--stdin` expects `inherit` or `ignore`, got `tty`'),
+    );
+  });
+
+  it('parses --web with its address flags, which need it', () => {
+    const web = (argv: string[]) => (parseCliArgs(argv) as CliExecCommand).web;
+    expect(web(['exec', '--web', '--', 'make'])).toEqual({
+      host: '127.0.0.1',
+      port: 0,
+      allowHosts: [],
+    });
+    expect(
+      web([
+        'exec',
+        '--web',
+        '--host',
+        '0.0.0.0',
+        '--port',
+        '8080',
+        '--allow-host',
+        'box.lan',
+        '--allow-host',
+        'box',
+        '--',
+        'make',
+      ]),
+    ).toEqual({ host: '0.0.0.0', port: 8080, allowHosts: ['box.lan', 'box'] });
+    expect(() => parseCliArgs(['exec', '--port', '8080', '--', 'make'])).toThrow(
+      new CliUsageError('`--port` needs `--web`'),
+    );
+    expect(() => parseCliArgs(['exec', '--web', '--json', '--', 'make'])).toThrow(
+      new CliUsageError('`--web` cannot be combined with `--json`'),
+    );
+    expect(() => parseCliArgs(['exec', '--web', '--port', '70000', '--', 'make'])).toThrow(
+      new CliUsageError('`--port` expects a whole number from 0 to 65535, got `70000`'),
+    );
   });
 
   it('parses --redis and --run-id (publish the run)', () => {

@@ -22,6 +22,7 @@ const ENTRY_POINTS = [
   'src/browser/index.ts',
   'src/redis/index.ts',
   'src/mcp/index.ts',
+  'src/web/index.ts',
 ] as const;
 
 interface Offender {

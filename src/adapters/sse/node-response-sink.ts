@@ -4,8 +4,9 @@ import type { SseSink } from './sse-sink.js';
 /**
  * Opens an SSE response on a `node:http` `ServerResponse` (status 200, `text/event-stream`,
  * no caching, no proxy buffering, Nagle off) and wraps it as an {@link SseSink}: `write` is
- * `res.write` (its `false` is the socket's backpressure), `onDrain` is the `'drain'` event,
- * `onClose` the `'close'` event.
+ * `res.write` (its `false` is the socket's backpressure; frames written in one synchronous burst
+ * are corked into one socket write), `onDrain` is the `'drain'` event, `onClose` the `'close'`
+ * event.
  *
  * @example
  * ```ts
@@ -27,8 +28,21 @@ export function nodeResponseSink(res: ServerResponse): SseSink {
   });
   res.socket?.setNoDelay(true);
   res.flushHeaders();
+  // Frames written in one synchronous burst (a read of many lines) leave in one socket write.
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
   return {
-    write: (text) => res.write(text),
+    write: (text) => {
+      if (!corked) {
+        corked = true;
+        res.cork();
+        process.nextTick(uncork);
+      }
+      return res.write(text);
+    },
     end: () => res.end(),
     destroy: () => res.destroy(),
     onDrain: (listener) => {

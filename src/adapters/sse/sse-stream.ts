@@ -163,9 +163,10 @@ export class SseStream {
   /**
    * Cancels the run: unsubscribes the producer (first: an `exec` source kills its process group)
    * and appends the final sentinel with `metadata.reason` (`'cancelled'` by default), which every
-   * client receives. Returns `false` if the stream had already ended.
+   * client receives. `details` are added to that metadata (e.g. `{ by: 'page' }`: who cancelled).
+   * Returns `false` if the stream had already ended.
    */
-  cancel(reason = 'cancelled'): boolean {
+  cancel(reason = 'cancelled', details?: Readonly<Record<string, unknown>>): boolean {
     if (this.#log.ended) return false;
     this.#started = true;
     const subscription = this.#subscription;
@@ -176,7 +177,7 @@ export class SseStream {
       sequence: this.#log.next,
       kind: 'end',
       content: null,
-      metadata: { reason },
+      metadata: details === undefined ? { reason } : { ...details, reason },
       isFinal: true,
     });
     this.#changed();

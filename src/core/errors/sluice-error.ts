@@ -29,6 +29,7 @@ export type SluiceErrorCode =
   | 'RUN_NOT_FOUND'
   | 'RUN_EXISTS'
   | 'RUN_STORE_FAILED'
+  | 'RUN_LIMIT'
   | (string & {});
 
 /**

@@ -78,6 +78,33 @@ describe('toServerSentEvents in virtual time', () => {
     });
   });
 
+  it('cancel adds its details to the sentinel (who cancelled), keeping the reason', () => {
+    const stream = toServerSentEvents(new Observable<ChunkEvent<unknown>>(() => {}), { heartbeatMs: 0 });
+    const written: string[] = [];
+    stream.attach(
+      () => ({
+        write: (text) => {
+          written.push(text);
+          return true;
+        },
+        end: () => {},
+        destroy: () => {},
+        onDrain: () => () => {},
+        onClose: () => () => {},
+      }),
+      undefined,
+    );
+    expect(stream.cancel('cancelled', { by: 'page', reason: 'ignored' })).toBe(true);
+    const [message] = new SseParser().push(written.join(''));
+    expect(JSON.parse(message?.data ?? '')).toEqual({
+      sequence: 0,
+      kind: 'end',
+      content: null,
+      metadata: { by: 'page', reason: 'cancelled' },
+      isFinal: true,
+    });
+  });
+
   it('a client that falls behind the log gets a gap event and goes on from the oldest retained event', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const source = cold('-a-b-c-d-----e|');

@@ -1,0 +1,111 @@
+import { formatDuration } from '../../cli/format.js';
+
+/**
+ * How a run ended, as the page shows it: `state` (the `data-state` of the page, which styles it)
+ * and a sentence.
+ *
+ * @example
+ * ```ts
+ * const end: RunEnd = { state: 'exited', label: 'exit 0', text: 'Exited with code 0 after 3.2s', ok: true };
+ * ```
+ */
+export interface RunEnd {
+  readonly state: 'exited' | 'killed' | 'timed-out' | 'cancelled' | 'stalled' | 'failed' | 'gone';
+  /** A few words for the header (`exit 0`, `SIGTERM`, `cancelled`, …). */
+  readonly label: string;
+  /** A sentence for the footer. */
+  readonly text: string;
+  /** Whether it ended well (exit code 0). */
+  readonly ok: boolean;
+  /** The run's own duration, when the final event says. */
+  readonly durationMs?: number;
+}
+
+/**
+ * Describes a run's final event (`exit` from `exec`, or an `end` sentinel with its `reason`).
+ * `cancelledHere` says whether this page asked for the cancel.
+ *
+ * @example
+ * ```ts
+ * describeEnd({ kind: 'end', content: null, metadata: { reason: 'cancelled', by: 'terminal' } }, false).text;
+ * // 'Cancelled from the terminal'
+ * ```
+ */
+export function describeEnd(
+  event: { kind: string; content: unknown; metadata?: Readonly<Record<string, unknown>> },
+  cancelledHere: boolean,
+): RunEnd {
+  if (event.kind === 'exit' && typeof event.content === 'object' && event.content !== null) {
+    const result = event.content as {
+      exitCode?: number | null;
+      signal?: string | null;
+      timedOut?: boolean;
+      durationMs?: number;
+    };
+    const durationMs = typeof result.durationMs === 'number' ? result.durationMs : undefined;
+    const after = durationMs === undefined ? '' : ` after ${formatDuration(durationMs)}`;
+    const timing = durationMs === undefined ? {} : { durationMs };
+    if (result.timedOut) {
+      return { state: 'timed-out', label: 'timed out', text: `Timed out${after}`, ok: false, ...timing };
+    }
+    if (typeof result.signal === 'string') {
+      const text = `Killed by ${result.signal}${after}`;
+      return { state: 'killed', label: result.signal, text, ok: false, ...timing };
+    }
+    const code = result.exitCode ?? null;
+    const text = `Exited with code ${code}${after}`;
+    return { state: 'exited', label: `exit ${code}`, text, ok: code === 0, ...timing };
+  }
+  const reason = event.metadata?.reason;
+  if (reason === 'cancelled') {
+    const by = event.metadata?.by;
+    const text =
+      by === 'page'
+        ? cancelledHere
+          ? 'Cancelled from this page'
+          : 'Cancelled from another page'
+        : by === 'terminal'
+          ? 'Cancelled from the terminal'
+          : by === 'server'
+            ? 'Stopped: the server shut down'
+            : 'Cancelled';
+    return { state: 'cancelled', label: by === 'server' ? 'stopped' : 'cancelled', text, ok: false };
+  }
+  if (reason === 'stalled') {
+    return { state: 'stalled', label: 'stalled', text: 'Stalled: its output was not read', ok: false };
+  }
+  if (typeof reason === 'string')
+    return { state: 'failed', label: reason, text: `Ended: ${reason}`, ok: false };
+  return { state: 'exited', label: 'ended', text: 'Ended', ok: true };
+}
+
+/**
+ * Describes why following a run failed: the server went away (`HTTP_FAILED` after the retries),
+ * the run is no longer held (`404`), access was refused, or the run itself failed (a `failure`
+ * event: the command could not be started, say).
+ *
+ * @example
+ * ```ts
+ * describeFailure(new SluiceError('HTTP_FAILED', 'dropped 6 times')).text; // 'Connection lost: the server is gone'
+ * ```
+ */
+export function describeFailure(error: unknown): RunEnd {
+  const code = (error as { code?: unknown } | null)?.code;
+  const status = (error as { info?: { status?: unknown } } | null)?.info?.status;
+  if (code === 'HTTP_FAILED') {
+    return { state: 'gone', label: 'server gone', text: 'Connection lost: the server is gone', ok: false };
+  }
+  if (code === 'HTTP_STATUS' && status === 404) {
+    return { state: 'gone', label: 'gone', text: 'This run is no longer held by the server', ok: false };
+  }
+  if (code === 'HTTP_STATUS' && (status === 401 || status === 403)) {
+    return {
+      state: 'failed',
+      label: 'refused',
+      text: 'Refused: open the URL sluice printed (with its token)',
+      ok: false,
+    };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { state: 'failed', label: 'failed', text: `Failed: ${message}`, ok: false };
+}

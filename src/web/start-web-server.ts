@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { type AddressInfo, isIP } from 'node:net';
+import { optionError } from '../core/option-error.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { createWebHandler } from './create-web-handler.js';
+import type { RunRegistry } from './run-registry.js';
+import { createWebGuard, type WebGuard } from './web-guard.js';
+import type { WebRun } from './web-run.js';
+
+/**
+ * Options of {@link startWebServer}.
+ *
+ * @example
+ * ```ts
+ * import { startWebServer, type WebServerOptions } from 'sluice/web';
+ * const options: WebServerOptions = { registry, host: '0.0.0.0', port: 8080, allowedHosts: ['build-box.local'] };
+ * const server = await startWebServer(options);
+ * ```
+ */
+export interface WebServerOptions {
+  /** The runs to serve. */
+  readonly registry: RunRegistry;
+  /** The address to bind. Default `127.0.0.1`. */
+  readonly host?: string;
+  /** The port; `0` (the default) picks a free one. */
+  readonly port?: number;
+  /** The access token. Default: 24 random URL-safe characters. */
+  readonly token?: string;
+  /** More names the server may be reached by (checked against `Host`). */
+  readonly allowedHosts?: readonly string[];
+  /** Starts a run for `POST /runs` (the page's "Run again"). Default: none (refused). */
+  readonly start?: () => WebRun;
+  /** The run `/` shows. Default: the newest. */
+  readonly home?: () => WebRun | undefined;
+}
+
+/**
+ * A running sluice web server.
+ *
+ * @example
+ * ```ts
+ * const server: WebServer = await startWebServer({ registry });
+ * console.log(server.url); // http://127.0.0.1:43117/?token=…
+ * await server.close();
+ * ```
+ */
+export interface WebServer {
+  /** The page's URL, with the access token (print it; it is the key). */
+  readonly url: string;
+  /** `http://host:port`, without the token. */
+  readonly origin: string;
+  readonly token: string;
+  readonly guard: WebGuard;
+  readonly server: Server;
+  /** Stops listening and drops every connection (the registry is left alone). */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a {@link RunRegistry}'s runs on a new `node:http` server (see `createWebHandler` for the
+ * routes and `createWebGuard` for the access checks): binds `host` (default `127.0.0.1`) and
+ * `port` (default a free one), and accepts as `Host` the bound address — plus `localhost` when it
+ * is a loopback address, any IP literal when it is `0.0.0.0` or `::`, the name given as `host`,
+ * and `allowedHosts`.
+ *
+ * @example
+ * ```ts
+ * import { exec } from 'sluice';
+ * import { RunRegistry, startWebServer } from 'sluice/web';
+ *
+ * const registry = new RunRegistry();
+ * registry.start(exec('npm', ['test'], { reject: false }), { command: 'npm test' });
+ * const server = await startWebServer({ registry });
+ * console.log(`open ${server.url}`);
+ * ```
+ */
+export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
+  rejectUnknownOptions(options, ['registry', 'host', 'port', 'token', 'allowedHosts', 'start', 'home']);
+  const { registry, host = '127.0.0.1', port = 0, allowedHosts = [] } = options;
+  if (typeof registry?.start !== 'function') throw optionError('registry', 'a RunRegistry', registry);
+  if (typeof host !== 'string' || host === '') throw optionError('host', 'a host name or address', host);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw optionError('port', 'a port number', port);
+  if (!Array.isArray(allowedHosts) || allowedHosts.some((name) => typeof name !== 'string' || name === '')) {
+    throw optionError('allowedHosts', 'an array of host names', allowedHosts);
+  }
+  const token = options.token ?? randomBytes(18).toString('base64url');
+  let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  const server = createServer((req, res) => handle?.(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const bound = address.address;
+  const hosts = [bound, ...allowedHosts];
+  if (isIP(host) === 0) hosts.push(host);
+  if (bound === '0.0.0.0' || bound === '::') hosts.push('*ip', 'localhost');
+  else if (bound.startsWith('127.') || bound === '::1') hosts.push('localhost');
+  const guard = createWebGuard({ token, hosts, port: address.port });
+  const handler = createWebHandler({
+    registry,
+    guard,
+    ...(options.start === undefined ? {} : { start: options.start }),
+    ...(options.home === undefined ? {} : { home: options.home }),
+  });
+  handle = (req, res) => {
+    handler(req, res).then(
+      (handled) => {
+        if (!handled) res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
+      },
+      (error: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end(`Internal error: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+  };
+  const shown = isIP(bound) === 6 ? `[${bound}]` : bound === '0.0.0.0' ? '127.0.0.1' : bound;
+  const origin = `http://${bound === '::' ? '[::1]' : shown}:${address.port}`;
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    token,
+    guard,
+    server,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

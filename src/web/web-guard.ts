@@ -1,0 +1,203 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
+import { optionError } from '../core/option-error.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+
+/**
+ * Options of {@link createWebGuard}.
+ *
+ * @example
+ * ```ts
+ * import { createWebGuard, type WebGuardOptions } from 'sluice/web';
+ * const options: WebGuardOptions = { token, hosts: ['127.0.0.1', 'localhost'], port: 8080 };
+ * const guard = createWebGuard(options);
+ * ```
+ */
+export interface WebGuardOptions {
+  /** The access token every request but the page's static files must carry. */
+  readonly token: string;
+  /**
+   * The host names a request's `Host` may carry (without port): the address the server is bound
+   * to, and any name it is reached by. `'*ip'` admits any IP literal (for a server bound to
+   * `0.0.0.0` or `::`: an IP address cannot be rebound, a DNS name can).
+   */
+  readonly hosts: readonly string[];
+  /** The port a request's `Host` must carry (the server's own). */
+  readonly port: number;
+  /** The cookie that carries the token after the first visit. Default `sluice-<port>`. */
+  readonly cookieName?: string;
+}
+
+/**
+ * Why a request was refused: an HTTP status and a message for the response body.
+ *
+ * @example
+ * ```ts
+ * const refusal: WebRefusal | undefined = guard.check(req, { write: true });
+ * if (refusal) res.writeHead(refusal.status, { 'content-type': 'text/plain' }).end(refusal.message);
+ * ```
+ */
+export interface WebRefusal {
+  readonly status: 401 | 403;
+  readonly message: string;
+}
+
+/**
+ * The access checks of a sluice web server (see {@link createWebGuard}).
+ *
+ * @example
+ * ```ts
+ * const refusal = guard.check(req, { write: req.method !== 'GET' });
+ * if (refusal === undefined && guard.tokenFromQuery(req)) res.setHeader('set-cookie', guard.cookie());
+ * ```
+ */
+export interface WebGuard {
+  /** The `Host` check alone (for the page's static files). */
+  checkHost(req: IncomingMessage): WebRefusal | undefined;
+  /**
+   * Every check a request needs: `Host`, then the token (cookie, `x-sluice-token` header,
+   * `Authorization: Bearer`, or `?token=`), then — for a state-changing request (`write`) — an
+   * `Origin` header that is this server's own origin.
+   */
+  check(req: IncomingMessage, options: { write: boolean }): WebRefusal | undefined;
+  /** Whether the request carried the token in its query (the first visit: set the cookie). */
+  tokenFromQuery(req: IncomingMessage): boolean;
+  /** The `Set-Cookie` value that stores the token (HttpOnly, SameSite=Strict, path `/`). */
+  cookie(): string;
+  /** The cookie's name. */
+  readonly cookieName: string;
+}
+
+/**
+ * The access control of a sluice web server, safe by default:
+ *
+ * - **`Host`** must name this server: one of `hosts` with the server's `port` (DNS rebinding —
+ *   a hostile name resolved to 127.0.0.1 — is refused, `403`);
+ * - **the token** is required for everything but the static files (`401` without it, `403` with
+ *   a wrong one; compared in constant time); the page's first request carries it in the URL and
+ *   gets it back as an HttpOnly, SameSite=Strict cookie;
+ * - **state-changing requests** (cancel, start) also need an `Origin` header equal to
+ *   `http://<Host>`: a cross-origin `POST` or `DELETE` is refused even from a browser that has
+ *   the cookie (cookies are per host, not per port).
+ *
+ * The server sends no CORS headers at all.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { createWebGuard } from 'sluice/web';
+ *
+ * const guard = createWebGuard({ token: 'f3…', hosts: ['127.0.0.1', 'localhost'], port: 8080 });
+ * createServer((req, res) => {
+ *   const refusal = guard.check(req, { write: req.method !== 'GET' });
+ *   if (refusal) return void res.writeHead(refusal.status).end(refusal.message);
+ *   res.end('welcome');
+ * }).listen(8080, '127.0.0.1');
+ * ```
+ */
+export function createWebGuard(options: WebGuardOptions): WebGuard {
+  if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
+  rejectUnknownOptions(options, ['token', 'hosts', 'port', 'cookieName']);
+  const { token, hosts, port } = options;
+  if (typeof token !== 'string' || token.length < 16) {
+    throw optionError('token', 'a string of at least 16 characters', token);
+  }
+  if (!Array.isArray(hosts) || hosts.some((host) => typeof host !== 'string' || host === '')) {
+    throw optionError('hosts', 'an array of host names', hosts);
+  }
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw optionError('port', 'a port number', port);
+  const cookieName = options.cookieName ?? `sluice-${port}`;
+  if (typeof cookieName !== 'string' || !/^[A-Za-z0-9_-]+$/.test(cookieName)) {
+    throw optionError('cookieName', 'a cookie name (letters, digits, `_`, `-`)', cookieName);
+  }
+  const names = new Set(hosts.map((host) => normalizeHost(host)));
+  const anyIp = names.has('*ip');
+  const expected = Buffer.from(token);
+  const matches = (candidate: string | undefined) => {
+    if (candidate === undefined) return false;
+    const given = Buffer.from(candidate);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+
+  const checkHost = (req: IncomingMessage): WebRefusal | undefined => {
+    const host = req.headers.host ?? '';
+    const parsed = splitHost(host);
+    const allowed =
+      parsed !== undefined &&
+      parsed.port === port &&
+      (names.has(parsed.name) || (anyIp && isIP(parsed.name.replace(/^\[|\]$/g, '')) !== 0));
+    if (allowed) return undefined;
+    return {
+      status: 403,
+      message: `Forbidden: \`Host: ${host.slice(0, 100)}\` does not name this server (a DNS rebinding guard). Open the URL sluice printed, or allow this name (--allow-host).`,
+    };
+  };
+
+  const tokenOf = (req: IncomingMessage): string | undefined => {
+    const header = req.headers['x-sluice-token'];
+    if (typeof header === 'string') return header;
+    const authorization = req.headers.authorization;
+    if (authorization?.startsWith('Bearer ')) return authorization.slice(7);
+    const fromCookie = readCookie(req.headers.cookie, cookieName);
+    if (fromCookie !== undefined) return fromCookie;
+    return queryToken(req);
+  };
+
+  return {
+    cookieName,
+    checkHost,
+    check(req, { write }) {
+      const host = checkHost(req);
+      if (host) return host;
+      const given = tokenOf(req);
+      if (given === undefined) {
+        return {
+          status: 401,
+          message: 'Unauthorized: open the URL sluice printed (it carries the access token).',
+        };
+      }
+      if (!matches(given)) return { status: 403, message: 'Forbidden: wrong access token.' };
+      if (write) {
+        const origin = req.headers.origin;
+        if (origin !== `http://${req.headers.host}`) {
+          return {
+            status: 403,
+            message: `Forbidden: a state-changing request must come from this server's own page (Origin \`${String(origin).slice(0, 100)}\`).`,
+          };
+        }
+      }
+      return undefined;
+    },
+    tokenFromQuery: (req) => matches(queryToken(req)),
+    cookie: () => `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+  };
+}
+
+function queryToken(req: IncomingMessage): string | undefined {
+  const query = (req.url ?? '').indexOf('?');
+  if (query === -1) return undefined;
+  return new URLSearchParams((req.url ?? '').slice(query + 1)).get('token') ?? undefined;
+}
+
+function readCookie(header: string | undefined, name: string): string | undefined {
+  if (header === undefined) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** A host name in the form `Host` carries it: lower case, IPv6 in brackets. */
+function normalizeHost(host: string): string {
+  const lower = host.toLowerCase();
+  return isIP(lower) === 6 ? `[${lower}]` : lower;
+}
+
+/** `name` and `port` of a `Host` header (port 80 when absent), or `undefined` when malformed. */
+function splitHost(host: string): { name: string; port: number } | undefined {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(host);
+  if (match === null) return undefined;
+  return { name: (match[1] as string).toLowerCase(), port: match[2] === undefined ? 80 : Number(match[2]) };
+}

@@ -1,5 +1,5 @@
 import { Observable, Subject } from 'rxjs';
-import { subscribeWithDemand } from '../../core/demand.js';
+import { subscriberWithDemand } from '../../core/subscriber-chain.js';
 import { type ExecOptions, exec } from '../../sources/exec.js';
 import type { RunnerLink, RunnerLinkEvent } from './runner-link.js';
 
@@ -45,8 +45,8 @@ export function processRunnerLink(
   if (options.port !== undefined) execOptions.port = options.port;
   return {
     events$: new Observable<RunnerLinkEvent>((subscriber) =>
-      subscribeWithDemand(undefined, () =>
-        exec(file, args, execOptions).subscribe({
+      exec(file, args, execOptions).subscribe(
+        subscriberWithDemand(null, {
           next: (event) => {
             if (event.kind === 'exit') {
               subscriber.next({

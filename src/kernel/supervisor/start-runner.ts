@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import { Observable, Subject, Subscriber } from 'rxjs';
-import { subscribeWithDemand } from '../../core/demand.js';
+import { Observable, Subject } from 'rxjs';
+import { subscriberWithDemand } from '../../core/subscriber-chain.js';
 import { dispatchToolCall } from '../tools/dispatch-tool-call.js';
 import type { ToolChunk } from '../tools/tool-chunk.js';
 import { LineJoiner } from './line-joiner.js';
@@ -159,13 +159,14 @@ export function startRunner(link: RunnerLink, deps: StartRunnerDeps): RunnerHand
   };
   const lines = new LineJoiner(onLine);
 
-  // A Subscriber of our own, so that an exit arriving synchronously during subscribe closes it at once.
-  const sink = new Subscriber<RunnerLinkEvent>({
+  // A Subscriber of our own, so that an exit arriving synchronously during subscribe closes it at
+  // once; it carries no demand: a runner is read as fast as it writes (chunks go to `onChunk`).
+  const sink = subscriberWithDemand<RunnerLinkEvent>(null, {
     next: onEvent,
     error: fail,
     complete: () => finish(null, null, false),
   });
-  subscribeWithDemand(undefined, () => link.events$.subscribe(sink));
+  link.events$.subscribe(sink);
 
   const chunks$ = new Observable<ToolChunk>((subscriber) => {
     for (const chunk of [...chunks]) {

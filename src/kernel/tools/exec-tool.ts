@@ -1,5 +1,5 @@
-import { subscribeWithDemand } from '../../core/demand.js';
 import { CancelledError, isCancelledError } from '../../core/errors/cancelled-error.js';
+import { subscriberWithDemand } from '../../core/subscriber-chain.js';
 import { type ExecResult, exec } from '../../sources/exec.js';
 import { type ExecToolArgs, execToolArgsSchema } from './exec-tool-args.js';
 import type { ExecToolResult } from './exec-tool-result.js';
@@ -51,8 +51,8 @@ function runExec(args: ExecToolArgs, ctx: ToolContext, config: ExecToolConfig): 
   if (ctx.signal !== undefined) options.cancelSignal = ctx.signal;
   const source = exec(file, rest, options);
   return new Promise<ExecToolResult>((resolve, reject) => {
-    subscribeWithDemand(ctx.demand, () =>
-      source.subscribe({
+    source.subscribe(
+      subscriberWithDemand(ctx.demand ?? null, {
         next: (event) => {
           if (event.kind === 'exit') resolve(toResult(event.content));
           else if (streaming) emit(ctx, event.kind, event.content, event.metadata?.partial === true);

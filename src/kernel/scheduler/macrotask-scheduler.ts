@@ -174,7 +174,8 @@ export function createMacrotaskScheduler<O = unknown>(
       return next;
     },
     enqueue(extensionId, callId, outcome, onDelivered) {
-      const task: Macrotask<O> = { seq: scheduler.nextSeq(), extensionId, callId, outcome };
+      const task: Macrotask<O> = { seq, extensionId, callId, outcome };
+      seq += 1;
       tasks[tail] = task;
       hooks[tail] = onDelivered;
       tail += 1;

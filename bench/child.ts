@@ -11,6 +11,8 @@ async function runVariant(params: RunParams): Promise<RunResult> {
   if (/^(exec-|kernel-|mcp-|latency-exec|slow-exec|slow-kernel|compose-|cancel-)/.test(name)) {
     await (await import('./warm-up.js')).warmUpSluice();
   }
+  // The kernel variants also load the kernel (and run one stream) before the clock starts.
+  if (/^(kernel-|slow-kernel|mcp-)/.test(name)) await (await import('./warm-up.js')).warmUpKernel();
   // The MCP variant also loads the SDK (and its own zod use) before the clock starts.
   if (name.startsWith('mcp-')) {
     await import('@modelcontextprotocol/sdk/client/index.js');

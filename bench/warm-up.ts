@@ -15,3 +15,22 @@ import { exec } from '../src/index.js';
 export async function warmUpSluice(): Promise<void> {
   await lastValueFrom(exec('true', [], { reject: false }));
 }
+
+/**
+ * Loads the kernel (`sluice/kernel`) and runs one tiny streaming hostcall through a host and an
+ * extension's bridge before a kernel variant is measured, as {@link warmUpSluice} does for `exec`:
+ * the module loading (hundreds of milliseconds under tsx) is not the kernel's throughput.
+ *
+ * @example
+ * ```ts
+ * await warmUpKernel(); // then start the clock
+ * ```
+ */
+export async function warmUpKernel(): Promise<void> {
+  const { connectExtension, createHost } = await import('../src/kernel/index.js');
+  const host = createHost({ logger: { warn() {} } });
+  const { api } = connectExtension(host, 'warm-up');
+  for await (const _chunk of api.exec('true', [], { stream: true })) {
+    // nothing: `true` prints nothing
+  }
+}

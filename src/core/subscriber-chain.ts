@@ -106,16 +106,21 @@ export function tagDemand<S extends object>(subscriber: S, demand: Demand | null
 /** Where a subscriber hands its notifications: a plain observer, guarded like RxJS's `SafeSubscriber`. */
 class ObserverSubscriber<T> extends Subscriber<T> {
   readonly #observer: Partial<Observer<T>>;
+  /** The observer's `next`, read once (a value goes through here per chunk on every hot path). */
+  readonly #next: ((value: T) => void) | undefined;
 
   constructor(observer: Partial<Observer<T>>) {
     super();
     this.#observer = observer;
+    this.#next = typeof observer.next === 'function' ? observer.next.bind(observer) : undefined;
     if (isSubscriptionLike(observer)) observer.add(this);
   }
 
   protected override _next(value: T): void {
+    const next = this.#next;
+    if (next === undefined) return;
     try {
-      this.#observer.next?.(value);
+      next(value);
     } catch (error) {
       reportLater(error);
     }

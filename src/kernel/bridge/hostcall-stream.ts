@@ -109,7 +109,10 @@ export class HostcallStream
       this.#accept(streamChunk(this.#expected, outcome.value, true));
       return;
     }
-    const violation = sequenceViolation(this.#expected, outcome.sequence, false);
+    const violation =
+      outcome.sequence === this.#expected
+        ? undefined
+        : sequenceViolation(this.#expected, outcome.sequence, false);
     if (violation !== undefined) {
       this.#settle();
       this.#link.cancel();
@@ -125,7 +128,8 @@ export class HostcallStream
     if (this.#waiters.size === 0) {
       if (this.#queue.size > 0) {
         const result = this.#toResult(this.#queue.take() as HostcallStreamChunk);
-        this.#topUp();
+        // More than half the window still asked for or here: nothing to ask (#topUp's first test).
+        if (this.#outstanding + this.#queue.size <= this.#link.prefetch >> 1) this.#topUp();
         return Promise.resolve(result);
       }
       const ending = this.#ending;
@@ -163,7 +167,8 @@ export class HostcallStream
     }
     if (this.#outstanding > 0) this.#outstanding -= 1;
     this.#queue.push(event);
-    this.#topUp();
+    // More than half the window still asked for or here: nothing to ask (#topUp's first test).
+    if (this.#outstanding + this.#queue.size <= this.#link.prefetch >> 1) this.#topUp();
   }
 
   /**

@@ -147,8 +147,9 @@ export function openHostStream(config: HostStreamConfig): HostStream {
       // Our own Subscriber, known before subscribing: a synchronous producer sees it closed at once.
       const subscriber = subscriberWithDemand<ChunkEvent<JsonValue>>(channel.upstream, {
         next: (event) => {
+          // The channel ignores what comes after its end (and after a close) by itself.
           if (event.isFinal) end({ type: 'final', chunk: event.content });
-          else if (!closed && ending === undefined) channel.push(event.content);
+          else channel.push(event.content);
         },
         error: (error: unknown) => end({ type: 'error', outcome: toFailure(error) }),
         complete: () => end({ type: 'final', chunk: null }),

@@ -134,15 +134,18 @@ export function createMacrotaskScheduler<O = unknown>(
   // The clock's time, read once per driver turn: a turn delivers up to `batch` macrotasks within
   // microseconds, and what they do (a stall timer that starts and stops at every chunk of a full
   // stream) would otherwise read the clock once per chunk.
+  // It is read lazily: a turn in which nothing asks for the time never reads the clock.
   let turnNow: number | undefined;
+  let inTurn = false;
   const drain = (): void => {
     armed = false;
     turn = undefined;
     if (deliver === undefined) return; // re-armed by setDelivery
-    turnNow = clock.now();
+    inTurn = true;
     try {
       for (let n = 0; n < batch && scheduler.tick(); n += 1);
     } finally {
+      inTurn = false;
       turnNow = undefined;
       // Re-arm even when a delivery threw: one failing delivery must not stop the queue.
       arm();
@@ -167,14 +170,19 @@ export function createMacrotaskScheduler<O = unknown>(
     get size() {
       return tail - head;
     },
-    now: () => turnNow ?? clock.now(),
+    now: () => {
+      if (!inTurn) return clock.now();
+      if (turnNow === undefined) turnNow = clock.now();
+      return turnNow;
+    },
     nextSeq: () => {
       const next = seq;
       seq += 1;
       return next;
     },
     enqueue(extensionId, callId, outcome, onDelivered) {
-      const task: Macrotask<O> = { seq: scheduler.nextSeq(), extensionId, callId, outcome };
+      const task: Macrotask<O> = { seq, extensionId, callId, outcome };
+      seq += 1;
       tasks[tail] = task;
       hooks[tail] = onDelivered;
       tail += 1;

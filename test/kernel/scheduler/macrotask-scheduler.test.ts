@@ -194,6 +194,36 @@ describe('createMacrotaskScheduler', () => {
     expect(drains).toHaveLength(0);
   });
 
+  it('reads the clock at most once per turn, and only when something asks for the time', () => {
+    const { driver, drains } = steppedDriver();
+    let reads = 0;
+    let time = 100;
+    const clock: SchedulerLike = {
+      now: () => {
+        reads += 1;
+        return time;
+      },
+      schedule: () => new Subscription(),
+    };
+    const seen: number[] = [];
+    const scheduler = createMacrotaskScheduler<number>({
+      clock,
+      driver,
+      deliver: (task) => {
+        if (task.outcome % 2 === 1) seen.push(scheduler.now());
+        time += 1;
+      },
+    });
+    scheduler.enqueue('ext-a', 'hc-1', 0);
+    drains.shift()?.();
+    expect(reads).toBe(0);
+    for (let n = 1; n < 6; n += 1) scheduler.enqueue('ext-a', 'hc-1', n);
+    drains.shift()?.();
+    expect(reads).toBe(1);
+    expect(seen).toEqual([101, 101, 101]);
+    expect(scheduler.now()).toBe(106);
+  });
+
   it('drains by itself on the event loop by default', async () => {
     const seen: number[] = [];
     let done: () => void = () => {};

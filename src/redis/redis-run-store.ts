@@ -7,7 +7,14 @@ import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { readAfter } from '../runs/read-after.js';
 import type { RunFailure, RunRecord } from '../runs/run-record.js';
-import type { RunInfo, RunReadOptions, RunStore, RunWriter } from '../runs/run-store.js';
+import type {
+  CancelDetails,
+  RunInfo,
+  RunReadOptions,
+  RunStore,
+  RunWriter,
+  RunWriterOptions,
+} from '../runs/run-store.js';
 import { evalScript } from './eval-script.js';
 import { readRun } from './read-run.js';
 import type { RedisRunContext } from './redis-run-context.js';
@@ -189,9 +196,14 @@ export class RedisRunStore implements RunStore {
     return connection;
   }
 
-  openWriter(runId: string): RunWriter {
+  openWriter(runId: string, options: RunWriterOptions = {}): RunWriter {
     this.#checkRunId(runId);
-    return new RedisRunWriter(this.#context, runId);
+    if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
+    rejectUnknownOptions(options, ['label']);
+    if (options.label !== undefined && typeof options.label !== 'string') {
+      throw optionError('label', 'a string', options.label);
+    }
+    return new RedisRunWriter(this.#context, runId, options);
   }
 
   read(runId: string, options: RunReadOptions = {}): Observable<RunRecord> {
@@ -199,17 +211,17 @@ export class RedisRunStore implements RunStore {
     return readRun(this.#context, runId, readAfter(options));
   }
 
-  async cancel(runId: string, reason = 'cancelled'): Promise<boolean> {
+  async cancel(runId: string, reason = 'cancelled', details: CancelDetails = {}): Promise<boolean> {
     this.#checkRunId(runId);
     const keys = runKeys(this.prefix, runId);
-    const sentinel = JSON.stringify([
-      { sequence: 0, kind: 'end', content: null, metadata: { reason }, isFinal: true },
-    ]);
+    // The request is the sentinel's metadata: the owner ends the run with exactly that.
+    const metadata = { ...details, reason };
+    const sentinel = JSON.stringify([{ sequence: 0, kind: 'end', content: null, metadata, isFinal: true }]);
     const live = await evalScript(
       this.client,
       CANCEL,
       [keys.meta, keys.events, keys.lease],
-      [reason, keys.control, sentinel, this.#context.retainMs],
+      [JSON.stringify(metadata), keys.control, sentinel, this.#context.retainMs],
     );
     return live === 1;
   }
@@ -217,7 +229,15 @@ export class RedisRunStore implements RunStore {
   async info(runId: string): Promise<RunInfo | undefined> {
     this.#checkRunId(runId);
     const keys = runKeys(this.prefix, runId);
-    const [state, next, owner, end] = await this.client.hmget(keys.meta, 'state', 'next', 'owner', 'end');
+    const [state, next, owner, end, label, started] = await this.client.hmget(
+      keys.meta,
+      'state',
+      'next',
+      'owner',
+      'end',
+      'label',
+      'started',
+    );
     if (state === null) return undefined;
     const count = Number(next ?? 0);
     const [first] = (await this.client.xrange(keys.events, '-', '+', 'COUNT', 1)) as [string, string[]][];
@@ -238,6 +258,8 @@ export class RedisRunStore implements RunStore {
       oldest,
       failure,
       owner: owner ?? undefined,
+      label: label ?? undefined,
+      startedAt: started === null ? undefined : Number(started),
     };
   }
 

@@ -1,7 +1,9 @@
 import type { ChunkEvent } from '../../core/chunk.js';
 import { SequenceError } from '../../core/errors/sequence-error.js';
+import { toRunFailure } from '../../runs/run-failure.js';
+import type { RunFailure } from '../../runs/run-record.js';
 import { encodeChunkEvent } from './encode-chunk-event.js';
-import { encodeFailure } from './encode-failure.js';
+import { encodeRunFailure } from './encode-run-failure.js';
 
 /**
  * Bounds of a {@link ReplayLog}.
@@ -21,7 +23,7 @@ export interface ReplayBounds {
 }
 
 /**
- * One retained event: its encoded SSE frame and its size.
+ * One retained event: the event, its encoded SSE frame and the frame's size.
  *
  * @example
  * ```ts
@@ -35,6 +37,8 @@ export interface ReplayBounds {
 export interface ReplayEntry {
   /** The event's sequence number. */
   readonly sequence: number;
+  /** The event itself, as appended. */
+  readonly event: ChunkEvent<unknown>;
   /** The event encoded as one SSE frame (`id`, `event`, `data`), ready to write. */
   readonly frame: string;
   /** The frame's length in UTF-8 bytes (what counts against `maxBytes`). */
@@ -44,10 +48,11 @@ export interface ReplayEntry {
 }
 
 /**
- * The bounded replay log of one sequenced stream: the newest events as encoded SSE frames, so a
- * client can resume after any retained sequence. Appending evicts the oldest events past
- * `maxEvents` or `maxBytes` (the newest event is kept even if it alone exceeds `maxBytes`). The
- * log also records how the stream ended: its final event, or a failure frame.
+ * The bounded replay log of one sequenced stream: the newest events with their encoded SSE
+ * frames, so a client can resume after any retained sequence. Appending evicts the oldest events
+ * past `maxEvents` or `maxBytes` of frames (the newest event is kept even if it alone exceeds
+ * `maxBytes`). The log also records how the stream ended: its final event, or a failure. It is
+ * what `MemoryRunStore` keeps per run (and so what `toServerSentEvents` serves).
  *
  * @example
  * ```ts
@@ -66,7 +71,8 @@ export class ReplayLog {
   #head = 0;
   #bytes = 0;
   #next = 0;
-  #failure: string | undefined;
+  #failure: RunFailure | undefined;
+  #failureFrame: string | undefined;
 
   constructor(bounds: ReplayBounds) {
     this.#bounds = bounds;
@@ -104,6 +110,11 @@ export class ReplayLog {
 
   /** The failure frame, once the stream has failed. */
   get failure(): string | undefined {
+    return this.#failureFrame;
+  }
+
+  /** How the stream failed (`{code, name, message}`), once it has. */
+  get failureInfo(): RunFailure | undefined {
     return this.#failure;
   }
 
@@ -128,6 +139,7 @@ export class ReplayLog {
     const frame = encodeChunkEvent(event);
     const entry: ReplayEntry = {
       sequence: event.sequence,
+      event,
       frame,
       bytes: Buffer.byteLength(frame),
       isFinal: event.isFinal,
@@ -143,7 +155,9 @@ export class ReplayLog {
 
   /** Records that the stream failed with `error` (after the retained events). */
   fail(error: unknown): void {
-    if (!this.ended) this.#failure = encodeFailure(error);
+    if (this.ended) return;
+    this.#failure = toRunFailure(error);
+    this.#failureFrame = encodeRunFailure(this.#failure);
   }
 
   #evict(): void {

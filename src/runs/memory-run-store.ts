@@ -1,5 +1,7 @@
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
+import { decodeChunkFrame } from '../adapters/sse/decode-chunk-frame.js';
 import { ReplayLog } from '../adapters/sse/replay-log.js';
+import type { ChunkEvent } from '../core/chunk.js';
 import { Valve } from '../core/demand.js';
 import { demandOf } from '../core/demand-of.js';
 import { RunStoreError } from '../core/errors/run-store-error.js';
@@ -59,6 +61,22 @@ interface MemoryRun {
 
 let writers = 0;
 
+/** One retained event as a read record: its SSE frame at hand, the event decoded only if asked. */
+class FrameRecord {
+  readonly type = 'events';
+  readonly frames: readonly [string];
+  #events: readonly [ChunkEvent<unknown>] | undefined;
+
+  constructor(frame: string) {
+    this.frames = [frame];
+  }
+
+  get events(): readonly [ChunkEvent<unknown>] {
+    this.#events ??= [decodeChunkFrame(this.frames[0])];
+    return this.#events;
+  }
+}
+
 const positive = (name: string, value: unknown): number => {
   if (!Number.isSafeInteger(value) || (value as number) < 1)
     throw optionError(name, 'a positive integer', value);
@@ -67,9 +85,11 @@ const positive = (name: string, value: unknown): number => {
 
 /**
  * The embedded run store: runs live in this process's memory, each in a bounded {@link ReplayLog}
- * (its newest `maxEvents` events, at most `maxBytes` of them), and an ended run is dropped
- * `retainMs` after its end (checked lazily on each call, so the store holds no timer). It is the
- * store behind `toServerSentEvents` and the default of `sluice/web`'s run registry.
+ * (its newest `maxEvents` events, at most `maxBytes` of them, kept as their SSE frames), and an
+ * ended run is dropped `retainMs` after its end (checked lazily on each call, so the store holds
+ * no timer). It is the store behind `toServerSentEvents` and the default of `sluice/web`'s run
+ * registry. Like Redis, it keeps each event as its JSON: a reader gets an equal copy (content
+ * JSON cannot encode — a `BigInt`, a cycle — fails the run at append).
  *
  * **Demand.** A writer is paused only while its run's log is full *and* every reader still needs
  * the log's oldest event — the fastest reader sets the pace, a slower one never holds back the
@@ -210,7 +230,7 @@ export class MemoryRunStore implements RunStore {
               const entry = log.get(reader.cursor);
               reader.cursor += 1;
               if (entry === undefined) continue; // unreachable: the cursor is within the log
-              subscriber.next({ type: 'events', events: [entry.event], frames: [entry.frame] });
+              subscriber.next(new FrameRecord(entry.frame));
               if (entry.isFinal) subscriber.complete();
             } else if (log.failureInfo !== undefined) {
               subscriber.next({ type: 'failure', failure: log.failureInfo });

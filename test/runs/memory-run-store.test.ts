@@ -59,16 +59,20 @@ describe('MemoryRunStore: demand and retention', () => {
     lagging.sub.unsubscribe();
   });
 
-  it("bounds each run by maxBytes of frames and gives readers the events' frames", async () => {
+  it("bounds each run by maxBytes of frames and gives readers the events' frames (and equal copies of the events)", async () => {
     const frame = encodeChunkEvent(line(0));
     const store = new MemoryRunStore({ maxBytes: Buffer.byteLength(frame) * 2 });
     const writer = store.openWriter('b1');
     for (let sequence = 0; sequence < 10; sequence += 1) writer.append(line(sequence, sequence === 9));
     expect(store.log('b1')?.size).toBe(2);
     const records = await lastValueFrom(store.read('b1', { after: 7 }).pipe(toArray()));
-    expect(records).toEqual([
-      { type: 'events', events: [line(8)], frames: [encodeChunkEvent(line(8))] },
-      { type: 'events', events: [line(9, true)], frames: [encodeChunkEvent(line(9, true))] },
+    expect(records.map((record) => record.type === 'events' && record.frames)).toEqual([
+      [encodeChunkEvent(line(8))],
+      [encodeChunkEvent(line(9, true))],
+    ]);
+    expect(records.map((record) => record.type === 'events' && record.events)).toEqual([
+      [line(8)],
+      [line(9, true)],
     ]);
   });
 

@@ -23,7 +23,7 @@ export interface ReplayBounds {
 }
 
 /**
- * One retained event: the event, its encoded SSE frame and the frame's size.
+ * One retained event: its encoded SSE frame and its size.
  *
  * @example
  * ```ts
@@ -37,8 +37,6 @@ export interface ReplayBounds {
 export interface ReplayEntry {
   /** The event's sequence number. */
   readonly sequence: number;
-  /** The event itself, as appended. */
-  readonly event: ChunkEvent<unknown>;
   /** The event encoded as one SSE frame (`id`, `event`, `data`), ready to write. */
   readonly frame: string;
   /** The frame's length in UTF-8 bytes (what counts against `maxBytes`). */
@@ -48,11 +46,12 @@ export interface ReplayEntry {
 }
 
 /**
- * The bounded replay log of one sequenced stream: the newest events with their encoded SSE
- * frames, so a client can resume after any retained sequence. Appending evicts the oldest events
- * past `maxEvents` or `maxBytes` of frames (the newest event is kept even if it alone exceeds
- * `maxBytes`). The log also records how the stream ended: its final event, or a failure. It is
- * what `MemoryRunStore` keeps per run (and so what `toServerSentEvents` serves).
+ * The bounded replay log of one sequenced stream: the newest events as encoded SSE frames, so a
+ * client can resume after any retained sequence. Appending evicts the oldest events past
+ * `maxEvents` or `maxBytes` (the newest event is kept even if it alone exceeds `maxBytes`). The
+ * log also records how the stream ended: its final event, or a failure. It is what
+ * `MemoryRunStore` keeps per run (and so what `toServerSentEvents` serves): a reader that wants
+ * the events back gets them decoded from their frames ({@link decodeChunkFrame}).
  *
  * @example
  * ```ts
@@ -139,7 +138,6 @@ export class ReplayLog {
     const frame = encodeChunkEvent(event);
     const entry: ReplayEntry = {
       sequence: event.sequence,
-      event,
       frame,
       bytes: Buffer.byteLength(frame),
       isFinal: event.isFinal,

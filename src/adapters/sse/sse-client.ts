@@ -138,11 +138,19 @@ export class SseClient {
 
   #record(record: RunRecord): void {
     if (record.type === 'events') {
-      const { events, frames } = record;
-      for (let index = 0; index < events.length && !this.#closed; index += 1) {
-        const event = events[index] as (typeof events)[number];
+      // A record's events are consecutive from the cursor (a store's reads guarantee it).
+      const frames = record.frames;
+      if (frames !== undefined) {
+        for (let index = 0; index < frames.length && !this.#closed; index += 1) {
+          this.#cursor += 1;
+          this.#write(frames[index] as string);
+        }
+        return;
+      }
+      for (const event of record.events) {
+        if (this.#closed) return;
         this.#cursor = event.sequence + 1;
-        this.#write(frames?.[index] ?? encodeChunkEvent(event));
+        this.#write(encodeChunkEvent(event));
       }
     } else if (record.type === 'gap') {
       this.#write(encodeGap(record));

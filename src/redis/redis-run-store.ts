@@ -21,7 +21,7 @@ import type { RedisRunContext } from './redis-run-context.js';
 import { RedisRunWriter } from './redis-run-writer.js';
 import { decodeEntry } from './run-entry.js';
 import { isRunId, runKeys } from './run-keys.js';
-import { CANCEL } from './run-scripts.js';
+import { CANCEL, RUN_SCRIPTS } from './run-scripts.js';
 
 /**
  * Options of {@link RedisRunStore}. Give `url` (the store opens and closes its connections) or
@@ -177,6 +177,11 @@ export class RedisRunStore implements RunStore {
       duplicate: () => this.duplicate(),
       listen: (channel, listener) => this.#listen(channel, listener),
     };
+    // Loaded before any command of the store, so that no EVALSHA of this connection misses
+    // (NOSCRIPT, then EVAL): commands on one connection then run in the order they were sent — a
+    // writer's OPEN before a read of the same store looks for the run. (A restart that loses the
+    // scripts costs one EVAL each.)
+    for (const each of RUN_SCRIPTS) this.client.script('LOAD', each.lua).catch(() => {});
   }
 
   /** The store's settings, for the worker pool. Internal. */

@@ -142,3 +142,6 @@ redis.call('HSET', KEYS[1], 'state', 'queued', 'next', '0', 'job', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 'OK'
 `);
+
+/** Every script of the store: loaded (`SCRIPT LOAD`) as a store's connection opens. */
+export const RUN_SCRIPTS: readonly RunScript[] = [OPEN, APPEND, FAIL, HEARTBEAT, OWNER_LOST, CANCEL, SUBMIT];

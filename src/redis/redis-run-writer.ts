@@ -12,6 +12,14 @@ import { encodeBatch } from './run-entry.js';
 import { type RunKeys, runKeys } from './run-keys.js';
 import { APPEND, FAIL, HEARTBEAT, OPEN } from './run-scripts.js';
 
+/** One append of consecutive events, as sent (and, if Redis lacked the script, sent again). */
+interface Batch {
+  readonly first: number;
+  readonly count: number;
+  readonly payload: string;
+  readonly final: boolean;
+}
+
 /**
  * The writer of one run on Redis Streams (see {@link RunWriter}):
  *
@@ -49,6 +57,12 @@ export class RedisRunWriter implements RunWriter {
   #failureSent = false;
   #done = false;
   #flushQueued = false;
+  /**
+   * Batches to send again, in order, once nothing is in flight: Redis did not have the append
+   * script cached (`NOSCRIPT`, a new or restarted server), or refused a batch that had overtaken
+   * one of those. The script applies nothing out of order, so a resend in order is exact.
+   */
+  #retry: Batch[] = [];
   #heartbeat: Subscription | undefined;
   #beating = false;
   #stopListening: () => void = () => {};
@@ -140,6 +154,15 @@ export class RedisRunWriter implements RunWriter {
 
   #flush(): void {
     const context = this.#context;
+    if (this.#retry.length > 0) {
+      if (this.#inFlight === 0 && !this.#done) {
+        const retry = this.#retry.sort((a, b) => a.first - b.first);
+        this.#retry = [];
+        for (const batch of retry) this.#send(batch, true);
+      }
+      this.#updateDemand();
+      return;
+    }
     while (!this.#done && this.#inFlight < context.maxInFlight && this.#pending.length > 0) {
       let count = 0;
       let bytes = 0;
@@ -152,39 +175,19 @@ export class RedisRunWriter implements RunWriter {
         bytes += typeof event.content === 'string' ? event.content.length + 64 : 256;
         count += 1;
       }
-      const batch = count === this.#pending.length ? this.#pending : this.#pending.slice(0, count);
+      const events = count === this.#pending.length ? this.#pending : this.#pending.slice(0, count);
       this.#pending = count === this.#pending.length ? [] : this.#pending.slice(count);
       this.#pendingBytes = Math.max(0, this.#pendingBytes - bytes);
-      const first = (batch[0] as ChunkEvent<unknown>).sequence;
-      const final = (batch[batch.length - 1] as ChunkEvent<unknown>).isFinal;
       let payload: string;
       try {
-        payload = encodeBatch(batch);
+        payload = encodeBatch(events);
       } catch (error) {
         this.#fail(error);
         return;
       }
-      this.#inFlight += 1;
-      this.#script(APPEND, [
-        context.owner,
-        first,
-        batch.length,
-        payload,
-        final ? 1 : 0,
-        context.maxEvents,
-        this.#ttl(),
-        context.retainMs,
-      ]).then(
-        () => {
-          this.#inFlight -= 1;
-          if (final) this.#finish();
-          else {
-            this.#flush();
-            this.#updateDemand();
-          }
-        },
-        (error: unknown) => this.#fail(error),
-      );
+      const first = (events[0] as ChunkEvent<unknown>).sequence;
+      const final = (events[events.length - 1] as ChunkEvent<unknown>).isFinal;
+      this.#send({ first, count: events.length, payload, final }, false);
     }
     if (!this.#done && this.#pending.length === 0 && this.#failure !== undefined && !this.#failureSent) {
       this.#failureSent = true;
@@ -194,6 +197,52 @@ export class RedisRunWriter implements RunWriter {
       );
     }
     this.#updateDemand();
+  }
+
+  /** Sends one batch (pipelined): `EVALSHA`, or `EVAL` on a resend (which caches the script again). */
+  #send(batch: Batch, resend: boolean): void {
+    const context = this.#context;
+    const keys = this.#keys;
+    const args = [
+      context.owner,
+      batch.first,
+      batch.count,
+      batch.payload,
+      batch.final ? 1 : 0,
+      context.maxEvents,
+      this.#ttl(),
+      context.retainMs,
+    ];
+    const call = resend
+      ? context.client.eval(APPEND.lua, 3, keys.meta, keys.events, keys.lease, ...args)
+      : context.client.evalsha(APPEND.sha, 3, keys.meta, keys.events, keys.lease, ...args);
+    this.#inFlight += 1;
+    call.then(
+      () => {
+        this.#inFlight -= 1;
+        if (batch.final) this.#finish();
+        else {
+          this.#flush();
+          this.#updateDemand();
+        }
+      },
+      (error: unknown) => {
+        this.#inFlight -= 1;
+        if (this.#done) return;
+        const message = error instanceof Error ? error.message : String(error);
+        // NOSCRIPT, or a batch that overtook one which got NOSCRIPT (refused, nothing applied).
+        const ahead = /SEQUENCE (\d+) (\d+)/.exec(message);
+        if (
+          message.startsWith('NOSCRIPT') ||
+          (this.#retry.length > 0 && ahead !== null && Number(ahead[2]) > Number(ahead[1]))
+        ) {
+          this.#retry.push(batch);
+          this.#flush();
+          return;
+        }
+        this.#fail(error);
+      },
+    );
   }
 
   #updateDemand(): void {

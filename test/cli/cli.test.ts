@@ -164,7 +164,7 @@ describe('sluice exec --json', () => {
       'exec',
       '--json',
       '--timeout-ms',
-      '300',
+      '1500', // room for the child's first line on a loaded machine
       '--',
       'sh',
       '-c',

@@ -18,6 +18,27 @@ describe.skipIf(redisServerPath === undefined)('a run writer when Redis fails', 
     for (const step of cleanup.splice(0).reverse()) await step();
   });
 
+  it('a server without the scripts cached (new or restarted): pipelined appends are resent in order, none lost', async () => {
+    const server = await startRedis();
+    cleanup.push(() => server.stop());
+    // One event per batch, many in flight: the first appends all find no cached script (NOSCRIPT),
+    // and a later one could otherwise overtake an earlier one being resent.
+    const store = new RedisRunStore({ url: server.url, maxBatchEvents: 1, maxInFlight: 64 });
+    cleanup.push(() => store.close());
+    for (let round = 0; round < 3; round += 1) {
+      expect(await redisCommand(server.port, 'SCRIPT FLUSH')).toBe('+OK');
+      const runId = `noscript-${round}-${randomUUID()}`;
+      const writer = store.openWriter(runId);
+      for (let sequence = 0; sequence < 200; sequence += 1) {
+        writer.append({ sequence, kind: 'stdout', content: `line ${sequence}\n`, isFinal: sequence === 199 });
+        await Promise.resolve(); // each append flushed on its own, between the replies' handlers
+      }
+      await writer.ended;
+      const read = await lastValueFrom(fromRunStore(store, runId).pipe(toArray()));
+      expect(read.map((event) => event.sequence)).toEqual([...Array(200).keys()]);
+    }
+  });
+
   it('Redis restarts mid-run (append-only file): the writer reconnects, no event is lost', async () => {
     let server = await startRedis({ appendonly: true });
     const { port, dir } = server;

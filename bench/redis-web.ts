@@ -38,7 +38,6 @@ export async function measureRedisWebCancel(script: string, reps: number): Promi
           map((match) => Number(match[1])),
         ),
       );
-      await sleep(20); // the owner's SUBSCRIBE to the run's control channel has gone out
       const started = performance.now();
       const answer = await fetch(`${other.web.origin}/runs/${run.id}`, {
         method: 'DELETE',

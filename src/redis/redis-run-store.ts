@@ -127,7 +127,10 @@ export class RedisRunStore implements RunStore {
   readonly #ownsClient: boolean;
   readonly #context: RedisRunContext;
   #subscriber: Redis | undefined;
-  readonly #channels = new Map<string, Set<(message: string) => void>>();
+  readonly #channels = new Map<
+    string,
+    { listeners: Set<(message: string) => void>; subscribed: Promise<void> }
+  >();
   readonly #connections = new Set<Redis>();
   #closed = false;
 
@@ -175,7 +178,7 @@ export class RedisRunStore implements RunStore {
       blockMs: positive(options, 'blockMs', 1000),
       scheduler,
       duplicate: () => this.duplicate(),
-      listen: (channel, listener) => this.#listen(channel, listener),
+      listen: (channel, listener, subscribed) => this.#listen(channel, listener, subscribed),
     };
     // Loaded before any command of the store, so that no EVALSHA of this connection misses
     // (NOSCRIPT, then EVAL): commands on one connection then run in the order they were sent — a
@@ -287,26 +290,36 @@ export class RedisRunStore implements RunStore {
     }
   }
 
-  #listen(channel: string, listener: (message: string) => void): () => void {
-    let listeners = this.#channels.get(channel);
-    if (listeners === undefined) {
-      listeners = new Set();
-      this.#channels.set(channel, listeners);
+  #listen(channel: string, listener: (message: string) => void, subscribed?: () => void): () => void {
+    let entry = this.#channels.get(channel);
+    if (entry === undefined) {
       if (this.#subscriber === undefined) {
         const subscriber = this.duplicate();
         subscriber.on('message', (from: string, message: string) => {
-          for (const each of [...(this.#channels.get(from) ?? [])]) each(message);
+          for (const each of [...(this.#channels.get(from)?.listeners ?? [])]) each(message);
         });
         this.#subscriber = subscriber;
       }
-      this.#subscriber.subscribe(channel).catch(() => {}); // the heartbeat sees a missed request
+      // A failed SUBSCRIBE is left to the heartbeat, which sees a missed request too.
+      const confirmed = this.#subscriber.subscribe(channel).then(
+        () => {},
+        () => new Promise<void>(() => {}),
+      );
+      entry = { listeners: new Set(), subscribed: confirmed };
+      this.#channels.set(channel, entry);
     }
+    const { listeners } = entry;
     listeners.add(listener);
+    if (subscribed !== undefined) {
+      void entry.subscribed.then(() => {
+        if (listeners.has(listener)) subscribed();
+      });
+    }
     return () => {
-      const set = this.#channels.get(channel);
-      if (set === undefined) return;
-      set.delete(listener);
-      if (set.size === 0) {
+      const current = this.#channels.get(channel);
+      if (current === undefined) return;
+      current.listeners.delete(listener);
+      if (current.listeners.size === 0) {
         this.#channels.delete(channel);
         this.#subscriber?.unsubscribe(channel).catch(() => {});
       }

@@ -80,7 +80,21 @@ export class RedisRunWriter implements RunWriter {
       this.#reject = reject;
     });
     this.ended.catch(() => {}); // the caller may not await it; its rejection is still delivered
-    this.#stopListening = context.listen(this.#keys.control, (reason) => this.#cancel(reason));
+    // A cancel published before Redis confirmed the subscription was missed, but is recorded in the
+    // run's meta (see CANCEL): one look once subscribed, so that it acts now, not at the next heartbeat.
+    this.#stopListening = context.listen(
+      this.#keys.control,
+      (request) => this.#cancel(request),
+      () => {
+        if (this.#cancelled || this.#done) return;
+        context.client.hget(this.#keys.meta, 'cancel').then(
+          (request) => {
+            if (request !== null) this.#cancel(request);
+          },
+          () => {}, // the heartbeat looks again
+        );
+      },
+    );
     this.#script(OPEN, [
       context.owner,
       context.leaseMs,

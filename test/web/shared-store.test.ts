@@ -8,7 +8,7 @@ import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import { exec } from '../../src/sources/exec.js';
 import { RunRegistry } from '../../src/web/run-registry.js';
 import { startWebServer, type WebServer } from '../../src/web/start-web-server.js';
-import { fixture, groupAlive, pollUntil, processesWithTag } from '../support/processes.js';
+import { fixture, groupGone, pollUntil, processesWithTag } from '../support/processes.js';
 import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
 
 const ticker = fixture('redis-ticker.py');
@@ -138,7 +138,7 @@ describe.skipIf(redisServerPath === undefined)('sluice/web: two servers sharing 
     expect(await pollUntil(() => processesWithTag(tag).length === 1, 20_000)).toBe(true);
     const [pid] = processesWithTag(tag) as [number];
     const viewers = [a, b].map(({ server }) => readSse(`${server.origin}/runs/${run.id}/events`, auth));
-    await pollUntil(() => run.viewers === 1, 10_000);
+    expect(await pollUntil(() => run.viewers === 1, 10_000)).toBe(true);
 
     const started = performance.now();
     const answer = await fetch(`${b.server.origin}/runs/${run.id}`, {
@@ -153,7 +153,7 @@ describe.skipIf(redisServerPath === undefined)('sluice/web: two servers sharing 
     }
     const elapsed = performance.now() - started;
     console.log(`[shared-store] DELETE on the other server → process group gone: ${elapsed.toFixed(1)} ms`);
-    expect(groupAlive(pid)).toBe(false);
+    expect(await groupGone(pid, 10_000)).toBe(true);
     // Generous here (a loaded machine's scheduling); the 100 ms target is `redis-web-cancel` in
     // `npm run bench`, over many rounds.
     expect(elapsed).toBeLessThan(2000);

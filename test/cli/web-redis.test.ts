@@ -166,7 +166,7 @@ describe.skipIf(redisServerPath === undefined)(
       expect(await other.exit).toBe(0);
     });
 
-    it('an owner killed with SIGKILL: viewers on the other server get OWNER_LOST once its lease expires', async () => {
+    it('an owner killed with SIGKILL: viewers on the other server (and its page) get OWNER_LOST once its lease expires', async () => {
       const tag = `web-redis-lost-${randomBytes(4).toString('hex')}`;
       const runId = `lost-${tag}`;
       const owner = await sluice(
@@ -190,18 +190,32 @@ describe.skipIf(redisServerPath === undefined)(
       const viewer = readSse(`${other.origin}/runs/${runId}/events`, {});
       // sluice and the command it runs (both have the tag in their command line)
       expect(await pollUntil(() => processesWithTag(tag).length === 2, 20_000)).toBe(true);
-      owner.child.kill('SIGKILL');
-      const killedAt = performance.now();
-      const messages = await viewer; // the lease (10 s by default), then the next XREAD timeout
-      const waited = performance.now() - killedAt;
-      const end = messages.at(-1);
-      expect(end?.event).toBe('failure');
-      expect(JSON.parse(end?.data ?? '{}')).toMatchObject({ code: 'OWNER_LOST', name: 'OwnerLostError' });
-      console.log(
-        `[web-redis] owner SIGKILLed → OWNER_LOST on the other server after ${(waited / 1000).toFixed(1)} s`,
-      );
-      // The command, orphaned, dies on its broken pipe at its next line.
-      expect(await pollUntil(() => processesWithTag(tag).length === 0, 10_000)).toBe(true);
+      // The run's page on the other server, in Chromium too (where there is one).
+      const page = await browser?.newPage();
+      try {
+        await page?.goto(`${other.origin}/runs/${runId}?token=${TOKEN}`);
+        await page?.waitForFunction(() => /tick 5\b/.test(document.querySelector('#log')?.textContent ?? ''));
+        owner.child.kill('SIGKILL');
+        const killedAt = performance.now();
+        const messages = await viewer; // the lease (10 s by default), then the next XREAD timeout
+        const waited = performance.now() - killedAt;
+        const end = messages.at(-1);
+        expect(end?.event).toBe('failure');
+        expect(JSON.parse(end?.data ?? '{}')).toMatchObject({ code: 'OWNER_LOST', name: 'OwnerLostError' });
+        console.log(
+          `[web-redis] owner SIGKILLed → OWNER_LOST on the other server after ${(waited / 1000).toFixed(1)} s`,
+        );
+        await page?.waitForFunction(() => document.body.dataset.state === 'failed', undefined, {
+          timeout: 30_000,
+        });
+        expect(await page?.textContent('#end')).toMatch(
+          /^Lost: what ran the command stopped renewing its lease/,
+        );
+        // The command, orphaned, dies on its broken pipe at its next line.
+        expect(await pollUntil(() => processesWithTag(tag).length === 0, 10_000)).toBe(true);
+      } finally {
+        await page?.close();
+      }
       other.child.kill('SIGTERM');
       expect(await other.exit).toBe(0);
     }, 60_000);

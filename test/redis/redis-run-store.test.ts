@@ -90,6 +90,27 @@ describe.skipIf(redisServerPath === undefined)('RedisRunStore leases', () => {
     await follower.close();
   });
 
+  it('followers that time out together when the owner is lost: one declares it, every one ends with OWNER_LOST', async () => {
+    const owner = new RedisRunStore({ url: server.url, leaseMs: 60_000 });
+    const followers = Array.from({ length: 6 }, () => new RedisRunStore({ url: server.url, blockMs: 100 }));
+    const writer = owner.openWriter('lost-together');
+    writer.append({ sequence: 0, kind: 'stdout', content: 'a\n', isFinal: false });
+    await expect.poll(async () => (await followers[0]?.info('lost-together'))?.next).toBe(1);
+    // All blocked after sequence 0 at once: their reads time out together, and all but one find
+    // the run already ended by another's verdict.
+    const ends = followers.map((follower) =>
+      lastValueFrom(fromRunStore(follower, 'lost-together')).then(
+        () => 'completed',
+        (error: unknown) => (isOwnerLostError(error) ? 'OWNER_LOST' : String(error)),
+      ),
+    );
+    await owner.client.del('sluice:{lost-together}:lease');
+    expect(await Promise.all(ends)).toEqual(followers.map(() => 'OWNER_LOST'));
+    writer.close();
+    await owner.close();
+    for (const follower of followers) await follower.close();
+  });
+
   it('a cancel that lands before the owner has subscribed to the run still reaches it at once', async () => {
     // A lease of a minute: the heartbeat (which also sees a missed cancel) comes only after 20 s.
     const owner = new RedisRunStore({ url: server.url, leaseMs: 60_000 });

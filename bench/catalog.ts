@@ -84,6 +84,11 @@ export const CATALOG: readonly VariantSpec[] = [
     label: '1 line/ms: write → Redis → handler of a follower process',
   },
   { name: 'redis-cancel', group: 'redis', label: 'cancel() on one instance → the owner, via Redis pub/sub' },
+  {
+    name: 'redis-web-cancel',
+    group: 'redis',
+    label: "DELETE on a second web server → the owner's process group gone, via Redis",
+  },
   { name: 'redis-memory', group: 'redis', label: 'Redis memory of 1,000 ended runs of 100 lines (60 B)' },
   {
     name: 'cancel-mcp',

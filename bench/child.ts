@@ -67,6 +67,10 @@ async function runVariant(params: RunParams): Promise<RunResult> {
     }
     if (name === 'redis-memory') return redis.measureRedisMemory(1000, 100);
     if (name === 'redis-cancel') return redis.measureRedisCancel(Math.max(5, params.reps * 3));
+    if (name === 'redis-web-cancel') {
+      const { measureRedisWebCancel } = await import('./redis-web.js');
+      return measureRedisWebCancel(join(params.fixtures, 'group-term.sh'), Math.max(5, params.reps * 3));
+    }
   }
   throw new Error(`unknown variant ${params.variant}`);
 }

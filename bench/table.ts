@@ -98,7 +98,7 @@ export function renderTable(entries: readonly BenchEntry[], summary: BenchSummar
                 `${M(e.linesPerSec)} lines/s`,
                 `${n(e.lines)} lines, all in order: ${e.complete ? 'yes' : 'NO'}`,
               ]
-            : e.name === 'redis-cancel'
+            : e.name === 'redis-cancel' || e.name === 'redis-web-cancel'
               ? [e.label, `median ${n(e.medianMs, ' ms')}`, `max ${n(e.maxMs, ' ms')}, ${n(e.reps)} reps`]
               : e.name === 'redis-latency'
                 ? [

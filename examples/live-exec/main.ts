@@ -22,8 +22,11 @@ const server = await startWebServer({ registry, port: Number(process.env.PORT ??
 console.log(`live-exec: open ${server.url} (Ctrl-C to stop)`);
 
 const stop = () => {
-  registry.close(); // cancels what still runs: every page says "the server shut down"
-  void server.close().then(() => process.exit(0));
+  // Cancels what still runs (every page says "the server shut down"), then stops serving.
+  void registry
+    .close()
+    .then(() => server.close())
+    .then(() => process.exit(0));
 };
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

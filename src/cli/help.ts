@@ -30,11 +30,14 @@ Options for exec:
                             with colours on, the command gets FORCE_COLOR (unless already set)
   --stdin inherit|ignore    hand sluice's stdin to the command, so a prompt can read the terminal
                             (default: ignore)
-  --redis <url>             also publish the run to Redis (follow it with sluice follow)
+  --redis <url>             also publish the run to Redis (follow it with sluice follow; with --web,
+                            its page is served from Redis: sluice web shows it too)
   --run-id <id>             the run id to publish as (default: a random one, printed on stderr)
   --web                     also serve a live page of the run; its URL (with an access token) is
                             printed on stderr. --host <address> (default 127.0.0.1), --port <n>
-                            (default: a free one), --allow-host <name> (another name it is reached by)
+                            (default: a free one), --allow-host <name[:port]> (another name it is
+                            reached by); SLUICE_WEB_TOKEN sets the token (the same on every server
+                            behind one load balancer)
   -h, --help                show this help
 
 The exit code mirrors the command's: its own code, 128 + n after signal n, 124 on timeout,
@@ -51,4 +54,6 @@ Examples:
   sluice exec --stall-timeout-ms 30000 -- tail -f /var/log/syslog | slow-consumer
   sluice exec --redis redis://127.0.0.1:6379 --run-id build-7 -- make test
   sluice follow --redis redis://127.0.0.1:6379 build-7 --after 41
+  sluice exec --web --redis redis://127.0.0.1:6379 --run-id build-7 -- make test
+  sluice web --redis redis://127.0.0.1:6379 --port 8080
 `;

@@ -6,6 +6,7 @@ import { demoScript } from './demo.js';
 import { openRunPublisher } from './exec-redis/open-run-publisher.js';
 import { helpText } from './help.js';
 import { type CliExecCommand, CliUsageError, parseCliArgs } from './parse-args.js';
+import { publishInterruptible } from './publish-interruptible.js';
 import { quoteCommand } from './quote-command.js';
 import { runJson } from './run-json.js';
 import { runText } from './run-text.js';
@@ -53,21 +54,20 @@ export async function runCli(
       : command;
   const label = command.command === 'demo' ? 'demo' : [run.file, ...run.args].join(' ');
   if (run.json) return runJson(run, io, signal);
+  const token = env.SLUICE_WEB_TOKEN;
+  if (run.web !== undefined && token !== undefined && token.length < 16) {
+    io.stderr.write('sluice: `SLUICE_WEB_TOKEN` must be at least 16 characters long\n');
+    return 2;
+  }
   const live = io.stdout.isTTY === true;
   const color = run.color ?? (live && env.NO_COLOR === undefined);
-  // With --web, a page's Cancel cancels the command too (see web/run-web.ts).
-  const fromPage = run.web === undefined ? undefined : new AbortController();
-  const cancelSignal =
-    fromPage === undefined || signal === undefined
-      ? (fromPage?.signal ?? signal)
-      : AbortSignal.any([signal, fromPage.signal]);
   const options = {
     reject: false,
     timeoutMs: run.timeoutMs,
     maxOutputBytes: run.maxOutputBytes,
     ...(run.cwd === undefined ? {} : { cwd: run.cwd }),
     ...childIo(io, env, { color, stdin: run.stdin }),
-    ...(cancelSignal === undefined ? {} : { cancelSignal }),
+    ...(signal === undefined ? {} : { cancelSignal: signal }),
   };
   // On a terminal, text lines under the status line; elsewhere the bytes, read by read, unchanged
   // (but text lines when the run is published or served: followers and pages read lines).
@@ -81,16 +81,19 @@ export async function runCli(
       logger: { warn: (message) => io.stderr.write(`sluice: ${message}\n`) },
     }),
   );
+  const echo = command.command === 'demo' ? undefined : quoteCommand(run.file, run.args);
+  const view = { live, color, bufferSize: run.bufferSize, label, echo, signal };
+  // --redis: the run is published there (with --web, by the page's run registry, on that store).
   const publisher =
     run.redis === undefined
       ? undefined
-      : await openRunPublisher<ObservedValueOf<typeof events>>(run.redis, run.runId, io);
-  if (publisher !== undefined) events = events.pipe(publisher.operator);
-  const echo = command.command === 'demo' ? undefined : quoteCommand(run.file, run.args);
-  const view = { live, color, bufferSize: run.bufferSize, label, echo, signal };
+      : await openRunPublisher<ObservedValueOf<typeof events>>(run.redis, run.runId, echo ?? label, io);
   try {
-    if (run.web !== undefined && fromPage !== undefined)
-      return await runWeb(events, run.web, io, view, fromPage);
+    if (run.web !== undefined) {
+      const where = { store: publisher?.store, runId: publisher?.runId, token };
+      return await runWeb(events, run.web, io, view, where);
+    }
+    if (publisher !== undefined) events = events.pipe(publishInterruptible(publisher.operator, signal));
     return await runText(events, io, view);
   } finally {
     await publisher?.close();

@@ -2,6 +2,7 @@ import { followCommand } from './follow/follow-command.js';
 import { mcpCommand } from './mcp/mcp-command.js';
 import { submitCommand } from './submit/submit-command.js';
 import type { CliStreams } from './text-view.js';
+import { webCommand } from './web/web-command.js';
 import { workerCommand } from './worker/worker-command.js';
 
 /**
@@ -37,5 +38,6 @@ export const subcommands: ReadonlyMap<string, Subcommand> = new Map<string, Subc
   ['follow', followCommand],
   ['submit', submitCommand],
   ['worker', workerCommand],
+  ['web', webCommand],
   ['mcp', mcpCommand],
 ]);

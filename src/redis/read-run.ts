@@ -57,21 +57,28 @@ export function readRun(context: RedisRunContext, runId: string, after: number):
       let cursor = after + 1;
       if (end === 'final' && cursor >= Number(next)) return; // nothing follows the final event
       connection = context.duplicate();
+      // Set once the run is known to have ended: what is left after the cursor is read without
+      // blocking, and an empty read then means nothing more will come.
+      let ended = false;
       while (!closed) {
         await flowing();
         if (closed) return;
-        const reply = (await connection.xread(
-          'COUNT',
-          context.readCount,
-          'BLOCK',
-          context.blockMs,
-          'STREAMS',
-          keys.events,
-          `${cursor}-0`,
-        )) as StreamReply;
+        const from = `${cursor}-0`;
+        const reply = (await (ended
+          ? connection.xread('COUNT', context.readCount, 'STREAMS', keys.events, from)
+          : connection.xread(
+              'COUNT',
+              context.readCount,
+              'BLOCK',
+              context.blockMs,
+              'STREAMS',
+              keys.events,
+              from,
+            ))) as StreamReply;
         if (closed) return;
         const entries = reply?.[0]?.[1] ?? [];
         if (entries.length === 0) {
+          if (ended) return;
           const verdict = await evalScript(
             context.client,
             OWNER_LOST,
@@ -79,7 +86,9 @@ export function readRun(context: RedisRunContext, runId: string, after: number):
             [lostPayload, context.retainMs],
           );
           if (verdict === 'GONE') throw notFound();
-          if (verdict === 'ended') return; // ended before the cursor: nothing more will come
+          // Ended since the read timed out — by another follower's OWNER_LOST verdict, or by the
+          // owner's final event: its last entries are still to be read.
+          if (verdict === 'ended') ended = true;
           continue;
         }
         for (const [id, fields] of entries) {

@@ -28,6 +28,9 @@ export interface RedisRunContext {
   readonly scheduler: SchedulerLike;
   /** A new connection for blocking commands (`XREAD BLOCK`, `XREADGROUP BLOCK`); the caller quits it. */
   duplicate(): Redis;
-  /** Listens on a run's control channel (one shared subscriber connection). */
-  listen(channel: string, listener: (message: string) => void): () => void;
+  /**
+   * Listens on a run's control channel (one shared subscriber connection); `subscribed` is called
+   * once Redis confirmed the subscription (every message published from then on is delivered).
+   */
+  listen(channel: string, listener: (message: string) => void, subscribed?: () => void): () => void;
 }

@@ -7,14 +7,21 @@ import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { readAfter } from '../runs/read-after.js';
 import type { RunFailure, RunRecord } from '../runs/run-record.js';
-import type { RunInfo, RunReadOptions, RunStore, RunWriter } from '../runs/run-store.js';
+import type {
+  CancelDetails,
+  RunInfo,
+  RunReadOptions,
+  RunStore,
+  RunWriter,
+  RunWriterOptions,
+} from '../runs/run-store.js';
 import { evalScript } from './eval-script.js';
 import { readRun } from './read-run.js';
 import type { RedisRunContext } from './redis-run-context.js';
 import { RedisRunWriter } from './redis-run-writer.js';
 import { decodeEntry } from './run-entry.js';
 import { isRunId, runKeys } from './run-keys.js';
-import { CANCEL } from './run-scripts.js';
+import { CANCEL, RUN_SCRIPTS } from './run-scripts.js';
 
 /**
  * Options of {@link RedisRunStore}. Give `url` (the store opens and closes its connections) or
@@ -120,7 +127,10 @@ export class RedisRunStore implements RunStore {
   readonly #ownsClient: boolean;
   readonly #context: RedisRunContext;
   #subscriber: Redis | undefined;
-  readonly #channels = new Map<string, Set<(message: string) => void>>();
+  readonly #channels = new Map<
+    string,
+    { listeners: Set<(message: string) => void>; subscribed: Promise<void> }
+  >();
   readonly #connections = new Set<Redis>();
   #closed = false;
 
@@ -168,8 +178,13 @@ export class RedisRunStore implements RunStore {
       blockMs: positive(options, 'blockMs', 1000),
       scheduler,
       duplicate: () => this.duplicate(),
-      listen: (channel, listener) => this.#listen(channel, listener),
+      listen: (channel, listener, subscribed) => this.#listen(channel, listener, subscribed),
     };
+    // Loaded before any command of the store, so that no EVALSHA of this connection misses
+    // (NOSCRIPT, then EVAL): commands on one connection then run in the order they were sent — a
+    // writer's OPEN before a read of the same store looks for the run. (A restart that loses the
+    // scripts costs one EVAL each.)
+    for (const each of RUN_SCRIPTS) this.client.script('LOAD', each.lua).catch(() => {});
   }
 
   /** The store's settings, for the worker pool. Internal. */
@@ -189,9 +204,14 @@ export class RedisRunStore implements RunStore {
     return connection;
   }
 
-  openWriter(runId: string): RunWriter {
+  openWriter(runId: string, options: RunWriterOptions = {}): RunWriter {
     this.#checkRunId(runId);
-    return new RedisRunWriter(this.#context, runId);
+    if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
+    rejectUnknownOptions(options, ['label']);
+    if (options.label !== undefined && typeof options.label !== 'string') {
+      throw optionError('label', 'a string', options.label);
+    }
+    return new RedisRunWriter(this.#context, runId, options);
   }
 
   read(runId: string, options: RunReadOptions = {}): Observable<RunRecord> {
@@ -199,17 +219,17 @@ export class RedisRunStore implements RunStore {
     return readRun(this.#context, runId, readAfter(options));
   }
 
-  async cancel(runId: string, reason = 'cancelled'): Promise<boolean> {
+  async cancel(runId: string, reason = 'cancelled', details: CancelDetails = {}): Promise<boolean> {
     this.#checkRunId(runId);
     const keys = runKeys(this.prefix, runId);
-    const sentinel = JSON.stringify([
-      { sequence: 0, kind: 'end', content: null, metadata: { reason }, isFinal: true },
-    ]);
+    // The request is the sentinel's metadata: the owner ends the run with exactly that.
+    const metadata = { ...details, reason };
+    const sentinel = JSON.stringify([{ sequence: 0, kind: 'end', content: null, metadata, isFinal: true }]);
     const live = await evalScript(
       this.client,
       CANCEL,
       [keys.meta, keys.events, keys.lease],
-      [reason, keys.control, sentinel, this.#context.retainMs],
+      [JSON.stringify(metadata), keys.control, sentinel, this.#context.retainMs],
     );
     return live === 1;
   }
@@ -217,7 +237,15 @@ export class RedisRunStore implements RunStore {
   async info(runId: string): Promise<RunInfo | undefined> {
     this.#checkRunId(runId);
     const keys = runKeys(this.prefix, runId);
-    const [state, next, owner, end] = await this.client.hmget(keys.meta, 'state', 'next', 'owner', 'end');
+    const [state, next, owner, end, label, started] = await this.client.hmget(
+      keys.meta,
+      'state',
+      'next',
+      'owner',
+      'end',
+      'label',
+      'started',
+    );
     if (state === null) return undefined;
     const count = Number(next ?? 0);
     const [first] = (await this.client.xrange(keys.events, '-', '+', 'COUNT', 1)) as [string, string[]][];
@@ -238,6 +266,8 @@ export class RedisRunStore implements RunStore {
       oldest,
       failure,
       owner: owner ?? undefined,
+      label: label ?? undefined,
+      startedAt: started === null ? undefined : Number(started),
     };
   }
 
@@ -260,26 +290,36 @@ export class RedisRunStore implements RunStore {
     }
   }
 
-  #listen(channel: string, listener: (message: string) => void): () => void {
-    let listeners = this.#channels.get(channel);
-    if (listeners === undefined) {
-      listeners = new Set();
-      this.#channels.set(channel, listeners);
+  #listen(channel: string, listener: (message: string) => void, subscribed?: () => void): () => void {
+    let entry = this.#channels.get(channel);
+    if (entry === undefined) {
       if (this.#subscriber === undefined) {
         const subscriber = this.duplicate();
         subscriber.on('message', (from: string, message: string) => {
-          for (const each of [...(this.#channels.get(from) ?? [])]) each(message);
+          for (const each of [...(this.#channels.get(from)?.listeners ?? [])]) each(message);
         });
         this.#subscriber = subscriber;
       }
-      this.#subscriber.subscribe(channel).catch(() => {}); // the heartbeat sees a missed request
+      // A failed SUBSCRIBE is left to the heartbeat, which sees a missed request too.
+      const confirmed = this.#subscriber.subscribe(channel).then(
+        () => {},
+        () => new Promise<void>(() => {}),
+      );
+      entry = { listeners: new Set(), subscribed: confirmed };
+      this.#channels.set(channel, entry);
     }
+    const { listeners } = entry;
     listeners.add(listener);
+    if (subscribed !== undefined) {
+      void entry.subscribed.then(() => {
+        if (listeners.has(listener)) subscribed();
+      });
+    }
     return () => {
-      const set = this.#channels.get(channel);
-      if (set === undefined) return;
-      set.delete(listener);
-      if (set.size === 0) {
+      const current = this.#channels.get(channel);
+      if (current === undefined) return;
+      current.listeners.delete(listener);
+      if (current.listeners.size === 0) {
         this.#channels.delete(channel);
         this.#subscriber?.unsubscribe(channel).catch(() => {});
       }

@@ -5,7 +5,7 @@ import { OwnerLostError } from '../core/errors/owner-lost-error.js';
 import { RunStoreError } from '../core/errors/run-store-error.js';
 import { SequenceError } from '../core/errors/sequence-error.js';
 import { toRunFailure } from '../runs/run-failure.js';
-import type { RunWriter } from '../runs/run-store.js';
+import type { CancelDetails, RunWriter, RunWriterOptions } from '../runs/run-store.js';
 import { evalScript } from './eval-script.js';
 import type { RedisRunContext } from './redis-run-context.js';
 import { encodeBatch } from './run-entry.js';
@@ -66,12 +66,12 @@ export class RedisRunWriter implements RunWriter {
   #heartbeat: Subscription | undefined;
   #beating = false;
   #stopListening: () => void = () => {};
-  readonly #cancelListeners = new Set<(reason: string) => void>();
+  readonly #cancelListeners = new Set<(reason: string, details: CancelDetails) => void>();
   #cancelled = false;
   #resolve: () => void = () => {};
   #reject: (error: unknown) => void = () => {};
 
-  constructor(context: RedisRunContext, runId: string) {
+  constructor(context: RedisRunContext, runId: string, options: RunWriterOptions = {}) {
     this.#context = context;
     this.runId = runId;
     this.#keys = runKeys(context.prefix, runId);
@@ -80,10 +80,28 @@ export class RedisRunWriter implements RunWriter {
       this.#reject = reject;
     });
     this.ended.catch(() => {}); // the caller may not await it; its rejection is still delivered
-    this.#stopListening = context.listen(this.#keys.control, (reason) => this.#cancel(reason));
-    this.#script(OPEN, [context.owner, context.leaseMs, this.#ttl()]).catch((error: unknown) =>
-      this.#fail(error),
+    // A cancel published before Redis confirmed the subscription was missed, but is recorded in the
+    // run's meta (see CANCEL): one look once subscribed, so that it acts now, not at the next heartbeat.
+    this.#stopListening = context.listen(
+      this.#keys.control,
+      (request) => this.#cancel(request),
+      () => {
+        if (this.#cancelled || this.#done) return;
+        context.client.hget(this.#keys.meta, 'cancel').then(
+          (request) => {
+            if (request !== null) this.#cancel(request);
+          },
+          () => {}, // the heartbeat looks again
+        );
+      },
     );
+    this.#script(OPEN, [
+      context.owner,
+      context.leaseMs,
+      this.#ttl(),
+      Math.round(context.scheduler.now()),
+      options.label ?? '',
+    ]).catch((error: unknown) => this.#fail(error));
     const every = Math.max(1, Math.floor(context.leaseMs / 3));
     const writer = this;
     this.#heartbeat = context.scheduler.schedule(function () {
@@ -118,7 +136,7 @@ export class RedisRunWriter implements RunWriter {
     this.#scheduleFlush();
   }
 
-  onCancel(listener: (reason: string) => void): () => void {
+  onCancel(listener: (reason: string, details: CancelDetails) => void): () => void {
     this.#cancelListeners.add(listener);
     return () => this.#cancelListeners.delete(listener);
   }
@@ -268,10 +286,12 @@ export class RedisRunWriter implements RunWriter {
     );
   }
 
-  #cancel(reason: string): void {
+  /** `request` is the sentinel's metadata as JSON (`{ ...details, reason }`; see `RedisRunStore.cancel`). */
+  #cancel(request: string): void {
     if (this.#cancelled || this.#done) return;
     this.#cancelled = true;
-    for (const listener of [...this.#cancelListeners]) listener(reason);
+    const { reason, details } = parseCancelRequest(request);
+    for (const listener of [...this.#cancelListeners]) listener(reason, details);
   }
 
   #finish(): void {
@@ -341,4 +361,15 @@ export class RedisRunWriter implements RunWriter {
       cause: error,
     });
   }
+}
+
+function parseCancelRequest(request: string): { reason: string; details: CancelDetails } {
+  try {
+    const parsed: unknown = JSON.parse(request);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+      const { reason, ...details } = parsed as Record<string, unknown>;
+      if (typeof reason === 'string') return { reason, details };
+    }
+  } catch {}
+  return { reason: request, details: {} };
 }

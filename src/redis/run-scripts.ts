@@ -22,11 +22,12 @@ const script = (lua: string): RunScript => ({ lua, sha: createHash('sha1').updat
 // terminal control entry at position n gets `<n>-1`. `XREAD … <n>-0` thus returns everything from
 // sequence n on.
 
-/** ARGV: owner, leaseMs, ttlMs. Takes a new or queued run. */
+/** ARGV: owner, leaseMs, ttlMs, startedAt, label. Takes a new or queued run. */
 export const OPEN = script(`
 local state = redis.call('HGET', KEYS[1], 'state')
 if state and state ~= 'queued' then return redis.error_reply('EXISTS ' .. state) end
-redis.call('HSET', KEYS[1], 'state', 'running', 'owner', ARGV[1], 'next', '0')
+redis.call('HSET', KEYS[1], 'state', 'running', 'owner', ARGV[1], 'next', '0', 'started', ARGV[4])
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'label', ARGV[5]) end
 redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 'OK'
@@ -114,9 +115,10 @@ return 'LOST'
 `);
 
 /**
- * ARGV: reason, control channel, sentinel payload, retainMs. A running run gets the request
- * (recorded in its meta for the owner's next heartbeat, and published at once); a queued run is
- * ended here with the cancelled sentinel. Returns 1 when the run was live, 0 otherwise.
+ * ARGV: request (the sentinel's metadata as JSON), control channel, sentinel payload, retainMs.
+ * A running run gets the request (recorded in its meta for the owner's next heartbeat, and
+ * published at once); a queued run is ended here with the cancelled sentinel. Returns 1 when the
+ * run was live, 0 otherwise.
  */
 export const CANCEL = script(`
 local state = redis.call('HGET', KEYS[1], 'state')
@@ -140,3 +142,6 @@ redis.call('HSET', KEYS[1], 'state', 'queued', 'next', '0', 'job', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 'OK'
 `);
+
+/** Every script of the store: loaded (`SCRIPT LOAD`) as a store's connection opens. */
+export const RUN_SCRIPTS: readonly RunScript[] = [OPEN, APPEND, FAIL, HEARTBEAT, OWNER_LOST, CANCEL, SUBMIT];

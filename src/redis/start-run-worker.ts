@@ -141,15 +141,17 @@ export function startRunWorker(store: RedisRunStore, options: RunWorkerOptions =
       ...(job.cwd === undefined ? {} : { cwd: job.cwd }),
       ...(job.timeoutMs === undefined ? {} : { timeoutMs: job.timeoutMs }),
     });
-    const subscription = events.pipe(toRunStore(store, job.runId)).subscribe({
-      next: (event) => {
-        if (!event.isFinal) return;
-        const content = event.content as { exitCode?: number | null; signal?: string | null } | null;
-        if (event.kind === 'exit') finish(`exit ${content?.exitCode ?? content?.signal}`);
-        else finish(String(event.metadata?.reason ?? event.kind));
-      },
-      error: (error: unknown) => finish(`failed: ${(error as Error).message}`),
-    });
+    const subscription = events
+      .pipe(toRunStore(store, job.runId, { label: [job.file, ...job.args].join(' ') }))
+      .subscribe({
+        next: (event) => {
+          if (!event.isFinal) return;
+          const content = event.content as { exitCode?: number | null; signal?: string | null } | null;
+          if (event.kind === 'exit') finish(`exit ${content?.exitCode ?? content?.signal}`);
+          else finish(String(event.metadata?.reason ?? event.kind));
+        },
+        error: (error: unknown) => finish(`failed: ${(error as Error).message}`),
+      });
     running.set(entryId, { runId: job.runId, subscription, ended });
   };
 

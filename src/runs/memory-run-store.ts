@@ -1,15 +1,23 @@
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
+import { decodeChunkFrame } from '../adapters/sse/decode-chunk-frame.js';
+import { ReplayLog } from '../adapters/sse/replay-log.js';
 import type { ChunkEvent } from '../core/chunk.js';
-import type { Demand } from '../core/demand.js';
+import { Valve } from '../core/demand.js';
 import { demandOf } from '../core/demand-of.js';
 import { RunStoreError } from '../core/errors/run-store-error.js';
 import { SequenceError } from '../core/errors/sequence-error.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { readAfter } from './read-after.js';
-import { toRunFailure } from './run-failure.js';
-import type { RunFailure, RunRecord } from './run-record.js';
-import type { RunInfo, RunReadOptions, RunStore, RunWriter } from './run-store.js';
+import type { RunRecord } from './run-record.js';
+import type {
+  CancelDetails,
+  RunInfo,
+  RunReadOptions,
+  RunStore,
+  RunWriter,
+  RunWriterOptions,
+} from './run-store.js';
 
 /**
  * Options of {@link MemoryRunStore}.
@@ -17,40 +25,77 @@ import type { RunInfo, RunReadOptions, RunStore, RunWriter } from './run-store.j
  * @example
  * ```ts
  * import { MemoryRunStore, type MemoryRunStoreOptions } from 'sluice';
- * const options: MemoryRunStoreOptions = { maxEvents: 5000, retainMs: 60_000 };
+ * const options: MemoryRunStoreOptions = { maxEvents: 5000, maxBytes: 4 << 20, retainMs: 60_000 };
  * const store = new MemoryRunStore(options);
  * ```
  */
 export interface MemoryRunStoreOptions {
   /** Events retained per run; older ones are trimmed (a reader that needs them gets a `gap`). Default `10_000`. */
   readonly maxEvents?: number;
+  /** Bytes of events (as SSE frames) retained per run; the newest event always stays. Default `8 MiB`. */
+  readonly maxBytes?: number;
   /** How long an ended run stays readable, in ms. Default `3_600_000` (one hour). */
   readonly retainMs?: number;
-  /** The clock of `retainMs`. Default `asyncScheduler`. */
+  /** The clock of `retainMs` (and of {@link RunInfo.startedAt}). Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+}
+
+interface MemoryReader {
+  /** The next sequence this reader will emit. */
+  cursor: number;
 }
 
 interface MemoryRun {
   readonly id: string;
-  readonly events: ChunkEvent<unknown>[];
-  head: number;
-  next: number;
-  failure: RunFailure | undefined;
-  ended: boolean;
+  readonly log: ReplayLog;
+  readonly owner: string;
+  readonly label: string | undefined;
+  readonly startedAt: number;
   endedAt: number;
-  owner: string;
+  /** The writer's demand: paused while the log is full and every reader still needs its oldest event. */
+  readonly valve: Valve;
+  readonly readers: Set<MemoryReader>;
   readonly changed: Set<() => void>;
-  readonly cancel: Set<(reason: string) => void>;
+  readonly cancel: Set<(reason: string, details: CancelDetails) => void>;
 }
 
-const FLOWING: Demand = { paused: false, onChange: () => () => {} };
 let writers = 0;
 
+/** One retained event as a read record: its SSE frame at hand, the event decoded only if asked. */
+class FrameRecord {
+  readonly type = 'events';
+  readonly frames: readonly [string];
+  #events: readonly [ChunkEvent<unknown>] | undefined;
+
+  constructor(frame: string) {
+    this.frames = [frame];
+  }
+
+  get events(): readonly [ChunkEvent<unknown>] {
+    this.#events ??= [decodeChunkFrame(this.frames[0])];
+    return this.#events;
+  }
+}
+
+const positive = (name: string, value: unknown): number => {
+  if (!Number.isSafeInteger(value) || (value as number) < 1)
+    throw optionError(name, 'a positive integer', value);
+  return value as number;
+};
+
 /**
- * The embedded run store: runs live in this process's memory, each bounded to its newest
- * `maxEvents` events, and an ended run is dropped `retainMs` after its end (checked lazily on each
- * call, so the store holds no timer). Appends never pause (memory is the bound). Use it in one
- * process; use `RedisRunStore` (`sluice/redis`) to follow and cancel runs from other machines.
+ * The embedded run store: runs live in this process's memory, each in a bounded {@link ReplayLog}
+ * (its newest `maxEvents` events, at most `maxBytes` of them, kept as their SSE frames), and an
+ * ended run is dropped `retainMs` after its end (checked lazily on each call, so the store holds
+ * no timer). It is the store behind `toServerSentEvents` and the default of `sluice/web`'s run
+ * registry. Like Redis, it keeps each event as its JSON: a reader gets an equal copy (content
+ * JSON cannot encode — a `BigInt`, a cycle — fails the run at append).
+ *
+ * **Demand.** A writer is paused only while its run's log is full *and* every reader still needs
+ * the log's oldest event — the fastest reader sets the pace, a slower one never holds back the
+ * producer or the others (it gets a `gap` for what was trimmed while it was slow), and with no
+ * reader the run is not paused (the log keeps the newest events). Use it in one process; use
+ * `RedisRunStore` (`sluice/redis`) to follow and cancel runs from other machines.
  *
  * @example
  * ```ts
@@ -65,23 +110,22 @@ export class MemoryRunStore implements RunStore {
   /** Ended runs in the order they ended (so in `endedAt` order): the sweep takes from the front. */
   #ended: MemoryRun[] = [];
   readonly #maxEvents: number;
+  readonly #maxBytes: number;
   readonly #retainMs: number;
   readonly #scheduler: SchedulerLike;
 
   constructor(options: MemoryRunStoreOptions = {}) {
     if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
-    rejectUnknownOptions(options, ['maxEvents', 'retainMs', 'scheduler']);
-    const { maxEvents = 10_000, retainMs = 3_600_000, scheduler = asyncScheduler } = options;
-    if (!Number.isSafeInteger(maxEvents) || maxEvents < 1) {
-      throw optionError('maxEvents', 'a positive integer', maxEvents);
-    }
+    rejectUnknownOptions(options, ['maxEvents', 'maxBytes', 'retainMs', 'scheduler']);
+    const { retainMs = 3_600_000, scheduler = asyncScheduler } = options;
+    this.#maxEvents = positive('maxEvents', options.maxEvents ?? 10_000);
+    this.#maxBytes = positive('maxBytes', options.maxBytes ?? 8 * 1024 * 1024);
     if (!Number.isSafeInteger(retainMs) || retainMs < 0) {
       throw optionError('retainMs', 'a non-negative integer', retainMs);
     }
     if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
       throw optionError('scheduler', 'a SchedulerLike', scheduler);
     }
-    this.#maxEvents = maxEvents;
     this.#retainMs = retainMs;
     this.#scheduler = scheduler;
   }
@@ -92,21 +136,26 @@ export class MemoryRunStore implements RunStore {
     return this.#runs.size;
   }
 
-  openWriter(runId: string): RunWriter {
+  openWriter(runId: string, options: RunWriterOptions = {}): RunWriter {
     this.#sweep();
+    if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
+    rejectUnknownOptions(options, ['label']);
+    if (options.label !== undefined && typeof options.label !== 'string') {
+      throw optionError('label', 'a string', options.label);
+    }
     if (this.#runs.has(runId)) {
       throw new RunStoreError('RUN_EXISTS', `Run ${runId} already has a writer`, { info: { runId } });
     }
     writers += 1;
     const run: MemoryRun = {
       id: runId,
-      events: [],
-      head: 0,
-      next: 0,
-      failure: undefined,
-      ended: false,
-      endedAt: 0,
+      log: new ReplayLog({ maxEvents: this.#maxEvents, maxBytes: this.#maxBytes }),
       owner: `memory-${writers}`,
+      label: options.label,
+      startedAt: this.#scheduler.now(),
+      endedAt: 0,
+      valve: new Valve(),
+      readers: new Set(),
       changed: new Set(),
       cancel: new Set(),
     };
@@ -116,7 +165,6 @@ export class MemoryRunStore implements RunStore {
       resolveEnded = resolve;
     });
     const end = () => {
-      run.ended = true;
       run.endedAt = this.#scheduler.now();
       run.cancel.clear();
       this.#ended.push(run);
@@ -124,33 +172,27 @@ export class MemoryRunStore implements RunStore {
     };
     return {
       runId,
-      demand: FLOWING,
+      demand: run.valve,
       ended,
       append: (event) => {
-        if (run.ended) {
+        if (run.log.ended) {
           throw new SequenceError({ rule: 'after-final', expected: undefined, received: event.sequence });
         }
-        if (event.sequence !== run.next) {
-          const rule = event.sequence > run.next ? 'gap' : 'order';
-          throw new SequenceError({ rule, expected: run.next, received: event.sequence });
-        }
-        run.events.push(event);
-        run.next += 1;
-        if (run.events.length - run.head > this.#maxEvents) this.#trim(run);
+        run.log.append(event); // checks the sequence; throws what JSON.stringify throws
         if (event.isFinal) end();
         this.#notify(run);
       },
       fail: (error) => {
-        if (run.ended) return;
-        run.failure = toRunFailure(error);
+        if (run.log.ended) return;
+        run.log.fail(error);
         end();
         this.#notify(run);
       },
       onCancel: (listener) => {
-        if (run.ended) return () => {};
-        const once = (reason: string) => {
+        if (run.log.ended) return () => {};
+        const once = (reason: string, details: CancelDetails) => {
           run.cancel.delete(once);
-          listener(reason);
+          listener(reason, details);
         };
         run.cancel.add(once);
         return () => run.cancel.delete(once);
@@ -171,26 +213,29 @@ export class MemoryRunStore implements RunStore {
         );
         return undefined;
       }
-      let cursor = after + 1;
+      const log = run.log;
+      const reader: MemoryReader = { cursor: after + 1 };
       let pumping = false;
+      /** Emits what the log holds past the cursor while the demand flows. */
       const pump = () => {
         if (pumping) return;
         pumping = true;
         try {
           while (!subscriber.closed && demand?.paused !== true) {
-            const oldest = run.next - (run.events.length - run.head);
-            if (cursor < oldest) {
-              subscriber.next({ type: 'gap', from: cursor, to: oldest - 1 });
-              cursor = oldest;
-            } else if (cursor < run.next) {
-              const event = run.events[run.head + (cursor - oldest)] as ChunkEvent<unknown>;
-              cursor += 1;
-              subscriber.next({ type: 'events', events: [event] });
-              if (event.isFinal) subscriber.complete();
-            } else if (run.failure !== undefined) {
-              subscriber.next({ type: 'failure', failure: run.failure });
+            const oldest = log.oldest;
+            if (reader.cursor < oldest) {
+              subscriber.next({ type: 'gap', from: reader.cursor, to: oldest - 1 });
+              reader.cursor = oldest;
+            } else if (reader.cursor < log.next) {
+              const entry = log.get(reader.cursor);
+              reader.cursor += 1;
+              if (entry === undefined) continue; // unreachable: the cursor is within the log
+              subscriber.next(new FrameRecord(entry.frame));
+              if (entry.isFinal) subscriber.complete();
+            } else if (log.failureInfo !== undefined) {
+              subscriber.next({ type: 'failure', failure: log.failureInfo });
               subscriber.complete();
-            } else if (run.ended) {
+            } else if (log.ended) {
               subscriber.complete(); // the cursor is past the final event: nothing follows
             } else {
               return;
@@ -200,23 +245,29 @@ export class MemoryRunStore implements RunStore {
           pumping = false;
         }
       };
+      run.readers.add(reader);
       run.changed.add(pump);
       const stopDemand = demand?.onChange((paused) => {
-        if (!paused) pump();
+        if (paused) return;
+        pump();
+        this.#updateDemand(run);
       });
       pump();
+      this.#updateDemand(run);
       return () => {
+        run.readers.delete(reader);
         run.changed.delete(pump);
         stopDemand?.();
+        this.#updateDemand(run);
       };
     });
   }
 
-  async cancel(runId: string, reason = 'cancelled'): Promise<boolean> {
+  async cancel(runId: string, reason = 'cancelled', details: CancelDetails = {}): Promise<boolean> {
     this.#sweep();
     const run = this.#runs.get(runId);
-    if (run === undefined || run.ended || run.cancel.size === 0) return false;
-    for (const listener of [...run.cancel]) listener(reason);
+    if (run === undefined || run.log.ended || run.cancel.size === 0) return false;
+    for (const listener of [...run.cancel]) listener(reason, details);
     return true;
   }
 
@@ -224,13 +275,37 @@ export class MemoryRunStore implements RunStore {
     this.#sweep();
     const run = this.#runs.get(runId);
     if (run === undefined) return undefined;
+    const log = run.log;
     return {
-      state: run.ended ? 'ended' : 'running',
-      next: run.next,
-      oldest: run.next - (run.events.length - run.head),
-      failure: run.failure,
+      state: log.ended ? 'ended' : 'running',
+      next: log.next,
+      oldest: log.oldest,
+      failure: log.failureInfo,
       owner: run.owner,
+      label: run.label,
+      startedAt: run.startedAt,
     };
+  }
+
+  /**
+   * The replay log of run `runId` — what {@link info} says, synchronously (read-only use:
+   * `next`, `oldest`, `ended`, `failureInfo`, `bytes`, …) — or `undefined` for an unknown run.
+   */
+  log(runId: string): ReplayLog | undefined {
+    this.#sweep();
+    return this.#runs.get(runId)?.log;
+  }
+
+  /**
+   * Forgets run `runId` now, before its retention would: a new read gets `RUN_NOT_FOUND`, reads
+   * already open and its writer go on with what they hold. Returns whether the run was held.
+   */
+  delete(runId: string): boolean {
+    const run = this.#runs.get(runId);
+    if (run === undefined) return false;
+    this.#runs.delete(runId);
+    if (run.log.ended) this.#ended = this.#ended.filter((other) => other !== run);
+    return true;
   }
 
   async close(): Promise<void> {
@@ -242,16 +317,26 @@ export class MemoryRunStore implements RunStore {
     this.#ended = [];
   }
 
-  #trim(run: MemoryRun): void {
-    run.head = run.events.length - this.#maxEvents;
-    if (run.head >= 1024 && run.head * 2 >= run.events.length) {
-      run.events.splice(0, run.head);
-      run.head = 0;
-    }
+  #notify(run: MemoryRun): void {
+    for (const pump of [...run.changed]) pump();
+    this.#updateDemand(run);
   }
 
-  #notify(run: MemoryRun): void {
-    for (const listener of [...run.changed]) listener();
+  /** Pauses the writer while its log is full and every reader still needs the oldest event. */
+  #updateDemand(run: MemoryRun): void {
+    const log = run.log;
+    let hold = log.full && !log.ended && run.readers.size > 0;
+    if (hold) {
+      const oldest = log.oldest;
+      for (const reader of run.readers) {
+        if (reader.cursor > oldest) {
+          hold = false;
+          break;
+        }
+      }
+    }
+    if (hold) run.valve.pause();
+    else run.valve.resume();
   }
 
   #sweep(): void {

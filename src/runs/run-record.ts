@@ -20,7 +20,9 @@ export interface RunFailure {
 /**
  * One step of reading a run from a store ({@link RunStore.read}):
  *
- * - `events` — consecutive events, in order (one stored entry: one event, or a batch);
+ * - `events` — consecutive events, in order (one stored entry: one event, or a batch). A store
+ *   that keeps its events encoded for SSE (the memory store does) also gives their `frames`, one
+ *   per event, so that a server encodes each event once however many viewers follow it;
  * - `gap` — sequences `from..to` are no longer retained (trimmed by retention); the next record
  *   starts at `to + 1`. Never a silent skip;
  * - `failure` — the run ended with an error after the events before it (terminal).
@@ -35,6 +37,10 @@ export interface RunFailure {
  * ```
  */
 export type RunRecord =
-  | { readonly type: 'events'; readonly events: readonly ChunkEvent<unknown>[] }
+  | {
+      readonly type: 'events';
+      readonly events: readonly ChunkEvent<unknown>[];
+      readonly frames?: readonly string[];
+    }
   | { readonly type: 'gap'; readonly from: number; readonly to: number }
   | { readonly type: 'failure'; readonly failure: RunFailure };

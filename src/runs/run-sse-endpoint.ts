@@ -1,20 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { asyncScheduler, type SchedulerLike, type Subscription } from 'rxjs';
-import { encodeChunkEvent } from '../adapters/sse/encode-chunk-event.js';
-import { encodeFailure } from '../adapters/sse/encode-failure.js';
-import { encodeGap } from '../adapters/sse/encode-gap.js';
-import { formatSseFrame } from '../adapters/sse/format-sse-frame.js';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { nodeResponseSink } from '../adapters/sse/node-response-sink.js';
 import { readLastEventId } from '../adapters/sse/read-last-event-id.js';
 import { readableStreamSink } from '../adapters/sse/readable-stream-sink.js';
+import { SseClient } from '../adapters/sse/sse-client.js';
+import { sseResumeRefusal } from '../adapters/sse/sse-resume-refusal.js';
 import type { SseSink } from '../adapters/sse/sse-sink.js';
-import { Valve } from '../core/demand.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { subscribeDemanding } from '../core/subscribe-demanding.js';
-import { subscriberWithDemand } from '../core/subscriber-chain.js';
-import { runFailureError } from './run-failure.js';
-import type { RunRecord } from './run-record.js';
 import type { RunStore } from './run-store.js';
 
 /**
@@ -106,6 +99,9 @@ export function runSseEndpoint(store: RunStore, options: RunSseOptions = {}): Ru
     throw optionError('scheduler', 'a SchedulerLike', scheduler);
   }
 
+  const config = { heartbeatMs, stallTimeoutMs, retryMs, scheduler };
+  const what = (runId: string) => `run ${runId}`;
+
   /** Checks the request; `undefined` = go on and stream. */
   const check = async (
     runId: string,
@@ -113,82 +109,13 @@ export function runSseEndpoint(store: RunStore, options: RunSseOptions = {}): Ru
   ): Promise<{ status: number; message: string } | undefined> => {
     const info = await store.info(runId);
     if (info === undefined) return { status: 404, message: `Run ${runId} does not exist` };
-    const after = lastEventId ?? -1;
-    if (info.state === 'ended' && info.failure === undefined && after >= info.next - 1 && info.next > 0) {
-      return { status: 204, message: 'The run has ended; nothing follows this event' };
-    }
-    if (after > info.next - 1) {
-      return {
-        status: 400,
-        message: `Last-Event-ID ${lastEventId} is ahead of run ${runId} (its last event is ${info.next - 1})`,
-      };
-    }
-    return undefined;
+    const state = { ended: info.state === 'ended', failed: info.failure !== undefined, next: info.next };
+    return sseResumeRefusal(state, lastEventId, what(runId));
   };
 
-  const stream = (runId: string, sink: SseSink, after: number): void => {
-    const valve = new Valve();
-    let subscription: Subscription | undefined;
-    let stall: Subscription | undefined;
-    let closed = false;
-    const timers: Subscription[] = [];
-    const close = () => {
-      if (closed) return;
-      closed = true;
-      subscription?.unsubscribe();
-      stall?.unsubscribe();
-      for (const timer of timers) timer.unsubscribe();
-      for (const stop of stops) stop();
-    };
-    const write = (text: string) => {
-      if (closed || sink.write(text)) return;
-      valve.pause();
-      if (stallTimeoutMs > 0 && stall === undefined) {
-        stall = scheduler.schedule(() => {
-          sink.destroy();
-          close();
-        }, stallTimeoutMs);
-      }
-    };
-    const end = () => {
-      if (closed) return;
-      sink.end();
-      close();
-    };
-    const stops = [
-      sink.onDrain(() => {
-        stall?.unsubscribe();
-        stall = undefined;
-        valve.resume();
-      }),
-      sink.onClose(close),
-    ];
-    write(formatSseFrame({ retry: retryMs }));
-    if (heartbeatMs > 0) {
-      timers.push(
-        scheduler.schedule(function () {
-          if (!valve.paused) write(formatSseFrame({ comment: 'heartbeat' }));
-          this.schedule(undefined, heartbeatMs);
-        }, heartbeatMs),
-      );
-    }
-    subscription = subscribeDemanding(
-      store.read(runId, { after }),
-      valve,
-      subscriberWithDemand<RunRecord>(valve, {
-        next: (record) => {
-          if (record.type === 'events') for (const event of record.events) write(encodeChunkEvent(event));
-          else if (record.type === 'gap') write(encodeGap(record));
-          else write(encodeFailure(runFailureError(record.failure, runId)));
-        },
-        error: (error: unknown) => {
-          write(encodeFailure(error));
-          end();
-        },
-        complete: end,
-      }),
-    );
-    if (closed) subscription.unsubscribe();
+  const stream = (runId: string, sink: SseSink, lastEventId: number | undefined): void => {
+    const after = lastEventId ?? -1;
+    new SseClient(store.read(runId, { after }), sink, after + 1, config, () => {});
   };
 
   return {
@@ -219,7 +146,7 @@ export function runSseEndpoint(store: RunStore, options: RunSseOptions = {}): Ru
       check(runId, lastEventId).then(
         (refusal) => {
           if (refusal !== undefined) answer(refusal.status, refusal.message);
-          else stream(runId, nodeResponseSink(res), lastEventId ?? -1);
+          else stream(runId, nodeResponseSink(res), lastEventId);
         },
         (error: unknown) => answer(503, (error as Error).message),
       );
@@ -236,7 +163,7 @@ export function runSseEndpoint(store: RunStore, options: RunSseOptions = {}): Ru
         return new Response(refusal.status === 204 ? null : refusal.message, { status: refusal.status });
       }
       const { stream: body, sink } = readableStreamSink(highWaterMark);
-      stream(runId, sink, lastEventId ?? -1);
+      stream(runId, sink, lastEventId);
       return new Response(body, {
         headers: {
           'content-type': 'text/event-stream; charset=utf-8',

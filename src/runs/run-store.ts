@@ -24,7 +24,39 @@ export interface RunInfo {
   readonly failure: RunFailure | undefined;
   /** The writer's id, once a writer owns the run. */
   readonly owner: string | undefined;
+  /** What the writer called the run (a command line, say), if it gave a `label`. */
+  readonly label: string | undefined;
+  /** When the writer opened the run, in ms on its clock (its scheduler's `now()`), once it has. */
+  readonly startedAt: number | undefined;
 }
+
+/**
+ * Options of {@link RunStore.openWriter} (and of `toRunStore`).
+ *
+ * @example
+ * ```ts
+ * import type { RunWriterOptions } from 'sluice';
+ * const options: RunWriterOptions = { label: 'make -j8' }; // what a viewer's page shows
+ * const writer = store.openWriter('build-7', options);
+ * ```
+ */
+export interface RunWriterOptions {
+  /** What viewers show for the run (the command line, say): {@link RunInfo.label}. */
+  readonly label?: string;
+}
+
+/**
+ * What a cancel request carries besides its reason: details that end up in the final `end`
+ * event's metadata next to `reason` (who cancelled, say: `{ by: 'page' }`).
+ *
+ * @example
+ * ```ts
+ * import type { CancelDetails } from 'sluice';
+ * const details: CancelDetails = { by: 'page' };
+ * await store.cancel('build-7', 'cancelled', details); // the run ends with metadata { by: 'page', reason: 'cancelled' }
+ * ```
+ */
+export type CancelDetails = Readonly<Record<string, unknown>>;
 
 /**
  * Options of {@link RunStore.read}.
@@ -73,9 +105,10 @@ export interface RunWriter {
   fail(error: unknown): void;
   /**
    * Calls `listener` once when a cancel request for this run arrives, from whichever instance
-   * sent it ({@link RunStore.cancel}). Returns a function that stops listening.
+   * sent it ({@link RunStore.cancel}), with its reason and details. Returns a function that stops
+   * listening.
    */
-  onCancel(listener: (reason: string) => void): () => void;
+  onCancel(listener: (reason: string, details: CancelDetails) => void): () => void;
   /** Stops heartbeats and listeners. A run not ended by then is left to its lease's expiry. */
   close(): void;
 }
@@ -98,7 +131,7 @@ export interface RunStore {
    * Starts writing run `runId` as its owner. `RUN_EXISTS` if the run already has (or had) one:
    * thrown at once by a store that knows synchronously, else the writer's `ended` rejects with it.
    */
-  openWriter(runId: string): RunWriter;
+  openWriter(runId: string, options?: RunWriterOptions): RunWriter;
   /**
    * The run's records after `options.after`, live until its end: a cold, demand-aware Observable
    * (each subscription reads; a paused consumer stops the reading). Errors with `RUN_NOT_FOUND`
@@ -107,10 +140,10 @@ export interface RunStore {
   read(runId: string, options?: RunReadOptions): Observable<RunRecord>;
   /**
    * Asks the run's owner, wherever it runs, to cancel it (its source is stopped and the run ends
-   * with a final `end` event whose `metadata.reason` is `reason`). Resolves `false` when the run
-   * is unknown or has already ended.
+   * with a final `end` event whose metadata is `{ ...details, reason }`). Resolves `false` when
+   * the run is unknown or has already ended (or, in the memory store, has no one to cancel it).
    */
-  cancel(runId: string, reason?: string): Promise<boolean>;
+  cancel(runId: string, reason?: string, details?: CancelDetails): Promise<boolean>;
   /** What the store knows about the run, or `undefined` for an unknown one. */
   info(runId: string): Promise<RunInfo | undefined>;
   /** Releases the store's resources (connections, timers). */

@@ -5,8 +5,9 @@ import { demandOf } from '../core/demand-of.js';
 import { SequenceError } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { subscribeDemanding } from '../core/subscribe-demanding.js';
-import type { RunStore } from './run-store.js';
+import type { CancelDetails, RunStore, RunWriterOptions } from './run-store.js';
 
 /**
  * Publishes a sequenced stream as run `runId` of `store` while passing it through unchanged, so
@@ -20,11 +21,13 @@ import type { RunStore } from './run-store.js';
  *   error is recorded as the run's failure (followers get it), then forwarded.
  * - **Cancel from anywhere.** A {@link RunStore.cancel} for this run — from this process or
  *   another machine — unsubscribes the source (an `exec` source kills its process group) and
- *   ends the run with the final sentinel `{ kind: 'end', content: null, metadata: { reason },
- *   isFinal: true }`, which is also emitted downstream. Unsubscribing the output does the same with
- *   reason `'cancelled'`, so followers never wait on a run nobody runs.
+ *   ends the run with the final sentinel `{ kind: 'end', content: null, metadata: { ...details,
+ *   reason }, isFinal: true }`, which is also emitted downstream. Unsubscribing the output does the
+ *   same with reason `'cancelled'`, so followers never wait on a run nobody runs.
  * - **Store failure.** If the store refuses or fails (`OWNER_LOST`, `RUN_EXISTS`,
  *   `RUN_STORE_FAILED`) the source is unsubscribed and the output errors with that error.
+ *
+ * `options.label` is what viewers show for the run (its command line, say: `RunInfo.label`).
  *
  * @example
  * ```ts
@@ -38,15 +41,22 @@ import type { RunStore } from './run-store.js';
 export function toRunStore<T extends ChunkEvent<unknown>>(
   store: RunStore,
   runId: string,
+  options: RunWriterOptions = {},
 ): MonoTypeOperatorFunction<T> {
   if (typeof store !== 'object' || store === null || typeof store.openWriter !== 'function') {
     throw optionError('store', 'a RunStore', store, 'argument');
   }
   if (typeof runId !== 'string' || runId === '')
     throw optionError('runId', 'a non-empty string', runId, 'argument');
+  if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
+  rejectUnknownOptions(options, ['label']);
+  if (options.label !== undefined && typeof options.label !== 'string') {
+    throw optionError('label', 'a string', options.label);
+  }
+  const writerOptions = options.label === undefined ? {} : { label: options.label };
   return operate<T, T>((source, subscriber) => {
     const downstream = demandOf(subscriber);
-    const writer = store.openWriter(runId);
+    const writer = store.openWriter(runId, writerOptions);
     const valve = new Valve();
     const update = () => {
       if (downstream?.paused === true || writer.demand.paused) valve.pause();
@@ -64,11 +74,12 @@ export function toRunStore<T extends ChunkEvent<unknown>>(
       upstream = undefined;
       subscription?.unsubscribe();
     };
-    const endWith = (reason: string) => {
+    const endWith = (reason: string, details: CancelDetails = {}) => {
       stopSource();
       if (finished) return;
       finished = true;
-      const sentinel = { sequence: next, kind: 'end', content: null, metadata: { reason }, isFinal: true };
+      const metadata = { ...details, reason };
+      const sentinel = { sequence: next, kind: 'end', content: null, metadata, isFinal: true };
       writer.append(sentinel);
       if (!subscriber.closed) subscriber.next(sentinel as unknown as T);
     };
@@ -79,7 +90,7 @@ export function toRunStore<T extends ChunkEvent<unknown>>(
       stopSource();
       writer.fail(error);
     };
-    const stopCancel = writer.onCancel((reason) => endWith(reason));
+    const stopCancel = writer.onCancel((reason, details) => endWith(reason, details));
     writer.ended.then(
       () => {
         if (sourceError === undefined) subscriber.complete();
@@ -91,30 +102,30 @@ export function toRunStore<T extends ChunkEvent<unknown>>(
         subscriber.error(error);
       },
     );
-    upstream = subscribeDemanding(
-      source,
-      valve,
-      createOperatorSubscriber<T>(
-        subscriber,
-        (event) => {
-          if (finished) return;
-          try {
-            writer.append(event);
-          } catch (error) {
-            fail(error);
-            return;
-          }
-          next = event.sequence + 1;
-          if (event.isFinal) finished = true;
-          subscriber.next(event);
-        },
-        () => {
-          if (!finished)
-            fail(new SequenceError({ rule: 'missing-final', expected: next, received: undefined }));
-        },
-        (error) => fail(error),
-      ),
+    // The subscriber is the subscription from the start, so that a cancel during a synchronous
+    // source's emissions stops it mid-loop.
+    const upstreamSubscriber = createOperatorSubscriber<T>(
+      subscriber,
+      (event) => {
+        if (finished) return;
+        try {
+          writer.append(event);
+        } catch (error) {
+          fail(error);
+          return;
+        }
+        next = event.sequence + 1;
+        if (event.isFinal) finished = true;
+        subscriber.next(event);
+      },
+      () => {
+        if (!finished)
+          fail(new SequenceError({ rule: 'missing-final', expected: next, received: undefined }));
+      },
+      (error) => fail(error),
     );
+    upstream = upstreamSubscriber;
+    subscribeDemanding(source, valve, upstreamSubscriber);
     if (finished) stopSource();
     return () => {
       stopDownstream?.();

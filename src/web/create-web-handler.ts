@@ -9,6 +9,7 @@ import { renderRunPage } from './run-page-html.js';
 import type { RunRegistry } from './run-registry.js';
 import type { WebGuard } from './web-guard.js';
 import type { WebRun } from './web-run.js';
+import { writeStoredLog } from './write-stored-log.js';
 
 /**
  * Options of {@link createWebHandler}.
@@ -57,7 +58,15 @@ const SECURITY_HEADERS = {
 const PAGE_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; " +
   "img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-const RUN_PATH = /^\/runs\/([A-Za-z0-9_-]{1,64})(\/events|\/log)?$/;
+const RUN_PATH = /^\/runs\/([^/]{1,600})(\/events|\/log)?$/;
+
+const decode = (segment: string): string | undefined => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+};
 
 /**
  * The HTTP side of `sluice exec --web`, for an app that serves its own runs:
@@ -67,14 +76,15 @@ const RUN_PATH = /^\/runs\/([A-Za-z0-9_-]{1,64})(\/events|\/log)?$/;
  * | `GET /`                 | the page of the home run (the newest by default)                  |
  * | `GET /runs/:id`         | the page of that run                                              |
  * | `GET /runs/:id/events`  | its events over SSE (resume with `Last-Event-ID`; see `docs/sse.md`) |
- * | `GET /runs/:id/log`     | its full log, as a download                                       |
- * | `DELETE /runs/:id`      | cancels it (`by: 'page'`): `204`                                  |
+ * | `GET /runs/:id/log`     | its full log, as a download (what the store retains of a run held elsewhere) |
+ * | `DELETE /runs/:id`      | cancels it (`by: 'page'`), wherever it runs: `204`; `409` if it had ended |
  * | `POST /runs`            | starts a run with `start()`: `201 {id, page, events}`; `429` past `maxRuns` |
  * | `GET /assets/page.js`, `/assets/page.css`, `/assets/favicon.svg` | the page's files |
  *
  * Every request passes the {@link WebGuard} first: `Host` always; the token for all but the
  * assets; the token and a same-origin `Origin` for `DELETE` and `POST`. No CORS headers are
- * sent; a run that is no longer held answers `404`.
+ * sent. A run is looked up with `registry.find`: the registry's own runs, and — when it shares a
+ * run store with other servers — theirs; one the store no longer has answers `404`.
  *
  * @example
  * ```ts
@@ -135,7 +145,7 @@ export function createWebHandler(options: WebHandlerOptions): WebHandler {
       'cache-control': 'no-store',
       'content-security-policy': PAGE_POLICY,
     };
-    if (guard.tokenFromQuery(req)) headers['set-cookie'] = guard.cookie();
+    if (guard.tokenFromQuery(req)) headers['set-cookie'] = guard.cookie(req);
     const elapsedMs = (run.endedAt ?? registry.config.scheduler.now()) - run.startedAt;
     res
       .writeHead(200, headers)
@@ -168,7 +178,9 @@ export function createWebHandler(options: WebHandlerOptions): WebHandler {
 
     if (path === '/') {
       if (write) return text(res, 405, 'Method not allowed', { allow: 'GET' });
-      page(req, res, home());
+      const run = home();
+      if (run === undefined) return text(res, 404, "No run to show here: open a run's page, /runs/<id>.");
+      page(req, res, run);
       return true;
     }
     if (path === '/runs') {
@@ -184,12 +196,13 @@ export function createWebHandler(options: WebHandlerOptions): WebHandler {
       const body = JSON.stringify({ id: run.id, page: `/runs/${run.id}`, events: `/runs/${run.id}/events` });
       return text(res, 201, body, { 'content-type': 'application/json' });
     }
-    const [, id, sub] = match as RegExpExecArray;
-    const run = registry.get(id as string);
+    const [, segment, sub] = match as RegExpExecArray;
+    const id = decode(segment as string);
+    const run = id === undefined ? undefined : await registry.find(id);
     if (sub === undefined) {
       if (method === 'DELETE') {
         if (run === undefined) return text(res, 404, 'No such run');
-        run.cancel('page');
+        if (!(await run.cancel('page'))) return text(res, 409, `Run ${run.id} has already ended`);
         res.writeHead(204, SECURITY_HEADERS).end();
       } else if (!write) page(req, res, run);
       else text(res, 405, 'Method not allowed', { allow: 'GET, DELETE' });
@@ -202,15 +215,24 @@ export function createWebHandler(options: WebHandlerOptions): WebHandler {
       run.follow(req, res);
       return true;
     }
-    const log = run.log;
-    if (log === undefined || log.error !== undefined) return text(res, 404, 'This server keeps no full log');
-    if (run.ended) await log.end();
-    res.writeHead(200, {
+    const download = {
       ...SECURITY_HEADERS,
       'content-type': 'text/plain; charset=utf-8',
       'content-disposition': `attachment; filename="sluice-${run.id}.log"`,
       'cache-control': 'no-store',
-    });
+    };
+    const log = run.log;
+    if (!run.held) {
+      // Held by another server (which spools its full log): what the store still holds of it.
+      const info = await registry.store.info(run.id);
+      if (info === undefined) return text(res, 404, 'No such run: the run store no longer has it.');
+      res.writeHead(200, download);
+      writeStoredLog(registry.store, run.id, info.next - 1, res);
+      return true;
+    }
+    if (log === undefined || log.error !== undefined) return text(res, 404, 'This server keeps no full log');
+    if (run.ended) await log.end();
+    res.writeHead(200, download);
     const file = createReadStream(log.path);
     file.on('error', () => res.destroy());
     file.pipe(res);

@@ -7,7 +7,7 @@ export * from './run-log-file.js';
 export * from './run-page-html.js';
 export * from './run-registry.js';
 export * from './run-registry-options.js';
-export * from './run-stream.js';
 export * from './start-web-server.js';
 export * from './web-guard.js';
 export * from './web-run.js';
+export * from './write-stored-log.js';

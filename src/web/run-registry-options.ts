@@ -1,11 +1,10 @@
-import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import type { ReplayBounds } from '../adapters/sse/replay-log.js';
-import { toServerSentEvents } from '../adapters/to-server-sent-events.js';
-import type { ChunkEvent } from '../core/chunk.js';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import type { RunStream } from './run-stream.js';
+import { MemoryRunStore } from '../runs/memory-run-store.js';
+import type { RunStore } from '../runs/run-store.js';
 
 /**
  * Options of a {@link RunRegistry}: its limits and its retention. Checked when the registry is
@@ -32,12 +31,18 @@ export interface RunRegistryOptions {
   readonly maxFinishedRuns?: number;
   /** An ended run with no viewer is freed this long after its last viewer left, in ms. Default `300_000`. */
   readonly retainMs?: number;
-  /** Bounds of each run's replay log. Defaults: `maxEvents: 100_000`, `maxBytes: 16 MiB`. */
+  /**
+   * Bounds of each run's replay log in the registry's own memory store. Defaults:
+   * `maxEvents: 100_000`, `maxBytes: 16 MiB`. Not with `store` (that store has its own bounds).
+   */
   readonly replay?: { readonly maxEvents?: number; readonly maxBytes?: number };
   /** Folder of the full-log files (`<id>.log`); `false`: no full log, no download. Default: a new temp folder. */
   readonly logDir?: string | false;
-  /** Makes each run's {@link RunStream} (the storage seam). Default: `toServerSentEvents`. */
-  readonly createStream?: (source: Observable<ChunkEvent<unknown>>, replay: ReplayBounds) => RunStream;
+  /**
+   * Where runs live: a store shared with other servers (a `RedisRunStore`: any of them shows,
+   * resumes and cancels any run). Default: a `MemoryRunStore` of this registry's own.
+   */
+  readonly store?: RunStore;
   /** The clock of retention. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
 }
@@ -58,7 +63,10 @@ export interface RunRegistryConfig {
   readonly retainMs: number;
   readonly replay: ReplayBounds;
   readonly logDir: string | false | undefined;
-  readonly createStream: (source: Observable<ChunkEvent<unknown>>, replay: ReplayBounds) => RunStream;
+  /** The store runs live in. */
+  readonly store: RunStore;
+  /** Whether `store` is the registry's own memory store (which it then empties as it frees runs). */
+  readonly ownStore: MemoryRunStore | undefined;
   readonly scheduler: SchedulerLike;
 }
 
@@ -69,7 +77,7 @@ const KNOWN = [
   'retainMs',
   'replay',
   'logDir',
-  'createStream',
+  'store',
   'scheduler',
 ];
 
@@ -89,30 +97,43 @@ export function readRunRegistryOptions(options: RunRegistryOptions = {}): RunReg
   const replay = options.replay ?? {};
   if (typeof replay !== 'object' || replay === null) throw optionError('replay', 'an object', replay);
   rejectUnknownOptions(replay, ['maxEvents', 'maxBytes'], 'replay.');
-  const { logDir, createStream, scheduler = asyncScheduler } = options;
+  const { logDir, store, scheduler = asyncScheduler } = options;
   if (logDir !== undefined && logDir !== false && (typeof logDir !== 'string' || logDir === '')) {
     throw optionError('logDir', 'a folder path or false', logDir);
   }
-  if (createStream !== undefined && typeof createStream !== 'function') {
-    throw optionError('createStream', 'a function', createStream);
+  if (
+    store !== undefined &&
+    (typeof store !== 'object' ||
+      store === null ||
+      typeof store.openWriter !== 'function' ||
+      typeof store.read !== 'function')
+  ) {
+    throw optionError('store', 'a RunStore', store);
+  }
+  if (store !== undefined && options.replay !== undefined) {
+    // `replay` bounds the registry's own memory store; a given store has its own bounds.
+    throw optionError('replay', 'absent when a `store` is given (bound the store itself)', options.replay);
   }
   if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
     throw optionError('scheduler', 'a SchedulerLike', scheduler);
   }
-  return {
+  const bounds = {
+    maxEvents: positive('replay.maxEvents', replay.maxEvents, 100_000),
+    maxBytes: positive('replay.maxBytes', replay.maxBytes, 16 * 1024 * 1024),
+  };
+  const config = {
     maxRuns: positive('maxRuns', options.maxRuns, 8),
     maxViewers: positive('maxViewers', options.maxViewers, 500),
     maxFinishedRuns: count('maxFinishedRuns', options.maxFinishedRuns, 16),
     retainMs: delay('retainMs', options.retainMs, 300_000),
-    replay: {
-      maxEvents: positive('replay.maxEvents', replay.maxEvents, 100_000),
-      maxBytes: positive('replay.maxBytes', replay.maxBytes, 16 * 1024 * 1024),
-    },
+    replay: bounds,
     logDir,
-    createStream:
-      createStream ?? ((source, bounds) => toServerSentEvents(source, { replay: bounds, scheduler })),
     scheduler,
   };
+  if (store !== undefined) return { ...config, store, ownStore: undefined };
+  // The registry frees its runs itself (retainMs after their last viewer left): no store retention.
+  const own = new MemoryRunStore({ ...bounds, retainMs: Number.MAX_SAFE_INTEGER, scheduler });
+  return { ...config, store: own, ownStore: own };
 }
 
 function positive(name: string, value: unknown, fallback: number): number {

@@ -18,14 +18,19 @@ export interface WebGuardOptions {
   /** The access token every request but the page's static files must carry. */
   readonly token: string;
   /**
-   * The host names a request's `Host` may carry (without port): the address the server is bound
-   * to, and any name it is reached by. `'*ip'` admits any IP literal (for a server bound to
-   * `0.0.0.0` or `::`: an IP address cannot be rebound, a DNS name can).
+   * The host names a request's `Host` may carry: the address the server is bound to, and any
+   * name it is reached by — with the server's own `port`, or with the port given here
+   * (`lb.example.com:443`: the load balancer in front of it). `'*ip'` admits any IP literal (for
+   * a server bound to `0.0.0.0` or `::`: an IP address cannot be rebound, a DNS name can).
    */
   readonly hosts: readonly string[];
-  /** The port a request's `Host` must carry (the server's own). */
+  /** The port a request's `Host` must carry (the server's own) unless its entry in `hosts` names one. */
   readonly port: number;
-  /** The cookie that carries the token after the first visit. Default `sluice-<port>`. */
+  /**
+   * The cookie that carries the token after the first visit. Default `sluice-<port>`, the port
+   * being the one of the request's `Host` (cookies are per host, not per port: servers on
+   * different ports of one host keep apart; servers behind one load balancer share it).
+   */
   readonly cookieName?: string;
 }
 
@@ -63,9 +68,12 @@ export interface WebGuard {
   check(req: IncomingMessage, options: { write: boolean }): WebRefusal | undefined;
   /** Whether the request carried the token in its query (the first visit: set the cookie). */
   tokenFromQuery(req: IncomingMessage): boolean;
-  /** The `Set-Cookie` value that stores the token (HttpOnly, SameSite=Strict, path `/`). */
-  cookie(): string;
-  /** The cookie's name. */
+  /**
+   * The `Set-Cookie` value that stores the token (HttpOnly, SameSite=Strict, path `/`), named for
+   * `req`'s `Host` (see {@link WebGuardOptions.cookieName}; without `req`: the server's own port).
+   */
+  cookie(req?: IncomingMessage): string;
+  /** The cookie's name for requests to the server's own port. */
   readonly cookieName: string;
 }
 
@@ -107,12 +115,22 @@ export function createWebGuard(options: WebGuardOptions): WebGuard {
     throw optionError('hosts', 'an array of host names', hosts);
   }
   if (!Number.isInteger(port) || port < 1 || port > 65_535) throw optionError('port', 'a port number', port);
-  const cookieName = options.cookieName ?? `sluice-${port}`;
-  if (typeof cookieName !== 'string' || !/^[A-Za-z0-9_-]+$/.test(cookieName)) {
-    throw optionError('cookieName', 'a cookie name (letters, digits, `_`, `-`)', cookieName);
+  const fixedName = options.cookieName;
+  if (fixedName !== undefined && (typeof fixedName !== 'string' || !/^[A-Za-z0-9_-]+$/.test(fixedName))) {
+    throw optionError('cookieName', 'a cookie name (letters, digits, `_`, `-`)', fixedName);
   }
-  const names = new Set(hosts.map((host) => normalizeHost(host)));
-  const anyIp = names.has('*ip');
+  const cookieName = fixedName ?? `sluice-${port}`;
+  const cookieNameOf = (req: IncomingMessage | undefined) =>
+    fixedName ?? `sluice-${splitHost(req?.headers.host ?? '')?.port ?? port}`;
+  // `name` alone: with the server's port; `name:port`: exactly that (a load balancer's address).
+  const names = new Set<string>();
+  for (const host of hosts) {
+    const withPort = /^(.+):(\d{1,5})$/.exec(host);
+    if (withPort !== null && isIP(host) !== 6)
+      names.add(`${normalizeHost(withPort[1] as string)}:${withPort[2]}`);
+    else names.add(`${normalizeHost(host)}:${port}`);
+  }
+  const anyIp = names.has(`*ip:${port}`);
   const expected = Buffer.from(token);
   const matches = (candidate: string | undefined) => {
     if (candidate === undefined) return false;
@@ -125,8 +143,8 @@ export function createWebGuard(options: WebGuardOptions): WebGuard {
     const parsed = splitHost(host);
     const allowed =
       parsed !== undefined &&
-      parsed.port === port &&
-      (names.has(parsed.name) || (anyIp && isIP(parsed.name.replace(/^\[|\]$/g, '')) !== 0));
+      (names.has(`${parsed.name}:${parsed.port}`) ||
+        (anyIp && parsed.port === port && isIP(parsed.name.replace(/^\[|\]$/g, '')) !== 0));
     if (allowed) return undefined;
     return {
       status: 403,
@@ -139,7 +157,7 @@ export function createWebGuard(options: WebGuardOptions): WebGuard {
     if (typeof header === 'string') return header;
     const authorization = req.headers.authorization;
     if (authorization?.startsWith('Bearer ')) return authorization.slice(7);
-    const fromCookie = readCookie(req.headers.cookie, cookieName);
+    const fromCookie = readCookie(req.headers.cookie, cookieNameOf(req));
     if (fromCookie !== undefined) return fromCookie;
     return queryToken(req);
   };
@@ -170,7 +188,7 @@ export function createWebGuard(options: WebGuardOptions): WebGuard {
       return undefined;
     },
     tokenFromQuery: (req) => matches(queryToken(req)),
-    cookie: () => `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+    cookie: (req) => `${cookieNameOf(req)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
   };
 }
 

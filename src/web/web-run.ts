@@ -1,19 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { nodeResponseSink } from '../adapters/sse/node-response-sink.js';
-import { readLastEventId } from '../adapters/sse/read-last-event-id.js';
+import type { RunSseEndpoint } from '../runs/run-sse-endpoint.js';
+import type { RunStore } from '../runs/run-store.js';
 import { RunLimitError } from './run-limit-error.js';
 import type { RunLogFile } from './run-log-file.js';
-import type { RunStream } from './run-stream.js';
 
 /**
- * What a {@link WebRun} tells its registry; internal to `sluice/web`.
+ * What a {@link WebRun} shares with its registry; internal to `sluice/web`.
  *
  * @example
  * ```ts
- * const hooks: WebRunHooks = { viewersChanged: (run) => {}, maxViewers: 500 };
+ * const hooks: WebRunHooks = { store, endpoint: runSseEndpoint(store), viewersChanged: (run) => {}, maxViewers: 500 };
  * ```
  */
 export interface WebRunHooks {
+  /** The store the run lives in. */
+  readonly store: RunStore;
+  /** Serves the store's runs over SSE. */
+  readonly endpoint: RunSseEndpoint;
   /** A viewer attached or left. */
   viewersChanged(run: WebRun): void;
   /** At most this many viewers at once. */
@@ -21,9 +24,11 @@ export interface WebRunHooks {
 }
 
 /**
- * One run held by a {@link RunRegistry}: its id, the command shown on the page, when it started,
- * the {@link RunStream} its viewers follow, and the file its full log is spooled to. Viewers
- * attach with {@link follow}; {@link cancel} ends it early and records who cancelled.
+ * One run a {@link RunRegistry} shows: its id, the command shown on the page, when it started,
+ * and the file its full log is spooled to. The run itself lives in the registry's run store, so
+ * a run started by another server that shares the store (Redis) is shown, followed and cancelled
+ * here too (`held` is `false` for those: this server neither runs nor spools it). Viewers attach
+ * with {@link follow}; {@link cancel} ends it early, wherever it runs, and records who cancelled.
  *
  * @example
  * ```ts
@@ -33,50 +38,49 @@ export interface WebRunHooks {
  * const registry = new RunRegistry();
  * const run = registry.start(exec('make', ['-j8'], { reject: false }), { command: 'make -j8' });
  * createServer((req, res) => run.follow(req, res)).listen(8080); // GET: SSE with resume
- * run.cancel('api'); // kills make's process group; viewers see `{ reason: 'cancelled', by: 'api' }`
+ * await run.cancel('api'); // kills make's process group; viewers see `{ reason: 'cancelled', by: 'api' }`
  * ```
  */
 export class WebRun {
-  /** The run's id (in its URLs). */
+  /** The run's id (in its URLs and in the store). */
   readonly id: string;
   /** The command, as shown on the page. */
   readonly command: string;
-  /** When it started, on the registry's scheduler clock (ms). */
+  /** When it started, in ms (the registry's scheduler clock, or the writer's for a run held elsewhere). */
   readonly startedAt: number;
-  /** What viewers follow. */
-  readonly stream: RunStream;
-  /** The full log, unless the registry keeps none. */
+  /** Whether this registry started it (it runs here, with a full log) rather than found it in the store. */
+  readonly held: boolean;
+  /** The full log, unless the registry keeps none (or the run is held elsewhere). */
   readonly log: RunLogFile | undefined;
   readonly #hooks: WebRunHooks;
-  #viewers = 0;
+  readonly #responses = new Set<ServerResponse>();
   #endedAt: number | undefined;
   #freed = false;
 
   constructor(
-    info: { id: string; command: string; startedAt: number },
-    stream: RunStream,
+    info: { id: string; command: string; startedAt: number; held: boolean },
     log: RunLogFile | undefined,
     hooks: WebRunHooks,
   ) {
     this.id = info.id;
     this.command = info.command;
     this.startedAt = info.startedAt;
-    this.stream = stream;
+    this.held = info.held;
     this.log = log;
     this.#hooks = hooks;
   }
 
-  /** Viewers attached right now. */
+  /** Viewers attached right now (open event streams on this server). */
   get viewers(): number {
-    return this.#viewers;
+    return this.#responses.size;
   }
 
-  /** Whether the run has ended. */
+  /** Whether the run has ended, as far as this server knows. */
   get ended(): boolean {
-    return this.stream.ended;
+    return this.#endedAt !== undefined;
   }
 
-  /** When the registry saw it end (scheduler clock, ms), or `undefined`. */
+  /** When this server saw it end (the registry's scheduler clock, ms), or `undefined`. */
   get endedAt(): number | undefined {
     return this.#endedAt;
   }
@@ -87,44 +91,39 @@ export class WebRun {
   }
 
   /**
-   * Ends the run early: its source is unsubscribed (an `exec` source kills its process group),
-   * then every viewer gets the final `{ kind: 'end', metadata: { reason: 'cancelled', by } }`.
-   * Returns `false` if it had already ended.
+   * Ends the run early, wherever it runs (through the store's cancel): its source is unsubscribed
+   * (an `exec` source kills its process group), then every viewer gets the final
+   * `{ kind: 'end', metadata: { reason: 'cancelled', by } }`. Resolves `false` if it had already
+   * ended.
    */
-  cancel(by = 'api'): boolean {
-    return this.stream.cancel('cancelled', { by });
+  cancel(by = 'api'): Promise<boolean> {
+    return this.#hooks.store.cancel(this.id, 'cancelled', { by });
   }
 
   /**
    * Serves one SSE viewer on a `node:http` response: `GET`, resuming after `Last-Event-ID` (or
    * `?lastEventId=`). Answers `204` when nothing follows that event, `400` for a bad id, `429`
-   * past `maxViewers`. The caller checks access first (see `createWebGuard`).
+   * past `maxViewers`, `404` once the store no longer has the run. The caller checks access first
+   * (see `createWebGuard`).
    */
   follow(req: IncomingMessage, res: ServerResponse): void {
-    let lastEventId: number | undefined;
-    try {
-      lastEventId = readLastEventId(req.headers['last-event-id'] as string | undefined, req.url);
-    } catch (error) {
-      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end((error as Error).message);
-      return;
-    }
-    if (this.#viewers >= this.#hooks.maxViewers) {
+    if (this.#responses.size >= this.#hooks.maxViewers) {
       const error = new RunLimitError({ limit: 'maxViewers', max: this.#hooks.maxViewers });
       res.writeHead(429, { 'content-type': 'text/plain; charset=utf-8' }).end(error.message);
       return;
     }
-    const result = this.stream.attach(() => {
-      this.#viewers += 1;
-      res.once('close', () => {
-        this.#viewers -= 1;
-        this.#hooks.viewersChanged(this);
-      });
+    this.#responses.add(res);
+    res.once('close', () => {
+      this.#responses.delete(res);
       this.#hooks.viewersChanged(this);
-      return nodeResponseSink(res);
-    }, lastEventId);
-    if (result.status !== 200) {
-      res.writeHead(result.status, { 'content-type': 'text/plain; charset=utf-8' }).end(result.message);
-    }
+    });
+    this.#hooks.viewersChanged(this);
+    this.#hooks.endpoint.serve(this.id, req, res);
+  }
+
+  /** Drops every viewer's connection (the run goes on; pages reconnect with `Last-Event-ID`). */
+  disconnectViewers(): void {
+    for (const res of [...this.#responses]) res.destroy();
   }
 
   /** Called by the registry when it sees the run end. */

@@ -124,7 +124,7 @@ describe('parseCliArgs', () => {
   it.each([
     [
       ['frobnicate'],
-      'Unknown command `frobnicate`: expected one of `exec`, `demo`, `follow`, `submit`, `worker`, `mcp`, or `--help`',
+      'Unknown command `frobnicate`: expected one of `exec`, `demo`, `follow`, `submit`, `worker`, `web`, `mcp`, or `--help`',
     ],
     [['exec', '--run-id', 'x', '--', 'ls'], '`--run-id` needs `--redis <url>`'],
     [

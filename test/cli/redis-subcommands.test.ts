@@ -2,7 +2,10 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function run(
+  argv: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -13,11 +16,11 @@ async function run(argv: string[]): Promise<{ code: number; stdout: string; stde
   stderr.on('data', (data: Buffer) => {
     err += data;
   });
-  const code = await runCli(argv, { stdout, stderr }, {});
+  const code = await runCli(argv, { stdout, stderr }, env);
   return { code, stdout: out, stderr: err };
 }
 
-describe('sluice follow / submit / worker: command lines', () => {
+describe('sluice follow / submit / worker / web: command lines', () => {
   it.each([
     [['follow', 'build-7'], 'Missing `--redis <url>`'],
     [['follow', '--redis', 'redis://h'], 'Expected one run id'],
@@ -31,10 +34,25 @@ describe('sluice follow / submit / worker: command lines', () => {
       '`--concurrency` expects a whole number from 1',
     ],
     [['worker', '--frobnicate'], "Unknown option '--frobnicate'"],
+    [['web'], 'Missing `--redis <url>`'],
+    [['web', '--redis', 'redis://h', '--port', '70000'], '`--port` expects a whole number from 0 to 65535'],
+    [['web', '--redis', 'redis://h', 'run-7'], 'Unexpected argument `run-7`'],
   ])('%j is a usage error (exit 2)', async (argv, message) => {
     const result = await run(argv);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
+  });
+
+  it('a SLUICE_WEB_TOKEN shorter than 16 characters is a usage error (exit 2)', async () => {
+    const env = { SLUICE_WEB_TOKEN: 'short' };
+    for (const argv of [
+      ['web', '--redis', 'redis://h'],
+      ['exec', '--web', '--', 'true'],
+    ]) {
+      const result = await run(argv, env);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('`SLUICE_WEB_TOKEN` must be at least 16 characters long');
+    }
   });
 
   it('--help lists them', async () => {
@@ -42,6 +60,7 @@ describe('sluice follow / submit / worker: command lines', () => {
     expect(result.stdout).toContain('sluice follow --redis <url> <run-id>');
     expect(result.stdout).toContain('sluice submit --redis <url>');
     expect(result.stdout).toContain('sluice worker --redis <url>');
+    expect(result.stdout).toContain('sluice web --redis <url>');
     expect(result.stdout).toContain('--run-id <id>');
   });
 });

@@ -122,4 +122,39 @@ describe.skipIf(redisServerPath === undefined)('runs on Redis, across processes'
     });
     expect(goneAfterMs).toBeLessThan(5000); // generous: a loaded machine; the bench measures it
   });
+
+  it('Ctrl-C on the publishing sluice: it says interrupted and exits 130; followers see the run cancelled from the terminal', async () => {
+    const runId = `interrupt-${randomUUID()}`;
+    const tag = `interrupt-tag-${process.pid}-${Date.now()}`;
+    const owner = startCli([
+      'exec',
+      '--redis',
+      server.url,
+      '--run-id',
+      runId,
+      '--',
+      'python3',
+      ticker,
+      '100000',
+      '0.01',
+      tag,
+    ]);
+    const child = () => processesTagged(tag).filter((pid) => pid !== owner.pid);
+    expect(await pollUntil(() => child().length > 0, 20_000)).toBe(true);
+    await expect
+      .poll(async () => (await store.info(runId))?.next ?? 0, { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    const follower = startCli(['follow', '--redis', server.url, runId, '--json']);
+    owner.kill('SIGINT');
+    const [ran, followed] = await Promise.all([owner, follower]);
+    expect(ran.exitCode).toBe(130);
+    expect(ran.stderr).toMatch(/: interrupted by SIGINT · killed by SIGTERM · /);
+    expect(followed.exitCode).toBe(130);
+    expect(JSON.parse(followed.stdout.trim().split('\n').at(-1) ?? '{}')).toMatchObject({
+      kind: 'end',
+      metadata: { reason: 'cancelled', by: 'terminal', signal: 'SIGINT' },
+      isFinal: true,
+    });
+    expect(child()).toEqual([]);
+  });
 });

@@ -89,4 +89,50 @@ describe.skipIf(redisServerPath === undefined)('RedisRunStore leases', () => {
     await owner.close();
     await follower.close();
   });
+
+  it('followers that time out together when the owner is lost: one declares it, every one ends with OWNER_LOST', async () => {
+    const owner = new RedisRunStore({ url: server.url, leaseMs: 60_000 });
+    const followers = Array.from({ length: 6 }, () => new RedisRunStore({ url: server.url, blockMs: 100 }));
+    const writer = owner.openWriter('lost-together');
+    writer.append({ sequence: 0, kind: 'stdout', content: 'a\n', isFinal: false });
+    await expect.poll(async () => (await followers[0]?.info('lost-together'))?.next).toBe(1);
+    // All blocked after sequence 0 at once: their reads time out together, and all but one find
+    // the run already ended by another's verdict.
+    const ends = followers.map((follower) =>
+      lastValueFrom(fromRunStore(follower, 'lost-together')).then(
+        () => 'completed',
+        (error: unknown) => (isOwnerLostError(error) ? 'OWNER_LOST' : String(error)),
+      ),
+    );
+    await owner.client.del('sluice:{lost-together}:lease');
+    expect(await Promise.all(ends)).toEqual(followers.map(() => 'OWNER_LOST'));
+    writer.close();
+    await owner.close();
+    for (const follower of followers) await follower.close();
+  });
+
+  it('a cancel that lands before the owner has subscribed to the run still reaches it at once', async () => {
+    // A lease of a minute: the heartbeat (which also sees a missed cancel) comes only after 20 s.
+    const owner = new RedisRunStore({ url: server.url, leaseMs: 60_000 });
+    const other = new RedisRunStore({ url: server.url });
+    await other.client.ping();
+    const writer = owner.openWriter('early-cancel'); // OPEN goes out; the SUBSCRIBE needs a new connection
+    const heard = new Promise<{ reason: string; by: unknown }>((resolve) =>
+      writer.onCancel((reason, details) => resolve({ reason, by: details.by })),
+    );
+    while ((await other.info('early-cancel')) === undefined) {} // the run exists: cancel it at once
+    const started = performance.now();
+    expect(await other.cancel('early-cancel', 'cancelled', { by: 'test' })).toBe(true);
+    const deadline = new Promise<'none'>((resolve) => {
+      const timer = setTimeout(() => resolve('none'), 10_000);
+      void heard.then(() => clearTimeout(timer));
+    });
+    expect(await Promise.race([heard, deadline])).toEqual({ reason: 'cancelled', by: 'test' });
+    console.log(
+      `[redis] a cancel before the owner's SUBSCRIBE reached it in ${(performance.now() - started).toFixed(1)} ms`,
+    );
+    writer.close();
+    await owner.close();
+    await other.close();
+  });
 });

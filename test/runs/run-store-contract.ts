@@ -133,6 +133,25 @@ export function runStoreContract(harness: ContractHarness): void {
     await store.close();
   });
 
+  it("a cancel's details reach the writer with its reason; the writer's label is in the run's info", async () => {
+    const store = harness.store({ maxEvents: 1000 });
+    const runId = harness.runId();
+    const writer = store.openWriter(runId, { label: 'make -j8' });
+    const requests: unknown[] = [];
+    writer.onCancel((reason, details) => requests.push({ reason, details }));
+    writer.append(line(0));
+    await expect.poll(async () => (await store.info(runId))?.next, { timeout: 5000 }).toBe(1);
+    const info = await store.info(runId);
+    expect(info?.label).toBe('make -j8');
+    expect(info?.startedAt).toBeGreaterThan(0);
+    await expect
+      .poll(() => store.cancel(runId, 'cancelled', { by: 'page' }).then(() => requests), { timeout: 5000 })
+      .toContainEqual({ reason: 'cancelled', details: { by: 'page' } });
+    writer.append(line(1, true));
+    await writer.ended;
+    await store.close();
+  });
+
   it('an unknown run is RUN_NOT_FOUND; a second writer of a run is RUN_EXISTS', async () => {
     const store = harness.store({ maxEvents: 1000 });
     const runId = harness.runId();

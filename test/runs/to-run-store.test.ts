@@ -114,7 +114,34 @@ describe('toRunStore', () => {
     subscription.unsubscribe();
   });
 
+  it("a cancel's details end up in the sentinel; a synchronous source stops mid-loop", async () => {
+    const store = new MemoryRunStore();
+    let emitted = 0;
+    const endless = new Observable<ChunkEvent<string>>((subscriber) => {
+      for (let sequence = 0; !subscriber.closed && sequence < 1000; sequence += 1) {
+        emitted += 1;
+        subscriber.next(line(sequence));
+        if (sequence === 5) void store.cancel('r6', 'cancelled', { by: 'page' });
+      }
+    });
+    const events = await lastValueFrom(
+      endless.pipe(toRunStore(store, 'r6', { label: 'endless' }), toArray()),
+    );
+    expect(emitted).toBe(6);
+    expect(events.at(-1)).toEqual({
+      sequence: 6,
+      kind: 'end',
+      content: null,
+      metadata: { by: 'page', reason: 'cancelled' },
+      isFinal: true,
+    });
+    expect((await store.info('r6'))?.label).toBe('endless');
+  });
+
   it('rejects a bad store or run id before subscribing', () => {
+    expect(() => toRunStore(new MemoryRunStore(), 'x', { label: 7 } as never)).toThrow(
+      'Expected the `label` option to be a string, got `7` (number)',
+    );
     expect(() => toRunStore({} as RunStore, 'x')).toThrow('Expected the `store` argument to be a RunStore');
     expect(() => toRunStore(new MemoryRunStore(), '')).toThrow(
       'Expected the `runId` argument to be a non-empty string',

@@ -49,7 +49,7 @@ describe('how the page words the end of a run', () => {
     });
   });
 
-  it('why following failed: the server gone, the run freed, access refused, the run failing', () => {
+  it('why following failed: the server gone, the run freed, access refused, the owner lost, the run failing', () => {
     expect(describeFailure(new SluiceError('HTTP_FAILED', 'dropped')).text).toBe(
       'Connection lost: the server is gone',
     );
@@ -59,6 +59,14 @@ describe('how the page words the end of a run', () => {
     expect(describeFailure(new SluiceError('HTTP_STATUS', '401', { info: { status: 401 } })).label).toBe(
       'refused',
     );
+    expect(
+      describeFailure(new SluiceError('OWNER_LOST', 'Run r lost its owner (its lease expired)')),
+    ).toEqual({
+      state: 'failed',
+      label: 'owner lost',
+      text: 'Lost: what ran the command stopped renewing its lease (it died or was cut off)',
+      ok: false,
+    });
     expect(describeFailure(new SluiceError('SPAWN_FAILED', 'Command not found: nope')).text).toBe(
       'Failed: Command not found: nope',
     );

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SseStream } from '../../src/adapters/sse/sse-stream.js';
 import { exec } from '../../src/sources/exec.js';
 import { RunRegistry } from '../../src/web/run-registry.js';
 import { startWebServer, type WebServer } from '../../src/web/start-web-server.js';
@@ -157,7 +156,7 @@ describe.skipIf(browserPath === undefined)('the run page in headless Chromium', 
     const page = await browser.newPage();
     await page.goto(server.url);
     await page.waitForFunction(() => document.querySelector('#log')?.textContent?.includes('out 30'));
-    run.stream.disconnectClients(); // the browser's EventSource reconnects with Last-Event-ID
+    run.disconnectViewers(); // the page reconnects with Last-Event-ID
     writeFileSync(gate, '');
     await waitForEnd(page);
     const all = [
@@ -270,12 +269,15 @@ describe.skipIf(browserPath === undefined)('the run page in headless Chromium', 
 
   it('shows a gap when the replay log no longer holds the start, then goes on', async () => {
     const gate = join(scratch, 'gate-gap');
-    const { server, run } = await serve('seq 1 200; while [ ! -e "$1" ]; do sleep 0.02; done; echo after', {
-      replay: { maxEvents: 50 },
-      args: [gate],
-    });
+    const { server, run, registry } = await serve(
+      'seq 1 200; while [ ! -e "$1" ]; do sleep 0.02; done; echo after',
+      {
+        replay: { maxEvents: 50 },
+        args: [gate],
+      },
+    );
     // The 200 lines pass through the 50-event log before anyone looks.
-    expect(await pollUntil(() => (run.stream as SseStream).log.next === 200, 10_000)).toBe(true);
+    expect(await pollUntil(() => registry.config.ownStore?.log(run.id)?.next === 200, 10_000)).toBe(true);
     const page = await browser.newPage();
     await page.goto(server.url);
     await page.waitForFunction(() => document.querySelector('#log')?.textContent?.includes('200'));

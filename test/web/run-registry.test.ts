@@ -187,7 +187,7 @@ describe('RunRegistry', () => {
     );
     const registry = new RunRegistry({ logDir: false });
     expect(() => registry.start(NEVER, { id: '../x' })).toThrow(
-      'Expected the `id` option to be a string of 1 to 64 letters, digits, `_` or `-`',
+      'Expected the `id` option to be a string of 1 to 200 letters, digits, `.`, `_`, `:` or `-`',
     );
     registry.start(NEVER, { id: 'one' });
     expect(() => registry.start(NEVER, { id: 'one' })).toThrow('A run with id `one` is already held');

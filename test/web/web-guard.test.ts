@@ -130,6 +130,25 @@ describe('a server bound to 0.0.0.0', () => {
   });
 });
 
+describe('a server behind a load balancer', () => {
+  it("accepts the balancer's host:port (that port only), and names the token cookie after the port the browser used", async () => {
+    const behind = await startWebServer({ registry, allowedHosts: ['lb.example:443'] });
+    servers.push(behind);
+    const port = Number(new URL(behind.origin).port);
+    const token = behind.token;
+    const auth = { 'x-sluice-token': token };
+    expect((await send(port, 'GET', '/', { ...auth, host: 'lb.example:443' })).status).toBe(200);
+    expect((await send(port, 'GET', '/', { ...auth, host: `lb.example:${port}` })).status).toBe(403);
+    expect((await send(port, 'GET', '/', { ...auth, host: 'lb.example' })).status).toBe(403);
+    const first = await send(port, 'GET', `/runs/r1?token=${token}`, { host: 'lb.example:443' });
+    expect(first.headers['set-cookie']).toEqual([`sluice-443=${token}; HttpOnly; SameSite=Strict; Path=/`]);
+    const cookie = `sluice-443=${token}`;
+    expect((await send(port, 'GET', '/runs/r1', { host: 'lb.example:443', cookie })).status).toBe(200);
+    // Reached directly, the server's own port names the cookie: the balancer's is not it.
+    expect((await send(port, 'GET', '/runs/r1', { host: `127.0.0.1:${port}`, cookie })).status).toBe(401);
+  });
+});
+
 describe('createWebGuard options', () => {
   it('are checked by hand, naming the option', () => {
     expect(() => createWebGuard({ token: 'short', hosts: [], port: 1 })).toThrow(

@@ -1,5 +1,5 @@
-import { isSluiceError } from '../../core/errors/sluice-error.js';
-import { formatSseFrame } from './format-sse-frame.js';
+import { toRunFailure } from '../../runs/run-failure.js';
+import { encodeRunFailure } from './encode-run-failure.js';
 
 /**
  * The `failure` control frame: the stream's source errored after the events before it. `data` is
@@ -15,8 +15,5 @@ import { formatSseFrame } from './format-sse-frame.js';
  * ```
  */
 export function encodeFailure(error: unknown): string {
-  const code = isSluiceError(error) ? error.code : 'STREAM_FAILED';
-  const name = error instanceof Error ? error.name : 'Error';
-  const message = error instanceof Error ? error.message : String(error);
-  return formatSseFrame({ event: 'failure', data: JSON.stringify({ code, name, message }) });
+  return encodeRunFailure(toRunFailure(error));
 }

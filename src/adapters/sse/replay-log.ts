@@ -1,7 +1,9 @@
 import type { ChunkEvent } from '../../core/chunk.js';
 import { SequenceError } from '../../core/errors/sequence-error.js';
+import { toRunFailure } from '../../runs/run-failure.js';
+import type { RunFailure } from '../../runs/run-record.js';
 import { encodeChunkEvent } from './encode-chunk-event.js';
-import { encodeFailure } from './encode-failure.js';
+import { encodeRunFailure } from './encode-run-failure.js';
 
 /**
  * Bounds of a {@link ReplayLog}.
@@ -47,7 +49,9 @@ export interface ReplayEntry {
  * The bounded replay log of one sequenced stream: the newest events as encoded SSE frames, so a
  * client can resume after any retained sequence. Appending evicts the oldest events past
  * `maxEvents` or `maxBytes` (the newest event is kept even if it alone exceeds `maxBytes`). The
- * log also records how the stream ended: its final event, or a failure frame.
+ * log also records how the stream ended: its final event, or a failure. It is what
+ * `MemoryRunStore` keeps per run (and so what `toServerSentEvents` serves): a reader that wants
+ * the events back gets them decoded from their frames ({@link decodeChunkFrame}).
  *
  * @example
  * ```ts
@@ -66,7 +70,8 @@ export class ReplayLog {
   #head = 0;
   #bytes = 0;
   #next = 0;
-  #failure: string | undefined;
+  #failure: RunFailure | undefined;
+  #failureFrame: string | undefined;
 
   constructor(bounds: ReplayBounds) {
     this.#bounds = bounds;
@@ -104,6 +109,11 @@ export class ReplayLog {
 
   /** The failure frame, once the stream has failed. */
   get failure(): string | undefined {
+    return this.#failureFrame;
+  }
+
+  /** How the stream failed (`{code, name, message}`), once it has. */
+  get failureInfo(): RunFailure | undefined {
     return this.#failure;
   }
 
@@ -143,7 +153,9 @@ export class ReplayLog {
 
   /** Records that the stream failed with `error` (after the retained events). */
   fail(error: unknown): void {
-    if (!this.ended) this.#failure = encodeFailure(error);
+    if (this.ended) return;
+    this.#failure = toRunFailure(error);
+    this.#failureFrame = encodeRunFailure(this.#failure);
   }
 
   #evict(): void {

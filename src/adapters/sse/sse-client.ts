@@ -1,11 +1,17 @@
-import type { SchedulerLike, Subscription } from 'rxjs';
+import type { Observable, SchedulerLike, Subscription } from 'rxjs';
+import { Valve } from '../../core/demand.js';
+import { subscribeDemanding } from '../../core/subscribe-demanding.js';
+import { subscriberWithDemand } from '../../core/subscriber-chain.js';
+import type { RunRecord } from '../../runs/run-record.js';
+import { encodeChunkEvent } from './encode-chunk-event.js';
+import { encodeFailure } from './encode-failure.js';
 import { encodeGap } from './encode-gap.js';
+import { encodeRunFailure } from './encode-run-failure.js';
 import { formatSseFrame } from './format-sse-frame.js';
-import type { ReplayLog } from './replay-log.js';
 import type { SseSink } from './sse-sink.js';
 
 /**
- * Settings of one {@link SseClient}; an {@link SseStream} passes its own `SseStreamConfig`.
+ * Settings of one {@link SseClient} (`toServerSentEvents` and `runSseEndpoint` pass their own).
  *
  * @example
  * ```ts
@@ -18,7 +24,7 @@ import type { SseSink } from './sse-sink.js';
  *   retryMs: undefined, // send no `retry:` line
  *   scheduler: asyncScheduler,
  * };
- * const client = new SseClient(log, sink, 0, config, () => {});
+ * const client = new SseClient(store.read('build-7'), sink, 0, config, () => {});
  * ```
  */
 export interface SseClientConfig {
@@ -33,48 +39,47 @@ export interface SseClientConfig {
 }
 
 /**
- * One connection following a {@link ReplayLog}: it has its own cursor (the next sequence to
- * write) and its own pace. {@link pump} writes what the log holds past the cursor until the sink
- * says its buffer is full, then waits for the sink's drain. A cursor that the log has already
- * evicted becomes a `gap` frame, and the client goes on from the oldest retained event. After
- * the final event (or the failure frame) the response ends. A sink that does not drain within
- * `stallTimeoutMs` is destroyed (the client may reconnect with `Last-Event-ID`).
+ * One SSE connection following a run: it subscribes a read of the run (a `RunStore.read`, after
+ * the client's `Last-Event-ID`) and writes each record as frames — an event as its frame (`id` =
+ * its sequence), a `gap` record as a `gap` frame, a `failure` as a `failure` frame — then ends the
+ * response after the final event or the failure. It is paced by its sink: when the sink's buffer
+ * is full the read's demand is paused (a memory store stops emitting, a Redis read stops issuing
+ * `XREAD`s) until the sink drains, so a slow client costs no memory. A sink that does not drain
+ * within `stallTimeoutMs` is destroyed (the client may reconnect with `Last-Event-ID`). A read
+ * that errors ends the response with a `failure` frame.
  *
- * Internal to `toServerSentEvents`; exported for tests and custom transports.
+ * The one SSE writer of sluice: `toServerSentEvents` and `runSseEndpoint` both serve through it.
  *
  * @example
  * ```ts
- * const client = new SseClient(log, sink, 0, { heartbeatMs: 15_000, stallTimeoutMs: 30_000, retryMs: 1000, scheduler: asyncScheduler }, () => {});
- * client.pump(); // writes every retained event, then waits for more
+ * const config = { heartbeatMs: 15_000, stallTimeoutMs: 30_000, retryMs: 1000, scheduler: asyncScheduler };
+ * const client = new SseClient(store.read('build-7', { after: 41 }), nodeResponseSink(res), 42, config, () => {});
+ * client.cursor; // 42, then 43, … as events are written
  * ```
  */
 export class SseClient {
   #cursor: number;
-  #waiting = false;
   #closed = false;
-  readonly #log: ReplayLog;
   readonly #sink: SseSink;
   readonly #config: SseClientConfig;
   readonly #onGone: (client: SseClient) => void;
-  readonly #onDrained: () => void;
+  readonly #valve = new Valve();
   readonly #stopListening: Array<() => void> = [];
+  #subscription: Subscription | undefined;
   #heartbeat: Subscription | undefined;
   #stall: Subscription | undefined;
 
   constructor(
-    log: ReplayLog,
+    records: Observable<RunRecord>,
     sink: SseSink,
     cursor: number,
     config: SseClientConfig,
     onGone: (client: SseClient) => void,
-    onDrained: () => void = () => {},
   ) {
-    this.#log = log;
     this.#sink = sink;
     this.#cursor = cursor;
     this.#config = config;
     this.#onGone = onGone;
-    this.#onDrained = onDrained;
     this.#stopListening.push(
       sink.onDrain(() => this.#drained()),
       sink.onClose(() => this.#gone()),
@@ -84,10 +89,22 @@ export class SseClient {
       const every = config.heartbeatMs;
       const client = this;
       this.#heartbeat = config.scheduler.schedule(function () {
-        if (!client.#waiting) client.#write(formatSseFrame({ comment: 'heartbeat' }));
+        if (!client.#valve.paused) client.#write(formatSseFrame({ comment: 'heartbeat' }));
         this.schedule(undefined, every);
       }, every);
     }
+    const subscriber = subscriberWithDemand<RunRecord>(this.#valve, {
+      next: (record) => this.#record(record),
+      error: (error: unknown) => {
+        this.#write(encodeFailure(error));
+        this.end();
+      },
+      complete: () => this.end(),
+    });
+    this.#subscription = subscriber;
+    if (this.#closed) return;
+    subscribeDemanding(records, this.#valve, subscriber);
+    if (this.#closed) subscriber.unsubscribe();
   }
 
   /** The next sequence this client will write. */
@@ -97,36 +114,12 @@ export class SseClient {
 
   /** Whether this client is waiting for its sink to drain. */
   get waiting(): boolean {
-    return this.#waiting;
+    return this.#valve.paused;
   }
 
   /** Whether the connection is gone. */
   get closed(): boolean {
     return this.#closed;
-  }
-
-  /** Writes what the log holds past the cursor, until caught up, ended, or the sink is full. */
-  pump(): void {
-    const log = this.#log;
-    while (!this.#closed && !this.#waiting) {
-      if (this.#cursor < log.oldest) {
-        this.#write(encodeGap({ from: this.#cursor, to: log.oldest - 1 }));
-        this.#cursor = log.oldest;
-        continue;
-      }
-      const entry = log.get(this.#cursor);
-      if (entry !== undefined) {
-        this.#cursor += 1;
-        this.#write(entry.frame);
-        if (entry.isFinal) this.end();
-        continue;
-      }
-      if (log.failure !== undefined && this.#cursor === log.next) {
-        this.#write(log.failure);
-        this.end();
-      }
-      return;
-    }
   }
 
   /** Ends the response normally. */
@@ -143,9 +136,33 @@ export class SseClient {
     this.#gone();
   }
 
+  #record(record: RunRecord): void {
+    if (record.type === 'events') {
+      // A record's events are consecutive from the cursor (a store's reads guarantee it).
+      const frames = record.frames;
+      if (frames !== undefined) {
+        for (let index = 0; index < frames.length && !this.#closed; index += 1) {
+          this.#cursor += 1;
+          this.#write(frames[index] as string);
+        }
+        return;
+      }
+      for (const event of record.events) {
+        if (this.#closed) return;
+        this.#cursor = event.sequence + 1;
+        this.#write(encodeChunkEvent(event));
+      }
+    } else if (record.type === 'gap') {
+      this.#write(encodeGap(record));
+      this.#cursor = record.to + 1;
+    } else {
+      this.#write(encodeRunFailure(record.failure));
+    }
+  }
+
   #write(text: string): void {
-    if (this.#sink.write(text) || this.#closed) return;
-    this.#waiting = true;
+    if (this.#closed || this.#sink.write(text)) return;
+    this.#valve.pause();
     const timeout = this.#config.stallTimeoutMs;
     if (timeout > 0 && this.#stall === undefined) {
       this.#stall = this.#config.scheduler.schedule(() => this.drop(), timeout);
@@ -153,12 +170,10 @@ export class SseClient {
   }
 
   #drained(): void {
-    if (!this.#waiting || this.#closed) return;
-    this.#waiting = false;
+    if (!this.#valve.paused || this.#closed) return;
     this.#stall?.unsubscribe();
     this.#stall = undefined;
-    this.pump();
-    this.#onDrained();
+    this.#valve.resume();
   }
 
   #gone(): void {
@@ -167,6 +182,9 @@ export class SseClient {
     this.#heartbeat?.unsubscribe();
     this.#stall?.unsubscribe();
     for (const stop of this.#stopListening.splice(0)) stop();
+    const subscription = this.#subscription;
+    this.#subscription = undefined;
+    subscription?.unsubscribe();
     this.#onGone(this);
   }
 }

@@ -1,15 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
-import { Valve } from '../../core/demand.js';
 import { subscribeDemanding } from '../../core/subscribe-demanding.js';
 import { subscriberWithDemand } from '../../core/subscriber-chain.js';
 import { checkSequence } from '../../operators/check-sequence.js';
+import { MemoryRunStore } from '../../runs/memory-run-store.js';
+import type { RunWriter } from '../../runs/run-store.js';
 import { nodeResponseSink } from './node-response-sink.js';
 import { readLastEventId } from './read-last-event-id.js';
 import { readableStreamSink } from './readable-stream-sink.js';
 import { type ReplayBounds, ReplayLog } from './replay-log.js';
 import { SseClient } from './sse-client.js';
+import { sseResumeRefusal } from './sse-resume-refusal.js';
 import type { SseSink } from './sse-sink.js';
 
 /**
@@ -66,9 +68,11 @@ export type SseAttachResult =
  * One sequenced stream served over Server-Sent Events to any number of clients: what
  * `toServerSentEvents` returns. See `docs/sse.md` for the whole contract.
  *
- * - **One producer, one replay log.** The source is subscribed once (on the first client, or
- *   {@link start}); its events go into a bounded {@link ReplayLog}. Each client has its own
- *   cursor into the log and writes at its own pace, honouring its socket's `drain`.
+ * - **One producer, one run in a memory store.** The source is subscribed once (on the first
+ *   client, or {@link start}) and written as the one run of a private `MemoryRunStore`: a bounded
+ *   {@link ReplayLog}. Each client is an {@link SseClient} reading that run after its own cursor,
+ *   at its own pace, honouring its socket's `drain` — the same client `runSseEndpoint` serves a
+ *   shared store (Redis, several servers) with.
  * - **Resume.** A request with `Last-Event-ID: n` gets exactly the events after `n`, then the
  *   live tail. If `n + 1` was evicted, it gets a `gap` event (`{from, to}`) and continues from the
  *   oldest retained event — never a silent skip. A live client that falls behind the log's tail
@@ -100,21 +104,29 @@ export type SseAttachResult =
 export class SseStream {
   readonly #source: Observable<ChunkEvent<unknown>>;
   readonly #config: SseStreamConfig;
-  readonly #log: ReplayLog;
-  readonly #valve = new Valve();
+  readonly #store: MemoryRunStore;
   readonly #clients = new Set<SseClient>();
+  #writer: RunWriter | undefined;
   #subscription: Subscription | undefined;
   #started = false;
+  #empty: ReplayLog | undefined;
 
   constructor(source: Observable<ChunkEvent<unknown>>, config: SseStreamConfig) {
     this.#source = source;
     this.#config = config;
-    this.#log = new ReplayLog(config.replay);
+    this.#store = new MemoryRunStore({
+      ...config.replay,
+      retainMs: Number.MAX_SAFE_INTEGER, // the run lives as long as this stream
+      scheduler: config.scheduler,
+    });
   }
 
   /** The replay log (read-only use: `oldest`, `next`, `ended`, …). */
   get log(): ReplayLog {
-    return this.#log;
+    const log = this.#store.log(RUN);
+    if (log !== undefined) return log;
+    this.#empty ??= new ReplayLog(this.#config.replay);
+    return this.#empty;
   }
 
   /** The clients attached right now. */
@@ -124,39 +136,36 @@ export class SseStream {
 
   /** Whether the producer is paused by the clients right now. */
   get paused(): boolean {
-    return this.#valve.paused;
+    return this.#writer?.demand.paused ?? false;
   }
 
   /** Whether the stream has ended (final event or failure in the log). */
   get ended(): boolean {
-    return this.#log.ended;
+    return this.log.ended;
   }
 
   /** Subscribes the producer now, if not yet (otherwise the first client does). Returns `this`. */
   start(): this {
     if (this.#started) return this;
     this.#started = true;
-    if (this.#log.ended) return this;
+    const writer = this.#open();
     // A Subscriber (not a plain observer) so that cancel() can stop a synchronous source mid-loop;
-    // it carries the valve as the producer's demand.
-    const subscriber = subscriberWithDemand<ChunkEvent<unknown>>(this.#valve, {
+    // it carries the writer's demand (paused while the log is full and every client lags).
+    const subscriber = subscriberWithDemand<ChunkEvent<unknown>>(writer.demand, {
       next: (event) => {
         try {
-          this.#log.append(event);
+          writer.append(event);
         } catch (error) {
-          this.#log.fail(error); // e.g. content that JSON cannot encode
+          writer.fail(error); // e.g. content that JSON cannot encode
         }
-        this.#changed();
+        if (this.ended) this.#stop();
       },
-      error: (error: unknown) => {
-        this.#log.fail(error);
-        this.#changed();
-      },
+      error: (error: unknown) => writer.fail(error),
       complete: () => {}, // checkSequence guarantees the final event came first
     });
     this.#subscription = subscriber;
-    subscribeDemanding(this.#source.pipe(checkSequence()), this.#valve, subscriber);
-    if (this.#log.ended) subscriber.unsubscribe();
+    subscribeDemanding(this.#source.pipe(checkSequence()), writer.demand, subscriber);
+    if (this.ended) this.#stop();
     return this;
   }
 
@@ -167,20 +176,18 @@ export class SseStream {
    * Returns `false` if the stream had already ended.
    */
   cancel(reason = 'cancelled', details?: Readonly<Record<string, unknown>>): boolean {
-    if (this.#log.ended) return false;
+    if (this.ended) return false;
     this.#started = true;
-    const subscription = this.#subscription;
-    this.#subscription = undefined;
-    subscription?.unsubscribe();
-    if (this.#log.ended) return false;
-    this.#log.append({
-      sequence: this.#log.next,
+    this.#stop();
+    if (this.ended) return false;
+    const writer = this.#open();
+    writer.append({
+      sequence: this.log.next,
       kind: 'end',
       content: null,
       metadata: details === undefined ? { reason } : { ...details, reason },
       isFinal: true,
     });
-    this.#changed();
     return true;
   }
 
@@ -195,31 +202,18 @@ export class SseStream {
    */
   attach(sink: () => SseSink, lastEventId: number | undefined): SseAttachResult {
     this.start();
-    const cursor = lastEventId === undefined ? 0 : lastEventId + 1;
-    if (this.#log.ended && cursor >= this.#log.next && this.#log.failure === undefined) {
-      return { status: 204, message: 'The stream has ended; nothing follows this event' };
-    }
-    if (cursor > this.#log.next && !(this.#log.ended && this.#log.failure === undefined)) {
-      const last = this.#log.next - 1;
-      return {
-        status: 400,
-        message: `Last-Event-ID ${lastEventId} is ahead of the stream (its last event is ${last})`,
-      };
-    }
-    const client = new SseClient(
-      this.#log,
-      sink(),
-      cursor,
-      this.#config,
-      (gone) => {
-        this.#clients.delete(gone);
-        this.#updateDemand();
-      },
-      () => this.#updateDemand(),
+    const log = this.log;
+    const refusal = sseResumeRefusal(
+      { ended: log.ended, failed: log.failure !== undefined, next: log.next },
+      lastEventId,
+      'the stream',
+    );
+    if (refusal !== undefined) return refusal;
+    const after = lastEventId ?? -1;
+    const client = new SseClient(this.#store.read(RUN, { after }), sink(), after + 1, this.#config, (gone) =>
+      this.#clients.delete(gone),
     );
     if (!client.closed) this.#clients.add(client);
-    client.pump();
-    this.#updateDemand();
     return { status: 200, client };
   }
 
@@ -273,28 +267,21 @@ export class SseStream {
     });
   }
 
-  #changed(): void {
-    for (const client of [...this.#clients]) client.pump();
-    if (this.#log.ended) {
-      const subscription = this.#subscription;
-      this.#subscription = undefined;
-      subscription?.unsubscribe();
+  /** The writer of the stream's run (opened once: by the producer, or by a cancel before it). */
+  #open(): RunWriter {
+    if (this.#writer === undefined) {
+      this.#writer = this.#store.openWriter(RUN);
+      // Another reader of the store may ask too (the store's cancel reaches the writer).
+      this.#writer.onCancel((reason, details) => this.cancel(reason, details));
     }
-    this.#updateDemand();
+    return this.#writer;
   }
 
-  #updateDemand(): void {
-    const log = this.#log;
-    let hold = log.full && !log.ended && this.#clients.size > 0;
-    if (hold) {
-      for (const client of this.#clients) {
-        if (client.cursor > log.oldest) {
-          hold = false;
-          break;
-        }
-      }
-    }
-    if (hold) this.#valve.pause();
-    else this.#valve.resume();
+  #stop(): void {
+    const subscription = this.#subscription;
+    this.#subscription = undefined;
+    subscription?.unsubscribe();
   }
 }
+
+const RUN = 'stream';

@@ -1,34 +1,44 @@
-import { Observable, Subject, tap } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
-import { isCancelledError } from '../../core/errors/cancelled-error.js';
+import type { RunStore } from '../../runs/run-store.js';
 import type { ExecEvent } from '../../sources/exec.js';
 import { RunRegistry } from '../../web/run-registry.js';
 import { startWebServer, type WebServer } from '../../web/start-web-server.js';
 import type { CliWebOptions } from '../parse-args.js';
+import { publishInterruptible } from '../publish-interruptible.js';
 import { runText } from '../run-text.js';
 import type { CliStreams } from '../text-view.js';
 
 /** How long sluice waits, after the run ended, for open pages to receive the end. */
 const FAREWELL_MS = 2000;
 
+/** Where `sluice exec --web` keeps the run: a shared store (`--redis`), under an id, and the page's token. */
+export interface CliWebRun {
+  /** The run store shared with other servers (`--redis`); absent: the registry's own memory store. */
+  readonly store?: RunStore | undefined;
+  /** The run's id (`--run-id`); absent: a random one. */
+  readonly runId?: string | undefined;
+  /** The access token (`SLUICE_WEB_TOKEN`: the same on every server behind one load balancer). */
+  readonly token?: string | undefined;
+}
+
 /**
  * `sluice exec --web`: runs the command exactly as `sluice exec` does (the terminal view, the exit
  * code), and serves a live page for it (`sluice/web`: the run registry, the guarded handler, the
- * page). The run's events are teed: the terminal view consumes them with demand (a slow terminal
- * pauses the command, as without `--web`), and the run registry records them for any number of
- * pages. A page's Cancel aborts `fromPage` (which the caller made part of the command's
- * `cancelSignal`): the process group is killed, sluice says "cancelled" and exits with 130. A
- * signal to sluice (Ctrl-C) cancels it the same way, and every page then says "Cancelled from the
- * terminal". sluice exits when the run ends, once open pages have received the end (at most 2 s
- * later).
+ * page). The run is published to the registry's store — its own memory store, or Redis with
+ * `--redis`, where any `sluice web` sharing that Redis shows, resumes and cancels it too — by an
+ * operator in the command's own pipeline, so the terminal stays its primary consumer (a slow
+ * terminal pauses the command, as without `--web`). A page's Cancel reaches the run through the
+ * store: the process group is killed, sluice says "cancelled" and exits with 130. A signal to
+ * sluice (Ctrl-C) cancels it as usual, and every page then says "Cancelled from the terminal".
+ * sluice exits when the run ends, once open pages have received the end (at most 2 s later).
  *
  * @example
  * ```ts
- * const fromPage = new AbortController();
- * const events = exec('make', [], { reject: false, cancelSignal: fromPage.signal });
+ * const events = exec('make', [], { reject: false, cancelSignal: signal });
  * const code = await runWeb(events, { host: '127.0.0.1', port: 0, allowHosts: [] }, process, {
- *   live: true, color: true, bufferSize: 16, label: 'make',
- * }, fromPage);
+ *   live: true, color: true, bufferSize: 16, label: 'make', signal,
+ * }, {});
  * ```
  */
 export async function runWeb(
@@ -43,21 +53,24 @@ export async function runWeb(
     echo?: string | undefined;
     signal?: AbortSignal | undefined;
   },
-  fromPage: AbortController,
+  where: CliWebRun,
 ): Promise<number> {
-  const registry = new RunRegistry({ maxRuns: 1 });
-  const relay = new Subject<ChunkEvent<unknown>>();
-  let ended = false;
-  // The registry's stream unsubscribes this source on cancel: that is a page's cancel (when the
-  // run ends otherwise, `ended` is set first).
-  const source = new Observable<ChunkEvent<unknown>>((subscriber) => {
-    const subscription = relay.subscribe(subscriber);
-    return () => {
-      subscription.unsubscribe();
-      if (!ended) fromPage.abort(new Error('cancelled from the web page'));
-    };
+  const registry = new RunRegistry({
+    maxRuns: 1,
+    ...(where.store === undefined ? {} : { store: where.store }),
   });
-  const run = registry.start(source, { command: options.echo ?? options.label });
+  let published: ReturnType<typeof registry.publish<ExecEvent<string | Uint8Array> | ChunkEvent<never>>>;
+  try {
+    published = registry.publish({
+      command: options.echo ?? options.label,
+      ...(where.runId === undefined ? {} : { id: where.runId }),
+    });
+  } catch (error) {
+    await registry.close();
+    io.stderr.write(`sluice: --web: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const { run, operator } = published;
   let server: WebServer;
   try {
     server = await startWebServer({
@@ -65,37 +78,28 @@ export async function runWeb(
       host: web.host,
       port: web.port,
       allowedHosts: web.allowHosts,
+      home: () => run,
+      ...(where.token === undefined ? {} : { token: where.token }),
     });
   } catch (error) {
-    registry.close();
+    await registry.close();
     io.stderr.write(`sluice: --web: cannot serve on ${web.host}:${web.port}: ${(error as Error).message}\n`);
     return 1;
   }
-  io.stderr.write(`sluice: live page: ${server.url}\n`);
-  const teed = events.pipe(
-    tap({
-      next: (event) => {
-        if (event.isFinal) ended = true;
-        relay.next(event);
-      },
-      error: (error: unknown) => {
-        ended = true;
-        // A cancel (from a page, or a signal to sluice) ends the page's view below, saying who.
-        if (!isCancelledError(error)) relay.error(error);
-      },
-      complete: () => relay.complete(),
-    }),
-  );
+  // With a shared store the run's own page: the same URL works on every server that shares it.
+  const url =
+    where.store === undefined
+      ? server.url
+      : `${server.origin}/runs/${encodeURIComponent(run.id)}?token=${server.token}`;
+  io.stderr.write(`sluice: live page: ${url}\n`);
   try {
-    return await runText(teed, io, options);
+    return await runText(events.pipe(publishInterruptible(operator, options.signal)), io, options);
   } finally {
-    ended = true;
-    if (!run.ended) run.cancel('terminal');
     const deadline = performance.now() + FAREWELL_MS;
     while (run.viewers > 0 && performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     await server.close();
-    registry.close();
+    await registry.close();
   }
 }

@@ -81,8 +81,9 @@ export function describeEnd(
 
 /**
  * Describes why following a run failed: the server went away (`HTTP_FAILED` after the retries),
- * the run is no longer held (`404`), access was refused, or the run itself failed (a `failure`
- * event: the command could not be started, say).
+ * the run is no longer held (`404`), access was refused, the run's owner was lost (`OWNER_LOST`:
+ * the server running it died, its lease in the store expired), or the run itself failed (a
+ * `failure` event: the command could not be started, say).
  *
  * @example
  * ```ts
@@ -103,6 +104,14 @@ export function describeFailure(error: unknown): RunEnd {
       state: 'failed',
       label: 'refused',
       text: 'Refused: open the URL sluice printed (with its token)',
+      ok: false,
+    };
+  }
+  if (code === 'OWNER_LOST') {
+    return {
+      state: 'failed',
+      label: 'owner lost',
+      text: 'Lost: what ran the command stopped renewing its lease (it died or was cut off)',
       ok: false,
     };
   }

@@ -1,0 +1,78 @@
+import { once } from 'node:events';
+import { CliUsageError } from '../parse-args.js';
+import { parseSubcommandArgs } from '../parse-subcommand-args.js';
+import { redisUrlFlag } from '../redis-url-flag.js';
+import type { Subcommand } from '../subcommands.js';
+import { wholeNumberFlag } from '../whole-number-flag.js';
+
+const USAGE = 'sluice web --redis <url> [--host <address>] [--port <n>] [--allow-host <name[:port]>]';
+
+/**
+ * `sluice web --redis <url>`: serves the live page of every run in that Redis — the page, its
+ * events with resume, its download, its Cancel — whichever machine runs it (`sluice exec --web
+ * --redis`, `sluice exec --redis`, a worker of the pool). Several of these and the `sluice exec
+ * --web --redis` servers can stand behind one load balancer: give them the same
+ * `SLUICE_WEB_TOKEN` and `--allow-host <balancer-name:port>`; a viewer then resumes on whichever
+ * it reaches, and a Cancel reaches the run's owner wherever it runs (`docs/scaling.md`). It runs
+ * until a signal (SIGINT, SIGTERM) stops it, and exits 0.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await webCommand.run(['--redis', 'redis://127.0.0.1:6379', '--port', '8080'], process, process.env);
+ * ```
+ */
+export const webCommand: Subcommand = {
+  summary: `${USAGE}\n                            serve the live page of any run in Redis (see docs/scaling.md)`,
+  run: async (argv, io, env, signal) => {
+    const { values, positionals } = parseSubcommandArgs(argv, {
+      redis: { type: 'string' },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'allow-host': { type: 'string', multiple: true },
+    });
+    if (positionals.length > 0) {
+      throw new CliUsageError(`Unexpected argument \`${positionals[0]}\`: \`${USAGE}\``);
+    }
+    const url = redisUrlFlag(values.redis as string | undefined, USAGE);
+    const port = wholeNumberFlag('port', values.port as string | undefined, 0, 0, 65_535);
+    const host = (values.host as string | undefined) ?? '127.0.0.1';
+    if (host === '') throw new CliUsageError('`--host` expects an address or host name, got ``');
+    const allowedHosts = (values['allow-host'] as unknown as string[] | undefined) ?? [];
+    const token = env.SLUICE_WEB_TOKEN;
+    if (token !== undefined && token.length < 16) {
+      throw new CliUsageError('`SLUICE_WEB_TOKEN` must be at least 16 characters long');
+    }
+    const [{ RedisRunStore }, { RunRegistry }, { startWebServer }] = await Promise.all([
+      import('../../redis/redis-run-store.js'),
+      import('../../web/run-registry.js'),
+      import('../../web/start-web-server.js'),
+    ]);
+    const store = new RedisRunStore({ url });
+    const registry = new RunRegistry({ store, logDir: false });
+    let server: Awaited<ReturnType<typeof startWebServer>>;
+    try {
+      server = await startWebServer({
+        registry,
+        host,
+        port,
+        allowedHosts,
+        ...(token === undefined ? {} : { token }),
+      });
+    } catch (error) {
+      io.stderr.write(`sluice web: cannot serve on ${host}:${port}: ${(error as Error).message}\n`);
+      await store.close();
+      return 1;
+    }
+    io.stderr.write(`sluice web: run pages at ${server.origin}/runs/<run-id>?token=${server.token}\n`);
+    try {
+      await (signal === undefined ? new Promise<never>(() => {}) : once(signal, 'abort'));
+    } catch {
+      // aborted: stop serving
+    } finally {
+      await server.close();
+      await registry.close();
+      await store.close();
+    }
+    return 0;
+  },
+};

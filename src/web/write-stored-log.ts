@@ -1,0 +1,53 @@
+import type { ServerResponse } from 'node:http';
+import { Valve } from '../core/demand.js';
+import { subscribeDemanding } from '../core/subscribe-demanding.js';
+import { subscriberWithDemand } from '../core/subscriber-chain.js';
+import type { RunRecord } from '../runs/run-record.js';
+import type { RunStore } from '../runs/run-store.js';
+
+/**
+ * Writes what a run store still holds of run `runId`'s output to `res` (whose headers the caller
+ * has sent): the `stdout`/`stderr` contents of its events up to sequence `last` (the run as it was
+ * when the download was asked for), interleaved as they came, then ends the response. Events the
+ * store's retention has trimmed are replaced by one line saying so. Paced by the response (the
+ * read pauses while it does not drain); a closed response stops the read. The download of a run
+ * that another server runs (and spools the full log of). Internal to `sluice/web`.
+ *
+ * @example
+ * ```ts
+ * const info = await store.info('build-7');
+ * res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+ * if (info) writeStoredLog(store, 'build-7', info.next - 1, res);
+ * ```
+ */
+export function writeStoredLog(store: RunStore, runId: string, last: number, res: ServerResponse): void {
+  const valve = new Valve();
+  const subscriber = subscriberWithDemand<RunRecord>(valve, {
+    next: (record) => {
+      if (record.type === 'gap') {
+        const count = record.to - record.from + 1;
+        write(`[sluice: ${count} earlier events are no longer retained by the run store]\n`);
+      } else if (record.type === 'events') {
+        for (const event of record.events) {
+          if (event.sequence > last) return done();
+          const content: unknown = event.content;
+          if (event.kind !== 'stdout' && event.kind !== 'stderr') continue;
+          if (typeof content === 'string' || content instanceof Uint8Array) write(content);
+        }
+      }
+    },
+    error: () => res.destroy(),
+    complete: () => done(),
+  });
+  const write = (content: string | Uint8Array) => {
+    if (!res.write(content)) valve.pause();
+  };
+  const done = () => {
+    subscriber.unsubscribe();
+    res.end();
+  };
+  res.on('drain', () => valve.resume());
+  res.once('close', () => subscriber.unsubscribe());
+  if (last < 0) done();
+  else subscribeDemanding(store.read(runId), valve, subscriber);
+}

@@ -1,11 +1,12 @@
-import { accessSync, constants, readdirSync } from 'node:fs';
+import { accessSync, appendFileSync, constants, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
 /**
- * Tests that need a system tool (a browser, `redis-server`, `prlimit`, `script`, …) look it up
- * here. Where it is missing the test is skipped with a one-line notice on stderr that says how to
- * get it, so `npm test` passes on an ordinary machine and says what it did not run. CI sets
+ * Tests that need a system tool (a browser, `redis-server`, `python3`, `prlimit`, `script`, …) or
+ * Linux itself look it up here. Where it is missing the test is skipped with a one-line notice
+ * that says how to get it, so `npm test` passes on an ordinary machine and says what it did not
+ * run (under vitest, test/support/skip-summary.ts prints each notice once at the end of the run). CI sets
  * `SLUICE_REQUIRE_SYSTEM_TOOLS=1` (see `.ci/run`), which turns every such skip into a failure.
  */
 const REQUIRE = process.env.SLUICE_REQUIRE_SYSTEM_TOOLS === '1';
@@ -65,6 +66,22 @@ export function findBrowser(): string | undefined {
   return undefined;
 }
 
+/** Prints (once per process and `what`) that tests are skipped, or throws under `SLUICE_REQUIRE_SYSTEM_TOOLS=1`. */
+function skipNotice(what: string, message: string): void {
+  if (REQUIRE) throw new Error(`SLUICE_REQUIRE_SYSTEM_TOOLS=1 and ${message}`);
+  if (noticed.has(what)) return;
+  noticed.add(what);
+  const line = `[sluice tests] ${message}`;
+  // Under vitest the global setup prints every notice once, at the end; otherwise print it now.
+  const log = process.env.SLUICE_SKIPPED_LOG;
+  try {
+    if (log === undefined || log === '') throw new Error('no log');
+    appendFileSync(log, `${line}\n`);
+  } catch {
+    process.stderr.write(`${line}\n`);
+  }
+}
+
 /**
  * Whether a system tool a test file needs is here. `found` is its path (or `undefined`); when it
  * is missing this prints a one-line notice naming `what` and `how` to get it (once per tool), or
@@ -78,14 +95,67 @@ export function findBrowser(): string | undefined {
  */
 export function requireTool(what: string, found: string | undefined, how: string): string | undefined {
   if (found !== undefined) return found;
-  const message = `${what} not found: skipping the tests that need it (install: ${how})`;
-  if (REQUIRE) throw new Error(`SLUICE_REQUIRE_SYSTEM_TOOLS=1 and ${message}`);
-  if (!noticed.has(what)) {
-    noticed.add(what);
-    process.stderr.write(`[sluice tests] ${message}\n`);
+  skipNotice(what, `${what} not found: skipping the tests that need it (install: ${how})`);
+  return undefined;
+}
+
+/** Whether this is Linux (process groups as the tests watch them, `/proc`, procps' `ps`, `prlimit`). */
+export const isLinux = process.platform === 'linux';
+
+/**
+ * What a test may need from the system, besides Node:
+ *
+ * - `linux` — the tests read `/proc` (a group's live members, a child's `wchar`) and use procps'
+ *   `ps` options; sluice itself is Linux-first (see the README's "Platforms");
+ * - `python3` — children whose writes block on a full pipe (a Node child's do not);
+ * - `ps` — procps' `ps` (`ps -o … -g`, `--ppid`; on another system `ps` takes other options);
+ * - `prlimit` — util-linux, behind `exec`'s `rlimits`;
+ * - `script` — util-linux's `script`, for a pseudo-terminal;
+ * - `tmux` — a terminal the tests can resize and read back.
+ */
+export type SystemNeed = 'linux' | 'python3' | 'ps' | 'prlimit' | 'script' | 'tmux';
+
+const HOW: Readonly<Record<Exclude<SystemNeed, 'linux'>, string>> = {
+  python3: 'apt-get install python3',
+  ps: 'apt-get install procps',
+  prlimit: 'apt-get install util-linux',
+  script: 'apt-get install bsdutils',
+  tmux: 'apt-get install tmux',
+};
+
+/** `prlimit` where `exec` looks for it: on `PATH`, then in the usual system folders (src/sources/exec/prlimit.ts). */
+function findPrlimit(): string | undefined {
+  for (const folder of ['', '/usr/bin', '/bin', '/usr/sbin', '/sbin']) {
+    const found = which(folder === '' ? 'prlimit' : join(folder, 'prlimit'));
+    if (found !== undefined) return found;
   }
   return undefined;
 }
 
-/** Whether this is Linux (process groups, `/proc`, `prlimit` and the pty tests assume it). */
-export const isLinux = process.platform === 'linux';
+/**
+ * Whether every one of `what` is here. For each missing one this prints a one-line notice (once
+ * per process), or throws when `SLUICE_REQUIRE_SYSTEM_TOOLS=1`, as {@link requireTool} does. Use
+ * it with `describe.skipIf(!needs(…))` or `it.skipIf(!needs(…))`.
+ *
+ * @example
+ * ```ts
+ * describe.skipIf(!needs('linux', 'python3'))('exec backpressure (a python3 child)', () => { … });
+ * ```
+ */
+export function needs(...what: SystemNeed[]): boolean {
+  let all = true;
+  for (const need of what) {
+    if (need === 'linux') {
+      if (isLinux) continue;
+      skipNotice(
+        'linux',
+        `this is ${process.platform}, not Linux: skipping the tests that watch process groups through /proc and procps`,
+      );
+      all = false;
+      continue;
+    }
+    const found = need === 'ps' && !isLinux ? undefined : need === 'prlimit' ? findPrlimit() : which(need);
+    if (requireTool(need, found, HOW[need]) === undefined) all = false;
+  }
+  return all;
+}

@@ -79,7 +79,7 @@ describe('stallTimeout', () => {
     ]);
   });
 
-  it('before bounded(), starts the clock when the bounded buffer fills (the seed channel)', () => {
+  it('before bounded(), starts the clock when the bounded buffer fills (the protocol channel)', () => {
     const { calls, logger } = recorder();
     testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions, time }) => {
       const ticks = cold('  x-x-x-x-x-x-x-x-x-x-x-x-x-x-x');

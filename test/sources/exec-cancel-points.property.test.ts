@@ -11,10 +11,10 @@ describe.skipIf(!needs('linux'))(
       // event loop holds nothing but sluice: paths unsubscribe, take, for-await, ReadableStream,
       // onChunk's signal, cancelSignal and timeout; points before the spawn, mid-output, after the
       // exit and during the kill sequence; groups that die of SIGTERM and groups that ignore it.
-      const seed = Date.now() % 1_000_000;
+      const rngSeed = Date.now() % 1_000_000;
       const child = execa(
         process.execPath,
-        ['--import', 'tsx', fixture('cancel-points.ts'), '40', String(seed)],
+        ['--import', 'tsx', fixture('cancel-points.ts'), '40', String(rngSeed)],
         {
           reject: false,
           buffer: false,
@@ -32,8 +32,8 @@ describe.skipIf(!needs('linux'))(
       });
       const result = await child;
       const lingered = performance.now() - doneAt;
-      expect(stderr, `seed ${seed}`).toBe('');
-      expect(result.exitCode, `seed ${seed}`).toBe(0);
+      expect(stderr, `rngSeed ${rngSeed}`).toBe('');
+      expect(result.exitCode, `rngSeed ${rngSeed}`).toBe(0);
       expect(stdout).toBe('done 40\n');
       expect(lingered).toBeLessThan(1_000);
     });

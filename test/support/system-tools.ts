@@ -1,4 +1,5 @@
 import { accessSync, appendFileSync, constants, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
@@ -34,7 +35,9 @@ export function which(name: string): string | undefined {
 
 /**
  * A Chromium-family browser for playwright-core: `CHROMIUM_PATH`, then `chromium`,
- * `chromium-browser`, `google-chrome` on `PATH`, then Playwright's own download cache.
+ * `chromium-browser`, `google-chrome`, `google-chrome-stable` on `PATH`, then Playwright's own
+ * download cache (`npx playwright-core install chromium`; `PLAYWRIGHT_BROWSERS_PATH` or its
+ * default folder): the revision this playwright-core wants, else any other one there.
  */
 export function findBrowser(): string | undefined {
   const fromEnv = process.env.CHROMIUM_PATH;
@@ -43,20 +46,27 @@ export function findBrowser(): string | undefined {
     const found = which(name);
     if (found !== undefined) return found;
   }
-  const cache = process.env.PLAYWRIGHT_BROWSERS_PATH ?? join(homedir(), '.cache', 'ms-playwright');
+  // Loaded only here: playwright-core is large, and most test files that need a tool need no browser.
+  const { chromium } = createRequire(import.meta.url)('playwright-core') as typeof import('playwright-core');
+  const wanted = chromium.executablePath();
+  if (executable(wanted)) return wanted;
+  const cache = process.env.PLAYWRIGHT_BROWSERS_PATH || defaultPlaywrightCache();
   let entries: string[] = [];
   try {
     entries = readdirSync(cache)
-      .filter((entry) => entry.startsWith('chromium'))
-      .sort()
-      .reverse();
+      .filter((entry) => /^chromium-\d+$/.test(entry))
+      .sort((a, b) => Number(b.slice(9)) - Number(a.slice(9)));
   } catch {
     return undefined;
   }
+  const testing = 'Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing';
   for (const entry of entries) {
     for (const relative of [
-      'chrome-linux/chrome',
       'chrome-linux64/chrome',
+      'chrome-linux-arm64/chrome',
+      'chrome-linux/chrome',
+      `chrome-mac-arm64/${testing}`,
+      `chrome-mac-x64/${testing}`,
       'chrome-mac/Chromium.app/Contents/MacOS/Chromium',
     ]) {
       const candidate = join(cache, entry, relative);
@@ -66,12 +76,23 @@ export function findBrowser(): string | undefined {
   return undefined;
 }
 
-/** Prints (once per process and `what`) that tests are skipped, or throws under `SLUICE_REQUIRE_SYSTEM_TOOLS=1`. */
-function skipNotice(what: string, message: string): void {
-  if (REQUIRE) throw new Error(`SLUICE_REQUIRE_SYSTEM_TOOLS=1 and ${message}`);
+/** Where Playwright keeps its browsers when `PLAYWRIGHT_BROWSERS_PATH` is not set. */
+function defaultPlaywrightCache(): string {
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'ms-playwright');
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'ms-playwright');
+}
+
+/**
+ * Prints (once per process and `what`) that the tests needing it are skipped because of `missing`,
+ * and `hint` (how to get it), or throws under `SLUICE_REQUIRE_SYSTEM_TOOLS=1`.
+ */
+function skipNotice(what: string, missing: string, skipped: string, hint: string): void {
+  if (REQUIRE) {
+    throw new Error(`${missing}, and SLUICE_REQUIRE_SYSTEM_TOOLS=1 makes that a failure (${hint})`);
+  }
   if (noticed.has(what)) return;
   noticed.add(what);
-  const line = `[sluice tests] ${message}`;
+  const line = `[sluice tests] ${missing}: skipping ${skipped} (${hint})`;
   // Under vitest the global setup prints every notice once, at the end; otherwise print it now.
   const log = process.env.SLUICE_SKIPPED_LOG;
   try {
@@ -95,7 +116,7 @@ function skipNotice(what: string, message: string): void {
  */
 export function requireTool(what: string, found: string | undefined, how: string): string | undefined {
   if (found !== undefined) return found;
-  skipNotice(what, `${what} not found: skipping the tests that need it (install: ${how})`);
+  skipNotice(what, `${what} not found`, 'the tests that need it', `install: ${how}`);
   return undefined;
 }
 
@@ -149,7 +170,9 @@ export function needs(...what: SystemNeed[]): boolean {
       if (isLinux) continue;
       skipNotice(
         'linux',
-        `this is ${process.platform}, not Linux: skipping the tests that watch process groups through /proc and procps`,
+        `this is ${process.platform}, not Linux`,
+        'the tests that watch process groups through /proc and procps',
+        'they run on Linux only',
       );
       all = false;
       continue;

@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Prints what was skipped for want of a system tool once, at the end (test/support/system-tools.ts).
+    globalSetup: ['test/support/skip-summary.ts'],
   },
 });

@@ -3,7 +3,7 @@ import { CANCEL_FORCE_KILL_MS } from './cancel.js';
 import { LINE_BYTES } from './line-format.js';
 import { SLOW_BUFFER_SIZE } from './slow-consumer.js';
 
-/** One target of issue 8, as a ratio that must be at least (`>=`) or at most (`<=`) `limit`. */
+/** One target of docs/benchmarks.md, as a ratio that must be at least (`>=`) or at most (`<=`) `limit`. */
 export interface TargetCheck {
   readonly ratio: number | null;
   readonly op: '>=' | '<=';
@@ -29,7 +29,7 @@ export const COMPOSE_LEAD_LIMIT_BYTES = SLOW_BUFFER_SIZE * LINE_BYTES + 384 * 10
 const RSS_LIMIT_MB = 20;
 
 /**
- * Computes the ratios between variants of the same run and checks the targets of issue 8.
+ * Computes the ratios between variants of the same run and checks the targets of docs/benchmarks.md.
  * A ratio whose variants did not run (or failed) is `null`, and its target counts as missed.
  *
  * @example

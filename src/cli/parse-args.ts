@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
+import { CliUsageError } from './cli-usage-error.js';
 import { subcommands } from './subcommands.js';
 
 /** What `sluice exec` was asked to do. */
@@ -41,13 +42,6 @@ export type CliCommand =
   | { readonly command: 'help' }
   | { readonly command: 'version' }
   | { readonly command: 'demo' };
-
-/** A command line that cannot be run; the CLI prints the message and exits with code 2. */
-export class CliUsageError extends Error {
-  override get name(): string {
-    return 'CliUsageError';
-  }
-}
 
 const integer = (flag: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
   z

@@ -1,4 +1,4 @@
-import { CliUsageError } from './parse-args.js';
+import { CliUsageError } from './cli-usage-error.js';
 
 /**
  * The `--redis <url>` every Redis subcommand needs: a `redis://` or `rediss://` URL, else a

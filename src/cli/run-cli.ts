@@ -1,13 +1,14 @@
 import type { Observable, ObservedValueOf } from 'rxjs';
 import { stallTimeout } from '../operators/stall-timeout.js';
+import { quoteCommand } from '../sources/exec/quote-command.js';
 import { type ExecEvent, exec } from '../sources/exec.js';
 import { childIo } from './child-io.js';
+import { CliUsageError } from './cli-usage-error.js';
 import { demoScript } from './demo.js';
 import { openRunPublisher } from './exec-redis/open-run-publisher.js';
 import { helpText } from './help.js';
-import { type CliExecCommand, CliUsageError, parseCliArgs } from './parse-args.js';
+import { type CliExecCommand, parseCliArgs } from './parse-args.js';
 import { publishInterruptible } from './publish-interruptible.js';
-import { quoteCommand } from './quote-command.js';
 import { runJson } from './run-json.js';
 import { runText } from './run-text.js';
 import { subcommands } from './subcommands.js';

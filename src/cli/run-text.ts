@@ -78,7 +78,7 @@ export async function runText(
     if (interruption?.outputClosed) return interruption.exitCode;
     if (isCancelledError(error)) {
       const partial = error.info?.result as ExecResult | undefined;
-      const how = partial === undefined ? '' : ` · ${describeEnd(partial)}`;
+      const how = partial === undefined ? '' : ` · ${describeExit(partial)}`;
       const by = interruption === undefined ? 'cancelled' : `interrupted by ${interruption.signal}`;
       view.finish(`sluice: ${options.label}: ${by}${how} · ${totals()}`);
       return interruption?.exitCode ?? 130;
@@ -105,11 +105,11 @@ export async function runText(
   }
   const limit = result.rlimitHit === null ? '' : ` · ${result.rlimitHit} limit hit`;
   // Every byte was shown: `truncated` (the in-memory result's cap) says nothing about the output.
-  view.finish(`sluice: ${options.label}: ${describeEnd(result)} · ${totals()}${limit}`);
+  view.finish(`sluice: ${options.label}: ${describeExit(result)} · ${totals()}${limit}`);
   return mirrorExitCode(result);
 }
 
-function describeEnd(result: ExecResult): string {
+function describeExit(result: ExecResult): string {
   if (result.timedOut) return 'timed out';
   if (result.signal !== null) return `killed by ${result.signal}`;
   return `exit ${result.exitCode}`;

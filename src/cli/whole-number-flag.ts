@@ -1,4 +1,4 @@
-import { CliUsageError } from './parse-args.js';
+import { CliUsageError } from './cli-usage-error.js';
 
 /**
  * Reads a whole-number flag of a subcommand (`--concurrency 4`): `fallback` when absent, a

@@ -6,8 +6,8 @@
  * - exactly one event per stream has `isFinal: true`, and it is the last one; a stream that
  *   produced nothing still has exactly one final event, with `content: null`.
  *
- * In the Rx world the final event is followed by `complete`; on the wire it is the seed's
- * `StreamChunk { sequence, chunk, is_final }`.
+ * In the Rx world the final event is followed by `complete`; on the wire it is a
+ * `StreamChunk { sequence, chunk, is_final }` (docs/protocol.md, "Chunk events").
  *
  * @example
  * ```ts

@@ -13,5 +13,4 @@ export * from './errors/run-store-error.js';
 export * from './errors/sequence-error.js';
 export * from './errors/sluice-error.js';
 export * from './errors/spawn-error.js';
-export * from './operate.js';
 export { subscriberWithDemand } from './subscriber-chain.js';

@@ -7,7 +7,7 @@ let loaded: ZodApi | undefined;
 /**
  * zod, loaded on first use rather than at import. Importing zod costs 40–65 ms, about as much as
  * rxjs itself, so the root entry (`sluice`) validates its options with schemas built on the first
- * call instead (issue 8's import budget). Loads zod's CommonJS build synchronously, so options are
+ * call instead (the import budget, test/style/root-entry-imports.test.ts). Loads zod's CommonJS build synchronously, so options are
  * still validated before anything subscribes or spawns. Node-only: browser-safe modules import
  * zod directly. Internal: not exported from the package.
  *

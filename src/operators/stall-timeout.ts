@@ -51,13 +51,13 @@ export interface StallTimeoutConfig {
 const consoleLogger: StallTimeoutLogger = { warn: (message) => console.warn(message) };
 
 /**
- * The seed's stall detection. The stall clock starts when the consumer's demand pauses (its
+ * Stall detection (docs/protocol.md, "Stall"), as an operator. The stall clock starts when the consumer's demand pauses (its
  * buffer is full, so the producer is blocked) and is reset by any consumer progress (a resume, or a value taken while the consumer stays paused — `Demand.onProgress`).
  * A consumer that never pauses can never stall; without a demand (plain `subscribe()`) nothing
  * can pause, so the operator is a pass-through; `ms: 0` disables it. The demand goes upstream
  * unchanged, so put it anywhere between the producer and the consumer — after a
- * `bounded()` it watches the consumer, before one it watches the bounded buffer (the seed's
- * "channel full").
+ * `bounded()` it watches the consumer, before one it watches the bounded buffer (the
+ * protocol's "channel full").
  *
  * After `ms` of uninterrupted pause it: unsubscribes the source (which cancels the producer:
  * kills the process group, aborts the request), logs one warning through `logger` —

@@ -5,15 +5,10 @@ import type { ExecEvent, ExecOptions } from './exec/exec-types.js';
 import { execaPort } from './exec/execa-port.js';
 import { runExec } from './exec/run-exec.js';
 
-export type {
-  ExecEvent,
-  ExecExitEvent,
-  ExecLineEvent,
-  ExecOptions,
-  ExecResult,
-  ExecRlimits,
-  RlimitName,
-} from './exec/exec-types.js';
+export type { ExecResult } from '../core/exec-result.js';
+export type { RlimitName } from '../core/rlimit-name.js';
+export type { ExecRlimits } from './exec/exec-rlimits.js';
+export type { ExecEvent, ExecExitEvent, ExecLineEvent, ExecOptions } from './exec/exec-types.js';
 export { execaPort } from './exec/execa-port.js';
 export type {
   ExitInfo,

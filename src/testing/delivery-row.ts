@@ -3,7 +3,7 @@ import type { JsonValue } from '../kernel/protocol/json-value.js';
 import type { Macrotask } from '../kernel/scheduler/macrotask.js';
 
 /**
- * One delivered macrotask as a row of the seed's tables: `seq` and `callId`, then either the
+ * One delivered macrotask as a row of the tables of docs/protocol.md: `seq` and `callId`, then either the
  * stream chunk (`sequence`, `chunk`, `isFinal`), the `error` (`{ code, message }`) or the
  * success `value`.
  *

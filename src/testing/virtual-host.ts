@@ -70,11 +70,11 @@ export interface VirtualHost {
 const SETTLE_TURNS = 50;
 
 /**
- * The kernel's host and bridge (seed 002) on a virtual clock, for testing extension code written
+ * The kernel's host and bridge (docs/protocol.md) on a virtual clock, for testing extension code written
  * against `api.exec(…, { stream: true })` without a real process: scripted producers per call
  * (`script(callId, steps)`) or a {@link fakeExec} behind the real `exec` source, the macrotask
  * queue stepped `tick()` by `tick()`, the clock moved with `advance(ms)`, and everything delivered
- * recorded as seed-table rows (`delivered`). The host is real: bounded channel, stall timer,
+ * recorded as rows like those of docs/protocol.md's tables (`delivered`). The host is real: bounded channel, stall timer,
  * cancel, unload, sequence numbers — only time and processes are fake.
  *
  * @example

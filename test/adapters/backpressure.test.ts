@@ -9,6 +9,7 @@ import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
 import { toReadableStream } from '../../src/adapters/to-readable-stream.js';
 import { type ExecLineEvent, exec } from '../../src/sources/exec.js';
 import { groupGone, liveGroupMembers } from '../support/processes.js';
+import { needs } from '../support/system-tools.js';
 
 // A python3 child writes 128-byte numbered lines as fast as its (blocking) pipe takes them and
 // records in a side file how far it got; the consumer takes one line per millisecond for
@@ -100,50 +101,57 @@ function expectBounded(meter: LeadMeter): void {
   expect(meter.maxRssGrowth).toBeLessThan(MAX_RSS_GROWTH);
 }
 
-describe('backpressure from the adapters to a real child process, through map and filter', () => {
-  it('toAsyncIterable: the child waits for the slow for-await loop; break kills its group', async () => {
-    const { lines, meter } = counterRun();
-    for await (const item of toAsyncIterable(lines, { bufferSize: BUFFER_SIZE })) {
-      if (!meter.take(item)) break;
-      await sleep(1);
-    }
-    const child = meter.read();
-    expect(child).toBeDefined();
-    expectBounded(meter);
-    await expectGroupGone(child?.pid ?? 0);
-  });
-
-  it('onChunk: an async callback paces the child; aborting kills its group', async () => {
-    const { lines, meter } = counterRun();
-    const controller = new AbortController();
-    const done = onChunk(
-      lines,
-      async (item) => {
-        if (!meter.take(item)) controller.abort(new Error('enough'));
+describe.skipIf(!needs('linux', 'ps', 'python3'))(
+  'backpressure from the adapters to a real child process, through map and filter',
+  () => {
+    it('toAsyncIterable: the child waits for the slow for-await loop; break kills its group', async () => {
+      const { lines, meter } = counterRun();
+      for await (const item of toAsyncIterable(lines, { bufferSize: BUFFER_SIZE })) {
+        if (!meter.take(item)) break;
         await sleep(1);
-      },
-      { bufferSize: BUFFER_SIZE, signal: controller.signal, onError: (error) => expect.fail(String(error)) },
-    );
-    await expect(done).rejects.toThrow('enough');
-    const child = meter.read();
-    expect(child).toBeDefined();
-    expectBounded(meter);
-    await expectGroupGone(child?.pid ?? 0);
-  });
+      }
+      const child = meter.read();
+      expect(child).toBeDefined();
+      expectBounded(meter);
+      await expectGroupGone(child?.pid ?? 0);
+    });
 
-  it('toReadableStream: the child waits for the slow reader; cancel kills its group', async () => {
-    const { lines, meter } = counterRun();
-    const reader = toReadableStream(lines, { highWaterMark: BUFFER_SIZE }).getReader();
-    for (;;) {
-      const result = await reader.read();
-      if (result.done) throw new Error('the endless child ended');
-      if (!meter.take(result.value)) break;
-      await sleep(1);
-    }
-    await reader.cancel();
-    const child = meter.read();
-    expect(child).toBeDefined();
-    expectBounded(meter);
-    await expectGroupGone(child?.pid ?? 0);
-  });
-});
+    it('onChunk: an async callback paces the child; aborting kills its group', async () => {
+      const { lines, meter } = counterRun();
+      const controller = new AbortController();
+      const done = onChunk(
+        lines,
+        async (item) => {
+          if (!meter.take(item)) controller.abort(new Error('enough'));
+          await sleep(1);
+        },
+        {
+          bufferSize: BUFFER_SIZE,
+          signal: controller.signal,
+          onError: (error) => expect.fail(String(error)),
+        },
+      );
+      await expect(done).rejects.toThrow('enough');
+      const child = meter.read();
+      expect(child).toBeDefined();
+      expectBounded(meter);
+      await expectGroupGone(child?.pid ?? 0);
+    });
+
+    it('toReadableStream: the child waits for the slow reader; cancel kills its group', async () => {
+      const { lines, meter } = counterRun();
+      const reader = toReadableStream(lines, { highWaterMark: BUFFER_SIZE }).getReader();
+      for (;;) {
+        const result = await reader.read();
+        if (result.done) throw new Error('the endless child ended');
+        if (!meter.take(result.value)) break;
+        await sleep(1);
+      }
+      await reader.cancel();
+      const child = meter.read();
+      expect(child).toBeDefined();
+      expectBounded(meter);
+      await expectGroupGone(child?.pid ?? 0);
+    });
+  },
+);

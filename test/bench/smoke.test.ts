@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CATALOG } from '../../bench/catalog.js';
+import { needs } from '../support/system-tools.js';
 
 // Runs the whole benchmark suite in its tiny mode (`--quick`: 20 000 lines, one run of each
 // variant, three children at a time) so that the bench cannot rot: every variant must report,
@@ -14,7 +15,7 @@ type Entry = Record<string, unknown> & { name: string; group: string };
 
 const positive = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value > 0;
 
-describe('bench/run.ts --quick --json', () => {
+describe.skipIf(!needs('linux', 'python3'))('bench/run.ts --quick --json', () => {
   it('reports every variant with sane fields and a summary with every ratio', {
     timeout: 180_000,
   }, async () => {

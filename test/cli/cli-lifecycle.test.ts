@@ -5,9 +5,8 @@ import { bridgeCodec } from '../../src/kernel/protocol/bridge-codec.js';
 import { createFrameDecoder } from '../../src/kernel/protocol/frame-decoder.js';
 import type { HostcallOutcome } from '../../src/kernel/protocol/hostcall-outcome.js';
 import { groupAlive, groupGone } from '../support/processes.js';
-import { requireTool, which } from '../support/system-tools.js';
+import { needs } from '../support/system-tools.js';
 
-const script = requireTool('script', which('script'), 'apt-get install bsdutils');
 const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 /** The CLI as a user runs it: a separate Node process (TypeScript through tsx), stdout a pipe. */
 const sluice = (args: string[]) =>
@@ -48,7 +47,7 @@ const SIGNALS = [
   ['SIGQUIT', 131],
 ] as const;
 
-describe('sluice exec and fatal signals', () => {
+describe.skipIf(!needs('linux'))('sluice exec and fatal signals', () => {
   it.each(SIGNALS)(
     '%s kills the group, says so, and exits %i soon after the group is gone',
     async (signal, code) => {
@@ -114,7 +113,7 @@ describe('sluice exec and fatal signals', () => {
   );
 });
 
-describe('sluice exec when the reader goes away (| head -1)', () => {
+describe.skipIf(!needs('linux'))('sluice exec when the reader goes away (| head -1)', () => {
   it.each([[[]], [['--json']]])('%j: kills the group, exits 141 at once, and says nothing', async (flags) => {
     const child = sluice(['exec', ...flags, '--', 'sh', '-c', 'echo $$; exec yes']);
     const stdout = collect(child.stdout);
@@ -170,12 +169,12 @@ describe('sluice exec text output', () => {
     expect(result.stderr).not.toContain('truncated');
   });
 
-  it.skipIf(script === undefined)(
+  it.skipIf(!needs('linux', 'script'))(
     'on a terminal: a 200,000-character line is shown whole and counted as one line',
     async () => {
       const long = `head -c 200000 /dev/zero | tr '\\0' x; echo; echo after`;
       const command = `${process.execPath} --import tsx ${main} exec --no-color -- sh -c "${long}"`;
-      const run = await execa(script as string, ['-q', '-e', '-c', command, '/dev/null'], { reject: false });
+      const run = await execa('script', ['-q', '-e', '-c', command, '/dev/null'], { reject: false });
       expect(run.exitCode).toBe(0);
       const screen = String(run.stdout)
         .replace(/\x1b\[[0-9;]*[A-Za-z]/g, '')

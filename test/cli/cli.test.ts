@@ -12,6 +12,7 @@ import type { OutcomeCodec } from '../../src/kernel/protocol/outcome-codec.js';
 import { serdeCodec } from '../../src/kernel/protocol/serde-codec.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
 import { groupGone, liveGroupMembers, pollUntil } from '../support/processes.js';
+import { needs } from '../support/system-tools.js';
 
 const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 /** Runs the CLI as a user would: a separate Node process (TypeScript through tsx). */
@@ -80,7 +81,7 @@ describe('sluice exec (text)', () => {
     expect(help.stdout).toContain('Examples:');
   });
 
-  it('kills the whole process group and exits 130 on SIGINT', async () => {
+  it.skipIf(!needs('linux', 'ps'))('kills the whole process group and exits 130 on SIGINT', async () => {
     const child = sluice(['exec', '--', 'sh', '-c', 'echo $$; sleep 300 & sleep 300'], { buffer: false });
     const pgid = await new Promise<number>((resolve) => {
       child.stdout?.once('data', (data: Buffer) => resolve(Number(String(data).trim())));
@@ -184,91 +185,97 @@ describe('sluice exec --json', () => {
 });
 
 describe('sluice exec --json with a reader that stops reading', () => {
-  it('stalls: kills the command, exits 124, and ends the frames with a null final chunk', async () => {
-    const pidFile = join(mkdtempSync(join(tmpdir(), 'sluice-cli-stall-')), 'pid');
-    const child = sluice(
-      [
-        'exec',
-        '--json',
-        '--stall-timeout-ms',
-        '200',
-        '--buffer-size',
-        '4',
-        '--',
-        'sh',
-        '-c',
-        `echo $$ > ${pidFile}; exec yes`,
-      ],
-      { buffer: false },
-    );
-    // Nobody reads the CLI's stdout: its pipe fills up with frames, its writes wait for 'drain',
-    // its onChunk queue fills, the demand pauses `yes`, and 200 ms later the stall fires.
-    // (An explicit pause: with `buffer: false` execa resumes — drains — a stream nobody reads.)
-    child.stdout?.pause();
-    let stderr = '';
-    const stalled = new Promise<void>((resolve) => {
-      child.stderr?.on('data', (data: Buffer) => {
-        stderr += String(data);
-        if (stderr.includes('Stream stalled')) resolve();
+  it.skipIf(!needs('linux', 'ps'))(
+    'stalls: kills the command, exits 124, and ends the frames with a null final chunk',
+    async () => {
+      const pidFile = join(mkdtempSync(join(tmpdir(), 'sluice-cli-stall-')), 'pid');
+      const child = sluice(
+        [
+          'exec',
+          '--json',
+          '--stall-timeout-ms',
+          '200',
+          '--buffer-size',
+          '4',
+          '--',
+          'sh',
+          '-c',
+          `echo $$ > ${pidFile}; exec yes`,
+        ],
+        { buffer: false },
+      );
+      // Nobody reads the CLI's stdout: its pipe fills up with frames, its writes wait for 'drain',
+      // its onChunk queue fills, the demand pauses `yes`, and 200 ms later the stall fires.
+      // (An explicit pause: with `buffer: false` execa resumes — drains — a stream nobody reads.)
+      child.stdout?.pause();
+      let stderr = '';
+      const stalled = new Promise<void>((resolve) => {
+        child.stderr?.on('data', (data: Buffer) => {
+          stderr += String(data);
+          if (stderr.includes('Stream stalled')) resolve();
+        });
       });
-    });
-    await stalled;
-    expect(stderr).toBe('sluice: Stream stalled: consumer did not pull for 0.2s\n');
-    expect(existsSync(pidFile)).toBe(true);
-    const pgid = Number(readFileSync(pidFile, 'utf8'));
-    expect(pgid).toBeGreaterThan(0);
-    expect(await groupGone(pgid, 10_000)).toBe(true); // `yes` is gone while the output still waits
-    expect(liveGroupMembers(pgid)).toEqual([]);
-    // Now read everything the CLI wrote.
-    let stdout = '';
-    child.stdout?.on('data', (data: Buffer) => {
-      stdout += String(data);
-    });
-    child.stdout?.resume();
-    const result = await child;
-    expect(result.exitCode).toBe(124);
-    const outcomes = decodeAll(stdout, bridgeCodec).map((frame) => frame.outcome);
-    expect(outcomes.length).toBeGreaterThan(100); // the pipe was full of `y` lines first
-    expect(outcomes.slice(0, -1).every((o) => o.type === 'streamChunk' && o.chunk === 'y\n')).toBe(true);
-    expect(outcomes.at(-1)).toEqual({
-      type: 'streamChunk',
-      sequence: outcomes.length - 1,
-      chunk: null,
-      isFinal: true,
-    });
-    const events = outcomes.map((o) =>
-      o.type === 'streamChunk'
-        ? { sequence: o.sequence, kind: 'chunk', content: o.chunk, isFinal: o.isFinal }
-        : o,
-    );
-    await lastValueFrom(from(events as never[]).pipe(checkSequence(), toArray()));
-  });
+      await stalled;
+      expect(stderr).toBe('sluice: Stream stalled: consumer did not pull for 0.2s\n');
+      expect(existsSync(pidFile)).toBe(true);
+      const pgid = Number(readFileSync(pidFile, 'utf8'));
+      expect(pgid).toBeGreaterThan(0);
+      expect(await groupGone(pgid, 10_000)).toBe(true); // `yes` is gone while the output still waits
+      expect(liveGroupMembers(pgid)).toEqual([]);
+      // Now read everything the CLI wrote.
+      let stdout = '';
+      child.stdout?.on('data', (data: Buffer) => {
+        stdout += String(data);
+      });
+      child.stdout?.resume();
+      const result = await child;
+      expect(result.exitCode).toBe(124);
+      const outcomes = decodeAll(stdout, bridgeCodec).map((frame) => frame.outcome);
+      expect(outcomes.length).toBeGreaterThan(100); // the pipe was full of `y` lines first
+      expect(outcomes.slice(0, -1).every((o) => o.type === 'streamChunk' && o.chunk === 'y\n')).toBe(true);
+      expect(outcomes.at(-1)).toEqual({
+        type: 'streamChunk',
+        sequence: outcomes.length - 1,
+        chunk: null,
+        isFinal: true,
+      });
+      const events = outcomes.map((o) =>
+        o.type === 'streamChunk'
+          ? { sequence: o.sequence, kind: 'chunk', content: o.chunk, isFinal: o.isFinal }
+          : o,
+      );
+      await lastValueFrom(from(events as never[]).pipe(checkSequence(), toArray()));
+    },
+  );
 });
 
 describe('sluice on a terminal', () => {
-  it('shows lines live with a status line and a summary (under a pseudo-terminal)', async () => {
-    // `script` gives the CLI a real pty; the child prints, then waits for a file the test creates
-    // only after the first line has reached the terminal, so the line is shown before the exit.
-    const flag = `/tmp/sluice-cli-tty-${process.pid}-${Date.now()}`;
-    const command = `${process.execPath} --import tsx ${main} exec --color -- sh -c 'echo first; echo warn >&2; while [ ! -e ${flag} ]; do sleep 0.05; done; echo last'`;
-    const run = execa('script', ['-q', '-e', '-c', command, '/dev/null'], { reject: false, buffer: false });
-    let screen = '';
-    let released = false;
-    run.stdout?.on('data', (data: Buffer) => {
-      screen += String(data);
-      if (!released && screen.includes('lines/s') && screen.includes('first')) {
-        released = true;
-        execa('touch', [flag]).catch(() => undefined);
-      }
-    });
-    const result = await run;
-    expect(result.exitCode).toBe(0);
-    expect(released).toBe(true);
-    const plain = screen.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
-    expect(plain.indexOf('first')).toBeLessThan(plain.indexOf('last'));
-    expect(screen).toContain('\x1b[31mwarn'); // stderr in red
-    expect(plain).toMatch(/\d+\.\ds · \d+ lines? .*· \d+ lines\/s/); // the live status line
-    expect(plain).toMatch(/exit 0 · .* · 3 lines/);
-    expect(readFileSync(flag, 'utf8')).toBe('');
-  });
+  it.skipIf(!needs('linux', 'script'))(
+    'shows lines live with a status line and a summary (under a pseudo-terminal)',
+    async () => {
+      // `script` gives the CLI a real pty; the child prints, then waits for a file the test creates
+      // only after the first line has reached the terminal, so the line is shown before the exit.
+      const flag = `/tmp/sluice-cli-tty-${process.pid}-${Date.now()}`;
+      const command = `${process.execPath} --import tsx ${main} exec --color -- sh -c 'echo first; echo warn >&2; while [ ! -e ${flag} ]; do sleep 0.05; done; echo last'`;
+      const run = execa('script', ['-q', '-e', '-c', command, '/dev/null'], { reject: false, buffer: false });
+      let screen = '';
+      let released = false;
+      run.stdout?.on('data', (data: Buffer) => {
+        screen += String(data);
+        if (!released && screen.includes('lines/s') && screen.includes('first')) {
+          released = true;
+          execa('touch', [flag]).catch(() => undefined);
+        }
+      });
+      const result = await run;
+      expect(result.exitCode).toBe(0);
+      expect(released).toBe(true);
+      const plain = screen.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+      expect(plain.indexOf('first')).toBeLessThan(plain.indexOf('last'));
+      expect(screen).toContain('\x1b[31mwarn'); // stderr in red
+      expect(plain).toMatch(/\d+\.\ds · \d+ lines? .*· \d+ lines\/s/); // the live status line
+      expect(plain).toMatch(/exit 0 · .* · 3 lines/);
+      expect(readFileSync(flag, 'utf8')).toBe('');
+    },
+  );
 });

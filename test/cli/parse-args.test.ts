@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type CliExecCommand, CliUsageError, parseCliArgs } from '../../src/cli/parse-args.js';
+import { CliUsageError } from '../../src/cli/cli-usage-error.js';
+import { type CliExecCommand, parseCliArgs } from '../../src/cli/parse-args.js';
 
 describe('parseCliArgs', () => {
   it('runs the demo with no arguments and shows help on --help', () => {

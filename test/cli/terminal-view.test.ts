@@ -6,10 +6,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pollUntil } from '../support/processes.js';
-import { requireTool, which } from '../support/system-tools.js';
+import { needs } from '../support/system-tools.js';
 
 const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-const tmux = requireTool('tmux', which('tmux'), 'apt-get install tmux');
 const socket = `sluice-test-${randomBytes(4).toString('hex')}`;
 const scratch = mkdtempSync(join(tmpdir(), 'sluice-tty-'));
 afterAll(() => {
@@ -28,7 +27,7 @@ const screen = () => tm('capture-pane', '-p', '-t', 's').split('\n');
 const statusRows = (rows: string[]) => rows.filter((row) => row.includes('·'));
 const resize = (columns: number) => tm('resize-window', '-t', 's', '-x', String(columns), '-y', '14');
 
-describe.skipIf(tmux === undefined)('sluice on a terminal (a tmux pane)', () => {
+describe.skipIf(!needs('tmux'))('sluice on a terminal (a tmux pane)', () => {
   it('echoes the command; the status line fits 40 and 120 columns and is redrawn on resize, never twice', async () => {
     const done = join(scratch, 'done');
     const burst = join(scratch, 'burst');

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.js';
 import { groupGone, liveGroupMembers } from '../support/processes.js';
-import { findBrowser, requireTool } from '../support/system-tools.js';
+import { findBrowser, needs, requireTool } from '../support/system-tools.js';
 
 const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const browserPath = requireTool(
@@ -62,7 +62,7 @@ const waitForEnd = (page: Page) =>
     { timeout: 30_000 },
   );
 
-describe.skipIf(browserPath === undefined)('sluice exec --web', () => {
+describe.skipIf(browserPath === undefined || !needs('linux', 'ps'))('sluice exec --web', () => {
   it('runs the command as exec does and serves its live page; the page sees the exit, sluice mirrors the code', async () => {
     const gate = join(scratch, 'gate');
     const { url, exit, output } = await sluiceWeb(

@@ -39,6 +39,7 @@ import {
   slowConsumers,
   takeLines,
 } from '../support/flood.js';
+import { needs } from '../support/system-tools.js';
 
 // Each composition puts a flooding python child (test/support/flood.ts) behind RxJS's own
 // operators, subscribed later than the consumer (an asynchronous trigger, as a queue, a click or a
@@ -103,104 +104,110 @@ const compositions: Record<string, Composition> = {
 const lines = (source: Observable<ExecEvent | string>): Observable<FloodLine> =>
   floodLines(source as Observable<ExecEvent>);
 
-describe.each(Object.entries(slowConsumers))('demand through compositions, consumed by %s', (_, consume) => {
-  it.each(Object.entries(compositions))('%s', async (_name, compose) => {
-    const { events, meter } = flood();
-    await consume(lines(compose(events)), takeLines(meter, CONSUMED_LINES));
-    meter.expectBounded();
-    await meter.expectGone();
-  });
-});
-
-describe('several consumers of one producer: the slowest governs, losslessly', () => {
-  /**
-   * Two consumers of `source` at once, one fast (no delay) and one slow (metered); returns how far
-   * the fast one ever got ahead of the slow one while both ran.
-   */
-  async function twoConsumers(source: Observable<ExecEvent>, meter: LeadMeter, connect?: () => void) {
-    const fast = new Counter();
-    let maxAhead = 0;
-    const slowTake = takeLines(meter, CONSUMED_LINES);
-    const slowDone = slowConsumers['for await'](floodLines(source), (item) => {
-      maxAhead = Math.max(maxAhead, fast.count - item.n);
-      return slowTake(item);
+describe.skipIf(!needs('linux', 'ps', 'python3')).each(Object.entries(slowConsumers))(
+  'demand through compositions, consumed by %s',
+  (_, consume) => {
+    it.each(Object.entries(compositions))('%s', async (_name, compose) => {
+      const { events, meter } = flood();
+      await consume(lines(compose(events)), takeLines(meter, CONSUMED_LINES));
+      meter.expectBounded();
+      await meter.expectGone();
     });
-    const fastDone = slowConsumers.onChunk(floodLines(source), (item) => fast.take(item), { delayMs: 0 });
-    connect?.();
-    await slowDone;
-    return { fast, fastDone, maxAhead };
-  }
+  },
+);
 
-  it("sluice's share(): both see every line once and the slow one holds the child back", async () => {
-    const { events, meter } = flood();
-    const shared = events.pipe(share());
-    const { fast, fastDone, maxAhead } = await twoConsumers(shared, meter);
-    meter.expectBounded();
-    // The fast consumer is never further ahead than what waits in the slow one's buffer.
-    expect(fast.count).toBeGreaterThanOrEqual(meter.consumed);
-    expect(maxAhead).toBeLessThanOrEqual(2 * BUFFER_SIZE);
-    // The slow one left: the fast one now drains the child freely; stop it and check the group.
-    fast.stop = true;
-    await fastDone;
-    await meter.expectGone();
-  });
+describe.skipIf(!needs('linux', 'ps', 'python3'))(
+  'several consumers of one producer: the slowest governs, losslessly',
+  () => {
+    /**
+     * Two consumers of `source` at once, one fast (no delay) and one slow (metered); returns how far
+     * the fast one ever got ahead of the slow one while both ran.
+     */
+    async function twoConsumers(source: Observable<ExecEvent>, meter: LeadMeter, connect?: () => void) {
+      const fast = new Counter();
+      let maxAhead = 0;
+      const slowTake = takeLines(meter, CONSUMED_LINES);
+      const slowDone = slowConsumers['for await'](floodLines(source), (item) => {
+        maxAhead = Math.max(maxAhead, fast.count - item.n);
+        return slowTake(item);
+      });
+      const fastDone = slowConsumers.onChunk(floodLines(source), (item) => fast.take(item), { delayMs: 0 });
+      connect?.();
+      await slowDone;
+      return { fast, fastDone, maxAhead };
+    }
 
-  it('connectable() with a Subject: both see every line once and the slow one governs', async () => {
-    const { events, meter } = flood();
-    const shared = connectable(events, { connector: () => new Subject<ExecEvent>() });
-    let connection: { unsubscribe(): void } | undefined;
-    const { fast, fastDone, maxAhead } = await twoConsumers(shared, meter, () => {
-      connection = shared.connect();
+    it("sluice's share(): both see every line once and the slow one holds the child back", async () => {
+      const { events, meter } = flood();
+      const shared = events.pipe(share());
+      const { fast, fastDone, maxAhead } = await twoConsumers(shared, meter);
+      meter.expectBounded();
+      // The fast consumer is never further ahead than what waits in the slow one's buffer.
+      expect(fast.count).toBeGreaterThanOrEqual(meter.consumed);
+      expect(maxAhead).toBeLessThanOrEqual(2 * BUFFER_SIZE);
+      // The slow one left: the fast one now drains the child freely; stop it and check the group.
+      fast.stop = true;
+      await fastDone;
+      await meter.expectGone();
     });
-    meter.expectBounded();
-    expect(maxAhead).toBeLessThanOrEqual(2 * BUFFER_SIZE);
-    fast.stop = true;
-    await fastDone;
-    connection?.unsubscribe();
-    await meter.expectGone();
-  });
 
-  it('a Subject fed by exec: its slow subscriber pauses the child', async () => {
-    const { events, meter } = flood();
-    const subject = new Subject<ExecEvent>();
-    const consumed = slowConsumers.ReadableStream(floodLines(subject), takeLines(meter, CONSUMED_LINES));
-    const feeding = events.subscribe(subject);
-    await consumed;
-    meter.expectBounded();
-    feeding.unsubscribe();
-    await meter.expectGone();
-  });
+    it('connectable() with a Subject: both see every line once and the slow one governs', async () => {
+      const { events, meter } = flood();
+      const shared = connectable(events, { connector: () => new Subject<ExecEvent>() });
+      let connection: { unsubscribe(): void } | undefined;
+      const { fast, fastDone, maxAhead } = await twoConsumers(shared, meter, () => {
+        connection = shared.connect();
+      });
+      meter.expectBounded();
+      expect(maxAhead).toBeLessThanOrEqual(2 * BUFFER_SIZE);
+      fast.stop = true;
+      await fastDone;
+      connection?.unsubscribe();
+      await meter.expectGone();
+    });
 
-  it("share({ governor: 'fastest' }): the fast consumer sets the pace, the slow one keeps the newest", async () => {
-    const { events, meter } = flood();
-    const shared = events.pipe(
-      share({ governor: 'fastest', slowConsumer: { capacity: 64, strategy: 'sliding' } }),
-    );
-    let slowSeen = 0;
-    let dropped = 0;
-    const slow = slowConsumers['for await'](
-      shared,
-      (event) => {
-        slowSeen += 1;
-        dropped += event.metadata?.dropped ?? 0;
-        return slowSeen < 100;
-      },
-      { delayMs: 5 },
-    );
-    const fast = new Counter();
-    const fastDone = slowConsumers.onChunk(
-      floodLines(shared),
-      (item) => fast.take(item) && fast.count < 20_000,
-      {
-        delayMs: 0,
-      },
-    );
-    await Promise.all([slow, fastDone]);
-    expect(fast.count).toBe(20_000); // every line, in order
-    expect(dropped).toBeGreaterThan(1000); // the slow one fell behind and was told how much
-    await meter.expectGone();
-  });
-});
+    it('a Subject fed by exec: its slow subscriber pauses the child', async () => {
+      const { events, meter } = flood();
+      const subject = new Subject<ExecEvent>();
+      const consumed = slowConsumers.ReadableStream(floodLines(subject), takeLines(meter, CONSUMED_LINES));
+      const feeding = events.subscribe(subject);
+      await consumed;
+      meter.expectBounded();
+      feeding.unsubscribe();
+      await meter.expectGone();
+    });
+
+    it("share({ governor: 'fastest' }): the fast consumer sets the pace, the slow one keeps the newest", async () => {
+      const { events, meter } = flood();
+      const shared = events.pipe(
+        share({ governor: 'fastest', slowConsumer: { capacity: 64, strategy: 'sliding' } }),
+      );
+      let slowSeen = 0;
+      let dropped = 0;
+      const slow = slowConsumers['for await'](
+        shared,
+        (event) => {
+          slowSeen += 1;
+          dropped += event.metadata?.dropped ?? 0;
+          return slowSeen < 100;
+        },
+        { delayMs: 5 },
+      );
+      const fast = new Counter();
+      const fastDone = slowConsumers.onChunk(
+        floodLines(shared),
+        (item) => fast.take(item) && fast.count < 20_000,
+        {
+          delayMs: 0,
+        },
+      );
+      await Promise.all([slow, fastDone]);
+      expect(fast.count).toBe(20_000); // every line, in order
+      expect(dropped).toBeGreaterThan(1000); // the slow one fell behind and was told how much
+      await meter.expectGone();
+    });
+  },
+);
 
 class Counter {
   count = 0;

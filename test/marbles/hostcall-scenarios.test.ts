@@ -52,7 +52,7 @@ const action = z.union([
 const row = z.record(z.string(), json);
 const scenarioSchema = z.strictObject({
   name: z.string(),
-  seed: z.string(),
+  spec: z.string(),
   description: z.string(),
   driver: z.enum(['clock', 'manual']),
   calls: z.array(call),
@@ -165,7 +165,7 @@ const files = readdirSync(folder)
   .sort();
 
 describe('hostcall scenarios (marbles/hostcall-*.json)', () => {
-  it('finds the scenario of every lifecycle table of seed 002', () => {
+  it('has a scenario for every lifecycle table of docs/protocol.md', () => {
     expect(files).toEqual(
       expect.arrayContaining([
         'hostcall-happy-path.json',

@@ -16,7 +16,7 @@ const sideSchema = z.object({
 });
 const scenarioSchema = z.object({
   name: z.string(),
-  seed: z.string(),
+  spec: z.string(),
   pipeline: z.array(z.enum(['sequenced', 'checkSequence'])).min(1),
   source: sideSchema,
   expected: sideSchema,

@@ -11,6 +11,7 @@ import { createToolRegistry, registerBuiltinTools } from '../../src/kernel/index
 import { fromMcpToolCall, isMcpToolError, type McpToolCallEvent } from '../../src/mcp/index.js';
 import { checkSequence } from '../../src/operators/index.js';
 import { groupGone, pollUntil } from '../support/processes.js';
+import { needs } from '../support/system-tools.js';
 import { connectInMemory, GROUP_OF_SLEEPS } from './connect-in-memory.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -157,7 +158,7 @@ describe('fromMcpToolCall', () => {
     expect(await pollUntil(() => cancelled.length === 1, 5_000)).toBe(true);
   });
 
-  it("breaking out of for await kills a sluice server's command group", async () => {
+  it.skipIf(!needs('linux'))("breaking out of for await kills a sluice server's command group", async () => {
     const { client, close } = await connectInMemory(registerBuiltinTools(createToolRegistry()), {
       allow: ['sh'],
     });

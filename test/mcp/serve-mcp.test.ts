@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { createToolRegistry, execToolResultSchema, registerBuiltinTools } from '../../src/kernel/index.js';
 import { serveMcp } from '../../src/mcp/index.js';
 import { groupAlive, groupGone, pollUntil } from '../support/processes.js';
+import { needs } from '../support/system-tools.js';
 import { connectInMemory, GROUP_OF_SLEEPS, WAIT_FOR_FILE } from './connect-in-memory.js';
 
 const builtins = () => registerBuiltinTools(createToolRegistry());
@@ -185,39 +186,42 @@ describe('serveMcp: listing', () => {
 });
 
 describe('serveMcp: the Exec tool', () => {
-  it('sends lines as progress while the command runs, stderr marked, all before the result', async () => {
-    const { client } = await connect(builtins(), { allow: ['python3'] });
-    const gate = join(mkdtempSync(join(tmpdir(), 'sluice-mcp-')), 'go');
-    const events: string[] = [];
-    const result = await client.callTool(
-      { name: 'Exec', arguments: { argv: ['python3', '-c', WAIT_FOR_FILE, gate] } },
-      undefined,
-      {
-        onprogress: (update) => {
-          events.push(`progress ${update.progress}: ${update.message}`);
-          // The command waits for this file: the first line arrived while it was still running.
-          if (update.message?.includes('first')) writeFileSync(gate, '');
+  it.skipIf(!needs('python3'))(
+    'sends lines as progress while the command runs, stderr marked, all before the result',
+    async () => {
+      const { client } = await connect(builtins(), { allow: ['python3'] });
+      const gate = join(mkdtempSync(join(tmpdir(), 'sluice-mcp-')), 'go');
+      const events: string[] = [];
+      const result = await client.callTool(
+        { name: 'Exec', arguments: { argv: ['python3', '-c', WAIT_FOR_FILE, gate] } },
+        undefined,
+        {
+          onprogress: (update) => {
+            events.push(`progress ${update.progress}: ${update.message}`);
+            // The command waits for this file: the first line arrived while it was still running.
+            if (update.message?.includes('first')) writeFileSync(gate, '');
+          },
         },
-      },
-    );
-    events.push('result');
-    expect(events.at(-1)).toBe('result');
-    expect(events.slice(0, -1).join('')).toMatch(/^progress \d: first\n/);
-    const messages = events.slice(0, -1).map((event) => event.replace(/^progress \d: /, ''));
-    expect(messages.join('').split('\n').sort()).toEqual(
-      ['', '[stderr] warming up', 'first', 'second'].sort(),
-    );
-    expect(events.at(-2)).toMatch(/^progress 3: /);
-    expect(result.isError).toBeUndefined();
-    expect(result.structuredContent).toMatchObject({
-      exit_code: 0,
-      stdout: 'first\nsecond\n',
-      stderr: 'warming up\n',
-    });
-    expect(textOf(result)).toMatch(
-      /^first\nsecond\n\[stderr\]\nwarming up\nexit 0 · \d+ ms · 3 lines sent as progress notifications\n$/,
-    );
-  });
+      );
+      events.push('result');
+      expect(events.at(-1)).toBe('result');
+      expect(events.slice(0, -1).join('')).toMatch(/^progress \d: first\n/);
+      const messages = events.slice(0, -1).map((event) => event.replace(/^progress \d: /, ''));
+      expect(messages.join('').split('\n').sort()).toEqual(
+        ['', '[stderr] warming up', 'first', 'second'].sort(),
+      );
+      expect(events.at(-2)).toMatch(/^progress 3: /);
+      expect(result.isError).toBeUndefined();
+      expect(result.structuredContent).toMatchObject({
+        exit_code: 0,
+        stdout: 'first\nsecond\n',
+        stderr: 'warming up\n',
+      });
+      expect(textOf(result)).toMatch(
+        /^first\nsecond\n\[stderr\]\nwarming up\nexit 0 · \d+ ms · 3 lines sent as progress notifications\n$/,
+      );
+    },
+  );
 
   it('without a progress token runs buffered: the same result, no notifications', async () => {
     const { client } = await connect(builtins(), { allow: ['sh'] });
@@ -326,44 +330,47 @@ describe('serveMcp: the Exec tool', () => {
     );
   });
 
-  it('kills the whole process group within 100 ms when the call is aborted (AbortSignal)', async () => {
-    const { client } = await connect(builtins(), { allow: ['sh'] });
-    const name = tag();
-    const controller = new AbortController();
-    let pgid = 0;
-    const call = client.callTool(
-      { name: 'Exec', arguments: { argv: ['sh', '-c', GROUP_OF_SLEEPS, name] } },
-      undefined,
-      {
-        signal: controller.signal,
-        onprogress: (update) => {
-          pgid ||= Number.parseInt(update.message ?? '', 10);
+  it.skipIf(!needs('linux', 'ps'))(
+    'kills the whole process group within 100 ms when the call is aborted (AbortSignal)',
+    async () => {
+      const { client } = await connect(builtins(), { allow: ['sh'] });
+      const name = tag();
+      const controller = new AbortController();
+      let pgid = 0;
+      const call = client.callTool(
+        { name: 'Exec', arguments: { argv: ['sh', '-c', GROUP_OF_SLEEPS, name] } },
+        undefined,
+        {
+          signal: controller.signal,
+          onprogress: (update) => {
+            pgid ||= Number.parseInt(update.message ?? '', 10);
+          },
         },
-      },
-    );
-    call.catch(() => {});
-    expect(await pollUntil(() => pgid > 0 && taggedAlive(name), 20_000)).toBe(true);
-    expect(
-      await pollUntil(
-        () =>
-          execFileSync('ps', ['-o', 'pid=', '-g', String(pgid)], { encoding: 'utf8' })
-            .trim()
-            .split('\n').length >= 3,
-        20_000,
-      ),
-    ).toBe(true);
-    const start = performance.now();
-    controller.abort('the user pressed stop');
-    while (groupAlive(pgid) && performance.now() - start < 5_000)
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    const elapsed = performance.now() - start;
-    await expect(call).rejects.toThrow('the user pressed stop');
-    expect(groupAlive(pgid)).toBe(false);
-    expect(taggedAlive(name)).toBe(false);
-    expect(elapsed, `group gone ${elapsed.toFixed(1)} ms after abort`).toBeLessThan(100);
-  });
+      );
+      call.catch(() => {});
+      expect(await pollUntil(() => pgid > 0 && taggedAlive(name), 20_000)).toBe(true);
+      expect(
+        await pollUntil(
+          () =>
+            execFileSync('ps', ['-o', 'pid=', '-g', String(pgid)], { encoding: 'utf8' })
+              .trim()
+              .split('\n').length >= 3,
+          20_000,
+        ),
+      ).toBe(true);
+      const start = performance.now();
+      controller.abort('the user pressed stop');
+      while (groupAlive(pgid) && performance.now() - start < 5_000)
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      const elapsed = performance.now() - start;
+      await expect(call).rejects.toThrow('the user pressed stop');
+      expect(groupAlive(pgid)).toBe(false);
+      expect(taggedAlive(name)).toBe(false);
+      expect(elapsed, `group gone ${elapsed.toFixed(1)} ms after abort`).toBeLessThan(100);
+    },
+  );
 
-  it('kills the running command when the connection closes', async () => {
+  it.skipIf(!needs('linux', 'ps'))('kills the running command when the connection closes', async () => {
     const { client } = await connect(builtins(), { allow: ['sh'] });
     const name = tag();
     let pgid = 0;

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolRegistry, registerBuiltinTools } from '../../src/kernel/index.js';
 import { serveMcp } from '../../src/mcp/index.js';
 import { groupGone, pollUntil } from '../support/processes.js';
+import { needs } from '../support/system-tools.js';
 import { GROUP_OF_SLEEPS, WAIT_FOR_FILE } from './connect-in-memory.js';
 
 describe('serveMcp over Streamable HTTP (a real HTTP server on 127.0.0.1)', () => {
@@ -32,25 +33,28 @@ describe('serveMcp over Streamable HTTP (a real HTTP server on 127.0.0.1)', () =
     await new Promise((resolve) => http?.close(resolve));
   });
 
-  it('streams progress on the call’s event stream while the command runs, then the result', async () => {
-    const gate = join(mkdtempSync(join(tmpdir(), 'sluice-mcp-http-')), 'go');
-    const messages: string[] = [];
-    const result = await client.callTool(
-      { name: 'Exec', arguments: { argv: ['python3', '-c', WAIT_FOR_FILE, gate] } },
-      undefined,
-      {
-        onprogress: (update) => {
-          messages.push(update.message ?? '');
-          if (update.message?.includes('first')) writeFileSync(gate, '');
+  it.skipIf(!needs('python3'))(
+    'streams progress on the call’s event stream while the command runs, then the result',
+    async () => {
+      const gate = join(mkdtempSync(join(tmpdir(), 'sluice-mcp-http-')), 'go');
+      const messages: string[] = [];
+      const result = await client.callTool(
+        { name: 'Exec', arguments: { argv: ['python3', '-c', WAIT_FOR_FILE, gate] } },
+        undefined,
+        {
+          onprogress: (update) => {
+            messages.push(update.message ?? '');
+            if (update.message?.includes('first')) writeFileSync(gate, '');
+          },
         },
-      },
-    );
-    expect(messages[0]).toMatch(/^first\n/);
-    expect(messages.join('')).toContain('second\n');
-    expect(result.structuredContent).toMatchObject({ exit_code: 0, stdout: 'first\nsecond\n' });
-  });
+      );
+      expect(messages[0]).toMatch(/^first\n/);
+      expect(messages.join('')).toContain('second\n');
+      expect(result.structuredContent).toMatchObject({ exit_code: 0, stdout: 'first\nsecond\n' });
+    },
+  );
 
-  it('kills the process group when the call is aborted', async () => {
+  it.skipIf(!needs('linux'))('kills the process group when the call is aborted', async () => {
     const controller = new AbortController();
     let pgid = 0;
     const call = client.callTool(

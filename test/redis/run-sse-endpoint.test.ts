@@ -10,6 +10,7 @@ import { toRunStore } from '../../src/runs/to-run-store.js';
 import { exec } from '../../src/sources/exec.js';
 import { fixture } from '../support/processes.js';
 import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
+import { needs } from '../support/system-tools.js';
 
 const ticker = fixture('redis-ticker.py');
 
@@ -70,46 +71,52 @@ describe.skipIf(redisServerPath === undefined)('runSseEndpoint: SSE from any ins
     await redis?.stop();
   });
 
-  it('a viewer resumes exactly on another instance, and DELETE there cancels the run on the owner', async () => {
-    const owner = await instance();
-    const [a, b] = [await instance(), await instance()];
-    const runId = `sse-${randomUUID()}`;
-    const run = lastValueFrom(
-      exec('python3', [ticker, '100000', '0.01']).pipe(toRunStore(owner.store, runId)),
-    );
-    await expect
-      .poll(async () => (await owner.store.info(runId))?.next ?? 0, { timeout: 20_000 })
-      .toBeGreaterThan(0);
-    const first = await readSse(
-      `${a.base}/runs/${runId}/events`,
-      {},
-      (messages) => ids(messages).length >= 5,
-    );
-    expect(first.status).toBe(200);
-    const seen = ids(first.messages);
-    expect(seen.slice(0, 5)).toEqual([0, 1, 2, 3, 4]);
-    const last = seen.at(-1) as number;
-    const second = await readSse(
-      `${b.base}/runs/${runId}/events`,
-      { 'last-event-id': String(last) },
-      (messages) => ids(messages).length >= 5,
-    );
-    expect(ids(second.messages).slice(0, 5)).toEqual([1, 2, 3, 4, 5].map((n) => n + last));
-    const cancelled = await fetch(`${b.base}/runs/${runId}/events`, { method: 'DELETE' });
-    expect(cancelled.status).toBe(204);
-    const end = await run;
-    expect(end).toMatchObject({ kind: 'end', metadata: { reason: 'cancelled' }, isFinal: true });
-    // a viewer arriving afterwards on either instance gets the end; after the final event: 204
-    const tail = await readSse(`${a.base}/runs/${runId}/events`, {
-      'last-event-id': String(end.sequence - 1),
-    });
-    expect(tail.messages.at(-1)?.event).toBe('end');
-    expect(
-      (await fetch(`${b.base}/runs/${runId}/events`, { headers: { 'last-event-id': String(end.sequence) } }))
-        .status,
-    ).toBe(204);
-    expect((await fetch(`${b.base}/runs/${runId}/events`, { method: 'DELETE' })).status).toBe(409);
-  });
+  it.skipIf(!needs('python3'))(
+    'a viewer resumes exactly on another instance, and DELETE there cancels the run on the owner',
+    async () => {
+      const owner = await instance();
+      const [a, b] = [await instance(), await instance()];
+      const runId = `sse-${randomUUID()}`;
+      const run = lastValueFrom(
+        exec('python3', [ticker, '100000', '0.01']).pipe(toRunStore(owner.store, runId)),
+      );
+      await expect
+        .poll(async () => (await owner.store.info(runId))?.next ?? 0, { timeout: 20_000 })
+        .toBeGreaterThan(0);
+      const first = await readSse(
+        `${a.base}/runs/${runId}/events`,
+        {},
+        (messages) => ids(messages).length >= 5,
+      );
+      expect(first.status).toBe(200);
+      const seen = ids(first.messages);
+      expect(seen.slice(0, 5)).toEqual([0, 1, 2, 3, 4]);
+      const last = seen.at(-1) as number;
+      const second = await readSse(
+        `${b.base}/runs/${runId}/events`,
+        { 'last-event-id': String(last) },
+        (messages) => ids(messages).length >= 5,
+      );
+      expect(ids(second.messages).slice(0, 5)).toEqual([1, 2, 3, 4, 5].map((n) => n + last));
+      const cancelled = await fetch(`${b.base}/runs/${runId}/events`, { method: 'DELETE' });
+      expect(cancelled.status).toBe(204);
+      const end = await run;
+      expect(end).toMatchObject({ kind: 'end', metadata: { reason: 'cancelled' }, isFinal: true });
+      // a viewer arriving afterwards on either instance gets the end; after the final event: 204
+      const tail = await readSse(`${a.base}/runs/${runId}/events`, {
+        'last-event-id': String(end.sequence - 1),
+      });
+      expect(tail.messages.at(-1)?.event).toBe('end');
+      expect(
+        (
+          await fetch(`${b.base}/runs/${runId}/events`, {
+            headers: { 'last-event-id': String(end.sequence) },
+          })
+        ).status,
+      ).toBe(204);
+      expect((await fetch(`${b.base}/runs/${runId}/events`, { method: 'DELETE' })).status).toBe(409);
+    },
+  );
 
   it('trimmed history is a gap frame; unknown runs 404; past the end 204, ahead of a live run 400', async () => {
     const { store, base } = await instance();

@@ -8,6 +8,7 @@ import { fromRunStore } from '../../src/runs/from-run-store.js';
 import { fixture, pollUntil } from '../support/processes.js';
 import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
 import { processesTagged, startCli } from '../support/sluice-cli.js';
+import { needs } from '../support/system-tools.js';
 
 const ticker = fixture('redis-ticker.py');
 
@@ -49,57 +50,63 @@ describe.skipIf(redisServerPath === undefined)('the worker pool (sluice worker, 
     expect(stopped.stderr).toContain('stopped');
   });
 
-  it('kill -9 of a worker mid-run: its run is reclaimed, followers get OWNER_LOST, nothing is left running', async () => {
-    const tag = `crash-${process.pid}-${randomUUID()}`;
-    const flags = ['--redis', server.url, '--lease-ms', '500', '--claim-idle-ms', '1500'];
-    const doomed = startCli(['worker', ...flags]);
-    const runId = await submitRun(store, { file: 'python3', args: [ticker, '100000', '0.02', tag] });
-    const child = () => processesTagged(tag);
-    expect(await pollUntil(() => child().length > 0, 20_000)).toBe(true);
-    await expect
-      .poll(async () => (await store.info(runId))?.next ?? 0, { timeout: 20_000 })
-      .toBeGreaterThan(2);
-    expect((await store.info(runId))?.owner).toContain(`:${doomed.pid}:`);
-    const followed = lastValueFrom(fromRunStore(store, runId).pipe(toArray())).catch(
-      (error: unknown) => error,
-    );
-    const survivor = startCli(['worker', ...flags]);
-    doomed.kill('SIGKILL');
-    const error = await followed;
-    expect(isOwnerLostError(error), String(error)).toBe(true);
-    // the survivor reclaims the entry and acknowledges it; the command died with its pipe
-    await expect
-      .poll(async () => ((await store.client.xpending('sluice:queue', 'workers')) as [number])[0], {
-        timeout: 20_000,
-      })
-      .toBe(0);
-    expect(await pollUntil(() => child().length === 0, 10_000)).toBe(true);
-    const info = await store.info(runId);
-    expect(info?.state).toBe('ended');
-    expect(info?.failure?.code).toBe('OWNER_LOST');
-    survivor.kill('SIGTERM');
-    expect((await survivor).exitCode).toBe(0);
-    await doomed;
-  });
+  it.skipIf(!needs('python3'))(
+    'kill -9 of a worker mid-run: its run is reclaimed, followers get OWNER_LOST, nothing is left running',
+    async () => {
+      const tag = `crash-${process.pid}-${randomUUID()}`;
+      const flags = ['--redis', server.url, '--lease-ms', '500', '--claim-idle-ms', '1500'];
+      const doomed = startCli(['worker', ...flags]);
+      const runId = await submitRun(store, { file: 'python3', args: [ticker, '100000', '0.02', tag] });
+      const child = () => processesTagged(tag);
+      expect(await pollUntil(() => child().length > 0, 20_000)).toBe(true);
+      await expect
+        .poll(async () => (await store.info(runId))?.next ?? 0, { timeout: 20_000 })
+        .toBeGreaterThan(2);
+      expect((await store.info(runId))?.owner).toContain(`:${doomed.pid}:`);
+      const followed = lastValueFrom(fromRunStore(store, runId).pipe(toArray())).catch(
+        (error: unknown) => error,
+      );
+      const survivor = startCli(['worker', ...flags]);
+      doomed.kill('SIGKILL');
+      const error = await followed;
+      expect(isOwnerLostError(error), String(error)).toBe(true);
+      // the survivor reclaims the entry and acknowledges it; the command died with its pipe
+      await expect
+        .poll(async () => ((await store.client.xpending('sluice:queue', 'workers')) as [number])[0], {
+          timeout: 20_000,
+        })
+        .toBe(0);
+      expect(await pollUntil(() => child().length === 0, 10_000)).toBe(true);
+      const info = await store.info(runId);
+      expect(info?.state).toBe('ended');
+      expect(info?.failure?.code).toBe('OWNER_LOST');
+      survivor.kill('SIGTERM');
+      expect((await survivor).exitCode).toBe(0);
+      await doomed;
+    },
+  );
 
-  it('SIGTERM: running commands get the grace period, then are cancelled, and the worker exits 0', async () => {
-    const tag = `grace-${process.pid}-${randomUUID()}`;
-    const worker = startCli(['worker', '--redis', server.url, '--grace-ms', '300']);
-    const runId = await submitRun(store, { file: 'python3', args: [ticker, '100000', '0.02', tag] });
-    await expect
-      .poll(async () => (await store.info(runId))?.next ?? 0, { timeout: 20_000 })
-      .toBeGreaterThan(0);
-    const followed = lastValueFrom(fromRunStore(store, runId).pipe(toArray()));
-    worker.kill('SIGTERM');
-    const events = await followed;
-    expect(events.at(-1)).toMatchObject({
-      kind: 'end',
-      metadata: { reason: 'worker-stopped' },
-      isFinal: true,
-    });
-    expect((await worker).exitCode).toBe(0);
-    expect(await pollUntil(() => processesTagged(tag).length === 0, 10_000)).toBe(true);
-  });
+  it.skipIf(!needs('python3'))(
+    'SIGTERM: running commands get the grace period, then are cancelled, and the worker exits 0',
+    async () => {
+      const tag = `grace-${process.pid}-${randomUUID()}`;
+      const worker = startCli(['worker', '--redis', server.url, '--grace-ms', '300']);
+      const runId = await submitRun(store, { file: 'python3', args: [ticker, '100000', '0.02', tag] });
+      await expect
+        .poll(async () => (await store.info(runId))?.next ?? 0, { timeout: 20_000 })
+        .toBeGreaterThan(0);
+      const followed = lastValueFrom(fromRunStore(store, runId).pipe(toArray()));
+      worker.kill('SIGTERM');
+      const events = await followed;
+      expect(events.at(-1)).toMatchObject({
+        kind: 'end',
+        metadata: { reason: 'worker-stopped' },
+        isFinal: true,
+      });
+      expect((await worker).exitCode).toBe(0);
+      expect(await pollUntil(() => processesTagged(tag).length === 0, 10_000)).toBe(true);
+    },
+  );
 
   it('a run cancelled while queued ends at once, and no worker runs it', async () => {
     const runId = await submitRun(store, { file: 'sh', args: ['-c', 'echo should-not-run'] });

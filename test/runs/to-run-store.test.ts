@@ -8,6 +8,7 @@ import type { RunStore, RunWriter } from '../../src/runs/run-store.js';
 import { toRunStore } from '../../src/runs/to-run-store.js';
 import { exec } from '../../src/sources/exec.js';
 import { groupGone } from '../support/processes.js';
+import { needs } from '../support/system-tools.js';
 
 const line = (sequence: number, isFinal = false): ChunkEvent<string> => ({
   sequence,
@@ -27,32 +28,35 @@ describe('toRunStore', () => {
     expect(followed).toEqual(events);
   });
 
-  it('a cancel through the store kills the command and ends the run with the sentinel, for everybody', async () => {
-    const store = new MemoryRunStore();
-    let pid: number | undefined;
-    const seen: ChunkEvent<unknown>[] = [];
-    const done = lastValueFrom(
-      exec('sh', ['-c', 'echo $$; exec sleep 30']).pipe(toRunStore(store, 'r2'), toArray()),
-    );
-    const follower = fromRunStore(store, 'r2').subscribe((event) => {
-      seen.push(event);
-      if (event.sequence === 0) pid = Number(event.content);
-    });
-    await expect.poll(() => pid).toBeGreaterThan(0);
-    expect(await store.cancel('r2', 'enough')).toBe(true);
-    const events = await done;
-    const sentinel = {
-      sequence: 1,
-      kind: 'end',
-      content: null,
-      metadata: { reason: 'enough' },
-      isFinal: true,
-    };
-    expect(events.at(-1)).toEqual(sentinel);
-    expect(seen.at(-1)).toEqual(sentinel);
-    expect(follower.closed).toBe(true);
-    expect(await groupGone(pid as number)).toBe(true);
-  });
+  it.skipIf(!needs('linux'))(
+    'a cancel through the store kills the command and ends the run with the sentinel, for everybody',
+    async () => {
+      const store = new MemoryRunStore();
+      let pid: number | undefined;
+      const seen: ChunkEvent<unknown>[] = [];
+      const done = lastValueFrom(
+        exec('sh', ['-c', 'echo $$; exec sleep 30']).pipe(toRunStore(store, 'r2'), toArray()),
+      );
+      const follower = fromRunStore(store, 'r2').subscribe((event) => {
+        seen.push(event);
+        if (event.sequence === 0) pid = Number(event.content);
+      });
+      await expect.poll(() => pid).toBeGreaterThan(0);
+      expect(await store.cancel('r2', 'enough')).toBe(true);
+      const events = await done;
+      const sentinel = {
+        sequence: 1,
+        kind: 'end',
+        content: null,
+        metadata: { reason: 'enough' },
+        isFinal: true,
+      };
+      expect(events.at(-1)).toEqual(sentinel);
+      expect(seen.at(-1)).toEqual(sentinel);
+      expect(follower.closed).toBe(true);
+      expect(await groupGone(pid as number)).toBe(true);
+    },
+  );
 
   it('unsubscribing ends the run as cancelled, so followers are not left waiting', async () => {
     const store = new MemoryRunStore();

@@ -8,6 +8,7 @@ import {
   isCancelledError,
 } from '../../src/index.js';
 import { fixture, groupAlive } from '../support/processes.js';
+import { needs } from '../support/system-tools.js';
 
 /** Subscribes; `onLine` sees each line; resolves with the lines and how the stream ended. */
 function run(source: ReturnType<typeof exec>, onLine: (line: string) => void = () => {}) {
@@ -28,7 +29,7 @@ function run(source: ReturnType<typeof exec>, onLine: (line: string) => void = (
   });
 }
 
-describe('exec cancelSignal', () => {
+describe.skipIf(!needs('linux'))('exec cancelSignal', () => {
   it('abort() kills the group, then errors CANCELLED once it is gone, with the partial result', async () => {
     const controller = new AbortController();
     const source = exec('sh', ['-c', 'echo $$; echo second; sleep 300 & wait'], {

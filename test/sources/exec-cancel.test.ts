@@ -13,6 +13,7 @@ import {
   processAlive,
   processGone,
 } from '../support/processes.js';
+import { needs } from '../support/system-tools.js';
 
 /** Subscribes, waits for the line `ready\n`, and returns the lines seen so far and the subscription. */
 async function startUntilReady(source: Observable<ExecEvent>) {
@@ -37,7 +38,7 @@ async function startUntilReady(source: Observable<ExecEvent>) {
   return { lines, subscription, outcome };
 }
 
-describe('exec cancel', () => {
+describe.skipIf(!needs('linux', 'ps'))('exec cancel', () => {
   it('kills the whole process group on unsubscribe (sh -c "sleep 300 & sleep 300")', async () => {
     let pid: number | undefined;
     const subscription = exec('sh', ['-c', 'sleep 300 & sleep 300']).subscribe({ error: () => {} });
@@ -104,7 +105,7 @@ describe('exec cancel', () => {
     expect(performance.now() - killedAt).toBeGreaterThanOrEqual(450);
   });
 
-  it.each([
+  it.skipIf(!needs('python3')).each([
     ['SIGINT', { killSignal: 'SIGINT' }],
     ['SIGHUP', { killSignal: 'SIGHUP' }],
     ['SIGTERM', {}],

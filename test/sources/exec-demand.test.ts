@@ -10,6 +10,7 @@ import {
   processGone,
   writtenBytes,
 } from '../support/processes.js';
+import { needs } from '../support/system-tools.js';
 
 /** Polls until the child's written byte count did not move for `quietMs`. */
 async function waitUntilBlocked(pid: number, quietMs: number, deadlineMs: number): Promise<boolean> {
@@ -25,7 +26,7 @@ async function waitUntilBlocked(pid: number, quietMs: number, deadlineMs: number
   }, deadlineMs);
 }
 
-describe('exec demand', () => {
+describe.skipIf(!needs('linux', 'ps', 'python3'))('exec demand', () => {
   it('stops reading while paused (the child blocks on its pipe) and resumes with nothing lost', async () => {
     const valve = new Valve();
     const counter = fixture('exec-counter.py');

@@ -1,6 +1,7 @@
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../support/processes.js';
+import { needs } from '../support/system-tools.js';
 
 /** Runs test/fixtures/cancel-then-exit.ts: how long the script lived after its last line of code. */
 async function lingerMs(path: string): Promise<number> {
@@ -10,7 +11,7 @@ async function lingerMs(path: string): Promise<number> {
   return Number(match[1]);
 }
 
-describe('exec: a cancelled run does not keep the process alive', () => {
+describe.skipIf(!needs('linux'))('exec: a cancelled run does not keep the process alive', () => {
   it.each(['break', 'unsubscribe', 'take', 'readable-stream', 'on-chunk-signal', 'cancel-signal', 'timeout'])(
     'a script that stops a run by %s exits within 300 ms (forceKillAfterMs is 2000)',
     async (path) => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixture, pollUntil, processesWithTag } from '../support/processes.js';
+import { needs } from '../support/system-tools.js';
 
 /** Runs test/fixtures/parent-with-children.ts as a user's script: a separate Node process. */
 function startParent(mode: string) {
@@ -34,7 +35,7 @@ afterEach(() => {
   for (const tag of tags.splice(0)) for (const pid of processesWithTag(tag)) process.kill(pid, 'SIGKILL');
 });
 
-describe('exec: a dying parent takes its process groups with it', () => {
+describe.skipIf(!needs('linux'))('exec: a dying parent takes its process groups with it', () => {
   it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)(
     'killed by %s: no process of any group is left, and the parent still dies of the signal',
     async (signal) => {

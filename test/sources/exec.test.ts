@@ -13,6 +13,7 @@ import {
 } from '../../src/index.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
 import { findChild, fixture, groupGone, liveGroupMembers } from '../support/processes.js';
+import { needs } from '../support/system-tools.js';
 
 interface Run {
   lines: ExecLineEvent[];
@@ -56,36 +57,39 @@ describe('exec', () => {
     expect(first.exit?.content.pid).not.toBe(second.exit?.content.pid);
   });
 
-  it('emits stdout and stderr lines in arrival order, then the exit event with the result', async () => {
-    const acks = new Subject<string>();
-    const run = await collect(exec('python3', [fixture('exec-interleave.py'), '6'], { input: acks }), () =>
-      acks.next('ack\n'),
-    );
-    expect(run.error).toBeUndefined();
-    expect(run.lines.map((event) => [event.kind, event.content])).toEqual([
-      ['stdout', 'out 0\n'],
-      ['stderr', 'err 1\n'],
-      ['stdout', 'out 2\n'],
-      ['stderr', 'err 3\n'],
-      ['stdout', 'out 4\n'],
-      ['stderr', 'err 5\n'],
-    ]);
-    expect(run.lines.map((event) => event.sequence)).toEqual([0, 1, 2, 3, 4, 5]);
-    const exit = run.exit as ExecExitEvent;
-    expect(exit).toMatchObject({ sequence: 6, kind: 'exit', isFinal: true });
-    expect(exit.content).toMatchObject({
-      exitCode: 0,
-      signal: null,
-      timedOut: false,
-      truncated: false,
-      stdout: 'out 0\nout 2\nout 4\n',
-      stderr: 'err 1\nerr 3\nerr 5\n',
-      rlimitHit: null,
-    });
-    expect(exit.content.command).toBe(`python3 ${fixture('exec-interleave.py')} 6`);
-    expect(exit.content.pid).toBeGreaterThan(0);
-    expect(exit.content.durationMs).toBeGreaterThanOrEqual(0);
-  });
+  it.skipIf(!needs('python3'))(
+    'emits stdout and stderr lines in arrival order, then the exit event with the result',
+    async () => {
+      const acks = new Subject<string>();
+      const run = await collect(exec('python3', [fixture('exec-interleave.py'), '6'], { input: acks }), () =>
+        acks.next('ack\n'),
+      );
+      expect(run.error).toBeUndefined();
+      expect(run.lines.map((event) => [event.kind, event.content])).toEqual([
+        ['stdout', 'out 0\n'],
+        ['stderr', 'err 1\n'],
+        ['stdout', 'out 2\n'],
+        ['stderr', 'err 3\n'],
+        ['stdout', 'out 4\n'],
+        ['stderr', 'err 5\n'],
+      ]);
+      expect(run.lines.map((event) => event.sequence)).toEqual([0, 1, 2, 3, 4, 5]);
+      const exit = run.exit as ExecExitEvent;
+      expect(exit).toMatchObject({ sequence: 6, kind: 'exit', isFinal: true });
+      expect(exit.content).toMatchObject({
+        exitCode: 0,
+        signal: null,
+        timedOut: false,
+        truncated: false,
+        stdout: 'out 0\nout 2\nout 4\n',
+        stderr: 'err 1\nerr 3\nerr 5\n',
+        rlimitHit: null,
+      });
+      expect(exit.content.command).toBe(`python3 ${fixture('exec-interleave.py')} 6`);
+      expect(exit.content.pid).toBeGreaterThan(0);
+      expect(exit.content.durationMs).toBeGreaterThanOrEqual(0);
+    },
+  );
 
   it('emits a last line without a newline', async () => {
     const run = await collect(exec('printf', ['one\\ntwo']));
@@ -112,13 +116,16 @@ describe('exec', () => {
     expect(run.lines.map((event) => event.metadata?.partial ?? false)).toEqual([true, true, true, false]);
   });
 
-  it('decodes invalid UTF-8 to replacement characters instead of throwing', async () => {
-    const run = await collect(exec('python3', [fixture('exec-bytes.py'), 'ff41c30a6f6b0a']));
-    expect(texts(run)).toEqual(['\uFFFDA\uFFFD\n', 'ok\n']);
-    expect(run.exit?.content.stdout).toBe('\uFFFDA\uFFFD\nok\n');
-  });
+  it.skipIf(!needs('python3'))(
+    'decodes invalid UTF-8 to replacement characters instead of throwing',
+    async () => {
+      const run = await collect(exec('python3', [fixture('exec-bytes.py'), 'ff41c30a6f6b0a']));
+      expect(texts(run)).toEqual(['\uFFFDA\uFFFD\n', 'ok\n']);
+      expect(run.exit?.content.stdout).toBe('\uFFFDA\uFFFD\nok\n');
+    },
+  );
 
-  it('decodes multi-byte characters split across reads whole', async () => {
+  it.skipIf(!needs('python3'))('decodes multi-byte characters split across reads whole', async () => {
     const bytes = hex('€ and 😀\n');
     const lines = await collect(exec('python3', [fixture('exec-bytes.py'), bytes, '1', '8', '10']));
     expect(texts(lines)).toEqual(['€ and 😀\n']);
@@ -129,7 +136,7 @@ describe('exec', () => {
     expect(texts(raw).some((text) => text.includes('\uFFFD'))).toBe(false);
   });
 
-  it('emits raw reads with lines: false', async () => {
+  it.skipIf(!needs('python3'))('emits raw reads with lines: false', async () => {
     const run = await collect(
       exec('python3', [fixture('exec-bytes.py'), hex('ab\ncd\nef'), '4'], { lines: false }),
     );
@@ -259,16 +266,19 @@ describe('exec', () => {
   describe('maxOutputBytes', () => {
     const output = (bytes: number) => ['-c', `import sys; sys.stdout.write('x' * ${bytes})`];
 
-    it('is not truncated at exactly the cap', async () => {
+    it.skipIf(!needs('python3'))('is not truncated at exactly the cap', async () => {
       const run = await collect(exec('python3', output(100), { maxOutputBytes: 100 }));
       expect(run.exit?.content).toMatchObject({ truncated: false, stdout: 'x'.repeat(100) });
     });
 
-    it('is truncated one byte over the cap, and the crossing line is still emitted whole', async () => {
-      const run = await collect(exec('python3', output(101), { maxOutputBytes: 100 }));
-      expect(run.exit?.content).toMatchObject({ truncated: true, stdout: 'x'.repeat(100) });
-      expect(texts(run).join('')).toBe('x'.repeat(101));
-    });
+    it.skipIf(!needs('python3'))(
+      'is truncated one byte over the cap, and the crossing line is still emitted whole',
+      async () => {
+        const run = await collect(exec('python3', output(101), { maxOutputBytes: 100 }));
+        expect(run.exit?.content).toMatchObject({ truncated: true, stdout: 'x'.repeat(100) });
+        expect(texts(run).join('')).toBe('x'.repeat(101));
+      },
+    );
 
     it('keeps streaming far over the cap while the result stays capped', async () => {
       const run = await collect(exec('seq', ['1', '20000'], { maxOutputBytes: 1000 }));
@@ -306,7 +316,7 @@ describe('exec', () => {
   });
 
   describe('input', () => {
-    it('writes a string to stdin and closes it', async () => {
+    it.skipIf(!needs('python3'))('writes a string to stdin and closes it', async () => {
       const run = await collect(exec('python3', [fixture('exec-echo-stdin.py')], { input: 'a\nb\n' }));
       expect(texts(run)).toEqual(['got a\n', 'got b\n']);
     });
@@ -330,20 +340,23 @@ describe('exec', () => {
       expect(run.exit?.content.exitCode).toBe(0);
     });
 
-    it('errors with the input error and kills the child when the input Observable errors', async () => {
-      const input = new Subject<string>();
-      let pgid: number | undefined;
-      const started = collect(exec('python3', [fixture('exec-echo-stdin.py')], { input }), () => {
-        pgid = findChild(fixture('exec-echo-stdin.py')); // the child leads its own group
-        input.error(new Error('input broke'));
-      });
-      input.next('first\n');
-      const run = await started;
-      expect(texts(run)).toEqual(['got first\n']);
-      expect(run.error).toMatchObject({ message: 'input broke' });
-      expect(pgid).toBeGreaterThan(0);
-      expect(await groupGone(pgid as number, 10_000)).toBe(true);
-      expect(liveGroupMembers(pgid as number)).toEqual([]);
-    });
+    it.skipIf(!needs('linux', 'ps', 'python3'))(
+      'errors with the input error and kills the child when the input Observable errors',
+      async () => {
+        const input = new Subject<string>();
+        let pgid: number | undefined;
+        const started = collect(exec('python3', [fixture('exec-echo-stdin.py')], { input }), () => {
+          pgid = findChild(fixture('exec-echo-stdin.py')); // the child leads its own group
+          input.error(new Error('input broke'));
+        });
+        input.next('first\n');
+        const run = await started;
+        expect(texts(run)).toEqual(['got first\n']);
+        expect(run.error).toMatchObject({ message: 'input broke' });
+        expect(pgid).toBeGreaterThan(0);
+        expect(await groupGone(pgid as number, 10_000)).toBe(true);
+        expect(liveGroupMembers(pgid as number)).toEqual([]);
+      },
+    );
   });
 });

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
-// Issue 8's import budget: `import 'sluice'` may cost at most rxjs + 30 ms. zod (40–65 ms) and
+// The import budget: `import 'sluice'` may cost at most rxjs + 30 ms. zod (40–65 ms) and
 // execa (~100 ms) each cost about as much as rxjs, so the root entry must load neither at import
 // time: execa is imported on the first spawn, zod on the first option check (src/core/lazy-zod.ts).
 const entry = fileURLToPath(new URL('../../src/index.ts', import.meta.url));

@@ -1,11 +1,13 @@
-import { accessSync, constants, readdirSync } from 'node:fs';
+import { accessSync, appendFileSync, constants, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
 /**
- * Tests that need a system tool (a browser, `redis-server`, `prlimit`, `script`, …) look it up
- * here. Where it is missing the test is skipped with a one-line notice on stderr that says how to
- * get it, so `npm test` passes on an ordinary machine and says what it did not run. CI sets
+ * Tests that need a system tool (a browser, `redis-server`, `python3`, `prlimit`, `script`, …) or
+ * Linux itself look it up here. Where it is missing the test is skipped with a one-line notice
+ * that says how to get it, so `npm test` passes on an ordinary machine and says what it did not
+ * run (under vitest, test/support/skip-summary.ts prints each notice once at the end of the run). CI sets
  * `SLUICE_REQUIRE_SYSTEM_TOOLS=1` (see `.ci/run`), which turns every such skip into a failure.
  */
 const REQUIRE = process.env.SLUICE_REQUIRE_SYSTEM_TOOLS === '1';
@@ -33,7 +35,9 @@ export function which(name: string): string | undefined {
 
 /**
  * A Chromium-family browser for playwright-core: `CHROMIUM_PATH`, then `chromium`,
- * `chromium-browser`, `google-chrome` on `PATH`, then Playwright's own download cache.
+ * `chromium-browser`, `google-chrome`, `google-chrome-stable` on `PATH`, then Playwright's own
+ * download cache (`npx playwright-core install chromium`; `PLAYWRIGHT_BROWSERS_PATH` or its
+ * default folder): the revision this playwright-core wants, else any other one there.
  */
 export function findBrowser(): string | undefined {
   const fromEnv = process.env.CHROMIUM_PATH;
@@ -42,20 +46,27 @@ export function findBrowser(): string | undefined {
     const found = which(name);
     if (found !== undefined) return found;
   }
-  const cache = process.env.PLAYWRIGHT_BROWSERS_PATH ?? join(homedir(), '.cache', 'ms-playwright');
+  // Loaded only here: playwright-core is large, and most test files that need a tool need no browser.
+  const { chromium } = createRequire(import.meta.url)('playwright-core') as typeof import('playwright-core');
+  const wanted = chromium.executablePath();
+  if (executable(wanted)) return wanted;
+  const cache = process.env.PLAYWRIGHT_BROWSERS_PATH || defaultPlaywrightCache();
   let entries: string[] = [];
   try {
     entries = readdirSync(cache)
-      .filter((entry) => entry.startsWith('chromium'))
-      .sort()
-      .reverse();
+      .filter((entry) => /^chromium-\d+$/.test(entry))
+      .sort((a, b) => Number(b.slice(9)) - Number(a.slice(9)));
   } catch {
     return undefined;
   }
+  const testing = 'Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing';
   for (const entry of entries) {
     for (const relative of [
-      'chrome-linux/chrome',
       'chrome-linux64/chrome',
+      'chrome-linux-arm64/chrome',
+      'chrome-linux/chrome',
+      `chrome-mac-arm64/${testing}`,
+      `chrome-mac-x64/${testing}`,
       'chrome-mac/Chromium.app/Contents/MacOS/Chromium',
     ]) {
       const candidate = join(cache, entry, relative);
@@ -63,6 +74,33 @@ export function findBrowser(): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Where Playwright keeps its browsers when `PLAYWRIGHT_BROWSERS_PATH` is not set. */
+function defaultPlaywrightCache(): string {
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'ms-playwright');
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'ms-playwright');
+}
+
+/**
+ * Prints (once per process and `what`) that the tests needing it are skipped because of `missing`,
+ * and `hint` (how to get it), or throws under `SLUICE_REQUIRE_SYSTEM_TOOLS=1`.
+ */
+function skipNotice(what: string, missing: string, skipped: string, hint: string): void {
+  if (REQUIRE) {
+    throw new Error(`${missing}, and SLUICE_REQUIRE_SYSTEM_TOOLS=1 makes that a failure (${hint})`);
+  }
+  if (noticed.has(what)) return;
+  noticed.add(what);
+  const line = `[sluice tests] ${missing}: skipping ${skipped} (${hint})`;
+  // Under vitest the global setup prints every notice once, at the end; otherwise print it now.
+  const log = process.env.SLUICE_SKIPPED_LOG;
+  try {
+    if (log === undefined || log === '') throw new Error('no log');
+    appendFileSync(log, `${line}\n`);
+  } catch {
+    process.stderr.write(`${line}\n`);
+  }
 }
 
 /**
@@ -78,14 +116,69 @@ export function findBrowser(): string | undefined {
  */
 export function requireTool(what: string, found: string | undefined, how: string): string | undefined {
   if (found !== undefined) return found;
-  const message = `${what} not found: skipping the tests that need it (install: ${how})`;
-  if (REQUIRE) throw new Error(`SLUICE_REQUIRE_SYSTEM_TOOLS=1 and ${message}`);
-  if (!noticed.has(what)) {
-    noticed.add(what);
-    process.stderr.write(`[sluice tests] ${message}\n`);
+  skipNotice(what, `${what} not found`, 'the tests that need it', `install: ${how}`);
+  return undefined;
+}
+
+/** Whether this is Linux (process groups as the tests watch them, `/proc`, procps' `ps`, `prlimit`). */
+export const isLinux = process.platform === 'linux';
+
+/**
+ * What a test may need from the system, besides Node:
+ *
+ * - `linux` — the tests read `/proc` (a group's live members, a child's `wchar`) and use procps'
+ *   `ps` options; sluice itself is Linux-first (see the README's "Platforms");
+ * - `python3` — children whose writes block on a full pipe (a Node child's do not);
+ * - `ps` — procps' `ps` (`ps -o … -g`, `--ppid`; on another system `ps` takes other options);
+ * - `prlimit` — util-linux, behind `exec`'s `rlimits`;
+ * - `script` — util-linux's `script`, for a pseudo-terminal;
+ * - `tmux` — a terminal the tests can resize and read back.
+ */
+export type SystemNeed = 'linux' | 'python3' | 'ps' | 'prlimit' | 'script' | 'tmux';
+
+const HOW: Readonly<Record<Exclude<SystemNeed, 'linux'>, string>> = {
+  python3: 'apt-get install python3',
+  ps: 'apt-get install procps',
+  prlimit: 'apt-get install util-linux',
+  script: 'apt-get install bsdutils',
+  tmux: 'apt-get install tmux',
+};
+
+/** `prlimit` where `exec` looks for it: on `PATH`, then in the usual system folders (src/sources/exec/prlimit.ts). */
+function findPrlimit(): string | undefined {
+  for (const folder of ['', '/usr/bin', '/bin', '/usr/sbin', '/sbin']) {
+    const found = which(folder === '' ? 'prlimit' : join(folder, 'prlimit'));
+    if (found !== undefined) return found;
   }
   return undefined;
 }
 
-/** Whether this is Linux (process groups, `/proc`, `prlimit` and the pty tests assume it). */
-export const isLinux = process.platform === 'linux';
+/**
+ * Whether every one of `what` is here. For each missing one this prints a one-line notice (once
+ * per process), or throws when `SLUICE_REQUIRE_SYSTEM_TOOLS=1`, as {@link requireTool} does. Use
+ * it with `describe.skipIf(!needs(…))` or `it.skipIf(!needs(…))`.
+ *
+ * @example
+ * ```ts
+ * describe.skipIf(!needs('linux', 'python3'))('exec backpressure (a python3 child)', () => { … });
+ * ```
+ */
+export function needs(...what: SystemNeed[]): boolean {
+  let all = true;
+  for (const need of what) {
+    if (need === 'linux') {
+      if (isLinux) continue;
+      skipNotice(
+        'linux',
+        `this is ${process.platform}, not Linux`,
+        'the tests that watch process groups through /proc and procps',
+        'they run on Linux only',
+      );
+      all = false;
+      continue;
+    }
+    const found = need === 'ps' && !isLinux ? undefined : need === 'prlimit' ? findPrlimit() : which(need);
+    if (requireTool(need, found, HOW[need]) === undefined) all = false;
+  }
+  return all;
+}

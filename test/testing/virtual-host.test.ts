@@ -16,7 +16,7 @@ async function collect(
 }
 
 describe('createVirtualHost', () => {
-  it("reproduces the seed's two-concurrent-streams table, tick() by tick()", () => {
+  it('reproduces the two-concurrent-streams table of docs/protocol.md, tick() by tick()', () => {
     const vhost = createVirtualHost({ handlers: { tool: (payload) => ({ n: payload.n as number }) } });
     const a = vhost.extension('ext-a', {
       callIds: [...Array.from({ length: 14 }, (_, n) => `other-${n}`), 'hc-42'],

@@ -3,10 +3,11 @@ import type { SseSink } from './sse-sink.js';
 
 /**
  * Opens an SSE response on a `node:http` `ServerResponse` (status 200, `text/event-stream`,
- * no caching, no proxy buffering, Nagle off) and wraps it as an {@link SseSink}: `write` is
- * `res.write` (its `false` is the socket's backpressure; frames written in one synchronous burst
- * are corked into one socket write), `onDrain` is the `'drain'` event, `onClose` the `'close'`
- * event.
+ * no caching, no proxy buffering, Nagle off) and wraps it as an {@link SseSink}. Frames written
+ * in one synchronous burst (a read of many lines) are joined and leave in one `res.write` on the
+ * next tick; `write` returns `false` once what waits (joined or in the socket) reaches the
+ * response's high-water mark, or while the socket says it is full, and `onDrain` follows when
+ * it has room again; `onClose` is the `'close'` event.
  *
  * @example
  * ```ts
@@ -28,26 +29,51 @@ export function nodeResponseSink(res: ServerResponse): SseSink {
   });
   res.socket?.setNoDelay(true);
   res.flushHeaders();
-  // Frames written in one synchronous burst (a read of many lines) leave in one socket write.
-  let corked = false;
-  const uncork = () => {
-    corked = false;
-    res.uncork();
+  // Joined here rather than with `res.cork()`: on Node 22 and 24 a response corked until the next
+  // tick answers `true` to every `write`, however much waits (no backpressure), and loses what it
+  // holds if it ends before the uncork.
+  const highWaterMark = res.writableHighWaterMark;
+  let pending = '';
+  let socketFull = false; // `res.write` answered `false`: its 'drain' is due
+  let owed = false; // a writer was told to wait: it gets a drain
+  const drainListeners = new Set<() => void>();
+  const drained = () => {
+    if (!owed || socketFull) return;
+    owed = false;
+    for (const listener of [...drainListeners]) listener();
   };
+  const flush = () => {
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
+    if (res.writableEnded || res.destroyed) return;
+    if (!res.write(text)) socketFull = true;
+    drained();
+  };
+  const onResponseDrain = () => {
+    socketFull = false;
+    drained();
+  };
+  res.on('drain', onResponseDrain);
   return {
     write: (text) => {
-      if (!corked) {
-        corked = true;
-        res.cork();
-        process.nextTick(uncork);
-      }
-      return res.write(text);
+      if (pending === '') process.nextTick(flush);
+      pending += text;
+      const room = !socketFull && pending.length + res.writableLength < highWaterMark;
+      if (!room) owed = true;
+      return room;
     },
-    end: () => res.end(),
-    destroy: () => res.destroy(),
+    end: () => {
+      flush();
+      res.end();
+    },
+    destroy: () => {
+      pending = '';
+      res.destroy();
+    },
     onDrain: (listener) => {
-      res.on('drain', listener);
-      return () => res.off('drain', listener);
+      drainListeners.add(listener);
+      return () => drainListeners.delete(listener);
     },
     onClose: (listener) => {
       if (res.closed) {

@@ -3,11 +3,11 @@ import { onChunk } from '../../adapters/on-chunk.js';
 import type { ChunkEvent } from '../../core/chunk.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { fromRunStore } from '../../runs/from-run-store.js';
+import { CliUsageError } from '../cli-usage-error.js';
 import { mirrorExitCode } from '../exit-code.js';
-import { CliUsageError } from '../parse-args.js';
 import { parseSubcommandArgs } from '../parse-subcommand-args.js';
 import { redisUrlFlag } from '../redis-url-flag.js';
-import type { Subcommand } from '../subcommands.js';
+import type { Subcommand } from '../subcommand.js';
 import type { CliStreams } from '../text-view.js';
 import { wholeNumberFlag } from '../whole-number-flag.js';
 

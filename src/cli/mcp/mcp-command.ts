@@ -1,4 +1,4 @@
-import type { Subcommand } from '../subcommands.js';
+import type { Subcommand } from '../subcommand.js';
 
 /**
  * `sluice mcp`: serves the kernel's tools to an MCP host over stdio (see `run-mcp.ts`). The MCP

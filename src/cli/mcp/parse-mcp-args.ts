@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CliUsageError } from '../parse-args.js';
+import { CliUsageError } from '../cli-usage-error.js';
 
 /**
  * What `sluice mcp` was asked to do: show help, or serve with these Exec settings.

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
-import { CliUsageError } from '../parse-args.js';
+import { CliUsageError } from '../cli-usage-error.js';
 import { parseSubcommandArgs } from '../parse-subcommand-args.js';
 import { redisUrlFlag } from '../redis-url-flag.js';
-import type { Subcommand } from '../subcommands.js';
+import type { Subcommand } from '../subcommand.js';
 import { wholeNumberFlag } from '../whole-number-flag.js';
 
 const USAGE = 'sluice web --redis <url> [--host <address>] [--port <n>] [--allow-host <name[:port]>]';

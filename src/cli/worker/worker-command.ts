@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { parseSubcommandArgs } from '../parse-subcommand-args.js';
 import { redisUrlFlag } from '../redis-url-flag.js';
-import type { Subcommand } from '../subcommands.js';
+import type { Subcommand } from '../subcommand.js';
 import { wholeNumberFlag } from '../whole-number-flag.js';
 
 const USAGE = 'sluice worker --redis <url> [--concurrency N]';

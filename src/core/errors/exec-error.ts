@@ -1,4 +1,4 @@
-import type { ExecResult } from '../../sources/exec/exec-types.js';
+import type { ExecResult } from '../exec-result.js';
 import { isSluiceError, SluiceError } from './sluice-error.js';
 
 /**

@@ -15,13 +15,13 @@ import type { HostcallStream } from './hostcall-stream.js';
  */
 export interface Bridge {
   readonly stats: BridgeStats;
-  /** The seed's `__pi_complete_hostcall`: an outcome for `callId`, as a `HostcallOutcome` or in the bridge shape. */
+  /** Hands the bridge an outcome for `callId`, as a `HostcallOutcome` or in the bridge shape. */
   completeHostcall(callId: string, outcome: unknown): void;
   /** A non-streaming hostcall: resolves with the `Success` value, rejects with a `SluiceError` carrying the `Error` code. */
   call(kind: HostcallKind, payload: HostcallPayload): Promise<JsonValue>;
   /** A streaming hostcall (`payload.stream` is set to `true`). */
   stream(kind: HostcallKind, payload: HostcallPayload): HostcallStream;
-  /** Cancels a stream (the seed's `pi.cancelStream(callId)`); unknown or finished: no-op. */
+  /** Cancels a stream (docs/protocol.md, "Cancel"); unknown or finished: no-op. */
   cancelStream(callId: string): void;
   /** The call ids still waiting for an outcome. */
   pending(): readonly string[];

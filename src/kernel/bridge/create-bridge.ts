@@ -22,7 +22,7 @@ type Pending =
 const functionSchema = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function');
 
 /**
- * Creates the extension side of seed 002: it sends hostcalls and turns the outcomes the host
+ * Creates the extension side of the hostcall protocol (docs/protocol.md): it sends hostcalls and turns the outcomes the host
  * delivers (`completeHostcall(callId, outcome)`, in `seq` order) into settled promises and
  * {@link HostcallStream}s.
  *

@@ -4,7 +4,7 @@ import { hostcallOutcomeSchema } from '../protocol/hostcall-outcome-schema.js';
 
 /**
  * Reads an outcome handed to `completeHostcall`: a `HostcallOutcome` (it has a `type`) is
- * checked with its schema; anything else is decoded from the seed's bridge shape
+ * checked with its schema; anything else is decoded from the bridge shape
  * (`{ ok, value }`, `{ ok: false, code, message }`, `{ stream: true, sequence, chunk, isFinal }`).
  * Throws when it is neither. (Internal to the bridge.)
  *

@@ -43,7 +43,7 @@ export interface HttpCallOptions {
 }
 
 /**
- * The extension-facing API of seed 002 (see {@link createExtensionApi}).
+ * The extension-facing API of the hostcall protocol (see {@link createExtensionApi}).
  *
  * @example
  * ```ts
@@ -64,16 +64,16 @@ export interface ExtensionApi {
   ): Promise<JsonValue>;
   http(url: string, options: HttpCallOptions & { readonly stream: true }): HostcallStream;
   http(url: string, options?: HttpCallOptions): Promise<JsonValue>;
-  /** The seed's `pi.cancelStream(callId)`. */
+  /** Cancels a stream (docs/protocol.md, "Cancel"). */
   cancelStream(callId: string): void;
 }
 
 /**
- * The API an extension sees, in the seed's shape, on a {@link Bridge}:
+ * The API an extension sees, on a {@link Bridge} (docs/protocol.md):
  *
  * - `api.exec(cmd, args?, { stream: true, buffer_size, stall_timeout_ms, cwd, env, timeout_ms, rlimits })`
- *   returns a {@link HostcallStream} at once (so `await api.exec(…, { stream: true })`, as the
- *   seed writes it, works too); without `stream: true` it returns a promise of the result
+ *   returns a {@link HostcallStream} at once (so `await api.exec(…, { stream: true })` works
+ *   too); without `stream: true` it returns a promise of the result
  *   `{ stdout, stderr, exit_code, … }`, the unchanged path. `args` may be left out.
  * - `api.http(url, { stream: true, … })` likewise (body chunks as strings).
  * - `api.cancelStream(callId)` cancels a stream (`stream.callId`).

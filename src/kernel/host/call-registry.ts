@@ -8,7 +8,7 @@ interface Entry {
 
 /**
  * The host's calls in flight, keyed by **(extensionId, callId)**: two extensions may use the
- * same call id without seeing each other's calls (seed 002, edge case 5). A call is in flight
+ * same call id without seeing each other's calls (docs/protocol.md, "Concurrent streams"). A call is in flight
  * from its request until its last outcome is enqueued; a streaming one also holds its
  * {@link HostStream}. Iteration is oldest first. (Internal to the host.)
  *

@@ -15,7 +15,7 @@ import { toFailure } from './to-failure.js';
 import { type ValidatedHostcall, validateHostcall } from './validate-hostcall.js';
 
 /**
- * Creates the host of seed 002, "Streaming hostcall results".
+ * Creates the host of the hostcall protocol, streaming included (docs/protocol.md).
  *
  * `hostcall(extensionId, request)` validates the request ({@link validateHostcall}) and dispatches by `kind`:
  * - `exec` / `http` with `payload.stream === true` stream through {@link openHostStream}

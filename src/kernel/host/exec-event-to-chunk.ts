@@ -6,7 +6,7 @@ import { execExitInfo } from './exec-exit-info.js';
 /**
  * How a streaming `exec` hostcall represents the events of the {@link exec} source as wire
  * chunks (the `sequence` and `isFinal` are kept):
- * - a stdout line → the bare string with its newline, as in the seed (`"line 1\n"`);
+ * - a stdout line → the bare string with its newline, (`"line 1\n"`, docs/protocol.md);
  * - a stderr line → `{ stderr: "…" }`;
  * - the exit event (final) → `{ exit_code, signal, timed_out, truncated, rlimit_hit, duration_ms }`.
  *

@@ -1,7 +1,7 @@
 import type { ExecResult } from '../../sources/exec.js';
 
 /**
- * How an exec result's exit travels on the wire (snake_case, as the seed's kernel writes it):
+ * How an exec result's exit travels on the wire (snake_case, as docs/protocol.md writes it):
  * the final chunk of a streaming `exec` hostcall is exactly this, and the non-streaming answer is
  * this plus `stdout` and `stderr`. Internal to the host.
  *

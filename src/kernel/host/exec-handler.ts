@@ -7,7 +7,7 @@ import { execPayloadOptions } from './exec-payload-options.js';
 import type { HostcallHandler } from './hostcall-handler.js';
 
 /**
- * The default handler of a non-streaming `exec` hostcall (the seed's unchanged path): runs the
+ * The default handler of a non-streaming `exec` hostcall (the path without `stream: true`): runs the
  * command to its end and answers `Success({ stdout, stderr, exit_code, signal, timed_out,
  * truncated, rlimit_hit, duration_ms })`. A non-zero exit or a death by signal is still a
  * `Success` (read `exit_code`, `signal`, and `rlimit_hit`: `'cpu'`, `'addressSpace'`, `'fileSize'`,

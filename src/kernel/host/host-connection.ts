@@ -1,7 +1,7 @@
 /**
  * One extension's link to the host: what its bridge calls. Every method acts on **this
  * extension's** calls only: `pull('hc-1')` / `cancelStream('hc-1')` never touch another
- * extension's `hc-1` (the seed's `pi.cancelStream(callId)` shape, scoped by the connection).
+ * extension's `hc-1` (`cancelStream(callId)` as docs/protocol.md has it, scoped by the connection).
  *
  * @example
  * ```ts

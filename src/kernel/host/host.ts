@@ -7,7 +7,7 @@ import type { HostStream } from './host-stream.js';
 import type { HostcallHandler } from './hostcall-handler.js';
 
 /**
- * The host side of seed 002 (see {@link createHost}). A call is identified by
+ * The host side of the hostcall protocol (docs/protocol.md; see {@link createHost}). A call is identified by
  * **(extensionId, callId)**: every method that names a call takes both, so extensions never
  * reach each other's calls (an extension itself goes through its {@link HostConnection}, which
  * fills in its id).

@@ -2,7 +2,7 @@ import type { Subscription } from 'rxjs';
 import type { MacrotaskScheduler } from '../scheduler/macrotask-scheduler.js';
 
 /**
- * The stall timer of one stream (seed 002, "Stall Detection"): `start()` starts the stall clock
+ * The stall timer of one stream (docs/protocol.md, "Stall"): `start()` starts the stall clock
  * unless it runs (a no-op when `ms` is 0, which disables it), `stop()` stops it; after `ms` of
  * uninterrupted running it calls `onStall` once. `dispose()` frees the timer for good.
  *

@@ -58,7 +58,7 @@ function read(input: unknown, field: string): HostcallOutcome {
 }
 
 /**
- * The codec of the shape the seed's JS bridge (`__pi_complete_hostcall`) consumes:
+ * The codec of the shape a JS bridge consumes (docs/protocol.md, "Outcomes"):
  *
  * - success: `{ ok: true, value }`
  * - error: `{ ok: false, code, message }`

@@ -3,8 +3,8 @@ import type { HostcallOutcome } from './hostcall-outcome.js';
 import type { OutcomeCodec } from './outcome-codec.js';
 
 /**
- * One NDJSON line of the hostcall protocol: which call, and what happened to it (the seed's
- * `MacrotaskKind::HostcallComplete { call_id, outcome }`).
+ * One NDJSON line of the hostcall protocol: which call, and what happened to it
+ * (docs/protocol.md, "Frames").
  *
  * @example
  * ```ts

@@ -1,7 +1,7 @@
 import type { JsonValue } from './json-value.js';
 
 /**
- * A hostcall finished with a value (`Success(value)` in the seed).
+ * A hostcall finished with a value (`Success(value)` in docs/protocol.md).
  *
  * @example
  * ```ts
@@ -14,7 +14,7 @@ export interface HostcallSuccess {
 }
 
 /**
- * A hostcall failed, or a stream failed mid-way (`Error { code, message }` in the seed).
+ * A hostcall failed, or a stream failed mid-way (`Error { code, message }` in docs/protocol.md).
  *
  * @example
  * ```ts
@@ -29,7 +29,8 @@ export interface HostcallFailure {
 }
 
 /**
- * One chunk of a streaming hostcall (`StreamChunk { sequence, chunk, is_final }` in the seed).
+ * One chunk of a streaming hostcall (`StreamChunk { sequence, chunk, is_final }` in
+ * docs/protocol.md).
  *
  * @example
  * ```ts

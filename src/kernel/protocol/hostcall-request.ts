@@ -35,7 +35,7 @@ export interface HostcallRequest {
   readonly payload: HostcallPayload;
 }
 
-/** The kinds whose payload carries the streaming fields; the others ignore them (seed 002). */
+/** The kinds whose payload carries the streaming fields; the others ignore them (docs/protocol.md, "Opting in"). */
 const STREAMING_KINDS: ReadonlySet<string> = new Set(['exec', 'http']);
 
 /**

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * A value that survives `JSON.stringify` / `JSON.parse` unchanged: `null`, a boolean, a finite
  * number, a string, an array of JSON values, or a plain object of JSON values. Chunks, success
- * values and hostcall payloads are JSON values (the seed's `serde_json::Value`).
+ * values and hostcall payloads are JSON values (a Rust host's `serde_json::Value`).
  *
  * @example
  * ```ts

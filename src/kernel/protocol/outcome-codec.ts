@@ -18,7 +18,7 @@ export type DecodeResult<T> =
 
 /**
  * Translates {@link HostcallOutcome}s to and from one wire shape. Two exist:
- * {@link bridgeCodec} (the seed's JS side) and {@link serdeCodec} (a Rust host's serde output).
+ * {@link bridgeCodec} (what a JS bridge reads) and {@link serdeCodec} (a Rust host's serde output).
  *
  * - `encode` checks the outcome first and throws an `InvalidFrameError` rather than put an
  *   invalid outcome (negative sequence, `NaN` chunk…) on the wire; it returns a plain JSON value.

@@ -51,7 +51,7 @@ export interface StreamOptions {
 
 /**
  * Validates the streaming fields of a payload and turns them into {@link StreamOptions} with
- * the seed's defaults. Other payload fields pass unchecked (each kind defines its own).
+ * the protocol's defaults (docs/protocol.md, "Opting in"). Other payload fields pass unchecked (each kind defines its own).
  *
  * @example
  * ```ts
@@ -70,8 +70,8 @@ export const streamOptionsSchema: z.ZodType<StreamOptions, unknown> = streamFiel
 /**
  * Reads the streaming options of a hostcall payload, or throws an `InvalidRequestError`
  * (code `INVALID_REQUEST`) naming the field: "Invalid hostcall request: `payload.buffer_size`
- * must be an integer ≥ 1, got 0 (number)". Unlike the seed's Rust dispatch, a non-boolean
- * `stream` is an error, not silently `false`.
+ * must be an integer ≥ 1, got 0 (number)". A non-boolean `stream` is an error, not
+ * silently `false`.
  *
  * @example
  * ```ts

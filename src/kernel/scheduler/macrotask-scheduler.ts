@@ -69,7 +69,7 @@ export interface MacrotaskScheduler<O> {
 }
 
 /**
- * Creates the kernel's deterministic macrotask scheduler (seed 002, "Scheduler Integration").
+ * Creates the kernel's deterministic macrotask scheduler (docs/protocol.md, "The scheduler").
  *
  * - Every {@link MacrotaskScheduler.enqueue} takes a global `seq` from `nextSeq()`; the queue is a
  *   plain FIFO: stream chunks and non-stream completions share it with no priority, and nothing

@@ -4,7 +4,7 @@
  *
  * `seq` is the global enqueue order given by {@link MacrotaskScheduler.nextSeq}; the queue never
  * reorders, so delivery order is `seq` order. `extensionId` tells the host which extension the
- * completion is for (the seed carries `call_id` only; the host needs the route).
+ * completion is for (a frame carries the call id only; the host needs the route).
  *
  * @example
  * ```ts

@@ -120,7 +120,8 @@ const argvSchema = z.object({
 });
 
 /**
- * Creates a {@link Supervisor}: the kernel side of the seed's runners. Every chunk a runner or one
+ * Creates a {@link Supervisor}: runs runners as docs/protocol.md
+ * ("Runners and the supervisor") describes them. Every chunk a runner or one
  * of its tools emits is recorded in arrival order, delivered to `wait({ onChunk })` in real time
  * and available as `handle.chunks$`; tool calls go through `dispatchToolCall` with a guarded
  * `onChunk`, so a `stream: true` Exec call streams its lines to the caller while the tool runs.

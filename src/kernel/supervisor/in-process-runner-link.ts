@@ -12,7 +12,7 @@ import type { RunnerLink, RunnerLinkEvent } from './runner-link.js';
  *
  * @example
  * ```ts
- * import { inProcessRunnerLink } from 'sluice/kernel';
+ * // internal: createSupervisor().spawn(runner) uses it
  * const link = inProcessRunnerLink(async (channel) => channel.send({ op: 'result', value: 1 }));
  * ```
  */

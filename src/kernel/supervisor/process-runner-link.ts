@@ -27,7 +27,7 @@ export interface ProcessRunnerLinkOptions {
  *
  * @example
  * ```ts
- * import { processRunnerLink } from 'sluice/kernel';
+ * // internal: createSupervisor().spawn(argv) uses it
  * const link = processRunnerLink(['python3', 'runner.py'], { cwd: '/srv/agent' });
  * ```
  */

@@ -32,7 +32,7 @@ const DEFAULT_MAX_CONCURRENT_TOOL_CALLS = 8;
  * @example
  * ```ts
  * import { asyncScheduler } from 'rxjs';
- * import { inProcessRunnerLink, startRunner } from 'sluice/kernel';
+ * // internal: createSupervisor().spawn() is the public way
  * const handle = startRunner(inProcessRunnerLink(runner), { pid: 1, registry, scheduler: asyncScheduler });
  * ```
  */

@@ -40,11 +40,11 @@ export function createExecTool(config: ExecToolConfig = {}): ToolDefinition<Exec
       'Runs a program (argv[0], no shell) in its own process group with a wall-clock timeout, an output cap ' +
       'and resource limits, and answers its exit code and output.',
     outputSchema: execToolResultSchema,
-    handler: (args, ctx) => runExec(args, ctx, config),
+    handler: (args, ctx) => runExecTool(args, ctx, config),
   };
 }
 
-function runExec(args: ExecToolArgs, ctx: ToolContext, config: ExecToolConfig): Promise<ExecToolResult> {
+function runExecTool(args: ExecToolArgs, ctx: ToolContext, config: ExecToolConfig): Promise<ExecToolResult> {
   const streaming = args.stream && ctx.onChunk !== undefined;
   const [file = '', ...rest] = args.argv;
   const options = toExecOptions(args, config);

@@ -9,7 +9,7 @@ import { type ToolChunk, toolChunkSchema } from './tool-chunk.js';
  *
  * @example
  * ```ts
- * import { guardChunkCallback } from 'sluice/kernel';
+ * import { guardChunkCallback } from './guard-chunk-callback.js'; // internal: dispatchToolCall uses it
  * const onChunk = guardChunkCallback(() => { throw new Error('UI bug'); });
  * onChunk?.({ op: 'chunk', kind: 'stdout', content: 'a\n' }); // does not throw
  * ```

@@ -3,7 +3,6 @@ export * from './exec-tool.js';
 export * from './exec-tool-args.js';
 export * from './exec-tool-result.js';
 export * from './exec-tool-result-schema.js';
-export * from './guard-chunk-callback.js';
 export * from './register-builtin-tools.js';
 export * from './to-exec-options.js';
 export * from './tool-call-message.js';

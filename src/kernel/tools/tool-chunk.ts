@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The wire shape of one streamed chunk, as the seed defines it: `op: 'chunk'`, a free-form `kind`
+ * The wire shape of one streamed chunk, as docs/protocol.md ("Chunks") defines it: `op: 'chunk'`, a free-form `kind`
  * the emitter chooses (`'stdout'`, `'stderr'`, `'token'`, …), the `content` delta, and optional
  * `metadata`. Tools emit it through {@link ToolContext.onChunk}; runners send it as one NDJSON line.
  *

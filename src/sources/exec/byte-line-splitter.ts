@@ -2,7 +2,7 @@
 export type BytePieceSink = (bytes: Uint8Array, partial: boolean) => void;
 
 /**
- * The `encoding: 'buffer'` counterpart of `LineSplitter`: splits one pipe's bytes into lines, each
+ * The `encoding: 'buffer'` counterpart of `Utf8LineSplitter`: splits one pipe's bytes into lines, each
  * with its `\n`, as bytes, exactly as the child wrote them (nothing is decoded, so invalid UTF-8
  * passes through). A line longer than `maxLineBytes` is cut into pieces of exactly that many
  * bytes, all but the last `partial`. A single-read line is a view of the read, not a copy.

@@ -7,7 +7,8 @@ import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
 import { optionError } from '../../core/option-error.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import { checkSpawnStrings } from './check-spawn-strings.js';
-import type { ExecOptions, ExecRlimits } from './exec-types.js';
+import type { ExecRlimits } from './exec-rlimits.js';
+import type { ExecOptions } from './exec-types.js';
 import type { ProcessPort } from './process-port.js';
 
 /** {@link ExecOptions} with defaults applied, as `exec` runs with them. */

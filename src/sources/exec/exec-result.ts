@@ -1,6 +1,8 @@
-import type { ExecResult, ExecRlimits } from './exec-types.js';
+import type { ExecResult } from '../../core/exec-result.js';
+import type { ExecRlimits } from './exec-rlimits.js';
 import type { OutputAccumulator } from './output-accumulator.js';
 import type { ExitInfo } from './process-port.js';
+import { quoteCommand } from './quote-command.js';
 import { rlimitHit } from './rlimit-hit.js';
 
 /** What a run knows when it ends, from which {@link buildExecResult} builds the {@link ExecResult}. */
@@ -31,7 +33,7 @@ export interface ExecRunRecord {
 export function buildExecResult(record: ExecRunRecord): ExecResult {
   const stderr = record.stderr.text();
   return {
-    command: [record.file, ...record.args].map(quote).join(' '),
+    command: quoteCommand(record.file, record.args),
     pid: record.pid,
     exitCode: record.exit.exitCode,
     signal: record.exit.signal,
@@ -42,9 +44,4 @@ export function buildExecResult(record: ExecRunRecord): ExecResult {
     stderr,
     rlimitHit: rlimitHit(record.rlimits, record.exit, stderr, record.killedBySluice),
   };
-}
-
-function quote(word: string): string {
-  if (word !== '' && /^[\w./:=@%+,-]+$/.test(word)) return word;
-  return `'${word.replaceAll("'", `'\\''`)}'`;
 }

@@ -1,73 +1,9 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
 import type { Demand } from '../../core/demand.js';
+import type { ExecResult } from '../../core/exec-result.js';
+import type { ExecRlimits } from './exec-rlimits.js';
 import type { ProcessPort } from './process-port.js';
-
-/**
- * The resource limit a child ran into, as far as sluice can tell (see {@link ExecRlimits}).
- *
- * @example
- * ```ts
- * import { exec, type RlimitName } from 'sluice';
- * exec('python3', ['crunch.py'], { rlimits: { cpuSeconds: 10 }, reject: false }).subscribe((event) => {
- *   const hit: RlimitName | null = event.kind === 'exit' ? event.content.rlimitHit : null;
- *   if (hit === 'cpu') console.warn('crunch.py ran out of CPU time');
- * });
- * ```
- */
-export type RlimitName = 'cpu' | 'addressSpace' | 'fileSize' | 'openFiles';
-
-/**
- * Resource limits applied to the child with `prlimit` (util-linux). `cpuSeconds` sets the soft
- * limit (the hard one is one second above it, so the child sees `SIGXCPU` first); the others set
- * soft = hard. Node children cannot start under an `addressSpaceBytes` of 512 MB or so (V8
- * reserves a large virtual region up front): use it for non-Node children.
- *
- * @example
- * ```ts
- * const rlimits: ExecRlimits = { cpuSeconds: 10, addressSpaceBytes: 512 * 1024 * 1024 };
- * ```
- */
-export interface ExecRlimits {
-  cpuSeconds?: number;
-  addressSpaceBytes?: number;
-  fileSizeBytes?: number;
-  openFiles?: number;
-}
-
-/**
- * What a finished run produced. `stdout` and `stderr` are each accumulated up to
- * `maxOutputBytes` bytes (cut at a UTF-8 boundary); `truncated` is `true` when either stream wrote
- * more than that.
- *
- * @example
- * ```ts
- * const result: ExecResult = {
- *   command: 'echo hi', pid: 123, exitCode: 0, signal: null, timedOut: false, truncated: false,
- *   durationMs: 4, stdout: 'hi\n', stderr: '', rlimitHit: null,
- * };
- * ```
- */
-export interface ExecResult {
-  /** The file and its arguments, quoted for display. */
-  command: string;
-  /** The pid of the child (the leader of its process group), `undefined` if it never started. */
-  pid: number | undefined;
-  /** The exit code, `null` when it died by a signal. */
-  exitCode: number | null;
-  /** The signal that killed it (`'SIGTERM'`, …), or `null`. */
-  signal: string | null;
-  /** Whether `timeoutMs` expired and sluice killed it. */
-  timedOut: boolean;
-  /** Whether stdout or stderr wrote more than `maxOutputBytes`. */
-  truncated: boolean;
-  /** Wall time from subscribe to the child's exit, measured with the scheduler. */
-  durationMs: number;
-  stdout: string;
-  stderr: string;
-  /** Which resource limit the child ran into, if any (see `rlimits`). */
-  rlimitHit: RlimitName | null;
-}
 
 /**
  * One line (or, with `lines: false`, one read) of the child's stdout or stderr: decoded text, or

@@ -1,5 +1,5 @@
 import { SluiceError } from '../../core/errors/sluice-error.js';
-import type { ExecRlimits } from './exec-types.js';
+import type { ExecRlimits } from './exec-rlimits.js';
 import type { ExitInfo } from './process-port.js';
 
 /** prlimit's names of the limits, and the `rlimits` option each comes from. */

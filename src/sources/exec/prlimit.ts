@@ -1,5 +1,5 @@
 import { SluiceError } from '../../core/errors/sluice-error.js';
-import type { ExecRlimits } from './exec-types.js';
+import type { ExecRlimits } from './exec-rlimits.js';
 import { findExecutable } from './find-executable.js';
 
 const FALLBACK_PATH = '/usr/bin:/bin:/usr/sbin:/sbin';

@@ -1,4 +1,4 @@
-import type { ExecRlimits } from './exec-types.js';
+import type { ExecRlimits } from './exec-rlimits.js';
 
 /**
  * Which output pipe of a child.

@@ -1,7 +1,7 @@
-import type { PieceSink } from './line-splitter.js';
+import type { PieceSink } from './utf8-line-splitter.js';
 
 /**
- * The `lines: false` counterpart of {@link LineSplitter}: one piece per read, decoded with a
+ * The `lines: false` counterpart of {@link Utf8LineSplitter}: one piece per read, decoded with a
  * streaming `TextDecoder` so a multi-byte character split across two reads decodes whole (its
  * bytes go with the later read). Invalid bytes become U+FFFD; empty pieces are not emitted.
  *

@@ -1,5 +1,6 @@
 import { constants } from 'node:os';
-import type { ExecRlimits, RlimitName } from './exec-types.js';
+import type { RlimitName } from '../../core/rlimit-name.js';
+import type { ExecRlimits } from './exec-rlimits.js';
 import type { ExitInfo } from './process-port.js';
 
 /**

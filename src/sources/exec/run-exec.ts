@@ -6,19 +6,20 @@ import { CancelledError } from '../../core/errors/cancelled-error.js';
 import { ExecError } from '../../core/errors/exec-error.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { SpawnError } from '../../core/errors/spawn-error.js';
+import type { ExecResult } from '../../core/exec-result.js';
 import { DemandQueue } from '../../core/queue/demand-queue.js';
 import { ByteLineSplitter } from './byte-line-splitter.js';
 import { ByteReader } from './byte-reader.js';
 import { escalateKill } from './escalate-kill.js';
 import type { ResolvedExecOptions } from './exec-options.js';
 import { buildExecResult } from './exec-result.js';
-import type { ExecEvent, ExecLineEvent, ExecResult } from './exec-types.js';
+import type { ExecEvent, ExecLineEvent } from './exec-types.js';
 import { writeInput } from './input-writer.js';
-import { LineSplitter } from './line-splitter.js';
 import { OutputAccumulator } from './output-accumulator.js';
 import { prlimitFailure } from './prlimit-failure.js';
 import type { ExitInfo, OutputStream, ProcessEvents, ProcessHandle, ProcessPort } from './process-port.js';
 import { ReadDecoder } from './read-decoder.js';
+import { Utf8LineSplitter } from './utf8-line-splitter.js';
 
 const PARTIAL: ChunkMetadata = Object.freeze({ partial: true });
 
@@ -99,7 +100,9 @@ export function runExec(
         ? new ByteLineSplitter(options.maxLineBytes, sink(kind))
         : new ByteReader(sink(kind));
     }
-    return options.lines ? new LineSplitter(options.maxLineBytes, sink(kind)) : new ReadDecoder(sink(kind));
+    return options.lines
+      ? new Utf8LineSplitter(options.maxLineBytes, sink(kind))
+      : new ReadDecoder(sink(kind));
   };
   const readers = { stdout: reader('stdout'), stderr: reader('stderr') };
 

@@ -1,4 +1,4 @@
-import type { LinePiece, LineSplitter } from './line-splitter.js';
+import type { BodyLineSplitter, LinePiece } from './body-line-splitter.js';
 
 /** What {@link pumpBody} reports to, and asks of, the exchange that runs it. */
 export interface BodySink {
@@ -21,12 +21,12 @@ export interface BodySink {
  *
  * @example
  * ```ts
- * if (!(await pumpBody(response.body, new LineSplitter(65_536), sink))) return;
+ * if (!(await pumpBody(response.body, new BodyLineSplitter(65_536), sink))) return;
  * ```
  */
 export async function pumpBody(
   body: ReadableStream<Uint8Array>,
-  splitter: LineSplitter | undefined,
+  splitter: BodyLineSplitter | undefined,
   sink: BodySink,
 ): Promise<boolean> {
   const { signal } = sink;

@@ -3,8 +3,8 @@ import type { ChunkMetadata } from '../../core/chunk.js';
 import type { Demand } from '../../core/demand.js';
 import { CancelledError } from '../../core/errors/cancelled-error.js';
 import { HttpError, type HttpErrorCode, type HttpErrorInfo } from '../../core/errors/http-error.js';
+import { BodyLineSplitter } from './body-line-splitter.js';
 import type { HttpEvent, HttpResponseInfo } from './http-types.js';
-import { LineSplitter } from './line-splitter.js';
 import type { ResolvedHttpOptions } from './parse-http-options.js';
 import type { HttpRequest } from './parse-http-request.js';
 import { type BodySink, pumpBody } from './pump-body.js';
@@ -95,7 +95,7 @@ export function runHttpExchange(
     }
     if (!(await emit({ kind: 'response', content: response, isFinal: false }))) return;
     if (answer.body !== null) {
-      const splitter = options.lines ? new LineSplitter(options.maxLineBytes) : undefined;
+      const splitter = options.lines ? new BodyLineSplitter(options.maxLineBytes) : undefined;
       const sink: BodySink = {
         signal,
         flowing,

@@ -12,6 +12,7 @@ import { isSequenceError } from '../../../src/core/errors/sequence-error.js';
 import { isSluiceError, SluiceError } from '../../../src/core/errors/sluice-error.js';
 import { sequenced } from '../../../src/operators/sequenced.js';
 import { exec } from '../../../src/sources/exec.js';
+import { needs } from '../../support/system-tools.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -165,92 +166,98 @@ describe('toServerSentEvents over node:http', () => {
     expect(stream.toResponse(new Request('http://x/run?lastEventId=4')).status).toBe(204);
   });
 
-  it('a slow client paces a demand-aware producer within the bounds; one slow client never holds back a fast one', async () => {
-    // python3 blocks on its full pipe, so `exec` really stops when its demand is paused
-    const script =
-      'import sys\nfor i in range(1000): sys.stdout.write(str(i).rjust(8) + "x" * 32000 + "\\n")';
-    const run = () => exec('python3', ['-c', script], { maxLineBytes: 65536, maxOutputBytes: 1024 });
-    const bounds = { maxEvents: 16, maxBytes: 4 << 20 };
+  it.skipIf(!needs('python3'))(
+    'a slow client paces a demand-aware producer within the bounds; one slow client never holds back a fast one',
+    async () => {
+      // python3 blocks on its full pipe, so `exec` really stops when its demand is paused
+      const script =
+        'import sys\nfor i in range(1000): sys.stdout.write(str(i).rjust(8) + "x" * 32000 + "\\n")';
+      const run = () => exec('python3', ['-c', script], { maxLineBytes: 65536, maxOutputBytes: 1024 });
+      const bounds = { maxEvents: 16, maxBytes: 4 << 20 };
 
-    // 1. one client that does not read: the producer pauses, then everything arrives when it reads
-    const alone = toServerSentEvents(run(), { replay: bounds, heartbeatMs: 0 });
-    const { url } = await serve(alone);
-    const response = await new Promise<IncomingMessage>((resolve) => get(url, resolve));
-    response.pause();
-    await until(() => alone.paused, 'the producer to pause');
-    expect(alone.log.next).toBeLessThan(1000);
-    expect(alone.log.bytes).toBeLessThanOrEqual(bounds.maxBytes + 70_000);
-    const parser = new SseParser();
-    const sequences: number[] = [];
-    response.setEncoding('utf8');
-    response.on('data', (text: string) => {
-      for (const message of parser.push(text)) sequences.push(Number(message.lastEventId));
-    });
-    response.resume();
-    await new Promise((resolve) => response.on('end', resolve));
-    expect(sequences).toEqual(Array.from({ length: 1001 }, (_, index) => index)); // no gap: it set the pace
-
-    // 2. a fast and a stuck client: the producer runs at the fast one's pace; the stuck one gets a gap
-    const shared = toServerSentEvents(run(), { replay: bounds, heartbeatMs: 0, stallTimeoutMs: 0 });
-    const second = await serve(shared);
-    const stuck = await new Promise<IncomingMessage>((resolve) => get(second.url, resolve));
-    stuck.pause();
-    const fast = await lastValueFrom(fromFetchStream(second.url).pipe(toArray()));
-    expect(fast.map((event) => event.sequence)).toEqual(Array.from({ length: 1001 }, (_, index) => index));
-    expect(shared.log.size).toBeLessThanOrEqual(bounds.maxEvents);
-    const stuckParser = new SseParser();
-    const stuckSeen: string[] = [];
-    stuck.setEncoding('utf8');
-    stuck.on('data', (text: string) => {
-      for (const message of stuckParser.push(text))
-        stuckSeen.push(message.event === 'gap' ? 'gap' : message.lastEventId);
-    });
-    stuck.resume();
-    await new Promise((resolve) => stuck.on('end', resolve));
-    const gapAt = stuckSeen.indexOf('gap');
-    expect(gapAt).toBeGreaterThan(0);
-    expect(stuckSeen.slice(0, gapAt)).toEqual(Array.from({ length: gapAt }, (_, index) => String(index)));
-    expect(stuckSeen.at(-1)).toBe('1000');
-    expect(stuckSeen.length - gapAt - 1).toBeLessThanOrEqual(bounds.maxEvents);
-  });
-
-  it('DELETE cancels the run: the process group is killed and every client sees the cancelled sentinel', async () => {
-    const stream = toServerSentEvents(
-      exec('sh', ['-c', 'echo $$; sleep 300 & sleep 300 & wait'], { forceKillAfterMs: 500 }),
-    );
-    const { url } = await serve(stream);
-    const followers = [
-      lastValueFrom(fromFetchStream(url).pipe(toArray())),
-      lastValueFrom(fromFetchStream(url).pipe(toArray())),
-    ];
-    const first = await firstValueFrom(fromFetchStream(url));
-    const pgid = Number(first.content);
-    expect(pgid).toBeGreaterThan(1);
-    expect(
-      execFileSync('ps', ['-o', 'pid=', '-g', String(pgid)], { encoding: 'utf8' })
-        .trim()
-        .split('\n').length,
-    ).toBe(3);
-    const answer = await fetch(url, { method: 'DELETE' });
-    expect(answer.status).toBe(204);
-    for (const events of await Promise.all(followers)) {
-      expect(events.at(-1)).toEqual({
-        sequence: 1,
-        kind: 'end',
-        content: null,
-        metadata: { reason: 'cancelled' },
-        isFinal: true,
+      // 1. one client that does not read: the producer pauses, then everything arrives when it reads
+      const alone = toServerSentEvents(run(), { replay: bounds, heartbeatMs: 0 });
+      const { url } = await serve(alone);
+      const response = await new Promise<IncomingMessage>((resolve) => get(url, resolve));
+      response.pause();
+      await until(() => alone.paused, 'the producer to pause');
+      expect(alone.log.next).toBeLessThan(1000);
+      expect(alone.log.bytes).toBeLessThanOrEqual(bounds.maxBytes + 70_000);
+      const parser = new SseParser();
+      const sequences: number[] = [];
+      response.setEncoding('utf8');
+      response.on('data', (text: string) => {
+        for (const message of parser.push(text)) sequences.push(Number(message.lastEventId));
       });
-    }
-    await until(() => {
-      try {
-        process.kill(-pgid, 0);
-        return false;
-      } catch (error) {
-        return (error as NodeJS.ErrnoException).code === 'ESRCH';
+      response.resume();
+      await new Promise((resolve) => response.on('end', resolve));
+      expect(sequences).toEqual(Array.from({ length: 1001 }, (_, index) => index)); // no gap: it set the pace
+
+      // 2. a fast and a stuck client: the producer runs at the fast one's pace; the stuck one gets a gap
+      const shared = toServerSentEvents(run(), { replay: bounds, heartbeatMs: 0, stallTimeoutMs: 0 });
+      const second = await serve(shared);
+      const stuck = await new Promise<IncomingMessage>((resolve) => get(second.url, resolve));
+      stuck.pause();
+      const fast = await lastValueFrom(fromFetchStream(second.url).pipe(toArray()));
+      expect(fast.map((event) => event.sequence)).toEqual(Array.from({ length: 1001 }, (_, index) => index));
+      expect(shared.log.size).toBeLessThanOrEqual(bounds.maxEvents);
+      const stuckParser = new SseParser();
+      const stuckSeen: string[] = [];
+      stuck.setEncoding('utf8');
+      stuck.on('data', (text: string) => {
+        for (const message of stuckParser.push(text))
+          stuckSeen.push(message.event === 'gap' ? 'gap' : message.lastEventId);
+      });
+      stuck.resume();
+      await new Promise((resolve) => stuck.on('end', resolve));
+      const gapAt = stuckSeen.indexOf('gap');
+      expect(gapAt).toBeGreaterThan(0);
+      expect(stuckSeen.slice(0, gapAt)).toEqual(Array.from({ length: gapAt }, (_, index) => String(index)));
+      expect(stuckSeen.at(-1)).toBe('1000');
+      expect(stuckSeen.length - gapAt - 1).toBeLessThanOrEqual(bounds.maxEvents);
+    },
+  );
+
+  it.skipIf(!needs('linux', 'ps'))(
+    'DELETE cancels the run: the process group is killed and every client sees the cancelled sentinel',
+    async () => {
+      const stream = toServerSentEvents(
+        exec('sh', ['-c', 'echo $$; sleep 300 & sleep 300 & wait'], { forceKillAfterMs: 500 }),
+      );
+      const { url } = await serve(stream);
+      const followers = [
+        lastValueFrom(fromFetchStream(url).pipe(toArray())),
+        lastValueFrom(fromFetchStream(url).pipe(toArray())),
+      ];
+      const first = await firstValueFrom(fromFetchStream(url));
+      const pgid = Number(first.content);
+      expect(pgid).toBeGreaterThan(1);
+      expect(
+        execFileSync('ps', ['-o', 'pid=', '-g', String(pgid)], { encoding: 'utf8' })
+          .trim()
+          .split('\n').length,
+      ).toBe(3);
+      const answer = await fetch(url, { method: 'DELETE' });
+      expect(answer.status).toBe(204);
+      for (const events of await Promise.all(followers)) {
+        expect(events.at(-1)).toEqual({
+          sequence: 1,
+          kind: 'end',
+          content: null,
+          metadata: { reason: 'cancelled' },
+          isFinal: true,
+        });
       }
-    }, 'the process group to be gone');
-    expect(() => execFileSync('ps', ['-o', 'pid=', '-g', String(pgid)], { encoding: 'utf8' })).toThrow();
-    expect(stream.cancel()).toBe(false);
-  });
+      await until(() => {
+        try {
+          process.kill(-pgid, 0);
+          return false;
+        } catch (error) {
+          return (error as NodeJS.ErrnoException).code === 'ESRCH';
+        }
+      }, 'the process group to be gone');
+      expect(() => execFileSync('ps', ['-o', 'pid=', '-g', String(pgid)], { encoding: 'utf8' })).toThrow();
+      expect(stream.cancel()).toBe(false);
+    },
+  );
 });

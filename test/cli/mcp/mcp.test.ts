@@ -10,6 +10,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GROUP_OF_SLEEPS, WAIT_FOR_FILE } from '../../mcp/connect-in-memory.js';
 import { groupAlive, groupGone, pollUntil, processGone } from '../../support/processes.js';
+import { needs } from '../../support/system-tools.js';
 
 const main = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
 
@@ -75,25 +76,28 @@ describe('sluice mcp over stdio (the SDK Client against the real process)', () =
     );
   });
 
-  it('sends lines as progress notifications while the command runs, the first well before the result', async () => {
-    const gate = join(mkdtempSync(join(tmpdir(), 'sluice-mcp-stdio-')), 'go');
-    const events: string[] = [];
-    const result = await server.client.callTool(
-      { name: 'Exec', arguments: { argv: ['python3', '-c', WAIT_FOR_FILE, gate] } },
-      undefined,
-      {
-        onprogress: (update) => {
-          events.push(update.message ?? '');
-          // The command is blocked until this file exists: progress arrived while it ran.
-          if (update.message?.includes('first')) writeFileSync(gate, '');
+  it.skipIf(!needs('python3'))(
+    'sends lines as progress notifications while the command runs, the first well before the result',
+    async () => {
+      const gate = join(mkdtempSync(join(tmpdir(), 'sluice-mcp-stdio-')), 'go');
+      const events: string[] = [];
+      const result = await server.client.callTool(
+        { name: 'Exec', arguments: { argv: ['python3', '-c', WAIT_FOR_FILE, gate] } },
+        undefined,
+        {
+          onprogress: (update) => {
+            events.push(update.message ?? '');
+            // The command is blocked until this file exists: progress arrived while it ran.
+            if (update.message?.includes('first')) writeFileSync(gate, '');
+          },
         },
-      },
-    );
-    expect(events[0]).toMatch(/^first\n/);
-    expect(events.join('')).toContain('[stderr] warming up\n');
-    expect(events.join('')).toContain('second\n');
-    expect(result.structuredContent).toMatchObject({ exit_code: 0, stdout: 'first\nsecond\n' });
-  });
+      );
+      expect(events[0]).toMatch(/^first\n/);
+      expect(events.join('')).toContain('[stderr] warming up\n');
+      expect(events.join('')).toContain('second\n');
+      expect(result.structuredContent).toMatchObject({ exit_code: 0, stdout: 'first\nsecond\n' });
+    },
+  );
 
   it('refuses a program that was not allowed, saying what is', async () => {
     const result = await server.client.callTool({ name: 'Exec', arguments: { argv: ['git', 'status'] } });
@@ -103,115 +107,124 @@ describe('sluice mcp over stdio (the SDK Client against the real process)', () =
     );
   });
 
-  it('kills the whole process group within 100 ms when the call is aborted; no tagged process is left', async () => {
-    const name = tag();
-    const controller = new AbortController();
-    let pgid = 0;
-    const call = server.client.callTool(
-      { name: 'Exec', arguments: { argv: ['sh', '-c', GROUP_OF_SLEEPS, name] } },
-      undefined,
-      {
-        signal: controller.signal,
-        onprogress: (update) => {
-          pgid ||= Number.parseInt(update.message ?? '', 10);
+  it.skipIf(!needs('linux', 'ps'))(
+    'kills the whole process group within 100 ms when the call is aborted; no tagged process is left',
+    async () => {
+      const name = tag();
+      const controller = new AbortController();
+      let pgid = 0;
+      const call = server.client.callTool(
+        { name: 'Exec', arguments: { argv: ['sh', '-c', GROUP_OF_SLEEPS, name] } },
+        undefined,
+        {
+          signal: controller.signal,
+          onprogress: (update) => {
+            pgid ||= Number.parseInt(update.message ?? '', 10);
+          },
         },
-      },
-    );
-    call.catch(() => {});
-    // The shell and both subshells run (each carries the tag in its command line).
-    expect(await pollUntil(() => pgid > 0 && taggedAlive(name), 20_000)).toBe(true);
-    expect(
-      await pollUntil(
-        () => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split(name).length > 3,
-        20_000,
-      ),
-    ).toBe(true);
-    const start = performance.now();
-    controller.abort('stop');
-    while (groupAlive(pgid) && performance.now() - start < 5_000)
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    const elapsed = performance.now() - start;
-    expect(groupAlive(pgid)).toBe(false);
-    expect(taggedAlive(name)).toBe(false);
-    expect(elapsed, `the group was gone ${elapsed.toFixed(1)} ms after the abort`).toBeLessThan(100);
-    await expect(call).rejects.toThrow('stop');
-    // The server goes on serving.
-    const after = await server.client.callTool({
-      name: 'Exec',
-      arguments: { argv: ['sh', '-c', 'echo still here'] },
-    });
-    expect(after.structuredContent).toMatchObject({ stdout: 'still here\n' });
-  });
+      );
+      call.catch(() => {});
+      // The shell and both subshells run (each carries the tag in its command line).
+      expect(await pollUntil(() => pgid > 0 && taggedAlive(name), 20_000)).toBe(true);
+      expect(
+        await pollUntil(
+          () => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split(name).length > 3,
+          20_000,
+        ),
+      ).toBe(true);
+      const start = performance.now();
+      controller.abort('stop');
+      while (groupAlive(pgid) && performance.now() - start < 5_000)
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      const elapsed = performance.now() - start;
+      expect(groupAlive(pgid)).toBe(false);
+      expect(taggedAlive(name)).toBe(false);
+      expect(elapsed, `the group was gone ${elapsed.toFixed(1)} ms after the abort`).toBeLessThan(100);
+      await expect(call).rejects.toThrow('stop');
+      // The server goes on serving.
+      const after = await server.client.callTool({
+        name: 'Exec',
+        arguments: { argv: ['sh', '-c', 'echo still here'] },
+      });
+      expect(after.structuredContent).toMatchObject({ stdout: 'still here\n' });
+    },
+  );
 
-  it('does not flood the client with a 100 000 lines/s command: coalesced, every line exactly once, the cap stated', async () => {
-    const messages: string[] = [];
-    const progress: number[] = [];
-    const result = await server.client.callTool(
-      { name: 'Exec', arguments: { argv: ['python3', '-c', FLOOD, '1.5'] } },
-      undefined,
-      {
-        timeout: 120_000,
-        onprogress: (update) => {
-          messages.push(update.message ?? '');
-          progress.push(update.progress);
+  it.skipIf(!needs('python3'))(
+    'does not flood the client with a 100 000 lines/s command: coalesced, every line exactly once, the cap stated',
+    async () => {
+      const messages: string[] = [];
+      const progress: number[] = [];
+      const result = await server.client.callTool(
+        { name: 'Exec', arguments: { argv: ['python3', '-c', FLOOD, '1.5'] } },
+        undefined,
+        {
+          timeout: 120_000,
+          onprogress: (update) => {
+            messages.push(update.message ?? '');
+            progress.push(update.progress);
+          },
         },
-      },
-    );
-    const lines = messages.join('').split('\n');
-    expect(lines.pop()).toBe('');
-    const count = lines.length;
-    expect(count).toBeGreaterThan(50_000);
-    // Every line exactly once, in order.
-    expect(lines.every((line, index) => line === String(index))).toBe(true);
-    // progress counts lines, strictly increasing, ending at the total.
-    expect(progress.every((value, index) => index === 0 || value > (progress[index - 1] ?? 0))).toBe(true);
-    expect(progress.at(-1)).toBe(count);
-    // Coalesced: at most one notification per 20 ms of the run (plus the first, sent at once).
-    const { duration_ms: durationMs, truncated } = result.structuredContent as {
-      duration_ms: number;
-      truncated: boolean;
-    };
-    expect(messages.length).toBeLessThanOrEqual(Math.ceil(durationMs / 20) + 2);
-    expect(messages.length).toBeLessThan(count / 100);
-    // The result stays within the output cap and says so.
-    expect(truncated).toBe(true);
-    expect((result.structuredContent as { stdout: string }).stdout.length).toBeLessThanOrEqual(262_144);
-    expect(textOf(result)).toMatch(
-      new RegExp(
-        `exit 0 · \\d+ ms · output truncated: stdout and stderr are each capped at 262144 bytes \\(max_output_bytes\\) · ${count} lines sent as progress notifications\\n$`,
-      ),
-    );
-  });
+      );
+      const lines = messages.join('').split('\n');
+      expect(lines.pop()).toBe('');
+      const count = lines.length;
+      expect(count).toBeGreaterThan(50_000);
+      // Every line exactly once, in order.
+      expect(lines.every((line, index) => line === String(index))).toBe(true);
+      // progress counts lines, strictly increasing, ending at the total.
+      expect(progress.every((value, index) => index === 0 || value > (progress[index - 1] ?? 0))).toBe(true);
+      expect(progress.at(-1)).toBe(count);
+      // Coalesced: at most one notification per 20 ms of the run (plus the first, sent at once).
+      const { duration_ms: durationMs, truncated } = result.structuredContent as {
+        duration_ms: number;
+        truncated: boolean;
+      };
+      expect(messages.length).toBeLessThanOrEqual(Math.ceil(durationMs / 20) + 2);
+      expect(messages.length).toBeLessThan(count / 100);
+      // The result stays within the output cap and says so.
+      expect(truncated).toBe(true);
+      expect((result.structuredContent as { stdout: string }).stdout.length).toBeLessThanOrEqual(262_144);
+      expect(textOf(result)).toMatch(
+        new RegExp(
+          `exit 0 · \\d+ ms · output truncated: stdout and stderr are each capped at 262144 bytes \\(max_output_bytes\\) · ${count} lines sent as progress notifications\\n$`,
+        ),
+      );
+    },
+  );
 });
 
 describe('sluice mcp: lifetime and command line', () => {
-  it('kills a running command and exits when the client goes away', async () => {
-    const { client, transport } = await startSluiceMcp(['--allow', 'sh']);
-    const serverPid = transport.pid ?? 0;
-    const name = tag();
-    let pgid = 0;
-    const call = client.callTool(
-      { name: 'Exec', arguments: { argv: ['sh', '-c', GROUP_OF_SLEEPS, name] } },
-      undefined,
-      {
-        onprogress: (update) => {
-          pgid ||= Number.parseInt(update.message ?? '', 10);
+  it.skipIf(!needs('linux', 'ps'))(
+    'kills a running command and exits when the client goes away',
+    async () => {
+      const { client, transport } = await startSluiceMcp(['--allow', 'sh']);
+      const serverPid = transport.pid ?? 0;
+      const name = tag();
+      let pgid = 0;
+      const call = client.callTool(
+        { name: 'Exec', arguments: { argv: ['sh', '-c', GROUP_OF_SLEEPS, name] } },
+        undefined,
+        {
+          onprogress: (update) => {
+            pgid ||= Number.parseInt(update.message ?? '', 10);
+          },
         },
-      },
-    );
-    call.catch(() => {});
-    expect(await pollUntil(() => pgid > 0, 20_000)).toBe(true);
-    // Closing ends the server's stdin: the command is killed at once, well before the SDK's own
-    // 2 s grace (after which it would SIGTERM the server).
-    const closing = client.close();
-    expect(await groupGone(pgid, 1_000)).toBe(true);
-    expect(taggedAlive(name)).toBe(false);
-    await closing;
-    // The server exits too (after exec's 2 s SIGKILL check for members that ignored SIGTERM).
-    expect(await pollUntil(() => processGone(serverPid), 5_000)).toBe(true);
-  });
+      );
+      call.catch(() => {});
+      expect(await pollUntil(() => pgid > 0, 20_000)).toBe(true);
+      // Closing ends the server's stdin: the command is killed at once, well before the SDK's own
+      // 2 s grace (after which it would SIGTERM the server).
+      const closing = client.close();
+      expect(await groupGone(pgid, 1_000)).toBe(true);
+      expect(taggedAlive(name)).toBe(false);
+      await closing;
+      // The server exits too (after exec's 2 s SIGKILL check for members that ignored SIGTERM).
+      expect(await pollUntil(() => processGone(serverPid), 5_000)).toBe(true);
+    },
+  );
 
-  it('kills a running command and exits on SIGTERM', async () => {
+  it.skipIf(!needs('linux', 'ps'))('kills a running command and exits on SIGTERM', async () => {
     const { client, transport } = await startSluiceMcp(['--allow', 'sh']);
     const serverPid = transport.pid ?? 0;
     let pgid = 0;

@@ -2,8 +2,8 @@ import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CliUsageError } from '../../../src/cli/cli-usage-error.js';
 import { parseMcpArgs } from '../../../src/cli/mcp/parse-mcp-args.js';
-import { CliUsageError } from '../../../src/cli/parse-args.js';
 
 describe('parseMcpArgs', () => {
   const here = realpathSync(mkdtempSync(join(tmpdir(), 'sluice-mcp-args-')));

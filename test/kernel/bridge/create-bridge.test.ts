@@ -34,7 +34,7 @@ describe('createBridge', () => {
     expect(bridge.pending()).toEqual([]);
   });
 
-  it("accepts the seed's bridge shape through the protocol codec", async () => {
+  it('accepts the bridge shape through the protocol codec', async () => {
     const { bridge } = fakeTransport();
     const ok = bridge.call('tool', {});
     const ko = bridge.call('tool', {});

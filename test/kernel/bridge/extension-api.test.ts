@@ -15,7 +15,7 @@ const lines = (texts: readonly string[]) =>
   );
 
 describe('createExtensionApi', () => {
-  it('builds the payloads in the seed’s shape', () => {
+  it('builds the payloads of docs/protocol.md', () => {
     const calls: unknown[] = [];
     const bridge = {
       call: (kind: string, payload: unknown) => {

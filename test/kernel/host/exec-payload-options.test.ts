@@ -5,6 +5,7 @@ import { connectExtension } from '../../../src/kernel/bridge/connect-extension.j
 import { createHost } from '../../../src/kernel/host/create-host.js';
 import { execPayloadOptions } from '../../../src/kernel/host/exec-payload-options.js';
 import { groupGone } from '../../support/processes.js';
+import { needs } from '../../support/system-tools.js';
 
 const SPIN = 'import os\nprint(os.getpid(), flush=True)\nwhile True: pass';
 
@@ -40,37 +41,40 @@ describe('execPayloadOptions', () => {
 });
 
 describe('exec hostcalls with rlimits (real processes)', () => {
-  it('a streaming exec under cpu_s: 1 ends with EXEC_FAILED naming the limit; non-streaming answers rlimit_hit: cpu', async () => {
-    const host = createHost({ logger: { warn: () => {} } });
-    const { api } = connectExtension(host, 'ext-a');
-    const streaming = (async () => {
-      const values: unknown[] = [];
-      try {
-        for await (const value of api.exec('python3', ['-c', SPIN], {
-          stream: true,
-          rlimits: { cpu_s: 1 },
-        })) {
-          values.push(value);
+  it.skipIf(!needs('linux', 'prlimit', 'python3'))(
+    'a streaming exec under cpu_s: 1 ends with EXEC_FAILED naming the limit; non-streaming answers rlimit_hit: cpu',
+    async () => {
+      const host = createHost({ logger: { warn: () => {} } });
+      const { api } = connectExtension(host, 'ext-a');
+      const streaming = (async () => {
+        const values: unknown[] = [];
+        try {
+          for await (const value of api.exec('python3', ['-c', SPIN], {
+            stream: true,
+            rlimits: { cpu_s: 1 },
+          })) {
+            values.push(value);
+          }
+        } catch (error) {
+          return { values, error };
         }
-      } catch (error) {
-        return { values, error };
-      }
-      return { values, error: undefined };
-    })();
-    const plain = api.exec('python3', ['-c', SPIN], { rlimits: { cpu_s: 1 }, timeout_ms: 30_000 });
-    const [stream, result] = await Promise.all([streaming, plain]);
+        return { values, error: undefined };
+      })();
+      const plain = api.exec('python3', ['-c', SPIN], { rlimits: { cpu_s: 1 }, timeout_ms: 30_000 });
+      const [stream, result] = await Promise.all([streaming, plain]);
 
-    expect(stream.values).toEqual([expect.stringMatching(/^\d+\n$/)]);
-    expect(isSluiceError(stream.error, 'EXEC_FAILED')).toBe(true);
-    expect((stream.error as Error).message).toMatch(
-      /^Command was killed with SIG(XCPU|KILL) \(cpu limit hit\)/,
-    );
-    expect(await groupGone(Number.parseInt(String(stream.values[0]), 10))).toBe(true);
+      expect(stream.values).toEqual([expect.stringMatching(/^\d+\n$/)]);
+      expect(isSluiceError(stream.error, 'EXEC_FAILED')).toBe(true);
+      expect((stream.error as Error).message).toMatch(
+        /^Command was killed with SIG(XCPU|KILL) \(cpu limit hit\)/,
+      );
+      expect(await groupGone(Number.parseInt(String(stream.values[0]), 10))).toBe(true);
 
-    expect(result).toMatchObject({ exit_code: null, timed_out: false, rlimit_hit: 'cpu' });
-    expect(['SIGXCPU', 'SIGKILL']).toContain((result as { signal: string }).signal);
-    expect(host.activeStreams()).toEqual([]);
-  });
+      expect(result).toMatchObject({ exit_code: null, timed_out: false, rlimit_hit: 'cpu' });
+      expect(['SIGXCPU', 'SIGKILL']).toContain((result as { signal: string }).signal);
+      expect(host.activeStreams()).toEqual([]);
+    },
+  );
 
   it('rejects bad rlimits with INVALID_REQUEST naming the field, before anything spawns', async () => {
     const host = createHost({ logger: { warn: () => {} } });

@@ -9,6 +9,7 @@ import { createExtensionApi } from '../../../src/kernel/bridge/extension-api.js'
 import { createHost } from '../../../src/kernel/host/create-host.js';
 import type { HostcallOutcome } from '../../../src/kernel/protocol/hostcall-outcome.js';
 import { groupGone, pollUntil } from '../../support/processes.js';
+import { needs } from '../../support/system-tools.js';
 
 /**
  * sh writer: its pid to $1, then $2 numbered lines (`echo` is one write each; sh blocks on a full
@@ -79,7 +80,7 @@ async function consume(api: ReturnType<typeof createExtensionApi>, plan: Plan, f
   return { callId: stream.callId, values };
 }
 
-describe('host streams — stress with real processes', () => {
+describe.skipIf(!needs('linux'))('host streams — stress with real processes', () => {
   it('100 streams through one host with random break / cancelStream: one final outcome each, contiguous sequences, no process left', async () => {
     // Streams the plan stops keep their group alive (a lingering `sleep`) until the cancel kills it.
     await fc.assert(

@@ -10,6 +10,7 @@ import { createBridge } from '../../../src/kernel/bridge/create-bridge.js';
 import { createExtensionApi } from '../../../src/kernel/bridge/extension-api.js';
 import { createHost } from '../../../src/kernel/host/create-host.js';
 import type { HostcallOutcome } from '../../../src/kernel/protocol/hostcall-outcome.js';
+import { needs } from '../../support/system-tools.js';
 
 /** python3 child: writes its pid to argv[1], then argv[2] numbered lines (-1: forever), each flushed; argv[3] = 'grandchild' also starts a `sleep` in its group. */
 const WRITER = [
@@ -130,229 +131,232 @@ async function blockedOnPipe(pid: number): Promise<number> {
   return wchar(pid);
 }
 
-describe('streaming exec through host + bridge (real processes)', () => {
-  it('break after 20 chunks kills the whole group (the child and its grandchild)', async () => {
-    const host = createHost({ logger: { warn: () => {} } });
-    const { api } = connectExtension(host, 'ext-a');
-    const file = pidFile();
-    const stream = api.exec('python3', ['-c', WRITER, file, '-1', 'grandchild'], {
-      stream: true,
-      buffer_size: 16,
-      stall_timeout_ms: 0,
-    });
-    let read = 0;
-    for await (const chunk of stream) {
-      expect(chunk).toBe(line(read));
-      read += 1;
-      if (read === 20) break;
-    }
-    expect(read).toBe(20);
-    const pid = await readPid(file);
-    await waitGone(pid);
-    expect(host.activeStreams()).toEqual([]);
-  });
-
-  it('measures the lead of a blocked child while the stream is idle', async () => {
-    const host = createHost({ logger: { warn: () => {} } });
-    const { api } = connectExtension(host, 'ext-a');
-    const file = pidFile();
-    const stream = api.exec('python3', ['-c', WRITER, file, '-1'], {
-      stream: true,
-      buffer_size: 16,
-      stall_timeout_ms: 0,
-    });
-    const iterator = stream[Symbol.asyncIterator]();
-    for (let i = 0; i < 10; i += 1) expect((await iterator.next()).value).toBe(line(i));
-    const pid = await readPid(file);
-    const written = Math.floor((await blockedWrites(pid)) / LINE_BYTES);
-    const hostSide = host.stream('ext-a', stream.callId);
-    expect(hostSide?.paused).toBe(true);
-    expect((hostSide?.channelled ?? 0) + (hostSide?.queued ?? 0)).toBeGreaterThanOrEqual(16);
-    const lead = written - 10;
-    // 16 in the channel + what one read split into lines (≤ 64 KiB) + the pipe (64 KiB) + stream buffers (64 KiB).
-    expect(lead).toBeGreaterThan(16);
-    expect(lead * LINE_BYTES).toBeLessThan(16 * LINE_BYTES + 3 * 65_536);
-    // Consuming again resumes the child: the next lines come in order.
-    for (let i = 10; i < 30; i += 1) expect((await iterator.next()).value).toBe(line(i));
-    await iterator.return?.();
-    await waitGone(pid);
-  });
-
-  it('stall_timeout_ms: 200 kills the blocked child, delivers the null final chunk and logs the warning', async () => {
-    const warnings: string[] = [];
-    const host = createHost({ logger: { warn: (message) => warnings.push(message) } });
-    const { api } = connectExtension(host, 'ext-a');
-    const file = pidFile();
-    const stream = api.exec('python3', ['-c', WRITER, file, '-1', 'grandchild'], {
-      stream: true,
-      buffer_size: 8,
-      stall_timeout_ms: 200,
-    });
-    const iterator = stream[Symbol.asyncIterator]();
-    for (let i = 0; i < 3; i += 1) expect((await iterator.next()).value).toBe(line(i));
-    const pid = await readPid(file);
-    await waitFor(() => (warnings.length > 0 ? true : undefined), 'the stall warning');
-    expect(warnings).toEqual(['Stream stalled: JS consumer did not pull for 0.2s']);
-    await waitGone(pid);
-    await drainRest(iterator, 3, 8);
-    expect(host.activeStreams()).toEqual([]);
-  });
-
-  it('cancelStream kills the group; the iterator ends after the chunks already queued', async () => {
-    const host = createHost({ logger: { warn: () => {} } });
-    const { api, bridge } = connectExtension(host, 'ext-a');
-    const file = pidFile();
-    const stream = api.exec('python3', ['-c', WRITER, file, '-1', 'grandchild'], { stream: true });
-    const iterator = stream[Symbol.asyncIterator]();
-    for (let i = 0; i < 2; i += 1) expect((await iterator.next()).value).toBe(line(i));
-    const pid = await readPid(file);
-    api.cancelStream(stream.callId);
-    await waitGone(pid);
-    await drainRest(iterator, 2, 16);
-    expect(bridge.pending()).toEqual([]);
-    api.cancelStream(stream.callId); // finished: a no-op
-    expect(host.activeStreams()).toEqual([]);
-  });
-
-  it("unloadExtension kills that extension's children and leaves the other extension's stream running", async () => {
-    const host = createHost({ logger: { warn: () => {} } });
-    const a = connectExtension(host, 'ext-a');
-    const b = connectExtension(host, 'ext-b');
-    const fileA = pidFile();
-    const fileB = pidFile();
-    const streamA = a.api.exec('python3', ['-c', WRITER, fileA, '-1', 'grandchild'], { stream: true });
-    const streamB = b.api.exec('python3', ['-c', WRITER, fileB, '200'], { stream: true, buffer_size: 4 });
-    const iterA = streamA[Symbol.asyncIterator]();
-    const iterB = streamB[Symbol.asyncIterator]();
-    expect((await iterA.next()).value).toBe(line(0));
-    expect((await iterB.next()).value).toBe(line(0));
-    const pidA = await readPid(fileA);
-    host.unloadExtension('ext-a');
-    await waitGone(pidA);
-    await drainRest(iterA, 1, 16);
-    const rest: unknown[] = [];
-    for (let r = await iterB.next(); !r.done; r = await iterB.next()) rest.push(r.value);
-    expect(rest.slice(0, 199)).toEqual(Array.from({ length: 199 }, (_, i) => line(i + 1)));
-    expect(rest[199]).toMatchObject({ exit_code: 0, signal: null });
-    expect(rest).toHaveLength(200);
-  });
-
-  it('one slow consumer never blocks another producer: B drains to its end while A stays paused, then A is unloaded', async () => {
-    const host = createHost({ logger: { warn: () => {} } });
-    const a = connectExtension(host, 'ext-a');
-    const b = connectExtension(host, 'ext-b');
-    const fileA = pidFile();
-    const streamA = a.api.exec('python3', ['-c', WRITER, fileA, '-1', 'grandchild'], {
-      stream: true,
-      buffer_size: 4,
-      stall_timeout_ms: 0,
-    });
-    const iterA = streamA[Symbol.asyncIterator]();
-    expect((await iterA.next()).value).toBe(line(0));
-    const pidA = await readPid(fileA);
-    const writtenA = await blockedOnPipe(pidA);
-    expect(host.stream('ext-a', streamA.callId)?.paused).toBe(true);
-    // B writes far more than the pipe and read buffers hold: it can only finish if it is read.
-    const count = 10_000;
-    const streamB = b.api.exec('python3', ['-c', WRITER, pidFile(), String(count)], {
-      stream: true,
-      buffer_size: 16,
-    });
-    const values: unknown[] = [];
-    for await (const value of streamB) values.push(value);
-    expect(values).toHaveLength(count + 1);
-    expect(values.slice(0, count)).toEqual(Array.from({ length: count }, (_, i) => line(i)));
-    expect(values[count]).toMatchObject({ exit_code: 0, signal: null });
-    // Meanwhile A did not move: its child wrote nothing more, its stream is still open and paused.
-    expect(wchar(pidA)).toBe(writtenA);
-    expect(wchan(pidA)).toMatch(BLOCKED_WRITE_OR_HIDDEN);
-    expect(groupExists(pidA)).toBe(true);
-    expect(host.stream('ext-a', streamA.callId)).toMatchObject({ paused: true, closed: false });
-    expect(host.activeStreams()).toEqual([{ extensionId: 'ext-a', callId: streamA.callId }]);
-    host.unloadExtension('ext-a');
-    await waitGone(pidA);
-    await drainRest(iterA, 1, 4);
-    expect(host.activeStreams()).toEqual([]);
-  });
-
-  it('ten concurrent streams complete independently with contiguous sequences', async () => {
-    const host = createHost({ logger: { warn: () => {} } });
-    const { api } = connectExtension(host, 'ext-a');
-    const counts = Array.from({ length: 10 }, (_, i) => 50 + i * 30);
-    const runs = counts.map((count, i) => {
-      const stream = api.exec('python3', ['-c', WRITER, pidFile(), String(count)], {
+describe.skipIf(!needs('linux', 'ps', 'python3'))(
+  'streaming exec through host + bridge (real processes)',
+  () => {
+    it('break after 20 chunks kills the whole group (the child and its grandchild)', async () => {
+      const host = createHost({ logger: { warn: () => {} } });
+      const { api } = connectExtension(host, 'ext-a');
+      const file = pidFile();
+      const stream = api.exec('python3', ['-c', WRITER, file, '-1', 'grandchild'], {
         stream: true,
-        buffer_size: 2 + i,
+        buffer_size: 16,
+        stall_timeout_ms: 0,
       });
-      return lastValueFrom(stream.pipe(toArray()));
+      let read = 0;
+      for await (const chunk of stream) {
+        expect(chunk).toBe(line(read));
+        read += 1;
+        if (read === 20) break;
+      }
+      expect(read).toBe(20);
+      const pid = await readPid(file);
+      await waitGone(pid);
+      expect(host.activeStreams()).toEqual([]);
     });
-    const results = await Promise.all(runs);
-    results.forEach((events, i) => {
-      const count = counts[i] as number;
-      expect(events.map((event) => event.sequence)).toEqual(Array.from({ length: count + 1 }, (_, n) => n));
-      expect(events.slice(0, count).map((event) => event.content)).toEqual(
-        Array.from({ length: count }, (_, n) => line(n)),
-      );
-      expect(events.filter((event) => event.isFinal)).toHaveLength(1);
-      expect(events[count]).toMatchObject({ isFinal: true, content: { exit_code: 0 } });
-    });
-    expect(host.activeStreams()).toEqual([]);
-  });
 
-  it('property (small, real): random cancels leave exactly one final outcome per stream and no process', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(
-          fc.record({
-            lines: fc.integer({ min: 0, max: 40 }),
-            cancelAfter: fc.option(fc.integer({ min: 0, max: 30 })),
-          }),
-          {
-            minLength: 1,
-            maxLength: 4,
+    it('measures the lead of a blocked child while the stream is idle', async () => {
+      const host = createHost({ logger: { warn: () => {} } });
+      const { api } = connectExtension(host, 'ext-a');
+      const file = pidFile();
+      const stream = api.exec('python3', ['-c', WRITER, file, '-1'], {
+        stream: true,
+        buffer_size: 16,
+        stall_timeout_ms: 0,
+      });
+      const iterator = stream[Symbol.asyncIterator]();
+      for (let i = 0; i < 10; i += 1) expect((await iterator.next()).value).toBe(line(i));
+      const pid = await readPid(file);
+      const written = Math.floor((await blockedWrites(pid)) / LINE_BYTES);
+      const hostSide = host.stream('ext-a', stream.callId);
+      expect(hostSide?.paused).toBe(true);
+      expect((hostSide?.channelled ?? 0) + (hostSide?.queued ?? 0)).toBeGreaterThanOrEqual(16);
+      const lead = written - 10;
+      // 16 in the channel + what one read split into lines (≤ 64 KiB) + the pipe (64 KiB) + stream buffers (64 KiB).
+      expect(lead).toBeGreaterThan(16);
+      expect(lead * LINE_BYTES).toBeLessThan(16 * LINE_BYTES + 3 * 65_536);
+      // Consuming again resumes the child: the next lines come in order.
+      for (let i = 10; i < 30; i += 1) expect((await iterator.next()).value).toBe(line(i));
+      await iterator.return?.();
+      await waitGone(pid);
+    });
+
+    it('stall_timeout_ms: 200 kills the blocked child, delivers the null final chunk and logs the warning', async () => {
+      const warnings: string[] = [];
+      const host = createHost({ logger: { warn: (message) => warnings.push(message) } });
+      const { api } = connectExtension(host, 'ext-a');
+      const file = pidFile();
+      const stream = api.exec('python3', ['-c', WRITER, file, '-1', 'grandchild'], {
+        stream: true,
+        buffer_size: 8,
+        stall_timeout_ms: 200,
+      });
+      const iterator = stream[Symbol.asyncIterator]();
+      for (let i = 0; i < 3; i += 1) expect((await iterator.next()).value).toBe(line(i));
+      const pid = await readPid(file);
+      await waitFor(() => (warnings.length > 0 ? true : undefined), 'the stall warning');
+      expect(warnings).toEqual(['Stream stalled: JS consumer did not pull for 0.2s']);
+      await waitGone(pid);
+      await drainRest(iterator, 3, 8);
+      expect(host.activeStreams()).toEqual([]);
+    });
+
+    it('cancelStream kills the group; the iterator ends after the chunks already queued', async () => {
+      const host = createHost({ logger: { warn: () => {} } });
+      const { api, bridge } = connectExtension(host, 'ext-a');
+      const file = pidFile();
+      const stream = api.exec('python3', ['-c', WRITER, file, '-1', 'grandchild'], { stream: true });
+      const iterator = stream[Symbol.asyncIterator]();
+      for (let i = 0; i < 2; i += 1) expect((await iterator.next()).value).toBe(line(i));
+      const pid = await readPid(file);
+      api.cancelStream(stream.callId);
+      await waitGone(pid);
+      await drainRest(iterator, 2, 16);
+      expect(bridge.pending()).toEqual([]);
+      api.cancelStream(stream.callId); // finished: a no-op
+      expect(host.activeStreams()).toEqual([]);
+    });
+
+    it("unloadExtension kills that extension's children and leaves the other extension's stream running", async () => {
+      const host = createHost({ logger: { warn: () => {} } });
+      const a = connectExtension(host, 'ext-a');
+      const b = connectExtension(host, 'ext-b');
+      const fileA = pidFile();
+      const fileB = pidFile();
+      const streamA = a.api.exec('python3', ['-c', WRITER, fileA, '-1', 'grandchild'], { stream: true });
+      const streamB = b.api.exec('python3', ['-c', WRITER, fileB, '200'], { stream: true, buffer_size: 4 });
+      const iterA = streamA[Symbol.asyncIterator]();
+      const iterB = streamB[Symbol.asyncIterator]();
+      expect((await iterA.next()).value).toBe(line(0));
+      expect((await iterB.next()).value).toBe(line(0));
+      const pidA = await readPid(fileA);
+      host.unloadExtension('ext-a');
+      await waitGone(pidA);
+      await drainRest(iterA, 1, 16);
+      const rest: unknown[] = [];
+      for (let r = await iterB.next(); !r.done; r = await iterB.next()) rest.push(r.value);
+      expect(rest.slice(0, 199)).toEqual(Array.from({ length: 199 }, (_, i) => line(i + 1)));
+      expect(rest[199]).toMatchObject({ exit_code: 0, signal: null });
+      expect(rest).toHaveLength(200);
+    });
+
+    it('one slow consumer never blocks another producer: B drains to its end while A stays paused, then A is unloaded', async () => {
+      const host = createHost({ logger: { warn: () => {} } });
+      const a = connectExtension(host, 'ext-a');
+      const b = connectExtension(host, 'ext-b');
+      const fileA = pidFile();
+      const streamA = a.api.exec('python3', ['-c', WRITER, fileA, '-1', 'grandchild'], {
+        stream: true,
+        buffer_size: 4,
+        stall_timeout_ms: 0,
+      });
+      const iterA = streamA[Symbol.asyncIterator]();
+      expect((await iterA.next()).value).toBe(line(0));
+      const pidA = await readPid(fileA);
+      const writtenA = await blockedOnPipe(pidA);
+      expect(host.stream('ext-a', streamA.callId)?.paused).toBe(true);
+      // B writes far more than the pipe and read buffers hold: it can only finish if it is read.
+      const count = 10_000;
+      const streamB = b.api.exec('python3', ['-c', WRITER, pidFile(), String(count)], {
+        stream: true,
+        buffer_size: 16,
+      });
+      const values: unknown[] = [];
+      for await (const value of streamB) values.push(value);
+      expect(values).toHaveLength(count + 1);
+      expect(values.slice(0, count)).toEqual(Array.from({ length: count }, (_, i) => line(i)));
+      expect(values[count]).toMatchObject({ exit_code: 0, signal: null });
+      // Meanwhile A did not move: its child wrote nothing more, its stream is still open and paused.
+      expect(wchar(pidA)).toBe(writtenA);
+      expect(wchan(pidA)).toMatch(BLOCKED_WRITE_OR_HIDDEN);
+      expect(groupExists(pidA)).toBe(true);
+      expect(host.stream('ext-a', streamA.callId)).toMatchObject({ paused: true, closed: false });
+      expect(host.activeStreams()).toEqual([{ extensionId: 'ext-a', callId: streamA.callId }]);
+      host.unloadExtension('ext-a');
+      await waitGone(pidA);
+      await drainRest(iterA, 1, 4);
+      expect(host.activeStreams()).toEqual([]);
+    });
+
+    it('ten concurrent streams complete independently with contiguous sequences', async () => {
+      const host = createHost({ logger: { warn: () => {} } });
+      const { api } = connectExtension(host, 'ext-a');
+      const counts = Array.from({ length: 10 }, (_, i) => 50 + i * 30);
+      const runs = counts.map((count, i) => {
+        const stream = api.exec('python3', ['-c', WRITER, pidFile(), String(count)], {
+          stream: true,
+          buffer_size: 2 + i,
+        });
+        return lastValueFrom(stream.pipe(toArray()));
+      });
+      const results = await Promise.all(runs);
+      results.forEach((events, i) => {
+        const count = counts[i] as number;
+        expect(events.map((event) => event.sequence)).toEqual(Array.from({ length: count + 1 }, (_, n) => n));
+        expect(events.slice(0, count).map((event) => event.content)).toEqual(
+          Array.from({ length: count }, (_, n) => line(n)),
+        );
+        expect(events.filter((event) => event.isFinal)).toHaveLength(1);
+        expect(events[count]).toMatchObject({ isFinal: true, content: { exit_code: 0 } });
+      });
+      expect(host.activeStreams()).toEqual([]);
+    });
+
+    it('property (small, real): random cancels leave exactly one final outcome per stream and no process', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            fc.record({
+              lines: fc.integer({ min: 0, max: 40 }),
+              cancelAfter: fc.option(fc.integer({ min: 0, max: 30 })),
+            }),
+            {
+              minLength: 1,
+              maxLength: 4,
+            },
+          ),
+          async (plans) => {
+            const host = createHost({ logger: { warn: () => {} } });
+            const seen = new Map<string, HostcallOutcome[]>();
+            let bridge: ReturnType<typeof createBridge> | undefined;
+            const connection = host.connect('ext-a', (task) => {
+              seen.set(task.callId, [...(seen.get(task.callId) ?? []), task.outcome]);
+              bridge?.completeHostcall(task.callId, task.outcome);
+            });
+            bridge = createBridge(connection);
+            const api = createExtensionApi(bridge);
+            const files = plans.map(() => pidFile());
+            await Promise.all(
+              plans.map(async (plan, i) => {
+                const stream = api.exec('python3', ['-c', WRITER, files[i] as string, String(plan.lines)], {
+                  stream: true,
+                });
+                let read = 0;
+                for await (const _ of stream) {
+                  read += 1;
+                  if (plan.cancelAfter !== null && read > plan.cancelAfter) break;
+                }
+              }),
+            );
+            await waitFor(
+              () => (host.activeStreams().length === 0 && host.scheduler.size === 0 ? true : undefined),
+              'idle',
+            );
+            for (const outcomes of seen.values()) {
+              expect(outcomes.map((o) => (o.type === 'streamChunk' ? o.sequence : -1))).toEqual(
+                outcomes.map((_, n) => n),
+              );
+              expect(
+                outcomes.filter((o) => o.type === 'error' || (o.type === 'streamChunk' && o.isFinal)),
+              ).toHaveLength(1);
+              expect(outcomes.at(-1)).toMatchObject({ type: 'streamChunk', isFinal: true });
+            }
+            expect(seen.size).toBe(plans.length);
+            for (const file of files) await waitGone(await readPid(file));
           },
         ),
-        async (plans) => {
-          const host = createHost({ logger: { warn: () => {} } });
-          const seen = new Map<string, HostcallOutcome[]>();
-          let bridge: ReturnType<typeof createBridge> | undefined;
-          const connection = host.connect('ext-a', (task) => {
-            seen.set(task.callId, [...(seen.get(task.callId) ?? []), task.outcome]);
-            bridge?.completeHostcall(task.callId, task.outcome);
-          });
-          bridge = createBridge(connection);
-          const api = createExtensionApi(bridge);
-          const files = plans.map(() => pidFile());
-          await Promise.all(
-            plans.map(async (plan, i) => {
-              const stream = api.exec('python3', ['-c', WRITER, files[i] as string, String(plan.lines)], {
-                stream: true,
-              });
-              let read = 0;
-              for await (const _ of stream) {
-                read += 1;
-                if (plan.cancelAfter !== null && read > plan.cancelAfter) break;
-              }
-            }),
-          );
-          await waitFor(
-            () => (host.activeStreams().length === 0 && host.scheduler.size === 0 ? true : undefined),
-            'idle',
-          );
-          for (const outcomes of seen.values()) {
-            expect(outcomes.map((o) => (o.type === 'streamChunk' ? o.sequence : -1))).toEqual(
-              outcomes.map((_, n) => n),
-            );
-            expect(
-              outcomes.filter((o) => o.type === 'error' || (o.type === 'streamChunk' && o.isFinal)),
-            ).toHaveLength(1);
-            expect(outcomes.at(-1)).toMatchObject({ type: 'streamChunk', isFinal: true });
-          }
-          expect(seen.size).toBe(plans.length);
-          for (const file of files) await waitGone(await readPid(file));
-        },
-      ),
-      { numRuns: 6 },
-    );
-  });
-});
+        { numRuns: 6 },
+      );
+    });
+  },
+);

@@ -24,7 +24,7 @@ const chunk = (fields: Record<string, unknown>) => ({
 });
 
 describe('bridgeCodec', () => {
-  it('encodes each variant in the shape the seed bridge consumes', () => {
+  it('encodes each variant in the shape a JS bridge consumes', () => {
     expect(bridgeCodec.encode(success({ exit: 0 }))).toEqual({ ok: true, value: { exit: 0 } });
     expect(bridgeCodec.encode(failure('EXEC_FAILED', 'exit code 1'))).toEqual({
       ok: false,

@@ -26,7 +26,7 @@ describe('serdeCodec', () => {
     });
   });
 
-  it('decodes the JSON text a serde host writes (the seed examples)', () => {
+  it('decodes the JSON text a serde host writes (the examples of docs/protocol.md)', () => {
     expect(
       serdeCodec.decode(JSON.parse('{"StreamChunk":{"sequence":0,"chunk":null,"is_final":true}}')),
     ).toEqual(streamChunk(0, null, true));

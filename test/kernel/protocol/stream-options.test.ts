@@ -14,7 +14,7 @@ function rejection(payload: unknown): string {
 }
 
 describe('parseStreamOptions', () => {
-  it("applies the seed's defaults and leaves other payload fields alone", () => {
+  it("applies the protocol's defaults and leaves other payload fields alone", () => {
     expect(parseStreamOptions({})).toEqual({ stream: false, bufferSize: 16, stallTimeoutMs: 30_000 });
     expect(parseStreamOptions({ cmd: 'ls', args: ['-la'], stream: true })).toEqual({
       stream: true,

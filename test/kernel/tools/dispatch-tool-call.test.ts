@@ -41,7 +41,7 @@ function setup() {
 const call = (name: string, args?: unknown) => ({ op: 'tool_call', id: 'c1', name, args });
 
 describe('dispatchToolCall', () => {
-  it('criterion 1: ToolContext accepts onChunk undefined and round-trips to handlers', async () => {
+  it('ToolContext accepts onChunk undefined and round-trips to handlers', async () => {
     const { registry, seen } = setup();
     const kernel = { name: 'k' };
     const result = await dispatchToolCall({ msg: call('Echo', { text: 'hi' }), pid: 42, registry, kernel });
@@ -55,7 +55,7 @@ describe('dispatchToolCall', () => {
     expect(seen[1]?.kernel).toBeUndefined();
   });
 
-  it('criterion 2: dispatchToolCall(…, onChunk: cb) reaches the handler ctx.onChunk', async () => {
+  it('dispatchToolCall(…, onChunk: cb) reaches the handler ctx.onChunk', async () => {
     const { registry, seen } = setup();
     const chunks: ToolChunk[] = [];
     const result = await dispatchToolCall({

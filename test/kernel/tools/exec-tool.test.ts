@@ -12,6 +12,7 @@ import type { ToolChunk } from '../../../src/kernel/tools/tool-chunk.js';
 import { createToolRegistry } from '../../../src/kernel/tools/tool-registry.js';
 import type { ToolResult } from '../../../src/kernel/tools/tool-result.js';
 import { fixture, groupAlive, groupGone, pollUntil, writtenBytes } from '../../support/processes.js';
+import { needs } from '../../support/system-tools.js';
 
 const registry = registerBuiltinTools(createToolRegistry());
 
@@ -48,85 +49,97 @@ const withoutDuration = ({ duration_ms, ...rest }: ExecToolResult) => rest;
 const PY_OUT_ERR =
   'import sys\nfor i in range(3):\n  print(f"out {i}", flush=True)\nfor i in range(2):\n  sys.stderr.write(f"err {i}\\n")\n';
 
-describe('Exec tool', () => {
-  it('criterion 3: stream false (default) emits ZERO chunks with an onChunk set; output unchanged', async () => {
-    const { chunks, onChunk } = collector();
-    const result = await execOk({ argv: ['python3', '-c', PY_OUT_ERR] }, onChunk);
-    expect(chunks).toEqual([]);
-    expect(result).toMatchObject({
-      exit_code: 0,
-      signal: null,
-      stdout: 'out 0\nout 1\nout 2\n',
-      stderr: 'err 0\nerr 1\n',
-      truncated: false,
-      timed_out: false,
-    });
-    expect(result).not.toHaveProperty('rlimit_hit');
-    const explicit = await execOk({ argv: ['python3', '-c', PY_OUT_ERR], stream: false }, onChunk);
-    expect(chunks).toEqual([]);
-    expect(withoutDuration(explicit)).toEqual(withoutDuration(result));
-  });
+describe.skipIf(!needs('linux'))('Exec tool', () => {
+  it.skipIf(!needs('python3'))(
+    'stream false (default) emits ZERO chunks with an onChunk set; output unchanged',
+    async () => {
+      const { chunks, onChunk } = collector();
+      const result = await execOk({ argv: ['python3', '-c', PY_OUT_ERR] }, onChunk);
+      expect(chunks).toEqual([]);
+      expect(result).toMatchObject({
+        exit_code: 0,
+        signal: null,
+        stdout: 'out 0\nout 1\nout 2\n',
+        stderr: 'err 0\nerr 1\n',
+        truncated: false,
+        timed_out: false,
+      });
+      expect(result).not.toHaveProperty('rlimit_hit');
+      const explicit = await execOk({ argv: ['python3', '-c', PY_OUT_ERR], stream: false }, onChunk);
+      expect(chunks).toEqual([]);
+      expect(withoutDuration(explicit)).toEqual(withoutDuration(result));
+    },
+  );
 
-  it('criterion 4: stream true with onChunk emits one chunk per stdout line and one per stderr line', async () => {
-    const { chunks, onChunk } = collector();
-    const result = await execOk({ argv: ['python3', '-c', PY_OUT_ERR], stream: true }, onChunk);
-    expect(chunks.filter((chunk) => chunk.kind === 'stdout')).toEqual(
-      ['out 0\n', 'out 1\n', 'out 2\n'].map((content) => ({
-        op: 'chunk',
-        kind: 'stdout',
-        content,
-        metadata: { tool: 'Exec' },
-      })),
-    );
-    expect(chunks.filter((chunk) => chunk.kind === 'stderr').map((chunk) => chunk.content)).toEqual([
-      'err 0\n',
-      'err 1\n',
-    ]);
-    expect(chunks).toHaveLength(5);
-    const buffered = await execOk({ argv: ['python3', '-c', PY_OUT_ERR], stream: false });
-    expect(withoutDuration(result)).toEqual(withoutDuration(buffered));
-  });
+  it.skipIf(!needs('python3'))(
+    'stream true with onChunk emits one chunk per stdout line and one per stderr line',
+    async () => {
+      const { chunks, onChunk } = collector();
+      const result = await execOk({ argv: ['python3', '-c', PY_OUT_ERR], stream: true }, onChunk);
+      expect(chunks.filter((chunk) => chunk.kind === 'stdout')).toEqual(
+        ['out 0\n', 'out 1\n', 'out 2\n'].map((content) => ({
+          op: 'chunk',
+          kind: 'stdout',
+          content,
+          metadata: { tool: 'Exec' },
+        })),
+      );
+      expect(chunks.filter((chunk) => chunk.kind === 'stderr').map((chunk) => chunk.content)).toEqual([
+        'err 0\n',
+        'err 1\n',
+      ]);
+      expect(chunks).toHaveLength(5);
+      const buffered = await execOk({ argv: ['python3', '-c', PY_OUT_ERR], stream: false });
+      expect(withoutDuration(result)).toEqual(withoutDuration(buffered));
+    },
+  );
 
-  it('stream true without an onChunk falls back to the buffered path with the same result', async () => {
-    const streamed = await execOk({ argv: ['python3', '-c', PY_OUT_ERR], stream: true });
-    const buffered = await execOk({ argv: ['python3', '-c', PY_OUT_ERR] });
-    expect(withoutDuration(streamed)).toEqual(withoutDuration(buffered));
-    expect(streamed.stdout).toBe('out 0\nout 1\nout 2\n');
-  });
+  it.skipIf(!needs('python3'))(
+    'stream true without an onChunk falls back to the buffered path with the same result',
+    async () => {
+      const streamed = await execOk({ argv: ['python3', '-c', PY_OUT_ERR], stream: true });
+      const buffered = await execOk({ argv: ['python3', '-c', PY_OUT_ERR] });
+      expect(withoutDuration(streamed)).toEqual(withoutDuration(buffered));
+      expect(streamed.stdout).toBe('out 0\nout 1\nout 2\n');
+    },
+  );
 
-  it('criterion 5: lines are emitted in arrival order; concatenated stdout chunks reproduce stdout', async () => {
-    // Ping-pong: the child writes one line, alternating stdout and stderr, and waits for the
-    // acknowledgement the test writes from onChunk before the next one — so arrival order is known.
-    const dir = mkdtempSync(join(tmpdir(), 'sluice-exec-order-'));
-    const script = [
-      'import os, sys, time',
-      'for i in range(6):',
-      '  stream = sys.stdout if i % 2 == 0 else sys.stderr',
-      '  stream.write(f"line {i}\\n"); stream.flush()',
-      '  while not os.path.exists(os.path.join(sys.argv[1], f"ack{i}")): time.sleep(0.005)',
-      'print("\\n".join(f"bulk {i}" for i in range(2000)))',
-    ].join('\n');
-    const chunks: ToolChunk[] = [];
-    const result = await execOk({ argv: ['python3', '-c', script, dir], stream: true }, (chunk) => {
-      writeFileSync(join(dir, `ack${chunks.length}`), '');
-      chunks.push(chunk);
-    });
-    expect(chunks.slice(0, 6).map((chunk) => [chunk.kind, chunk.content])).toEqual([
-      ['stdout', 'line 0\n'],
-      ['stderr', 'line 1\n'],
-      ['stdout', 'line 2\n'],
-      ['stderr', 'line 3\n'],
-      ['stdout', 'line 4\n'],
-      ['stderr', 'line 5\n'],
-    ]);
-    expect(chunks.slice(6).map((chunk) => chunk.content)).toEqual(
-      Array.from({ length: 2000 }, (_, i) => `bulk ${i}\n`),
-    );
-    expect(text(chunks, 'stdout')).toBe(result.stdout);
-    expect(text(chunks, 'stderr')).toBe(result.stderr);
-  });
+  it.skipIf(!needs('python3'))(
+    'lines are emitted in arrival order; concatenated stdout chunks reproduce stdout',
+    async () => {
+      // Ping-pong: the child writes one line, alternating stdout and stderr, and waits for the
+      // acknowledgement the test writes from onChunk before the next one — so arrival order is known.
+      const dir = mkdtempSync(join(tmpdir(), 'sluice-exec-order-'));
+      const script = [
+        'import os, sys, time',
+        'for i in range(6):',
+        '  stream = sys.stdout if i % 2 == 0 else sys.stderr',
+        '  stream.write(f"line {i}\\n"); stream.flush()',
+        '  while not os.path.exists(os.path.join(sys.argv[1], f"ack{i}")): time.sleep(0.005)',
+        'print("\\n".join(f"bulk {i}" for i in range(2000)))',
+      ].join('\n');
+      const chunks: ToolChunk[] = [];
+      const result = await execOk({ argv: ['python3', '-c', script, dir], stream: true }, (chunk) => {
+        writeFileSync(join(dir, `ack${chunks.length}`), '');
+        chunks.push(chunk);
+      });
+      expect(chunks.slice(0, 6).map((chunk) => [chunk.kind, chunk.content])).toEqual([
+        ['stdout', 'line 0\n'],
+        ['stderr', 'line 1\n'],
+        ['stdout', 'line 2\n'],
+        ['stderr', 'line 3\n'],
+        ['stdout', 'line 4\n'],
+        ['stderr', 'line 5\n'],
+      ]);
+      expect(chunks.slice(6).map((chunk) => chunk.content)).toEqual(
+        Array.from({ length: 2000 }, (_, i) => `bulk ${i}\n`),
+      );
+      expect(text(chunks, 'stdout')).toBe(result.stdout);
+      expect(text(chunks, 'stderr')).toBe(result.stderr);
+    },
+  );
 
-  describe('criterion 6: stdout and stderr in the result match what was streamed (modulo truncation)', () => {
+  describe('stdout and stderr in the result match what was streamed (modulo truncation)', () => {
     const cap = 1024;
     const cases = [
       { name: 'exactly at max_output_bytes', lines: ['x'.repeat(cap - 1)], truncated: false },
@@ -138,7 +151,7 @@ describe('Exec tool', () => {
       },
     ];
     for (const { name, lines, truncated } of cases) {
-      it(`criterion 6: ${name}`, async () => {
+      it.skipIf(!needs('python3'))(name, async () => {
         const script = `import sys, json\nfor line in json.loads(sys.argv[1]):\n  sys.stdout.write(line + "\\n")\n  sys.stderr.write(line + "\\n")\n`;
         const argv = ['python3', '-c', script, JSON.stringify(lines)];
         const { chunks, onChunk } = collector();
@@ -158,7 +171,7 @@ describe('Exec tool', () => {
     }
   });
 
-  it('criterion 7: the wall-clock timeout fires under streaming; chunks up to the kill are preserved', async () => {
+  it('the wall-clock timeout fires under streaming; chunks up to the kill are preserved', async () => {
     const { chunks, onChunk } = collector();
     const result = await execOk(
       { argv: ['sh', '-c', 'echo $$; echo warming up >&2; exec sleep 30'], stream: true, timeout_s: 1 },
@@ -175,51 +188,60 @@ describe('Exec tool', () => {
     expect(await groupGone(Number(result.stdout.trim()))).toBe(true);
   });
 
-  it('keeps line boundaries for a line longer than 64 KiB: its pieces are marked partial', async () => {
-    const { chunks, onChunk } = collector();
-    const long = 'x'.repeat(150_000);
-    const script = 'import sys\nsys.stdout.write("x" * 150000 + "\\nshort\\n")';
-    const result = await execOk({ argv: ['python3', '-c', script], stream: true }, onChunk);
-    expect(text(chunks, 'stdout')).toBe(`${long}\nshort\n`);
-    expect(result.stdout).toBe(`${long}\nshort\n`);
-    const pieces = chunks.map((chunk) => [String(chunk.content).length, chunk.metadata]);
-    expect(pieces).toEqual([
-      [65_536, { tool: 'Exec', partial: true }],
-      [65_536, { tool: 'Exec', partial: true }],
-      [150_001 - 2 * 65_536, { tool: 'Exec' }],
-      ['short\n'.length, { tool: 'Exec' }],
-    ]);
-  });
+  it.skipIf(!needs('python3'))(
+    'keeps line boundaries for a line longer than 64 KiB: its pieces are marked partial',
+    async () => {
+      const { chunks, onChunk } = collector();
+      const long = 'x'.repeat(150_000);
+      const script = 'import sys\nsys.stdout.write("x" * 150000 + "\\nshort\\n")';
+      const result = await execOk({ argv: ['python3', '-c', script], stream: true }, onChunk);
+      expect(text(chunks, 'stdout')).toBe(`${long}\nshort\n`);
+      expect(result.stdout).toBe(`${long}\nshort\n`);
+      const pieces = chunks.map((chunk) => [String(chunk.content).length, chunk.metadata]);
+      expect(pieces).toEqual([
+        [65_536, { tool: 'Exec', partial: true }],
+        [65_536, { tool: 'Exec', partial: true }],
+        [150_001 - 2 * 65_536, { tool: 'Exec' }],
+        ['short\n'.length, { tool: 'Exec' }],
+      ]);
+    },
+  );
 
-  it('criterion 8: RLIMIT enforcement holds under streaming (a spinning child dies under cpu_s 1)', async () => {
-    const { chunks, onChunk } = collector();
-    const result = await execOk(
-      {
-        argv: ['python3', '-c', 'print("spinning", flush=True)\nwhile True: pass'],
-        stream: true,
-        timeout_s: 30,
-        rlimits: { cpu_s: 1 },
-      },
-      onChunk,
-    );
-    expect(chunks).toEqual([
-      { op: 'chunk', kind: 'stdout', content: 'spinning\n', metadata: { tool: 'Exec' } },
-    ]);
-    expect(result.timed_out).toBe(false);
-    expect(result.exit_code).toBeNull();
-    expect(['SIGXCPU', 'SIGKILL']).toContain(result.signal);
-    expect(result.rlimit_hit).toBe('cpu');
-    expect(result.duration_ms).toBeLessThan(25_000);
-  });
+  it.skipIf(!needs('prlimit', 'python3'))(
+    'RLIMIT enforcement holds under streaming (a spinning child dies under cpu_s 1)',
+    async () => {
+      const { chunks, onChunk } = collector();
+      const result = await execOk(
+        {
+          argv: ['python3', '-c', 'print("spinning", flush=True)\nwhile True: pass'],
+          stream: true,
+          timeout_s: 30,
+          rlimits: { cpu_s: 1 },
+        },
+        onChunk,
+      );
+      expect(chunks).toEqual([
+        { op: 'chunk', kind: 'stdout', content: 'spinning\n', metadata: { tool: 'Exec' } },
+      ]);
+      expect(result.timed_out).toBe(false);
+      expect(result.exit_code).toBeNull();
+      expect(['SIGXCPU', 'SIGKILL']).toContain(result.signal);
+      expect(result.rlimit_hit).toBe('cpu');
+      expect(result.duration_ms).toBeLessThan(25_000);
+    },
+  );
 
-  it('applies the default 512 MB address-space limit to a non-Node child', async () => {
-    const grab =
-      'import sys\ntry:\n  b = bytearray(600 * 1024 * 1024)\n  print("allocated")\nexcept MemoryError:\n  print("MemoryError")';
-    const limited = await execOk({ argv: ['python3', '-c', grab] });
-    expect(limited.stdout).toBe('MemoryError\n');
-    const raised = await execOk({ argv: ['python3', '-c', grab], rlimits: { as_bytes: 4 * 1024 ** 3 } });
-    expect(raised.stdout).toBe('allocated\n');
-  });
+  it.skipIf(!needs('prlimit', 'python3'))(
+    'applies the default 512 MB address-space limit to a non-Node child',
+    async () => {
+      const grab =
+        'import sys\ntry:\n  b = bytearray(600 * 1024 * 1024)\n  print("allocated")\nexcept MemoryError:\n  print("MemoryError")';
+      const limited = await execOk({ argv: ['python3', '-c', grab] });
+      expect(limited.stdout).toBe('MemoryError\n');
+      const raised = await execOk({ argv: ['python3', '-c', grab], rlimits: { as_bytes: 4 * 1024 ** 3 } });
+      expect(raised.stdout).toBe('allocated\n');
+    },
+  );
 
   it('skips the default address-space limit for a Node child, but applies an explicit as_bytes', async () => {
     const fine = await execOk({ argv: [process.execPath, '-e', 'console.log("node runs")'] });
@@ -345,45 +367,48 @@ describe('Exec tool', () => {
     expect((error as CancelledError).info?.reason).toEqual(new Error('the user pressed stop'));
   });
 
-  it('stops reading while ctx.demand is paused: the child blocks on its pipe, then finishes', async () => {
-    const valve = new Valve();
-    let lines = 0;
-    let pid = 0;
-    const done = dispatchToolCall({
-      msg: {
-        op: 'tool_call',
-        id: 1,
-        name: 'Exec',
-        args: {
-          argv: ['sh', '-c', `echo $$; exec python3 ${fixture('exec-counter.py')}`],
-          stream: true,
-          timeout_s: 60,
+  it.skipIf(!needs('python3'))(
+    'stops reading while ctx.demand is paused: the child blocks on its pipe, then finishes',
+    async () => {
+      const valve = new Valve();
+      let lines = 0;
+      let pid = 0;
+      const done = dispatchToolCall({
+        msg: {
+          op: 'tool_call',
+          id: 1,
+          name: 'Exec',
+          args: {
+            argv: ['sh', '-c', `echo $$; exec python3 ${fixture('exec-counter.py')}`],
+            stream: true,
+            timeout_s: 60,
+          },
         },
-      },
-      pid: 1,
-      registry,
-      demand: valve,
-      onChunk: (chunk) => {
-        if (lines === 0) pid = Number(String(chunk.content).trim());
-        lines += 1;
-        if (lines === 1000) valve.pause();
-      },
-    });
-    expect(await pollUntil(() => lines >= 1000, 20_000)).toBe(true);
-    // Paused: the child fills the pipe, then blocks; its written bytes stop growing.
-    let before = -1;
-    const settled = await pollUntil(() => {
-      const now = writtenBytes(pid);
-      const still = now === before;
-      before = now;
-      return still;
-    }, 20_000);
-    expect(settled).toBe(true);
-    const seen = lines;
-    expect(writtenBytes(pid)).toBeLessThan(4 * 1024 * 1024); // the pipe plus one read, not a run away
-    valve.resume();
-    expect(await pollUntil(() => lines > seen + 100_000, 20_000)).toBe(true);
-    process.kill(-pid, 'SIGTERM');
-    expect(await done).toMatchObject({ ok: true, value: { signal: 'SIGTERM' } });
-  });
+        pid: 1,
+        registry,
+        demand: valve,
+        onChunk: (chunk) => {
+          if (lines === 0) pid = Number(String(chunk.content).trim());
+          lines += 1;
+          if (lines === 1000) valve.pause();
+        },
+      });
+      expect(await pollUntil(() => lines >= 1000, 20_000)).toBe(true);
+      // Paused: the child fills the pipe, then blocks; its written bytes stop growing.
+      let before = -1;
+      const settled = await pollUntil(() => {
+        const now = writtenBytes(pid);
+        const still = now === before;
+        before = now;
+        return still;
+      }, 20_000);
+      expect(settled).toBe(true);
+      const seen = lines;
+      expect(writtenBytes(pid)).toBeLessThan(4 * 1024 * 1024); // the pipe plus one read, not a run away
+      valve.resume();
+      expect(await pollUntil(() => lines > seen + 100_000, 20_000)).toBe(true);
+      process.kill(-pid, 'SIGTERM');
+      expect(await done).toMatchObject({ ok: true, value: { signal: 'SIGTERM' } });
+    },
+  );
 });

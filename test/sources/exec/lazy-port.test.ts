@@ -5,6 +5,7 @@ import type { ProcessEvents, ProcessHandle, ProcessPort } from '../../../src/sou
 import { spawnWithExeca } from '../../../src/sources/exec/spawn-with-execa.js';
 import { exec } from '../../../src/sources/exec.js';
 import { findChild, groupGone } from '../../support/processes.js';
+import { needs } from '../../support/system-tools.js';
 
 const request = {
   file: 'x',
@@ -115,7 +116,7 @@ describe('lazyPort around execa (real processes)', () => {
     expect(exit?.kind === 'exit' && typeof exit.content.pid).toBe('number');
   });
 
-  it('a run cancelled while execa loads is never spawned', async () => {
+  it.skipIf(!needs('linux', 'ps'))('a run cancelled while execa loads is never spawned', async () => {
     const { open, opened } = gate();
     const port = gatedExeca(opened);
     exec('sleep', ['31.4159'], { port }).subscribe().unsubscribe();
@@ -127,21 +128,24 @@ describe('lazyPort around execa (real processes)', () => {
     expect(findChild('31.4159')).toBeUndefined();
   });
 
-  it('a timeout that fires while execa loads kills the group as soon as it exists', async () => {
-    const { open, opened } = gate();
-    const source = exec('sh', ['-c', 'sleep 32.718 & sleep 32.718'], {
-      port: gatedExeca(opened),
-      timeoutMs: 50,
-      reject: false,
-    });
-    const last = lastValueFrom(source);
-    setTimeout(open, 250); // Node runs a 250 ms timer after a 50 ms one: the load ends after the timeout
-    const exit = await last;
-    expect(exit.kind).toBe('exit');
-    if (exit.kind !== 'exit') return;
-    expect(exit.content.timedOut).toBe(true);
-    expect(exit.content.signal).toBe('SIGTERM');
-    expect(await groupGone(exit.content.pid as number, 10_000)).toBe(true);
-    expect(findChild('32.718')).toBeUndefined();
-  });
+  it.skipIf(!needs('linux', 'ps'))(
+    'a timeout that fires while execa loads kills the group as soon as it exists',
+    async () => {
+      const { open, opened } = gate();
+      const source = exec('sh', ['-c', 'sleep 32.718 & sleep 32.718'], {
+        port: gatedExeca(opened),
+        timeoutMs: 50,
+        reject: false,
+      });
+      const last = lastValueFrom(source);
+      setTimeout(open, 250); // Node runs a 250 ms timer after a 50 ms one: the load ends after the timeout
+      const exit = await last;
+      expect(exit.kind).toBe('exit');
+      if (exit.kind !== 'exit') return;
+      expect(exit.content.timedOut).toBe(true);
+      expect(exit.content.signal).toBe('SIGTERM');
+      expect(await groupGone(exit.content.pid as number, 10_000)).toBe(true);
+      expect(findChild('32.718')).toBeUndefined();
+    },
+  );
 });

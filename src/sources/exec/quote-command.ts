@@ -1,7 +1,7 @@
 /**
  * A command line as a POSIX shell would need it typed: words of safe characters as they are,
- * anything else in single quotes (a `'` inside becomes `'\''`). What `sluice exec` echoes
- * (`$ sh -c 'make -j8 && echo done'`) and shows on its live page.
+ * anything else in single quotes (a `'` inside becomes `'\''`). What an `ExecResult`'s `command`
+ * holds, what `sluice exec` echoes (`$ sh -c 'make -j8 && echo done'`) and shows on its live page.
  *
  * @example
  * ```ts

@@ -15,13 +15,13 @@ export type PieceSink = (text: string, partial: boolean) => void;
  *
  * @example
  * ```ts
- * const splitter = new LineSplitter(65536, (text, partial) => console.log(JSON.stringify(text), partial));
+ * const splitter = new Utf8LineSplitter(65536, (text, partial) => console.log(JSON.stringify(text), partial));
  * splitter.push(Buffer.from('a\nb'));
  * splitter.push(Buffer.from('c\n'));
  * splitter.end(); // logs "a\n" false, then "bc\n" false
  * ```
  */
-export class LineSplitter {
+export class Utf8LineSplitter {
   readonly #max: number;
   readonly #sink: PieceSink;
   #carry: Buffer[] = [];

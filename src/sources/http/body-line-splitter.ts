@@ -1,6 +1,6 @@
-import { LineSplitter as PipeLineSplitter } from '../exec/line-splitter.js';
+import { Utf8LineSplitter } from '../exec/utf8-line-splitter.js';
 
-/** One piece of decoded text from a {@link LineSplitter}. */
+/** One piece of decoded text from a {@link BodyLineSplitter}. */
 export interface LinePiece {
   /** A whole line with its `\n`, a last line without one, or a piece of a long line. */
   readonly text: string;
@@ -18,17 +18,17 @@ export interface LinePiece {
  *
  * @example
  * ```ts
- * const splitter = new LineSplitter(65_536);
+ * const splitter = new BodyLineSplitter(65_536);
  * splitter.push(new TextEncoder().encode('a\nb')); // [{ text: 'a\n', partial: false }]
  * splitter.flush(); // { text: 'b', partial: false }
  * ```
  */
-export class LineSplitter {
-  readonly #splitter: PipeLineSplitter;
+export class BodyLineSplitter {
+  readonly #splitter: Utf8LineSplitter;
   #pieces: LinePiece[] = [];
 
   constructor(maxLineBytes: number) {
-    this.#splitter = new PipeLineSplitter(maxLineBytes, (text, partial) =>
+    this.#splitter = new Utf8LineSplitter(maxLineBytes, (text, partial) =>
       this.#pieces.push({ text, partial }),
     );
   }

@@ -1,16 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LineSplitter } from '../../../src/sources/exec/line-splitter.js';
+import { Utf8LineSplitter } from '../../../src/sources/exec/utf8-line-splitter.js';
 
 function split(chunks: Buffer[], max: number): [string, boolean][] {
   const pieces: [string, boolean][] = [];
-  const splitter = new LineSplitter(max, (text, partial) => pieces.push([text, partial]));
+  const splitter = new Utf8LineSplitter(max, (text, partial) => pieces.push([text, partial]));
   for (const chunk of chunks) splitter.push(chunk);
   splitter.end();
   return pieces;
 }
 
-describe('LineSplitter', () => {
+describe('Utf8LineSplitter', () => {
   it('splits lines across reads, keeping the newline, and emits a last line without one', () => {
     expect(split([Buffer.from('a\nb'), Buffer.from('c\n\nd')], 100)).toEqual([
       ['a\n', false],

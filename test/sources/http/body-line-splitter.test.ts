@@ -1,20 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type LinePiece, LineSplitter } from '../../../src/sources/http/line-splitter.js';
+import { BodyLineSplitter, type LinePiece } from '../../../src/sources/http/body-line-splitter.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const bytesOf = (text: string) => encode(text).byteLength;
 
 function splitAll(chunks: Uint8Array[], maxLineBytes: number): LinePiece[] {
-  const splitter = new LineSplitter(maxLineBytes);
+  const splitter = new BodyLineSplitter(maxLineBytes);
   const pieces = chunks.flatMap((chunk) => splitter.push(chunk));
   const rest = splitter.flush();
   return rest === undefined ? pieces : [...pieces, rest];
 }
 
-describe('LineSplitter', () => {
+describe('BodyLineSplitter', () => {
   it('splits lines keeping their newline, and flushes a last line without one', () => {
-    const splitter = new LineSplitter(100);
+    const splitter = new BodyLineSplitter(100);
     expect(splitter.push(encode('a\nbb\r\n\nc'))).toEqual([
       { text: 'a\n', partial: false },
       { text: 'bb\r\n', partial: false },
@@ -55,7 +55,7 @@ describe('LineSplitter', () => {
   });
 
   it('keeps memory bounded on a huge line without newline', () => {
-    const splitter = new LineSplitter(1_000);
+    const splitter = new BodyLineSplitter(1_000);
     let emitted = 0;
     for (let i = 0; i < 100; i++) {
       for (const piece of splitter.push(new Uint8Array(10_000).fill(0x78))) {

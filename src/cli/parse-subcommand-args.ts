@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { CliUsageError } from './parse-args.js';
+import { CliUsageError } from './cli-usage-error.js';
 
 /**
  * `node:util` `parseArgs` for a subcommand's flags (strict), with `--` ending them: returns the

@@ -4,7 +4,8 @@ import { describeValue } from './describe-value.js';
  * The `TypeError` every sluice option check throws, in execa's template:
  * "Expected the `timeoutMs` option to be a non-negative integer, got `-1` (number)". With no
  * option name it speaks of the options object itself; `what: 'argument'` words it for a positional
- * argument. Internal: not exported from the package.
+ * argument, `what: 'flag'` for a command-line flag (the `sluice` CLI). Internal: not exported from
+ * the package.
  *
  * @example
  * ```ts
@@ -16,7 +17,7 @@ export function optionError(
   option: string | undefined,
   expected: string,
   value: unknown,
-  what: 'option' | 'argument' = 'option',
+  what: 'option' | 'argument' | 'flag' = 'option',
 ): TypeError {
   const subject = option === undefined ? 'the options' : `the \`${option}\` ${what}`;
   return new TypeError(`Expected ${subject} to be ${expected}, got ${describeValue(value)}`);

@@ -60,7 +60,11 @@ const cases: [string, unknown, string][] = [
   ['rlimits', 'lots', 'Expected the `rlimits` option to be an object, got `lots` (string)'],
   ['scheduler', {}, 'Expected the `scheduler` option to be a SchedulerLike, got `{}` (object)'],
   ['port', { spawn: 1 }, 'Expected the `port` option to be a ProcessPort, got `{"spawn":1}` (object)'],
-  ['demand', true, 'Expected the `demand` option to be a Demand, got `true` (boolean)'],
+  [
+    'demand',
+    true,
+    'Expected the `demand` option to be a Demand (`paused` and `onChange()`), got `true` (boolean)',
+  ],
   [
     'cancelSignal',
     { aborted: false },

@@ -110,7 +110,7 @@ export interface ExecExitEvent extends ChunkEvent<ExecResult> {
 export type ExecEvent<C extends string | Uint8Array = string> = ExecLineEvent<C> | ExecExitEvent;
 
 /**
- * Options of {@link exec}. Validated (zod) when `exec` is called: a bad one throws a `TypeError`
+ * Options of {@link exec}. Checked when `exec` is called: a bad one throws a `TypeError`
  * naming it.
  *
  * @example

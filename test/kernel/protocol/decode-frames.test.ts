@@ -121,6 +121,9 @@ describe('decodeFrames', () => {
     expect(() => decodeFrames(serdeCodec, { maxFrameBytes: -1 })).toThrow(
       'Expected the `maxFrameBytes` option to be a positive integer, got `-1` (number)',
     );
+    expect(() => decodeFrames(serdeCodec, { onInvalid: () => {} } as never)).toThrow(
+      'Unknown `onInvalid` option (known options: invalidFrames, onInvalidFrame, maxFrameBytes, maxFrameDepth)',
+    );
   });
 
   it('decodes frames a real child writes to a real pipe a few bytes at a time', async () => {

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
@@ -28,38 +29,82 @@ export function loadPageScript(): Promise<Buffer> {
   },
 };
 
+// The CLI bundles its dependencies, so `sluice exec -- cmd` loads a few files of its own instead of
+// hundreds in node_modules (docs/benchmarks.md, "start"). rxjs's package sends Node to its
+// CommonJS build (all of it, ~220 files); the CLI takes its ES modules instead, so that only what
+// it uses is bundled.
+const rxjsRoot = dirname(createRequire(import.meta.url).resolve('rxjs/package.json'));
+const rxjsAsEsm: Plugin = {
+  name: 'sluice-rxjs-esm',
+  setup(build) {
+    build.onResolve({ filter: /^rxjs$/ }, () => ({ path: join(rxjsRoot, 'dist/esm/index.js') }));
+  },
+};
+
+// `sluice/sources`, `sluice/operators` and `sluice/adapters` are parts of the root entry: their
+// code is the root's, re-exported (their types are their own). Built as entries of their own they
+// would cut the root into a chunk per combination of entries that shares a module — 22 files for
+// `import 'sluice'` instead of 13, which costs start-up time (docs/benchmarks.md, "start").
+const SUBSETS = ['sources', 'operators', 'adapters'] as const;
+const subsetOfRoot: Plugin = {
+  name: 'sluice-subset-of-root',
+  setup(build) {
+    const root = build.initialOptions.format === 'cjs' ? '../index.cjs' : '../index.js';
+    build.onLoad({ filter: /[\\/]src[\\/](sources|operators|adapters)[\\/]index\.ts$/ }, () => ({
+      contents: `export * from ${JSON.stringify(root)};\n`,
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /^\.\.\/index\.c?js$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+const ENTRIES = {
+  index: 'src/index.ts',
+  'kernel/index': 'src/kernel/index.ts',
+  'testing/index': 'src/testing/index.ts',
+  'browser/index': 'src/browser/index.ts',
+  'redis/index': 'src/redis/index.ts',
+  'mcp/index': 'src/mcp/index.ts',
+  'web/index': 'src/web/index.ts',
+};
+
 export default defineConfig([
   {
-    entry: {
-      index: 'src/index.ts',
-      'sources/index': 'src/sources/index.ts',
-      'operators/index': 'src/operators/index.ts',
-      'adapters/index': 'src/adapters/index.ts',
-      'kernel/index': 'src/kernel/index.ts',
-      'testing/index': 'src/testing/index.ts',
-      'browser/index': 'src/browser/index.ts',
-      'redis/index': 'src/redis/index.ts',
-      'mcp/index': 'src/mcp/index.ts',
-      'web/index': 'src/web/index.ts',
-    },
+    entry: ENTRIES,
     format: ['esm', 'cjs'],
-    dts: true,
+    dts: {
+      entry: {
+        ...ENTRIES,
+        ...Object.fromEntries(SUBSETS.map((name) => [`${name}/index`, `src/${name}/index.ts`])),
+      },
+    },
     sourcemap: true,
     clean: true,
     target: 'node20',
     splitting: true,
     shims: true,
     treeshake: true,
-    external: ['rxjs', 'zod', 'execa', 'signal-exit', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
+    external: ['rxjs', 'zod', 'signal-exit', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
     esbuildPlugins: [pageScriptPlugin],
   },
   {
-    entry: { 'cli/main': 'src/cli/main.ts' },
+    entry: Object.fromEntries(SUBSETS.map((name) => [`${name}/index`, `src/${name}/index.ts`])),
+    format: ['esm', 'cjs'],
+    target: 'node20',
+    esbuildPlugins: [subsetOfRoot],
+  },
+  {
+    // `dist/cli/main.js` and the chunks it loads, with rxjs, zod and signal-exit inside. ioredis
+    // and the MCP SDK stay outside, loaded only by the subcommands that need them; code split so
+    // that what `sluice exec` does not need (--json, --web, Redis, mcp) is not even read.
+    entry: { main: 'src/cli/main.ts' },
+    outDir: 'dist/cli',
     format: ['esm'],
     sourcemap: true,
     target: 'node20',
+    splitting: true,
     banner: { js: '#!/usr/bin/env node' },
-    external: ['rxjs', 'zod', 'execa', 'signal-exit', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
-    esbuildPlugins: [pageScriptPlugin],
+    noExternal: ['rxjs', 'zod', 'signal-exit'],
+    external: ['ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
+    esbuildPlugins: [rxjsAsEsm, pageScriptPlugin],
   },
 ]);

@@ -4,16 +4,13 @@ import { type ExecEvent, exec } from '../sources/exec.js';
 import { childIo } from './child-io.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { demoScript } from './demo.js';
-import { openRunPublisher } from './exec-redis/open-run-publisher.js';
 import { helpText } from './help.js';
 import { type CliExecCommand, parseCliArgs } from './parse-args.js';
 import { quoteCommand } from './quote-command.js';
-import { runJson } from './run-json.js';
 import { runText } from './run-text.js';
 import { subcommands } from './subcommands.js';
 import type { CliStreams } from './text-view.js';
 import { packageVersion } from './version.js';
-import { runWeb } from './web/run-web.js';
 
 /**
  * Runs the `sluice` command line and resolves with the process exit code. `main.ts` (the
@@ -53,7 +50,9 @@ export async function runCli(
       ? { ...(parseCliArgs(['exec', '--', process.execPath, '-e', demoScript]) as CliExecCommand) }
       : command;
   const label = command.command === 'demo' ? 'demo' : [run.file, ...run.args].join(' ');
-  if (run.json) return runJson(run, io, signal);
+  // What only some runs need is loaded when they need it: `sluice exec -- cmd` starts with the
+  // text view alone (the wire codecs, the web server and Redis stay unloaded; docs/benchmarks.md).
+  if (run.json) return (await import('./run-json.js')).runJson(run, io, signal);
   const live = io.stdout.isTTY === true;
   const color = run.color ?? (live && env.NO_COLOR === undefined);
   // With --web, a page's Cancel cancels the command too (see web/run-web.ts).
@@ -85,13 +84,15 @@ export async function runCli(
   const publisher =
     run.redis === undefined
       ? undefined
-      : await openRunPublisher<ObservedValueOf<typeof events>>(run.redis, run.runId, io);
+      : await (await import('./exec-redis/open-run-publisher.js')).openRunPublisher<
+          ObservedValueOf<typeof events>
+        >(run.redis, run.runId, io);
   if (publisher !== undefined) events = events.pipe(publisher.operator);
   const echo = command.command === 'demo' ? undefined : quoteCommand(run.file, run.args);
   const view = { live, color, bufferSize: run.bufferSize, label, echo, signal };
   try {
     if (run.web !== undefined && fromPage !== undefined)
-      return await runWeb(events, run.web, io, view, fromPage);
+      return await (await import('./web/run-web.js')).runWeb(events, run.web, io, view, fromPage);
     return await runText(events, io, view);
   } finally {
     await publisher?.close();

@@ -165,7 +165,7 @@ export interface ExecOptions {
   cleanup?: boolean;
   /** Clock of `timeoutMs`, `forceKillAfterMs` and `durationMs` (default `asyncScheduler`). */
   scheduler?: SchedulerLike;
-  /** How processes are started (default: the real, execa-based {@link execaPort}). */
+  /** How processes are started (default: the real one, {@link childProcessPort}, on Node's `child_process`). */
   port?: ProcessPort;
   /** Who may pause the reading of the pipes. Default: the consumer's demand ({@link demandOf}). */
   demand?: Demand;

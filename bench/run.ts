@@ -13,6 +13,7 @@ import { CATALOG, type VariantSpec } from './catalog.js';
 import { type BenchFlags, parseFlags } from './flags.js';
 import { bundleSluice, measureImport } from './import-cost.js';
 import { writeLinesFile } from './line-format.js';
+import { prepareStart, timeProcess } from './start.js';
 import { summarize } from './summary.js';
 import { renderTable } from './table.js';
 
@@ -102,7 +103,7 @@ async function main(): Promise<void> {
         tmp,
       });
     // The jobs, in order: throughput runs round-robin, then one run of each other variant, then
-    // the import measurements (each a fresh plain `node`).
+    // the import measurements (each a fresh plain `node`), then the start-up rounds.
     const jobs: (() => Promise<void>)[] = [];
     const throughput = selected.filter((spec) => spec.group === 'throughput');
     for (let run = 1; run <= flags.runs; run++) {
@@ -124,8 +125,24 @@ async function main(): Promise<void> {
       const sluiceUrl = await bundleSluice(ROOT);
       for (let rep = 0; rep < flags.reps; rep++) {
         for (const spec of imports) {
-          const specifier = spec.name === 'import-rxjs' ? 'rxjs' : sluiceUrl;
+          const specifier =
+            spec.name === 'import-rxjs' ? 'rxjs' : spec.name === 'import-execa' ? 'execa' : sluiceUrl;
           jobs.push(() => record(spec, async () => ({ importMs: await measureImport(specifier, ROOT) })));
+        }
+      }
+    }
+    // Start-up: whole processes, one round of every variant at a time (the first round only warms
+    // the disk cache, and Node's compile cache where it has one), each round in a rotated order.
+    const starts = selected.filter((spec) => spec.group === 'start');
+    if (starts.length > 0) {
+      log('building the package for the start-up measurements…');
+      const { cwd, commands } = await prepareStart(ROOT);
+      for (let round = 0; round <= flags.startRuns; round++) {
+        for (let index = 0; index < starts.length; index++) {
+          const spec = starts[(index + round) % starts.length] as VariantSpec;
+          const command = commands[spec.name] as readonly string[];
+          if (round === 0) jobs.push(() => timeProcess(command, cwd).then(() => undefined));
+          else jobs.push(() => record(spec, () => timeProcess(command, cwd)));
         }
       }
     }

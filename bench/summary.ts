@@ -3,7 +3,7 @@ import { CANCEL_FORCE_KILL_MS } from './cancel.js';
 import { LINE_BYTES } from './line-format.js';
 import { SLOW_BUFFER_SIZE } from './slow-consumer.js';
 
-/** One target of issue 8, as a ratio that must be at least (`>=`) or at most (`<=`) `limit`. */
+/** One target of the bench (docs/benchmarks.md), as a ratio that must be at least (`>=`) or at most (`<=`) `limit`. */
 export interface TargetCheck {
   readonly ratio: number | null;
   readonly op: '>=' | '<=';
@@ -29,7 +29,7 @@ export const COMPOSE_LEAD_LIMIT_BYTES = SLOW_BUFFER_SIZE * LINE_BYTES + 384 * 10
 const RSS_LIMIT_MB = 20;
 
 /**
- * Computes the ratios between variants of the same run and checks the targets of issue 8.
+ * Computes the ratios between variants of the same run and checks the targets (docs/benchmarks.md).
  * A ratio whose variants did not run (or failed) is `null`, and its target counts as missed.
  *
  * @example
@@ -104,6 +104,17 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
       diff(figure('import-sluice', 'medianMs'), figure('import-rxjs', 'medianMs')),
       30,
     ),
+    importExecaVsRxjs: div(figure('import-execa', 'medianMs'), figure('import-rxjs', 'medianMs')),
+    startCliVsNode: div(figure('start-cli', 'medianMs'), figure('start-node', 'medianMs')),
+    startSluiceVsExecaScript: div(
+      figure('start-sluice-script', 'medianMs'),
+      figure('start-execa-script', 'medianMs'),
+    ),
+    startCliVsNodeCpu: div(figure('start-cli', 'medianCpuMs'), figure('start-node', 'medianCpuMs')),
+    startSluiceVsExecaScriptCpu: div(
+      figure('start-sluice-script', 'medianCpuMs'),
+      figure('start-execa-script', 'medianCpuMs'),
+    ),
   };
   const targets: Record<string, TargetCheck> = {};
   const target = (name: string, op: TargetCheck['op'], limit: number, means: string) => {
@@ -130,6 +141,13 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
   target('cancelTermVsLimit', '<=', 1, 'cancel (SIGTERM) ≤ 50 ms');
   target('cancelIgnoreTermVsLimit', '<=', 1, 'cancel (ignores SIGTERM) ≤ forceKillAfterMs + 50 ms');
   target('importExcessVsBudget', '<=', 1, "import 'sluice' ≤ import 'rxjs' + 30 ms");
+  target('startCliVsNode', '<=', 2.5, '`sluice exec -- true` ≤ 2.5 × `node -e 0` (wall, medians)');
+  target(
+    'startSluiceVsExecaScript',
+    '<=',
+    1.1,
+    'import sluice + one exec ≤ 1.1 × the same script on execa (wall, medians)',
+  );
   target('redisThroughputVsTarget', '>=', 1, 'through Redis to a follower process ≥ 100k lines/s');
   target('redisLatencyP99VsLimit', '<=', 1, 'through Redis at 1k lines/s: p99 ≤ 20 ms');
   target('redisCancelVsLimit', '<=', 1, 'cancel from another instance reaches the owner ≤ 100 ms');

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,9 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'sluice-bundle-'));
   installed = join(scratch, 'project');
   await buildPackage(ROOT, installed);
+  // The app sits beside that node_modules: in the repository, `sluice` would be the repository
+  // itself (a package may import itself by name) and its own `dist`.
+  copyFileSync(APP, join(installed, 'app.ts'));
 }, 180_000);
 
 afterAll(() => {
@@ -35,7 +38,7 @@ async function bundleAndRun(format: 'esm' | 'cjs'): Promise<unknown> {
   const out = join(scratch, `run-${format}`);
   const outfile = join(out, format === 'esm' ? 'app.mjs' : 'app.cjs');
   await build({
-    entryPoints: [APP],
+    entryPoints: [join(installed, 'app.ts')],
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -43,7 +46,7 @@ async function bundleAndRun(format: 'esm' | 'cjs'): Promise<unknown> {
     outfile,
     absWorkingDir: installed,
     // `sluice` resolves to the installed build; rxjs and zod from the project's node_modules.
-    nodePaths: [join(installed, 'node_modules'), join(ROOT, 'node_modules')],
+    nodePaths: [join(ROOT, 'node_modules')],
     ...(format === 'esm' ? { banner: { js: REQUIRE_BANNER } } : {}),
     logLevel: 'error',
   });

@@ -13,7 +13,7 @@ import { buildPackage } from '../../bench/build-package.js';
 // dependency inside, and the bundle runs from another folder, with no node_modules anywhere above
 // it. Nothing may be loaded at run time from beside the bundle (no `createRequire` of a package).
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const APP = fileURLToPath(new URL('../fixtures/bundled-app.ts', import.meta.url));
+const APP = fileURLToPath(new URL('../fixtures/bundled-app.mjs', import.meta.url));
 // The banner ESM bundles of Node apps usually carry, for CommonJS code inside them.
 const REQUIRE_BANNER =
   "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
@@ -27,7 +27,7 @@ beforeAll(async () => {
   await buildPackage(ROOT, installed);
   // The app sits beside that node_modules: in the repository, `sluice` would be the repository
   // itself (a package may import itself by name) and its own `dist`.
-  copyFileSync(APP, join(installed, 'app.ts'));
+  copyFileSync(APP, join(installed, 'app.mjs'));
 }, 180_000);
 
 afterAll(() => {
@@ -38,7 +38,7 @@ async function bundleAndRun(format: 'esm' | 'cjs'): Promise<unknown> {
   const out = join(scratch, `run-${format}`);
   const outfile = join(out, format === 'esm' ? 'app.mjs' : 'app.cjs');
   await build({
-    entryPoints: [join(installed, 'app.ts')],
+    entryPoints: [join(installed, 'app.mjs')],
     bundle: true,
     platform: 'node',
     target: 'node20',

@@ -1,4 +1,5 @@
 import { InvalidFrameError, isInvalidFrameError } from '../../core/errors/invalid-frame-error.js';
+import { optionError } from '../../core/option-error.js';
 import { readInteger } from '../../core/read-integer.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import { decodeFrame } from './decode-frame.js';
@@ -154,9 +155,7 @@ export function createFrameDecoder(codec: OutcomeCodec, config: FrameDecoderConf
       } else if (ArrayBuffer.isView(piece)) {
         pushBytes(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength), out);
       } else {
-        throw new TypeError(
-          `Expected a piece to be a Uint8Array or a string, got \`${String(piece)}\` (${typeof piece})`,
-        );
+        throw optionError('piece', 'a Uint8Array or a string', piece, 'argument');
       }
       return out;
     },

@@ -116,6 +116,8 @@ export function aggregate(spec: VariantSpec, runs: readonly RunResult[], expecte
       medianMs: round(wall.median, 1),
       minMs: round(wall.min, 1),
       medianCpuMs: round(cpu.median, 1),
+      // In the order of the rounds, for the ratios of one round to the other (bench/summary.ts).
+      wallMsRuns: runs.map((run) => round(run.wallMs ?? Number.NaN, 1)),
     };
   }
   const times = runs.map((run) => run.importMs ?? Number.NaN);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -39,6 +40,57 @@ const rxjsAsEsm: Plugin = {
   name: 'sluice-rxjs-esm',
   setup(build) {
     build.onResolve({ filter: /^rxjs$/ }, () => ({ path: join(rxjsRoot, 'dist/esm/index.js') }));
+  },
+};
+
+// The library imports each RxJS export from the module of rxjs that defines it
+// (`rxjs/internal/Observable`, …: rxjs's package exports them, under the same conditions as
+// `rxjs`), not from `rxjs`: Node resolves `rxjs` to its whole CommonJS build (~220 files, ~75 ms of
+// CPU), of which sluice's root entry needs a tenth (docs/benchmarks.md, "Start-up"). These are
+// the very modules `rxjs` re-exports, so an app that imports `rxjs` shares every class and
+// scheduler with sluice. Types stay imported from `rxjs`. The map comes from rxjs's own index.
+function rxjsModules(): ReadonlyMap<string, string> {
+  const index = readFileSync(join(rxjsRoot, 'dist/cjs/index.js'), 'utf8');
+  const files = new Map<string, string>();
+  for (const [, variable, file] of index.matchAll(/var (\w+) = require\("\.\/internal\/([\w/]+)"\);/g)) {
+    files.set(variable as string, file as string);
+  }
+  const modules = new Map<string, string>();
+  const getter =
+    /defineProperty\(exports, "(\w+)", \{ enumerable: true, get: function \(\) \{ return (\w+)\.(\w+); \} \}\)/g;
+  for (const [, name, variable, inner] of index.matchAll(getter)) {
+    const file = files.get(variable as string);
+    if (file !== undefined && inner === name) modules.set(name as string, `rxjs/internal/${file}`);
+  }
+  return modules;
+}
+const rxjsByModule: Plugin = {
+  name: 'sluice-rxjs-by-module',
+  setup(build) {
+    const modules = rxjsModules();
+    build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const contents = text.replace(/^import \{([^}]*)\} from 'rxjs';$/gm, (_, list: string) => {
+        const types: string[] = [];
+        const byModule = new Map<string, string[]>();
+        for (const item of list.split(',').map((part) => part.trim())) {
+          if (item === '') continue;
+          if (item.startsWith('type ')) {
+            types.push(item);
+            continue;
+          }
+          const name = item.split(/\s+as\s+/)[0] as string;
+          const module = modules.get(name);
+          if (module === undefined) throw new Error(`${args.path}: no rxjs module exports \`${name}\``);
+          byModule.set(module, [...(byModule.get(module) ?? []), item]);
+        }
+        return [
+          ...(types.length > 0 ? [`import { ${types.join(', ')} } from 'rxjs';`] : []),
+          ...[...byModule].map(([module, items]) => `import { ${items.join(', ')} } from '${module}';`),
+        ].join(' ');
+      });
+      return contents === text ? undefined : { contents, loader: 'ts' };
+    });
   },
 };
 
@@ -108,8 +160,8 @@ export default defineConfig([
     splitting: true,
     shims: true,
     treeshake: true,
-    external: ['rxjs', 'zod', 'signal-exit', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
-    esbuildPlugins: [rootAsWhole, pageScriptPlugin],
+    external: [/^rxjs(\/|$)/, 'zod', 'signal-exit', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
+    esbuildPlugins: [rootAsWhole, pageScriptPlugin, rxjsByModule],
   },
   {
     entry: Object.fromEntries(SUBSETS.map((name) => [`${name}/index`, `src/${name}/index.ts`])),

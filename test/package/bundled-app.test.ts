@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +34,22 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+const EXPECTED = {
+  stdout: ['from exec\n'],
+  streamed: 'from tool\n',
+  tool: true,
+  badTool: {
+    ok: false,
+    error: {
+      code: 'INVALID_ARGUMENTS',
+      message:
+        'Invalid arguments of `Exec`: `argv` must be a non-empty array of strings, got "echo" (string)',
+    },
+  },
+  badOption: 'Expected the `timeoutMs` option to be a non-negative integer, got `-1` (number)',
+  sameRxjs: true,
+};
+
 async function bundleAndRun(format: 'esm' | 'cjs'): Promise<unknown> {
   const out = join(scratch, `run-${format}`);
   const outfile = join(out, format === 'esm' ? 'app.mjs' : 'app.cjs');
@@ -64,19 +80,23 @@ async function bundleAndRun(format: 'esm' | 'cjs'): Promise<unknown> {
 
 describe('an app that bundles sluice (esbuild) runs standalone', () => {
   it.each(['esm', 'cjs'] as const)('as %s', { timeout: 60_000 }, async (format) => {
-    expect(await bundleAndRun(format)).toEqual({
-      stdout: ['from exec\n'],
-      streamed: 'from tool\n',
-      tool: true,
-      badTool: {
-        ok: false,
-        error: {
-          code: 'INVALID_ARGUMENTS',
-          message:
-            'Invalid arguments of `Exec`: `argv` must be a non-empty array of strings, got "echo" (string)',
-        },
-      },
-      badOption: 'Expected the `timeoutMs` option to be a non-negative integer, got `-1` (number)',
+    expect(await bundleAndRun(format)).toEqual(EXPECTED);
+  });
+});
+
+describe('the package as installed, unbundled', () => {
+  it('runs the same app, sharing one rxjs with it', { timeout: 60_000 }, async () => {
+    const modules = join(installed, 'node_modules');
+    mkdirSync(modules, { recursive: true });
+    for (const name of ['rxjs', 'tslib', 'zod', 'signal-exit']) {
+      if (!existsSync(join(modules, name)))
+        symlinkSync(join(ROOT, 'node_modules', name), join(modules, name));
+    }
+    const { stdout } = await promisify(execFile)(process.execPath, [join(installed, 'app.mjs')], {
+      cwd: installed,
+      env: { PATH: process.env.PATH },
+      encoding: 'utf8',
     });
+    expect(JSON.parse(stdout)).toEqual(EXPECTED);
   });
 });

@@ -75,7 +75,7 @@ export function parseFlags(argv: readonly string[]): BenchFlags {
     latencyLines: count('latency-lines', quick ? 60 : 1500, 30),
     slowMs: count('slow-ms', quick ? 500 : 3000, 50),
     reps: count('reps', quick ? 1 : 7),
-    startRuns: count('start-runs', quick ? 1 : 15),
+    startRuns: count('start-runs', quick ? 1 : 30),
     parallel: count('parallel', quick ? 3 : 1),
     jsonFile: given.get('json-file'),
     only: given.has('only') ? new RegExp(given.get('only') as string) : undefined,

@@ -88,7 +88,11 @@ const cases: [string, unknown, string][] = [
     { '': 'c' },
     'Expected the `env` option to be an object whose names are non-empty and contain no `=` or NUL, got `` (string)',
   ],
-  ['env', { A: 'x\0y' }, 'Expected the `env.A` option to be a string without NUL bytes, got `x\\u0000y` (string)'],
+  [
+    'env',
+    { A: 'x\0y' },
+    'Expected the `env.A` option to be a string without NUL bytes, got `x\\u0000y` (string)',
+  ],
 ];
 
 describe('exec options', () => {
@@ -137,10 +141,14 @@ describe('exec options', () => {
     );
     // A NUL byte cannot reach the OS (Node throws from its spawn): named before anything spawns.
     expect(() => exec('tr\0ue', [], { port })).toThrow(
-      new TypeError('Expected the `file` argument to be a string without NUL bytes, got `tr\\u0000ue` (string)'),
+      new TypeError(
+        'Expected the `file` argument to be a string without NUL bytes, got `tr\\u0000ue` (string)',
+      ),
     );
     expect(() => exec('true', ['ok', 'a\0b'], { port })).toThrow(
-      new TypeError('Expected the `args[1]` argument to be a string without NUL bytes, got `a\\u0000b` (string)'),
+      new TypeError(
+        'Expected the `args[1]` argument to be a string without NUL bytes, got `a\\u0000b` (string)',
+      ),
     );
     expect(spawned).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
@@ -110,34 +110,51 @@ const subsetOfRoot: Plugin = {
     build.onResolve({ filter: /^\.\.\/index\.c?js$/ }, (args) => ({ path: args.path, external: true }));
   },
 };
-// Every Node entry loads the root entry's code as a whole, so that its modules form one chunk,
-// shared by all, instead of one chunk per combination of entries that share a module: `import
-// 'sluice'` then reads 3 files instead of 13 (the third: what it shares with `sluice/browser`,
-// which must not load the root entry), ~10 ms less of start-up on Node 20 (docs/benchmarks.md,
-// "Start-up").
-const NODE_ENTRIES = ['kernel', 'testing', 'redis', 'mcp', 'web'] as const;
+// A module that loads `target`'s code as a whole: esbuild's code splitting then puts `target`'s
+// modules in one chunk, shared, instead of one chunk per combination of entries (or lazily loaded
+// modules) that share a module. On Node 20 each ES module file costs about 1 ms to load, whatever
+// its size (docs/benchmarks.md, "Start-up").
 const KEEP = Symbol('keep');
-const rootAsWhole: Plugin = {
-  name: 'sluice-root-as-whole',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/](kernel|testing|redis|mcp|web)[\\/]index\.ts$/ }, async (args) => ({
-      contents: `${await readFile(args.path, 'utf8')}\nimport '../index.js';\n`,
-      loader: 'ts',
-    }));
-    // The package says `sideEffects: false`, which would drop that bare import: within src, a
-    // module imported is a module kept.
-    build.onResolve({ filter: /^\.\.?\// }, async (args) => {
-      if (args.pluginData === KEEP || !/[\\/]src[\\/]/.test(args.importer)) return undefined;
-      const { path, errors } = await build.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        pluginData: KEEP,
+const relativeImport = (from: string, to: string) =>
+  `./${relative(dirname(from), resolve(to)).split(sep).join('/')}`.replace(/^\.\/\.\.\//, '../');
+function loadsAsWhole(name: string, modules: RegExp, target: string): Plugin {
+  return {
+    name,
+    setup(build) {
+      build.onLoad({ filter: modules }, async (args) => ({
+        contents: `${await readFile(args.path, 'utf8')}\nimport ${JSON.stringify(relativeImport(args.path, target))};\n`,
+        loader: 'ts',
+      }));
+      // The package says `sideEffects: false`, which would drop that bare import: within src, a
+      // module imported is a module kept.
+      build.onResolve({ filter: /^\.\.?\// }, async (args) => {
+        if (args.pluginData === KEEP || !/[\\/]src[\\/]/.test(args.importer)) return undefined;
+        const { path, errors } = await build.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: KEEP,
+        });
+        return errors.length > 0 ? { errors } : { path, sideEffects: true };
       });
-      return errors.length > 0 ? { errors } : { path, sideEffects: true };
-    });
-  },
-};
+    },
+  };
+}
+// Every Node entry point loads the root entry: `import 'sluice'` reads 3 files instead of 13 (the
+// third: what it shares with `sluice/browser`, which must not load the root entry).
+const NODE_ENTRIES = ['kernel', 'testing', 'redis', 'mcp', 'web'] as const;
+const rootAsWhole = loadsAsWhole(
+  'sluice-root-as-whole',
+  /[\\/]src[\\/](kernel|testing|redis|mcp|web)[\\/]index\.ts$/,
+  'src/index.ts',
+);
+// What the CLI loads lazily (--json, --web, Redis, mcp) loads the code of `sluice exec` itself:
+// `sluice exec -- cmd` reads 3 files of the CLI instead of 15.
+const cliAsWhole = loadsAsWhole(
+  'sluice-cli-as-whole',
+  /[\\/]src[\\/](cli[\\/]run-json|cli[\\/]web[\\/]run-web|cli[\\/]exec-redis[\\/]open-run-publisher|cli[\\/]mcp[\\/]run-mcp|redis[\\/]index|redis[\\/]redis-run-store)\.ts$/,
+  'src/cli/run-cli.ts',
+);
 const ENTRIES = {
   index: 'src/index.ts',
   'browser/index': 'src/browser/index.ts',
@@ -182,6 +199,6 @@ export default defineConfig([
     banner: { js: '#!/usr/bin/env node' },
     noExternal: ['rxjs', 'zod', 'signal-exit'],
     external: ['ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
-    esbuildPlugins: [rxjsAsEsm, pageScriptPlugin],
+    esbuildPlugins: [cliAsWhole, rxjsAsEsm, pageScriptPlugin],
   },
 ]);

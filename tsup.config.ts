@@ -1,4 +1,7 @@
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
@@ -28,38 +31,174 @@ export function loadPageScript(): Promise<Buffer> {
   },
 };
 
+// The CLI bundles its dependencies, so `sluice exec -- cmd` loads a few files of its own instead of
+// hundreds in node_modules (docs/benchmarks.md, "start"). rxjs's package sends Node to its
+// CommonJS build (all of it, ~220 files); the CLI takes its ES modules instead, so that only what
+// it uses is bundled.
+const rxjsRoot = dirname(createRequire(import.meta.url).resolve('rxjs/package.json'));
+const rxjsAsEsm: Plugin = {
+  name: 'sluice-rxjs-esm',
+  setup(build) {
+    build.onResolve({ filter: /^rxjs$/ }, () => ({ path: join(rxjsRoot, 'dist/esm/index.js') }));
+  },
+};
+
+// The library imports each RxJS export from the module of rxjs that defines it
+// (`rxjs/internal/Observable`, …: rxjs's package exports them, under the same conditions as
+// `rxjs`), not from `rxjs`: Node resolves `rxjs` to its whole CommonJS build (~220 files, ~75 ms of
+// CPU), of which sluice's root entry needs a tenth (docs/benchmarks.md, "Start-up"). These are
+// the very modules `rxjs` re-exports, so an app that imports `rxjs` shares every class and
+// scheduler with sluice. Types stay imported from `rxjs`. The map comes from rxjs's own index.
+function rxjsModules(): ReadonlyMap<string, string> {
+  const index = readFileSync(join(rxjsRoot, 'dist/cjs/index.js'), 'utf8');
+  const files = new Map<string, string>();
+  for (const [, variable, file] of index.matchAll(/var (\w+) = require\("\.\/internal\/([\w/]+)"\);/g)) {
+    files.set(variable as string, file as string);
+  }
+  const modules = new Map<string, string>();
+  const getter =
+    /defineProperty\(exports, "(\w+)", \{ enumerable: true, get: function \(\) \{ return (\w+)\.(\w+); \} \}\)/g;
+  for (const [, name, variable, inner] of index.matchAll(getter)) {
+    const file = files.get(variable as string);
+    if (file !== undefined && inner === name) modules.set(name as string, `rxjs/internal/${file}`);
+  }
+  return modules;
+}
+const rxjsByModule: Plugin = {
+  name: 'sluice-rxjs-by-module',
+  setup(build) {
+    const modules = rxjsModules();
+    build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const contents = text.replace(/^import \{([^}]*)\} from 'rxjs';$/gm, (_, list: string) => {
+        const types: string[] = [];
+        const byModule = new Map<string, string[]>();
+        for (const item of list.split(',').map((part) => part.trim())) {
+          if (item === '') continue;
+          if (item.startsWith('type ')) {
+            types.push(item);
+            continue;
+          }
+          const name = item.split(/\s+as\s+/)[0] as string;
+          const module = modules.get(name);
+          if (module === undefined) throw new Error(`${args.path}: no rxjs module exports \`${name}\``);
+          byModule.set(module, [...(byModule.get(module) ?? []), item]);
+        }
+        return [
+          ...(types.length > 0 ? [`import { ${types.join(', ')} } from 'rxjs';`] : []),
+          ...[...byModule].map(([module, items]) => `import { ${items.join(', ')} } from '${module}';`),
+        ].join(' ');
+      });
+      return contents === text ? undefined : { contents, loader: 'ts' };
+    });
+  },
+};
+
+// `sluice/sources`, `sluice/operators` and `sluice/adapters` are parts of the root entry: their
+// code is the root's, re-exported (their types are their own). Built as entries of their own they
+// would cut the root into a chunk per combination of entries that shares a module — 22 files for
+// `import 'sluice'` instead of 13, which costs start-up time (docs/benchmarks.md, "start").
+const SUBSETS = ['sources', 'operators', 'adapters'] as const;
+const subsetOfRoot: Plugin = {
+  name: 'sluice-subset-of-root',
+  setup(build) {
+    const root = build.initialOptions.format === 'cjs' ? '../index.cjs' : '../index.js';
+    build.onLoad({ filter: /[\\/]src[\\/](sources|operators|adapters)[\\/]index\.ts$/ }, () => ({
+      contents: `export * from ${JSON.stringify(root)};\n`,
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /^\.\.\/index\.c?js$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+// A module that loads `target`'s code as a whole: esbuild's code splitting then puts `target`'s
+// modules in one chunk, shared, instead of one chunk per combination of entries (or lazily loaded
+// modules) that share a module. On Node 20 each ES module file costs about 1 ms to load, whatever
+// its size (docs/benchmarks.md, "Start-up").
+const KEEP = Symbol('keep');
+const relativeImport = (from: string, to: string) =>
+  `./${relative(dirname(from), resolve(to)).split(sep).join('/')}`.replace(/^\.\/\.\.\//, '../');
+function loadsAsWhole(name: string, modules: RegExp, target: string): Plugin {
+  return {
+    name,
+    setup(build) {
+      build.onLoad({ filter: modules }, async (args) => ({
+        contents: `${await readFile(args.path, 'utf8')}\nimport ${JSON.stringify(relativeImport(args.path, target))};\n`,
+        loader: 'ts',
+      }));
+      // The package says `sideEffects: false`, which would drop that bare import: within src, a
+      // module imported is a module kept.
+      build.onResolve({ filter: /^\.\.?\// }, async (args) => {
+        if (args.pluginData === KEEP || !/[\\/]src[\\/]/.test(args.importer)) return undefined;
+        const { path, errors } = await build.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: KEEP,
+        });
+        return errors.length > 0 ? { errors } : { path, sideEffects: true };
+      });
+    },
+  };
+}
+// Every Node entry point loads the root entry: `import 'sluice'` reads 3 files instead of 13 (the
+// third: what it shares with `sluice/browser`, which must not load the root entry).
+const NODE_ENTRIES = ['kernel', 'testing', 'redis', 'mcp', 'web'] as const;
+const rootAsWhole = loadsAsWhole(
+  'sluice-root-as-whole',
+  /[\\/]src[\\/](kernel|testing|redis|mcp|web)[\\/]index\.ts$/,
+  'src/index.ts',
+);
+// What the CLI loads lazily (--json, --web, Redis, mcp) loads the code of `sluice exec` itself:
+// `sluice exec -- cmd` reads 3 files of the CLI instead of 15.
+const cliAsWhole = loadsAsWhole(
+  'sluice-cli-as-whole',
+  /[\\/]src[\\/](cli[\\/]run-json|cli[\\/]web[\\/]run-web|cli[\\/]exec-redis[\\/]open-run-publisher|cli[\\/]mcp[\\/]run-mcp|redis[\\/]index|redis[\\/]redis-run-store)\.ts$/,
+  'src/cli/run-cli.ts',
+);
+const ENTRIES = {
+  index: 'src/index.ts',
+  'browser/index': 'src/browser/index.ts',
+  ...Object.fromEntries(NODE_ENTRIES.map((name) => [`${name}/index`, `src/${name}/index.ts`])),
+};
+
 // No source maps: dist is not minified, so a stack trace into it reads as it is, and maps (with
 // the sources inside them) were 61% of the unpacked package.
 export default defineConfig([
   {
-    entry: {
-      index: 'src/index.ts',
-      'sources/index': 'src/sources/index.ts',
-      'operators/index': 'src/operators/index.ts',
-      'adapters/index': 'src/adapters/index.ts',
-      'kernel/index': 'src/kernel/index.ts',
-      'testing/index': 'src/testing/index.ts',
-      'browser/index': 'src/browser/index.ts',
-      'redis/index': 'src/redis/index.ts',
-      'mcp/index': 'src/mcp/index.ts',
-      'web/index': 'src/web/index.ts',
-    },
+    entry: ENTRIES,
     format: ['esm', 'cjs'],
-    dts: true,
+    dts: {
+      entry: {
+        ...ENTRIES,
+        ...Object.fromEntries(SUBSETS.map((name) => [`${name}/index`, `src/${name}/index.ts`])),
+      },
+    },
     clean: true,
     target: 'node20',
     splitting: true,
     shims: true,
     treeshake: true,
-    external: ['rxjs', 'zod', 'execa', 'signal-exit', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
-    esbuildPlugins: [pageScriptPlugin],
+    external: [/^rxjs(\/|$)/, 'zod', 'signal-exit', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
+    esbuildPlugins: [rootAsWhole, pageScriptPlugin, rxjsByModule],
   },
   {
-    entry: { 'cli/main': 'src/cli/main.ts' },
+    entry: Object.fromEntries(SUBSETS.map((name) => [`${name}/index`, `src/${name}/index.ts`])),
+    format: ['esm', 'cjs'],
+    target: 'node20',
+    esbuildPlugins: [subsetOfRoot],
+  },
+  {
+    // `dist/cli/main.js` and the chunks it loads, with rxjs, zod and signal-exit inside. ioredis
+    // and the MCP SDK stay outside, loaded only by the subcommands that need them; code split so
+    // that what `sluice exec` does not need (--json, --web, Redis, mcp) is not even read.
+    entry: { main: 'src/cli/main.ts' },
+    outDir: 'dist/cli',
     format: ['esm'],
     target: 'node20',
+    splitting: true,
     banner: { js: '#!/usr/bin/env node' },
-    external: ['rxjs', 'zod', 'execa', 'signal-exit', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
-    esbuildPlugins: [pageScriptPlugin],
+    noExternal: ['rxjs', 'zod', 'signal-exit'],
+    external: ['ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
+    esbuildPlugins: [cliAsWhole, rxjsAsEsm, pageScriptPlugin],
   },
 ]);

@@ -18,7 +18,7 @@ const round = (value: number, digits = 0) => Number(value.toFixed(digits));
 
 /**
  * Reduces the runs of one variant to its figures: lines/s median and min–max (and whether every
- * run read every line), latency p50/p99/max, slow-consumer lead and RSS, cancel and import times.
+ * run read every line), latency p50/p99/max, slow-consumer lead and RSS, cancel and import times, start-up wall and CPU times.
  *
  * @example
  * ```ts
@@ -106,6 +106,19 @@ export function aggregate(spec: VariantSpec, runs: readonly RunResult[], expecte
     const times = runs.flatMap((run) => run.cancelMs ?? []);
     const { median, max } = spread(times);
     return { ...base, reps: times.length, medianMs: round(median, 1), maxMs: round(max, 1) };
+  }
+  if (spec.group === 'start') {
+    const wall = spread(runs.map((run) => run.wallMs ?? Number.NaN));
+    const cpu = spread(runs.map((run) => run.cpuMs ?? Number.NaN));
+    return {
+      ...base,
+      reps: runs.length,
+      medianMs: round(wall.median, 1),
+      minMs: round(wall.min, 1),
+      medianCpuMs: round(cpu.median, 1),
+      // In the order of the rounds, for the ratios of one round to the other (bench/summary.ts).
+      wallMsRuns: runs.map((run) => round(run.wallMs ?? Number.NaN, 1)),
+    };
   }
   const times = runs.map((run) => run.importMs ?? Number.NaN);
   const { median, min } = spread(times);

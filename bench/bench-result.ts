@@ -11,6 +11,9 @@ export interface RunResult {
   readonly cancelMs?: readonly number[];
   /** Import cost in milliseconds. */
   readonly importMs?: number;
+  /** Start-up: one whole process, wall and CPU (user + system) time in milliseconds. */
+  readonly wallMs?: number;
+  readonly cpuMs?: number;
   /** Redis throughput: how many lines the producer wrote (every one must arrive). */
   readonly expectedLines?: number;
   /** Redis memory for retained runs. */

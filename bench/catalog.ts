@@ -1,5 +1,13 @@
 /** Which kind of measurement a variant is. */
-export type BenchGroup = 'throughput' | 'latency' | 'slow' | 'compose' | 'cancel' | 'import' | 'redis';
+export type BenchGroup =
+  | 'throughput'
+  | 'latency'
+  | 'slow'
+  | 'compose'
+  | 'cancel'
+  | 'import'
+  | 'start'
+  | 'redis';
 
 /** One variant of the suite, as the runner schedules it. */
 export interface VariantSpec {
@@ -96,5 +104,10 @@ export const CATALOG: readonly VariantSpec[] = [
     label: 'MCP AbortSignal → notifications/cancelled (sluice/mcp, in memory)',
   },
   { name: 'import-rxjs', group: 'import', label: "import 'rxjs'" },
+  { name: 'import-execa', group: 'import', label: "import 'execa'" },
   { name: 'import-sluice', group: 'import', label: "import 'sluice' (root entry, bundled like dist)" },
+  { name: 'start-node', group: 'start', label: 'node -e 0 (bare Node)' },
+  { name: 'start-cli', group: 'start', label: 'sluice exec -- true (dist/cli/main.js)' },
+  { name: 'start-execa-script', group: 'start', label: "script: import execa, one execa('echo')" },
+  { name: 'start-sluice-script', group: 'start', label: "script: import sluice, one exec('echo')" },
 ];

@@ -16,6 +16,8 @@ export interface BenchFlags {
   readonly slowMs: number;
   /** Repetitions of the cancel and import measurements. */
   readonly reps: number;
+  /** Rounds of the start-up measurements (each round runs every start variant once, alternating). */
+  readonly startRuns: number;
   /** How many benchmark children run at once (default 1; `--quick` 3: its figures are only a smoke test). */
   readonly parallel: number;
   /** Only variants whose name matches this regular expression (the summary then lacks ratios). */
@@ -23,7 +25,8 @@ export interface BenchFlags {
 }
 
 const HELP = `usage: npm run bench -- [--json] [--quick] [--lines N] [--runs N] [--latency-lines N]
-                        [--slow-ms MS] [--reps N] [--parallel N] [--only REGEX]
+                        [--slow-ms MS] [--reps N] [--start-runs N] [--parallel N]
+                        [--only REGEX]
                         [--json-file FILE]`;
 
 /**
@@ -72,6 +75,7 @@ export function parseFlags(argv: readonly string[]): BenchFlags {
     latencyLines: count('latency-lines', quick ? 60 : 1500, 30),
     slowMs: count('slow-ms', quick ? 500 : 3000, 50),
     reps: count('reps', quick ? 1 : 7),
+    startRuns: count('start-runs', quick ? 1 : 30),
     parallel: count('parallel', quick ? 3 : 1),
     jsonFile: given.get('json-file'),
     only: given.has('only') ? new RegExp(given.get('only') as string) : undefined,

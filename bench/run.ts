@@ -13,12 +13,14 @@ import { CATALOG, type VariantSpec } from './catalog.js';
 import { type BenchFlags, parseFlags } from './flags.js';
 import { bundleSluice, measureImport } from './import-cost.js';
 import { writeLinesFile } from './line-format.js';
+import { prepareStart, timeProcess } from './start.js';
 import { summarize } from './summary.js';
 import { renderTable } from './table.js';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH);
 const FIXTURES = join(BENCH, 'fixtures');
+const noop = () => undefined;
 
 function machine(): string {
   const model = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model;
@@ -102,7 +104,7 @@ async function main(): Promise<void> {
         tmp,
       });
     // The jobs, in order: throughput runs round-robin, then one run of each other variant, then
-    // the import measurements (each a fresh plain `node`).
+    // the import measurements (each a fresh plain `node`), then the start-up rounds.
     const jobs: (() => Promise<void>)[] = [];
     const throughput = selected.filter((spec) => spec.group === 'throughput');
     for (let run = 1; run <= flags.runs; run++) {
@@ -124,8 +126,26 @@ async function main(): Promise<void> {
       const sluiceUrl = await bundleSluice(ROOT);
       for (let rep = 0; rep < flags.reps; rep++) {
         for (const spec of imports) {
-          const specifier = spec.name === 'import-rxjs' ? 'rxjs' : sluiceUrl;
+          const specifier =
+            spec.name === 'import-rxjs' ? 'rxjs' : spec.name === 'import-execa' ? 'execa' : sluiceUrl;
           jobs.push(() => record(spec, async () => ({ importMs: await measureImport(specifier, ROOT) })));
+        }
+      }
+    }
+    // Start-up: whole processes, one round of every variant at a time (the first round only warms
+    // the disk cache, and Node's compile cache where it has one), each round in a rotated order.
+    const starts = selected.filter((spec) => spec.group === 'start');
+    if (starts.length > 0) {
+      log('building the package for the start-up measurements…');
+      const { cwd, commands } = await prepareStart(ROOT);
+      for (let round = 0; round <= flags.startRuns; round++) {
+        for (let index = 0; index < starts.length; index++) {
+          const spec = starts[(index + round) % starts.length] as VariantSpec;
+          const command = commands[spec.name] as readonly string[];
+          if (round === 0) {
+            // A failure shows in the measured rounds.
+            jobs.push(() => timeProcess(command, cwd).then(noop, noop));
+          } else jobs.push(() => record(spec, () => timeProcess(command, cwd)));
         }
       }
     }

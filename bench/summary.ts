@@ -2,8 +2,9 @@ import type { BenchEntry } from './aggregate.js';
 import { CANCEL_FORCE_KILL_MS } from './cancel.js';
 import { LINE_BYTES } from './line-format.js';
 import { SLOW_BUFFER_SIZE } from './slow-consumer.js';
+import { quantile } from './stats.js';
 
-/** One target of docs/benchmarks.md, as a ratio that must be at least (`>=`) or at most (`<=`) `limit`. */
+/** One target of the bench (docs/benchmarks.md), as a ratio that must be at least (`>=`) or at most (`<=`) `limit`. */
 export interface TargetCheck {
   readonly ratio: number | null;
   readonly op: '>=' | '<=';
@@ -29,7 +30,7 @@ export const COMPOSE_LEAD_LIMIT_BYTES = SLOW_BUFFER_SIZE * LINE_BYTES + 384 * 10
 const RSS_LIMIT_MB = 20;
 
 /**
- * Computes the ratios between variants of the same run and checks the targets of docs/benchmarks.md.
+ * Computes the ratios between variants of the same run and checks the targets (docs/benchmarks.md).
  * A ratio whose variants did not run (or failed) is `null`, and its target counts as missed.
  *
  * @example
@@ -46,6 +47,18 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
     a === null || b === null || b === 0 ? null : Number((a / b).toFixed(3));
   const rate = (name: string) => figure(name, 'linesPerSec');
   const diff = (a: number | null, b: number | null) => (a === null || b === null ? null : a - b);
+  // The median over rounds of one variant's wall time over another's in the same round: rounds
+  // run back to back, so a machine that gets busier or quieter shifts both sides alike.
+  const paired = (a: string, b: string): number | null => {
+    const runsOf = (name: string) => entries.find((entry) => entry.name === name)?.wallMsRuns;
+    const [left, right] = [runsOf(a), runsOf(b)];
+    if (!Array.isArray(left) || !Array.isArray(right) || left.length === 0) return null;
+    const ratios = left.flatMap((value, index) => {
+      const other = right[index];
+      return typeof value === 'number' && typeof other === 'number' && other > 0 ? [value / other] : [];
+    });
+    return ratios.length === 0 ? null : Number(quantile(ratios, 0.5).toFixed(3));
+  };
 
   const ratios: Record<string, number | null> = {
     execPushVsDataSplit: div(rate('exec-push'), rate('raw-data-split')),
@@ -105,6 +118,19 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
       diff(figure('import-sluice', 'medianMs'), figure('import-rxjs', 'medianMs')),
       30,
     ),
+    importExecaVsRxjs: div(figure('import-execa', 'medianMs'), figure('import-rxjs', 'medianMs')),
+    startCliVsNode: paired('start-cli', 'start-node'),
+    startSluiceVsExecaScript: paired('start-sluice-script', 'start-execa-script'),
+    startCliVsNodeMedians: div(figure('start-cli', 'medianMs'), figure('start-node', 'medianMs')),
+    startSluiceVsExecaScriptMedians: div(
+      figure('start-sluice-script', 'medianMs'),
+      figure('start-execa-script', 'medianMs'),
+    ),
+    startCliVsNodeCpu: div(figure('start-cli', 'medianCpuMs'), figure('start-node', 'medianCpuMs')),
+    startSluiceVsExecaScriptCpu: div(
+      figure('start-sluice-script', 'medianCpuMs'),
+      figure('start-execa-script', 'medianCpuMs'),
+    ),
   };
   const targets: Record<string, TargetCheck> = {};
   const target = (name: string, op: TargetCheck['op'], limit: number, means: string) => {
@@ -131,6 +157,13 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
   target('cancelTermVsLimit', '<=', 1, 'cancel (SIGTERM) ≤ 50 ms');
   target('cancelIgnoreTermVsLimit', '<=', 1, 'cancel (ignores SIGTERM) ≤ forceKillAfterMs + 50 ms');
   target('importExcessVsBudget', '<=', 1, "import 'sluice' ≤ import 'rxjs' + 30 ms");
+  target('startCliVsNode', '<=', 2.5, '`sluice exec -- true` ≤ 2.5 × `node -e 0` (wall, median of rounds)');
+  target(
+    'startSluiceVsExecaScript',
+    '<=',
+    1.1,
+    'import sluice + one exec ≤ 1.1 × the same script on execa (wall, median of rounds)',
+  );
   target('redisThroughputVsTarget', '>=', 1, 'through Redis to a follower process ≥ 100k lines/s');
   target('redisLatencyP99VsLimit', '<=', 1, 'through Redis at 1k lines/s: p99 ≤ 20 ms');
   target('redisCancelVsLimit', '<=', 1, 'cancel from another instance reaches the owner ≤ 100 ms');

@@ -85,6 +85,16 @@ export function renderTable(entries: readonly BenchEntry[], summary: BenchSummar
       ],
     ),
     '',
+    '### Start-up (whole processes, alternating rounds; wall and CPU = user + system)',
+    '',
+    markdown(
+      ['process', 'wall median', 'wall min', 'CPU median', 'runs'],
+      of('start').map(
+        (e) =>
+          failed(e) ?? [e.label, n(e.medianMs, ' ms'), n(e.minMs, ' ms'), n(e.medianCpuMs, ' ms'), n(e.reps)],
+      ),
+    ),
+    '',
     '### Runs through Redis (a local redis-server; the follower is another process)',
     '',
     markdown(

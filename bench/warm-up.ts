@@ -2,10 +2,9 @@ import { lastValueFrom } from 'rxjs';
 import { exec } from '../src/index.js';
 
 /**
- * Runs one tiny command through sluice before a sluice variant is measured. sluice loads execa on
- * its first spawn and zod on its first option check (so that `import 'sluice'` stays cheap); a
- * benchmark that counts no module loading for its baselines must not count those one-time loads
- * either.
+ * Runs one tiny command through sluice before a sluice variant is measured, so that a variant's
+ * figures hold no one-time cost of its first run (the code of the first spawn, compiled once), as
+ * a baseline's hold none of its module loading. Start-up itself is the bench's `start` section.
  *
  * @example
  * ```ts

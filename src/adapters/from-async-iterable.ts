@@ -1,16 +1,6 @@
 import { Observable } from 'rxjs';
+import { checkArgument } from '../core/check-argument.js';
 import { demandOf } from '../core/demand-of.js';
-import { lazySchema } from '../core/lazy-zod.js';
-import { checkArgument } from './check-argument.js';
-
-const asyncIterableSchema = lazySchema((z) =>
-  z.custom<AsyncIterable<unknown>>(
-    (value) =>
-      typeof value === 'object' &&
-      value !== null &&
-      typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function',
-  ),
-);
 
 /**
  * An Observable of the values of an `AsyncIterable` that pulls **only on demand**.
@@ -47,7 +37,15 @@ const asyncIterableSchema = lazySchema((z) =>
  * ```
  */
 export function fromAsyncIterable<T>(iterable: AsyncIterable<T>): Observable<T> {
-  checkArgument(iterable, 'iterable', asyncIterableSchema(), 'an AsyncIterable');
+  checkArgument(
+    iterable,
+    'iterable',
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function',
+    'an AsyncIterable',
+  );
   return new Observable<T>((subscriber) => {
     const demand = demandOf(subscriber);
     const iterator = iterable[Symbol.asyncIterator]();

@@ -1,16 +1,6 @@
 import { Observable } from 'rxjs';
+import { checkArgument } from '../core/check-argument.js';
 import { demandOf } from '../core/demand-of.js';
-import { lazySchema } from '../core/lazy-zod.js';
-import { checkArgument } from './check-argument.js';
-
-const readableStreamSchema = lazySchema((z) =>
-  z.custom<ReadableStream<unknown>>(
-    (value) =>
-      typeof value === 'object' &&
-      value !== null &&
-      typeof (value as ReadableStream<unknown>).getReader === 'function',
-  ),
-);
 
 /**
  * An Observable of the chunks of a WHATWG `ReadableStream` that reads **only on demand**.
@@ -46,7 +36,15 @@ const readableStreamSchema = lazySchema((z) =>
  * ```
  */
 export function fromReadableStream<T>(stream: ReadableStream<T>): Observable<T> {
-  checkArgument(stream, 'stream', readableStreamSchema(), 'a ReadableStream');
+  checkArgument(
+    stream,
+    'stream',
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as ReadableStream<unknown>).getReader === 'function',
+    'a ReadableStream',
+  );
   return new Observable<T>((subscriber) => {
     const demand = demandOf(subscriber);
     const reader = stream.getReader();

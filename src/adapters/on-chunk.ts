@@ -1,12 +1,12 @@
-import type { Observable } from 'rxjs';
-import { lazySchema } from '../core/lazy-zod.js';
+import { isObservable, type Observable } from 'rxjs';
+import { checkArgument } from '../core/check-argument.js';
+import { isAbortSignal } from '../core/is-abort-signal.js';
+import { readFunction } from '../core/read-function.js';
+import { readInteger } from '../core/read-integer.js';
 import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { checkArgument } from './check-argument.js';
 import { type IgnoredDemandPolicy, ignoredDemandHook, type WarnLogger } from './ignored-demand.js';
-import { observableSchema } from './observable-schema.js';
 import { PullQueue } from './pull-queue.js';
-import { readBufferSize } from './read-buffer-size.js';
 
 /**
  * Options of {@link onChunk}.
@@ -45,19 +45,6 @@ export interface OnChunkOptions<T> {
   /** Where the ignored-demand warning goes. Default `console`. */
   readonly logger?: WarnLogger;
 }
-
-const functionSchema = lazySchema((z) =>
-  z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function'),
-);
-const signalSchema = lazySchema((z) =>
-  z.custom<AbortSignal>(
-    (value) =>
-      typeof value === 'object' &&
-      value !== null &&
-      typeof (value as AbortSignal).aborted === 'boolean' &&
-      typeof (value as AbortSignal).addEventListener === 'function',
-  ),
-);
 
 /**
  * Feeds every value of `source` to `callback`, in order and one at a time, and resolves with
@@ -98,15 +85,12 @@ export function onChunk<T>(
   callback: (chunk: T) => unknown,
   options?: OnChunkOptions<T>,
 ): Promise<T | undefined> {
-  checkArgument(source, 'source', observableSchema(), 'an Observable');
-  checkArgument(callback, 'callback', functionSchema(), 'a function');
+  checkArgument(source, 'source', isObservable, 'an Observable');
+  checkArgument(callback, 'callback', (value) => typeof value === 'function', 'a function');
   rejectUnknownOptions(options, ['bufferSize', 'onError', 'signal', 'onIgnoredDemand', 'logger']);
-  const bufferSize = readBufferSize(options, 'bufferSize', 16);
-  const onError = readOption(options, 'onError', functionSchema(), 'a function', reportToConsole) as (
-    error: unknown,
-    chunk: T,
-  ) => void;
-  const signal = readOption(options, 'signal', signalSchema(), 'an AbortSignal', undefined);
+  const bufferSize = readInteger(options, 'bufferSize', 16);
+  const onError = readFunction<(error: unknown, chunk: T) => void>(options, 'onError', reportToConsole);
+  const signal = readOption(options, 'signal', isAbortSignal, 'an AbortSignal', undefined);
   let queue: PullQueue<T> | undefined;
   const overfill = ignoredDemandHook(options, 'onChunk', bufferSize, (error) => queue?.fail(error));
 

@@ -1,10 +1,9 @@
-import type { Observable } from 'rxjs';
+import { isObservable, type Observable } from 'rxjs';
+import { checkArgument } from '../core/check-argument.js';
+import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { checkArgument } from './check-argument.js';
 import { type IgnoredDemandPolicy, ignoredDemandHook, type WarnLogger } from './ignored-demand.js';
-import { observableSchema } from './observable-schema.js';
 import { PullQueue } from './pull-queue.js';
-import { readBufferSize } from './read-buffer-size.js';
 
 /**
  * Options of {@link toAsyncIterable}.
@@ -84,9 +83,9 @@ export function toAsyncIterable<T>(
   source: Observable<T>,
   options?: ToAsyncIterableOptions,
 ): AsyncIterableIterator<T> {
-  checkArgument(source, 'source', observableSchema(), 'an Observable');
+  checkArgument(source, 'source', isObservable, 'an Observable');
   rejectUnknownOptions(options, ['bufferSize', 'onIgnoredDemand', 'logger']);
-  const bufferSize = readBufferSize(options, 'bufferSize', 16);
+  const bufferSize = readInteger(options, 'bufferSize', 16);
   const queue: PullQueue<T> = new PullQueue(
     source,
     bufferSize,

@@ -1,12 +1,11 @@
-import type { Observable, Subscription } from 'rxjs';
+import { isObservable, type Observable, type Subscription } from 'rxjs';
+import { checkArgument } from '../core/check-argument.js';
 import { Valve } from '../core/demand.js';
+import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { subscribeDemanding } from '../core/subscribe-demanding.js';
 import { subscriberWithDemand } from '../core/subscriber-chain.js';
-import { checkArgument } from './check-argument.js';
 import { type IgnoredDemandPolicy, ignoredDemandHook, type WarnLogger } from './ignored-demand.js';
-import { observableSchema } from './observable-schema.js';
-import { readBufferSize } from './read-buffer-size.js';
 
 /**
  * Options of {@link toReadableStream}.
@@ -76,9 +75,9 @@ export function toReadableStream<T>(
   source: Observable<T>,
   options?: ToReadableStreamOptions,
 ): ReadableStream<T> {
-  checkArgument(source, 'source', observableSchema(), 'an Observable');
+  checkArgument(source, 'source', isObservable, 'an Observable');
   rejectUnknownOptions(options, ['highWaterMark', 'onIgnoredDemand', 'logger']);
-  const highWaterMark = readBufferSize(options, 'highWaterMark', 16);
+  const highWaterMark = readInteger(options, 'highWaterMark', 16);
   const valve = new Valve();
   let subscription: Subscription | undefined;
   let cancelled = false;

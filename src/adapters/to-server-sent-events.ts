@@ -1,9 +1,11 @@
-import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, isObservable, type Observable, type SchedulerLike } from 'rxjs';
+import { checkArgument } from '../core/check-argument.js';
 import type { ChunkEvent } from '../core/chunk.js';
-import { lazySchema } from '../core/lazy-zod.js';
+import { isSchedulerLike } from '../core/is-scheduler-like.js';
+import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
+import { readInteger } from '../core/read-integer.js';
 import { readOption } from '../core/read-option.js';
-import { checkArgument } from './check-argument.js';
-import { observableSchema } from './observable-schema.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { SseStream } from './sse/sse-stream.js';
 
 /**
@@ -34,19 +36,6 @@ export interface ToServerSentEventsOptions {
   /** The clock of heartbeats and stall timers. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
 }
-
-const anObject = lazySchema((z) => z.object({}).loose());
-const count = lazySchema((z) => z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER));
-const positive = lazySchema((z) => z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
-const schedulerSchema = lazySchema((z) =>
-  z.custom<SchedulerLike>(
-    (value) =>
-      typeof value === 'object' &&
-      value !== null &&
-      typeof (value as SchedulerLike).now === 'function' &&
-      typeof (value as SchedulerLike).schedule === 'function',
-  ),
-);
 
 /**
  * Serves a sequenced chunk stream over Server-Sent Events, to any number of clients, with exact
@@ -84,16 +73,24 @@ export function toServerSentEvents(
   source: Observable<ChunkEvent<unknown>>,
   options?: ToServerSentEventsOptions,
 ): SseStream {
-  checkArgument(source, 'source', observableSchema(), 'an Observable');
-  const replay = readOption(options, 'replay', anObject(), 'an object', {});
+  checkArgument(source, 'source', isObservable, 'an Observable');
+  rejectUnknownOptions(options, ['replay', 'heartbeatMs', 'stallTimeoutMs', 'retryMs', 'scheduler']);
+  const replay = readOption(
+    options,
+    'replay',
+    (value) => typeof value === 'object' && value !== null,
+    'an object',
+    {},
+  );
+  rejectUnknownOptions(replay, ['maxEvents', 'maxBytes'], 'replay.');
   return new SseStream(source as Observable<ChunkEvent<unknown>>, {
     replay: {
-      maxEvents: readOption(replay, 'maxEvents', positive(), 'a positive integer', 10_000, 'replay.'),
-      maxBytes: readOption(replay, 'maxBytes', positive(), 'a positive integer', 8 * 1024 * 1024, 'replay.'),
+      maxEvents: readInteger(replay, 'maxEvents', 10_000, { min: 1, prefix: 'replay.' }),
+      maxBytes: readInteger(replay, 'maxBytes', 8 * 1024 * 1024, { min: 1, prefix: 'replay.' }),
     },
-    heartbeatMs: readOption(options, 'heartbeatMs', count(), 'a non-negative integer', 15_000),
-    stallTimeoutMs: readOption(options, 'stallTimeoutMs', count(), 'a non-negative integer', 30_000),
-    retryMs: readOption(options, 'retryMs', count(), 'a non-negative integer', 1000),
-    scheduler: readOption(options, 'scheduler', schedulerSchema(), 'a SchedulerLike', asyncScheduler),
+    heartbeatMs: readInteger(options, 'heartbeatMs', 15_000, { max: MAX_DELAY_MS }),
+    stallTimeoutMs: readInteger(options, 'stallTimeoutMs', 30_000, { max: MAX_DELAY_MS }),
+    retryMs: readInteger(options, 'retryMs', 1000),
+    scheduler: readOption(options, 'scheduler', isSchedulerLike, 'a SchedulerLike', asyncScheduler),
   });
 }

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { ChunkEvent } from '../core/chunk.js';
 import { InvalidFrameError } from '../core/errors/invalid-frame-error.js';
 import { SequenceError } from '../core/errors/sequence-error.js';
@@ -25,19 +24,9 @@ export type DecodedSseMessage =
   | { readonly type: 'event'; readonly event: ChunkEvent<unknown> }
   | { readonly type: 'error'; readonly error: SluiceError };
 
-const sequence = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
-const eventSchema = z.object({
-  sequence,
-  kind: z.string(),
-  content: z.unknown(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-  isFinal: z.boolean(),
-});
-const gapSchema = z.object({ from: sequence, to: sequence });
-const failureSchema = z.object({ code: z.string(), name: z.string().optional(), message: z.string() });
-
 /**
- * Decodes one message of a `toServerSentEvents` stream, validating it with zod:
+ * Decodes one message of a `toServerSentEvents` stream, checking every field (by hand: the
+ * browser entry loads no validation library):
  *
  * - a chunk event (`data` = the event's JSON, `id` = its sequence) → `{ type: 'event' }`;
  * - `gap` (`{from, to}`) → a {@link SequenceError} (rule `gap`): the server no longer holds
@@ -61,16 +50,28 @@ export function decodeSseMessage(message: SseMessage): DecodedSseMessage {
     throw new InvalidFrameError({ field: 'data', value: message.data }, 'is not JSON', { cause });
   }
   if (message.event === 'gap') {
-    const { from, to } = parse(gapSchema, json, 'gap');
+    const gap = object(json, 'gap');
+    const from = field(gap, 'gap', 'from', isSequence, 'must be a non-negative integer');
+    const to = field(gap, 'gap', 'to', isSequence, 'must be a non-negative integer');
     const info = { rule: 'gap' as const, expected: from, received: to + 1 };
     const text = `Replay gap: the server no longer holds events ${from}..${to} (evicted from its replay log)`;
     return { type: 'error', error: new SequenceError(info, text) };
   }
   if (message.event === 'failure') {
-    const { code, name, message: text } = parse(failureSchema, json, 'failure');
+    const failure = object(json, 'failure');
+    const code = field(failure, 'failure', 'code', isString, 'must be a string');
+    const name = field(failure, 'failure', 'name', isOptionalString, 'must be a string');
+    const text = field(failure, 'failure', 'message', isString, 'must be a string');
     return { type: 'error', error: new SluiceError(code, text, { info: { remote: true, name } }) };
   }
-  const event = parse(eventSchema, json, 'data');
+  const data = object(json, 'data');
+  const event: ChunkEvent<unknown> = {
+    sequence: field(data, 'data', 'sequence', isSequence, 'must be a non-negative integer'),
+    kind: field(data, 'data', 'kind', isString, 'must be a string'),
+    content: data.content,
+    isFinal: field(data, 'data', 'isFinal', (value) => typeof value === 'boolean', 'must be a boolean'),
+  };
+  const metadata = field(data, 'data', 'metadata', isOptionalRecord, 'must be an object');
   if (message.lastEventId !== String(event.sequence)) {
     throw new InvalidFrameError(
       { field: 'id', value: message.lastEventId },
@@ -83,17 +84,31 @@ export function decodeSseMessage(message: SseMessage): DecodedSseMessage {
       `must equal data.kind (${event.kind})`,
     );
   }
-  const { metadata, ...rest } = event;
-  return { type: 'event', event: metadata === undefined ? rest : { ...rest, metadata } };
+  return { type: 'event', event: metadata === undefined ? event : { ...event, metadata } };
 }
 
-function parse<T>(schema: z.ZodType<T>, json: unknown, where: string): T {
-  const result = schema.safeParse(json);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const path = issue?.path ?? [];
-  let value: unknown = json;
-  for (const key of path) value = (value as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey];
-  const field = [where, ...path.map(String)].join('.');
-  throw new InvalidFrameError({ field, value }, issue?.message.toLowerCase() ?? 'is invalid');
+type Json = Readonly<Record<string, unknown>>;
+
+function object(json: unknown, where: string): Json {
+  if (typeof json === 'object' && json !== null && !Array.isArray(json)) return json as Json;
+  throw new InvalidFrameError({ field: where, value: json }, 'must be an object');
 }
+
+function field<T>(
+  json: Json,
+  where: string,
+  key: string,
+  accepts: (value: unknown) => value is T,
+  problem: string,
+): T {
+  const value = json[key];
+  if (!accepts(value)) throw new InvalidFrameError({ field: `${where}.${key}`, value }, problem);
+  return value;
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isOptionalString = (value: unknown): value is string | undefined =>
+  value === undefined || isString(value);
+const isSequence = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+const isOptionalRecord = (value: unknown): value is Record<string, unknown> | undefined =>
+  value === undefined || (typeof value === 'object' && value !== null && !Array.isArray(value));

@@ -1,10 +1,14 @@
 import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
-import { z } from 'zod';
 import type { ChunkEvent } from '../core/chunk.js';
+import { isSchedulerLike } from '../core/is-scheduler-like.js';
+import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { optionError } from '../core/option-error.js';
+import { readBoolean } from '../core/read-boolean.js';
+import { readFunction } from '../core/read-function.js';
+import { readInteger } from '../core/read-integer.js';
 import { readOption } from '../core/read-option.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { followSse } from './follow-sse.js';
-import { schedulerOptionSchema } from './scheduler-option-schema.js';
 
 /**
  * The part of the WHATWG `EventSource` that {@link fromEventSource} uses.
@@ -109,8 +113,6 @@ export const DEFAULT_SSE_KINDS: readonly string[] = [
 ];
 
 const CLOSED = 2;
-const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
-const constructorSchema = z.custom<EventSourceConstructor>((value) => typeof value === 'function');
 
 /**
  * Follows a `toServerSentEvents` stream with an `EventSource`, as an `Observable` of the same
@@ -146,30 +148,31 @@ export function fromEventSource(
   options?: FromEventSourceOptions,
 ): Observable<ChunkEvent<unknown>> {
   if (typeof url !== 'string') throw optionError('url', 'a string', url, 'argument');
-  const kinds = readOption(
+  rejectUnknownOptions(options, [
+    'kinds',
+    'maxRetries',
+    'retryMs',
+    'withCredentials',
+    'EventSource',
+    'scheduler',
+    'after',
+  ]);
+  const kinds = readOption<readonly string[]>(
     options,
     'kinds',
-    z.array(z.string().min(1)),
+    (value) => Array.isArray(value) && value.every((kind) => typeof kind === 'string' && kind !== ''),
     'an array of event names',
     DEFAULT_SSE_KINDS,
   );
-  const maxRetries = readOption(options, 'maxRetries', count, 'a non-negative integer', 5);
-  const after = readOption<number | undefined>(options, 'after', count, 'a non-negative integer', undefined);
-  const retryMs = readOption(options, 'retryMs', count, 'a non-negative integer', 1000);
-  const withCredentials = readOption(options, 'withCredentials', z.boolean(), 'a boolean', false);
-  const scheduler = readOption(
-    options,
-    'scheduler',
-    schedulerOptionSchema,
-    'a SchedulerLike',
-    asyncScheduler,
-  );
-  const EventSourceClass = readOption(
+  const maxRetries = readInteger(options, 'maxRetries', 5);
+  const after = readInteger(options, 'after', undefined);
+  const retryMs = readInteger(options, 'retryMs', 1000, { max: MAX_DELAY_MS });
+  const withCredentials = readBoolean(options, 'withCredentials', false);
+  const scheduler = readOption(options, 'scheduler', isSchedulerLike, 'a SchedulerLike', asyncScheduler);
+  const EventSourceClass = readFunction<EventSourceConstructor | undefined>(
     options,
     'EventSource',
-    constructorSchema,
-    'an EventSource constructor',
-    (globalThis as { EventSource?: EventSourceConstructor }).EventSource as EventSourceConstructor,
+    (globalThis as { EventSource?: EventSourceConstructor }).EventSource,
   );
   if (typeof EventSourceClass !== 'function') {
     throw new TypeError(

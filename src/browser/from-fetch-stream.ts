@@ -1,11 +1,14 @@
 import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
-import { z } from 'zod';
 import type { ChunkEvent } from '../core/chunk.js';
 import { SluiceError } from '../core/errors/sluice-error.js';
+import { isSchedulerLike } from '../core/is-scheduler-like.js';
+import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { optionError } from '../core/option-error.js';
+import { readFunction } from '../core/read-function.js';
+import { readInteger } from '../core/read-integer.js';
 import { readOption } from '../core/read-option.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { followSse } from './follow-sse.js';
-import { schedulerOptionSchema } from './scheduler-option-schema.js';
 import { SseParser } from './sse-parser.js';
 
 /**
@@ -44,9 +47,6 @@ export interface FromFetchStreamOptions {
   readonly after?: number;
 }
 
-const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
-const functionSchema = z.custom<typeof fetch>((value) => typeof value === 'function');
-
 /**
  * {@link fromEventSource} over a streamed `fetch` body, for environments without `EventSource`
  * (workers, Node, React Native) or when headers are needed. It parses the `text/event-stream`
@@ -70,37 +70,38 @@ export function fromFetchStream(
   options?: FromFetchStreamOptions,
 ): Observable<ChunkEvent<unknown>> {
   if (typeof url !== 'string') throw optionError('url', 'a string', url, 'argument');
-  const maxRetries = readOption(options, 'maxRetries', count, 'a non-negative integer', 5);
-  const after = readOption<number | undefined>(options, 'after', count, 'a non-negative integer', undefined);
-  const retryMs = readOption<number | undefined>(
-    options,
+  rejectUnknownOptions(options, [
+    'maxRetries',
     'retryMs',
-    count,
-    'a non-negative integer',
-    undefined,
-  );
-  const headers = readOption(
+    'headers',
+    'credentials',
+    'fetch',
+    'scheduler',
+    'after',
+  ]);
+  const maxRetries = readInteger(options, 'maxRetries', 5);
+  const after = readInteger(options, 'after', undefined);
+  const retryMs = readInteger(options, 'retryMs', undefined, { max: MAX_DELAY_MS });
+  const headers = readOption<Record<string, string>>(
     options,
     'headers',
-    z.record(z.string(), z.string()),
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      Object.values(value).every((item) => typeof item === 'string'),
     'an object of strings',
     {},
   );
-  const credentials = readOption(
+  const credentials = readOption<RequestCredentials>(
     options,
     'credentials',
-    z.enum(['omit', 'same-origin', 'include']),
+    (value) => value === 'omit' || value === 'same-origin' || value === 'include',
     "'omit', 'same-origin' or 'include'",
     'same-origin',
   );
-  const scheduler = readOption(
-    options,
-    'scheduler',
-    schedulerOptionSchema,
-    'a SchedulerLike',
-    asyncScheduler,
-  );
-  const fetchFunction = readOption(options, 'fetch', functionSchema, 'a function', globalThis.fetch);
+  const scheduler = readOption(options, 'scheduler', isSchedulerLike, 'a SchedulerLike', asyncScheduler);
+  const fetchFunction = readFunction<typeof fetch>(options, 'fetch', globalThis.fetch);
   let serverRetry: number | undefined;
   const config = {
     maxRetries,

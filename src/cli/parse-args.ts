@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { CliUsageError } from './cli-usage-error.js';
+import { flagError } from './flag-error.js';
 import { subcommands } from './subcommands.js';
+import { wholeNumberFlag } from './whole-number-flag.js';
 
 /** What `sluice exec` was asked to do. */
 export interface CliExecCommand {
@@ -42,53 +43,6 @@ export type CliCommand =
   | { readonly command: 'help' }
   | { readonly command: 'version' }
   | { readonly command: 'demo' };
-
-const integer = (flag: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
-  z
-    .string()
-    .regex(/^\d+$/, { message: `\`--${flag}\` expects a whole number, got` })
-    .transform(Number)
-    .refine((n) => n >= min && n <= max, {
-      message: `\`--${flag}\` expects a whole number from ${min} to ${max}, got`,
-    });
-
-const flagsSchema = z.object({
-  json: z.boolean().default(false),
-  wire: z
-    .enum(['bridge', 'serde'], { message: '`--wire` expects `bridge` or `serde`, got' })
-    .default('bridge'),
-  'call-id': z
-    .string()
-    .min(1, { message: '`--call-id` expects a non-empty string, got' })
-    .default('sluice-1'),
-  // Timer delays: a longer one would fire at once (see MAX_DELAY_MS).
-  'timeout-ms': integer('timeout-ms', 0, MAX_DELAY_MS).default(0),
-  'max-output-bytes': integer('max-output-bytes', 1).default(262_144),
-  'buffer-size': integer('buffer-size', 1, 1_000_000).default(16),
-  'stall-timeout-ms': integer('stall-timeout-ms', 0, MAX_DELAY_MS).default(0),
-  cwd: z.string().min(1, { message: '`--cwd` expects a directory, got' }).optional(),
-  color: z.boolean().optional(),
-  'no-color': z.boolean().optional(),
-  stdin: z
-    .enum(['inherit', 'ignore'], { message: '`--stdin` expects `inherit` or `ignore`, got' })
-    .default('ignore'),
-  web: z.boolean().default(false),
-  port: integer('port', 0, 65_535).optional(),
-  host: z.string().min(1, { message: '`--host` expects an address or host name, got' }).optional(),
-  'allow-host': z
-    .array(z.string().min(1, { message: '`--allow-host` expects a host name, got' }))
-    .default([]),
-  redis: z
-    .string()
-    .regex(/^rediss?:\/\//, { message: '`--redis` expects a redis:// or rediss:// URL, got' })
-    .optional(),
-  'run-id': z
-    .string()
-    .regex(/^[A-Za-z0-9._:-]{1,200}$/, {
-      message: '`--run-id` expects 1-200 letters, digits, `.`, `_`, `:` or `-`, got',
-    })
-    .optional(),
-});
 
 /**
  * Parses the `sluice` command line (without `node` and the script path).
@@ -147,21 +101,51 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (command.length === 0) {
     throw new CliUsageError('Missing the command to run: `sluice exec [options] -- <command> [args…]`');
   }
-  const result = flagsSchema.safeParse(parsed.values);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    const flag = String(issue.path[0]);
-    const value = (parsed.values as Record<string, unknown>)[flag];
-    throw new CliUsageError(`${issue.message} \`${String(value)}\``);
-  }
-  const values = result.data;
+  const given = parsed.values as Record<string, string | boolean | string[] | undefined>;
+  const text = (flag: string) => given[flag] as string | undefined;
+  const oneOf = <T extends string>(flag: string, allowed: readonly T[], fallback: T): T => {
+    const value = text(flag);
+    if (value === undefined) return fallback;
+    if (!allowed.includes(value as T))
+      throw flagError(flag, allowed.map((item) => `\`${item}\``).join(' or '), value);
+    return value as T;
+  };
+  const matching = (flag: string, pattern: RegExp, expected: string): string | undefined => {
+    const value = text(flag);
+    if (value !== undefined && !pattern.test(value)) throw flagError(flag, expected, value);
+    return value;
+  };
+  const values = {
+    json: given.json === true,
+    wire: oneOf('wire', ['bridge', 'serde'], 'bridge'),
+    callId: matching('call-id', /./, 'a non-empty string') ?? 'sluice-1',
+    // Timer delays: a longer one would fire at once (see MAX_DELAY_MS).
+    timeoutMs: wholeNumberFlag('timeout-ms', text('timeout-ms'), 0, 0, MAX_DELAY_MS),
+    maxOutputBytes: wholeNumberFlag(
+      'max-output-bytes',
+      text('max-output-bytes'),
+      262_144,
+      1,
+      Number.MAX_SAFE_INTEGER,
+    ),
+    bufferSize: wholeNumberFlag('buffer-size', text('buffer-size'), 16, 1, 1_000_000),
+    stallTimeoutMs: wholeNumberFlag('stall-timeout-ms', text('stall-timeout-ms'), 0, 0, MAX_DELAY_MS),
+    cwd: matching('cwd', /./, 'a directory'),
+    stdin: oneOf('stdin', ['inherit', 'ignore'], 'ignore'),
+    web: given.web === true,
+    port: given.port === undefined ? undefined : wholeNumberFlag('port', text('port'), 0, 0, 65_535),
+    host: matching('host', /./, 'an address or host name'),
+    allowHosts: (given['allow-host'] as string[] | undefined) ?? [],
+    redis: matching('redis', /^rediss?:\/\//, 'a redis:// or rediss:// URL'),
+    runId: matching('run-id', /^[A-Za-z0-9._:-]{1,200}$/, '1-200 letters, digits, `.`, `_`, `:` or `-`'),
+  };
+  const emptyHost = values.allowHosts.find((host) => host === '');
+  if (emptyHost !== undefined) throw flagError('allow-host', 'a host name', emptyHost);
   if (!values.web) {
-    const stray = ['port', 'host', 'allow-host'].find(
-      (flag) => (parsed.values as Record<string, unknown>)[flag],
-    );
+    const stray = ['port', 'host', 'allow-host'].find((flag) => given[flag]);
     if (stray !== undefined) throw new CliUsageError(`\`--${stray}\` needs \`--web\``);
   } else if (values.json) throw new CliUsageError('`--web` cannot be combined with `--json`');
-  if (values['run-id'] !== undefined && values.redis === undefined) {
+  if (values.runId !== undefined && values.redis === undefined) {
     throw new CliUsageError('`--run-id` needs `--redis <url>`: the run id names the run published there');
   }
   if (values.redis !== undefined && values.json) {
@@ -175,18 +159,18 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     args: command.slice(1),
     json: values.json,
     wire: values.wire,
-    callId: values['call-id'],
-    timeoutMs: values['timeout-ms'],
-    maxOutputBytes: values['max-output-bytes'],
-    bufferSize: values['buffer-size'],
-    stallTimeoutMs: values['stall-timeout-ms'],
+    callId: values.callId,
+    timeoutMs: values.timeoutMs,
+    maxOutputBytes: values.maxOutputBytes,
+    bufferSize: values.bufferSize,
+    stallTimeoutMs: values.stallTimeoutMs,
     cwd: values.cwd,
-    color: values['no-color'] ? false : values.color,
+    color: given['no-color'] === true ? false : (given.color as boolean | undefined),
     stdin: values.stdin,
     web: values.web
-      ? { host: values.host ?? '127.0.0.1', port: values.port ?? 0, allowHosts: values['allow-host'] }
+      ? { host: values.host ?? '127.0.0.1', port: values.port ?? 0, allowHosts: values.allowHosts }
       : undefined,
     redis: values.redis,
-    runId: values['run-id'],
+    runId: values.runId,
   };
 }

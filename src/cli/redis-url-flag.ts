@@ -1,4 +1,5 @@
 import { CliUsageError } from './cli-usage-error.js';
+import { flagError } from './flag-error.js';
 
 /**
  * The `--redis <url>` every Redis subcommand needs: a `redis://` or `rediss://` URL, else a
@@ -12,7 +13,7 @@ import { CliUsageError } from './cli-usage-error.js';
 export function redisUrlFlag(value: string | undefined, usage: string): string {
   if (value === undefined) throw new CliUsageError(`Missing \`--redis <url>\`: \`${usage}\``);
   if (!/^rediss?:\/\//.test(value)) {
-    throw new CliUsageError(`\`--redis\` expects a redis:// or rediss:// URL, got \`${value}\``);
+    throw flagError('redis', 'a redis:// or rediss:// URL', value);
   }
   return value;
 }

@@ -5,16 +5,13 @@ import { type ExecEvent, exec } from '../sources/exec.js';
 import { childIo } from './child-io.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { demoScript } from './demo.js';
-import { openRunPublisher } from './exec-redis/open-run-publisher.js';
 import { helpText } from './help.js';
 import { type CliExecCommand, parseCliArgs } from './parse-args.js';
 import { publishInterruptible } from './publish-interruptible.js';
-import { runJson } from './run-json.js';
 import { runText } from './run-text.js';
 import { subcommands } from './subcommands.js';
 import type { CliStreams } from './text-view.js';
 import { packageVersion } from './version.js';
-import { runWeb } from './web/run-web.js';
 
 /**
  * Runs the `sluice` command line and resolves with the process exit code. `main.ts` (the
@@ -54,7 +51,9 @@ export async function runCli(
       ? { ...(parseCliArgs(['exec', '--', process.execPath, '-e', demoScript]) as CliExecCommand) }
       : command;
   const label = command.command === 'demo' ? 'demo' : [run.file, ...run.args].join(' ');
-  if (run.json) return runJson(run, io, signal);
+  // What only some runs need is loaded when they need it: `sluice exec -- cmd` starts with the
+  // text view alone (the wire codecs, the web server and Redis stay unloaded; docs/benchmarks.md).
+  if (run.json) return (await import('./run-json.js')).runJson(run, io, signal);
   const token = env.SLUICE_WEB_TOKEN;
   if (run.web !== undefined && token !== undefined && token.length < 16) {
     io.stderr.write('sluice: `SLUICE_WEB_TOKEN` must be at least 16 characters long\n');
@@ -88,11 +87,13 @@ export async function runCli(
   const publisher =
     run.redis === undefined
       ? undefined
-      : await openRunPublisher<ObservedValueOf<typeof events>>(run.redis, run.runId, echo ?? label, io);
+      : await (await import('./exec-redis/open-run-publisher.js')).openRunPublisher<
+          ObservedValueOf<typeof events>
+        >(run.redis, run.runId, echo ?? label, io);
   try {
     if (run.web !== undefined) {
       const where = { store: publisher?.store, runId: publisher?.runId, token };
-      return await runWeb(events, run.web, io, view, where);
+      return await (await import('./web/run-web.js')).runWeb(events, run.web, io, view, where);
     }
     if (publisher !== undefined) events = events.pipe(publishInterruptible(publisher.operator, signal));
     return await runText(events, io, view);

@@ -1,4 +1,5 @@
-import { CliUsageError } from './cli-usage-error.js';
+import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
+import { flagError } from './flag-error.js';
 
 /**
  * Reads a whole-number flag of a subcommand (`--concurrency 4`): `fallback` when absent, a
@@ -14,12 +15,12 @@ export function wholeNumberFlag(
   value: string | undefined,
   fallback: number,
   min: number,
-  max = 2_147_483_647,
+  max = MAX_DELAY_MS,
 ): number {
   if (value === undefined) return fallback;
   const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!(number >= min && number <= max)) {
-    throw new CliUsageError(`\`--${flag}\` expects a whole number from ${min} to ${max}, got \`${value}\``);
+    throw flagError(flag, `a whole number from ${min} to ${max}`, value);
   }
   return number;
 }

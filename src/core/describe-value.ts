@@ -18,10 +18,14 @@ export function describeValue(value: unknown): string {
         ? '[function]'
         : typeof value === 'object' && value !== null
           ? (JSON.stringify(value) ?? String(value))
-          : String(value);
+          : typeof value === 'string' && CONTROL.test(value)
+            ? JSON.stringify(value).slice(1, -1) // a line break shows as `\n`, not as one
+            : String(value);
   } catch {
     text = Object.prototype.toString.call(value);
   }
   if (text.length > 60) text = `${text.slice(0, 57)}...`;
   return `\`${text}\` (${type})`;
 }
+
+const CONTROL = /[\u0000-\u001f]/;

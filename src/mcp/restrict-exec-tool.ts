@@ -38,13 +38,17 @@ export function restrictExecTool(
 ): ToolDefinition {
   const { allow, timeoutS } = policy;
   const programs = allow.join(', ');
-  const timeout = `be a number of seconds in (0, ${timeoutS}]`;
+  const timeout = `must be a number of seconds in (0, ${timeoutS}]`;
   const schema = execToolArgsSchema.omit({ stream: true }).extend({
     argv: z
       .tuple(
-        [z.enum(allow as [string, ...string[]], { error: `be one of the allowed programs: ${programs}` })],
-        z.string({ error: 'be a string' }),
-        { error: 'be a non-empty array of strings' },
+        [
+          z.enum(allow as [string, ...string[]], {
+            error: `must be one of the allowed programs: ${programs}`,
+          }),
+        ],
+        z.string({ error: 'must be a string' }),
+        { error: 'must be a non-empty array of strings' },
       )
       .describe(`The program and its arguments, e.g. ["${allow[0]}", …] (no shell). Allowed: ${programs}`),
     timeout_s: z
@@ -56,9 +60,9 @@ export function restrictExecTool(
         `Wall-clock limit in seconds (at most ${timeoutS}): the process group is killed when it expires`,
       ),
     env: z
-      .record(z.string(), z.string({ error: 'be a string' }), { error: 'be an object of strings' })
+      .record(z.string(), z.string({ error: 'must be a string' }), { error: 'must be an object of strings' })
       .refine((env) => !Object.keys(env).some((key) => LOADER_VARIABLE.test(key)), {
-        error: 'be an object of strings without LD_*, DYLD_* or NODE_OPTIONS',
+        error: 'must be an object of strings without LD_*, DYLD_* or NODE_OPTIONS',
       })
       .optional()
       .describe("Extra environment variables, merged into the server's"),

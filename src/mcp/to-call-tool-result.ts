@@ -1,4 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describeIssue } from '../core/errors/describe-issue.js';
+import { firstIssue } from '../core/errors/first-issue.js';
 import type { ExecToolResult, ToolDefinition, ToolResult } from '../kernel/index.js';
 
 /**
@@ -43,7 +45,7 @@ export function toCallToolResult(result: ToolResult, context: CallToolResultCont
     const checked = tool.outputSchema.safeParse(result.value);
     if (!checked.success) {
       return errorResult(
-        `Tool \`${tool.name}\` answered a result that does not match its outputSchema: ${checked.error.issues[0]?.message ?? 'invalid'}`,
+        `Tool \`${tool.name}\` answered a result that does not match its outputSchema: ${describeIssue(firstIssue(checked.error, result.value), 'the result')}`,
       );
     }
   }

@@ -1,19 +1,19 @@
 import type { OperatorFunction } from 'rxjs';
 import type { ChunkEvent, ChunkInput, ChunkMetadata } from '../core/chunk.js';
-import { lazySchema } from '../core/lazy-zod.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 
-const aString = lazySchema((z) => z.string());
 /** The well-known metadata keys must have their types; other keys are free. */
-const metadataSchema = lazySchema((z) =>
-  z.looseObject({
-    partial: z.boolean().optional(),
-    reason: z.string().optional(),
-    dropped: z.number().int().nonnegative().optional(),
-  }),
-);
+function isMetadata(value: unknown): value is ChunkMetadata {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { partial, reason, dropped } = value as Record<string, unknown>;
+  return (
+    (partial === undefined || typeof partial === 'boolean') &&
+    (reason === undefined || typeof reason === 'string') &&
+    (dropped === undefined || (Number.isSafeInteger(dropped) && (dropped as number) >= 0))
+  );
+}
 const METADATA = 'an object (`partial` a boolean, `reason` a string, `dropped` a non-negative integer)';
 
 /**
@@ -60,11 +60,17 @@ export interface SequencedConfig {
  */
 export function sequenced<T>(config: SequencedConfig = {}): OperatorFunction<ChunkInput<T>, ChunkEvent<T>> {
   rejectUnknownOptions(config, ['finalKind', 'finalMetadata']);
-  const finalKind = readOption(config, 'finalKind', aString(), 'a string', 'end');
+  const finalKind = readOption<string>(
+    config,
+    'finalKind',
+    (value) => typeof value === 'string',
+    'a string',
+    'end',
+  );
   const finalMetadata: ChunkMetadata | undefined = readOption(
     config,
     'finalMetadata',
-    metadataSchema(),
+    isMetadata,
     METADATA,
     undefined,
   );

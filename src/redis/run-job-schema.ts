@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 
 /**
  * The shape of a {@link RunJob} as it arrives from Redis (checked: it comes from outside). Internal.
@@ -13,5 +14,5 @@ export const runJobSchema = z.object({
   file: z.string().min(1),
   args: z.array(z.string()),
   cwd: z.string().optional(),
-  timeoutMs: z.number().int().nonnegative().max(2_147_483_647).optional(),
+  timeoutMs: z.number().int().nonnegative().max(MAX_DELAY_MS).optional(),
 });

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { RunStoreError } from '../core/errors/run-store-error.js';
+import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { optionError } from '../core/option-error.js';
+import { readInteger } from '../core/read-integer.js';
+import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { evalScript } from './eval-script.js';
 import type { RedisRunStore } from './redis-run-store.js';
-import { runJobSchema } from './run-job-schema.js';
+import type { RunJob } from './run-job.js';
 import { isRunId, runKeys } from './run-keys.js';
 import { SUBMIT } from './run-scripts.js';
 
@@ -59,11 +62,33 @@ export async function submitRun(store: RedisRunStore, options: SubmitRunOptions)
   const runId = options.runId ?? randomUUID();
   if (!isRunId(runId))
     throw optionError('runId', 'a run id (1-200 letters, digits, `.`, `_`, `:` or `-`)', runId);
-  const job = runJobSchema.safeParse({ ...options, args: options.args ?? [], runId });
-  if (!job.success) {
-    const field = String(job.error.issues[0]?.path[0] ?? '');
-    throw optionError(field, 'valid', (options as unknown as Record<string, unknown>)[field]);
-  }
+  const file = readOption<string, undefined>(
+    options,
+    'file',
+    (value) => typeof value === 'string' && value !== '',
+    'a non-empty string',
+    undefined,
+  );
+  if (file === undefined) throw optionError('file', 'a non-empty string', file);
+  const job: RunJob = {
+    runId,
+    file,
+    args: readOption<string[]>(
+      options,
+      'args',
+      (value) => Array.isArray(value) && value.every((arg) => typeof arg === 'string'),
+      'an array of strings',
+      [],
+    ),
+    cwd: readOption<string, undefined>(
+      options,
+      'cwd',
+      (value) => typeof value === 'string',
+      'a string',
+      undefined,
+    ),
+    timeoutMs: readInteger(options, 'timeoutMs', undefined, { max: MAX_DELAY_MS }),
+  };
   const keys = runKeys(store.prefix, runId);
   const { retainMs, leaseMs } = store.context;
   try {
@@ -71,7 +96,7 @@ export async function submitRun(store: RedisRunStore, options: SubmitRunOptions)
       store.client,
       SUBMIT,
       [keys.meta, keys.events, keys.lease],
-      [JSON.stringify(job.data), retainMs + leaseMs],
+      [JSON.stringify(job), retainMs + leaseMs],
     );
   } catch (error) {
     if (error instanceof Error && /^(ERR )?EXISTS/.test(error.message)) {

@@ -1,15 +1,15 @@
 import { Observable, type Subscriber } from 'rxjs';
 import { demandOf } from '../core/demand-of.js';
+import { childProcessPort } from './exec/child-process-port.js';
 import { resolveExecOptions } from './exec/exec-options.js';
 import type { ExecEvent, ExecOptions } from './exec/exec-types.js';
-import { execaPort } from './exec/execa-port.js';
 import { runExec } from './exec/run-exec.js';
 
 export type { ExecResult } from '../core/exec-result.js';
 export type { RlimitName } from '../core/rlimit-name.js';
+export { childProcessPort } from './exec/child-process-port.js';
 export type { ExecRlimits } from './exec/exec-rlimits.js';
 export type { ExecEvent, ExecExitEvent, ExecLineEvent, ExecOptions } from './exec/exec-types.js';
-export { execaPort } from './exec/execa-port.js';
 export type {
   ExitInfo,
   OutputStream,
@@ -68,7 +68,7 @@ export function exec(
   options?: ExecOptions,
 ): Observable<ExecEvent<string | Uint8Array>> {
   const resolved = resolveExecOptions(file, args, options);
-  const port = resolved.port ?? execaPort;
+  const port = resolved.port ?? childProcessPort;
   return new Observable<ExecEvent<string | Uint8Array>>((subscriber) => {
     const demand = resolved.demand ?? demandOf(subscriber);
     return runExec(resolved, port, subscriber as Subscriber<ExecEvent>, demand);

@@ -1,6 +1,6 @@
 import { constants } from 'node:os';
-import { z } from 'zod';
 import { optionError } from '../core/option-error.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import type { OutputStream } from '../sources/exec/process-port.js';
 import type { FakeProcessScript } from './fake-process-script.js';
 import { parseTimeline } from './parse-timeline.js';
@@ -29,26 +29,41 @@ export interface CompiledScript {
   readonly spawnError: string | undefined;
 }
 
-const signal = z.string().refine((name) => name in constants.signals && name !== 'SIGKILL');
-const at = z.number().int().min(0).optional();
-const FIELDS: Record<string, readonly [z.ZodType, string]> = {
-  stdout: [z.string(), 'a marble diagram (string)'],
-  stderr: [z.string(), 'a marble diagram (string)'],
+type Check = (value: unknown) => boolean;
+const isSignal: Check = (name) =>
+  typeof name === 'string' && Object.hasOwn(constants.signals, name) && name !== 'SIGKILL';
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+/** `{ code }` or `{ signal }` with an optional `at` (a non-negative integer) and nothing else. */
+const isExit: Check = (value) => {
+  if (value === 'hang') return true;
+  if (!isRecord(value)) return false;
+  const { code, signal, at, ...rest } = value;
+  const ending =
+    (Number.isInteger(code) && (code as number) >= 0 && (code as number) <= 255 && signal === undefined) ||
+    (isSignal(signal) && code === undefined);
+  return (
+    ending &&
+    (at === undefined || (Number.isInteger(at) && (at as number) >= 0)) &&
+    Object.keys(rest).length === 0
+  );
+};
+const FIELDS: Record<string, readonly [Check, string]> = {
+  stdout: [(value) => typeof value === 'string', 'a marble diagram (string)'],
+  stderr: [(value) => typeof value === 'string', 'a marble diagram (string)'],
   values: [
-    z.record(z.string(), z.union([z.string(), z.instanceof(Uint8Array)])),
+    (value) =>
+      isRecord(value) &&
+      Object.values(value).every((item) => typeof item === 'string' || item instanceof Uint8Array),
     'an object of strings or Uint8Arrays',
   ],
-  exit: [
-    z.union([
-      z.literal('hang'),
-      z.strictObject({ code: z.number().int().min(0).max(255), at }),
-      z.strictObject({ signal, at }),
-    ]),
-    "`{ code }`, `{ signal }` (with an optional `at`) or 'hang'",
+  exit: [isExit, "`{ code }`, `{ signal }` (with an optional `at`) or 'hang'"],
+  ignores: [
+    (value) => Array.isArray(value) && value.every(isSignal),
+    'an array of signal names other than SIGKILL',
   ],
-  ignores: [z.array(signal), 'an array of signal names other than SIGKILL'],
-  pipeCapacity: [z.number().int().min(0), 'a non-negative integer'],
-  spawnError: [z.string().min(1), 'an errno string such as `ENOENT`'],
+  pipeCapacity: [(value) => Number.isSafeInteger(value) && (value as number) >= 0, 'a non-negative integer'],
+  spawnError: [(value) => typeof value === 'string' && value !== '', 'an errno string such as `ENOENT`'],
 };
 const encoder = new TextEncoder();
 
@@ -64,12 +79,11 @@ const encoder = new TextEncoder();
 export function compileScript(script: FakeProcessScript): CompiledScript {
   if (typeof script !== 'object' || script === null)
     throw optionError('script', 'an object', script, 'argument');
-  for (const [name, [schema, expected]] of Object.entries(FIELDS)) {
+  rejectUnknownOptions(script, Object.keys(FIELDS));
+  for (const [name, [accepts, expected]] of Object.entries(FIELDS)) {
     const value = (script as unknown as Record<string, unknown>)[name];
-    if (value !== undefined && !schema.safeParse(value).success) throw optionError(name, expected, value);
+    if (value !== undefined && !accepts(value)) throw optionError(name, expected, value);
   }
-  const unknown = Object.keys(script).find((name) => !(name in FIELDS));
-  if (unknown !== undefined) throw new TypeError(`Unknown fake process script option \`${unknown}\``);
   const exit = script.exit ?? { code: 0 };
   const pipes = (['stdout', 'stderr'] as const).map((stream) => {
     const timeline = parseTimeline(script[stream] ?? '|', undefined, stream);

@@ -33,9 +33,7 @@ export function parseTimeline<T>(
           : { frame, kind: notification.kind },
     );
   } catch (error) {
-    throw new TypeError(
-      `Expected the \`${field}\` option to be a marble diagram: ${(error as Error).message}`,
-    );
+    throw optionError(field, `a marble diagram RxJS can parse (${(error as Error).message})`, marbles);
   } finally {
     TestScheduler.frameTimeFactor = factor;
   }

@@ -1,6 +1,8 @@
 import type { SchedulerLike } from 'rxjs';
-import { z } from 'zod';
+import { isSchedulerLike } from '../core/is-scheduler-like.js';
 import { optionError } from '../core/option-error.js';
+import { readOption } from '../core/read-option.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import type { HostcallHandler } from '../kernel/host/hostcall-handler.js';
 import type { StreamProducer } from '../kernel/host/stream-producer.js';
 import type { HostcallKind } from '../kernel/protocol/hostcall-kind.js';
@@ -36,33 +38,6 @@ export interface VirtualHostOptions {
   readonly handlers?: Partial<Record<HostcallKind, HostcallHandler>>;
 }
 
-const optionsSchema = z.object({
-  clock: z
-    .custom<SchedulerLike>((value) => typeof (value as SchedulerLike)?.schedule === 'function')
-    .optional(),
-  driver: z.enum(['manual', 'clock']).optional(),
-  exec: z.custom<object>((value) => typeof value === 'object' && value !== null).optional(),
-  producers: z
-    .record(
-      z.string(),
-      z.custom((value) => typeof value === 'function'),
-    )
-    .optional(),
-  handlers: z
-    .record(
-      z.string(),
-      z.custom((value) => typeof value === 'function'),
-    )
-    .optional(),
-});
-const EXPECTED: Record<string, string> = {
-  clock: 'a SchedulerLike',
-  driver: "'manual' or 'clock'",
-  exec: 'a FakeExec or a fake process script',
-  producers: 'an object of functions',
-  handlers: 'an object of functions',
-};
-
 /**
  * Validates the options of {@link createVirtualHost} before anything is created: a `TypeError`
  * naming the field ("Expected the `driver` option to be 'manual' or 'clock', got `auto` (string)").
@@ -75,13 +50,19 @@ const EXPECTED: Record<string, string> = {
 export function checkVirtualHostOptions(options: VirtualHostOptions): void {
   if (typeof options !== 'object' || options === null)
     throw optionError('options', 'an object', options, 'argument');
-  const parsed = optionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const field = String(parsed.error.issues[0]?.path[0] ?? 'options');
-    throw optionError(
-      field,
-      EXPECTED[field] ?? 'an object',
-      (options as unknown as Record<string, unknown>)[field],
-    );
-  }
+  rejectUnknownOptions(options, ['clock', 'driver', 'exec', 'producers', 'handlers']);
+  const isObject = (value: unknown) => typeof value === 'object' && value !== null;
+  const functions = (value: unknown) =>
+    isObject(value) && Object.values(value as object).every((item) => typeof item === 'function');
+  readOption(options, 'clock', isSchedulerLike, 'a SchedulerLike', undefined);
+  readOption(
+    options,
+    'driver',
+    (value) => value === 'manual' || value === 'clock',
+    "'manual' or 'clock'",
+    undefined,
+  );
+  readOption(options, 'exec', isObject, 'a FakeExec or a fake process script', undefined);
+  readOption(options, 'producers', functions, 'an object of functions', undefined);
+  readOption(options, 'handlers', functions, 'an object of functions', undefined);
 }

@@ -3,7 +3,7 @@ import { build } from 'esbuild';
 
 /**
  * Bundles the run page's script (`src/web/page/main.ts`, with the `sluice/browser` parts it uses,
- * rxjs, zod and ansi_up) into one minified ES module for browsers. `platform: 'browser'` makes the
+ * rxjs and ansi_up) into one minified ES module for browsers. `platform: 'browser'` makes the
  * build fail if anything on the page's import graph needs Node. The package build runs this once
  * and ships the result inside `dist` (see `tsup.config.ts`); from source (`npm start`, tests)
  * {@link loadPageScript} runs it on first use. esbuild is a development dependency only.

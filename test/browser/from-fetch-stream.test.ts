@@ -111,6 +111,9 @@ describe('fromFetchStream', () => {
       fromFetchStream('http://h/e', { fetch: fetchFunction, credentials: 'all' as never }),
     ).toThrow(/`credentials` option/);
     expect(() => fromFetchStream('http://h/e', { headers: { a: 1 } as never })).toThrow(/`headers` option/);
+    expect(() => fromFetchStream('http://h/e', { fetch: fetchFunction, retry: 5 } as never)).toThrow(
+      /^Unknown `retry` option \(known options: maxRetries, retryMs, /,
+    );
     expect(requests).toEqual([]);
   });
 });

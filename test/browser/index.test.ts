@@ -30,4 +30,22 @@ describe('sluice/browser', () => {
     const ours = inputs.filter((input) => input.startsWith('src/'));
     expect(ours.every((input) => /^src\/(browser|core|operators)\//.test(input))).toBe(true);
   });
+
+  it('imports no zod, and its minified bundle (rxjs external) is at most 30 KB', async () => {
+    const result = await build({
+      entryPoints: [fileURLToPath(new URL('../../src/browser/index.ts', import.meta.url))],
+      bundle: true,
+      write: false,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      external: ['rxjs'],
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((input) => input.includes('node_modules'))).toEqual([]); // no zod, nothing else
+    expect(inputs.length).toBeGreaterThan(10); // the check sees the whole entry
+    expect(result.outputFiles[0]?.contents.length).toBeLessThanOrEqual(30 * 1024);
+  });
 });

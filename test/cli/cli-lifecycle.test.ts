@@ -198,7 +198,9 @@ describe('sluice exec with a directory that will not do', () => {
       },
     );
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe('sluice: `--cwd` expects a directory, got ``\nTry `sluice --help`.');
+    expect(result.stderr).toBe(
+      'sluice: Expected the `--cwd` flag to be a directory, got `` (string)\nTry `sluice --help`.',
+    );
   });
 
   it('--cwd naming a file fails the spawn (exit 126) instead of exiting 0 with no output', async () => {

@@ -37,7 +37,7 @@ describe('parseCliArgs', () => {
       'inherit',
     );
     expect(() => parseCliArgs(['exec', '--stdin', 'tty', '--', 'sh'])).toThrow(
-      new CliUsageError('`--stdin` expects `inherit` or `ignore`, got `tty`'),
+      new CliUsageError('Expected the `--stdin` flag to be `inherit` or `ignore`, got `tty` (string)'),
     );
   });
 
@@ -71,7 +71,9 @@ describe('parseCliArgs', () => {
       new CliUsageError('`--web` cannot be combined with `--json`'),
     );
     expect(() => parseCliArgs(['exec', '--web', '--port', '70000', '--', 'make'])).toThrow(
-      new CliUsageError('`--port` expects a whole number from 0 to 65535, got `70000`'),
+      new CliUsageError(
+        'Expected the `--port` flag to be a whole number from 0 to 65535, got `70000` (string)',
+      ),
     );
   });
 
@@ -130,24 +132,33 @@ describe('parseCliArgs', () => {
     [['exec', '--run-id', 'x', '--', 'ls'], '`--run-id` needs `--redis <url>`'],
     [
       ['exec', '--redis', 'http://x', '--', 'ls'],
-      '`--redis` expects a redis:// or rediss:// URL, got `http://x`',
+      'Expected the `--redis` flag to be a redis:// or rediss:// URL, got `http://x` (string)',
     ],
-    [['exec', '--redis', 'redis://h', '--run-id', 'a{b}', '--', 'ls'], '`--run-id` expects 1-200 letters'],
+    [
+      ['exec', '--redis', 'redis://h', '--run-id', 'a{b}', '--', 'ls'],
+      'Expected the `--run-id` flag to be 1-200 letters',
+    ],
     [['exec', '--redis', 'redis://h', '--json', '--', 'ls'], '`--redis` cannot be combined with `--json`'],
     [['exec'], 'Missing the command to run'],
-    [['exec', '--timeout-ms', 'soon', '--', 'ls'], '`--timeout-ms` expects a whole number, got `soon`'],
+    [
+      ['exec', '--timeout-ms', 'soon', '--', 'ls'],
+      'Expected the `--timeout-ms` flag to be a whole number from 0 to 2147483647, got `soon` (string)',
+    ],
     [
       ['exec', '--buffer-size', '0', '--', 'ls'],
-      '`--buffer-size` expects a whole number from 1 to 1000000, got `0`',
+      'Expected the `--buffer-size` flag to be a whole number from 1 to 1000000, got `0` (string)',
     ],
-    [['exec', '--wire', 'xml', '--', 'ls'], '`--wire` expects `bridge` or `serde`, got `xml`'],
+    [
+      ['exec', '--wire', 'xml', '--', 'ls'],
+      'Expected the `--wire` flag to be `bridge` or `serde`, got `xml` (string)',
+    ],
     [
       ['exec', '--timeout-ms', '3000000000', '--', 'ls'],
-      '`--timeout-ms` expects a whole number from 0 to 2147483647, got `3000000000`',
+      'Expected the `--timeout-ms` flag to be a whole number from 0 to 2147483647, got `3000000000` (string)',
     ],
     [
       ['exec', '--stall-timeout-ms', '2147483648', '--', 'ls'],
-      '`--stall-timeout-ms` expects a whole number from 0 to 2147483647, got `2147483648`',
+      'Expected the `--stall-timeout-ms` flag to be a whole number from 0 to 2147483647, got `2147483648` (string)',
     ],
     [['exec', '--frobnicate', '--', 'ls'], "Unknown option '--frobnicate'"],
     [['exec', '--timeout-ms', '--', 'ls'], "Option '--timeout-ms <value>' argument missing"],

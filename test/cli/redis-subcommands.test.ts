@@ -25,13 +25,22 @@ describe('sluice follow / submit / worker / web: command lines', () => {
     [['follow', 'build-7'], 'Missing `--redis <url>`'],
     [['follow', '--redis', 'redis://h'], 'Expected one run id'],
     [['follow', '--redis', 'redis://h', 'a', 'b'], 'Expected one run id'],
-    [['follow', '--redis', 'redis://h', 'x', '--after', 'soon'], '`--after` expects a whole number'],
-    [['follow', '--redis', 'ftp://h', 'x'], '`--redis` expects a redis:// or rediss:// URL, got `ftp://h`'],
+    [
+      ['follow', '--redis', 'redis://h', 'x', '--after', 'soon'],
+      'Expected the `--after` flag to be a whole number',
+    ],
+    [
+      ['follow', '--redis', 'ftp://h', 'x'],
+      'Expected the `--redis` flag to be a redis:// or rediss:// URL, got `ftp://h` (string)',
+    ],
     [['submit', '--redis', 'redis://h'], 'Missing the command to run'],
-    [['submit', '--redis', 'redis://h', '--run-id', 'a b', '--', 'ls'], '`--run-id` expects 1-200 letters'],
+    [
+      ['submit', '--redis', 'redis://h', '--run-id', 'a b', '--', 'ls'],
+      'Expected the `--run-id` flag to be 1-200 letters',
+    ],
     [
       ['worker', '--redis', 'redis://h', '--concurrency', '0'],
-      '`--concurrency` expects a whole number from 1',
+      'Expected the `--concurrency` flag to be a whole number from 1',
     ],
     [['worker', '--frobnicate'], "Unknown option '--frobnicate'"],
     [['web'], 'Missing `--redis <url>`'],

@@ -93,7 +93,7 @@ describe('serveMcp: listing', () => {
       description: 'Greets someone, a few times',
       schema: z.strictObject({
         name: z.string({ error: 'be a string' }).min(1).describe('Who to greet'),
-        times: z.number({ error: 'be a number' }).int().min(1).max(5).default(1),
+        times: z.number({ error: 'must be a number' }).int().min(1).max(5).default(1),
         style: z.enum(['plain', 'loud']).optional(),
       }),
       outputSchema: z.object({ greetings: z.array(z.string()) }),
@@ -146,7 +146,10 @@ describe('serveMcp: listing', () => {
     const bad = await client.callTool({ name: 'Greet', arguments: { name: 'Ada', times: 'twice' } });
     expect(bad).toEqual({
       content: [
-        { type: 'text', text: 'Expected `times` to be a number, got "twice" (string) (INVALID_ARGUMENTS)' },
+        {
+          type: 'text',
+          text: 'Invalid arguments of `Greet`: `times` must be a number, got "twice" (string) (INVALID_ARGUMENTS)',
+        },
       ],
       isError: true,
     });
@@ -240,7 +243,7 @@ describe('serveMcp: the Exec tool', () => {
       content: [
         {
           type: 'text',
-          text: 'Expected `argv[0]` to be one of the allowed programs: sh, git, got "rm" (string) (INVALID_ARGUMENTS)',
+          text: 'Invalid arguments of `Exec`: `argv[0]` must be one of the allowed programs: sh, git, got "rm" (string) (INVALID_ARGUMENTS)',
         },
       ],
       isError: true,
@@ -253,11 +256,11 @@ describe('serveMcp: the Exec tool', () => {
       arguments: { argv: ['sh', '-c', 'true'], env: { LD_PRELOAD: '/tmp/evil.so' } },
     });
     expect(textOf(loader)).toMatch(
-      /^Expected `env` to be an object of strings without LD_\*, DYLD_\* or NODE_OPTIONS/,
+      /^Invalid arguments of `Exec`: `env` must be an object of strings without LD_\*, DYLD_\* or NODE_OPTIONS/,
     );
     const slow = await client.callTool({ name: 'Exec', arguments: { argv: ['sh'], timeout_s: 61 } });
     expect(textOf(slow)).toBe(
-      'Expected `timeout_s` to be a number of seconds in (0, 60], got 61 (number) (INVALID_ARGUMENTS)',
+      'Invalid arguments of `Exec`: `timeout_s` must be a number of seconds in (0, 60], got 61 (number) (INVALID_ARGUMENTS)',
     );
   });
 

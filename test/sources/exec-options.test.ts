@@ -60,7 +60,11 @@ const cases: [string, unknown, string][] = [
   ['rlimits', 'lots', 'Expected the `rlimits` option to be an object, got `lots` (string)'],
   ['scheduler', {}, 'Expected the `scheduler` option to be a SchedulerLike, got `{}` (object)'],
   ['port', { spawn: 1 }, 'Expected the `port` option to be a ProcessPort, got `{"spawn":1}` (object)'],
-  ['demand', true, 'Expected the `demand` option to be a Demand, got `true` (boolean)'],
+  [
+    'demand',
+    true,
+    'Expected the `demand` option to be a Demand (`paused` and `onChange()`), got `true` (boolean)',
+  ],
   [
     'cancelSignal',
     { aborted: false },
@@ -73,7 +77,7 @@ const cases: [string, unknown, string][] = [
     "Expected the `encoding` option to be `'utf8'` or `'buffer'`, got `latin1` (string)",
   ],
   // What the OS cannot pass, or would pass as something else, is refused before spawning.
-  ['cwd', '/tm\0p', 'Expected the `cwd` option to be a string without NUL bytes, got `/tm\0p` (string)'],
+  ['cwd', '/tm\0p', 'Expected the `cwd` option to be a string without NUL bytes, got `/tm\\u0000p` (string)'],
   [
     'env',
     { 'A=B': 'c' },
@@ -84,7 +88,11 @@ const cases: [string, unknown, string][] = [
     { '': 'c' },
     'Expected the `env` option to be an object whose names are non-empty and contain no `=` or NUL, got `` (string)',
   ],
-  ['env', { A: 'x\0y' }, 'Expected the `env.A` option to be a string without NUL bytes, got `x\0y` (string)'],
+  [
+    'env',
+    { A: 'x\0y' },
+    'Expected the `env.A` option to be a string without NUL bytes, got `x\\u0000y` (string)',
+  ],
 ];
 
 describe('exec options', () => {
@@ -133,10 +141,14 @@ describe('exec options', () => {
     );
     // A NUL byte cannot reach the OS (Node throws from its spawn): named before anything spawns.
     expect(() => exec('tr\0ue', [], { port })).toThrow(
-      new TypeError('Expected the `file` argument to be a string without NUL bytes, got `tr\0ue` (string)'),
+      new TypeError(
+        'Expected the `file` argument to be a string without NUL bytes, got `tr\\u0000ue` (string)',
+      ),
     );
     expect(() => exec('true', ['ok', 'a\0b'], { port })).toThrow(
-      new TypeError('Expected the `args[1]` argument to be a string without NUL bytes, got `a\0b` (string)'),
+      new TypeError(
+        'Expected the `args[1]` argument to be a string without NUL bytes, got `a\\u0000b` (string)',
+      ),
     );
     expect(spawned).toEqual([]);
   });

@@ -24,7 +24,7 @@ const notExecutable = () => {
 
 describe('exec: every way a spawn can fail ends the stream, within a second', () => {
   it.each([
-    // Node throws these from its spawn, before a pid exists (execa hands back a stand-in).
+    // Node throws these from its spawn, before a pid exists (reported synchronously as SPAWN_FAILED).
     ['ENOTDIR: cwd is a file', 'true', [], { cwd: '/etc/passwd' }, 'ENOTDIR', 'not a directory'],
     ['E2BIG: one 3 MB argument', 'true', ['x'.repeat(3_000_000)], {}, 'E2BIG', 'longer than the system'],
     ['E2BIG: a 3 MB environment value', 'true', [], { env: { BIG: 'x'.repeat(3_000_000) } }, 'E2BIG', ''],

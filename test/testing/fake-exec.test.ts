@@ -242,7 +242,7 @@ describe('fakeExec', () => {
     expect(() => fakeExec({ ignores: ['SIGKILL'] })).toThrow(
       'Expected the `ignores` option to be an array of signal names other than SIGKILL, got `["SIGKILL"]` (array)',
     );
-    expect(() => fakeExec({ stdot: '-a' } as never)).toThrow('Unknown fake process script option `stdot`');
+    expect(() => fakeExec({ stdot: '-a' } as never)).toThrow('Unknown `stdot` option (known options: stdout');
     expect(() => fakeExec({}, { pid: 0 })).toThrow(
       'Expected the `pid` option to be a positive integer, got `0` (number)',
     );

@@ -1,3 +1,4 @@
+import { optionError } from '../../core/option-error.js';
 /**
  * One Server-Sent Events frame. Every field is optional; a frame with only `comment` is a
  * heartbeat.
@@ -48,9 +49,7 @@ export function formatSseFrame(frame: SseFrame): string {
   if (frame.event !== undefined) text += `event: ${checkField('event', frame.event)}\n`;
   if (frame.retry !== undefined) {
     if (!Number.isInteger(frame.retry) || frame.retry < 0) {
-      throw new TypeError(
-        `Expected the \`retry\` field to be a non-negative integer, got \`${frame.retry}\``,
-      );
+      throw optionError('retry', 'a non-negative integer', frame.retry, 'field');
     }
     text += `retry: ${frame.retry}\n`;
   }
@@ -62,9 +61,7 @@ export function formatSseFrame(frame: SseFrame): string {
 
 function checkField(name: string, value: string): string {
   if (LINE_BREAK.test(value) || value.includes('\0')) {
-    throw new TypeError(
-      `Expected the \`${name}\` field to hold no line break or NUL, got ${JSON.stringify(value)}`,
-    );
+    throw optionError(name, 'free of line breaks and NUL', value, 'field');
   }
   return value;
 }

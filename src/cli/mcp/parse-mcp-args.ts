@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CliUsageError } from '../cli-usage-error.js';
+import { flagError } from '../flag-error.js';
 
 /**
  * What `sluice mcp` was asked to do: show help, or serve with these Exec settings.
@@ -49,15 +50,13 @@ export function parseMcpArgs(argv: readonly string[], cwd: string = process.cwd(
   const values = parsed.values as { allow?: string[]; cwd?: string; 'timeout-s'?: string; help?: boolean };
   const allow = values.allow ?? [];
   const empty = allow.find((program) => program.trim() === '');
-  if (empty !== undefined) throw new CliUsageError('`--allow` expects a program name or path, got ``');
+  if (empty !== undefined) throw flagError('allow', 'a program name or path', empty);
   const dir = resolve(cwd, values.cwd ?? '.');
-  if (!isDirectory(dir)) throw new CliUsageError(`\`--cwd\` expects a directory, got \`${values.cwd}\``);
+  if (!isDirectory(dir)) throw flagError('cwd', 'a directory', values.cwd);
   const timeoutText = values['timeout-s'] ?? '60';
   const timeoutS = /^\d+(\.\d+)?$/.test(timeoutText) ? Number(timeoutText) : Number.NaN;
   if (!(timeoutS > 0 && timeoutS <= 600)) {
-    throw new CliUsageError(
-      `\`--timeout-s\` expects a number of seconds in (0, 600], got \`${timeoutText}\``,
-    );
+    throw flagError('timeout-s', 'a number of seconds in (0, 600]', timeoutText);
   }
   return { help: values.help === true, allow, cwd: dir, timeoutS };
 }

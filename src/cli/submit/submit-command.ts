@@ -1,4 +1,5 @@
 import { CliUsageError } from '../cli-usage-error.js';
+import { flagError } from '../flag-error.js';
 import { parseSubcommandArgs } from '../parse-subcommand-args.js';
 import { redisUrlFlag } from '../redis-url-flag.js';
 import type { Subcommand } from '../subcommand.js';
@@ -32,9 +33,7 @@ export const submitCommand: Subcommand = {
     const { RedisRunStore, isRunId, submitRun } = await import('../../redis/index.js');
     const runId = values['run-id'] as string | undefined;
     if (runId !== undefined && !isRunId(runId)) {
-      throw new CliUsageError(
-        `\`--run-id\` expects 1-200 letters, digits, \`.\`, \`_\`, \`:\` or \`-\`, got \`${runId}\``,
-      );
+      throw flagError('run-id', '1-200 letters, digits, `.`, `_`, `:` or `-`', runId);
     }
     const store = new RedisRunStore({ url });
     try {

@@ -1,4 +1,4 @@
-import { describeWireValue } from './describe-wire-value.js';
+import { describeIssue } from './describe-issue.js';
 import { isSluiceError, SluiceError } from './sluice-error.js';
 
 /**
@@ -31,8 +31,7 @@ export interface InvalidFrameInfo {
  */
 export class InvalidFrameError extends SluiceError<InvalidFrameInfo> {
   constructor(info: InvalidFrameInfo, problem: string, options: { cause?: unknown } = {}) {
-    const where = info.field === '' ? 'the frame' : `\`${info.field}\``;
-    super('INVALID_FRAME', `Invalid frame: ${where} ${problem}, got ${describeWireValue(info.value)}`, {
+    super('INVALID_FRAME', `Invalid frame: ${describeIssue({ ...info, problem }, 'the frame')}`, {
       info,
       cause: options.cause,
     });

@@ -1,4 +1,4 @@
-import { describeWireValue } from './describe-wire-value.js';
+import { describeIssue } from './describe-issue.js';
 import { isSluiceError, SluiceError } from './sluice-error.js';
 
 /**
@@ -31,10 +31,9 @@ export interface InvalidRequestInfo {
  */
 export class InvalidRequestError extends SluiceError<InvalidRequestInfo> {
   constructor(info: InvalidRequestInfo, problem: string, options: { cause?: unknown } = {}) {
-    const where = info.field === '' ? 'the request' : `\`${info.field}\``;
     super(
       'INVALID_REQUEST',
-      `Invalid hostcall request: ${where} ${problem}, got ${describeWireValue(info.value)}`,
+      `Invalid hostcall request: ${describeIssue({ ...info, problem }, 'the request')}`,
       {
         info,
         cause: options.cause,

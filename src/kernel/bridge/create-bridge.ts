@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { SluiceError } from '../../core/errors/sluice-error.js';
-import { readOption } from '../../core/read-option.js';
+import { optionError } from '../../core/option-error.js';
+import { readFunction } from '../../core/read-function.js';
 import type { HostcallOutcome } from '../protocol/hostcall-outcome.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { Bridge } from './bridge.js';
@@ -18,8 +18,6 @@ type Pending =
       readonly reject: (error: unknown) => void;
     }
   | { readonly type: 'stream'; readonly stream: HostcallStream };
-
-const functionSchema = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function');
 
 /**
  * Creates the extension side of the hostcall protocol (docs/protocol.md): it sends hostcalls and turns the outcomes the host
@@ -42,18 +40,17 @@ const functionSchema = z.custom<(...args: never[]) => unknown>((value) => typeof
  * ```
  */
 export function createBridge(options: BridgeOptions): Bridge {
-  const send = readOption(options, 'send', functionSchema, 'a function', undefined);
-  const pull = readOption(options, 'pull', functionSchema, 'a function', undefined);
-  const cancel = readOption(options, 'cancelStream', functionSchema, 'a function', undefined);
-  if (send === undefined || pull === undefined || cancel === undefined) {
-    const missing = send === undefined ? 'send' : pull === undefined ? 'pull' : 'cancelStream';
-    throw new TypeError(`Expected the \`${missing}\` option to be a function, got \`undefined\` (undefined)`);
+  // The transport's three methods are required (a transport may carry more: it is not an options bag).
+  for (const name of ['send', 'pull', 'cancelStream'] as const) {
+    if (typeof readFunction(options, name, undefined) !== 'function') {
+      throw optionError(name, 'a function', undefined);
+    }
   }
   let counter = 0;
-  const callIds = readOption(options, 'callIds', functionSchema, 'a function', () => {
+  const callIds = readFunction<() => string>(options, 'callIds', () => {
     counter += 1;
     return `hc-${counter}`;
-  }) as () => string;
+  });
   const calls = new Map<string, Pending>();
   let ignored = 0;
   let invalid = 0;

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { optionError } from '../../core/option-error.js';
 import { readOption } from '../../core/read-option.js';
+import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import type { HostcallOutcome } from '../protocol/hostcall-outcome.js';
 import type { MacrotaskScheduler } from '../scheduler/macrotask-scheduler.js';
 import { defaultHandlers } from './default-handlers.js';
@@ -26,8 +26,7 @@ export interface ResolvedHostOptions {
   readonly handlers: Map<string, HostcallHandler>;
 }
 
-const functionSchema = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function');
-const objectSchema = z.custom<object>((value) => typeof value === 'object' && value !== null);
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
 /**
  * Validates the options of {@link createHost} before anything is created; a bad one throws a
@@ -40,27 +39,26 @@ const objectSchema = z.custom<object>((value) => typeof value === 'object' && va
  * ```
  */
 export function readHostOptions(options: HostOptions): ResolvedHostOptions {
-  const scheduler = readOption(options, 'scheduler', objectSchema, 'a MacrotaskScheduler', undefined) as
+  rejectUnknownOptions(options, ['scheduler', 'logger', 'producers', 'handlers']);
+  const scheduler = readOption(options, 'scheduler', isObject, 'a MacrotaskScheduler', undefined) as
     | MacrotaskScheduler<HostcallOutcome>
     | undefined;
-  const logger = readOption(options, 'logger', objectSchema, 'a logger', console) as HostLogger;
+  const logger = readOption(options, 'logger', isObject, 'a logger', console) as HostLogger;
   const producers: Record<string, StreamProducer> = {
     ...defaultProducers,
-    ...(readOption(options, 'producers', objectSchema, 'an object of producers', {}) as object),
+    ...(readOption(options, 'producers', isObject, 'an object of producers', {}) as object),
   };
   for (const [kind, producer] of Object.entries(producers)) {
-    if (!functionSchema.safeParse(producer).success)
-      throw optionError(`producers.${kind}`, 'a function', producer);
+    if (typeof producer !== 'function') throw optionError(`producers.${kind}`, 'a function', producer);
   }
   const handlers = new Map<string, HostcallHandler>(
     Object.entries({
       ...defaultHandlers,
-      ...(readOption(options, 'handlers', objectSchema, 'an object of handlers', {}) as object),
+      ...(readOption(options, 'handlers', isObject, 'an object of handlers', {}) as object),
     }),
   );
   for (const [kind, handler] of handlers) {
-    if (!functionSchema.safeParse(handler).success)
-      throw optionError(`handlers.${kind}`, 'a function', handler);
+    if (typeof handler !== 'function') throw optionError(`handlers.${kind}`, 'a function', handler);
   }
   return { scheduler, logger, producers, handlers };
 }

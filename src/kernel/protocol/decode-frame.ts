@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { InvalidFrameError } from '../../core/errors/invalid-frame-error.js';
-import { fieldPath } from './first-issue.js';
 import { frameError } from './frame-error.js';
 import type { HostcallFrame } from './hostcall-frame.js';
 import { jsonNestsDeeper } from './json-depth.js';
@@ -77,7 +76,11 @@ export function decodeFrame(
   if (outcome.type === 'streamChunk') {
     const token = rawNumberToken(text, ['outcome', ...codec.sequencePath]);
     if (token !== undefined && !/^(0|[1-9][0-9]*)$/.test(token)) {
-      throw frameError(fieldPath('outcome', codec.sequencePath), token, 'must be written as a plain integer');
+      throw frameError(
+        ['outcome', ...codec.sequencePath].join('.'),
+        token,
+        'must be written as a plain integer',
+      );
     }
   }
   return { callId: fields[codec.callIdKey] as string, outcome };

@@ -1,6 +1,9 @@
 import type { OperatorFunction } from 'rxjs';
 import { type InvalidFrameError, isInvalidFrameError } from '../../core/errors/invalid-frame-error.js';
 import { createOperatorSubscriber, operate } from '../../core/operate.js';
+import { readFunction } from '../../core/read-function.js';
+import { readOption } from '../../core/read-option.js';
+import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import { createFrameDecoder, type FrameDecoderConfig } from './frame-decoder.js';
 import type { HostcallFrame } from './hostcall-frame.js';
 import type { OutcomeCodec } from './outcome-codec.js';
@@ -42,21 +45,26 @@ export function decodeFrames(
   codec: OutcomeCodec,
   config: DecodeFramesConfig = {},
 ): OperatorFunction<Uint8Array | string, HostcallFrame> {
-  const invalidFrames = config.invalidFrames ?? 'error';
-  if (invalidFrames !== 'error' && invalidFrames !== 'skip') {
-    throw new TypeError(
-      `Expected the \`invalidFrames\` option to be 'error' or 'skip', got \`${String(invalidFrames)}\` (${typeof invalidFrames})`,
-    );
-  }
-  const onInvalidFrame = config.onInvalidFrame;
-  if (onInvalidFrame !== undefined && typeof onInvalidFrame !== 'function') {
-    throw new TypeError(
-      `Expected the \`onInvalidFrame\` option to be a function, got \`${String(onInvalidFrame)}\` (${typeof onInvalidFrame})`,
-    );
-  }
-  createFrameDecoder(codec, config); // validates maxFrameBytes before anything subscribes
+  rejectUnknownOptions(config, ['invalidFrames', 'onInvalidFrame', 'maxFrameBytes', 'maxFrameDepth']);
+  const invalidFrames = readOption<'error' | 'skip'>(
+    config,
+    'invalidFrames',
+    (value) => value === 'error' || value === 'skip',
+    "'error' or 'skip'",
+    'error',
+  );
+  const onInvalidFrame = readFunction<(error: InvalidFrameError) => void, undefined>(
+    config,
+    'onInvalidFrame',
+    undefined,
+  );
+  const limits: FrameDecoderConfig = {
+    maxFrameBytes: config.maxFrameBytes,
+    maxFrameDepth: config.maxFrameDepth,
+  };
+  createFrameDecoder(codec, limits); // validates maxFrameBytes before anything subscribes
   return operate((source, subscriber) => {
-    const decoder = createFrameDecoder(codec, config);
+    const decoder = createFrameDecoder(codec, limits);
     const deliver = (results: ReadonlyArray<HostcallFrame | InvalidFrameError>) => {
       for (const result of results) {
         if (subscriber.closed) return;

@@ -1,5 +1,7 @@
 import { InvalidFrameError, isInvalidFrameError } from '../../core/errors/invalid-frame-error.js';
 import { optionError } from '../../core/option-error.js';
+import { readInteger } from '../../core/read-integer.js';
+import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import { decodeFrame } from './decode-frame.js';
 import type { HostcallFrame } from './hostcall-frame.js';
 import type { OutcomeCodec } from './outcome-codec.js';
@@ -65,16 +67,9 @@ export interface FrameDecoder {
  * ```
  */
 export function createFrameDecoder(codec: OutcomeCodec, config: FrameDecoderConfig = {}): FrameDecoder {
-  const maxFrameBytes = config.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
-  if (!Number.isSafeInteger(maxFrameBytes) || maxFrameBytes < 1) {
-    throw new TypeError(
-      `Expected the \`maxFrameBytes\` option to be a positive integer, got \`${String(maxFrameBytes)}\` (${typeof maxFrameBytes})`,
-    );
-  }
-  const maxFrameDepth = config.maxFrameDepth ?? 128;
-  if (!Number.isSafeInteger(maxFrameDepth) || maxFrameDepth < 1) {
-    throw optionError('maxFrameDepth', 'a positive integer', maxFrameDepth);
-  }
+  rejectUnknownOptions(config, ['maxFrameBytes', 'maxFrameDepth']);
+  const maxFrameBytes = readInteger(config, 'maxFrameBytes', DEFAULT_MAX_FRAME_BYTES, { min: 1 });
+  const maxFrameDepth = readInteger(config, 'maxFrameDepth', 128, { min: 1 });
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   const encoder = new TextEncoder();
   let parts: Uint8Array[] = [];
@@ -160,9 +155,7 @@ export function createFrameDecoder(codec: OutcomeCodec, config: FrameDecoderConf
       } else if (ArrayBuffer.isView(piece)) {
         pushBytes(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength), out);
       } else {
-        throw new TypeError(
-          `Expected a piece to be a Uint8Array or a string, got \`${String(piece)}\` (${typeof piece})`,
-        );
+        throw optionError('piece', 'a Uint8Array or a string', piece, 'argument');
       }
       return out;
     },

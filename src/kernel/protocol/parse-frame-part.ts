@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { firstIssue } from './first-issue.js';
+import { firstIssue } from '../../core/errors/first-issue.js';
 import { frameError } from './frame-error.js';
 
 /**

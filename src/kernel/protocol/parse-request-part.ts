@@ -1,6 +1,6 @@
 import type { z } from 'zod';
+import { firstIssue } from '../../core/errors/first-issue.js';
 import { InvalidRequestError } from '../../core/errors/invalid-request-error.js';
-import { firstIssue } from './first-issue.js';
 
 /**
  * Parses `input` with `schema`, or throws an {@link InvalidRequestError} naming the first bad

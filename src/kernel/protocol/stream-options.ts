@@ -1,8 +1,6 @@
 import { z } from 'zod';
+import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
 import { parseRequestPart } from './parse-request-part.js';
-
-/** The longest stall timeout a timer can hold (Node fires longer `setTimeout`s at once). */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * The zod schema of the three streaming fields a hostcall payload may carry, as they appear on
@@ -23,10 +21,10 @@ export const streamFieldsSchema = z.looseObject(
       .min(1, { error: 'must be an integer ≥ 1' })
       .optional(),
     stall_timeout_ms: z
-      .number({ error: `must be an integer from 0 to ${MAX_TIMER_MS}` })
-      .int({ error: `must be an integer from 0 to ${MAX_TIMER_MS}` })
-      .min(0, { error: `must be an integer from 0 to ${MAX_TIMER_MS}` })
-      .max(MAX_TIMER_MS, { error: `must be an integer from 0 to ${MAX_TIMER_MS}` })
+      .number({ error: `must be an integer from 0 to ${MAX_DELAY_MS}` })
+      .int({ error: `must be an integer from 0 to ${MAX_DELAY_MS}` })
+      .min(0, { error: `must be an integer from 0 to ${MAX_DELAY_MS}` })
+      .max(MAX_DELAY_MS, { error: `must be an integer from 0 to ${MAX_DELAY_MS}` })
       .optional(),
   },
   { error: 'must be an object' },

@@ -1,9 +1,12 @@
 import { asyncScheduler, type SchedulerLike, Subscription } from 'rxjs';
-import { z } from 'zod';
 import { SluiceError } from '../../core/errors/sluice-error.js';
+import { isSchedulerLike } from '../../core/is-scheduler-like.js';
+import { optionError } from '../../core/option-error.js';
+import { readFunction } from '../../core/read-function.js';
+import { readInteger } from '../../core/read-integer.js';
 import { readOption } from '../../core/read-option.js';
+import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import type { Macrotask } from './macrotask.js';
-import { schedulerLikeSchema } from './scheduler-like-schema.js';
 
 /**
  * Options of {@link createMacrotaskScheduler}.
@@ -98,19 +101,18 @@ export interface MacrotaskScheduler<O> {
 export function createMacrotaskScheduler<O = unknown>(
   options: MacrotaskSchedulerOptions<O> = {},
 ): MacrotaskScheduler<O> {
-  const clock = readOption(options, 'clock', schedulerLikeSchema, 'a SchedulerLike', asyncScheduler);
-  const driverSchema = z.union([z.literal('manual'), schedulerLikeSchema]);
+  rejectUnknownOptions(options, ['clock', 'driver', 'batch', 'deliver']);
+  const clock = readOption(options, 'clock', isSchedulerLike, 'a SchedulerLike', asyncScheduler);
   // `undefined`: the default microtask driver.
-  const driver = readOption<SchedulerLike | 'manual' | undefined>(
+  const driver = readOption<SchedulerLike | 'manual', undefined>(
     options,
     'driver',
-    driverSchema,
+    (value) => value === 'manual' || isSchedulerLike(value),
     "a SchedulerLike or 'manual'",
     undefined,
   );
-  const batch = readOption(options, 'batch', z.number().int().positive(), 'a positive integer', 64);
-  const deliverSchema = z.custom<(task: Macrotask<O>) => void>((value) => typeof value === 'function');
-  let deliver = readOption(options, 'deliver', deliverSchema, 'a function', undefined);
+  const batch = readInteger(options, 'batch', 64, { min: 1 });
+  let deliver = readFunction<(task: Macrotask<O>) => void, undefined>(options, 'deliver', undefined);
 
   // The FIFO: two parallel arrays (a task and its hook at the same index) used from `head` to
   // `tail`. A delivered slot is cleared at once (a delivered outcome is garbage while it is young)
@@ -222,7 +224,8 @@ export function createMacrotaskScheduler<O = unknown>(
     },
     pending: () => tasks.slice(head, tail) as Macrotask<O>[],
     setDelivery(next) {
-      deliver = deliverSchema.parse(next);
+      if (typeof next !== 'function') throw optionError('deliver', 'a function', next, 'argument');
+      deliver = next;
       arm();
     },
     setTimer(delayMs, callback) {

@@ -1,11 +1,15 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
-import { z } from 'zod';
+import { isSchedulerLike } from '../../core/is-scheduler-like.js';
+import { optionError } from '../../core/option-error.js';
+import { readFunction } from '../../core/read-function.js';
+import { readInteger } from '../../core/read-integer.js';
+import { readOption } from '../../core/read-option.js';
+import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import type { ExecOptions } from '../../sources/exec.js';
 import { registerBuiltinTools } from '../tools/register-builtin-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { createToolRegistry } from '../tools/tool-registry.js';
 import { inProcessRunnerLink } from './in-process-runner-link.js';
-import { parseOptions } from './parse-options.js';
 import { processRunnerLink } from './process-runner-link.js';
 import type { InProcessRunner } from './runner-channel.js';
 import type { MalformedLine } from './runner-exit-info.js';
@@ -76,49 +80,6 @@ export interface Supervisor {
   spawn(runner: readonly string[] | InProcessRunner, options?: SpawnRunnerOptions): RunnerHandle;
 }
 
-const functionSchema = z.custom<(...args: any[]) => unknown>(
-  (value) => typeof value === 'function',
-  'be a function',
-);
-const positiveInteger = z
-  .number({ error: 'be a positive integer' })
-  .int({ error: 'be a positive integer' })
-  .positive({ error: 'be a positive integer' });
-const supervisorOptionsSchema = z.strictObject({
-  registry: z
-    .custom<ToolRegistry>(
-      (value) => typeof (value as ToolRegistry | undefined)?.get === 'function',
-      'be a ToolRegistry',
-    )
-    .optional(),
-  kernel: z.unknown().optional(),
-  scheduler: z
-    .custom<SchedulerLike>(
-      (value) => typeof (value as SchedulerLike | undefined)?.schedule === 'function',
-      'be a SchedulerLike',
-    )
-    .optional(),
-  maxMessageBytes: positiveInteger.default(1024 * 1024),
-  onMalformed: functionSchema.optional(),
-  maxChunks: positiveInteger.default(10_000),
-  maxMalformed: positiveInteger.default(100),
-  maxConcurrentToolCalls: positiveInteger.default(8),
-  port: z.unknown().optional(),
-});
-const spawnOptionsSchema = z.strictObject({
-  cwd: z.string({ error: 'be a string' }).optional(),
-  env: z
-    .record(z.string(), z.string({ error: 'be a string' }).optional(), { error: 'be an object' })
-    .optional(),
-});
-const argvSchema = z.object({
-  runner: z
-    .array(z.string({ error: 'be a non-empty array of strings or a function' }), {
-      error: 'be a non-empty array of strings or a function',
-    })
-    .min(1, { error: 'be a non-empty array of strings or a function' }),
-});
-
 /**
  * Creates a {@link Supervisor}: runs runners as docs/protocol.md
  * ("Runners and the supervisor") describes them. Every chunk a runner or one
@@ -136,23 +97,79 @@ const argvSchema = z.object({
  * ```
  */
 export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
-  const config = parseOptions(supervisorOptionsSchema, options);
-  const registry = config.registry ?? registerBuiltinTools(createToolRegistry());
-  const scheduler = config.scheduler ?? asyncScheduler;
+  rejectUnknownOptions(options, [
+    'registry',
+    'kernel',
+    'scheduler',
+    'maxMessageBytes',
+    'onMalformed',
+    'maxChunks',
+    'maxMalformed',
+    'maxConcurrentToolCalls',
+    'port',
+  ]);
+  const registry =
+    readOption<ToolRegistry, undefined>(
+      options,
+      'registry',
+      (value) => typeof (value as ToolRegistry).get === 'function',
+      'a ToolRegistry',
+      undefined,
+    ) ?? registerBuiltinTools(createToolRegistry());
+  const scheduler = readOption(options, 'scheduler', isSchedulerLike, 'a SchedulerLike', asyncScheduler);
+  const config = {
+    maxMessageBytes: readInteger(options, 'maxMessageBytes', 1024 * 1024, { min: 1 }),
+    maxChunks: readInteger(options, 'maxChunks', 10_000, { min: 1 }),
+    maxMalformed: readInteger(options, 'maxMalformed', 100, { min: 1 }),
+    maxConcurrentToolCalls: readInteger(options, 'maxConcurrentToolCalls', 8, { min: 1 }),
+  };
+  const onMalformed = readFunction<(malformed: MalformedLine) => void, undefined>(
+    options,
+    'onMalformed',
+    undefined,
+  );
+  const port = readOption<ExecOptions['port'], undefined>(
+    options,
+    'port',
+    (value) => typeof (value as { spawn?: unknown }).spawn === 'function',
+    'a ProcessPort',
+    undefined,
+  );
   let nextPid = 1;
   return {
     spawn(runner, spawnOptions) {
-      const { cwd, env } = parseOptions(spawnOptionsSchema, spawnOptions);
+      rejectUnknownOptions(spawnOptions, ['cwd', 'env']);
+      const cwd = readOption<string, undefined>(
+        spawnOptions,
+        'cwd',
+        (value) => typeof value === 'string',
+        'a string',
+        undefined,
+      );
+      const env = readOption<Record<string, string | undefined>, undefined>(
+        spawnOptions,
+        'env',
+        (value) =>
+          typeof value === 'object' &&
+          value !== null &&
+          Object.values(value).every((item) => item === undefined || typeof item === 'string'),
+        'an object of strings',
+        undefined,
+      );
+      const isArgv =
+        Array.isArray(runner) && runner.length > 0 && runner.every((arg) => typeof arg === 'string');
+      if (typeof runner !== 'function' && !isArgv) {
+        throw optionError('runner', 'a non-empty array of strings or a function', runner, 'argument');
+      }
       let link: ReturnType<typeof inProcessRunnerLink>;
       if (typeof runner === 'function') link = inProcessRunnerLink(runner);
       else {
-        const { runner: argv } = parseOptions(argvSchema, { runner });
-        link = processRunnerLink(argv, {
+        link = processRunnerLink(runner, {
           cwd,
           env,
           maxMessageBytes: config.maxMessageBytes,
           scheduler,
-          port: options.port,
+          port,
         });
       }
       return startRunner(link, {
@@ -160,7 +177,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
         registry,
         kernel: options.kernel,
         scheduler,
-        onMalformed: options.onMalformed,
+        onMalformed,
         maxChunks: config.maxChunks,
         maxMalformed: config.maxMalformed,
         maxConcurrentToolCalls: config.maxConcurrentToolCalls,

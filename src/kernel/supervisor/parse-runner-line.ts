@@ -1,5 +1,6 @@
+import { describeIssue } from '../../core/errors/describe-issue.js';
+import { firstIssue } from '../../core/errors/first-issue.js';
 import { jsonNestsDeeper } from '../protocol/json-depth.js';
-import { describeIssues } from '../tools/describe-issues.js';
 import { type RunnerMessage, runnerMessageSchema } from './runner-message.js';
 
 const OPS = ['chunk', 'tool_call', 'result'];
@@ -40,7 +41,12 @@ export function parseRunnerLine(
       problem: `Unknown op ${JSON.stringify(op) ?? 'nothing'} (expected ${OPS.join(', ')})`,
     };
   }
-  const parsed = runnerMessageSchema.safeParse(value, { reportInput: true });
-  if (!parsed.success) return { ok: false, problem: describeIssues(parsed.error, 'the message') };
+  const parsed = runnerMessageSchema.safeParse(value);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      problem: `Invalid message: ${describeIssue(firstIssue(parsed.error, value), 'the message')}`,
+    };
+  }
   return { ok: true, message: parsed.data };
 }

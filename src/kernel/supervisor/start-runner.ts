@@ -1,17 +1,19 @@
 import { setMaxListeners } from 'node:events';
 import { Observable, Subject } from 'rxjs';
+import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
+import { readFunction } from '../../core/read-function.js';
+import { readInteger } from '../../core/read-integer.js';
+import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import { subscriberWithDemand } from '../../core/subscriber-chain.js';
 import { dispatchToolCall } from '../tools/dispatch-tool-call.js';
 import type { ToolChunk } from '../tools/tool-chunk.js';
 import { LineJoiner } from './line-joiner.js';
-import { parseOptions } from './parse-options.js';
 import { parseRunnerLine } from './parse-runner-line.js';
 import type { MalformedLine, RunnerExitInfo, RunnerToolCall } from './runner-exit-info.js';
 import type { RunnerHandle, RunnerWaitOptions } from './runner-handle.js';
 import type { RunnerLink, RunnerLinkEvent } from './runner-link.js';
 import type { StartRunnerDeps } from './start-runner-deps.js';
 import { toolResultLine } from './tool-result-line.js';
-import { waitOptionsSchema } from './wait-options-schema.js';
 
 const MAX_STDERR = 64 * 1024;
 const DEFAULT_MAX_CHUNKS = 10_000;
@@ -185,7 +187,9 @@ export function startRunner(link: RunnerLink, deps: StartRunnerDeps): RunnerHand
     observe: () => chunks$,
     kill: () => finish(null, null, false),
     wait(options?: RunnerWaitOptions) {
-      const { onChunk, timeoutMs } = parseOptions(waitOptionsSchema, options);
+      rejectUnknownOptions(options, ['onChunk', 'timeoutMs']);
+      const onChunk = readFunction<(chunk: ToolChunk) => void, undefined>(options, 'onChunk', undefined);
+      const timeoutMs = readInteger(options, 'timeoutMs', undefined, { max: MAX_DELAY_MS });
       const listening = chunks$.subscribe({
         next: (chunk) => {
           try {

@@ -1,6 +1,7 @@
 import type { Demand } from '../../core/demand.js';
+import { describeIssue } from '../../core/errors/describe-issue.js';
+import { firstIssue } from '../../core/errors/first-issue.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
-import { describeIssues } from './describe-issues.js';
 import { guardChunkCallback } from './guard-chunk-callback.js';
 import { toolCallMessageSchema } from './tool-call-message.js';
 import type { ToolChunk } from './tool-chunk.js';
@@ -54,18 +55,23 @@ export interface DispatchToolCallOptions {
  */
 export async function dispatchToolCall(options: DispatchToolCallOptions): Promise<ToolResult> {
   const { msg, pid, registry, kernel, onChunk, signal, demand, onChunkError } = options;
-  const call = toolCallMessageSchema.safeParse(msg, { reportInput: true });
+  const call = toolCallMessageSchema.safeParse(msg);
   if (!call.success) {
-    return failure('INVALID_MESSAGE', describeIssues(call.error, 'the tool call'));
+    return failure(
+      'INVALID_MESSAGE',
+      `Invalid tool call: ${describeIssue(firstIssue(call.error, msg), 'the call')}`,
+    );
   }
   const tool = registry.get(call.data.name);
   if (tool === undefined) {
     const known = registry.names().join(', ') || 'none';
     return failure('UNKNOWN_TOOL', `Unknown tool \`${call.data.name}\` (registered: ${known})`);
   }
-  const args = tool.schema.safeParse(call.data.args ?? {}, { reportInput: true });
+  const input = call.data.args ?? {};
+  const args = tool.schema.safeParse(input);
   if (!args.success) {
-    return failure('INVALID_ARGUMENTS', describeIssues(args.error, `the arguments of \`${tool.name}\``));
+    const issue = describeIssue(firstIssue(args.error, input), 'the arguments');
+    return failure('INVALID_ARGUMENTS', `Invalid arguments of \`${tool.name}\`: ${issue}`);
   }
   const ctx: ToolContext = {
     pid,

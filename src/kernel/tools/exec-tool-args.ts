@@ -3,15 +3,15 @@ import { z } from 'zod';
 const MIB = 1024 * 1024;
 const positiveInt = (what: string) =>
   z
-    .number({ error: `be ${what}` })
-    .int({ error: `be ${what}` })
-    .positive({ error: `be ${what}` });
+    .number({ error: `must be ${what}` })
+    .int({ error: `must be ${what}` })
+    .positive({ error: `must be ${what}` });
 
 /** A string the OS can pass to a child: no NUL byte. */
 const osString = (what: string) =>
   z
-    .string({ error: `be ${what}` })
-    .refine((text) => !text.includes('\0'), { error: `be ${what} without NUL bytes` });
+    .string({ error: `must be ${what}` })
+    .refine((text) => !text.includes('\0'), { error: `must be ${what} without NUL bytes` });
 
 /**
  * The arguments of the Exec tool (snake_case, as on the wire). Unknown keys are rejected, so a
@@ -35,34 +35,34 @@ const osString = (what: string) =>
  */
 export const execToolArgsSchema = z.strictObject({
   argv: z
-    .array(osString('a string'), { error: 'be a non-empty array of strings' })
-    .min(1, { error: 'be a non-empty array of strings' })
+    .array(osString('a string'), { error: 'must be a non-empty array of strings' })
+    .min(1, { error: 'must be a non-empty array of strings' })
     .describe('The program and its arguments, e.g. ["git", "status"] (no shell)'),
   cwd: osString('a string')
-    .refine((cwd) => cwd !== '', { error: 'be a non-empty string' })
+    .refine((cwd) => cwd !== '', { error: 'must be a non-empty string' })
     .optional()
     .describe('Working directory'),
   env: z
-    .record(z.string(), osString('a string'), { error: 'be an object of strings' })
+    .record(z.string(), osString('a string'), { error: 'must be an object of strings' })
     .superRefine((env, context) => {
       const bad = Object.keys(env).find((name) => name === '' || /[=\0]/.test(name));
       if (bad === undefined) return;
-      const message = 'be an object whose names are non-empty and hold no `=` or NUL';
+      const message = 'must be an object whose names are non-empty and hold no `=` or NUL';
       context.addIssue({ code: 'custom', message, input: bad });
     })
     .optional()
     .describe("Extra environment variables, merged into the server's"),
   timeout_s: z
-    .number({ error: 'be a number of seconds in (0, 600]' })
-    .gt(0, { error: 'be a number of seconds in (0, 600]' })
-    .max(600, { error: 'be a number of seconds in (0, 600]' })
+    .number({ error: 'must be a number of seconds in (0, 600]' })
+    .gt(0, { error: 'must be a number of seconds in (0, 600]' })
+    .max(600, { error: 'must be a number of seconds in (0, 600]' })
     .default(60)
     .describe('Wall-clock limit in seconds: the whole process group is killed when it expires'),
   max_output_bytes: z
-    .number({ error: 'be an integer between 1024 and 4194304' })
-    .int({ error: 'be an integer between 1024 and 4194304' })
-    .min(1024, { error: 'be an integer between 1024 and 4194304' })
-    .max(4 * MIB, { error: 'be an integer between 1024 and 4194304' })
+    .number({ error: 'must be an integer between 1024 and 4194304' })
+    .int({ error: 'must be an integer between 1024 and 4194304' })
+    .min(1024, { error: 'must be an integer between 1024 and 4194304' })
+    .max(4 * MIB, { error: 'must be an integer between 1024 and 4194304' })
     .default(256 * 1024)
     .describe('Cap on each of the returned stdout and stderr, in bytes'),
   rlimits: z
@@ -73,11 +73,14 @@ export const execToolArgsSchema = z.strictObject({
         fsize_bytes: positiveInt('a positive integer').optional(),
         nofile: positiveInt('a positive integer').optional(),
       },
-      { error: 'be an object' },
+      { error: 'must be an object' },
     )
     .default({})
     .describe('Resource limits: CPU seconds, address space, file size (bytes), open files'),
-  stream: z.boolean({ error: 'be a boolean' }).default(false).describe('Stream one chunk per output line'),
+  stream: z
+    .boolean({ error: 'must be a boolean' })
+    .default(false)
+    .describe('Stream one chunk per output line'),
 });
 
 /**

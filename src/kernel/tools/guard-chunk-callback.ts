@@ -1,4 +1,5 @@
-import { describeIssues } from './describe-issues.js';
+import { describeIssue } from '../../core/errors/describe-issue.js';
+import { firstIssue } from '../../core/errors/first-issue.js';
 import { type ToolChunk, toolChunkSchema } from './tool-chunk.js';
 
 /**
@@ -20,8 +21,10 @@ export function guardChunkCallback(
 ): ((chunk: ToolChunk) => void) | undefined {
   if (listener === undefined) return undefined;
   return (chunk) => {
-    const parsed = toolChunkSchema.safeParse(chunk, { reportInput: true });
-    if (!parsed.success) throw new TypeError(describeIssues(parsed.error, 'the chunk'));
+    const parsed = toolChunkSchema.safeParse(chunk);
+    if (!parsed.success) {
+      throw new TypeError(`Invalid chunk: ${describeIssue(firstIssue(parsed.error, chunk), 'the chunk')}`);
+    }
     try {
       listener(parsed.data);
     } catch (error) {

@@ -11,9 +11,9 @@ import { z } from 'zod';
  * ```
  */
 export const toolCallMessageSchema = z.object({
-  op: z.literal('tool_call', { error: 'be "tool_call"' }),
-  id: z.union([z.string(), z.number().int()], { error: 'be a string or an integer' }),
-  name: z.string({ error: 'be a non-empty string' }).min(1, { error: 'be a non-empty string' }),
+  op: z.literal('tool_call', { error: 'must be "tool_call"' }),
+  id: z.union([z.string(), z.number().int()], { error: 'must be a string or an integer' }),
+  name: z.string({ error: 'must be a non-empty string' }).min(1, { error: 'must be a non-empty string' }),
   args: z.unknown().optional(),
 });
 

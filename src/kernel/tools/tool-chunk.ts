@@ -12,10 +12,10 @@ import { z } from 'zod';
  * ```
  */
 export const toolChunkSchema = z.object({
-  op: z.literal('chunk', { error: 'be "chunk"' }),
-  kind: z.string({ error: 'be a string' }).min(1, { error: 'be a non-empty string' }),
+  op: z.literal('chunk', { error: 'must be "chunk"' }),
+  kind: z.string({ error: 'must be a string' }).min(1, { error: 'must be a non-empty string' }),
   content: z.unknown(),
-  metadata: z.record(z.string(), z.unknown(), { error: 'be an object' }).optional(),
+  metadata: z.record(z.string(), z.unknown(), { error: 'must be an object' }).optional(),
 });
 
 /**

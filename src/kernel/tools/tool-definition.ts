@@ -2,8 +2,9 @@ import type { z } from 'zod';
 import type { ToolContext } from './tool-context.js';
 
 /**
- * A tool: its `name`, a zod `schema` for its arguments (word its messages as the end of
- * "Expected `field` to …", e.g. `{ error: 'be a boolean' }`, so errors name the field), and a
+ * A tool: its `name`, a zod `schema` for its arguments (word its custom messages to follow the
+ * field name, e.g. `{ error: 'must be a boolean' }`: a bad call is answered
+ * "Invalid arguments of `Echo`: `stream` must be a boolean, got "yes" (string)"), and a
  * `handler` that receives the parsed arguments and a {@link ToolContext}. A host that lists its
  * tools (`serveMcp` in `sluice/mcp`) also publishes the optional `description` and the JSON
  * Schema of `schema` and `outputSchema`.

@@ -1,3 +1,4 @@
+import { optionError } from '../../core/option-error.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 /**
@@ -34,21 +35,24 @@ export function createToolRegistry(): ToolRegistry {
   const registry: ToolRegistry = {
     register(tool) {
       if (typeof tool?.name !== 'string' || tool.name === '') {
-        throw new TypeError(
-          `Expected the \`name\` of a tool to be a non-empty string, got \`${String(tool?.name)}\``,
-        );
+        throw optionError('name', 'a non-empty string', tool?.name, 'field of a tool');
       }
       if (typeof tool.schema?.safeParse !== 'function') {
-        throw new TypeError(`Expected the \`schema\` of tool \`${tool.name}\` to be a zod schema`);
+        throw optionError('schema', 'a zod schema', tool.schema, `field of tool \`${tool.name}\``);
       }
       if (tool.description !== undefined && typeof tool.description !== 'string') {
-        throw new TypeError(`Expected the \`description\` of tool \`${tool.name}\` to be a string`);
+        throw optionError('description', 'a string', tool.description, `field of tool \`${tool.name}\``);
       }
       if (tool.outputSchema !== undefined && typeof tool.outputSchema?.safeParse !== 'function') {
-        throw new TypeError(`Expected the \`outputSchema\` of tool \`${tool.name}\` to be a zod schema`);
+        throw optionError(
+          'outputSchema',
+          'a zod schema',
+          tool.outputSchema,
+          `field of tool \`${tool.name}\``,
+        );
       }
       if (typeof tool.handler !== 'function') {
-        throw new TypeError(`Expected the \`handler\` of tool \`${tool.name}\` to be a function`);
+        throw optionError('handler', 'a function', tool.handler, `field of tool \`${tool.name}\``);
       }
       if (tools.has(tool.name)) throw new TypeError(`A tool named \`${tool.name}\` is already registered`);
       tools.set(tool.name, tool);

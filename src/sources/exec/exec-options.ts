@@ -1,10 +1,14 @@
 import { constants } from 'node:os';
 import { asyncScheduler, isObservable, type Observable, type SchedulerLike } from 'rxjs';
-import type { z } from 'zod';
 import type { Demand } from '../../core/demand.js';
-import { lazySchema } from '../../core/lazy-zod.js';
+import { isAbortSignal } from '../../core/is-abort-signal.js';
+import { isDemand } from '../../core/is-demand.js';
+import { isSchedulerLike } from '../../core/is-scheduler-like.js';
 import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
 import { optionError } from '../../core/option-error.js';
+import { readBoolean } from '../../core/read-boolean.js';
+import { readInteger } from '../../core/read-integer.js';
+import { readOption } from '../../core/read-option.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import { checkSpawnStrings } from './check-spawn-strings.js';
 import type { ExecRlimits } from './exec-rlimits.js';
@@ -35,63 +39,27 @@ export interface ResolvedExecOptions {
   readonly demand: Demand | undefined;
 }
 
-/** The schemas, built with zod on the first `exec()` call (see lazy-zod.ts). */
-const validation = lazySchema((z) => {
-  const integer = (minimum: number) => z.number().int().min(minimum).max(Number.MAX_SAFE_INTEGER);
-  /** A timer delay: longer ones would fire at once (see {@link MAX_DELAY_MS}). */
-  const delay = z.number().int().min(0).max(MAX_DELAY_MS);
-  const hasMethods = (...names: string[]) =>
-    z.custom<object>(
-      (value) =>
-        typeof value === 'object' &&
-        value !== null &&
-        names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function'),
-    );
-
-  /** Each checked field: its schema and, for the message, what it was expected to be. */
-  const FIELDS: Record<string, readonly [z.ZodType, string]> = {
-    cwd: [z.string().min(1), 'a non-empty string'],
-    env: [z.record(z.string(), z.string().optional()), 'an object of strings'],
-    extendEnv: [z.boolean(), 'a boolean'],
-    input: [
-      z.union([z.string(), z.instanceof(Uint8Array), z.custom((value) => isObservable(value))]),
-      'a string, a Uint8Array or an Observable',
-    ],
-    lines: [z.boolean(), 'a boolean'],
-    encoding: [z.enum(['utf8', 'buffer']), "`'utf8'` or `'buffer'`"],
-    maxLineBytes: [integer(1), 'a positive integer'],
-    maxOutputBytes: [integer(0), 'a non-negative integer'],
-    timeoutMs: [delay, 'a non-negative integer'],
-    reject: [z.boolean(), 'a boolean'],
-    killSignal: [z.string().refine((name) => name in constants.signals), 'a signal name such as `SIGTERM`'],
-    forceKillAfterMs: [delay, 'a non-negative integer'],
-    rlimits: [z.object({}), 'an object'],
-    'rlimits.cpuSeconds': [integer(1), 'a positive integer'],
-    'rlimits.addressSpaceBytes': [integer(1), 'a positive integer'],
-    'rlimits.fileSizeBytes': [integer(0), 'a non-negative integer'],
-    'rlimits.openFiles': [integer(1), 'a positive integer'],
-    cancelSignal: [z.instanceof(AbortSignal), 'an AbortSignal'],
-    cleanup: [z.boolean(), 'a boolean'],
-    scheduler: [hasMethods('now', 'schedule'), 'a SchedulerLike'],
-    port: [hasMethods('spawn'), 'a ProcessPort'],
-    demand: [hasMethods('onChange'), 'a Demand'],
-  };
-
-  const optional = (prefix: string) =>
-    Object.fromEntries(
-      Object.entries(FIELDS)
-        .filter(([path]) => path.startsWith(prefix) && !path.slice(prefix.length).includes('.'))
-        .map(([path, [schema]]) => [path.slice(prefix.length), schema.optional()]),
-    );
-
-  const schema = z.strictObject({
-    ...optional(''),
-    rlimits: z.strictObject(optional('rlimits.')).optional(),
-  });
-  const KNOWN = Object.keys(optional(''));
-  const KNOWN_RLIMITS = Object.keys(optional('rlimits.'));
-  return { FIELDS, schema, KNOWN, KNOWN_RLIMITS };
-});
+const KNOWN = [
+  'cwd',
+  'env',
+  'extendEnv',
+  'input',
+  'lines',
+  'encoding',
+  'maxLineBytes',
+  'maxOutputBytes',
+  'timeoutMs',
+  'reject',
+  'killSignal',
+  'forceKillAfterMs',
+  'rlimits',
+  'cancelSignal',
+  'cleanup',
+  'scheduler',
+  'port',
+  'demand',
+];
+const KNOWN_RLIMITS = ['cpuSeconds', 'addressSpaceBytes', 'fileSizeBytes', 'openFiles'];
 
 /**
  * Validates the arguments and options of `exec` and applies the defaults. Throws a `TypeError`
@@ -117,47 +85,94 @@ export function resolveExecOptions(
     throw optionError('options', 'an object', options, 'argument');
   }
   const given: ExecOptions = options ?? {};
-  const { FIELDS, schema, KNOWN, KNOWN_RLIMITS } = validation();
   // A misspelt option (`timeout`, `rlimits.cpu`) must not silently run without it.
   rejectUnknownOptions(given, KNOWN);
-  rejectUnknownOptions(given.rlimits, KNOWN_RLIMITS, 'rlimits.');
-  const parsed = schema.safeParse(given);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
-    const keys = issue.path.filter((key) => typeof key === 'string');
-    // The deepest checked field on the issue's path (`rlimits.cpuSeconds`, but `env` for `env.A`).
-    const path =
-      [2, 1].map((depth) => keys.slice(0, depth)).find((prefix) => prefix.join('.') in FIELDS) ?? keys;
-    const field = path.join('.');
-    const value = path.reduce<unknown>((object, key) => (object as Record<string, unknown>)?.[key], given);
-    const checked = FIELDS[field];
-    const maximum =
-      issue.code === 'too_big' ? (checked?.[0] as z.ZodNumber | undefined)?.maxValue : undefined;
-    const bound = typeof maximum === 'number' ? ` up to ${maximum}` : '';
-    throw optionError(field, `${checked?.[1] ?? issue.message}${bound}`, value);
-  }
-  checkSpawnStrings(file, (args as readonly string[] | undefined) ?? [], given.cwd, given.env);
-  return {
-    file,
-    args: (args as readonly string[] | undefined) ?? [],
-    cwd: given.cwd,
-    env: given.env,
-    extendEnv: given.extendEnv ?? true,
-    input: given.input,
-    lines: given.lines ?? true,
-    encoding: given.encoding ?? 'utf8',
-    maxLineBytes: given.maxLineBytes ?? 65_536,
-    maxOutputBytes: given.maxOutputBytes ?? 262_144,
-    timeoutMs: given.timeoutMs ?? 0,
-    reject: given.reject ?? true,
-    killSignal: given.killSignal ?? 'SIGTERM',
-    forceKillAfterMs: given.forceKillAfterMs ?? 2000,
-    rlimits:
-      given.rlimits === undefined || Object.keys(given.rlimits).length === 0 ? undefined : given.rlimits,
-    cancelSignal: given.cancelSignal,
-    cleanup: given.cleanup ?? true,
-    scheduler: given.scheduler ?? asyncScheduler,
-    port: given.port,
-    demand: given.demand,
+  const cwd = readOption<string, undefined>(
+    given,
+    'cwd',
+    (value) => typeof value === 'string' && value !== '',
+    'a non-empty string',
+    undefined,
+  );
+  const env = readOption<Record<string, string | undefined>, undefined>(
+    given,
+    'env',
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      Object.values(value).every((item) => item === undefined || typeof item === 'string'),
+    'an object of strings',
+    undefined,
+  );
+  const input = readOption<ResolvedExecOptions['input'], undefined>(
+    given,
+    'input',
+    (value) => typeof value === 'string' || value instanceof Uint8Array || isObservable(value),
+    'a string, a Uint8Array or an Observable',
+    undefined,
+  );
+  const encoding = readOption<'utf8' | 'buffer'>(
+    given,
+    'encoding',
+    (value) => value === 'utf8' || value === 'buffer',
+    "`'utf8'` or `'buffer'`",
+    'utf8',
+  );
+  const killSignal = readOption<NodeJS.Signals>(
+    given,
+    'killSignal',
+    (value) => typeof value === 'string' && Object.hasOwn(constants.signals, value),
+    'a signal name such as `SIGTERM`',
+    'SIGTERM',
+  );
+  const rlimits = readOption<ExecRlimits, undefined>(
+    given,
+    'rlimits',
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    'an object',
+    undefined,
+  );
+  rejectUnknownOptions(rlimits, KNOWN_RLIMITS, 'rlimits.');
+  const limit = (name: keyof ExecRlimits, min: number) =>
+    readInteger(rlimits, name, undefined, { min, prefix: 'rlimits.' });
+  const limits: ExecRlimits = {
+    cpuSeconds: limit('cpuSeconds', 1),
+    addressSpaceBytes: limit('addressSpaceBytes', 1),
+    fileSizeBytes: limit('fileSizeBytes', 0),
+    openFiles: limit('openFiles', 1),
   };
+  const resolved: Omit<ResolvedExecOptions, 'file' | 'args'> = {
+    cwd,
+    env,
+    extendEnv: readBoolean(given, 'extendEnv', true),
+    input,
+    lines: readBoolean(given, 'lines', true),
+    encoding,
+    maxLineBytes: readInteger(given, 'maxLineBytes', 65_536, { min: 1 }),
+    maxOutputBytes: readInteger(given, 'maxOutputBytes', 262_144),
+    // Timer delays: a longer one would fire at once (see MAX_DELAY_MS).
+    timeoutMs: readInteger(given, 'timeoutMs', 0, { max: MAX_DELAY_MS }),
+    reject: readBoolean(given, 'reject', true),
+    killSignal,
+    forceKillAfterMs: readInteger(given, 'forceKillAfterMs', 2000, { max: MAX_DELAY_MS }),
+    // Only the limits given, so that `{}` means none.
+    rlimits: Object.values(limits).some((value) => value !== undefined)
+      ? (Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)) as ExecRlimits)
+      : undefined,
+    cancelSignal: readOption(given, 'cancelSignal', isAbortSignal, 'an AbortSignal', undefined),
+    cleanup: readBoolean(given, 'cleanup', true),
+    scheduler: readOption(given, 'scheduler', isSchedulerLike, 'a SchedulerLike', asyncScheduler),
+    port: readOption<ProcessPort, undefined>(
+      given,
+      'port',
+      (value) => typeof (value as ProcessPort).spawn === 'function',
+      'a ProcessPort',
+      undefined,
+    ),
+    demand: readOption(given, 'demand', isDemand, 'a Demand (`paused` and `onChange()`)', undefined),
+  };
+  const argv = (args as readonly string[] | undefined) ?? [];
+  checkSpawnStrings(file, argv, cwd, env);
+  return { file, args: argv, ...resolved };
 }

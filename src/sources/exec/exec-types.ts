@@ -46,7 +46,7 @@ export interface ExecExitEvent extends ChunkEvent<ExecResult> {
 export type ExecEvent<C extends string | Uint8Array = string> = ExecLineEvent<C> | ExecExitEvent;
 
 /**
- * Options of {@link exec}. Validated (zod) when `exec` is called: a bad one throws a `TypeError`
+ * Options of {@link exec}. Checked when `exec` is called: a bad one throws a `TypeError`
  * naming it.
  *
  * @example
@@ -101,7 +101,7 @@ export interface ExecOptions {
   cleanup?: boolean;
   /** Clock of `timeoutMs`, `forceKillAfterMs` and `durationMs` (default `asyncScheduler`). */
   scheduler?: SchedulerLike;
-  /** How processes are started (default: the real, execa-based {@link execaPort}). */
+  /** How processes are started (default: the real one, {@link childProcessPort}, on Node's `child_process`). */
   port?: ProcessPort;
   /** Who may pause the reading of the pipes. Default: the consumer's demand ({@link demandOf}). */
   demand?: Demand;

@@ -46,7 +46,7 @@ const PARTIAL: ChunkMetadata = Object.freeze({ partial: true });
  *
  * @example
  * ```ts
- * new Observable<ExecEvent>((subscriber) => runExec(resolved, execaPort, subscriber, demandOf(subscriber)));
+ * new Observable<ExecEvent>((subscriber) => runExec(resolved, childProcessPort, subscriber, demandOf(subscriber)));
  * ```
  */
 export function runExec(

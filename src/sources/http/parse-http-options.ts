@@ -1,8 +1,14 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import type { Demand } from '../../core/demand.js';
-import { describeValue } from '../../core/describe-value.js';
-import { lazySchema } from '../../core/lazy-zod.js';
+import { isAbortSignal } from '../../core/is-abort-signal.js';
+import { isDemand } from '../../core/is-demand.js';
+import { isSchedulerLike } from '../../core/is-scheduler-like.js';
 import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
+import { optionError } from '../../core/option-error.js';
+import { readBoolean } from '../../core/read-boolean.js';
+import { readFunction } from '../../core/read-function.js';
+import { readInteger } from '../../core/read-integer.js';
+import { readOption } from '../../core/read-option.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import type { HttpOptions } from './http-types.js';
 
@@ -18,13 +24,6 @@ export interface ResolvedHttpOptions {
   readonly cancelSignal: AbortSignal | undefined;
 }
 
-const isFunction = (value: unknown): boolean => typeof value === 'function';
-const hasMethods = (value: unknown, ...names: string[]): boolean =>
-  typeof value === 'object' &&
-  value !== null &&
-  names.every((name) => isFunction((value as Record<string, unknown>)[name]));
-
-/** The option names, for the unknown-option check (known without loading zod). */
 const KNOWN = [
   'lines',
   'maxLineBytes',
@@ -34,33 +33,10 @@ const KNOWN = [
   'demand',
   'fetch',
   'cancelSignal',
-] as const;
-
-/** Built with zod on the first `http()` call (see lazy-zod.ts). */
-const validation = lazySchema((z) => {
-  /** Each option: its schema, and what the error message says it should be. */
-  const FIELDS = {
-    lines: [z.boolean(), 'a boolean'],
-    maxLineBytes: [z.number().int().positive().max(Number.MAX_SAFE_INTEGER), 'a positive integer'],
-    timeoutMs: [z.number().int().nonnegative().max(MAX_DELAY_MS), 'a non-negative integer'],
-    reject: [z.boolean(), 'a boolean'],
-    scheduler: [z.custom<SchedulerLike>((v) => hasMethods(v, 'now', 'schedule')), 'a SchedulerLike'],
-    demand: [
-      z.custom<Demand>((v) => hasMethods(v, 'onChange') && typeof (v as Demand).paused === 'boolean'),
-      'a Demand (`paused` and `onChange()`)',
-    ],
-    fetch: [z.custom<typeof globalThis.fetch>(isFunction), 'a function'],
-    cancelSignal: [z.instanceof(AbortSignal), 'an AbortSignal'],
-  } as const;
-
-  const schema = z.strictObject(
-    Object.fromEntries(Object.entries(FIELDS).map(([name, [field]]) => [name, field.optional()])),
-  );
-  return { FIELDS, schema };
-});
+];
 
 /**
- * Validates the options of {@link http} with zod and applies the defaults. Throws a `TypeError`
+ * Validates the options of {@link http} and applies the defaults. Throws a `TypeError`
  * naming the first bad option, in execa's template.
  *
  * @example
@@ -72,29 +48,17 @@ const validation = lazySchema((z) => {
 export function parseHttpOptions(options: HttpOptions | undefined): ResolvedHttpOptions {
   if (options === undefined) options = {};
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new TypeError(`Expected the \`options\` argument to be an object, got ${describeValue(options)}`);
+    throw optionError('options', 'an object', options, 'argument');
   }
   rejectUnknownOptions(options, KNOWN);
-  const { FIELDS, schema } = validation();
-  const result = schema.safeParse(options);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const name = String(issue?.path[0]) as (typeof KNOWN)[number];
-    const value = (options as Record<string, unknown>)[name];
-    const bound = issue?.code === 'too_big' ? ` up to ${issue.maximum}` : '';
-    throw new TypeError(
-      `Expected the \`${name}\` option to be ${FIELDS[name][1]}${bound}, got ${describeValue(value)}`,
-    );
-  }
-  // The validated originals, not zod's copies: a scheduler or a Valve must keep its prototype.
   return {
-    lines: options.lines ?? false,
-    maxLineBytes: options.maxLineBytes ?? 65_536,
-    timeoutMs: options.timeoutMs ?? 0,
-    reject: options.reject ?? true,
-    scheduler: options.scheduler ?? asyncScheduler,
-    demand: options.demand,
-    fetch: options.fetch ?? globalThis.fetch,
-    cancelSignal: options.cancelSignal,
+    lines: readBoolean(options, 'lines', false),
+    maxLineBytes: readInteger(options, 'maxLineBytes', 65_536, { min: 1 }),
+    timeoutMs: readInteger(options, 'timeoutMs', 0, { max: MAX_DELAY_MS }),
+    reject: readBoolean(options, 'reject', true),
+    scheduler: readOption(options, 'scheduler', isSchedulerLike, 'a SchedulerLike', asyncScheduler),
+    demand: readOption(options, 'demand', isDemand, 'a Demand (`paused` and `onChange()`)', undefined),
+    fetch: readFunction<typeof globalThis.fetch>(options, 'fetch', globalThis.fetch),
+    cancelSignal: readOption(options, 'cancelSignal', isAbortSignal, 'an AbortSignal', undefined),
   };
 }

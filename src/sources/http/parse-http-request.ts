@@ -1,5 +1,5 @@
-import { describeValue } from '../../core/describe-value.js';
-import { lazySchema } from '../../core/lazy-zod.js';
+import { isAbortSignal } from '../../core/is-abort-signal.js';
+import { optionError } from '../../core/option-error.js';
 
 /** The validated request of an {@link http} call. */
 export interface HttpRequest {
@@ -11,19 +11,8 @@ export interface HttpRequest {
   readonly init: RequestInit;
 }
 
-const urlSchema = lazySchema((z) =>
-  z.union([z.string(), z.instanceof(URL)]).refine((url) => URL.canParse(String(url)), 'not an absolute URL'),
-);
-
-const initSchema = lazySchema((z) =>
-  z.looseObject({
-    method: z.string().min(1).optional(),
-    signal: z.instanceof(AbortSignal).nullable().optional(),
-  }),
-);
-
 /**
- * Validates the `url` and `init` arguments of {@link http} with zod. Throws a `TypeError`
+ * Validates the `url` and `init` arguments of {@link http}. Throws a `TypeError`
  * naming the bad argument or field.
  *
  * @example
@@ -33,24 +22,23 @@ const initSchema = lazySchema((z) =>
  * ```
  */
 export function parseHttpRequest(url: unknown, init: unknown): HttpRequest {
-  if (!urlSchema().safeParse(url).success) {
-    throw new TypeError(
-      `Expected the \`url\` argument to be an absolute URL (string or URL), got ${describeValue(url)}`,
-    );
+  if (!((typeof url === 'string' || url instanceof URL) && URL.canParse(String(url)))) {
+    throw optionError('url', 'an absolute URL (string or URL)', url, 'argument');
   }
   const requestInit = init ?? {};
   if (typeof requestInit !== 'object' || Array.isArray(requestInit)) {
-    throw new TypeError(
-      `Expected the \`init\` argument to be a RequestInit object, got ${describeValue(init)}`,
-    );
+    throw optionError('init', 'a RequestInit object', init, 'argument');
   }
-  const result = initSchema().safeParse(requestInit);
-  if (!result.success) {
-    const field = String(result.error.issues[0]?.path[0]);
-    const expected = field === 'signal' ? 'an AbortSignal' : 'a non-empty string';
-    const value = (requestInit as Record<string, unknown>)[field];
-    throw new TypeError(`Expected \`init.${field}\` to be ${expected}, got ${describeValue(value)}`);
+  const { method, signal } = requestInit as RequestInit;
+  if (method !== undefined && (typeof method !== 'string' || method === '')) {
+    throw optionError('init.method', 'a non-empty string', method, 'argument');
   }
-  const method = ((requestInit as RequestInit).method ?? 'GET').toUpperCase();
-  return { url: new URL(String(url)).href, method, init: requestInit as RequestInit };
+  if (signal !== undefined && signal !== null && !isAbortSignal(signal)) {
+    throw optionError('init.signal', 'an AbortSignal', signal, 'argument');
+  }
+  return {
+    url: new URL(String(url)).href,
+    method: (method ?? 'GET').toUpperCase(),
+    init: requestInit as RequestInit,
+  };
 }

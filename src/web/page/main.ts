@@ -1,7 +1,7 @@
 /**
- * The script of sluice's run page (bundled by esbuild with `sluice/browser`, rxjs, zod and
- * ansi_up; served as `/assets/page.js`). It follows one run with `fromFetchStream` — from the
- * start on every load, so a reload or a second tab shows the same run, each line once — and
+ * The script of sluice's run page (bundled by esbuild with `sluice/browser`, rxjs and ansi_up;
+ * served as `/assets/page.js`). It follows one run with `fromFetchStream` — from the start on
+ * every load, so a reload or a second tab shows the same run, each line once — and
  * renders it with a {@link LogView} at most once per animation frame. (`fromFetchStream` rather
  * than `fromEventSource`: an `EventSource` dispatches one DOM event per line, which measured 2–3×
  * slower at 100k lines/s in Chromium.) A `gap` (events the server no longer holds) is shown as

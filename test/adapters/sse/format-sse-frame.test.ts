@@ -24,10 +24,14 @@ describe('formatSseFrame', () => {
   });
 
   it('refuses an id or event that would parse differently', () => {
-    expect(() => formatSseFrame({ id: '1\n2' })).toThrow(/`id` field/);
+    expect(() => formatSseFrame({ id: '1\n2' })).toThrow(
+      new TypeError('Expected the `id` field to be free of line breaks and NUL, got `1\\n2` (string)'),
+    );
     expect(() => formatSseFrame({ event: 'a\rb' })).toThrow(/`event` field/);
     expect(() => formatSseFrame({ id: 'a\0b' })).toThrow(TypeError);
-    expect(() => formatSseFrame({ retry: -1 })).toThrow(/`retry` field/);
+    expect(() => formatSseFrame({ retry: -1 })).toThrow(
+      new TypeError('Expected the `retry` field to be a non-negative integer, got `-1` (number)'),
+    );
   });
 
   it('round-trips any data through the parser, whatever the chunking', () => {

@@ -184,6 +184,15 @@ describe('toServerSentEvents in virtual time', () => {
       'Expected the `replay.maxEvents` option to be a positive integer, got `0` (number)',
     );
     expect(() => toServerSentEvents(source, { scheduler: {} as never })).toThrow(/`scheduler` option/);
+    expect(() => toServerSentEvents(source, { heartbeat: 5 } as never)).toThrow(
+      'Unknown `heartbeat` option (known options: replay, heartbeatMs, stallTimeoutMs, retryMs, scheduler)',
+    );
+    expect(() => toServerSentEvents(source, { replay: { max: 5 } } as never)).toThrow(
+      'Unknown `replay.max` option',
+    );
+    expect(() => toServerSentEvents(source, { heartbeatMs: 2 ** 31 })).toThrow(
+      'Expected the `heartbeatMs` option to be a non-negative integer up to 2147483647, got `2147483648` (number)',
+    );
     expect(() => toServerSentEvents(5 as never)).toThrow(
       'Expected the `source` argument to be an Observable',
     );

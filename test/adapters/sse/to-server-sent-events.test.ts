@@ -93,7 +93,9 @@ describe('toServerSentEvents over node:http', () => {
     expect(ahead.status).toBe(204);
     const bad = await readAll(url, { 'last-event-id': 'x1' });
     expect(bad.status).toBe(400);
-    expect(bad.text).toContain('Expected the `Last-Event-ID` header to be a non-negative integer');
+    expect(bad.text).toContain(
+      'Expected the `Last-Event-ID` header to be a non-negative integer, got `x1` (string)',
+    );
   });
 
   it('a follower resumes after a server-side drop with no lost and no duplicated event (fromFetchStream)', async () => {

@@ -106,7 +106,7 @@ describe.skipIf(found === undefined)('the MCP Inspector (CLI mode) against sluic
         content: [
           {
             type: 'text',
-            text: 'Expected `argv[0]` to be one of the allowed programs: sh, got "rm" (string) (INVALID_ARGUMENTS)',
+            text: 'Invalid arguments of `Exec`: `argv[0]` must be one of the allowed programs: sh, got "rm" (string) (INVALID_ARGUMENTS)',
           },
         ],
         isError: true,

@@ -103,7 +103,7 @@ describe('sluice mcp over stdio (the SDK Client against the real process)', () =
     const result = await server.client.callTool({ name: 'Exec', arguments: { argv: ['git', 'status'] } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
-      'Expected `argv[0]` to be one of the allowed programs: python3, sh, got "git" (string) (INVALID_ARGUMENTS)',
+      'Invalid arguments of `Exec`: `argv[0]` must be one of the allowed programs: python3, sh, got "git" (string) (INVALID_ARGUMENTS)',
     );
   });
 
@@ -263,7 +263,7 @@ describe('sluice mcp: lifetime and command line', () => {
     });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toBe(
-      'sluice: `--timeout-s` expects a number of seconds in (0, 600], got `soon`\nTry `sluice --help`.',
+      'sluice: Expected the `--timeout-s` flag to be a number of seconds in (0, 600], got `soon` (string)\nTry `sluice --help`.',
     );
     const unknown = await execa(process.execPath, ['--import', 'tsx', main, 'mcp', '--allow'], {
       reject: false,

@@ -23,11 +23,20 @@ describe('parseMcpArgs', () => {
     const file = join(here, 'file');
     writeFileSync(file, '');
     const cases: [string[], string][] = [
-      [['--allow', ''], '`--allow` expects a program name or path, got ``'],
-      [['--cwd', file], `\`--cwd\` expects a directory, got \`${file}\``],
-      [['--timeout-s', '0'], '`--timeout-s` expects a number of seconds in (0, 600], got `0`'],
-      [['--timeout-s', '601'], '`--timeout-s` expects a number of seconds in (0, 600], got `601`'],
-      [['--timeout-s', '1e3'], '`--timeout-s` expects a number of seconds in (0, 600], got `1e3`'],
+      [['--allow', ''], 'Expected the `--allow` flag to be a program name or path, got `` (string)'],
+      [['--cwd', file], `Expected the \`--cwd\` flag to be a directory, got \`${file}\` (string)`],
+      [
+        ['--timeout-s', '0'],
+        'Expected the `--timeout-s` flag to be a number of seconds in (0, 600], got `0` (string)',
+      ],
+      [
+        ['--timeout-s', '601'],
+        'Expected the `--timeout-s` flag to be a number of seconds in (0, 600], got `601` (string)',
+      ],
+      [
+        ['--timeout-s', '1e3'],
+        'Expected the `--timeout-s` flag to be a number of seconds in (0, 600], got `1e3` (string)',
+      ],
     ];
     for (const [argv, message] of cases)
       expect(() => parseMcpArgs(argv, here)).toThrow(new CliUsageError(message));

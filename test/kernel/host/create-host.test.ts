@@ -435,6 +435,9 @@ describe('createHost — dispatch and validation', () => {
       'Expected the `logger` option to be a logger, got `5` (number)',
     );
     expect(() => createHost({ producers: { exec: 'no' as never } })).toThrow('`producers.exec`');
+    expect(() => createHost({ handler: {} } as never)).toThrow(
+      'Unknown `handler` option (known options: scheduler, logger, producers, handlers)',
+    );
     const host: Host = createHost({ scheduler: createMacrotaskScheduler({ driver: 'manual' }) });
     expect(host.activeStreams()).toEqual([]);
   });

@@ -122,6 +122,9 @@ describe('decodeFrames', () => {
     expect(() => decodeFrames(serdeCodec, { maxFrameBytes: -1 })).toThrow(
       'Expected the `maxFrameBytes` option to be a positive integer, got `-1` (number)',
     );
+    expect(() => decodeFrames(serdeCodec, { onInvalid: () => {} } as never)).toThrow(
+      'Unknown `onInvalid` option (known options: invalidFrames, onInvalidFrame, maxFrameBytes, maxFrameDepth)',
+    );
   });
 
   it.skipIf(!needs('python3'))(

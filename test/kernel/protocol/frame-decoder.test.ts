@@ -199,7 +199,7 @@ describe('createFrameDecoder', () => {
     );
     expect(() => createFrameDecoder(serdeCodec, { maxFrameBytes: 1.5 })).toThrow(TypeError);
     expect(() => createFrameDecoder(serdeCodec).push(42 as never)).toThrow(
-      'Expected a piece to be a Uint8Array or a string, got `42` (number)',
+      'Expected the `piece` argument to be a Uint8Array or a string, got `42` (number)',
     );
   });
 });

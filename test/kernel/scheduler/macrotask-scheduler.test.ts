@@ -294,6 +294,9 @@ describe('createMacrotaskScheduler', () => {
     expect(() => createMacrotaskScheduler({ deliver: 'x' as never })).toThrow(
       'Expected the `deliver` option to be a function, got `x` (string)',
     );
+    expect(() => createMacrotaskScheduler({ batchSize: 8 } as never)).toThrow(
+      'Unknown `batchSize` option (known options: clock, driver, batch, deliver)',
+    );
     expect(() => createMacrotaskScheduler(null as never)).toThrow(
       'Expected the options to be an object, got `null` (null)',
     );

@@ -81,7 +81,10 @@ describe.skipIf(!needs('linux'))('createSupervisor', () => {
       expect(info.exitCode).toBe(0);
       expect(info.malformed).toEqual([
         { line: 'this is not json', problem: expect.stringMatching(/^Not JSON: /) },
-        { line: '{"op": "chunk", "kind": 42}', problem: 'Expected `kind` to be a string, got 42 (number)' },
+        {
+          line: '{"op": "chunk", "kind": 42}',
+          problem: 'Invalid message: `kind` must be a string, got 42 (number)',
+        },
       ]);
       expect(malformed).toEqual(info.malformed);
       expect(info.stderr).toBe('runner diagnostics\n');
@@ -238,7 +241,7 @@ describe.skipIf(!needs('linux'))('createSupervisor', () => {
     );
     const supervisor = createSupervisor();
     expect(() => supervisor.spawn([])).toThrow(
-      'Expected the `runner` option to be a non-empty array of strings or a function, got `[]` (array)',
+      'Expected the `runner` argument to be a non-empty array of strings or a function, got `[]` (array)',
     );
     expect(() => supervisor.spawn(['true'], { cwd: 3 as never })).toThrow(
       'Expected the `cwd` option to be a string, got `3` (number)',
@@ -250,5 +253,9 @@ describe.skipIf(!needs('linux'))('createSupervisor', () => {
     expect(() => handle.wait({ onChunk: 1 as never })).toThrow(
       'Expected the `onChunk` option to be a function',
     );
+    expect(() => handle.wait({ timeout: 5 } as never)).toThrow(
+      'Unknown `timeout` option (known options: onChunk, timeoutMs)',
+    );
+    expect(() => createSupervisor({ maxLines: 5 } as never)).toThrow(/^Unknown `maxLines` option/);
   });
 });

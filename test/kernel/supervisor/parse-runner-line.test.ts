@@ -35,7 +35,7 @@ describe('parseRunnerLine', () => {
     });
     expect(parseRunnerLine('{"op":"chunk","kind":5,"content":"x"}')).toEqual({
       ok: false,
-      problem: 'Expected `kind` to be a string, got 5 (number)',
+      problem: 'Invalid message: `kind` must be a string, got 5 (number)',
     });
   });
 

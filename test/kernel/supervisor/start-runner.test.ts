@@ -134,7 +134,7 @@ describe('startRunner', () => {
           ok: false,
           error: {
             code: 'INVALID_MESSAGE',
-            message: 'Expected `id` to be a string or an integer, got nothing',
+            message: 'Invalid tool call: `id` must be a string or an integer, got nothing',
           },
         },
       },

@@ -13,8 +13,8 @@ function setup() {
   registry.register({
     name: 'Echo',
     schema: z.strictObject({
-      text: z.string({ error: 'be a string' }),
-      stream: z.boolean({ error: 'be a boolean' }).optional(),
+      text: z.string(),
+      stream: z.boolean({ error: 'must be a boolean' }).optional(),
     }),
     handler: (args: { text: string; stream?: boolean }, ctx) => {
       seen.push(ctx);
@@ -103,17 +103,23 @@ describe('dispatchToolCall', () => {
       await dispatchToolCall({ msg: call('Echo', { text: 'a', stream: 'yes' }), pid: 1, registry }),
     ).toEqual({
       ok: false,
-      error: { code: 'INVALID_ARGUMENTS', message: 'Expected `stream` to be a boolean, got "yes" (string)' },
+      error: {
+        code: 'INVALID_ARGUMENTS',
+        message: 'Invalid arguments of `Echo`: `stream` must be a boolean, got "yes" (string)',
+      },
     });
     expect(await dispatchToolCall({ msg: call('Echo', {}), pid: 1, registry })).toEqual({
       ok: false,
-      error: { code: 'INVALID_ARGUMENTS', message: 'Expected `text` to be a string, got nothing' },
+      error: {
+        code: 'INVALID_ARGUMENTS',
+        message: 'Invalid arguments of `Echo`: `text` must be a string, got nothing',
+      },
     });
     expect(await dispatchToolCall({ msg: call('Echo', 'text'), pid: 1, registry })).toMatchObject({
       ok: false,
       error: {
         code: 'INVALID_ARGUMENTS',
-        message: 'Expected the arguments of `Echo` to be an object, got "text" (string)',
+        message: 'Invalid arguments of `Echo`: the arguments must be an object, got "text" (string)',
       },
     });
   });
@@ -121,12 +127,15 @@ describe('dispatchToolCall', () => {
   it('answers a malformed call with INVALID_MESSAGE', async () => {
     const { registry } = setup();
     const cases: [unknown, string][] = [
-      [null, 'Expected the tool call to be an object, got null (null)'],
-      [{ op: 'tool_call', id: 1 }, 'Expected `name` to be a non-empty string, got nothing'],
-      [{ op: 'call', id: 1, name: 'Echo' }, 'Expected `op` to be "tool_call", got "call" (string)'],
+      [null, 'Invalid tool call: the call must be an object, got null (null)'],
+      [{ op: 'tool_call', id: 1 }, 'Invalid tool call: `name` must be a non-empty string, got nothing'],
+      [
+        { op: 'call', id: 1, name: 'Echo' },
+        'Invalid tool call: `op` must be "tool_call", got "call" (string)',
+      ],
       [
         { op: 'tool_call', id: 1.5, name: 'Echo' },
-        'Expected `id` to be a string or an integer, got 1.5 (number)',
+        'Invalid tool call: `id` must be a string or an integer, got 1.5 (number)',
       ],
     ];
     for (const [msg, message] of cases) {

@@ -263,24 +263,33 @@ describe.skipIf(!needs('linux'))('Exec tool', () => {
   it('rejects a non-boolean stream with an invalid-arguments result naming the field', async () => {
     expect(await run({ argv: ['true'], stream: 'yes' })).toEqual({
       ok: false,
-      error: { code: 'INVALID_ARGUMENTS', message: 'Expected `stream` to be a boolean, got "yes" (string)' },
+      error: {
+        code: 'INVALID_ARGUMENTS',
+        message: 'Invalid arguments of `Exec`: `stream` must be a boolean, got "yes" (string)',
+      },
     });
     const bad = [
-      [{ argv: [] }, 'Expected `argv` to be a non-empty array of strings, got [] (array)'],
-      [{ argv: ['ls', 3] }, 'Expected `argv[1]` to be a string, got 3 (number)'],
+      [
+        { argv: [] },
+        'Invalid arguments of `Exec`: `argv` must be a non-empty array of strings, got [] (array)',
+      ],
+      [{ argv: ['ls', 3] }, 'Invalid arguments of `Exec`: `argv[1]` must be a string, got 3 (number)'],
       [
         { argv: ['ls'], timeout_s: 601 },
-        'Expected `timeout_s` to be a number of seconds in (0, 600], got 601 (number)',
+        'Invalid arguments of `Exec`: `timeout_s` must be a number of seconds in (0, 600], got 601 (number)',
       ],
       [
         { argv: ['ls'], max_output_bytes: 1023 },
-        'Expected `max_output_bytes` to be an integer between 1024 and 4194304, got 1023 (number)',
+        'Invalid arguments of `Exec`: `max_output_bytes` must be an integer between 1024 and 4194304, got 1023 (number)',
       ],
       [
         { argv: ['ls'], rlimits: { cpu_s: -1 } },
-        'Expected `rlimits.cpu_s` to be a positive integer, got -1 (number)',
+        'Invalid arguments of `Exec`: `rlimits.cpu_s` must be a positive integer, got -1 (number)',
       ],
-      [{ argv: ['ls'], timeout: 5 }, 'Unexpected `timeout` in the arguments of `Exec`'],
+      [
+        { argv: ['ls'], timeout: 5 },
+        'Invalid arguments of `Exec`: `timeout` is not a known field, got 5 (number)',
+      ],
     ] as const;
     for (const [args, message] of bad) {
       expect(await run(args)).toEqual({ ok: false, error: { code: 'INVALID_ARGUMENTS', message } });
@@ -311,7 +320,8 @@ describe.skipIf(!needs('linux'))('Exec tool', () => {
       ok: false,
       error: {
         code: 'INVALID_ARGUMENTS',
-        message: 'Expected `argv[1]` to be a string without NUL bytes, got "a\\u0000b" (string)',
+        message:
+          'Invalid arguments of `Exec`: `argv[1]` must be a string without NUL bytes, got "a\\u0000b" (string)',
       },
     });
     expect(await run({ argv: ['env'], env: { 'A=B': 'c' } })).toEqual({
@@ -319,7 +329,7 @@ describe.skipIf(!needs('linux'))('Exec tool', () => {
       error: {
         code: 'INVALID_ARGUMENTS',
         message:
-          'Expected `env` to be an object whose names are non-empty and hold no `=` or NUL, got "A=B" (string)',
+          'Invalid arguments of `Exec`: `env` must be an object whose names are non-empty and hold no `=` or NUL, got {"A=B":"c"} (object)',
       },
     });
   });

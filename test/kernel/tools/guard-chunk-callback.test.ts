@@ -31,10 +31,10 @@ describe('guardChunkCallback', () => {
     const seen: unknown[] = [];
     const guarded = guardChunkCallback((chunk) => seen.push(chunk));
     expect(() => guarded?.({ op: 'chunk', kind: 3 } as unknown as ToolChunk)).toThrow(
-      new TypeError('Expected `kind` to be a string, got 3 (number)'),
+      new TypeError('Invalid chunk: `kind` must be a string, got 3 (number)'),
     );
     expect(() => guarded?.({ op: 'chunks', kind: 'x', content: 1 } as unknown as ToolChunk)).toThrow(
-      'Expected `op` to be "chunk", got "chunks" (string)',
+      'Invalid chunk: `op` must be "chunk", got "chunks" (string)',
     );
     expect(seen).toEqual([]);
   });

@@ -17,18 +17,22 @@ describe('createToolRegistry', () => {
     expect(() => registry.register({ name: 'A', schema: z.object({}), handler: () => 2 })).toThrow(
       new TypeError('A tool named `A` is already registered'),
     );
-    expect(() => registry.register({ name: '', schema: z.object({}), handler: () => 2 })).toThrow(TypeError);
+    expect(() => registry.register({ name: '', schema: z.object({}), handler: () => 2 })).toThrow(
+      new TypeError('Expected the `name` field of a tool to be a non-empty string, got `` (string)'),
+    );
     expect(() => registry.register({ name: 'B', schema: {} as z.ZodType, handler: () => 2 })).toThrow(
-      'Expected the `schema` of tool `B` to be a zod schema',
+      new TypeError('Expected the `schema` field of tool `B` to be a zod schema, got `{}` (object)'),
     );
     expect(() => registry.register({ name: 'B', schema: z.object({}), handler: 'x' as never })).toThrow(
-      'Expected the `handler` of tool `B` to be a function',
+      new TypeError('Expected the `handler` field of tool `B` to be a function, got `x` (string)'),
     );
     expect(() =>
       registry.register({ name: 'B', schema: z.object({}), description: 3 as never, handler: () => 2 }),
-    ).toThrow('Expected the `description` of tool `B` to be a string');
+    ).toThrow(new TypeError('Expected the `description` field of tool `B` to be a string, got `3` (number)'));
     expect(() =>
       registry.register({ name: 'B', schema: z.object({}), outputSchema: {} as z.ZodType, handler: () => 2 }),
-    ).toThrow('Expected the `outputSchema` of tool `B` to be a zod schema');
+    ).toThrow(
+      new TypeError('Expected the `outputSchema` field of tool `B` to be a zod schema, got `{}` (object)'),
+    );
   });
 });

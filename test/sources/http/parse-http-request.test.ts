@@ -26,11 +26,15 @@ describe('parseHttpRequest', () => {
       'GET',
       'Expected the `init` argument to be a RequestInit object, got `GET` (string)',
     ],
-    ['http://127.0.0.1/', { method: 7 }, 'Expected `init.method` to be a non-empty string, got `7` (number)'],
+    [
+      'http://127.0.0.1/',
+      { method: 7 },
+      'Expected the `init.method` argument to be a non-empty string, got `7` (number)',
+    ],
     [
       'http://127.0.0.1/',
       { signal: 'stop' },
-      'Expected `init.signal` to be an AbortSignal, got `stop` (string)',
+      'Expected the `init.signal` argument to be an AbortSignal, got `stop` (string)',
     ],
   ])('rejects url %j / init %j with a TypeError naming it', (url, init, message) => {
     expect(() => parseHttpRequest(url, init)).toThrow(new TypeError(message));

@@ -1,6 +1,5 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
-import type { Readable, Writable } from 'node:stream';
-import type { execa } from 'execa';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { SpawnError } from '../../core/errors/spawn-error.js';
 import { trackProcessGroup, untrackProcessGroup } from './exit-cleanup.js';
@@ -9,40 +8,45 @@ import { prlimitCommand } from './prlimit.js';
 import { killProcessGroup, processGroupAlive } from './process-group.js';
 import type { OutputStream, ProcessEvents, ProcessHandle, SpawnRequest } from './process-port.js';
 
-type Execa = typeof execa;
-
 /**
- * Spawns `request` with execa 9 (passed in, so that only the caller decides when execa is
- * loaded) and returns its handle, synchronously. execa resolves the file, builds the environment
- * (`env` + `extendEnv`) and spawns; sluice reads the raw stdout/stderr sockets itself (`buffer:
- * false`, plain `'data'` events, `pause()`/`resume()` on the sockets) and drives termination
- * itself: the child is `detached` (it leads its own process group, pgid = pid) and every kill goes
- * to the whole group. execa's own promise is only drained, never relied on. A child that cannot
- * start is reported through `events.spawnError` (synchronously for a failed lookup under
- * `rlimits`).
+ * Spawns `request` with Node's own `child_process.spawn` and returns its handle, synchronously.
+ * The child is `detached` (it leads its own process group, pgid = pid) and every kill goes to the
+ * whole group; Node looks the file up on `PATH` (of the child's environment: `env` over
+ * `process.env` with `extendEnv`, `env` alone without; an `undefined` value removes a variable);
+ * stdin is a pipe only when there is input (`/dev/null` otherwise). sluice reads the raw
+ * stdout/stderr sockets itself (plain `'data'` events, `pause()`/`resume()` on the sockets).
+ *
+ * A child that cannot start is reported through `events.spawnError` with a `SpawnError` carrying
+ * the errno, syscall and path Node gave: synchronously when Node throws from its spawn (`ENOTDIR`,
+ * `E2BIG`, …) or when the lookup under `rlimits` fails, on the next tick when Node emits `'error'`
+ * instead (`ENOENT`, `EACCES`, `EAGAIN`, …).
  *
  * @example
  * ```ts
- * const { execa } = await import('execa');
- * const handle = spawnWithExeca(execa, request, events);
+ * const handle = spawnChild(request, events);
  * handle.pause();
  * ```
  */
-export function spawnWithExeca(execa: Execa, request: SpawnRequest, events: ProcessEvents): ProcessHandle {
-  let subprocess: ReturnType<typeof start>;
+export function spawnChild(request: SpawnRequest, events: ProcessEvents): ProcessHandle {
+  let child: ChildProcess;
   try {
     checkBeforeSpawn(request);
-    subprocess = start(execa, request);
+    child = start(request);
   } catch (error) {
     events.spawnError(toSpawnError(error, request));
     return deadHandle;
   }
-  const pid = subprocess.pid;
-  if (pid !== undefined && request.cleanup) trackProcessGroup(pid);
-  const stdout = subprocess.stdout as Readable;
-  const stderr = subprocess.stderr as Readable;
-  const stdin = subprocess.stdin as Writable | null;
-  const listen = (stream: Readable, name: OutputStream) => {
+  const { pid, stdin } = child;
+  const stdout = child.stdout as NonNullable<ChildProcess['stdout']>;
+  const stderr = child.stderr as NonNullable<ChildProcess['stderr']>;
+  if (pid === undefined) {
+    // No process: Node emits 'error' on the next tick; the pipes it opened are of no use.
+    child.once('error', (error) => events.spawnError(toSpawnError(error, request)));
+    for (const pipe of [stdin, stdout, stderr]) pipe?.destroy();
+    return deadHandle;
+  }
+  if (request.cleanup) trackProcessGroup(pid);
+  const listen = (stream: typeof stdout, name: OutputStream) => {
     stream.on('data', (bytes: Uint8Array) => events.data(name, bytes));
     stream.on('end', () => events.end(name));
     stream.on('error', () => {}); // a reset pipe just ends; 'close' follows
@@ -50,19 +54,8 @@ export function spawnWithExeca(execa: Execa, request: SpawnRequest, events: Proc
   listen(stdout, 'stdout');
   listen(stderr, 'stderr');
   stdin?.on('error', () => {}); // EPIPE: the child stopped reading stdin, which is its right
-  subprocess.on('exit', (exitCode, signal) => events.exit({ exitCode, signal }));
-  subprocess.on('error', () => {}); // reported through the promise below
-  // A child that never started has no 'exit': Node either threw from its spawn (ENOTDIR, E2BIG, …:
-  // execa then hands back a stand-in without an 'error' event) or emits 'error' (ENOENT, EACCES).
-  // Either way execa's promise settles with the cause, and that settles the run.
-  subprocess.then(
-    (result) => {
-      if (pid === undefined) events.spawnError(toSpawnError(result.cause ?? result, request));
-    },
-    (error: unknown) => {
-      if (pid === undefined) events.spawnError(toSpawnError(error, request));
-    },
-  );
+  child.on('exit', (exitCode, signal) => events.exit({ exitCode, signal }));
+  child.on('error', () => {}); // a started child's 'error' is a failed kill: we kill through the group
   return {
     pid,
     pause: () => {
@@ -74,11 +67,9 @@ export function spawnWithExeca(execa: Execa, request: SpawnRequest, events: Proc
       stderr.resume();
     },
     killGroup: (signal) => {
-      if (pid === undefined) return;
       if (!killProcessGroup(pid, signal) || signal === 'SIGKILL') untrackProcessGroup(pid);
     },
     groupAlive: () => {
-      if (pid === undefined) return false;
       const alive = processGroupAlive(pid);
       if (!alive) untrackProcessGroup(pid);
       return alive;
@@ -100,25 +91,16 @@ export function spawnWithExeca(execa: Execa, request: SpawnRequest, events: Proc
   };
 }
 
-function start(execa: Execa, request: SpawnRequest) {
+function start(request: SpawnRequest): ChildProcess {
   const { file, args } =
     request.rlimits === undefined
       ? { file: request.file, args: request.args }
       : prlimitCommand(request.file, request.args, request.rlimits);
-  return execa(file, args, {
+  return spawn(file, args, {
     cwd: request.cwd,
-    env: request.env,
-    extendEnv: request.extendEnv,
-    stdin: request.hasInput ? 'pipe' : 'ignore',
-    stdout: 'pipe',
-    stderr: 'pipe',
-    buffer: false,
-    encoding: 'buffer',
-    stripFinalNewline: false,
+    env: request.extendEnv ? { ...process.env, ...request.env } : { ...request.env },
+    stdio: [request.hasInput ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     detached: true,
-    cleanup: false,
-    reject: false,
-    forceKillAfterDelay: false,
   });
 }
 

@@ -1,0 +1,50 @@
+/**
+ * One problem found in JSON that arrived from outside (a wire frame, a hostcall payload, tool
+ * arguments, a runner line, an SSE message): where, what was there, and what is wrong.
+ *
+ * @example
+ * ```ts
+ * const issue: FieldIssue = { field: 'payload.stream', value: 'yes', problem: 'must be a boolean' };
+ * ```
+ */
+export interface FieldIssue {
+  /** The dotted path of the field (`outcome.value.items[2]`), or `''` for the value as a whole. */
+  readonly field: string;
+  /** The offending value (`undefined` when the field is missing). */
+  readonly value: unknown;
+  /** What is wrong, phrased to follow the field name: `must be a boolean`, `is required`. */
+  readonly problem: string;
+}
+
+/**
+ * The one wording of sluice for a problem in JSON from outside: the field, the problem, then the
+ * value as JSON text (numbers as written, so `NaN` stays `NaN`; cut at 80 characters) and its type
+ * — ``` `payload.stream` must be a boolean, got "yes" (string) ```, `` `callId` is required, got
+ * nothing ``. `whole` names the value itself when `field` is `''`. Never throws, whatever the
+ * value. Options and arguments of the API have their own template (`optionError`).
+ *
+ * @example
+ * ```ts
+ * describeIssue({ field: 'sequence', value: Number.NaN, problem: 'must be an integer' }, 'the frame');
+ * // '`sequence` must be an integer, got NaN (number)'
+ * ```
+ */
+export function describeIssue(issue: FieldIssue, whole: string): string {
+  const where = issue.field === '' ? whole : `\`${issue.field}\``;
+  return `${where} ${issue.problem}, got ${formatValue(issue.value)}`;
+}
+
+function formatValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  let text: string;
+  try {
+    text =
+      typeof value === 'number' || typeof value === 'bigint'
+        ? String(value)
+        : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = '[a value that cannot be shown]';
+  }
+  if (text.length > 80) text = `${text.slice(0, 77)}...`;
+  return `${text} (${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`;
+}

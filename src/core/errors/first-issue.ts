@@ -1,0 +1,54 @@
+import type { z } from 'zod';
+import type { FieldIssue } from './describe-issue.js';
+
+/**
+ * The first problem zod found in JSON from outside, as a {@link FieldIssue} for `describeIssue`
+ * (so every wire and zod message of sluice reads the same): the field as a path under `prefix`
+ * (keys with dots, indexes in brackets: `outcome.value.items[2]`), the value found there, and the
+ * schema's own message — our schemas phrase theirs to follow the field (`'must be a boolean'`);
+ * another message reads `is invalid (…)`. zod's default wording for a wrong type becomes `must be
+ * a string`; an unknown key is reported at its own path with its own value, as `is not a known
+ * field`.
+ *
+ * @example
+ * ```ts
+ * import { describeIssue } from './describe-issue.js';
+ * const result = schema.safeParse(input);
+ * if (!result.success) describeIssue(firstIssue(result.error, input, 'payload'), 'the payload');
+ * // '`payload.stream` must be a boolean, got "yes" (string)'
+ * ```
+ */
+export function firstIssue(error: z.ZodError, input: unknown, prefix = ''): FieldIssue {
+  const issue = error.issues[0];
+  if (issue === undefined) return { field: prefix, value: input, problem: 'is invalid' };
+  const path = issue.path.filter((key): key is string | number => typeof key !== 'symbol');
+  if (issue.code === 'unrecognized_keys') {
+    const at = [...path, issue.keys[0] ?? ''];
+    return { field: fieldPath(prefix, at), value: valueAt(input, at), problem: 'is not a known field' };
+  }
+  const problem =
+    issue.code === 'invalid_type' && issue.message.startsWith('Invalid input')
+      ? `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`
+      : /^(must|is|has|cannot) /.test(issue.message)
+        ? issue.message
+        : `is invalid (${issue.message})`;
+  return { field: fieldPath(prefix, path), value: valueAt(input, path), problem };
+}
+
+function fieldPath(prefix: string, path: readonly (string | number)[]): string {
+  let field = prefix;
+  for (const key of path) {
+    if (typeof key === 'number') field += `[${key}]`;
+    else field += field === '' ? key : `.${key}`;
+  }
+  return field;
+}
+
+function valueAt(input: unknown, path: readonly (string | number)[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string | number, unknown>)[key];
+  }
+  return value;
+}

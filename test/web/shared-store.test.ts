@@ -112,7 +112,9 @@ describe.skipIf(redisServerPath === undefined)('sluice/web: two servers sharing 
         (got) => index < servers.length - 1 && sequences(got).length >= 150,
       );
       expect(status).toBe(200);
-      seen.push(...sequences(messages));
+      // A viewer that leaves after 150 events (one network read may have brought more of them).
+      const got = sequences(messages);
+      seen.push(...(index < servers.length - 1 ? got.slice(0, 150) : got));
       last = seen.at(-1);
     }
     expect(seen).toEqual(Array.from({ length: 1001 }, (_, sequence) => sequence)); // 1000 lines + exit

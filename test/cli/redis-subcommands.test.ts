@@ -44,7 +44,10 @@ describe('sluice follow / submit / worker / web: command lines', () => {
     ],
     [['worker', '--frobnicate'], "Unknown option '--frobnicate'"],
     [['web'], 'Missing `--redis <url>`'],
-    [['web', '--redis', 'redis://h', '--port', '70000'], 'Expected the `--port` flag to be a whole number from 0 to 65535'],
+    [
+      ['web', '--redis', 'redis://h', '--port', '70000'],
+      'Expected the `--port` flag to be a whole number from 0 to 65535',
+    ],
     [['web', '--redis', 'redis://h', 'run-7'], 'Unexpected argument `run-7`'],
   ])('%j is a usage error (exit 2)', async (argv, message) => {
     const result = await run(argv);

@@ -20,8 +20,10 @@ describe('utf8Boundary', () => {
         expect(cut).toBeLessThanOrEqual(Math.min(index, bytes.length));
         expect(cut).toBeGreaterThan(Math.min(index, bytes.length) - 4);
         const head = bytes.subarray(0, cut).toString('utf8');
-        expect(head.includes('\uFFFD')).toBe(false);
-        expect(Buffer.from(text).toString('utf8').startsWith(head)).toBe(true);
+        // A split character would decode as U+FFFD, which re-encodes to other bytes (the text
+        // itself may hold U+FFFD, so looking for it is not enough).
+        expect(Buffer.byteLength(head)).toBe(cut);
+        expect(text.startsWith(head)).toBe(true);
       }),
     );
   });

@@ -144,7 +144,10 @@ export class AggregateDemand implements Demand {
     if (entry.paused) this.#pausedCount += 1;
     this.#known.set(member, entry);
     if (demand === undefined) return;
-    const stopChange = demand.onChange((paused) => {
+    // The member's state is read, not taken from the notification: a notification may be older
+    // than the state (the member paused again while its resume was still being told).
+    const stopChange = demand.onChange(() => {
+      const paused = demand.paused;
       if (paused === entry.paused || this.#known.get(member) !== entry) return;
       entry.paused = paused;
       this.#pausedCount += paused ? 1 : -1;

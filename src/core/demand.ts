@@ -90,7 +90,12 @@ export class Valve implements Demand {
   #set(paused: boolean): void {
     this.#paused = paused;
     const listeners = this.#listeners;
-    for (let index = 0; index < listeners.length; index += 1) listeners[index]?.(paused);
+    // A listener may change the state back while it is told (a consumer that refills its buffer
+    // from a resume and pauses again): the change it makes tells every listener the newer state,
+    // and this one stops there, so no listener is told a stale state last.
+    for (let index = 0; index < listeners.length && this.#paused === paused; index += 1) {
+      listeners[index]?.(paused);
+    }
   }
 }
 

@@ -117,6 +117,33 @@ describe('AggregateDemand', () => {
       expect(told).toEqual(['pause', 'resume']);
     });
 
+    it("follows a member's state, not a notification older than it", () => {
+      const { demand, join } = group('fastest');
+      const a = join();
+      // A member's own demand (any Demand) whose resume is told after it paused again.
+      let paused = true;
+      let listeners: ((paused: boolean) => void)[] = [];
+      const late: Demand = {
+        get paused() {
+          return paused;
+        },
+        onChange: (listener) => {
+          listeners.push(listener);
+          return () => {
+            listeners = listeners.filter((other) => other !== listener);
+          };
+        },
+      };
+      join(late);
+      a.valve.pause();
+      expect(demand.paused).toBe(true);
+      for (const listener of listeners) listener(false); // stale: it is still paused
+      expect(demand.paused).toBe(true);
+      paused = false;
+      for (const listener of listeners) listener(false);
+      expect(demand.paused).toBe(false);
+    });
+
     it('the last flowing member leaving pauses the group; the last member leaving lets it flow', () => {
       const { demand, told, join } = group('fastest');
       const a = join();

@@ -46,6 +46,22 @@ describe('Valve', () => {
     expect(seen).toEqual(['a:true', 'b:true', 'a:false', 'c:false']);
   });
 
+  it('a listener that changes the state back while being told: every listener is told the newest state last', () => {
+    const valve = new Valve();
+    valve.pause();
+    const seen: string[] = [];
+    // A consumer that refills its buffer from a resume and is full again at once.
+    valve.onChange((paused) => {
+      seen.push(`a:${paused}`);
+      if (!paused) valve.pause();
+    });
+    valve.onChange((paused) => seen.push(`b:${paused}`));
+    valve.resume();
+    expect(valve.paused).toBe(true);
+    // b never hears the stale resume after the pause (it would think the valve flows).
+    expect(seen).toEqual(['a:false', 'a:true', 'b:true']);
+  });
+
   it('keeps one registration per listener, like a Set', () => {
     const valve = new Valve();
     const seen: boolean[] = [];

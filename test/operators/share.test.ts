@@ -14,7 +14,11 @@ import {
 } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
+import type { ChunkEvent } from '../../src/core/chunk.js';
+import { demandOf } from '../../src/core/demand-of.js';
 import { BufferOverflowError } from '../../src/core/errors/buffer-overflow-error.js';
+import { DemandQueue } from '../../src/core/queue/demand-queue.js';
+import { subscriberWithDemand } from '../../src/core/subscriber-chain.js';
 import { share } from '../../src/operators/share.js';
 import { type ExecEvent, exec } from '../../src/sources/exec.js';
 import { ChunkTestScheduler, withDemand } from '../../src/testing/index.js';
@@ -352,6 +356,72 @@ describe("sluice's share(): the consumers' demand reaches the producer", () => {
         x: 'x:3+3',
       });
     });
+  });
+});
+
+describe("sluice's share({ governor: 'fastest' }) with buffering consumers", () => {
+  /** A stream of numbered line events read in bursts (a pipe read split into lines), exec's way. */
+  function bursting() {
+    let next = 0;
+    let queue: DemandQueue<ChunkEvent<number>> | undefined;
+    const events = new Observable<ChunkEvent<number>>((subscriber) => {
+      queue = new DemandQueue<ChunkEvent<number>>({
+        highWater: 1,
+        lowWater: 0,
+        gate: demandOf(subscriber),
+        followGate: true,
+        deliver: (event) => subscriber.next(event),
+        finish: () => subscriber.complete(),
+      });
+    });
+    /** Reads `lines` more if the producer's pipe is read at all (it flows); returns whether it did. */
+    const read = (lines: number) => {
+      if (queue === undefined || queue.upstream.paused) return false;
+      for (let index = 0; index < lines; index += 1) {
+        next += 1;
+        queue.push({ sequence: next - 1, kind: 'stdout', content: next, isFinal: false });
+      }
+      return true;
+    };
+    return { events, read };
+  }
+
+  /** A consumer with a buffer of 16 that takes values only when asked (an adapter, a slow loop). */
+  function consumer(source: Observable<ChunkEvent<number>>) {
+    const seen: number[] = [];
+    let dropped = 0;
+    const buffer = new DemandQueue<ChunkEvent<number>>({
+      highWater: 16,
+      lowWater: 8,
+      credit: 0,
+      deliver: (event) => {
+        seen.push(event.content ?? Number.NaN);
+        dropped += event.metadata?.dropped ?? 0;
+      },
+      finish: () => {},
+    });
+    source.subscribe(subscriberWithDemand(buffer.upstream, { next: (event) => buffer.push(event) }));
+    // Takes what waits in the buffer, and no more.
+    return { seen, dropped: () => dropped, take: () => buffer.request(buffer.size) };
+  }
+
+  it('the consumer that governs loses nothing, while the lagging one refills its buffer from its bound', () => {
+    const { events, read } = bursting();
+    const shared = events.pipe(
+      share({ governor: 'fastest', slowConsumer: { capacity: 64, strategy: 'sliding' } }),
+    );
+    const slow = consumer(shared);
+    const fast = consumer(shared);
+    for (let round = 0; round < 200; round += 1) {
+      // The child writes as long as its pipe is read (here: up to 20 reads before the consumers move).
+      for (let reads = 0; reads < 20 && read(100); reads += 1) {}
+      fast.take(); // the fast one empties its buffer at once…
+      if (round % 10 === 9) slow.take(); // …the slow one now and then
+    }
+    const expected = Array.from({ length: fast.seen.length }, (_, index) => index + 1);
+    expect(fast.seen).toEqual(expected); // every line, in order
+    expect(fast.seen.length).toBeGreaterThan(1000);
+    expect(slow.dropped()).toBeGreaterThan(0); // the slow one fell behind and was told how much
   });
 });
 

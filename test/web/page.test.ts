@@ -57,12 +57,17 @@ async function serve(
   return { server, registry, run, tag };
 }
 
-/** The pids of processes whose command line holds `tag`. */
-const tagged = (tag: string) =>
-  execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+/**
+ * The group leaders among the processes whose command line holds `tag`: the runs' own processes (each leads its group). A shell forking a
+ * command shows its tag for a moment in a process that is no leader.
+ */
+const leaders = (tag: string) =>
+  execFileSync('ps', ['-eo', 'pid=,pgid=,args='], { encoding: 'utf8' })
     .split('\n')
     .filter((line) => line.includes(tag) && !line.includes('ps -eo'))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
+    .map((line) => line.trim().split(/\s+/).map(Number))
+    .filter(([pid, pgid]) => pid === pgid)
+    .map(([pid]) => pid);
 
 /** The lines the pane shows (it holds runs of lines: `.out`, `.err`, `.gap` elements). */
 const lineTexts = (page: Page, selector = '#log > div') =>
@@ -102,7 +107,7 @@ describe.skipIf(browserPath === undefined || !needs('linux', 'ps'))(
       await page.waitForFunction(() => document.querySelector('#log')?.textContent?.includes('out 30'));
       expect(await state(page)).toBe('running');
       expect(run.ended).toBe(false);
-      const pids = tagged(tag);
+      const pids = leaders(tag);
       expect(pids.length).toBeGreaterThan(0);
       await page.screenshot({ path: 'test-artifacts/web-page-running.png' });
 
@@ -115,7 +120,7 @@ describe.skipIf(browserPath === undefined || !needs('linux', 'ps'))(
       ].sort();
       expect((await lineTexts(page)).sort()).toEqual(first30);
       expect(registry.size).toBe(1);
-      expect(tagged(tag)).toEqual(pids);
+      expect(leaders(tag)).toEqual(pids);
 
       // A second tab (the page's URL without the token: the cookie carries it) shows the same run.
       const second = await context.newPage();

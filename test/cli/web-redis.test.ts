@@ -5,9 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SseMessage, SseParser } from '../../src/browser/sse-parser.js';
+import type { SseMessage } from '../../src/browser/sse-parser.js';
 import { launchChromium } from '../support/browser.js';
 import { fixture, pollUntil, processesWithTag } from '../support/processes.js';
+import { readSse } from '../support/read-sse.js';
 import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
 import { findBrowser, requireTool } from '../support/system-tools.js';
 
@@ -65,29 +66,14 @@ async function loadBalancer(backends: string[]): Promise<{ origin: string; serve
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-/** Reads SSE messages until `enough` says stop or the stream ends. */
-async function readSse(
+/** Reads SSE messages with the token until `enough` says stop or the stream ends (status 200). */
+async function readSseMessages(
   url: string,
   headers: Record<string, string>,
   enough: (messages: SseMessage[]) => boolean = () => false,
 ): Promise<SseMessage[]> {
-  const controller = new AbortController();
-  const response = await fetch(url, {
-    headers: { 'x-sluice-token': TOKEN, ...headers },
-    signal: controller.signal,
-  });
-  expect(response.status).toBe(200);
-  const messages: SseMessage[] = [];
-  const parser = new SseParser();
-  const decoder = new TextDecoder();
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  try {
-    for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      messages.push(...parser.push(decoder.decode(read.value, { stream: true })));
-      if (enough(messages)) break;
-    }
-  } catch {}
-  controller.abort();
+  const { status, messages } = await readSse(url, { 'x-sluice-token': TOKEN, ...headers }, enough);
+  expect(status).toBe(200);
   return messages;
 }
 
@@ -138,9 +124,13 @@ describe.skipIf(redisServerPath === undefined)(
       expect(page.status).toBe(200);
       expect(await page.text()).toContain(`python3 ${ticker} 100000 0.005 ${tag}`);
 
-      const first = await readSse(`${owner.origin}/runs/${runId}/events`, {}, (got) => got.length >= 50);
+      const first = await readSseMessages(
+        `${owner.origin}/runs/${runId}/events`,
+        {},
+        (got) => got.length >= 50,
+      );
       const last = Number(first.at(-1)?.lastEventId);
-      const second = await readSse(
+      const second = await readSseMessages(
         `${other.origin}/runs/${runId}/events`,
         { 'last-event-id': String(last) },
         (got) => got.length >= 50,
@@ -157,7 +147,9 @@ describe.skipIf(redisServerPath === undefined)(
       expect(await owner.exit).toBe(130);
       expect(owner.output().stderr).toMatch(/: cancelled · /);
       expect(await pollUntil(() => processesWithTag(tag).length === 0, 10_000)).toBe(true);
-      const tail = await readSse(`${other.origin}/runs/${runId}/events`, { 'last-event-id': String(last) });
+      const tail = await readSseMessages(`${other.origin}/runs/${runId}/events`, {
+        'last-event-id': String(last),
+      });
       expect(JSON.parse(tail.at(-1)?.data ?? '{}')).toMatchObject({
         kind: 'end',
         metadata: { reason: 'cancelled', by: 'page' },
@@ -187,7 +179,7 @@ describe.skipIf(redisServerPath === undefined)(
         LIVE_PAGE,
       );
       const other = await sluice(['web', '--redis', redis.url], RUN_PAGES);
-      const viewer = readSse(`${other.origin}/runs/${runId}/events`, {});
+      const viewer = readSseMessages(`${other.origin}/runs/${runId}/events`, {});
       // sluice and the command it runs (both have the tag in their command line)
       expect(await pollUntil(() => processesWithTag(tag).length === 2, 20_000)).toBe(true);
       // The run's page on the other server, in Chromium too (where there is one).

@@ -3,39 +3,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SseMessage, SseParser } from '../../src/browser/sse-parser.js';
+import type { SseMessage } from '../../src/browser/sse-parser.js';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import { runSseEndpoint } from '../../src/runs/run-sse-endpoint.js';
 import { toRunStore } from '../../src/runs/to-run-store.js';
 import { exec } from '../../src/sources/exec.js';
 import { fixture } from '../support/processes.js';
+import { readSse } from '../support/read-sse.js';
 import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
 import { needs } from '../support/system-tools.js';
 
 const ticker = fixture('redis-ticker.py');
-
-/** Reads SSE messages from `url` until `enough` says stop (or the stream ends); aborts the rest. */
-async function readSse(
-  url: string,
-  headers: Record<string, string> = {},
-  enough: (messages: SseMessage[]) => boolean = () => false,
-): Promise<{ status: number; messages: SseMessage[] }> {
-  const controller = new AbortController();
-  const response = await fetch(url, { headers, signal: controller.signal });
-  const messages: SseMessage[] = [];
-  if (response.status !== 200 || response.body === null) return { status: response.status, messages };
-  const parser = new SseParser();
-  const decoder = new TextDecoder();
-  const reader = response.body.getReader();
-  try {
-    for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      messages.push(...parser.push(decoder.decode(read.value, { stream: true })));
-      if (enough(messages)) break;
-    }
-  } catch {}
-  controller.abort();
-  return { status: response.status, messages };
-}
 
 const ids = (messages: SseMessage[]) =>
   messages

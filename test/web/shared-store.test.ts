@@ -1,28 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SseMessage, SseParser } from '../../src/browser/sse-parser.js';
+import type { SseMessage } from '../../src/browser/sse-parser.js';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import { exec } from '../../src/sources/exec.js';
 import { RunRegistry } from '../../src/web/run-registry.js';
 import { startWebServer, type WebServer } from '../../src/web/start-web-server.js';
-import { fixture, groupGone, pollUntil, processesWithTag } from '../support/processes.js';
+import { fixture, groupGone, pollUntil, processAlive, processesWithTag } from '../support/processes.js';
+import { readSse } from '../support/read-sse.js';
 import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
 
 const ticker = fixture('redis-ticker.py');
 
-/** Whether `pid` is alive (not a zombie), from its one `/proc` stat file. */
-function processAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 const TOKEN = 'a-token-shared-by-both-servers';
 
 /** One web server of the pair: its own registry and its own connections to the shared Redis. */
@@ -30,29 +21,6 @@ interface Instance {
   readonly registry: RunRegistry;
   readonly server: WebServer;
   readonly store: RedisRunStore;
-}
-
-/** Reads SSE messages until `enough` says stop or the stream ends, then drops the connection. */
-async function readSse(
-  url: string,
-  headers: Record<string, string>,
-  enough: (messages: SseMessage[]) => boolean = () => false,
-): Promise<{ status: number; messages: SseMessage[] }> {
-  const controller = new AbortController();
-  const response = await fetch(url, { headers, signal: controller.signal });
-  const messages: SseMessage[] = [];
-  if (response.status !== 200 || response.body === null) return { status: response.status, messages };
-  const parser = new SseParser();
-  const decoder = new TextDecoder();
-  const reader = response.body.getReader();
-  try {
-    for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      messages.push(...parser.push(decoder.decode(read.value, { stream: true })));
-      if (enough(messages)) break;
-    }
-  } catch {}
-  controller.abort();
-  return { status: response.status, messages };
 }
 
 const sequences = (messages: SseMessage[]) =>

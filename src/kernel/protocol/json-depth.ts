@@ -1,5 +1,6 @@
+import { jsonStringEnd } from './json-string-end.js';
+
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const OPEN_ARRAY = 0x5b;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_ARRAY = 0x5d;
@@ -28,7 +29,7 @@ export function jsonNestsDeeper(text: string, maxDepth: number): boolean {
   while (at < length) {
     const code = text.charCodeAt(at);
     if (code === QUOTE) {
-      at = stringEnd(text, at);
+      at = jsonStringEnd(text, at);
       continue;
     }
     if (code === OPEN_ARRAY || code === OPEN_OBJECT) {
@@ -40,16 +41,4 @@ export function jsonNestsDeeper(text: string, maxDepth: number): boolean {
     at += 1;
   }
   return false;
-}
-
-/** The index after the string that opens at `start` (the text's end if it never closes). */
-function stringEnd(text: string, start: number): number {
-  let close = text.indexOf('"', start + 1);
-  while (close !== -1) {
-    let slashes = 0;
-    while (text.charCodeAt(close - 1 - slashes) === BACKSLASH) slashes += 1;
-    if (slashes % 2 === 0) return close + 1;
-    close = text.indexOf('"', close + 1);
-  }
-  return text.length;
 }

@@ -1,5 +1,6 @@
+import { jsonStringEnd } from './json-string-end.js';
+
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 interface Container {
@@ -28,7 +29,7 @@ export function rawNumberToken(text: string, path: readonly string[]): string | 
     const code = text.charCodeAt(at);
     const top = stack[stack.length - 1];
     if (code === QUOTE) {
-      const end = stringEnd(text, at);
+      const end = jsonStringEnd(text, at);
       if (top?.object && top.expectKey) {
         const raw = text.slice(at + 1, end - 1);
         top.key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
@@ -60,15 +61,4 @@ function matches(stack: readonly Container[], path: readonly string[]): boolean 
     if (!container.object || container.key !== path[i]) return false;
   }
   return true;
-}
-
-function stringEnd(text: string, start: number): number {
-  let close = text.indexOf('"', start + 1);
-  while (close !== -1) {
-    let slashes = 0;
-    while (text.charCodeAt(close - 1 - slashes) === BACKSLASH) slashes += 1;
-    if (slashes % 2 === 0) return close + 1;
-    close = text.indexOf('"', close + 1);
-  }
-  return text.length;
 }

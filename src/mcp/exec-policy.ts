@@ -6,8 +6,8 @@ import { optionError } from '../core/option-error.js';
  *
  * @example
  * ```ts
- * const policy = readExecPolicy({ allow: ['npm', 'git'], cwd: '/srv/repo', timeoutS: 300 });
- * // { allow: ['npm', 'git'], cwd: '/srv/repo', timeoutS: 300 }
+ * const policy = readExecPolicy({ allow: ['npm', 'git'], cwd: '/srv/repo', timeoutS: 300, allowEnv: ['CI'] });
+ * // { allow: ['npm', 'git'], cwd: '/srv/repo', timeoutS: 300, allowEnv: ['CI'], confineCwd: false }
  * ```
  */
 export interface ExecPolicy {
@@ -17,16 +17,24 @@ export interface ExecPolicy {
   readonly cwd: string;
   /** Default and upper bound of a call's `timeout_s`. */
   readonly timeoutS: number;
+  /**
+   * The environment variable names a call's `env` may set; `undefined`: any name but the loader's
+   * (`LD_*`, `DYLD_*`, `NODE_OPTIONS`), the stdio default. Over HTTP the default is none.
+   */
+  readonly allowEnv: readonly string[] | undefined;
+  /** A call's `cwd` must be relative and stay under {@link ExecPolicy.cwd} (no absolute path, no `..` out). */
+  readonly confineCwd: boolean;
 }
 
 /**
  * Checks the Exec options of {@link serveMcp} — `allow` (an array of non-empty strings without
- * NUL, default none), `cwd` (a non-empty string, default `process.cwd()`) and `timeoutS` (a
- * number in (0, 600], default 60) — in the one option-error template.
+ * NUL, default none), `cwd` (a non-empty string, default `process.cwd()`), `timeoutS` (a
+ * number in (0, 600], default 60), `allowEnv` (variable names, default any but the loader's) and
+ * `confineCwd` (default `false`) — in the one option-error template.
  *
  * @example
  * ```ts
- * readExecPolicy({ allow: ['npm'] }); // { allow: ['npm'], cwd: process.cwd(), timeoutS: 60 }
+ * readExecPolicy({ allow: ['npm'] }); // { allow: ['npm'], cwd: process.cwd(), timeoutS: 60, allowEnv: undefined, confineCwd: false }
  * readExecPolicy({ timeoutS: 0 }); // TypeError: Expected the `timeoutS` option to be a number of seconds in (0, 600], got `0` (number)
  * ```
  */
@@ -34,8 +42,10 @@ export function readExecPolicy(options: {
   readonly allow?: unknown;
   readonly cwd?: unknown;
   readonly timeoutS?: unknown;
+  readonly allowEnv?: unknown;
+  readonly confineCwd?: unknown;
 }): ExecPolicy {
-  const { allow = [], cwd = process.cwd(), timeoutS = 60 } = options;
+  const { allow = [], cwd = process.cwd(), timeoutS = 60, allowEnv, confineCwd = false } = options;
   if (!Array.isArray(allow) || !allow.every(isProgram)) {
     throw optionError('allow', 'an array of program names or paths (non-empty strings)', allow);
   }
@@ -43,7 +53,21 @@ export function readExecPolicy(options: {
   if (typeof timeoutS !== 'number' || !(timeoutS > 0 && timeoutS <= 600)) {
     throw optionError('timeoutS', 'a number of seconds in (0, 600]', timeoutS);
   }
-  return { allow: [...new Set(allow as string[])], cwd: isAbsolute(cwd) ? cwd : resolve(cwd), timeoutS };
+  if (allowEnv !== undefined && (!Array.isArray(allowEnv) || !allowEnv.every(isVariableName))) {
+    throw optionError('allowEnv', 'an array of environment variable names', allowEnv);
+  }
+  if (typeof confineCwd !== 'boolean') throw optionError('confineCwd', 'a boolean', confineCwd);
+  return {
+    allow: [...new Set(allow as string[])],
+    cwd: isAbsolute(cwd) ? cwd : resolve(cwd),
+    timeoutS,
+    allowEnv: allowEnv === undefined ? undefined : [...new Set(allowEnv as string[])],
+    confineCwd,
+  };
+}
+
+function isVariableName(value: unknown): boolean {
+  return typeof value === 'string' && value !== '' && !/[=\0]/.test(value);
 }
 
 function isProgram(value: unknown): boolean {

@@ -5,3 +5,4 @@
 export * from './from-mcp-tool-call.js';
 export * from './mcp-tool-error.js';
 export * from './serve-mcp.js';
+export * from './serve-mcp-options.js';

@@ -1,4 +1,4 @@
-import { delimiter, isAbsolute, resolve } from 'node:path';
+import { delimiter, isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { SluiceError } from '../core/errors/sluice-error.js';
 import {
@@ -16,8 +16,8 @@ const LOADER_VARIABLE = /^(LD_|DYLD_)|^NODE_OPTIONS$/;
 /**
  * The Exec tool as an MCP server offers it: `argv[0]` must be one of `policy.allow` (the JSON
  * Schema lists them as an `enum`), `timeout_s` defaults to and stops at `policy.timeoutS`, a
- * relative `cwd` is resolved against `policy.cwd`, and `env` may not set `LD_*`, `DYLD_*` or
- * `NODE_OPTIONS`. There is no `stream` argument: lines stream whenever the call listens for
+ * relative `cwd` is resolved against `policy.cwd` (and must stay under it with `confineCwd`), and
+ * `env` may not set `LD_*`, `DYLD_*` or `NODE_OPTIONS` (with `allowEnv`: only the names listed). There is no `stream` argument: lines stream whenever the call listens for
  * chunks (an MCP call with a progress token).
  *
  * The allowed program is looked up on the **server's** `PATH` (its absolute directories) or, for
@@ -59,13 +59,8 @@ export function restrictExecTool(
       .describe(
         `Wall-clock limit in seconds (at most ${timeoutS}): the process group is killed when it expires`,
       ),
-    env: z
-      .record(z.string(), z.string({ error: 'must be a string' }), { error: 'must be an object of strings' })
-      .refine((env) => !Object.keys(env).some((key) => LOADER_VARIABLE.test(key)), {
-        error: 'must be an object of strings without LD_*, DYLD_* or NODE_OPTIONS',
-      })
-      .optional()
-      .describe("Extra environment variables, merged into the server's"),
+    env: envSchema(policy.allowEnv),
+    ...(policy.confineCwd ? { cwd: confinedCwdSchema(policy.cwd) } : {}),
   });
   return {
     name: tool.name,
@@ -80,13 +75,55 @@ export function restrictExecTool(
         {
           ...args,
           argv: [locate(program, policy), ...rest],
-          cwd: resolve(policy.cwd, args.cwd ?? '.'),
+          cwd: resolve(policy.cwd, (args.cwd as string | undefined) ?? '.'),
           stream: ctx.onChunk !== undefined,
         },
         ctx,
       );
     },
   };
+}
+
+/** A call's `env`: no loader variables, and only the `allowEnv` names when the server gives them. */
+function envSchema(allowEnv: readonly string[] | undefined) {
+  const record = z
+    .record(z.string(), z.string({ error: 'must be a string' }), { error: 'must be an object of strings' })
+    .refine((env) => !Object.keys(env).some((key) => LOADER_VARIABLE.test(key)), {
+      error: 'must be an object of strings without LD_*, DYLD_* or NODE_OPTIONS',
+    });
+  if (allowEnv === undefined) {
+    return record.optional().describe("Extra environment variables, merged into the server's");
+  }
+  const names = allowEnv.join(', ');
+  const error =
+    allowEnv.length === 0
+      ? 'may not be set: this server allows no variable (start it with `--allow-env <NAME>`)'
+      : `may set only ${names}`;
+  return record
+    .refine((env) => Object.keys(env).every((key) => allowEnv.includes(key)), { error })
+    .optional()
+    .describe(
+      allowEnv.length === 0
+        ? 'Not allowed on this server'
+        : `Extra environment variables, merged into the server's (allowed: ${names})`,
+    );
+}
+
+/** A call's `cwd` when it must stay under the server's: relative, and no `..` out of it. */
+function confinedCwdSchema(root: string) {
+  return z
+    .string({ error: 'must be a string' })
+    .refine((cwd) => cwd !== '' && !cwd.includes('\0'), { error: 'must be a non-empty string' })
+    .refine((cwd) => !isAbsolute(cwd) && isInside(root, resolve(root, cwd)), {
+      error: `must be a relative path that stays inside the server's directory ${root}`,
+    })
+    .optional()
+    .describe("Working directory, relative to the server's (it may not leave it)");
+}
+
+function isInside(root: string, path: string): boolean {
+  const rest = relative(root, path);
+  return rest === '' || (rest !== '..' && !rest.startsWith(`..${sep}`) && !isAbsolute(rest));
 }
 
 function locate(program: string, policy: ExecPolicy): string {

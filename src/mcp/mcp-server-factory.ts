@@ -1,0 +1,176 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import packageJson from '../../package.json' with { type: 'json' };
+import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
+import { optionError } from '../core/option-error.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import {
+  createToolRegistry,
+  dispatchToolCall,
+  type ExecToolArgs,
+  type ExecToolResult,
+  execToolArgsSchema,
+  type ToolDefinition,
+  type ToolRegistry,
+} from '../kernel/index.js';
+import { awaitClientCaughtUp } from './await-client-caught-up.js';
+import { type ExecPolicy, readExecPolicy } from './exec-policy.js';
+import { createProgressPump } from './progress-pump.js';
+import { restrictExecTool } from './restrict-exec-tool.js';
+import type { ServeMcpOptions } from './serve-mcp-options.js';
+import { toCallToolResult } from './to-call-tool-result.js';
+import { toMcpTool } from './to-mcp-tool.js';
+
+/** Text waiting for a slow client past which a streaming tool is paused (about 1 MiB). */
+const HIGH_WATER_CHARS = 1 << 20;
+/** How long the result waits for the client's answer to the ping that follows the last progress. */
+const CATCH_UP_TIMEOUT_MS = 10_000;
+
+/** The options of {@link ServeMcpOptions}, by name. */
+export const SERVE_MCP_OPTIONS = [
+  'allow',
+  'cwd',
+  'timeoutS',
+  'allowEnv',
+  'confineCwd',
+  'progressIntervalMs',
+  'serverInfo',
+  'pid',
+  'scheduler',
+];
+
+/**
+ * Checks `registry` and the options of {@link serveMcp} once, and returns a function that makes
+ * an SDK `Server` serving those tools — one per connection over stdio, one per HTTP request in
+ * `serveMcpHttp` (the listing is computed once and shared). With `catchUp`, a streamed result
+ * waits for a `ping` round trip first (the stdio client's race, docs/mcp.md); over HTTP the
+ * client reads each SSE event in its own turn, so the result needs no wait.
+ *
+ * @example
+ * ```ts
+ * const makeServer = mcpServerFactory(registry, { allow: ['git'] }, { catchUp: true });
+ * await makeServer().connect(transport);
+ * ```
+ */
+export function mcpServerFactory(
+  registry: ToolRegistry,
+  options: ServeMcpOptions,
+  { catchUp }: { readonly catchUp: boolean },
+): () => Server {
+  if (typeof registry?.get !== 'function' || typeof registry.names !== 'function') {
+    throw optionError('registry', 'a ToolRegistry (createToolRegistry)', registry, 'argument');
+  }
+  if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
+  rejectUnknownOptions(options, SERVE_MCP_OPTIONS);
+  const policy = readExecPolicy(options);
+  const {
+    progressIntervalMs = 20,
+    serverInfo = { name: 'sluice', version: packageJson.version },
+    pid = process.pid,
+    scheduler = asyncScheduler,
+  } = options;
+  if (!Number.isInteger(progressIntervalMs) || progressIntervalMs < 0 || progressIntervalMs > MAX_DELAY_MS) {
+    throw optionError('progressIntervalMs', `an integer from 0 to ${MAX_DELAY_MS}`, progressIntervalMs);
+  }
+  if (typeof serverInfo?.name !== 'string' || typeof serverInfo.version !== 'string') {
+    throw optionError('serverInfo', 'an object with a string `name` and `version`', serverInfo);
+  }
+  if (!Number.isInteger(pid)) throw optionError('pid', 'an integer', pid);
+  if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
+    throw optionError('scheduler', 'a SchedulerLike', scheduler);
+  }
+
+  const { served, hidden } = exposeTools(registry, policy);
+  const listing = [...served.values()].map(toMcpTool);
+  const dispatchRegistry = createToolRegistry();
+  for (const tool of served.values()) dispatchRegistry.register(tool);
+  const config = { served, hidden, dispatchRegistry, progressIntervalMs, pid, scheduler, catchUp };
+
+  return () => {
+    const server = new Server(serverInfo, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(config, request, extra));
+    return server;
+  };
+}
+
+type CallConfig = {
+  readonly served: ReadonlyMap<string, ToolDefinition>;
+  readonly hidden: ReadonlySet<string>;
+  readonly dispatchRegistry: ToolRegistry;
+  readonly progressIntervalMs: number;
+  readonly pid: number;
+  readonly scheduler: SchedulerLike;
+  readonly catchUp: boolean;
+};
+
+type CallExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+
+/** One `tools/call`: progress through the pump, the tool through `dispatchToolCall`, then the result. */
+async function callTool(config: CallConfig, request: CallToolRequest, extra: CallExtra): Promise<CallToolResult> {
+  const { served, hidden, dispatchRegistry, progressIntervalMs, pid, scheduler } = config;
+  const { name, arguments: args = {} } = request.params;
+  const tool = served.get(name);
+  if (tool === undefined) {
+    const message = hidden.has(name)
+      ? `Tool \`${name}\` is off: this server allows no program (start it with \`--allow <program>\`, or give serveMcp an \`allow\` list)`
+      : `Unknown tool \`${name}\` (tools: ${[...served.keys()].join(', ') || 'none'})`;
+    throw new McpError(ErrorCode.InvalidParams, message);
+  }
+  const token = extra._meta?.progressToken;
+  const pump =
+    token === undefined
+      ? undefined
+      : createProgressPump({
+          send: (update) =>
+            extra.sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken: token, ...update },
+            }),
+          intervalMs: progressIntervalMs,
+          highWaterChars: HIGH_WATER_CHARS,
+          scheduler,
+        });
+  const stop = () => pump?.close();
+  extra.signal.addEventListener('abort', stop, { once: true });
+  try {
+    const result = await dispatchToolCall({
+      msg: { op: 'tool_call', id: String(extra.requestId), name, args },
+      pid,
+      registry: dispatchRegistry,
+      onChunk: pump?.push,
+      signal: extra.signal,
+      demand: pump?.demand,
+    });
+    await pump?.flush();
+    if (config.catchUp && pump !== undefined && pump.chunks() > 0 && !extra.signal.aborted) {
+      await awaitClientCaughtUp(extra, CATCH_UP_TIMEOUT_MS);
+    }
+    return toCallToolResult(result, { tool, args, streamedChunks: pump?.chunks() });
+  } finally {
+    extra.signal.removeEventListener('abort', stop);
+    pump?.close();
+  }
+}
+
+/** The tools to serve, by name, with the Exec policy applied; `hidden` holds Exec tools left out. */
+function exposeTools(registry: ToolRegistry, policy: ExecPolicy) {
+  const served = new Map<string, ToolDefinition>();
+  const hidden = new Set<string>();
+  for (const name of registry.names()) {
+    const tool = registry.get(name);
+    if (tool === undefined) continue;
+    if (tool.schema !== execToolArgsSchema) served.set(name, tool);
+    else if (policy.allow.length === 0) hidden.add(name);
+    else served.set(name, restrictExecTool(tool as ToolDefinition<ExecToolArgs, ExecToolResult>, policy));
+  }
+  return { served, hidden };
+}

@@ -4,5 +4,7 @@
  */
 export * from './from-mcp-tool-call.js';
 export * from './mcp-tool-error.js';
+export * from './run-store-event-store.js';
 export * from './serve-mcp.js';
+export * from './serve-mcp-http.js';
 export * from './serve-mcp-options.js';

@@ -115,7 +115,11 @@ type CallConfig = {
 type CallExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
 
 /** One `tools/call`: progress through the pump, the tool through `dispatchToolCall`, then the result. */
-async function callTool(config: CallConfig, request: CallToolRequest, extra: CallExtra): Promise<CallToolResult> {
+async function callTool(
+  config: CallConfig,
+  request: CallToolRequest,
+  extra: CallExtra,
+): Promise<CallToolResult> {
   const { served, hidden, dispatchRegistry, progressIntervalMs, pid, scheduler } = config;
   const { name, arguments: args = {} } = request.params;
   const tool = served.get(name);

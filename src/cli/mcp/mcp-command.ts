@@ -1,7 +1,8 @@
 import type { Subcommand } from '../subcommand.js';
 
 /**
- * `sluice mcp`: serves the kernel's tools to an MCP host over stdio (see `run-mcp.ts`). The MCP
+ * `sluice mcp`: serves the kernel's tools to an MCP host over stdio, or Streamable HTTP with `--http`
+ * (see `run-mcp.ts`). The MCP
  * SDK is loaded only when this command runs, so `sluice exec` does not pay for it.
  *
  * @example
@@ -11,8 +12,8 @@ import type { Subcommand } from '../subcommand.js';
  */
 export const mcpCommand: Subcommand = {
   summary:
-    'sluice mcp [--allow <program>]… [--cwd <dir>] [--timeout-s <n>]\n' +
-    '                            serve the Exec tool to an MCP host over stdio (see sluice mcp --help)',
+    'sluice mcp [--http [--port <n>] …] [--allow <program>]… [--cwd <dir>] [--timeout-s <n>]\n' +
+    '                            serve the Exec tool to an MCP host over stdio or HTTP (see sluice mcp --help)',
   run: async (argv, io, env, signal) => {
     const { runMcp } = await import('./run-mcp.js');
     return runMcp(argv, io, env, signal);

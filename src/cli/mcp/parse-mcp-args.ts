@@ -1,15 +1,36 @@
 import { statSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CliUsageError } from '../cli-usage-error.js';
 import { flagError } from '../flag-error.js';
+import { redisUrlFlag } from '../redis-url-flag.js';
+import { wholeNumberFlag } from '../whole-number-flag.js';
 
 /**
- * What `sluice mcp` was asked to do: show help, or serve with these Exec settings.
+ * How `sluice mcp --http` serves: the address, the names `Host` may carry besides it, the run
+ * store (`--redis`), and whether a token is required.
  *
  * @example
  * ```ts
- * const command: McpCommand = { help: false, allow: ['npm'], cwd: '/srv/repo', timeoutS: 60 };
+ * const http: McpHttpFlags = { host: '127.0.0.1', port: 8080, allowHosts: [], redis: undefined, noToken: false };
+ * ```
+ */
+export interface McpHttpFlags {
+  readonly host: string;
+  readonly port: number;
+  readonly allowHosts: readonly string[];
+  readonly redis: string | undefined;
+  readonly noToken: boolean;
+}
+
+/**
+ * What `sluice mcp` was asked to do: show help, or serve with these Exec settings — over stdio,
+ * or over HTTP when `http` is set.
+ *
+ * @example
+ * ```ts
+ * const command: McpCommand = { help: false, allow: ['npm'], cwd: '/srv/repo', timeoutS: 60, allowEnv: [], http: undefined };
  * ```
  */
 export interface McpCommand {
@@ -17,17 +38,26 @@ export interface McpCommand {
   readonly allow: readonly string[];
   readonly cwd: string;
   readonly timeoutS: number;
+  /** `--allow-env NAME` (HTTP only): the variables a call's `env` may set. */
+  readonly allowEnv: readonly string[];
+  /** `--http` and its flags; `undefined`: stdio. */
+  readonly http: McpHttpFlags | undefined;
 }
+
+const HTTP_ONLY = ['host', 'port', 'allow-host', 'allow-env', 'redis', 'no-token'] as const;
 
 /**
  * Parses the arguments of `sluice mcp`: `--allow <program>` (repeatable), `--cwd <dir>` (an
  * existing directory, default the current one), `--timeout-s <n>` (seconds in (0, 600], default
- * 60), `-h`/`--help`. A bad command line is a `CliUsageError` (exit code 2).
+ * 60), `-h`/`--help`; and with `--http`: `--host <address>` (default `127.0.0.1`), `--port <n>`
+ * (default 0, a free one), `--allow-host <name[:port]>`, `--allow-env <NAME>` (repeatable),
+ * `--redis <url>` and `--no-token` (only on a loopback host). A bad command line is a
+ * `CliUsageError` (exit code 2).
  *
  * @example
  * ```ts
  * parseMcpArgs(['--allow', 'npm', '--allow', 'git', '--timeout-s', '300']);
- * // { help: false, allow: ['npm', 'git'], cwd: process.cwd(), timeoutS: 300 }
+ * // { help: false, allow: ['npm', 'git'], cwd: process.cwd(), timeoutS: 300, allowEnv: [], http: undefined }
  * ```
  */
 export function parseMcpArgs(argv: readonly string[], cwd: string = process.cwd()): McpCommand {
@@ -42,23 +72,66 @@ export function parseMcpArgs(argv: readonly string[], cwd: string = process.cwd(
         cwd: { type: 'string' },
         'timeout-s': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        http: { type: 'boolean' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        'allow-host': { type: 'string', multiple: true },
+        'allow-env': { type: 'string', multiple: true },
+        redis: { type: 'string' },
+        'no-token': { type: 'boolean' },
       },
     });
   } catch (error) {
     throw new CliUsageError((error as Error).message);
   }
-  const values = parsed.values as { allow?: string[]; cwd?: string; 'timeout-s'?: string; help?: boolean };
-  const allow = values.allow ?? [];
+  const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
+  const allow = (values.allow as string[] | undefined) ?? [];
   const empty = allow.find((program) => program.trim() === '');
   if (empty !== undefined) throw flagError('allow', 'a program name or path', empty);
-  const dir = resolve(cwd, values.cwd ?? '.');
+  const dir = resolve(cwd, (values.cwd as string | undefined) ?? '.');
   if (!isDirectory(dir)) throw flagError('cwd', 'a directory', values.cwd);
-  const timeoutText = values['timeout-s'] ?? '60';
+  const timeoutText = (values['timeout-s'] as string | undefined) ?? '60';
   const timeoutS = /^\d+(\.\d+)?$/.test(timeoutText) ? Number(timeoutText) : Number.NaN;
   if (!(timeoutS > 0 && timeoutS <= 600)) {
     throw flagError('timeout-s', 'a number of seconds in (0, 600]', timeoutText);
   }
-  return { help: values.help === true, allow, cwd: dir, timeoutS };
+  const allowEnv = (values['allow-env'] as string[] | undefined) ?? [];
+  const badName = allowEnv.find((name) => name === '' || /[=\0]/.test(name));
+  if (badName !== undefined) throw flagError('allow-env', 'an environment variable name', badName);
+  const http = values.http === true ? readHttpFlags(values) : undefined;
+  if (http === undefined) {
+    const stray = HTTP_ONLY.find((flag) => values[flag] !== undefined);
+    if (stray !== undefined) throw new CliUsageError(`\`--${stray}\` needs \`--http\``);
+  }
+  return { help: values.help === true, allow, cwd: dir, timeoutS, allowEnv, http };
+}
+
+function readHttpFlags(values: Record<string, string | string[] | boolean | undefined>): McpHttpFlags {
+  const host = (values.host as string | undefined) ?? '127.0.0.1';
+  if (host === '') throw flagError('host', 'an address or host name', host);
+  const port = wholeNumberFlag('port', values.port as string | undefined, 0, 0, 65_535);
+  const allowHosts = (values['allow-host'] as string[] | undefined) ?? [];
+  const badHost = allowHosts.find(
+    (name) => !/^[^\s/:]+(:\d{1,5})?$|^\[[0-9a-fA-F:.]+\](:\d{1,5})?$/.test(name),
+  );
+  if (badHost !== undefined) throw flagError('allow-host', 'a host name, optionally with :port', badHost);
+  const redis =
+    values.redis === undefined
+      ? undefined
+      : redisUrlFlag(values.redis as string, 'sluice mcp --http --redis <url>');
+  const noToken = values['no-token'] === true;
+  if (noToken && !isLoopback(host)) {
+    throw new CliUsageError(
+      `\`--no-token\` is for a loopback host only (127.0.0.1, ::1, localhost), not \`${host}\``,
+    );
+  }
+  return { host, port, allowHosts, redis, noToken };
+}
+
+function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
 }
 
 function isDirectory(path: string): boolean {

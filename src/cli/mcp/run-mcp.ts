@@ -7,7 +7,7 @@ import { parseMcpArgs } from './parse-mcp-args.js';
 
 /**
  * Runs `sluice mcp`: serves the kernel's built-in tools with {@link serveMcp} over stdio (JSON-RPC
- * on stdin/stdout, a log line on stderr) until the client closes stdin, the connection closes,
+ * on stdin/stdout, a log line on stderr) — or over HTTP with `--http` (`run-mcp-http.ts`) — until the client closes stdin, the connection closes,
  * or `signal` aborts (Ctrl-C, SIGTERM). Closing aborts every call still running, which kills its
  * process group. Resolves with exit code 0.
  *
@@ -19,7 +19,7 @@ import { parseMcpArgs } from './parse-mcp-args.js';
 export async function runMcp(
   argv: readonly string[],
   io: CliStreams,
-  _env: NodeJS.ProcessEnv,
+  env: NodeJS.ProcessEnv,
   signal?: AbortSignal,
 ): Promise<number> {
   const command = parseMcpArgs(argv);
@@ -28,6 +28,10 @@ export async function runMcp(
     return 0;
   }
   const registry = registerBuiltinTools(createToolRegistry());
+  if (command.http !== undefined) {
+    const { runMcpHttp } = await import('./run-mcp-http.js');
+    return runMcpHttp(registry, command, command.http, io, env, signal);
+  }
   const transport = new StdioServerTransport(process.stdin, io.stdout);
   const server = await serveMcp(registry, transport, {
     allow: command.allow,

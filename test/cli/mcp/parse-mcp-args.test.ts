@@ -9,13 +9,27 @@ describe('parseMcpArgs', () => {
   const here = realpathSync(mkdtempSync(join(tmpdir(), 'sluice-mcp-args-')));
 
   it('takes repeated --allow, a --cwd relative to the current directory, and --timeout-s', () => {
-    expect(parseMcpArgs([], here)).toEqual({ help: false, allow: [], cwd: here, timeoutS: 60 });
+    expect(parseMcpArgs([], here)).toEqual({
+      help: false,
+      allow: [],
+      cwd: here,
+      timeoutS: 60,
+      allowEnv: [],
+      http: undefined,
+    });
     expect(
       parseMcpArgs(
         ['--allow', 'npm', '--allow=git', '--allow', './build.sh', '--cwd', '.', '--timeout-s', '2.5'],
         here,
       ),
-    ).toEqual({ help: false, allow: ['npm', 'git', './build.sh'], cwd: here, timeoutS: 2.5 });
+    ).toEqual({
+      help: false,
+      allow: ['npm', 'git', './build.sh'],
+      cwd: here,
+      timeoutS: 2.5,
+      allowEnv: [],
+      http: undefined,
+    });
     expect(parseMcpArgs(['-h'], here).help).toBe(true);
   });
 
@@ -43,5 +57,69 @@ describe('parseMcpArgs', () => {
     expect(() => parseMcpArgs(['--allow'], here)).toThrow(CliUsageError);
     expect(() => parseMcpArgs(['--allowed', 'npm'], here)).toThrow(CliUsageError);
     expect(() => parseMcpArgs(['npm'], here)).toThrow(CliUsageError);
+  });
+
+  it('takes --http with its address, allowed hosts and env names, Redis, and --no-token on loopback only', () => {
+    expect(parseMcpArgs(['--http'], here).http).toEqual({
+      host: '127.0.0.1',
+      port: 0,
+      allowHosts: [],
+      redis: undefined,
+      noToken: false,
+    });
+    const command = parseMcpArgs(
+      [
+        '--http',
+        '--host',
+        '0.0.0.0',
+        '--port',
+        '8080',
+        '--allow-host',
+        'mcp.example.com:443',
+        '--allow-env',
+        'CI',
+        '--allow-env',
+        'GREETING',
+        '--redis',
+        'redis://127.0.0.1:6379',
+      ],
+      here,
+    );
+    expect(command.allowEnv).toEqual(['CI', 'GREETING']);
+    expect(command.http).toEqual({
+      host: '0.0.0.0',
+      port: 8080,
+      allowHosts: ['mcp.example.com:443'],
+      redis: 'redis://127.0.0.1:6379',
+      noToken: false,
+    });
+    expect(parseMcpArgs(['--http', '--no-token'], here).http?.noToken).toBe(true);
+    const cases: [string[], string][] = [
+      [['--port', '80'], '`--port` needs `--http`'],
+      [['--allow-env', 'CI'], '`--allow-env` needs `--http`'],
+      [
+        ['--http', '--host', '0.0.0.0', '--no-token'],
+        '`--no-token` is for a loopback host only (127.0.0.1, ::1, localhost), not `0.0.0.0`',
+      ],
+      [
+        ['--http', '--port', '70000'],
+        'Expected the `--port` flag to be a whole number from 0 to 65535, got `70000` (string)',
+      ],
+      [
+        ['--http', '--allow-env', 'A=B'],
+        'Expected the `--allow-env` flag to be an environment variable name, got `A=B` (string)',
+      ],
+      [
+        ['--http', '--redis', 'http://x'],
+        'Expected the `--redis` flag to be a redis:// or rediss:// URL, got `http://x` (string)',
+      ],
+      [
+        ['--http', '--allow-host', 'a b'],
+        'Expected the `--allow-host` flag to be a host name, optionally with :port, got `a b` (string)',
+      ],
+    ];
+    for (const [argv, message] of cases) {
+      expect(() => parseMcpArgs(argv, here)).toThrow(new CliUsageError(message));
+    }
   });
 });

@@ -1,0 +1,97 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { type AddressInfo, isIP } from 'node:net';
+import type { ToolRegistry } from '../../kernel/index.js';
+import { serveMcpHttp } from '../../mcp/serve-mcp-http.js';
+import type { RunStore } from '../../runs/run-store.js';
+import type { CliStreams } from '../text-view.js';
+import type { McpCommand, McpHttpFlags } from './parse-mcp-args.js';
+
+/**
+ * `sluice mcp --http`: serves `registry` with `serveMcpHttp` on a new `node:http` server at
+ * `/mcp` until `signal` aborts, then cancels the calls still running (their process groups are
+ * killed), ends this instance's sessions and closes the store. The token is `SLUICE_MCP_TOKEN`
+ * or a random one, printed on stderr with the URL; `--no-token` (loopback only) requires none.
+ * `Host` may name the bound address, `localhost` on loopback, any IP literal on `0.0.0.0`/`::`,
+ * the `--host` name and every `--allow-host`. Resolves with the exit code.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await runMcpHttp(registry, command, command.http, process, process.env, signal);
+ * ```
+ */
+export async function runMcpHttp(
+  registry: ToolRegistry,
+  command: McpCommand,
+  flags: McpHttpFlags,
+  io: CliStreams,
+  env: NodeJS.ProcessEnv,
+  signal: AbortSignal | undefined,
+): Promise<number> {
+  const envToken = env.SLUICE_MCP_TOKEN;
+  if (!flags.noToken && envToken !== undefined && envToken.length < 16) {
+    io.stderr.write('sluice mcp: `SLUICE_MCP_TOKEN` must be at least 16 characters long\n');
+    return 2;
+  }
+  const store = await openStore(flags.redis);
+  const http = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(flags.port, flags.host, () => {
+        http.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    io.stderr.write(`sluice mcp: cannot serve on ${flags.host}:${flags.port}: ${(error as Error).message}\n`);
+    await store?.close();
+    return 1;
+  }
+  const address = http.address() as AddressInfo;
+  const mcp = serveMcpHttp(registry, {
+    allow: command.allow,
+    cwd: command.cwd,
+    timeoutS: command.timeoutS,
+    allowEnv: command.allowEnv,
+    port: address.port,
+    hosts: hostsOf(address.address, flags),
+    token: flags.noToken ? null : (envToken ?? undefined),
+    ...(store === undefined ? {} : { store }),
+  });
+  http.on('request', mcp.handle);
+  const shown = address.address.includes(':') ? `[${address.address}]` : address.address;
+  io.stderr.write(
+    `sluice mcp: serving MCP (Streamable HTTP) at http://${shown}:${address.port}/mcp for ${
+      command.allow.join(', ') || 'no program (Exec is off: start with --allow <program>)'
+    } (cwd ${command.cwd}, timeout ${command.timeoutS} s, ${flags.redis === undefined ? 'memory store' : 'Redis store'})\n` +
+      (mcp.token === undefined
+        ? 'sluice mcp: no token required (--no-token, loopback only)\n'
+        : `sluice mcp: token ${envToken === undefined ? mcp.token : '(SLUICE_MCP_TOKEN)'}: send \`Authorization: Bearer <token>\`\n`),
+  );
+  try {
+    await (signal === undefined ? new Promise<never>(() => {}) : once(signal, 'abort'));
+  } catch {
+    // aborted: stop serving
+  }
+  http.closeAllConnections();
+  await new Promise<void>((resolve) => http.close(() => resolve()));
+  await mcp.close();
+  await store?.close();
+  return 0;
+}
+
+async function openStore(url: string | undefined): Promise<RunStore | undefined> {
+  if (url === undefined) return undefined;
+  const { RedisRunStore } = await import('../../redis/redis-run-store.js');
+  return new RedisRunStore({ url });
+}
+
+/** The names `Host` may carry, as `sluice web` accepts them. */
+function hostsOf(bound: string, flags: McpHttpFlags): string[] {
+  const hosts = [bound, ...flags.allowHosts];
+  if (isIP(flags.host) === 0) hosts.push(flags.host);
+  if (bound === '0.0.0.0' || bound === '::') hosts.push('*ip', 'localhost');
+  else if (bound.startsWith('127.') || bound === '::1') hosts.push('localhost');
+  return hosts;
+}

@@ -1,0 +1,94 @@
+import type { ServerResponse } from 'node:http';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { Subscription } from 'rxjs';
+import { nodeResponseSink } from '../adapters/sse/node-response-sink.js';
+import type { ChunkEvent } from '../core/chunk.js';
+import { Valve } from '../core/demand.js';
+import { subscribeDemanding } from '../core/subscribe-demanding.js';
+import { subscriberWithDemand } from '../core/subscriber-chain.js';
+import type { RunRecord } from '../runs/run-record.js';
+import type { RunStore } from '../runs/run-store.js';
+import { formatEventId } from './mcp-event-id.js';
+
+/** A `: keepalive` comment this often on a quiet resumed stream (proxies drop idle connections). */
+const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * Serves a reconnect (`GET` with `Last-Event-ID`) from the store: the run's messages after
+ * `after`, live until its response, as the SDK's transport writes them (`event: message`, the
+ * same event ids), so the client cannot tell which instance answers. The store is read only while
+ * the socket drains. A stream that ended without a response (a cancelled call) just ends; a gap
+ * (retention trimmed what the client needs) or a failed run ends with a JSON-RPC error for
+ * `requestId`, so the client's call fails instead of waiting. Internal to `sluice/mcp`.
+ *
+ * @example
+ * ```ts
+ * resumeMcpStream(store, res, { runId, after: 41, requestId: 7, sessionId });
+ * ```
+ */
+export function resumeMcpStream(
+  store: RunStore,
+  res: ServerResponse,
+  where: { runId: string; after: number; requestId: RequestId | undefined; sessionId: string },
+): void {
+  const { runId, after, requestId } = where;
+  res.setHeader('mcp-session-id', where.sessionId);
+  const sink = nodeResponseSink(res);
+  const valve = new Valve();
+  let subscription: Subscription | undefined;
+  let done = false;
+  const finish = (last?: JSONRPCMessage) => {
+    if (done) return;
+    done = true;
+    if (last !== undefined) sink.write(frame(undefined, last));
+    sink.end();
+    clearInterval(keepAlive);
+    subscription?.unsubscribe();
+  };
+  const keepAlive = setInterval(() => sink.write(': keepalive\n\n'), KEEP_ALIVE_MS);
+  const fail = (message: string) =>
+    finish(
+      requestId === undefined
+        ? undefined
+        : { jsonrpc: '2.0', id: requestId, error: { code: -32000, message } },
+    );
+  sink.onDrain(() => valve.resume());
+  sink.onClose(() => {
+    done = true;
+    clearInterval(keepAlive);
+    subscription?.unsubscribe();
+  });
+  const onRecord = (record: RunRecord) => {
+    if (done) return;
+    if (record.type === 'gap') {
+      return fail(
+        `Events ${record.from}..${record.to} of this call are no longer kept (the store's retention)`,
+      );
+    }
+    if (record.type === 'failure') return fail(`The call's stream failed: ${record.failure.message}`);
+    for (const event of record.events) {
+      if (
+        event.kind === 'message' &&
+        !sink.write(frame(formatEventId(runId, event.sequence), contentOf(event)))
+      ) {
+        valve.pause();
+      }
+      if (event.isFinal) return finish();
+    }
+  };
+  const subscriber = subscriberWithDemand<RunRecord>(valve, {
+    next: onRecord,
+    error: (error: unknown) => fail(`The call's stream cannot be read: ${(error as Error).message}`),
+    complete: () => finish(),
+  });
+  subscription = subscriber;
+  subscribeDemanding(store.read(runId, { after }), valve, subscriber);
+}
+
+function contentOf(event: ChunkEvent<unknown>): JSONRPCMessage {
+  return event.content as JSONRPCMessage;
+}
+
+function frame(id: string | undefined, message: JSONRPCMessage): string {
+  return `event: message\n${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(message)}\n\n`;
+}

@@ -1,0 +1,126 @@
+import type { EventId, EventStore, StreamId } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Subscription } from 'rxjs';
+import { optionError } from '../core/option-error.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import type { RunStore } from '../runs/run-store.js';
+import { formatEventId, parseEventId } from './mcp-event-id.js';
+import { McpRunWriter } from './mcp-run-writer.js';
+
+/**
+ * Options of {@link RunStoreEventStore}.
+ *
+ * @example
+ * ```ts
+ * const options: RunStoreEventStoreOptions = { prefix: 'mcp-a:' };
+ * ```
+ */
+export interface RunStoreEventStoreOptions {
+  /** Run ids are `<prefix><streamId>`. Default `'mcp-stream:'`. */
+  readonly prefix?: string;
+}
+
+/**
+ * The MCP SDK's `EventStore` (resumability of its Streamable HTTP transport) kept in a sluice
+ * {@link RunStore}: each SSE stream is a run (`<prefix><streamId>`), each message one event, and
+ * an event id is the run and the message's sequence (`<run>@<sequence>`), so a replay is an exact
+ * read after that sequence — from the memory store, or from Redis with its retention
+ * (`RedisRunStore`'s `maxEvents`, `retainMs`). A stream ends with its response.
+ *
+ * This is the store for the SDK's own stateful `StreamableHTTPServerTransport` on one instance.
+ * `serveMcpHttp` goes further with the same runs: it serves a reconnect itself, live and from any
+ * instance, and delivers cancels through the store (docs/mcp.md).
+ *
+ * @example
+ * ```ts
+ * import { randomUUID } from 'node:crypto';
+ * import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+ * import { MemoryRunStore } from 'sluice';
+ * import { RunStoreEventStore, serveMcp } from 'sluice/mcp';
+ * const transport = new StreamableHTTPServerTransport({
+ *   sessionIdGenerator: () => randomUUID(),
+ *   eventStore: new RunStoreEventStore(new MemoryRunStore()),
+ * });
+ * await serveMcp(registry, transport, { allow: ['git'] });
+ * ```
+ */
+export class RunStoreEventStore implements EventStore {
+  readonly #store: RunStore;
+  readonly #prefix: string;
+  readonly #streams = new Map<StreamId, McpRunWriter>();
+
+  constructor(store: RunStore, options: RunStoreEventStoreOptions = {}) {
+    if (typeof store?.openWriter !== 'function') throw optionError('store', 'a RunStore', store, 'argument');
+    if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
+    rejectUnknownOptions(options, ['prefix']);
+    const { prefix = 'mcp-stream:' } = options;
+    if (typeof prefix !== 'string') throw optionError('prefix', 'a string', prefix);
+    this.#store = store;
+    this.#prefix = prefix;
+  }
+
+  /** Stores `message` as the next event of stream `streamId` (its run is opened by the first). */
+  async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
+    let stream = this.#streams.get(streamId);
+    if (stream === undefined || (stream.ended && streamId === '_GET_stream')) {
+      // The standalone GET stream's id is the same in every session: give each one its own run.
+      const suffix = streamId === '_GET_stream' ? `${streamId}:${crypto.randomUUID()}` : streamId;
+      stream = new McpRunWriter(this.#store, `${this.#prefix}${suffix}`);
+      this.#streams.set(streamId, stream);
+    }
+    const id = await stream.append(message);
+    if (stream.ended) this.#streams.delete(streamId);
+    return id;
+  }
+
+  /** The stream an event id belongs to, or `undefined` for an id this store did not give. */
+  async getStreamIdForEventId(eventId: EventId): Promise<StreamId | undefined> {
+    const parsed = parseEventId(eventId);
+    if (parsed === undefined || !parsed.runId.startsWith(this.#prefix)) return undefined;
+    return parsed.runId.slice(this.#prefix.length);
+  }
+
+  /** Sends the messages stored after `lastEventId` so far, in order, and resolves with their stream. */
+  async replayEventsAfter(
+    lastEventId: EventId,
+    { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<StreamId> {
+    const streamId = await this.getStreamIdForEventId(lastEventId);
+    const parsed = parseEventId(lastEventId);
+    if (streamId === undefined || parsed === undefined) throw new Error(`Unknown event id ${lastEventId}`);
+    const info = await this.#store.info(parsed.runId);
+    if (info === undefined) throw new Error(`Stream ${streamId} is no longer kept`);
+    const last = info.next - 1;
+    if (last <= parsed.sequence) return streamId;
+    const sends: Promise<void>[] = [];
+    await new Promise<void>((resolve, reject) => {
+      let finished = false;
+      let subscription: Subscription | undefined;
+      const finish = (error?: Error) => {
+        finished = true;
+        subscription?.unsubscribe();
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      subscription = this.#store.read(parsed.runId, { after: parsed.sequence }).subscribe({
+        next: (record) => {
+          if (finished) return;
+          if (record.type === 'gap') return finish(new Error(`Events ${record.from}..${record.to} are lost`));
+          if (record.type !== 'events') return;
+          for (const event of record.events) {
+            if (event.sequence > last) return finish();
+            if (event.kind === 'message') {
+              sends.push(send(formatEventId(parsed.runId, event.sequence), event.content as JSONRPCMessage));
+            }
+            if (event.sequence === last) return finish();
+          }
+        },
+        error: (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))),
+        complete: () => finish(),
+      });
+      if (finished) subscription.unsubscribe();
+    });
+    await Promise.all(sends);
+    return streamId;
+  }
+}

@@ -1,0 +1,265 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isInitializeRequest, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { optionError } from '../core/option-error.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import type { ToolRegistry } from '../kernel/index.js';
+import { MemoryRunStore } from '../runs/memory-run-store.js';
+import type { RunStore } from '../runs/run-store.js';
+import { callRunId, parseCallRunId } from './mcp-call-run-id.js';
+import { parseEventId } from './mcp-event-id.js';
+import { mcpHttpGuard } from './mcp-http-guard.js';
+import { mcpServerFactory, SERVE_MCP_OPTIONS } from './mcp-server-factory.js';
+import { McpSessions } from './mcp-sessions.js';
+import { readJsonBody } from './read-json-body.js';
+import { resumeMcpStream } from './resume-mcp-stream.js';
+import type { ServeMcpOptions } from './serve-mcp-options.js';
+import { type McpPostContext, serveMcpPost } from './serve-mcp-post.js';
+
+/**
+ * Options of {@link serveMcpHttp}: those of `serveMcp` (an Exec call's `env` may set only
+ * `allowEnv` — default none — and its `cwd` always stays under `cwd`), and the HTTP ones.
+ *
+ * @example
+ * ```ts
+ * const options: ServeMcpHttpOptions = { allow: ['npm'], port: 8080, token: process.env.SLUICE_MCP_TOKEN };
+ * ```
+ */
+export interface ServeMcpHttpOptions extends Omit<ServeMcpOptions, 'confineCwd'> {
+  /** The port the server listens on (checked in `Host`). */
+  readonly port: number;
+  /**
+   * The names a request's `Host` may carry (`name` with `port`, or `name:port`, the address of a
+   * balancer in front): see `sluice/web`'s `createWebGuard`. Default `127.0.0.1`, `localhost`, `[::1]`.
+   */
+  readonly hosts?: readonly string[];
+  /**
+   * The bearer token every request must carry (at least 16 characters). Default: 24 random
+   * characters (`token` of the result). `null`: no token — only for a server bound to loopback.
+   */
+  readonly token?: string | null;
+  /** Where sessions and the calls' event streams live. Default a new `MemoryRunStore` (one instance). */
+  readonly store?: RunStore;
+  /** The MCP endpoint's path. Default `/mcp`. */
+  readonly path?: string;
+  /** The `retry:` a client waits before it reconnects a cut stream, in ms. Default `500`. */
+  readonly retryMs?: number;
+}
+
+/**
+ * The request handler {@link serveMcpHttp} returns.
+ *
+ * @example
+ * ```ts
+ * const mcp: McpHttpHandler = serveMcpHttp(registry, { port: 8080 });
+ * createServer(mcp.handle).listen(8080, '127.0.0.1');
+ * console.error(`token: ${mcp.token}`);
+ * ```
+ */
+export interface McpHttpHandler {
+  /** Answers one request (any path: other paths get `404`). */
+  readonly handle: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The bearer token clients must send, or `undefined` when none is required. */
+  readonly token: string | undefined;
+  /** The run store of sessions and streams. */
+  readonly store: RunStore;
+  /** Cancels every call running here (their process groups are killed), ends this instance's sessions. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the tools of `registry` over MCP's Streamable HTTP transport (the official SDK's) in a
+ * `node:http` server, safe by default and resumable from a run store:
+ *
+ * - **Access.** `Host` must name the server, an `Origin` must be its own (DNS rebinding, `403`),
+ *   every request carries `Authorization: Bearer <token>` (`401`). Over HTTP an Exec call's `env`
+ *   may set only the `allowEnv` names (none by default) and its `cwd` must stay under `cwd`.
+ * - **Sessions** live in the store: any instance sharing it (Redis) answers any request of a
+ *   session, and a `DELETE` on any of them ends the session and cancels its calls.
+ * - **Resumable.** Each request's event stream is a run of the store, its event ids sequences: a
+ *   client that lost the connection reconnects with `Last-Event-ID` (the SDK's client does so by
+ *   itself) and gets every message after it exactly once, live, from whichever instance it
+ *   reaches — for as long as the store keeps the run.
+ * - **Cancel from anywhere.** `notifications/cancelled` received by any instance reaches the call
+ *   through the store's cancel channel: the instance running it aborts it (the Exec tool kills
+ *   its process group).
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { createToolRegistry, registerBuiltinTools } from 'sluice/kernel';
+ * import { serveMcpHttp } from 'sluice/mcp';
+ * const mcp = serveMcpHttp(registerBuiltinTools(createToolRegistry()), { allow: ['git'], port: 8080 });
+ * createServer(mcp.handle).listen(8080, '127.0.0.1');
+ * console.error(`MCP at http://127.0.0.1:8080/mcp, token ${mcp.token}`);
+ * ```
+ */
+export function serveMcpHttp(registry: ToolRegistry, options: ServeMcpHttpOptions): McpHttpHandler {
+  if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
+  const http = ['port', 'hosts', 'token', 'store', 'path', 'retryMs'];
+  rejectUnknownOptions(options, [...SERVE_MCP_OPTIONS.filter((name) => name !== 'confineCwd'), ...http]);
+  const { port, hosts = ['127.0.0.1', 'localhost', '[::1]'], path = '/mcp', retryMs = 500 } = options;
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw optionError('port', 'a port number', port);
+  const token = options.token === undefined ? randomBytes(18).toString('base64url') : options.token;
+  if (token !== null && (typeof token !== 'string' || token.length < 16)) {
+    throw optionError('token', 'a string of at least 16 characters, or null', token);
+  }
+  if (typeof path !== 'string' || !path.startsWith('/'))
+    throw optionError('path', 'a path starting with /', path);
+  if (!Number.isSafeInteger(retryMs) || retryMs < 0)
+    throw optionError('retryMs', 'a non-negative integer', retryMs);
+  const store = options.store ?? new MemoryRunStore();
+  if (typeof store?.openWriter !== 'function') throw optionError('store', 'a RunStore', store);
+  const serverOptions = Object.fromEntries(
+    Object.entries(options).filter(([name]) => SERVE_MCP_OPTIONS.includes(name)),
+  ) as ServeMcpOptions;
+  const makeServer = mcpServerFactory(
+    registry,
+    { allowEnv: [], ...serverOptions, confineCwd: true },
+    { catchUp: false },
+  );
+  const check = mcpHttpGuard({ token: token ?? undefined, hosts, port });
+  const sessions = new McpSessions(store);
+  const context: McpPostContext = { store, sessions, makeServer, calls: new Map(), retryMs };
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const refusal = check(req);
+    if (refusal !== undefined) return refuse(res, refusal.status, refusal.message, refusal.headers);
+    if ((req.url ?? '').split('?')[0] !== path) return refuse(res, 404, `Not found: MCP is at ${path}`);
+    route(context, req, res).catch((error: unknown) => {
+      if (!res.headersSent) refuse(res, 500, `Internal error: ${(error as Error).message}`);
+      else res.destroy();
+    });
+  };
+  return {
+    handle,
+    token: token ?? undefined,
+    store,
+    close: async () => {
+      const running = [...context.calls.values()];
+      for (const call of running) call.stop('server closed');
+      sessions.close();
+      await Promise.all(running.map((call) => call.done));
+      if (options.store === undefined) await store.close();
+    },
+  };
+}
+
+/** Dispatches an admitted request to `/mcp` by method. */
+async function route(context: McpPostContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method === 'POST') return post(context, req, res);
+  if (req.method !== 'GET' && req.method !== 'DELETE') {
+    return refuse(res, 405, 'Method not allowed', { allow: 'GET, POST, DELETE' });
+  }
+  const sessionId = await liveSession(context, req, res);
+  if (sessionId === undefined) return;
+  if (req.method === 'DELETE') {
+    await context.sessions.end(sessionId, 'session deleted');
+    res.writeHead(200).end();
+    return;
+  }
+  const lastEventId = req.headers['last-event-id'];
+  if (typeof lastEventId !== 'string') {
+    // This server sends nothing outside a request's own stream: no standalone stream to open.
+    return refuse(res, 405, 'Method not allowed: this server has no standalone event stream', {
+      allow: 'POST, DELETE',
+    });
+  }
+  if (!String(req.headers.accept).includes('text/event-stream')) {
+    return refuse(res, 406, 'Not Acceptable: Client must accept text/event-stream');
+  }
+  const event = parseEventId(lastEventId);
+  const call = event === undefined ? undefined : parseCallRunId(event.runId);
+  if (event === undefined || call === undefined || call.sessionId !== sessionId) {
+    return refuse(res, 404, 'Not found: Last-Event-ID names no stream of this session');
+  }
+  const info = await context.store.info(event.runId);
+  if (info === undefined) return refuse(res, 404, 'Not found: the stream is no longer kept');
+  if (event.sequence >= info.next)
+    return refuse(res, 400, 'Bad Request: Last-Event-ID is ahead of the stream');
+  resumeMcpStream(context.store, res, {
+    runId: event.runId,
+    after: event.sequence,
+    requestId: call.requestId,
+    sessionId,
+  });
+}
+
+/** A `POST`: opens a session for `initialize`, forwards cancels through the store, serves requests. */
+async function post(context: McpPostContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readJsonBody(req);
+  if (body.error !== undefined)
+    return refuse(res, body.error.status, body.error.message, undefined, body.error.code);
+  const messages = (Array.isArray(body.value) ? body.value : [body.value]) as Record<string, unknown>[];
+  if (messages.some((message) => typeof message !== 'object' || message === null)) {
+    return refuse(res, 400, 'Parse error: Invalid JSON-RPC message', undefined, -32700);
+  }
+  let sessionId: string | undefined;
+  if (messages.some((message) => isInitializeRequest(message))) {
+    if (messages.length > 1) {
+      return refuse(
+        res,
+        400,
+        'Invalid Request: Only one initialization request is allowed',
+        undefined,
+        -32600,
+      );
+    }
+    sessionId = randomUUID();
+    await context.sessions.open(sessionId);
+  } else {
+    sessionId = await liveSession(context, req, res);
+    if (sessionId === undefined) return;
+  }
+  for (const message of messages) {
+    if (message.method !== 'notifications/cancelled') continue;
+    const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') continue;
+    const reason = (message.params as { reason?: unknown }).reason;
+    await context.store.cancel(
+      callRunId(sessionId, requestId),
+      typeof reason === 'string' ? reason : 'cancelled',
+      {
+        by: 'client',
+      },
+    );
+  }
+  const requests = messages.filter(
+    (message) => typeof message.method === 'string' && message.id !== undefined,
+  ) as unknown as JSONRPCRequest[];
+  if (requests.length === 0) {
+    res.writeHead(202, { 'mcp-session-id': sessionId }).end();
+    return;
+  }
+  await serveMcpPost(context, req, res, { sessionId, body: body.value, requests });
+}
+
+/** The request's live session id; else answers `400` (no `Mcp-Session-Id`) or `404` (unknown or ended). */
+async function liveSession(
+  context: McpPostContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<string | undefined> {
+  const sessionId = req.headers['mcp-session-id'];
+  if (typeof sessionId !== 'string' || sessionId === '') {
+    refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required');
+    return undefined;
+  }
+  if (!/^[\w-]{1,100}$/.test(sessionId) || !(await context.sessions.alive(sessionId))) {
+    refuse(res, 404, 'Session not found', undefined, -32001);
+    return undefined;
+  }
+  return sessionId;
+}
+
+/** A refusal as the SDK's transport words them: a JSON-RPC error body with `id: null`. */
+function refuse(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Readonly<Record<string, string>> = {},
+  code = -32000,
+): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}

@@ -1,0 +1,104 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isRunStoreError } from '../core/errors/run-store-error.js';
+import type { RunStore } from '../runs/run-store.js';
+import { callRunId } from './mcp-call-run-id.js';
+import { McpRunWriter } from './mcp-run-writer.js';
+import type { McpSessions } from './mcp-sessions.js';
+
+/** What {@link serveMcpPost} needs from the server it belongs to. */
+export interface McpPostContext {
+  readonly store: RunStore;
+  readonly sessions: McpSessions;
+  readonly makeServer: () => Server;
+  /** The calls running on this instance, by run id: `stop(reason)` cancels one. */
+  readonly calls: Map<string, { stop(reason: string): void; readonly done: Promise<void> }>;
+  /** The `retry:` of the priming event: how long a client waits before it reconnects, in ms. */
+  readonly retryMs: number;
+}
+
+/**
+ * Answers a `POST` that holds requests (a `tools/call`, `tools/list`, `initialize`, …) with a
+ * fresh SDK `Server` on a fresh stateless `StreamableHTTPServerTransport` — sessions are
+ * `serveMcpHttp`'s, kept in the store, so any instance can answer any request of a session. The
+ * answer's event stream is kept as run {@link callRunId} (see `McpRunWriter`): the client that
+ * loses the connection resumes it from any instance. The call outlives its connection; it ends
+ * with its response, or when a cancel for its run arrives through the store from any instance
+ * (`notifications/cancelled` there, or the session's end) — then its request's signal aborts,
+ * which kills an Exec call's process group. Internal to `sluice/mcp`.
+ *
+ * @example
+ * ```ts
+ * await serveMcpPost(context, req, res, { sessionId, body, requests });
+ * ```
+ */
+export async function serveMcpPost(
+  context: McpPostContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  post: { sessionId: string; body: unknown; requests: readonly JSONRPCRequest[] },
+): Promise<void> {
+  const { sessionId, body, requests } = post;
+  const first = requests[0] as JSONRPCRequest;
+  const runId = callRunId(sessionId, first.id);
+  let log: McpRunWriter;
+  try {
+    log = new McpRunWriter(context.store, runId, `MCP ${first.method}`);
+  } catch (error) {
+    if (!isRunStoreError(error, 'RUN_EXISTS')) throw error;
+    const message = `Invalid Request: request id ${JSON.stringify(first.id)} was used before in this session`;
+    res.writeHead(400, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message }, id: first.id }));
+    return;
+  }
+  const transport = new StreamableHTTPServerTransport({
+    eventStore: {
+      // The standalone stream is not used: this server sends nothing outside a request's stream.
+      storeEvent: (streamId, message) =>
+        streamId === '_GET_stream' ? Promise.resolve('') : log.append(message),
+      replayEventsAfter: () => Promise.reject(new Error('a reconnect is served from the run store')),
+    },
+    retryInterval: context.retryMs,
+  });
+  const server = context.makeServer();
+  let answered = 0;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    stopCancel();
+    stopWatch();
+    context.calls.delete(runId);
+    void server.close().catch(() => {});
+  };
+  const stop = (reason: string) => {
+    if (finished) return;
+    for (const request of requests) {
+      const cancel: JSONRPCMessage = {
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: request.id, reason },
+      };
+      transport.onmessage?.(cancel);
+    }
+    log.end(reason);
+    finish();
+  };
+  const stopCancel = log.onCancel((reason) => stop(reason));
+  const stopWatch = context.sessions.watch(sessionId, () => stop('session ended'));
+  context.calls.set(runId, { stop, done: log.done });
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    await send(message, options);
+    if ('id' in message && ('result' in message || 'error' in message) && ++answered === requests.length) {
+      finish();
+    }
+  };
+  await server.connect(transport);
+  res.setHeader('mcp-session-id', sessionId);
+  await transport.handleRequest(req, res, body);
+  // Refused by the transport (a bad Accept or protocol version header): no request will be answered.
+  if (res.statusCode >= 400) stop('refused');
+}

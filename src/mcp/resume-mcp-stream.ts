@@ -17,9 +17,9 @@ const KEEP_ALIVE_MS = 15_000;
  * Serves a reconnect (`GET` with `Last-Event-ID`) from the store: the run's messages after
  * `after`, live until its response, as the SDK's transport writes them (`event: message`, the
  * same event ids), so the client cannot tell which instance answers. The store is read only while
- * the socket drains. A stream that ended without a response (a cancelled call) just ends; a gap
- * (retention trimmed what the client needs) or a failed run ends with a JSON-RPC error for
- * `requestId`, so the client's call fails instead of waiting. Internal to `sluice/mcp`.
+ * the socket drains. A stream that ended without a response, a gap (retention trimmed what the
+ * client needs) or a failed run ends with a JSON-RPC error for `requestId`, so the client's call
+ * fails instead of waiting, and it stops reconnecting. Internal to `sluice/mcp`.
  *
  * @example
  * ```ts
@@ -73,6 +73,10 @@ export function resumeMcpStream(
       ) {
         valve.pause();
       }
+      if (event.kind === 'end')
+        return fail(
+          `Request cancelled: ${String((event.metadata as { reason?: unknown } | undefined)?.reason)}`,
+        );
       if (event.isFinal) return finish();
     }
   };

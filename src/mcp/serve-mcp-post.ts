@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { isRunStoreError } from '../core/errors/run-store-error.js';
 import type { RunStore } from '../runs/run-store.js';
 import { callRunId } from './mcp-call-run-id.js';
@@ -27,7 +27,8 @@ export interface McpPostContext {
  * loses the connection resumes it from any instance. The call outlives its connection; it ends
  * with its response, or when a cancel for its run arrives through the store from any instance
  * (`notifications/cancelled` there, or the session's end) — then its request's signal aborts,
- * which kills an Exec call's process group. Internal to `sluice/mcp`.
+ * which kills an Exec call's process group, and the stream ends with an error response
+ * (`Request cancelled: <reason>`) so that no client keeps reconnecting to it. Internal to `sluice/mcp`.
  *
  * @example
  * ```ts
@@ -65,6 +66,7 @@ export async function serveMcpPost(
   const server = context.makeServer();
   let answered = 0;
   let finished = false;
+  let stopping = false;
   const finish = () => {
     if (finished) return;
     finished = true;
@@ -74,7 +76,8 @@ export async function serveMcpPost(
     void server.close().catch(() => {});
   };
   const stop = (reason: string) => {
-    if (finished) return;
+    if (finished || stopping) return;
+    stopping = true;
     for (const request of requests) {
       const cancel: JSONRPCMessage = {
         jsonrpc: '2.0',
@@ -83,8 +86,21 @@ export async function serveMcpPost(
       };
       transport.onmessage?.(cancel);
     }
-    log.end(reason);
-    finish();
+    // The aborted handler sends nothing: an error response ends the stream (kept as the run's
+    // final event), so that the client, and any client resuming it, stops reconnecting.
+    const ends = requests.map((request) =>
+      transport
+        .send({
+          jsonrpc: '2.0',
+          id: request.id,
+          error: { code: ErrorCode.ConnectionClosed, message: `Request cancelled: ${reason}` },
+        })
+        .catch(() => {}),
+    );
+    void Promise.all(ends).then(() => {
+      log.end(reason);
+      finish();
+    });
   };
   const stopCancel = log.onCancel((reason) => stop(reason));
   const stopWatch = context.sessions.watch(sessionId, () => stop('session ended'));

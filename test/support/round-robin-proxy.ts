@@ -15,6 +15,11 @@ export interface RoundRobinProxy {
   readonly url: string;
   /** Every request forwarded, in arrival order. */
   readonly log: ProxiedRequest[];
+  /**
+   * Picks the target of a request instead of the round robin when it returns a port (a test
+   * sends a cancel to the instance that does not run the call).
+   */
+  pick: ((request: Omit<ProxiedRequest, 'target'>) => number | undefined) | undefined;
   /** Destroys the sockets of every open event-stream response (both sides); resolves how many. */
   cut(): number;
   close(): Promise<void>;
@@ -28,11 +33,10 @@ export interface RoundRobinProxy {
  */
 export async function startRoundRobinProxy(targets: readonly number[]): Promise<RoundRobinProxy> {
   const log: ProxiedRequest[] = [];
+  let proxy: RoundRobinProxy | undefined;
   const open = new Set<{ client: IncomingMessage; upstream: IncomingMessage }>();
   let next = 0;
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
-    const target = targets[next % targets.length] as number;
-    next += 1;
     let rpc: string | undefined;
     try {
       rpc = body.length === 0 ? undefined : (JSON.parse(body.toString('utf8')) as { method?: string }).method;
@@ -40,6 +44,9 @@ export async function startRoundRobinProxy(targets: readonly number[]): Promise<
       rpc = undefined;
     }
     const lastEventId = req.headers['last-event-id'] as string | undefined;
+    const picked = proxy?.pick?.({ method: req.method ?? '', lastEventId, rpc });
+    const target = picked ?? (targets[next % targets.length] as number);
+    if (picked === undefined) next += 1;
     log.push({ method: req.method ?? '', lastEventId, rpc, target });
     const upstreamRequest = httpRequest(
       { host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: req.headers },
@@ -66,10 +73,11 @@ export async function startRoundRobinProxy(targets: readonly number[]): Promise<
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  proxy = {
     port,
     url: `http://127.0.0.1:${port}/mcp`,
     log,
+    pick: undefined,
     cut: () => {
       const streams = [...open];
       open.clear();
@@ -84,4 +92,5 @@ export async function startRoundRobinProxy(targets: readonly number[]): Promise<
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  return proxy;
 }

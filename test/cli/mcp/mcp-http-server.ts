@@ -66,28 +66,30 @@ export async function connectHttp(url: string, token: string | undefined): Promi
   return client;
 }
 
-/** sh printing 0..19999, a line each, in 20 bursts of 1000 lines 30 ms apart (the call lasts ~0.6 s). */
+/** sh printing 0..19999, a line each, in 20 bursts of 1000 lines 30 ms apart (the call lasts ~4 s). */
 export const TWENTY_THOUSAND =
-  'i=0; while [ $i -lt 20000 ]; do seq $i $((i+999)); i=$((i+1000)); sleep 0.03; done';
+  'i=0; while [ $i -lt 20000 ]; do seq $i $((i+999)); i=$((i+1000)); sleep 0.2; done';
 export const EXPECTED = Array.from({ length: 20_000 }, (_, index) => String(index));
 
-/** Calls the 20 000-line command, cutting the event stream with `cut` once at 5 000 lines and once at 12 000. */
+/** Calls the 20 000-line command, cutting the event stream with `cut` once at 5 000 lines and once at 12 000 (`dropped`: how many streams each cut dropped). */
 export async function callWithTwoCuts(client: Client, cut: () => number) {
   const lines: string[] = [];
-  let cuts = 0;
+  const dropped: number[] = [];
   const result = await client.callTool(
     { name: 'Exec', arguments: { argv: ['sh', '-c', TWENTY_THOUSAND] } },
     undefined,
     {
       onprogress: (update) => {
         lines.push(...(update.message ?? '').split('\n').filter((line) => line !== ''));
-        if ((cuts === 0 && lines.length >= 5_000) || (cuts === 1 && lines.length >= 12_000)) {
-          cuts += 1;
-          cut();
+        if (
+          (dropped.length === 0 && lines.length >= 5_000) ||
+          (dropped.length === 1 && lines.length >= 12_000)
+        ) {
+          dropped.push(cut());
         }
       },
       timeout: 60_000,
     },
   );
-  return { lines, cuts, result };
+  return { lines, dropped, result };
 }

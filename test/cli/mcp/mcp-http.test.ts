@@ -156,8 +156,8 @@ describe('sluice mcp --http (real processes, the SDK Client over Streamable HTTP
     targets.push(direct.port);
     try {
       const client = await connectHttp(balancer.url, direct.token);
-      const { lines, cuts, result } = await callWithTwoCuts(client, balancer.cut);
-      expect(cuts).toBe(2);
+      const { lines, dropped, result } = await callWithTwoCuts(client, balancer.cut);
+      expect(dropped).toEqual([1, 1]);
       expect(lines).toEqual(EXPECTED);
       expect(result.structuredContent).toMatchObject({ exit_code: 0 });
       const resumes = balancer.log.filter(

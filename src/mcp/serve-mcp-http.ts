@@ -177,6 +177,12 @@ async function route(context: McpPostContext, req: IncomingMessage, res: ServerR
   if (info === undefined) return refuse(res, 404, 'Not found: the stream is no longer kept');
   if (event.sequence >= info.next)
     return refuse(res, 400, 'Bad Request: Last-Event-ID is ahead of the stream');
+  if (info.state === 'ended' && event.sequence === info.next - 1) {
+    // The client has the stream's last event (an error response, which the SDK's client does not
+    // count as the end): nothing more will come, and 204 tells it to stop reconnecting.
+    res.writeHead(204, { 'mcp-session-id': sessionId }).end();
+    return;
+  }
   resumeMcpStream(context.store, res, {
     runId: event.runId,
     after: event.sequence,

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTool, which } from '../../support/system-tools.js';
+import { type McpHttpProcess, startMcpHttp } from './mcp-http-server.js';
 
 /**
  * The MCP Inspector's CLI mode against the real `sluice mcp`. The Inspector needs Node ≥ 22.19,
@@ -112,5 +113,66 @@ describe.skipIf(found === undefined)('the MCP Inspector (CLI mode) against sluic
         isError: true,
       },
     });
+  });
+});
+
+/** `mcp-inspector --cli <url> --transport http --header 'Authorization: Bearer …' <args>`. */
+const inspectHttp = (url: string, token: string, args: string[]) =>
+  execa(
+    npx as string,
+    [
+      '--offline',
+      '-y',
+      NODE,
+      npx as string,
+      '--offline',
+      '-y',
+      INSPECTOR,
+      '--cli',
+      url,
+      '--transport',
+      'http',
+      '--header',
+      `Authorization: Bearer ${token}`,
+      '--format',
+      'json',
+      ...args,
+    ],
+    { reject: false, timeout: 120_000 },
+  );
+
+describe.skipIf(found === undefined)('the MCP Inspector (CLI mode) against sluice mcp --http', () => {
+  let server: McpHttpProcess;
+  beforeAll(async () => {
+    server = await startMcpHttp(['--allow', 'sh']);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('lists the Exec tool and calls it over Streamable HTTP with the bearer token', async () => {
+    const listed = await inspectHttp(server.url, server.token as string, [
+      '--strict',
+      '--method',
+      'tools/list',
+    ]);
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    const { result } = JSON.parse(listed.stdout) as { result: { tools: { name: string }[] } };
+    expect(result.tools.map((tool) => tool.name)).toEqual(['Exec']);
+    expect(listed.stderr).not.toMatch(/Warning|Error/);
+    const call = await inspectHttp(server.url, server.token as string, [
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'Exec',
+      '--tool-args-json',
+      '{"argv":["sh","-c","echo hi over http"]}',
+    ]);
+    expect(call.exitCode, call.stderr).toBe(0);
+    expect(JSON.parse(call.stdout)).toMatchObject({
+      result: { structuredContent: { exit_code: 0, stdout: 'hi over http\n' } },
+    });
+    const refused = await inspectHttp(server.url, 'not-the-token-not-the-token', ['--method', 'tools/list']);
+    expect(refused.exitCode).not.toBe(0);
   });
 });

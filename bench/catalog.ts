@@ -47,6 +47,7 @@ export const CATALOG: readonly VariantSpec[] = [
   throughput('exec-coalesce', 'sluice exec → coalesce → subscribe'),
   throughput('kernel-stream', 'sluice kernel host + bridge, for await'),
   throughput('mcp-progress', 'sluice/mcp Exec → SDK Client, progress (in memory)'),
+  throughput('mcp-http-progress', 'sluice mcp --http Exec → SDK Client over HTTP, progress (memory store)'),
   throughput('raw-data-split', "'data' + indexOf line split", 'node'),
   throughput('exec-push', 'sluice exec, subscribe (push)', 'node'),
   throughput('exec-iterable', 'sluice exec → toAsyncIterable', 'node'),
@@ -98,6 +99,21 @@ export const CATALOG: readonly VariantSpec[] = [
     label: "DELETE on a second web server → the owner's process group gone, via Redis",
   },
   { name: 'redis-memory', group: 'redis', label: 'Redis memory of 1,000 ended runs of 100 lines (60 B)' },
+  {
+    name: 'redis-mcp-http-progress',
+    group: 'redis',
+    label: 'sluice mcp --http Exec → SDK Client over HTTP, progress (Redis store), 500k lines',
+  },
+  {
+    name: 'redis-mcp-http-resume',
+    group: 'redis',
+    label: 'MCP over HTTP: GET with Last-Event-ID → first resumed event (Redis store)',
+  },
+  {
+    name: 'cancel-mcp-http-resume',
+    group: 'cancel',
+    label: 'MCP over HTTP: GET with Last-Event-ID → first resumed event (memory store)',
+  },
   {
     name: 'cancel-mcp',
     group: 'cancel',

@@ -48,6 +48,16 @@ async function runVariant(params: RunParams): Promise<RunResult> {
       return { slow: await measureSlow(compose, side, join(params.fixtures, 'flood.py'), params.slowMs) };
     }
   }
+  if (name === 'mcp-http-progress') {
+    const { measureMcpHttpProgress } = await import('./mcp-http.js');
+    const started = performance.now();
+    const { lines = 0 } = await measureMcpHttpProgress(params.command, params.args, 'memory');
+    return { lines, seconds: (performance.now() - started) / 1000 };
+  }
+  if (name === 'cancel-mcp-http-resume') {
+    const { measureMcpHttpResume } = await import('./mcp-http.js');
+    return { cancelMs: await measureMcpHttpResume('memory', Math.max(10, params.reps * 3)) };
+  }
   if (name === 'cancel-mcp') {
     const { measureMcpCancel } = await import('./cancel-mcp.js');
     return { cancelMs: await measureMcpCancel(join(params.fixtures, 'group-term.sh'), params.reps) };
@@ -66,6 +76,16 @@ async function runVariant(params: RunParams): Promise<RunResult> {
       return redis.measureRedisLatency(join(params.fixtures, 'ticker.mjs'), params.latencyLines, 1);
     }
     if (name === 'redis-memory') return redis.measureRedisMemory(1000, 100);
+    if (name === 'redis-mcp-http-progress') {
+      const mcp = await import('./mcp-http.js');
+      const lines = Math.min(params.lines, 500_000);
+      const file = await mcp.redisProgressFile(params.tmp, lines);
+      return mcp.measureMcpHttpProgress('cat', [file], 'redis', lines);
+    }
+    if (name === 'redis-mcp-http-resume') {
+      const { measureMcpHttpResume } = await import('./mcp-http.js');
+      return { cancelMs: await measureMcpHttpResume('redis', Math.max(10, params.reps * 3)) };
+    }
     if (name === 'redis-cancel') return redis.measureRedisCancel(Math.max(5, params.reps * 3));
     if (name === 'redis-web-cancel') {
       const { measureRedisWebCancel } = await import('./redis-web.js');

@@ -102,13 +102,13 @@ export function renderTable(entries: readonly BenchEntry[], summary: BenchSummar
       of('redis').map(
         (e) =>
           failed(e) ??
-          (e.name === 'redis-throughput'
+          (e.name === 'redis-throughput' || e.name === 'redis-mcp-http-progress'
             ? [
                 e.label,
                 `${M(e.linesPerSec)} lines/s`,
                 `${n(e.lines)} lines, all in order: ${e.complete ? 'yes' : 'NO'}`,
               ]
-            : e.name === 'redis-cancel' || e.name === 'redis-web-cancel'
+            : e.name === 'redis-cancel' || e.name === 'redis-web-cancel' || e.name === 'redis-mcp-http-resume'
               ? [e.label, `median ${n(e.medianMs, ' ms')}`, `max ${n(e.maxMs, ' ms')}, ${n(e.reps)} reps`]
               : e.name === 'redis-latency'
                 ? [

@@ -22,3 +22,25 @@ export const WAIT_FOR_FILE =
 
 /** Shell that prints its pid (the group id) then waits on two sleeps of the group, all tagged with `$0`. */
 export const GROUP_OF_SLEEPS = 'echo $$; (sleep 1000; :) & (sleep 1000; :) & wait';
+
+/**
+ * Calls the Exec tool with {@link GROUP_OF_SLEEPS} tagged `tag`, cancellable through `signal`,
+ * and resolves with the group's id once the first progress names it (0 if none came in 20 s).
+ */
+export async function startGroupOfSleeps(client: Client, tag: string, signal: AbortSignal): Promise<number> {
+  let pgid = 0;
+  const call = client.callTool(
+    { name: 'Exec', arguments: { argv: ['sh', '-c', GROUP_OF_SLEEPS, tag] } },
+    undefined,
+    {
+      signal,
+      onprogress: (update) => {
+        pgid ||= Number.parseInt(update.message ?? '', 10);
+      },
+    },
+  );
+  call.catch(() => {});
+  const deadline = performance.now() + 20_000;
+  while (pgid === 0 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  return pgid;
+}

@@ -10,9 +10,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolRegistry, registerBuiltinTools } from '../../src/kernel/index.js';
 import { serveMcp } from '../../src/mcp/index.js';
-import { groupGone, pollUntil } from '../support/processes.js';
+import { groupGone } from '../support/processes.js';
 import { needs } from '../support/system-tools.js';
-import { GROUP_OF_SLEEPS, WAIT_FOR_FILE } from './connect-in-memory.js';
+import { startGroupOfSleeps, WAIT_FOR_FILE } from './connect-in-memory.js';
 
 describe('serveMcp over Streamable HTTP (a real HTTP server on 127.0.0.1)', () => {
   let http: Server;
@@ -56,19 +56,8 @@ describe('serveMcp over Streamable HTTP (a real HTTP server on 127.0.0.1)', () =
 
   it.skipIf(!needs('linux'))('kills the process group when the call is aborted', async () => {
     const controller = new AbortController();
-    let pgid = 0;
-    const call = client.callTool(
-      { name: 'Exec', arguments: { argv: ['sh', '-c', GROUP_OF_SLEEPS, 'sluice-mcp-http'] } },
-      undefined,
-      {
-        signal: controller.signal,
-        onprogress: (update) => {
-          pgid ||= Number.parseInt(update.message ?? '', 10);
-        },
-      },
-    );
-    call.catch(() => {});
-    expect(await pollUntil(() => pgid > 0, 20_000)).toBe(true);
+    const pgid = await startGroupOfSleeps(client, 'sluice-mcp-http', controller.signal);
+    expect(pgid).toBeGreaterThan(0);
     controller.abort('stop');
     expect(await groupGone(pgid, 2_000)).toBe(true);
   });

@@ -1,74 +1,41 @@
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireTool, which } from '../../support/system-tools.js';
+import { requireTool } from '../../support/system-tools.js';
 import { type McpHttpProcess, startMcpHttp } from './mcp-http-server.js';
+import { cachedOnNode22, fetchOnNode22, runOnNode22 } from './node22-npx.js';
 
 /**
  * The MCP Inspector's CLI mode against the real `sluice mcp`. The Inspector needs Node ≥ 22.19,
  * which runs here from the npm package `node` (`npx -y node@22`), with the Inspector from npx's
  * cache: `.ci/run` fetches both; elsewhere these tests are skipped with a notice that says how.
  */
-const NODE = 'node@22';
 const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const main = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
-const npx = which('npx');
-
-/** Whether npx can run Node 22 and the Inspector from its cache (no download). */
-function inspectorCached(): string | undefined {
-  if (npx === undefined) return undefined;
-  try {
-    const version = execFileSync(
-      npx,
-      ['--offline', '-y', NODE, npx, '--offline', '-y', INSPECTOR, '--version'],
-      {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-        timeout: 120_000,
-      },
-    );
-    return version.trim() === '' ? undefined : npx;
-  } catch {
-    return undefined;
-  }
-}
 
 const found = requireTool(
-  `the MCP Inspector (${INSPECTOR} on ${NODE})`,
-  inspectorCached(),
-  `npx -y ${NODE} "$(command -v npx)" -y ${INSPECTOR} --version  # as .ci/run does`,
+  `the MCP Inspector (${INSPECTOR} on Node 22)`,
+  cachedOnNode22(INSPECTOR),
+  fetchOnNode22(INSPECTOR),
 );
 
 /** `mcp-inspector --cli <args> -- node --import tsx src/cli/main.ts mcp <server>` (the server on this Node). */
 const inspect = (args: string[], server: string[]) =>
-  execa(
-    npx as string,
-    [
-      '--offline',
-      '-y',
-      NODE,
-      npx as string,
-      '--offline',
-      '-y',
-      INSPECTOR,
-      '--cli',
-      '--format',
-      'json',
-      '--cwd',
-      root,
-      ...args,
-      '--',
-      process.execPath,
-      '--import',
-      'tsx',
-      main,
-      'mcp',
-      ...server,
-    ],
-    { reject: false, timeout: 120_000 },
-  );
+  runOnNode22(INSPECTOR, [
+    '--cli',
+    '--format',
+    'json',
+    '--cwd',
+    root,
+    ...args,
+    '--',
+    process.execPath,
+    '--import',
+    'tsx',
+    main,
+    'mcp',
+    ...server,
+  ]);
 
 describe.skipIf(found === undefined)('the MCP Inspector (CLI mode) against sluice mcp', () => {
   it('lists the Exec tool, with no schema portability error (--strict)', async () => {
@@ -118,28 +85,17 @@ describe.skipIf(found === undefined)('the MCP Inspector (CLI mode) against sluic
 
 /** `mcp-inspector --cli <url> --transport http --header 'Authorization: Bearer …' <args>`. */
 const inspectHttp = (url: string, token: string, args: string[]) =>
-  execa(
-    npx as string,
-    [
-      '--offline',
-      '-y',
-      NODE,
-      npx as string,
-      '--offline',
-      '-y',
-      INSPECTOR,
-      '--cli',
-      url,
-      '--transport',
-      'http',
-      '--header',
-      `Authorization: Bearer ${token}`,
-      '--format',
-      'json',
-      ...args,
-    ],
-    { reject: false, timeout: 120_000 },
-  );
+  runOnNode22(INSPECTOR, [
+    '--cli',
+    url,
+    '--transport',
+    'http',
+    '--header',
+    `Authorization: Bearer ${token}`,
+    '--format',
+    'json',
+    ...args,
+  ]);
 
 describe.skipIf(found === undefined)('the MCP Inspector (CLI mode) against sluice mcp --http', () => {
   let server: McpHttpProcess;

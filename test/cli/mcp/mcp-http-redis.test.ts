@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GROUP_OF_SLEEPS } from '../../mcp/connect-in-memory.js';
+import { startGroupOfSleeps } from '../../mcp/connect-in-memory.js';
 import { groupGone, pollUntil, processesWithTag } from '../../support/processes.js';
 import { type RedisServer, redisServerPath, startRedis } from '../../support/redis-server.js';
 import { type RoundRobinProxy, startRoundRobinProxy } from '../../support/round-robin-proxy.js';
@@ -72,20 +72,9 @@ describe.skipIf(redisServerPath === undefined)(
         for (let round = 0; round < 7; round += 1) {
           const tag = `sluice-http-redis-cancel-${process.pid}-${Date.now()}-${round}`;
           const controller = new AbortController();
-          let pgid = 0;
           const from = balancer.log.length;
-          const call = client.callTool(
-            { name: 'Exec', arguments: { argv: ['sh', '-c', GROUP_OF_SLEEPS, tag] } },
-            undefined,
-            {
-              signal: controller.signal,
-              onprogress: (update) => {
-                pgid ||= Number.parseInt(update.message ?? '', 10);
-              },
-            },
-          );
-          call.catch(() => {});
-          expect(await pollUntil(() => pgid > 0, 20_000)).toBe(true);
+          const pgid = await startGroupOfSleeps(client, tag, controller.signal);
+          expect(pgid).toBeGreaterThan(0);
           const started = performance.now();
           controller.abort('stop');
           expect(await groupGone(pgid, 5_000)).toBe(true);

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GROUP_OF_SLEEPS } from '../../mcp/connect-in-memory.js';
+import { startGroupOfSleeps } from '../../mcp/connect-in-memory.js';
 import { groupGone, pollUntil, processesWithTag } from '../../support/processes.js';
 import { startRoundRobinProxy } from '../../support/round-robin-proxy.js';
 import { needs } from '../../support/system-tools.js';
@@ -127,19 +127,8 @@ describe('sluice mcp --http (real processes, the SDK Client over Streamable HTTP
       for (const end of ['abort', 'delete'] as const) {
         const tag = `sluice-http-${end}-${process.pid}-${Date.now()}`;
         const controller = new AbortController();
-        let pgid = 0;
-        const call = client.callTool(
-          { name: 'Exec', arguments: { argv: ['sh', '-c', GROUP_OF_SLEEPS, tag] } },
-          undefined,
-          {
-            signal: controller.signal,
-            onprogress: (update) => {
-              pgid ||= Number.parseInt(update.message ?? '', 10);
-            },
-          },
-        );
-        call.catch(() => {});
-        expect(await pollUntil(() => pgid > 0, 20_000)).toBe(true);
+        const pgid = await startGroupOfSleeps(client, tag, controller.signal);
+        expect(pgid).toBeGreaterThan(0);
         if (end === 'abort') controller.abort('stop');
         else await (client.transport as unknown as { terminateSession(): Promise<void> }).terminateSession();
         expect(await groupGone(pgid, 2_000)).toBe(true);

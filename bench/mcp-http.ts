@@ -8,6 +8,7 @@ import { serveMcpHttp } from '../src/mcp/index.js';
 import { RedisRunStore } from '../src/redis/index.js';
 import type { RunStore } from '../src/runs/run-store.js';
 import type { RunResult } from './bench-result.js';
+import { countProgressLines } from './count-progress-lines.js';
 import { writeLinesFile } from './line-format.js';
 import { startBenchRedis } from './redis-server.js';
 
@@ -64,19 +65,8 @@ export async function measureMcpHttpProgress(
   const store = redis === undefined ? undefined : new RedisRunStore({ url: redis.url });
   const served = await serveAndConnect(store, command);
   try {
-    let lines = 0;
     const started = performance.now();
-    await served.client.callTool(
-      { name: 'Exec', arguments: { argv: [command, ...args], timeout_s: 600 } },
-      undefined,
-      {
-        timeout: 600_000,
-        onprogress: ({ message = '' }) => {
-          for (let index = message.indexOf('\n'); index !== -1; index = message.indexOf('\n', index + 1))
-            lines += 1;
-        },
-      },
-    );
+    const lines = await countProgressLines(served.client, command, args);
     const seconds = (performance.now() - started) / 1000;
     return { lines, seconds, ...(expectedLines === undefined ? {} : { expectedLines }) };
   } finally {

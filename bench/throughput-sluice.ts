@@ -1,4 +1,5 @@
 import { coalesce, type ExecEvent, exec, onChunk, toAsyncIterable } from '../src/index.js';
+import { countProgressLines } from './count-progress-lines.js';
 import type { ThroughputVariant } from './throughput-raw.js';
 
 const isLine = (event: ExecEvent) => event.kind === 'stdout';
@@ -82,18 +83,7 @@ export const sluiceThroughput: Record<string, ThroughputVariant> = {
     });
     const client = new Client({ name: 'bench', version: '1.0.0' });
     await client.connect(clientTransport);
-    let lines = 0;
-    await client.callTool(
-      { name: 'Exec', arguments: { argv: [command, ...args], timeout_s: 600 } },
-      undefined,
-      {
-        timeout: 600_000,
-        onprogress: ({ message = '' }) => {
-          for (let index = message.indexOf('\n'); index !== -1; index = message.indexOf('\n', index + 1))
-            lines += 1;
-        },
-      },
-    );
+    const lines = await countProgressLines(client, command, args);
     await client.close();
     return lines;
   },

@@ -7,7 +7,8 @@ import { ExecError } from '../../core/errors/exec-error.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { SpawnError } from '../../core/errors/spawn-error.js';
 import type { ExecResult } from '../../core/exec-result.js';
-import { DemandQueue } from '../../core/queue/demand-queue.js';
+import { DemandGate } from '../../core/queue/demand-gate.js';
+import { DemandQueue, type QueueEnding } from '../../core/queue/demand-queue.js';
 import { ByteLineSplitter } from './byte-line-splitter.js';
 import { ByteReader } from './byte-reader.js';
 import { escalateKill } from './escalate-kill.js';
@@ -76,16 +77,18 @@ export function runExec(
   const timers = new Subscription();
 
   // The lines on their way out, gated by the consumer's demand. The pipes are read only while
-  // nothing waits in it and the demand flows (followGate): the child blocks on its full pipe, and
-  // at most the lines of the read in hand wait here.
-  const lines = new DemandQueue<ExecEvent>({
+  // nothing waits in it and the demand flows (a gate that holds the producer): the child blocks on
+  // its full pipe, and at most the lines of the read in hand wait here.
+  const options_ = {
     highWater: 1,
     lowWater: 0,
-    gate: demand,
-    followGate: true,
-    deliver: (event) => subscriber.next(event),
-    finish: (ending) => (ending.error ? subscriber.error(ending.reason) : subscriber.complete()),
-  });
+    deliver: (event: ExecEvent) => subscriber.next(event),
+    finish: (ending: QueueEnding) => (ending.error ? subscriber.error(ending.reason) : subscriber.complete()),
+  };
+  const lines =
+    demand === undefined
+      ? new DemandQueue<ExecEvent>(options_)
+      : new DemandQueue<ExecEvent>(options_, new DemandGate(demand, true));
   const stopReading = lines.upstream.onChange((paused) => (paused ? handle?.pause() : handle?.resume()));
   const sink = (kind: OutputStream) => (content: string | Uint8Array, partial: boolean) => {
     lines.push(

@@ -18,6 +18,7 @@ import { CliInterruption } from './cli-interruption.js';
 import { mirrorExitCode } from './exit-code.js';
 import { NdjsonWriter } from './ndjson-writer.js';
 import type { CliExecCommand } from './parse-args.js';
+import { textFrameEncoder } from './text-frame-encoder.js';
 import type { CliStreams } from './text-view.js';
 import { whenOutputClosed } from './when-output-closed.js';
 
@@ -49,6 +50,7 @@ export async function runJson(run: CliExecCommand, io: CliStreams, signal?: Abor
   const out = new NdjsonWriter(io.stdout);
   const send = (outcome: HostcallOutcome): Promise<void> | undefined =>
     out.write(encodeFrame({ callId: run.callId, outcome }, codec));
+  const textFrame = textFrameEncoder(run.callId, codec);
   const events = exec(run.file, run.args, {
     reject: true,
     timeoutMs: run.timeoutMs,
@@ -72,6 +74,9 @@ export async function runJson(run: CliExecCommand, io: CliStreams, signal?: Abor
         next = event.sequence + 1;
         if (event.metadata?.reason === 'stalled') code = 124;
         else if (event.isFinal) code = mirrorExitCode(exitOf(event.content));
+        if (typeof event.content === 'string' && !event.isFinal) {
+          return out.write(textFrame(event.sequence, event.content));
+        }
         return send(streamChunk(event.sequence, event.content ?? null, event.isFinal));
       },
       { bufferSize: run.bufferSize, ...(outputClosed === undefined ? {} : { signal: outputClosed }) },

@@ -151,7 +151,9 @@ export class DemandQueue<T> {
         this.#draining = false;
       }
       if (store.size > 0 || this.#ending !== undefined) this.drain();
-      else this.#update();
+      // With no outlet and the valve flowing, nothing can have changed: the common case of a plain
+      // subscribe(), skipped per value.
+      else if (outlet !== undefined || this.upstream.paused) this.#update();
       return true;
     }
     if (!store.push(value)) return false;
@@ -220,12 +222,11 @@ export class DemandQueue<T> {
     if (this.#done) return;
     const outlet = this.#outlet;
     const backlog = this.#store.size + (outlet === undefined ? 0 : outlet.held);
-    const wanted = backlog === 0 && (outlet === undefined || outlet.open);
-    const held = outlet?.holdsProducer === true;
     if (this.upstream.paused) {
-      if (wanted || (backlog <= this.#lowWater && !held)) this.upstream.resume();
-    } else if (!wanted && (backlog >= this.#highWater || held)) {
-      this.upstream.pause();
+      const wanted = backlog === 0 && (outlet === undefined || outlet.open);
+      if (wanted || (backlog <= this.#lowWater && outlet?.holdsProducer !== true)) this.upstream.resume();
+    } else if (backlog >= this.#highWater || outlet?.holdsProducer === true) {
+      if (backlog !== 0 || (outlet !== undefined && !outlet.open)) this.upstream.pause();
     }
   }
 }

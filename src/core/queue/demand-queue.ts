@@ -239,20 +239,31 @@ class EveryOutlet implements QueueOutlet {
     this.#outlets = outlets;
   }
 
+  // Plain loops: these are read for every value on the kernel's path.
   get open(): boolean {
-    return this.#outlets.every((outlet) => outlet.open);
+    const outlets = this.#outlets;
+    for (let index = 0; index < outlets.length; index += 1)
+      if (!(outlets[index] as QueueOutlet).open) return false;
+    return true;
   }
 
   get held(): number {
-    return this.#outlets.reduce((sum, outlet) => sum + outlet.held, 0);
+    const outlets = this.#outlets;
+    let held = 0;
+    for (let index = 0; index < outlets.length; index += 1) held += (outlets[index] as QueueOutlet).held;
+    return held;
   }
 
   get holdsProducer(): boolean {
-    return this.#outlets.some((outlet) => outlet.holdsProducer);
+    const outlets = this.#outlets;
+    for (let index = 0; index < outlets.length; index += 1)
+      if ((outlets[index] as QueueOutlet).holdsProducer) return true;
+    return false;
   }
 
   sent(): void {
-    for (const outlet of this.#outlets) outlet.sent();
+    const outlets = this.#outlets;
+    for (let index = 0; index < outlets.length; index += 1) (outlets[index] as QueueOutlet).sent();
   }
 
   watch(wake: () => void): () => void {

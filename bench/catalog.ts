@@ -46,6 +46,7 @@ export const CATALOG: readonly VariantSpec[] = [
   throughput('exec-onchunk', 'sluice exec → async onChunk'),
   throughput('exec-coalesce', 'sluice exec → coalesce → subscribe'),
   throughput('kernel-stream', 'sluice kernel host + bridge, for await'),
+  throughput('cli-json', 'sluice exec --json | wc -l (NDJSON frames into a pipe)'),
   throughput('mcp-progress', 'sluice/mcp Exec → SDK Client, progress (in memory)'),
   throughput('mcp-http-progress', 'sluice mcp --http Exec → SDK Client over HTTP, progress (memory store)'),
   throughput('raw-data-split', "'data' + indexOf line split", 'node'),

@@ -8,7 +8,7 @@ import type { RunParams, RunResult } from './bench-result.js';
 async function runVariant(params: RunParams): Promise<RunResult> {
   const name = params.variant.replace(/@node$/, '');
   // sluice loads execa and zod on first use: load them now, outside every measurement.
-  if (/^(exec-|kernel-|mcp-|latency-exec|slow-exec|slow-kernel|compose-|cancel-)/.test(name)) {
+  if (/^(exec-|kernel-|mcp-|cli-|latency-exec|slow-exec|slow-kernel|compose-|cancel-)/.test(name)) {
     await (await import('./warm-up.js')).warmUpSluice();
   }
   // The kernel variants also load the kernel (and run one stream) before the clock starts.
@@ -20,7 +20,7 @@ async function runVariant(params: RunParams): Promise<RunResult> {
   }
   const throughput =
     (await import('./throughput-raw.js')).rawThroughput[name] ??
-    (name.startsWith('exec-') || name.startsWith('kernel-') || name.startsWith('mcp-')
+    (/^(exec|kernel|mcp|cli)-/.test(name)
       ? (await import('./throughput-sluice.js')).sluiceThroughput[name]
       : undefined);
   if (throughput !== undefined) {

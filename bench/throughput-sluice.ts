@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import type { CliExecCommand } from '../src/cli/parse-args.js';
 import { coalesce, type ExecEvent, exec, onChunk, toAsyncIterable } from '../src/index.js';
 import { countProgressLines } from './count-progress-lines.js';
 import type { ThroughputVariant } from './throughput-raw.js';
@@ -54,6 +57,26 @@ export const sluiceThroughput: Record<string, ThroughputVariant> = {
           complete: () => resolve(lines),
         });
     }),
+  /**
+   * `sluice exec --json -- <command>` (the CLI's `runJson`, in this process) writing its NDJSON
+   * frames into a real pipe read by `wc -l`, as `sluice exec --json -- cat … | wc -l` does. Counts
+   * the frames of stdout lines: every frame but the final one.
+   */
+  'cli-json': async (command, args) => {
+    const { parseCliArgs } = await import('../src/cli/parse-args.js');
+    const { runJson } = await import('../src/cli/run-json.js');
+    const wc = spawn('wc', ['-l'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let counted = '';
+    wc.stdout.setEncoding('utf8').on('data', (text: string) => {
+      counted += text;
+    });
+    const run = parseCliArgs(['exec', '--json', '--', command, ...args]) as CliExecCommand;
+    const code = await runJson(run, { stdout: wc.stdin, stderr: process.stderr });
+    wc.stdin.end();
+    await once(wc, 'close');
+    if (code !== 0) throw new Error(`sluice exec --json exited ${code}`);
+    return Number(counted.trim()) - 1;
+  },
   /** A streaming `exec` hostcall through the kernel's host and an extension's bridge, `for await`. */
   'kernel-stream': async (command, args) => {
     // Imported here so that the exec variants never depend on the kernel (sluice/kernel).

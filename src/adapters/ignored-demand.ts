@@ -33,8 +33,22 @@ export const IGNORED_DEMAND_FACTOR = 8;
 const MINIMUM = 64;
 
 /**
- * Reads an adapter's `onIgnoredDemand` and `logger` options and returns the overfill hook of its
- * queue (`DemandQueueOptions.overfill`), or `undefined` for `'ignore'`. `fail(error)` ends the
+ * An adapter's overfill hook: called once when `at` values wait in its buffer — its source keeps
+ * pushing while paused. Internal to `src/adapters`.
+ *
+ * @example
+ * ```ts
+ * const overfill: Overfill = { at: 128, call: (waiting) => console.warn(`${waiting} values held`) };
+ * ```
+ */
+export interface Overfill {
+  readonly at: number;
+  readonly call: (waiting: number) => void;
+}
+
+/**
+ * Reads an adapter's `onIgnoredDemand` and `logger` options and returns its {@link Overfill}
+ * hook, or `undefined` for `'ignore'`. `fail(error)` ends the
  * adapter's stream for `'error'`. Internal to `src/adapters`.
  *
  * @example
@@ -47,7 +61,7 @@ export function ignoredDemandHook(
   adapter: string,
   bufferSize: number,
   fail: (error: SluiceError) => void,
-): { readonly at: number; readonly call: (waiting: number) => void } | undefined {
+): Overfill | undefined {
   const policy = options?.onIgnoredDemand ?? 'warn';
   if (policy !== 'warn' && policy !== 'error' && policy !== 'ignore') {
     throw optionError('onIgnoredDemand', "one of 'warn', 'error', 'ignore'", policy);

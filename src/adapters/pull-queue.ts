@@ -1,8 +1,9 @@
 import { type Observable, Subscription } from 'rxjs';
-import { DemandQueue, type DemandQueueOptions, type QueueEnding } from '../core/queue/demand-queue.js';
+import { Credit } from '../core/queue/credit.js';
+import { DemandQueue, type QueueEnding } from '../core/queue/demand-queue.js';
 import { RingQueue } from '../core/queue/ring-queue.js';
-import { subscribeDemanding } from '../core/subscribe-demanding.js';
-import { subscriberWithDemand } from '../core/subscriber-chain.js';
+import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
+import type { Overfill } from './ignored-demand.js';
 
 type Waiter<T> = {
   resolve: (result: IteratorResult<T, undefined>) => void;
@@ -13,7 +14,7 @@ const DONE = Object.freeze({ done: true, value: undefined }) as IteratorResult<n
 
 /**
  * The pull side shared by {@link toAsyncIterable} and {@link onChunk}: a {@link DemandQueue}
- * whose credit is the pending `next()` calls. It subscribes to `source` lazily, on the first
+ * whose {@link Credit} is the pending `next()` calls. It subscribes to `source` lazily, on the first
  * {@link PullQueue.next}, carrying the queue's valve as its demand (on the subscriber chain, so
  * producers subscribed later by `concatMap`, `retry`… find it too).
  *
@@ -43,21 +44,25 @@ const DONE = Object.freeze({ done: true, value: undefined }) as IteratorResult<n
 export class PullQueue<T> {
   readonly #source: Observable<T>;
   readonly #queue: DemandQueue<T>;
+  readonly #credit = new Credit();
+  #overfill: Overfill | undefined;
   readonly #waiters = new RingQueue<Waiter<T>>();
   #subscription: Subscription | undefined;
   #ending: QueueEnding | undefined;
   #finished = false;
 
-  constructor(source: Observable<T>, bufferSize: number, overfill?: DemandQueueOptions<T>['overfill']) {
+  constructor(source: Observable<T>, bufferSize: number, overfill?: Overfill) {
     this.#source = source;
-    this.#queue = new DemandQueue<T>({
-      highWater: bufferSize,
-      lowWater: bufferSize === 0 ? -1 : Math.floor(bufferSize / 2),
-      credit: 0,
-      deliver: (value) => (this.#waiters.shift() as Waiter<T>).resolve({ done: false, value }),
-      finish: (ending) => this.#finish(ending),
-      overfill,
-    });
+    this.#overfill = overfill;
+    this.#queue = new DemandQueue<T>(
+      {
+        highWater: bufferSize,
+        lowWater: bufferSize === 0 ? -1 : Math.floor(bufferSize / 2),
+        deliver: (value) => (this.#waiters.shift() as Waiter<T>).resolve({ done: false, value }),
+        finish: (ending) => this.#finish(ending),
+      },
+      this.#credit,
+    );
   }
 
   /** The next value, `done` at the end, or a rejection with the source's error. */
@@ -68,7 +73,7 @@ export class PullQueue<T> {
     const pending = new Promise<IteratorResult<T, undefined>>((resolve, reject) => {
       this.#waiters.push({ resolve, reject });
     });
-    this.#queue.request(1);
+    this.#credit.request(1);
     if (this.#subscription === undefined) this.#subscribe();
     return pending;
   }
@@ -102,17 +107,28 @@ export class PullQueue<T> {
   #subscribe(): void {
     const subscription = new Subscription();
     this.#subscription = subscription;
-    const valve = this.#queue.upstream;
-    const subscriber = subscriberWithDemand<T>(valve, {
-      next: (value) => {
-        if (!this.#finished) this.#queue.push(value);
+    const queue = this.#queue;
+    subscribeWithDemand(
+      this.#source,
+      queue.upstream,
+      {
+        next: (value) => {
+          if (this.#finished) return;
+          queue.push(value);
+          if (this.#overfill !== undefined && queue.size >= this.#overfill.at) this.#overfilled();
+        },
+        error: (reason: unknown) => queue.end({ error: true, reason }),
+        complete: () => queue.end({ error: false }),
       },
-      error: (reason: unknown) => this.#queue.end({ error: true, reason }),
-      complete: () => this.#queue.end({ error: false }),
-    });
-    subscription.add(subscriber);
-    subscribeDemanding(this.#source, valve, subscriber);
+      subscription,
+    );
     if (this.#finished) subscription.unsubscribe();
+  }
+
+  #overfilled(): void {
+    const overfill = this.#overfill as Overfill;
+    this.#overfill = undefined;
+    overfill.call(this.#queue.size);
   }
 
   #finish(ending: QueueEnding): void {

@@ -1,10 +1,9 @@
-import { isObservable, type Observable, type Subscription } from 'rxjs';
+import { isObservable, type Observable, Subscription } from 'rxjs';
 import { checkArgument } from '../core/check-argument.js';
 import { Valve } from '../core/demand.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { subscribeDemanding } from '../core/subscribe-demanding.js';
-import { subscriberWithDemand } from '../core/subscriber-chain.js';
+import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
 import { type IgnoredDemandPolicy, ignoredDemandHook, type WarnLogger } from './ignored-demand.js';
 
 /**
@@ -102,8 +101,10 @@ export function toReadableStream<T>(
           if ((controller.desiredSize ?? 0) >= highWaterMark) controller.error(error);
           else failure = { error };
         };
-        const subscriber = subscriberWithDemand<T>(valve, {
-          next: (value) => {
+        const owner = new Subscription();
+        subscription = owner;
+        const observer = {
+          next: (value: T) => {
             if (cancelled) return;
             controller.enqueue(value);
             const desired = controller.desiredSize ?? 0;
@@ -120,9 +121,9 @@ export function toReadableStream<T>(
           complete: () => {
             if (!cancelled) controller.close();
           },
-        });
-        subscription = subscribeDemanding(source, valve, subscriber);
-        if (cancelled) subscription.unsubscribe();
+        };
+        subscribeWithDemand(source, valve, observer, owner);
+        if (cancelled) owner.unsubscribe();
       },
       cancel() {
         cancelled = true;

@@ -16,10 +16,11 @@ import { stallTimeout } from '../operators/stall-timeout.js';
 import { type ExecResult, exec } from '../sources/exec.js';
 import { CliInterruption } from './cli-interruption.js';
 import { mirrorExitCode } from './exit-code.js';
+import { NdjsonWriter } from './ndjson-writer.js';
 import type { CliExecCommand } from './parse-args.js';
+import { textFrameEncoder } from './text-frame-encoder.js';
 import type { CliStreams } from './text-view.js';
 import { whenOutputClosed } from './when-output-closed.js';
-import { writePaced } from './write-paced.js';
 
 /**
  * `sluice exec --json`: writes one NDJSON `{callId, outcome}` frame per chunk on stdout, in the
@@ -35,8 +36,9 @@ import { writePaced } from './write-paced.js';
  *   duration_ms, cancelled_by? } }`, or `{ "spawn_error": { errno, syscall?, path? } }`.
  *
  * On a fatal signal the command's group is killed and its last lines, that chunk and the `Error`
- * are still written (see docs/protocol.md). A closed stdout stops everything at once. Writes wait
- * for `'drain'`, so a slow reader pauses the command.
+ * are still written (see docs/protocol.md). A closed stdout stops everything at once. The frames
+ * of one read go out in one write ({@link NdjsonWriter}); writes wait for `'drain'`, so a slow
+ * reader pauses the command.
  *
  * @example
  * ```ts
@@ -45,8 +47,10 @@ import { writePaced } from './write-paced.js';
  */
 export async function runJson(run: CliExecCommand, io: CliStreams, signal?: AbortSignal): Promise<number> {
   const codec = run.wire === 'serde' ? serdeCodec : bridgeCodec;
+  const out = new NdjsonWriter(io.stdout);
   const send = (outcome: HostcallOutcome): Promise<void> | undefined =>
-    writePaced(io.stdout, encodeFrame({ callId: run.callId, outcome }, codec));
+    out.write(encodeFrame({ callId: run.callId, outcome }, codec));
+  const textFrame = textFrameEncoder(run.callId, codec);
   const events = exec(run.file, run.args, {
     reject: true,
     timeoutMs: run.timeoutMs,
@@ -70,10 +74,14 @@ export async function runJson(run: CliExecCommand, io: CliStreams, signal?: Abor
         next = event.sequence + 1;
         if (event.metadata?.reason === 'stalled') code = 124;
         else if (event.isFinal) code = mirrorExitCode(exitOf(event.content));
+        if (typeof event.content === 'string' && !event.isFinal) {
+          return out.write(textFrame(event.sequence, event.content));
+        }
         return send(streamChunk(event.sequence, event.content ?? null, event.isFinal));
       },
       { bufferSize: run.bufferSize, ...(outputClosed === undefined ? {} : { signal: outputClosed }) },
     );
+    await out.flush();
     return code;
   } catch (error) {
     const interruption = signal?.reason instanceof CliInterruption ? signal.reason : undefined;
@@ -81,6 +89,7 @@ export async function runJson(run: CliExecCommand, io: CliStreams, signal?: Abor
     const end = endAsData(error, interruption);
     if (end !== undefined) await send(streamChunk(next, end, false));
     await send(failure(isSluiceError(error) ? error.code : 'EXEC_FAILED', (error as Error).message));
+    await out.flush();
     if (isCancelledError(error)) return interruption?.exitCode ?? 130;
     if (isExecError(error)) return mirrorExitCode(error.result);
     if (isSpawnError(error)) {

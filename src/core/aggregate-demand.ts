@@ -28,13 +28,18 @@ interface Member {
  * unsubscribes. A member with no demand (a plain `subscribe()`) never pauses. With no member it
  * flows.
  *
- * Reading `paused` costs O(1) while the membership is unchanged (the list's length is compared
- * with the members known), so a producer may read it for every value.
+ * Reading `paused` never calls a listener. It picks up members that joined since the last read
+ * (O(1) while the membership is unchanged, so a producer may read it for every value) and counts
+ * the state it returns as told: a producer that stopped on `paused` is sure to hear the resume.
+ * Whoever adds a member and has a producer waiting on a change (sluice's `share()`, as a consumer
+ * subscribes) calls {@link AggregateDemand.refresh} to tell the listeners at once.
  *
  * @example
  * ```ts
- * const demand = new AggregateDemand(() => subject.observers, 'slowest', demandOf);
+ * const demand = new AggregateDemand(() => subject.observers, 'slowest', chainDemand);
  * demand.onChange((paused) => (paused ? pipe.pause() : pipe.resume()));
+ * subject.subscribe(consumer);
+ * demand.refresh(); // a consumer that joined paused pauses the pipe now
  * ```
  */
 export class AggregateDemand implements Demand {
@@ -61,12 +66,24 @@ export class AggregateDemand implements Demand {
   }
 
   get paused(): boolean {
-    this.#refresh();
-    return this.#compute();
+    this.#syncIfNeeded();
+    const paused = this.#compute();
+    if (!this.#notifying) this.#notified = paused;
+    return paused;
+  }
+
+  /**
+   * Picks up the members that joined since the state was last asked for, and tells the listeners
+   * if that changed the state (a member that joined paused, or, with `'fastest'`, a flowing one
+   * while every other was paused).
+   */
+  refresh(): void {
+    this.#syncIfNeeded();
+    if (this.#compute() !== this.#notified) this.#changed();
   }
 
   onChange(listener: (paused: boolean) => void): () => void {
-    this.#refresh();
+    this.#syncIfNeeded();
     this.#listeners = [...this.#listeners, listener];
     return () => {
       this.#listeners = this.#listeners.filter((other) => other !== listener);
@@ -83,16 +100,6 @@ export class AggregateDemand implements Demand {
   #compute(): boolean {
     if (this.#governor === 'slowest') return this.#pausedCount > 0;
     return this.#known.size > 0 && this.#pausedCount === this.#known.size;
-  }
-
-  /**
-   * Picks up the members that joined since the state was last asked for. A change that makes (a
-   * member that joined paused) is told to the listeners before anyone reads it: a producer that
-   * stops on `paused` is then sure to hear the resume.
-   */
-  #refresh(): void {
-    this.#syncIfNeeded();
-    if (this.#compute() !== this.#notified) this.#changed();
   }
 
   #syncIfNeeded(): void {

@@ -1,6 +1,6 @@
 import type { Subscriber } from 'rxjs';
 import { AggregateDemand } from './aggregate-demand.js';
-import { currentDemand, type Demand } from './demand.js';
+import type { Demand } from './demand.js';
 import { type ChainDemand, type SubjectNode, subjectObservers, walkChain } from './subscriber-chain.js';
 
 const subjects = new WeakMap<SubjectNode, AggregateDemand>();
@@ -13,13 +13,12 @@ const subjects = new WeakMap<SubjectNode, AggregateDemand>();
  * docs/backpressure.md), so it does not matter *when* the producer is subscribed: the inner
  * observables of `concatMap`, `mergeMap`, `switchMap`, `exhaustMap`, `concat`, `merge`, `race`,
  * `defer`, and the re-subscriptions of `retry`, `repeat` and `catchError` all find the demand of
- * the adapter (`toAsyncIterable`, `onChunk`, `toReadableStream`, a {@link subscriberWithDemand})
+ * the adapter (`toAsyncIterable`, `onChunk`, `toReadableStream`, a {@link subscribeWithDemand})
  * at the end of their chain. Through a `Subject` (and so `connectable()`, and sluice's `share()`)
  * it is the combined demand of the Subject's subscribers: paused while any of them is.
  *
  * Where the chain says nothing (plain `subscribe()`, or an observer that hides what is below it)
- * it falls back to {@link currentDemand}, the legacy subscribe-time context, and otherwise
- * returns `undefined`: nobody asked, push freely.
+ * it returns `undefined`: nobody asked, push freely.
  *
  * @example
  * ```ts
@@ -34,13 +33,13 @@ const subjects = new WeakMap<SubjectNode, AggregateDemand>();
  * ```
  */
 export function demandOf(subscriber: Subscriber<any>): Demand | undefined {
-  const found = walkChain(subscriber);
-  return found === undefined ? currentDemand() : resolve(found);
+  return resolve(walkChain(subscriber));
 }
 
 /**
- * The demand the chain below `member` carries, without the subscribe-time fallback: how a group
- * of consumers (`AggregateDemand`) finds each member's. Internal: not exported from the package.
+ * {@link demandOf} for any member of a Subject's subscriber list (typed `unknown` there): how a
+ * group of consumers (`AggregateDemand`) finds each member's. Internal: not exported from the
+ * package.
  *
  * @example
  * ```ts

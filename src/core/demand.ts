@@ -6,8 +6,8 @@
  * while its buffer is full; a producer that can pause (a child's stdout pipe, an HTTP body
  * reader, a hostcall channel) listens and stops reading while it is closed.
  *
- * It travels upstream at subscribe time: see {@link subscribeWithDemand} and
- * {@link currentDemand}.
+ * It travels upstream on the subscriber chain: a consumer subscribes with
+ * {@link subscribeWithDemand}, a producer finds it with {@link demandOf} (docs/backpressure.md).
  *
  * @example
  * ```ts
@@ -96,55 +96,5 @@ export class Valve implements Demand {
     for (let index = 0; index < listeners.length && this.#paused === paused; index += 1) {
       listeners[index]?.(paused);
     }
-  }
-}
-
-const SLOT = Symbol.for('sluice.demand.context');
-type Slot = { [SLOT]?: Demand | undefined };
-
-/**
- * The demand of the subscription being set up right now, if a consumer gave one.
- *
- * A producer calls this **synchronously at the start of its subscribe function** (inside
- * `new Observable(subscriber => …)`). Subscribing is synchronous through `map`, `filter`, `tap`,
- * `scan`, `takeWhile` and every other operator that subscribes to its source when it is itself
- * subscribed, so the consumer's demand reaches the producer through such a chain unchanged.
- * Returns `undefined` when nobody asked (plain `subscribe()`): the producer then never pauses.
- *
- * @example
- * ```ts
- * import { Observable } from 'rxjs';
- * import { currentDemand } from 'sluice';
- * const source = new Observable<number>((subscriber) => {
- *   const demand = currentDemand(); // undefined for a plain subscribe()
- *   // … read while !demand?.paused …
- * });
- * ```
- */
-export function currentDemand(): Demand | undefined {
-  return (globalThis as Slot)[SLOT];
-}
-
-/**
- * Runs `subscribe` with `demand` as the {@link currentDemand} of everything it subscribes to
- * synchronously, then restores the previous one (even if `subscribe` throws). This is how an
- * adapter hands its demand to the producer at the top of the chain.
- *
- * @example
- * ```ts
- * import { Valve, subscribeWithDemand } from 'sluice';
- * const valve = new Valve();
- * const subscription = subscribeWithDemand(valve, () => source$.pipe(map(f)).subscribe(observer));
- * valve.pause(); // the producer behind source$ stops reading
- * ```
- */
-export function subscribeWithDemand<R>(demand: Demand | undefined, subscribe: () => R): R {
-  const slot = globalThis as Slot;
-  const previous = slot[SLOT];
-  slot[SLOT] = demand;
-  try {
-    return subscribe();
-  } finally {
-    slot[SLOT] = previous;
   }
 }

@@ -13,4 +13,4 @@ export * from './errors/run-store-error.js';
 export * from './errors/sequence-error.js';
 export * from './errors/sluice-error.js';
 export * from './errors/spawn-error.js';
-export { subscriberWithDemand } from './subscriber-chain.js';
+export { subscribeWithDemand } from './subscribe-with-demand.js';

@@ -103,8 +103,17 @@ export function tagDemand<S extends object>(subscriber: S, demand: Demand | null
   return subscriber;
 }
 
-/** Where a subscriber hands its notifications: a plain observer, guarded like RxJS's `SafeSubscriber`. */
-class ObserverSubscriber<T> extends Subscriber<T> {
+/**
+ * A `Subscriber` that hands everything to a plain `observer`, guarded like RxJS's
+ * `SafeSubscriber`: what the observer's callbacks throw is reported as an uncaught error on a
+ * later tick. What {@link subscribeWithDemand} wraps a plain observer in.
+ *
+ * @example
+ * ```ts
+ * source.subscribe(tagDemand(new ObserverSubscriber({ next: (value) => queue.push(value) }), valve));
+ * ```
+ */
+export class ObserverSubscriber<T> extends Subscriber<T> {
   readonly #observer: Partial<Observer<T>>;
   /** The observer's `next`, read once (a value goes through here per chunk on every hot path). */
   readonly #next: ((value: T) => void) | undefined;
@@ -146,23 +155,6 @@ class ObserverSubscriber<T> extends Subscriber<T> {
       this.unsubscribe();
     }
   }
-}
-
-/**
- * A `Subscriber` that hands everything to `observer` and carries `demand` for the producers
- * above it (see {@link walkChain}). What the observer's callbacks throw is reported as an
- * uncaught error on a later tick, as RxJS does for a plain `subscribe(observer)`.
- *
- * @example
- * ```ts
- * source.subscribe(subscriberWithDemand(valve, { next: (value) => queue.push(value) }));
- * ```
- */
-export function subscriberWithDemand<T>(
-  demand: Demand | null,
-  observer: Partial<Observer<T>>,
-): Subscriber<T> {
-  return tagDemand(new ObserverSubscriber(observer), demand);
 }
 
 /**

@@ -3,14 +3,15 @@ import type { ChunkEvent } from '../core/chunk.js';
 import { demandOf } from '../core/demand-of.js';
 import { BufferOverflowError } from '../core/errors/buffer-overflow-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
+import { DemandGate } from '../core/queue/demand-gate.js';
 import { DemandQueue } from '../core/queue/demand-queue.js';
-import { subscribeDemanding } from '../core/subscribe-demanding.js';
+import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
 import { BoundedQueue } from './bounded-queue.js';
 import type { BoundedStrategy } from './bounded-strategy.js';
 
 /**
  * The operator behind {@link bounded} (and the per-consumer bound of `share({ governor:
- * 'fastest' })`), with checked arguments: a {@link DemandQueue} gated by the consumer's demand,
+ * 'fastest' })`), with checked arguments: a {@link DemandQueue} gated by the consumer's demand ({@link DemandGate}),
  * stored in a {@link BoundedQueue} that applies `strategy`. What the source sees as its demand:
  * this operator's own valve (`suspend`), none at all (`dropping`, `sliding`, `error`) — or, with
  * `passDemand`, the consumer's own demand, so a group of consumers can still pause the producer
@@ -33,14 +34,16 @@ export function boundedChannel<E extends ChunkEvent<unknown>>(
       return undefined;
     }
     const store = new BoundedQueue<E>(capacity, strategy);
-    const queue = new DemandQueue<E | ChunkEvent<never>>({
-      store,
-      highWater: strategy === 'suspend' ? capacity : Number.POSITIVE_INFINITY,
-      lowWater: capacity - 1,
-      gate: down,
-      deliver: (event) => subscriber.next(event),
-      finish: (ending) => (ending.error ? subscriber.error(ending.reason) : subscriber.complete()),
-    });
+    const queue = new DemandQueue<E | ChunkEvent<never>>(
+      {
+        store,
+        highWater: strategy === 'suspend' ? capacity : Number.POSITIVE_INFINITY,
+        lowWater: capacity - 1,
+        deliver: (event) => subscriber.next(event),
+        finish: (ending) => (ending.error ? subscriber.error(ending.reason) : subscriber.complete()),
+      },
+      new DemandGate(down),
+    );
     const upstream = createOperatorSubscriber<E>(
       subscriber,
       (event) => {
@@ -59,7 +62,7 @@ export function boundedChannel<E extends ChunkEvent<unknown>>(
       (reason) => queue.end({ error: true, reason }),
     );
     const demand = passDemand ? down : strategy === 'suspend' ? queue.upstream : null;
-    subscribeDemanding(source, demand, upstream);
+    subscribeWithDemand(source, demand, upstream);
     return () => queue.close();
   });
 }

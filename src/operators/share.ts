@@ -11,8 +11,8 @@ import type { ChunkEvent } from '../core/chunk.js';
 import { chainDemand } from '../core/demand-of.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { subscribeDemanding } from '../core/subscribe-demanding.js';
-import { type SubjectNode, subjectObservers, subscriberWithDemand } from '../core/subscriber-chain.js';
+import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
+import { type SubjectNode, subjectObservers } from '../core/subscriber-chain.js';
 import { boundedChannel } from './bounded-channel.js';
 
 /**
@@ -100,7 +100,7 @@ export function share<T>(config: DemandShareConfig<T> = {}): MonoTypeOperatorFun
       demand = Array.isArray(members?.observers)
         ? new AggregateDemand(() => subjectObservers(members as SubjectNode), governor, chainDemand)
         : null;
-      return subscribeDemanding(source, demand, subscriberWithDemand(demand, subscriber));
+      return subscribeWithDemand(source, demand, subscriber);
     });
     const shared = rxShare<T>({ ...resets, connector: () => (subject = connector()) })(linked);
     const consumed =
@@ -113,7 +113,7 @@ export function share<T>(config: DemandShareConfig<T> = {}): MonoTypeOperatorFun
     // the producer, which may be waiting for a change, is told at once.
     return new Observable<T>((subscriber) => {
       const subscription = consumed.subscribe(subscriber);
-      void demand?.paused;
+      demand?.refresh();
       return subscription;
     });
   };

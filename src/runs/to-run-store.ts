@@ -6,7 +6,7 @@ import { SequenceError } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { subscribeDemanding } from '../core/subscribe-demanding.js';
+import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
 import type { CancelDetails, RunStore, RunWriterOptions } from './run-store.js';
 
 /**
@@ -125,7 +125,7 @@ export function toRunStore<T extends ChunkEvent<unknown>>(
       (error) => fail(error),
     );
     upstream = upstreamSubscriber;
-    subscribeDemanding(source, valve, upstreamSubscriber);
+    subscribeWithDemand(source, valve, upstreamSubscriber);
     if (finished) stopSource();
     return () => {
       stopDownstream?.();

@@ -1,7 +1,6 @@
 import { Observable } from 'rxjs';
 import type { Demand } from '../core/demand.js';
-import { subscribeDemanding } from '../core/subscribe-demanding.js';
-import { subscriberWithDemand } from '../core/subscriber-chain.js';
+import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
 
 /**
  * `source`, subscribed with `demand` as the consumer's demand — what an adapter
@@ -16,7 +15,5 @@ import { subscriberWithDemand } from '../core/subscriber-chain.js';
  * ```
  */
 export function withDemand<T>(demand: Demand | undefined, source: Observable<T>): Observable<T> {
-  return new Observable<T>((subscriber) =>
-    subscribeDemanding(source, demand ?? null, subscriberWithDemand(demand ?? null, subscriber)),
-  );
+  return new Observable<T>((subscriber) => subscribeWithDemand(source, demand ?? null, subscriber));
 }

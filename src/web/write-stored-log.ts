@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
+import { Subscription } from 'rxjs';
 import { Valve } from '../core/demand.js';
-import { subscribeDemanding } from '../core/subscribe-demanding.js';
-import { subscriberWithDemand } from '../core/subscriber-chain.js';
+import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
 import type { RunRecord } from '../runs/run-record.js';
 import type { RunStore } from '../runs/run-store.js';
 
@@ -22,8 +22,9 @@ import type { RunStore } from '../runs/run-store.js';
  */
 export function writeStoredLog(store: RunStore, runId: string, last: number, res: ServerResponse): void {
   const valve = new Valve();
-  const subscriber = subscriberWithDemand<RunRecord>(valve, {
-    next: (record) => {
+  const subscription = new Subscription();
+  const observer = {
+    next: (record: RunRecord) => {
       if (record.type === 'gap') {
         const count = record.to - record.from + 1;
         write(`[sluice: ${count} earlier events are no longer retained by the run store]\n`);
@@ -38,16 +39,16 @@ export function writeStoredLog(store: RunStore, runId: string, last: number, res
     },
     error: () => res.destroy(),
     complete: () => done(),
-  });
+  };
   const write = (content: string | Uint8Array) => {
     if (!res.write(content)) valve.pause();
   };
   const done = () => {
-    subscriber.unsubscribe();
+    subscription.unsubscribe();
     res.end();
   };
   res.on('drain', () => valve.resume());
-  res.once('close', () => subscriber.unsubscribe());
+  res.once('close', () => subscription.unsubscribe());
   if (last < 0) done();
-  else subscribeDemanding(store.read(runId), valve, subscriber);
+  else subscribeWithDemand(store.read(runId), valve, observer, subscription);
 }

@@ -2,7 +2,8 @@ import { lastValueFrom, map, take, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { fromAsyncIterable } from '../../src/adapters/from-async-iterable.js';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
-import { subscribeWithDemand, Valve } from '../../src/core/demand.js';
+import { Valve } from '../../src/core/demand.js';
+import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
 import { sequenced } from '../../src/operators/sequenced.js';
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -67,12 +68,12 @@ describe('fromAsyncIterable', () => {
     const { iterable, stats } = countingIterable();
     const valve = new Valve();
     const seen: number[] = [];
-    const subscription = subscribeWithDemand(valve, () =>
-      fromAsyncIterable(iterable).subscribe((value) => {
+    const subscription = subscribeWithDemand(fromAsyncIterable(iterable), valve, {
+      next: (value) => {
         seen.push(value);
         if (seen.length === 3) valve.pause();
-      }),
-    );
+      },
+    });
     while (seen.length < 3) await tick();
     for (let i = 0; i < 10; i += 1) await tick();
     expect(stats.pulls).toBe(3);

@@ -2,7 +2,8 @@ import { lastValueFrom, map, take, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { fromReadableStream } from '../../src/adapters/from-readable-stream.js';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
-import { subscribeWithDemand, Valve } from '../../src/core/demand.js';
+import { Valve } from '../../src/core/demand.js';
+import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
 import { sequenced } from '../../src/operators/sequenced.js';
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -60,12 +61,12 @@ describe('fromReadableStream', () => {
     const { stream, stats } = countingStream();
     const valve = new Valve();
     const seen: number[] = [];
-    const subscription = subscribeWithDemand(valve, () =>
-      fromReadableStream(stream).subscribe((value) => {
+    const subscription = subscribeWithDemand(fromReadableStream(stream), valve, {
+      next: (value) => {
         seen.push(value);
         if (seen.length === 2 || seen.length === 5) valve.pause();
-      }),
-    );
+      },
+    });
     while (seen.length < 2) await tick();
     for (let i = 0; i < 10; i += 1) await tick();
     expect(stats.pulls).toBe(2);

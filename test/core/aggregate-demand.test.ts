@@ -69,7 +69,7 @@ describe('AggregateDemand', () => {
       expect(demand.paused).toBe(true);
     });
 
-    it('a member that joins already paused pauses the group, and its listeners hear both the pause and the resume', () => {
+    it('a member that joins already paused pauses the group: a reader of `paused` sees it and hears the resume; reading calls no listener', () => {
       const { demand, told, join } = group('slowest');
       join();
       expect(demand.paused).toBe(false);
@@ -78,10 +78,25 @@ describe('AggregateDemand', () => {
       join(late);
       // A producer notices the new member the next time it asks (it asks before every value).
       expect(demand.paused).toBe(true);
-      expect(told).toEqual(['pause']);
+      expect(told).toEqual([]);
       late.resume(); // a producer that stopped on `paused` waits for this
-      expect(told).toEqual(['pause', 'resume']);
+      expect(told).toEqual(['resume']);
       expect(demand.paused).toBe(false);
+    });
+
+    it('refresh() tells the listeners at once about a member that joined paused', () => {
+      const { demand, told, join } = group('slowest');
+      join();
+      expect(demand.paused).toBe(false);
+      const late = new Valve();
+      late.pause();
+      join(late);
+      demand.refresh();
+      expect(told).toEqual(['pause']);
+      demand.refresh();
+      expect(told).toEqual(['pause']);
+      late.resume();
+      expect(told).toEqual(['pause', 'resume']);
     });
 
     it('forwards progress from any member (a consumer that still takes values while paused)', () => {
@@ -103,6 +118,17 @@ describe('AggregateDemand', () => {
   });
 
   describe("governor 'fastest'", () => {
+    it('refresh() resumes a paused producer when a flowing member joins', () => {
+      const { demand, told, join } = group('fastest');
+      const a = join();
+      expect(demand.paused).toBe(false);
+      a.valve.pause();
+      expect(told).toEqual(['pause']);
+      join();
+      demand.refresh();
+      expect(told).toEqual(['pause', 'resume']);
+    });
+
     it('pauses only while every member is paused', () => {
       const { demand, told, join } = group('fastest');
       expect(demand.paused).toBe(false);

@@ -31,9 +31,9 @@ import {
   VirtualTimeScheduler,
 } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { type Demand, subscribeWithDemand, Valve } from '../../src/core/demand.js';
+import { type Demand, Valve } from '../../src/core/demand.js';
 import { demandOf } from '../../src/core/demand-of.js';
-import { subscriberWithDemand } from '../../src/core/subscriber-chain.js';
+import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
 import { bounded } from '../../src/operators/bounded.js';
 import { share } from '../../src/operators/share.js';
 import { withDemand } from '../../src/testing/index.js';
@@ -95,8 +95,7 @@ describe('demandOf', () => {
         const seen: (Demand | undefined)[] = [];
         const trigger = new Subject<void>();
         const valve = new Valve();
-        // Only on the chain: no subscribe-time context at all.
-        const subscription = compose(probe(seen), trigger).subscribe(subscriberWithDemand(valve, {}));
+        const subscription = subscribeWithDemand(compose(probe(seen), trigger), valve, {});
         expect(seen).toEqual([]);
         trigger.next();
         expect(seen.length).toBeGreaterThan(0);
@@ -110,25 +109,31 @@ describe('demandOf', () => {
       const valve = new Valve();
       const failTwice = (subscriber: Subscriber<unknown>, nth: number) =>
         nth <= 2 ? subscriber.error(new Error(`attempt ${nth}`)) : undefined;
-      probe(seen, failTwice).pipe(retry(2)).subscribe(subscriberWithDemand(valve, {}));
+      subscribeWithDemand(probe(seen, failTwice).pipe(retry(2)), valve, {});
       expect(seen).toEqual([valve, valve, valve]);
     });
 
     it('through the re-subscriptions of repeat', () => {
       const seen: (Demand | undefined)[] = [];
       const valve = new Valve();
-      probe(seen, (subscriber, nth) => (nth <= 2 ? subscriber.complete() : undefined))
-        .pipe(repeat(3))
-        .subscribe(subscriberWithDemand(valve, {}));
+      subscribeWithDemand(
+        probe(seen, (subscriber, nth) => (nth <= 2 ? subscriber.complete() : undefined)).pipe(repeat(3)),
+        valve,
+        {},
+      );
       expect(seen).toEqual([valve, valve, valve]);
     });
 
     it('through the replacement of catchError', () => {
       const seen: (Demand | undefined)[] = [];
       const valve = new Valve();
-      probe(seen, (subscriber, nth) => (nth === 1 ? subscriber.error(new Error('first')) : undefined))
-        .pipe(catchError((_error, caught) => caught))
-        .subscribe(subscriberWithDemand(valve, {}));
+      subscribeWithDemand(
+        probe(seen, (subscriber, nth) => (nth === 1 ? subscriber.error(new Error('first')) : undefined)).pipe(
+          catchError((_error, caught) => caught),
+        ),
+        valve,
+        {},
+      );
       expect(seen).toEqual([valve, valve]);
     });
 
@@ -136,7 +141,7 @@ describe('demandOf', () => {
       const seen: (Demand | undefined)[] = [];
       const valve = new Valve();
       const scheduler = new VirtualTimeScheduler();
-      probe(seen).pipe(subscribeOn(scheduler, 10)).subscribe(subscriberWithDemand(valve, {}));
+      subscribeWithDemand(probe(seen).pipe(subscribeOn(scheduler, 10)), valve, {});
       expect(seen).toEqual([]);
       scheduler.flush();
       expect(seen).toEqual([valve]);
@@ -146,7 +151,7 @@ describe('demandOf', () => {
       const seen: (Demand | undefined)[] = [];
       const valve = new Valve();
       const events = probe(seen) as Observable<never>;
-      events.pipe(bounded({ capacity: 4 })).subscribe(subscriberWithDemand(valve, {}));
+      subscribeWithDemand(events.pipe(bounded({ capacity: 4 })), valve, {});
       expect(seen[0]).toBeInstanceOf(Valve);
       expect(seen[0]).not.toBe(valve);
     });
@@ -158,9 +163,9 @@ describe('demandOf', () => {
       const subject = new Subject<unknown>();
       const a = new Valve();
       const b = new Valve();
-      subject.subscribe(subscriberWithDemand(a, {}));
+      subscribeWithDemand(subject, a, {});
       subject.subscribe(() => {}); // a plain consumer
-      const late = subject.subscribe(subscriberWithDemand(b, {}));
+      const late = subscribeWithDemand(subject, b, {});
       probe(seen)
         .pipe(map((value) => value))
         .subscribe(subject);
@@ -190,11 +195,11 @@ describe('demandOf', () => {
       const seen: (Demand | undefined)[] = [];
       const shared = connectable(probe(seen));
       const early = new Valve();
-      shared.subscribe(subscriberWithDemand(early, {}));
+      subscribeWithDemand(shared, early, {});
       const connection = shared.connect();
       const demand = seen[0] as Demand;
       const late = new Valve();
-      shared.subscribe(subscriberWithDemand(late, {}));
+      subscribeWithDemand(shared, late, {});
       late.pause();
       expect(demand.paused).toBe(true);
       late.resume();
@@ -208,8 +213,8 @@ describe('demandOf', () => {
       const shared = probe(seen).pipe(share());
       const first = new Valve();
       const second = new Valve();
-      shared.subscribe(subscriberWithDemand(first, {}));
-      shared.subscribe(subscriberWithDemand(second, {}));
+      subscribeWithDemand(shared, first, {});
+      subscribeWithDemand(shared, second, {});
       expect(seen.length).toBe(1);
       const demand = seen[0] as Demand;
       second.pause();
@@ -218,50 +223,32 @@ describe('demandOf', () => {
       expect(demand.paused).toBe(false);
     });
 
-    it("not through RxJS's share(): its source sees only the first consumer, and only through the subscribe-time context", () => {
+    it("not through RxJS's share(): its connection hides the consumers from the source", () => {
       const seen: (Demand | undefined)[] = [];
       const shared = probe(seen).pipe(rxShare());
-      const first = new Valve();
-      withDemand(first, shared).subscribe();
       withDemand(new Valve(), shared).subscribe();
-      expect(seen).toEqual([first]);
-      const chainOnly: (Demand | undefined)[] = [];
-      probe(chainOnly).pipe(rxShare()).subscribe(subscriberWithDemand(new Valve(), {}));
-      expect(chainOnly).toEqual([undefined]);
+      withDemand(new Valve(), shared).subscribe();
+      expect(seen).toEqual([undefined]);
     });
   });
 
-  describe('the subscribe-time context (legacy) and explicit absence', () => {
-    it('falls back to currentDemand() where the chain says nothing (plain subscribe inside subscribeWithDemand)', () => {
+  describe('explicit absence', () => {
+    it('a `null` tag is explicitly none: the producer pushes freely, whatever a consumer further down asks', () => {
       const seen: (Demand | undefined)[] = [];
-      const valve = new Valve();
-      subscribeWithDemand(valve, () =>
-        probe(seen)
-          .pipe(map((value) => value))
-          .subscribe(),
+      const ungoverned = new Observable<number>((subscriber) =>
+        subscribeWithDemand(probe(seen), null, subscriber),
       );
-      expect(seen).toEqual([valve]);
+      withDemand(new Valve(), ungoverned).subscribe();
+      expect(seen).toEqual([undefined]);
     });
 
-    it('the chain wins over the subscribe-time context', () => {
-      const seen: (Demand | undefined)[] = [];
-      const onChain = new Valve();
-      subscribeWithDemand(new Valve(), () => probe(seen).subscribe(subscriberWithDemand(onChain, {})));
-      expect(seen).toEqual([onChain]);
-    });
-
-    it('the legacy context does not reach a producer subscribed later (why the chain exists)', () => {
+    it('a producer subscribed later by an operator still finds the demand (it rides on the chain)', () => {
       const seen: (Demand | undefined)[] = [];
       const trigger = new Subject<void>();
-      subscribeWithDemand(new Valve(), () => trigger.pipe(concatMap(() => probe(seen))).subscribe());
+      const valve = new Valve();
+      subscribeWithDemand(trigger.pipe(concatMap(() => probe(seen))), valve, {});
       trigger.next();
-      expect(seen).toEqual([undefined]);
-    });
-
-    it('a `null` tag is explicitly none: the producer pushes freely, even inside a subscribe-time context', () => {
-      const seen: (Demand | undefined)[] = [];
-      subscribeWithDemand(new Valve(), () => probe(seen).subscribe(subscriberWithDemand(null, {})));
-      expect(seen).toEqual([undefined]);
+      expect(seen).toEqual([valve]);
     });
 
     it("bounded({ strategy: 'dropping' | 'sliding' | 'error' }) subscribes its source with no demand", () => {

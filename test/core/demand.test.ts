@@ -1,6 +1,8 @@
-import { filter, map, Observable, scan, takeWhile, tap } from 'rxjs';
+import { filter, map, Observable, Subscriber, Subscription, scan, takeWhile, tap } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { currentDemand, type Demand, subscribeWithDemand, Valve } from '../../src/core/demand.js';
+import { type Demand, Valve } from '../../src/core/demand.js';
+import { demandOf } from '../../src/core/demand-of.js';
+import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
 
 describe('Valve', () => {
   it('notifies listeners only on a change of state, in order', () => {
@@ -90,58 +92,71 @@ describe('Valve progress', () => {
   });
 });
 
-describe('subscribe-time demand', () => {
+describe('subscribeWithDemand', () => {
   const probe = (seen: Array<Demand | undefined>) =>
     new Observable<number>((subscriber) => {
-      seen.push(currentDemand());
+      seen.push(demandOf(subscriber));
       subscriber.next(1);
       subscriber.complete();
     });
 
-  it('is undefined for a plain subscribe', () => {
+  it('a plain subscribe carries none', () => {
     const seen: Array<Demand | undefined> = [];
     probe(seen).subscribe();
     expect(seen).toEqual([undefined]);
   });
 
-  it('reaches the producer through a chain of synchronous operators', () => {
+  it('reaches the producer through a chain of synchronous operators, and delivers to the observer', () => {
     const seen: Array<Demand | undefined> = [];
+    const values: number[] = [];
     const valve = new Valve();
-    subscribeWithDemand(valve, () =>
-      probe(seen)
-        .pipe(
-          map((n) => n * 2),
-          filter(() => true),
-          tap(() => undefined),
-          scan((a, n) => a + n, 0),
-          takeWhile(() => true),
-        )
-        .subscribe(),
+    let completed = false;
+    subscribeWithDemand(
+      probe(seen).pipe(
+        map((n) => n * 2),
+        filter(() => true),
+        tap(() => undefined),
+        scan((a, n) => a + n, 0),
+        takeWhile(() => true),
+      ),
+      valve,
+      { next: (value) => values.push(value), complete: () => (completed = true) },
     );
     expect(seen).toEqual([valve]);
+    expect(values).toEqual([2]);
+    expect(completed).toBe(true);
   });
 
-  it('is restored afterwards, also when subscribe throws, and nests', () => {
-    const outer = new Valve();
-    const inner = new Valve();
+  it('a Subscriber of your own carries the demand itself', () => {
     const seen: Array<Demand | undefined> = [];
-    subscribeWithDemand(outer, () => {
-      subscribeWithDemand(inner, () => probe(seen).subscribe());
-      probe(seen).subscribe();
-      expect(() =>
-        subscribeWithDemand(inner, () => {
-          throw new Error('boom');
-        }),
-      ).toThrow('boom');
-      probe(seen).subscribe();
-    });
-    probe(seen).subscribe();
-    expect(seen).toEqual([inner, outer, outer, undefined]);
+    const valve = new Valve();
+    const values: number[] = [];
+    const outer = new (class extends Subscriber<number> {
+      protected override _next(value: number): void {
+        values.push(value);
+      }
+    })();
+    const subscription = subscribeWithDemand(probe(seen), valve, outer);
+    expect(subscription).toBe(outer);
+    expect(seen).toEqual([valve]);
+    expect(values).toEqual([1]);
   });
 
-  it('is shared through the global registry, so the ESM and CJS builds agree', () => {
-    const valve = new Valve();
-    const seen = subscribeWithDemand(valve, () => (globalThis as any)[Symbol.for('sluice.demand.context')]);
-    expect(seen).toBe(valve);
+  it('an owner stops a synchronous source mid-way when unsubscribed from a callback', () => {
+    const emitted: number[] = [];
+    const source = new Observable<number>((subscriber) => {
+      for (let n = 0; n < 100 && !subscriber.closed; n += 1) {
+        emitted.push(n);
+        subscriber.next(n);
+      }
+    });
+    const owner = new Subscription();
+    subscribeWithDemand(
+      source,
+      new Valve(),
+      { next: (n: number) => (n === 2 ? owner.unsubscribe() : undefined) },
+      owner,
+    );
+    expect(emitted).toEqual([0, 1, 2]);
   });
 });

@@ -27,10 +27,11 @@ import {
 } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { Valve } from '../../src/core/demand.js';
+import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
 import {
+  ObserverSubscriber,
   OperatorSubscriber,
   subjectObservers,
-  subscriberWithDemand,
   tagDemand,
   walkChain,
 } from '../../src/core/subscriber-chain.js';
@@ -232,7 +233,7 @@ describe('the RxJS internals sluice relies on (the canary of src/core/subscriber
   });
 
   describe('2. subscribe(observer) wraps the observer in a SafeSubscriber whose `destination.partialObserver` is that observer', () => {
-    it('protects a plain observer at the end of the chain (subscriberWithDemand and a Subject are found through it)', () => {
+    it('protects a plain observer at the end of the chain (subscribeWithDemand and a Subject are found through it)', () => {
       const given: Subscriber<unknown>[] = [];
       const observer: Partial<Observer<unknown>> = { next: () => {} };
       const subscription = recorder(given).subscribe(observer);
@@ -343,7 +344,7 @@ describe('the RxJS internals sluice relies on (the canary of src/core/subscriber
       const consumer = new Consumer();
       const valve = new Valve();
       const shared = recorder(given).pipe(rxShare());
-      shared.subscribe(subscriberWithDemand(valve, {}));
+      subscribeWithDemand(shared, valve, {});
       shared.subscribe(consumer);
       const walked = walkChain(given[0]);
       expect(
@@ -359,7 +360,7 @@ describe('the RxJS internals sluice relies on (the canary of src/core/subscriber
   });
 
   describe('4. new Subscriber(destination) chains to its destination', () => {
-    it('protects OperatorSubscriber and subscriberWithDemand: `destination` is set and the destination owns the subscriber', () => {
+    it('protects OperatorSubscriber and the ObserverSubscriber of subscribeWithDemand: `destination` is set and the destination owns the subscriber', () => {
       const parent = new Consumer();
       const child = new (class extends Subscriber<unknown> {})(parent);
       expect(
@@ -378,7 +379,7 @@ describe('the RxJS internals sluice relies on (the canary of src/core/subscriber
 
     it("protects sluice's own subscribers: an OperatorSubscriber passes the walk on, a tag stops it", () => {
       const valve = new Valve();
-      const consumer = subscriberWithDemand(valve, {});
+      const consumer = tagDemand(new ObserverSubscriber({}), valve);
       const operator = new OperatorSubscriber(consumer);
       expect(walkChain(operator)).toBe(valve);
       expect(walkChain(new OperatorSubscriber(tagDemand(new OperatorSubscriber(consumer), null)))).toBe(null);

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { type MonoTypeOperatorFunction, Observable, Subject, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent, ChunkMetadata } from '../../src/core/chunk.js';
-import { currentDemand, type Demand, subscribeWithDemand, Valve } from '../../src/core/demand.js';
+import { type Demand, Valve } from '../../src/core/demand.js';
+import { demandOf } from '../../src/core/demand-of.js';
 import { BufferOverflowError, isBufferOverflowError } from '../../src/core/errors/buffer-overflow-error.js';
 import { bounded } from '../../src/operators/bounded.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
@@ -28,17 +29,15 @@ const testScheduler = () => new ChunkTestScheduler((actual, expected) => expect(
  */
 function paced(ticks: Observable<unknown>, events: Event[], log: string[], now: () => number) {
   return new Observable<Event>((subscriber) => {
-    const demand = currentDemand();
+    const demand = demandOf(subscriber);
     const stop = demand?.onChange((paused) => log.push(`${now()}:${paused ? 'pause' : 'resume'}`));
     let index = 0;
-    const subscription = subscribeWithDemand(undefined, () =>
-      ticks.subscribe(() => {
-        if (demand?.paused) return;
-        const event = events[index++] as Event;
-        subscriber.next(event);
-        if (index === events.length) subscriber.complete();
-      }),
-    );
+    const subscription = ticks.subscribe(() => {
+      if (demand?.paused) return;
+      const event = events[index++] as Event;
+      subscriber.next(event);
+      if (index === events.length) subscriber.complete();
+    });
     return () => {
       stop?.();
       subscription.unsubscribe();
@@ -68,7 +67,7 @@ describe('bounded', () => {
     it('keeps the producer at `capacity` ahead of a consumer that takes one event at a time', () => {
       const produced: number[] = [];
       const source = new Observable<Event>((subscriber) => {
-        const demand = currentDemand() as Demand;
+        const demand = demandOf(subscriber) as Demand;
         let next = 0;
         const pump = () => {
           while (!demand.paused && next < 100 && !subscriber.closed) {
@@ -85,17 +84,15 @@ describe('bounded', () => {
       valve.pause();
       const received: Event[] = [];
       let completed = false;
-      subscribeWithDemand(valve, () =>
-        source.pipe(bounded({ capacity: 3 })).subscribe({
-          next: (event) => {
-            received.push(event);
-            valve.pause();
-          },
-          complete: () => {
-            completed = true;
-          },
-        }),
-      );
+      withDemand(valve, source.pipe(bounded({ capacity: 3 }))).subscribe({
+        next: (event) => {
+          received.push(event);
+          valve.pause();
+        },
+        complete: () => {
+          completed = true;
+        },
+      });
       expect(produced).toHaveLength(3);
       for (let step = 1; step <= 20; step += 1) {
         valve.resume();
@@ -263,9 +260,9 @@ describe('bounded', () => {
       valve.pause();
       const source = new Subject<Event>();
       let failure: unknown;
-      subscribeWithDemand(valve, () =>
-        source.pipe(bounded({ capacity: 1, strategy: 'error' })).subscribe({ error: (e) => (failure = e) }),
-      );
+      withDemand(valve, source.pipe(bounded({ capacity: 1, strategy: 'error' }))).subscribe({
+        error: (e) => (failure = e),
+      });
       source.next(ev(0, 'a'));
       source.next(ev(1, 'b'));
       expect(source.observed).toBe(false);
@@ -287,7 +284,7 @@ describe('bounded', () => {
         const values = letters('abc', 'c');
         const source = cold('-a-b-(c|)', values);
         const probed = new Observable<Event>((subscriber) => {
-          seen.push(currentDemand());
+          seen.push(demandOf(subscriber));
           return source.subscribe(subscriber);
         });
         expectObservable(probed.pipe(bounded({ capacity: 1, strategy: 'error' }))).toBe('-a-b-(c|)', values);
@@ -299,12 +296,12 @@ describe('bounded', () => {
     it('gives the producer no demand with a strategy that never pauses', () => {
       const seen: Array<Demand | undefined> = [];
       const probed = new Observable<Event>((subscriber) => {
-        seen.push(currentDemand());
+        seen.push(demandOf(subscriber));
         subscriber.complete();
       });
       const valve = new Valve();
-      subscribeWithDemand(valve, () => probed.pipe(bounded({ strategy: 'sliding' })).subscribe());
-      subscribeWithDemand(valve, () => probed.pipe(bounded({ strategy: 'suspend' })).subscribe());
+      withDemand(valve, probed.pipe(bounded({ strategy: 'sliding' }))).subscribe();
+      withDemand(valve, probed.pipe(bounded({ strategy: 'suspend' }))).subscribe();
       expect(seen[0]).toBeUndefined();
       expect(seen[1]).toBeInstanceOf(Valve);
       expect(seen[1]).not.toBe(valve);
@@ -331,7 +328,7 @@ describe('bounded', () => {
           subscriber.next(ev(i, String(i)));
         }
       });
-      subscribeWithDemand(valve, () => synchronous.pipe(operator, take(3)).subscribe());
+      withDemand(valve, synchronous.pipe(operator, take(3))).subscribe();
       return sideEffects;
     };
     expect(run(bounded())).toEqual([0, 1, 2]);
@@ -371,17 +368,15 @@ describe('bounded', () => {
           const received: Event[] = [];
           let deliveredWhilePaused = 0;
           let completed = false;
-          subscribeWithDemand(valve, () =>
-            source.pipe(bounded({ capacity, strategy })).subscribe({
-              next: (event) => {
-                if (valve.paused) deliveredWhilePaused += 1;
-                received.push(event);
-              },
-              complete: () => {
-                completed = true;
-              },
-            }),
-          );
+          withDemand(valve, source.pipe(bounded({ capacity, strategy }))).subscribe({
+            next: (event) => {
+              if (valve.paused) deliveredWhilePaused += 1;
+              received.push(event);
+            },
+            complete: () => {
+              completed = true;
+            },
+          });
           let produced = 0;
           const push = (isFinal: boolean) => {
             source.next(ev(produced, String(produced), isFinal));

@@ -2,10 +2,12 @@ import fc from 'fast-check';
 import { concatMap, from, Observable, Subject, take, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/core/chunk.js';
-import { currentDemand, type Demand, subscribeWithDemand, Valve } from '../../src/core/demand.js';
+import { type Demand, Valve } from '../../src/core/demand.js';
+import { demandOf } from '../../src/core/demand-of.js';
 import { chunkByteLength } from '../../src/operators/chunk-byte-length.js';
 import { coalesce } from '../../src/operators/coalesce.js';
 import { ChunkTestScheduler } from '../../src/testing/index.js';
+import { withDemand } from '../../src/testing/with-demand.js';
 
 type Event = ChunkEvent<string | Uint8Array>;
 
@@ -132,11 +134,11 @@ describe('coalesce', () => {
   it('passes the consumer demand upstream unchanged', () => {
     const seen: Array<Demand | undefined> = [];
     const probe = new Observable<Event>((subscriber) => {
-      seen.push(currentDemand());
+      seen.push(demandOf(subscriber));
       subscriber.complete();
     });
     const valve = new Valve();
-    subscribeWithDemand(valve, () => probe.pipe(coalesce()).subscribe());
+    withDemand(valve, probe.pipe(coalesce())).subscribe();
     probe.pipe(coalesce()).subscribe();
     expect(seen).toEqual([valve, undefined]);
   });

@@ -15,10 +15,13 @@ import {
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/core/chunk.js';
+import type { Demand } from '../../src/core/demand.js';
 import { demandOf } from '../../src/core/demand-of.js';
 import { BufferOverflowError } from '../../src/core/errors/buffer-overflow-error.js';
+import { Credit } from '../../src/core/queue/credit.js';
+import { DemandGate } from '../../src/core/queue/demand-gate.js';
 import { DemandQueue } from '../../src/core/queue/demand-queue.js';
-import { subscriberWithDemand } from '../../src/core/subscriber-chain.js';
+import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
 import { share } from '../../src/operators/share.js';
 import { type ExecEvent, exec } from '../../src/sources/exec.js';
 import { ChunkTestScheduler, withDemand } from '../../src/testing/index.js';
@@ -365,14 +368,15 @@ describe("sluice's share({ governor: 'fastest' }) with buffering consumers", () 
     let next = 0;
     let queue: DemandQueue<ChunkEvent<number>> | undefined;
     const events = new Observable<ChunkEvent<number>>((subscriber) => {
-      queue = new DemandQueue<ChunkEvent<number>>({
-        highWater: 1,
-        lowWater: 0,
-        gate: demandOf(subscriber),
-        followGate: true,
-        deliver: (event) => subscriber.next(event),
-        finish: () => subscriber.complete(),
-      });
+      queue = new DemandQueue<ChunkEvent<number>>(
+        {
+          highWater: 1,
+          lowWater: 0,
+          deliver: (event) => subscriber.next(event),
+          finish: () => subscriber.complete(),
+        },
+        new DemandGate(demandOf(subscriber) as Demand, true),
+      );
     });
     /** Reads `lines` more if the producer's pipe is read at all (it flows); returns whether it did. */
     const read = (lines: number) => {
@@ -390,19 +394,22 @@ describe("sluice's share({ governor: 'fastest' }) with buffering consumers", () 
   function consumer(source: Observable<ChunkEvent<number>>) {
     const seen: number[] = [];
     let dropped = 0;
-    const buffer = new DemandQueue<ChunkEvent<number>>({
-      highWater: 16,
-      lowWater: 8,
-      credit: 0,
-      deliver: (event) => {
-        seen.push(event.content ?? Number.NaN);
-        dropped += event.metadata?.dropped ?? 0;
+    const credit = new Credit();
+    const buffer = new DemandQueue<ChunkEvent<number>>(
+      {
+        highWater: 16,
+        lowWater: 8,
+        deliver: (event) => {
+          seen.push(event.content ?? Number.NaN);
+          dropped += event.metadata?.dropped ?? 0;
+        },
+        finish: () => {},
       },
-      finish: () => {},
-    });
-    source.subscribe(subscriberWithDemand(buffer.upstream, { next: (event) => buffer.push(event) }));
+      credit,
+    );
+    subscribeWithDemand(source, buffer.upstream, { next: (event) => buffer.push(event) });
     // Takes what waits in the buffer, and no more.
-    return { seen, dropped: () => dropped, take: () => buffer.request(buffer.size) };
+    return { seen, dropped: () => dropped, take: () => credit.request(buffer.size) };
   }
 
   it('the consumer that governs loses nothing, while the lagging one refills its buffer from its bound', () => {

@@ -2,7 +2,8 @@ import { Observable, Subject, take, VirtualTimeScheduler } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
 import type { ChunkEvent } from '../../src/core/chunk.js';
-import { currentDemand, type Demand, subscribeWithDemand, Valve } from '../../src/core/demand.js';
+import { type Demand, Valve } from '../../src/core/demand.js';
+import { demandOf } from '../../src/core/demand-of.js';
 import { bounded } from '../../src/operators/bounded.js';
 import { stallTimeout } from '../../src/operators/stall-timeout.js';
 import type { StallTimeoutInfo } from '../../src/operators/stall-timeout-info.js';
@@ -34,15 +35,13 @@ const testScheduler = () => new ChunkTestScheduler((actual, expected) => expect(
 /** A producer that honours demand: it emits its next event on each tick of `ticks` unless paused. */
 function paced(ticks: Observable<unknown>, events: Event[]) {
   return new Observable<Event>((subscriber) => {
-    const demand = currentDemand();
+    const demand = demandOf(subscriber);
     let index = 0;
-    return subscribeWithDemand(undefined, () =>
-      ticks.subscribe(() => {
-        if (demand?.paused) return;
-        subscriber.next(events[index++] as Event);
-        if (index === events.length) subscriber.complete();
-      }),
-    );
+    return ticks.subscribe(() => {
+      if (demand?.paused) return;
+      subscriber.next(events[index++] as Event);
+      if (index === events.length) subscriber.complete();
+    });
   });
 }
 
@@ -147,7 +146,7 @@ describe('stallTimeout', () => {
     // pause); with it, no gap comes near 250 ms (generous for a loaded machine).
     const valveSeen: Demand[] = [];
     const source = new Observable<Event>((subscriber) => {
-      const demand = currentDemand();
+      const demand = demandOf(subscriber);
       if (demand) valveSeen.push(demand);
       let sequence = 0;
       const timer = setInterval(() => {
@@ -220,7 +219,7 @@ describe('stallTimeout', () => {
       const values = letters('ab', 'b');
       const source = cold('-a------------(b|)', values);
       const probed = new Observable<Event>((subscriber) => {
-        seen.push(currentDemand());
+        seen.push(demandOf(subscriber));
         return source.subscribe(subscriber);
       });
       expectObservable(probed.pipe(stallTimeout({ ms: 2, logger }))).toBe('-a------------(b|)', values);
@@ -233,11 +232,11 @@ describe('stallTimeout', () => {
   it('passes the consumer demand upstream unchanged', () => {
     const seen: Array<Demand | undefined> = [];
     const probe = new Observable<Event>((subscriber) => {
-      seen.push(currentDemand());
+      seen.push(demandOf(subscriber));
       subscriber.complete();
     });
     const valve = new Valve();
-    subscribeWithDemand(valve, () => probe.pipe(stallTimeout({ ms: 5 })).subscribe());
+    withDemand(valve, probe.pipe(stallTimeout({ ms: 5 }))).subscribe();
     expect(seen).toEqual([valve]);
   });
 
@@ -322,7 +321,7 @@ describe('stallTimeout', () => {
         subscriber.next(ev(i, String(i)));
       }
     });
-    subscribeWithDemand(new Valve(), () => synchronous.pipe(stallTimeout({ ms: 5 }), take(3)).subscribe());
+    withDemand(new Valve(), synchronous.pipe(stallTimeout({ ms: 5 }), take(3))).subscribe();
     expect(sideEffects).toEqual([0, 1, 2]);
   });
 
@@ -337,7 +336,7 @@ describe('stallTimeout', () => {
     };
     const scheduler = new VirtualTimeScheduler();
     const source = new Subject<Event>();
-    subscribeWithDemand(demand, () => source.pipe(stallTimeout({ ms: 5, scheduler })).subscribe());
+    withDemand(demand, source.pipe(stallTimeout({ ms: 5, scheduler }))).subscribe();
     expect(listeners.size).toBe(1);
     demand.paused = true;
     for (const listener of listeners) listener(true);
@@ -355,19 +354,15 @@ describe('stallTimeout', () => {
       const received: Array<ChunkEvent<unknown>> = [];
       const script = 'echo $$; yes sluice | cat';
       await new Promise<void>((resolve, reject) => {
-        subscribeWithDemand(valve, () =>
-          exec('sh', ['-c', script])
-            .pipe(stallTimeout({ ms: 200, logger }))
-            .subscribe({
-              next: (event) => {
-                received.push(event);
-                // The consumer takes a few lines, then stops pulling for good.
-                if (received.length === 5) valve.pause();
-              },
-              error: reject,
-              complete: resolve,
-            }),
-        );
+        withDemand(valve, exec('sh', ['-c', script]).pipe(stallTimeout({ ms: 200, logger }))).subscribe({
+          next: (event) => {
+            received.push(event);
+            // The consumer takes a few lines, then stops pulling for good.
+            if (received.length === 5) valve.pause();
+          },
+          error: reject,
+          complete: resolve,
+        });
       });
       const last = received.at(-1);
       expect(last).toMatchObject({

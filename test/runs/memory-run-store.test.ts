@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeChunkEvent } from '../../src/adapters/sse/encode-chunk-event.js';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { Valve } from '../../src/core/demand.js';
-import { subscribeDemanding } from '../../src/core/subscribe-demanding.js';
-import { subscriberWithDemand } from '../../src/core/subscriber-chain.js';
+import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
 import { MemoryRunStore } from '../../src/runs/memory-run-store.js';
 import type { RunRecord } from '../../src/runs/run-record.js';
 import { runStoreContract } from './run-store-contract.js';
@@ -19,14 +18,13 @@ const line = (sequence: number, isFinal = false): ChunkEvent<unknown> => ({
 /** A reader of `runId` whose demand is `valve`; returns what it saw (`g` for a gap, else sequences). */
 function reader(store: MemoryRunStore, runId: string, valve: Valve): { seen: string[]; sub: Subscription } {
   const seen: string[] = [];
-  const subscriber = subscriberWithDemand<RunRecord>(valve, {
-    next: (record) => {
+  const sub = subscribeWithDemand(store.read(runId), valve, {
+    next: (record: RunRecord) => {
       if (record.type === 'gap') seen.push(`g${record.from}-${record.to}`);
       else if (record.type === 'events') for (const event of record.events) seen.push(String(event.sequence));
     },
   });
-  subscribeDemanding(store.read(runId), valve, subscriber);
-  return { seen, sub: subscriber };
+  return { seen, sub };
 }
 
 let runs = 0;

@@ -1,7 +1,8 @@
 import { lastValueFrom, Observable, Subject, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/core/chunk.js';
-import { currentDemand, type Demand, Valve } from '../../src/core/demand.js';
+import { type Demand, Valve } from '../../src/core/demand.js';
+import { demandOf } from '../../src/core/demand-of.js';
 import { fromRunStore } from '../../src/runs/from-run-store.js';
 import { MemoryRunStore } from '../../src/runs/memory-run-store.js';
 import type { RunStore, RunWriter } from '../../src/runs/run-store.js';
@@ -106,8 +107,8 @@ describe('toRunStore', () => {
       close: async () => {},
     };
     let producerDemand: Demand | undefined;
-    const producer = new Observable<ChunkEvent<string>>(() => {
-      producerDemand = currentDemand();
+    const producer = new Observable<ChunkEvent<string>>((subscriber) => {
+      producerDemand = demandOf(subscriber);
     });
     const subscription = producer.pipe(toRunStore(store, 'r5')).subscribe();
     expect(producerDemand?.paused).toBe(false);

@@ -34,21 +34,21 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))('exec demand', () => {
     let receivedBytes = 0;
     let target = 1000;
     let reached: () => void = () => {};
-    const subscription = subscribeWithDemand(valve, () =>
-      exec('python3', [counter])
-        .pipe(map((event: ExecEvent) => event))
-        .subscribe({
-          next: (event) => {
-            if (event.kind !== 'stdout') return;
-            numbers.push(Number(event.content.slice(0, 10)));
-            receivedBytes += event.content.length;
-            if (numbers.length === target) {
-              valve.pause();
-              reached();
-            }
-          },
-          error: () => {},
-        }),
+    const subscription = subscribeWithDemand(
+      exec('python3', [counter]).pipe(map((event: ExecEvent) => event)),
+      valve,
+      {
+        next: (event) => {
+          if (event.kind !== 'stdout') return;
+          numbers.push(Number(event.content.slice(0, 10)));
+          receivedBytes += event.content.length;
+          if (numbers.length === target) {
+            valve.pause();
+            reached();
+          }
+        },
+        error: () => {},
+      },
     );
     await new Promise<void>((resolve) => {
       reached = resolve;

@@ -1,8 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { filter, map } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subscribeWithDemand, Valve } from '../../src/core/demand.js';
+import { Valve } from '../../src/core/demand.js';
 import { http } from '../../src/sources/http.js';
+import { withDemand } from '../../src/testing/with-demand.js';
 import { record } from '../fixtures/http-recorder.js';
 import { startTestServer, type TestServer } from '../fixtures/http-server.js';
 
@@ -65,20 +66,21 @@ describe('http demand', () => {
     let taken = 0;
     let pausedOnce = false;
     // The demand travels through map/filter to the producer, as an adapter would hand it over.
-    const recording = subscribeWithDemand(valve, () =>
-      record(
+    const recording = record(
+      withDemand(
+        valve,
         http(server.url('/flood')).pipe(
           filter((event) => event.kind !== 'response'),
           map((event) => event),
         ),
-        (event) => {
-          if (event.kind !== 'body' || typeof event.content === 'string') return;
-          taken += event.content.byteLength;
-          if (pausedOnce) return;
-          pausedOnce = true;
-          valve.pause(); // as a full consumer buffer would, right after the first chunk
-        },
       ),
+      (event) => {
+        if (event.kind !== 'body' || typeof event.content === 'string') return;
+        taken += event.content.byteLength;
+        if (pausedOnce) return;
+        pausedOnce = true;
+        valve.pause(); // as a full consumer buffer would, right after the first chunk
+      },
     );
     const flood = writeFlood((await pending).res);
     await recording.waitFor((event) => event.kind === 'body');

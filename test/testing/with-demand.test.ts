@@ -1,20 +1,21 @@
 import { Observable, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { currentDemand, type Demand, Valve } from '../../src/core/demand.js';
+import type { Demand } from '../../src/core/demand.js';
+import { Valve } from '../../src/core/demand.js';
+import { demandOf } from '../../src/core/demand-of.js';
 import { withDemand } from '../../src/testing/index.js';
 
 describe('withDemand', () => {
   it('subscribes the source with the demand, which reaches a producer through synchronous operators', () => {
     const seen: Array<Demand | undefined> = [];
     const probe = new Observable<number>((subscriber) => {
-      seen.push(currentDemand());
+      seen.push(demandOf(subscriber));
       subscriber.complete();
     });
     const valve = new Valve();
     withDemand(valve, probe).subscribe();
     withDemand(undefined, probe).subscribe();
     expect(seen).toEqual([valve, undefined]);
-    expect(currentDemand()).toBeUndefined();
   });
 
   it('stops listening to a synchronous source when unsubscribed', () => {

@@ -1,7 +1,6 @@
-import type { Observable, SchedulerLike, Subscription } from 'rxjs';
+import { type Observable, type SchedulerLike, Subscription } from 'rxjs';
 import { Valve } from '../../core/demand.js';
-import { subscribeDemanding } from '../../core/subscribe-demanding.js';
-import { subscriberWithDemand } from '../../core/subscriber-chain.js';
+import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
 import type { RunRecord } from '../../runs/run-record.js';
 import { encodeChunkEvent } from './encode-chunk-event.js';
 import { encodeFailure } from './encode-failure.js';
@@ -93,18 +92,23 @@ export class SseClient {
         this.schedule(undefined, every);
       }, every);
     }
-    const subscriber = subscriberWithDemand<RunRecord>(this.#valve, {
-      next: (record) => this.#record(record),
-      error: (error: unknown) => {
-        this.#write(encodeFailure(error));
-        this.end();
-      },
-      complete: () => this.end(),
-    });
-    this.#subscription = subscriber;
+    const subscription = new Subscription();
+    this.#subscription = subscription;
     if (this.#closed) return;
-    subscribeDemanding(records, this.#valve, subscriber);
-    if (this.#closed) subscriber.unsubscribe();
+    subscribeWithDemand(
+      records,
+      this.#valve,
+      {
+        next: (record: RunRecord) => this.#record(record),
+        error: (error: unknown) => {
+          this.#write(encodeFailure(error));
+          this.end();
+        },
+        complete: () => this.end(),
+      },
+      subscription,
+    );
+    if (this.#closed) subscription.unsubscribe();
   }
 
   /** The next sequence this client will write. */

@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Observable, SchedulerLike, Subscription } from 'rxjs';
+import { type Observable, type SchedulerLike, Subscription } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
-import { subscribeDemanding } from '../../core/subscribe-demanding.js';
-import { subscriberWithDemand } from '../../core/subscriber-chain.js';
+import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
 import { checkSequence } from '../../operators/check-sequence.js';
 import { MemoryRunStore } from '../../runs/memory-run-store.js';
 import type { RunWriter } from '../../runs/run-store.js';
@@ -149,22 +148,27 @@ export class SseStream {
     if (this.#started) return this;
     this.#started = true;
     const writer = this.#open();
-    // A Subscriber (not a plain observer) so that cancel() can stop a synchronous source mid-loop;
-    // it carries the writer's demand (paused while the log is full and every client lags).
-    const subscriber = subscriberWithDemand<ChunkEvent<unknown>>(writer.demand, {
-      next: (event) => {
-        try {
-          writer.append(event);
-        } catch (error) {
-          writer.fail(error); // e.g. content that JSON cannot encode
-        }
-        if (this.ended) this.#stop();
+    // Held before subscribing, so that cancel() can stop a synchronous source mid-loop; it carries
+    // the writer's demand (paused while the log is full and every client lags).
+    const subscription = new Subscription();
+    this.#subscription = subscription;
+    subscribeWithDemand(
+      this.#source.pipe(checkSequence()),
+      writer.demand,
+      {
+        next: (event: ChunkEvent<unknown>) => {
+          try {
+            writer.append(event);
+          } catch (error) {
+            writer.fail(error); // e.g. content that JSON cannot encode
+          }
+          if (this.ended) this.#stop();
+        },
+        error: (error: unknown) => writer.fail(error),
+        complete: () => {}, // checkSequence guarantees the final event came first
       },
-      error: (error: unknown) => writer.fail(error),
-      complete: () => {}, // checkSequence guarantees the final event came first
-    });
-    this.#subscription = subscriber;
-    subscribeDemanding(this.#source.pipe(checkSequence()), writer.demand, subscriber);
+      subscription,
+    );
     if (this.ended) this.#stop();
     return this;
   }

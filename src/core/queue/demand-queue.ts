@@ -1,5 +1,5 @@
-import type { Demand } from '../demand.js';
 import { Valve } from '../demand.js';
+import type { QueueOutlet } from './queue-outlet.js';
 import { RingQueue } from './ring-queue.js';
 
 /**
@@ -30,72 +30,62 @@ export interface QueueStore<T> {
 }
 
 /**
- * Options of a {@link DemandQueue}.
+ * What every {@link DemandQueue} has: its water marks and where its values and its ending go.
  *
  * @example
  * ```ts
  * const options: DemandQueueOptions<string> = {
- *   highWater: 16, lowWater: 8, credit: 0,
+ *   highWater: 16, lowWater: 8,
  *   deliver: (value) => waiter.resolve(value), finish: (ending) => end(ending),
  * };
  * ```
  */
 export interface DemandQueueOptions<T> {
-  /** The producer is paused once this many values wait (counting {@link DemandQueue.inFlight}). */
+  /** The producer is paused once this many values wait (counting what the outlets hold). */
   readonly highWater: number;
   /** …and resumed once at most this many wait. Default `highWater - 1` (no hysteresis). */
   readonly lowWater?: number;
-  /** A downstream demand: values go out only while it flows. */
-  readonly gate?: Demand | undefined;
-  /** Pause the producer as soon as `gate` pauses, even with nothing queued (a child's pipe). */
-  readonly followGate?: boolean;
-  /** Values that may go out before more is {@link DemandQueue.request}ed. Default `Infinity`. */
-  readonly credit?: number;
   /** Hands a value downstream (called in order, never re-entered for the same queue). */
   readonly deliver: (value: T) => void;
   /** Hands the ending downstream, once, after the last value went out. */
   readonly finish: (ending: QueueEnding) => void;
   /** Where the values wait. Default a {@link RingQueue}. */
   readonly store?: QueueStore<T>;
-  /**
-   * Count every delivered value as held downstream (in flight) until {@link DemandQueue.release}d
-   * — the kernel's scheduler queue, whose chunks occupy the channel until the extension gets them.
-   */
-  readonly holdDelivered?: boolean;
-  /** Called once when this many values wait: the producer ignores the pause (a diagnostic, or a cut-off). */
-  readonly overfill?: { readonly at: number; readonly call: (waiting: number) => void };
 }
 
 /**
- * The one demand-gated queue under sluice's sources, operators, adapters and kernel streams.
- * The rules, which `test/core/queue/demand-queue.test.ts` checks as properties:
+ * The one demand-gated queue under sluice's sources, operators, adapters and kernel streams: what
+ * is common to all of them. What each user adds is an outlet ({@link QueueOutlet}): credit asked
+ * for ({@link Credit}), the consumer's demand ({@link DemandGate}), values held downstream
+ * ({@link InFlight}); a value goes out only while every outlet given is open. The rules, which
+ * `test/core/queue/demand-queue.test.ts` checks as properties:
  *
- * - **Order and no loss**: values go out in the order they were pushed, each once.
- * - **Gate and credit**: a value goes out only while the `gate` demand flows and credit is left
- *   (each value spends one; {@link DemandQueue.request} adds more — a pending `next()` is one).
- *   A value that can go out at once is delivered without being queued (with the default store;
- *   a custom store sees every value).
+ * - **Order and no loss**: values go out in the order they were pushed, each once. A value that
+ *   can go out at once is delivered without being queued (with the default store; a custom store
+ *   sees every value).
  * - **The ending never overtakes**: {@link DemandQueue.end} is handed to `finish` only once every
- *   value before it went out — needing neither gate nor credit itself.
+ *   value before it went out — needing no outlet to be open.
  * - **The producer's valve** ({@link DemandQueue.upstream}, the demand the queue gives its
- *   producer) is paused once `highWater` values wait (plus {@link DemandQueue.inFlight}) — unless
- *   the next value would go straight out — and resumed once at most `lowWater` wait, or when a
- *   value is wanted and none waits. Every value taken while it is paused is reported as progress
- *   (`Valve.progress`), so a stall detector knows the consumer still moves.
- * - **Overfill**: a producer that ignores the pause makes the queue grow; at `overfill.at` values
- *   the queue calls `overfill.call` once (and otherwise keeps every value).
+ *   producer) is paused once `highWater` values wait (plus what the outlets hold) — unless the
+ *   next value would go straight out — or when an outlet holds the producer, and resumed once at
+ *   most `lowWater` wait, or when a value is wanted and none waits. Every value taken while it is
+ *   paused is reported as progress (`Valve.progress`), so a stall detector knows the consumer
+ *   still moves.
  *
  * @example
  * ```ts
- * const queue = new DemandQueue<string>({
- *   highWater: 16, lowWater: 8, gate: downstreamDemand,
- *   deliver: (line) => subscriber.next(line),
- *   finish: (ending) => (ending.error ? subscriber.error(ending.reason) : subscriber.complete()),
- * });
- * source.subscribe(subscriberWithDemand(queue.upstream, {
+ * const queue = new DemandQueue<string>(
+ *   {
+ *     highWater: 16, lowWater: 8,
+ *     deliver: (line) => subscriber.next(line),
+ *     finish: (ending) => (ending.error ? subscriber.error(ending.reason) : subscriber.complete()),
+ *   },
+ *   new DemandGate(demandOf(subscriber) ?? new Valve()),
+ * );
+ * subscribeWithDemand(source, queue.upstream, {
  *   next: (line) => queue.push(line),
  *   complete: () => queue.end({ error: false }),
- * }));
+ * });
  * ```
  */
 export class DemandQueue<T> {
@@ -106,53 +96,31 @@ export class DemandQueue<T> {
   readonly #direct: boolean;
   readonly #highWater: number;
   readonly #lowWater: number;
-  readonly #gate: Demand | undefined;
-  readonly #followGate: boolean;
   readonly #deliver: (value: T) => void;
   readonly #finish: (ending: QueueEnding) => void;
-  #overfill: DemandQueueOptions<T>['overfill'];
-  #credit: number;
-  readonly #held: 0 | 1;
-  #inFlight = 0;
+  readonly #outlet: QueueOutlet | undefined;
   #ending: QueueEnding | undefined;
   #done = false;
   #draining = false;
-  #stopGate: (() => void) | undefined;
+  #stopOutlet: (() => void) | undefined;
 
-  constructor(options: DemandQueueOptions<T>) {
+  constructor(options: DemandQueueOptions<T>, ...outlets: QueueOutlet[]) {
     this.#store = options.store ?? new RingQueue<T>();
     this.#direct = options.store === undefined;
     this.#highWater = options.highWater;
     this.#lowWater = options.lowWater ?? options.highWater - 1;
-    this.#gate = options.gate;
-    this.#followGate = options.followGate === true && options.gate !== undefined;
-    this.#credit = options.credit ?? Number.POSITIVE_INFINITY;
-    this.#held = options.holdDelivered === true ? 1 : 0;
     this.#deliver = options.deliver;
     this.#finish = options.finish;
-    this.#overfill = options.overfill;
-    // A resume may let values out; a pause needs only the valve's check (nothing can go out), which
-    // a drain under way makes when it ends.
-    this.#stopGate = options.gate?.onChange((paused) => {
-      if (!paused) this.drain();
-      else if (!this.#draining) this.#update();
-    });
+    this.#outlet = outlets.length > 1 ? new EveryOutlet(outlets) : outlets[0];
+    // An outlet that opens lets values out; one that closes needs only the valve's check, which
+    // drain() makes when it ends (or the drain under way, when it ends).
+    this.#stopOutlet = this.#outlet?.watch(() => this.drain());
     this.#update();
   }
 
   /** How many values wait. */
   get size(): number {
     return this.#store.size;
-  }
-
-  /** Values delivered but not yet {@link DemandQueue.release}d (they still count against `highWater`). */
-  get inFlight(): number {
-    return this.#inFlight;
-  }
-
-  /** Credit left (see {@link DemandQueue.request}). */
-  get credit(): number {
-    return this.#credit;
   }
 
   /** Whether the ending was handed out, or the queue closed. */
@@ -172,15 +140,9 @@ export class DemandQueue<T> {
   push(value: T): boolean {
     if (this.#ending !== undefined || this.#done) return true;
     const store = this.#store;
-    if (
-      this.#direct &&
-      store.size === 0 &&
-      !this.#draining &&
-      this.#credit > 0 &&
-      this.#gate?.paused !== true
-    ) {
-      this.#credit -= 1;
-      this.#inFlight += this.#held;
+    const outlet = this.#outlet;
+    if (this.#direct && store.size === 0 && !this.#draining && (outlet === undefined || outlet.open)) {
+      outlet?.sent();
       // As in drain(): what the consumer pushes (or ends) while it is handed this value waits behind it.
       this.#draining = true;
       try {
@@ -189,15 +151,12 @@ export class DemandQueue<T> {
         this.#draining = false;
       }
       if (store.size > 0 || this.#ending !== undefined) this.drain();
-      else this.#update();
+      // With no outlet and the valve flowing, nothing can have changed: the common case of a plain
+      // subscribe(), skipped per value.
+      else if (outlet !== undefined || this.upstream.paused) this.#update();
       return true;
     }
     if (!store.push(value)) return false;
-    const overfill = this.#overfill;
-    if (overfill !== undefined && store.size + this.#inFlight >= overfill.at) {
-      this.#overfill = undefined;
-      overfill.call(store.size + this.#inFlight);
-    }
     if (this.#direct || this.#draining) this.#update();
     else this.drain();
     return true;
@@ -210,28 +169,9 @@ export class DemandQueue<T> {
     this.drain();
   }
 
-  /** Allows `count` more values out (a `next()` call, a `pull(n)` from an extension). */
-  request(count: number): void {
-    if (this.#done) return;
-    this.#credit += count;
-    this.drain();
-  }
-
-  /** Values bought back by the consumer: `inFlight` counts `count` fewer. */
-  release(count = 1): void {
-    this.#inFlight = Math.max(0, this.#inFlight - count);
-    this.#update();
-  }
-
-  /** Marks `count` delivered values as still held downstream (counted until released). */
-  hold(count = 1): void {
-    this.#inFlight += count;
-    this.#update();
-  }
-
   /**
-   * Takes the oldest waiting value synchronously, past the gate and the credit (a consumer that
-   * polls), or `undefined` when none waits. Hands out the ending when it is next.
+   * Takes the oldest waiting value synchronously, past the outlets (a consumer that polls), or
+   * `undefined` when none waits. Hands out the ending when it is next.
    */
   take(): T | undefined {
     if (this.#done || this.#store.size === 0) return undefined;
@@ -242,16 +182,16 @@ export class DemandQueue<T> {
     return value;
   }
 
-  /** Delivers what the gate and the credit allow, then the ending if nothing is left before it. */
+  /** Delivers what the outlets allow, then the ending if nothing is left before it. */
   drain(): void {
     if (this.#draining || this.#done) return;
     this.#draining = true;
     try {
       const store = this.#store;
-      while (store.size > 0 && this.#credit > 0 && this.#gate?.paused !== true) {
+      const outlet = this.#outlet;
+      while (store.size > 0 && (outlet === undefined || outlet.open)) {
         const value = store.shift() as T;
-        this.#credit -= 1;
-        this.#inFlight += this.#held;
+        outlet?.sent();
         if (this.upstream.paused) this.upstream.progress();
         this.#deliver(value);
         if (this.#done) return;
@@ -268,8 +208,8 @@ export class DemandQueue<T> {
     if (this.#done) return;
     this.#done = true;
     this.#store.clear();
-    this.#stopGate?.();
-    this.#stopGate = undefined;
+    this.#stopOutlet?.();
+    this.#stopOutlet = undefined;
   }
 
   #end(): void {
@@ -280,15 +220,56 @@ export class DemandQueue<T> {
 
   #update(): void {
     if (this.#done) return;
-    const waiting = this.#store.size;
-    const backlog = waiting + this.#inFlight;
-    const gateShut = this.#gate?.paused === true;
-    const wanted = backlog === 0 && this.#credit > 0 && !gateShut;
-    const held = this.#followGate && gateShut;
+    const outlet = this.#outlet;
+    const backlog = this.#store.size + (outlet === undefined ? 0 : outlet.held);
     if (this.upstream.paused) {
-      if (wanted || (backlog <= this.#lowWater && !held)) this.upstream.resume();
-    } else if (!wanted && (backlog >= this.#highWater || held)) {
-      this.upstream.pause();
+      const wanted = backlog === 0 && (outlet === undefined || outlet.open);
+      if (wanted || (backlog <= this.#lowWater && outlet?.holdsProducer !== true)) this.upstream.resume();
+    } else if (backlog >= this.#highWater || outlet?.holdsProducer === true) {
+      if (backlog !== 0 || (outlet !== undefined && !outlet.open)) this.upstream.pause();
     }
+  }
+}
+
+/** Several outlets as one: open while every one is. */
+class EveryOutlet implements QueueOutlet {
+  readonly #outlets: readonly QueueOutlet[];
+
+  constructor(outlets: readonly QueueOutlet[]) {
+    this.#outlets = outlets;
+  }
+
+  // Plain loops: these are read for every value on the kernel's path.
+  get open(): boolean {
+    const outlets = this.#outlets;
+    for (let index = 0; index < outlets.length; index += 1)
+      if (!(outlets[index] as QueueOutlet).open) return false;
+    return true;
+  }
+
+  get held(): number {
+    const outlets = this.#outlets;
+    let held = 0;
+    for (let index = 0; index < outlets.length; index += 1) held += (outlets[index] as QueueOutlet).held;
+    return held;
+  }
+
+  get holdsProducer(): boolean {
+    const outlets = this.#outlets;
+    for (let index = 0; index < outlets.length; index += 1)
+      if ((outlets[index] as QueueOutlet).holdsProducer) return true;
+    return false;
+  }
+
+  sent(): void {
+    const outlets = this.#outlets;
+    for (let index = 0; index < outlets.length; index += 1) (outlets[index] as QueueOutlet).sent();
+  }
+
+  watch(wake: () => void): () => void {
+    const stops = this.#outlets.map((outlet) => outlet.watch(wake));
+    return () => {
+      for (const stop of stops) stop();
+    };
   }
 }

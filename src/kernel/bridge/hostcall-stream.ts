@@ -3,6 +3,8 @@ import type { ChunkEvent } from '../../core/chunk.js';
 import { Valve } from '../../core/demand.js';
 import { demandOf } from '../../core/demand-of.js';
 import { SluiceError } from '../../core/errors/sluice-error.js';
+import { Credit } from '../../core/queue/credit.js';
+import { DemandGate } from '../../core/queue/demand-gate.js';
 import { DemandQueue, type QueueEnding } from '../../core/queue/demand-queue.js';
 import { RingQueue } from '../../core/queue/ring-queue.js';
 import { sequenceViolation } from '../../operators/sequence-violation.js';
@@ -61,6 +63,8 @@ export class HostcallStream
   readonly #gate = new Valve();
   /** The chunks as they arrived (outcomes): an Observable consumer gets chunk events made from them. */
   readonly #queue: DemandQueue<HostcallStreamChunk>;
+  /** What the consumer asked for: a pending `next()` each (unbounded for an Observable consumer). */
+  readonly #credit = new Credit();
   readonly #waiters = new RingQueue<Waiter>();
   #consumer: 'iterator' | 'observable' | undefined;
   #sink: Subscriber<ChunkEvent<JsonValue>> | undefined;
@@ -79,14 +83,16 @@ export class HostcallStream
     super((subscriber) => (this as HostcallStream).#subscribe(subscriber));
     this.callId = callId;
     this.#link = link;
-    this.#queue = new DemandQueue<HostcallStreamChunk>({
-      highWater: link.prefetch,
-      lowWater: Math.floor(link.prefetch / 2),
-      gate: this.#gate,
-      credit: 0,
-      deliver: (event) => this.#deliverOut(event),
-      finish: (ending) => this.#finishOut(ending),
-    });
+    this.#queue = new DemandQueue<HostcallStreamChunk>(
+      {
+        highWater: link.prefetch,
+        lowWater: Math.floor(link.prefetch / 2),
+        deliver: (event) => this.#deliverOut(event),
+        finish: (ending) => this.#finishOut(ending),
+      },
+      new DemandGate(this.#gate),
+      this.#credit,
+    );
   }
 
   /**
@@ -143,7 +149,7 @@ export class HostcallStream
     const pending = new Promise<IteratorResult<JsonValue, undefined>>((resolve, reject) => {
       this.#waiters.push({ resolve, reject });
     });
-    this.#queue.request(1);
+    this.#credit.request(1);
     this.#topUp();
     return pending;
   }
@@ -273,7 +279,7 @@ export class HostcallStream
     const stopDemand = demand?.onChange(mirror);
     if (demand?.paused) this.#gate.pause();
     const stopValve = this.#queue.upstream.onChange((paused) => paused || this.#topUp());
-    this.#queue.request(Number.POSITIVE_INFINITY);
+    this.#credit.request(Number.POSITIVE_INFINITY);
     this.#topUp();
     return () => {
       stopDemand?.();

@@ -1,8 +1,9 @@
-import type { Subscription } from 'rxjs';
+import { Subscription } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
+import { Credit } from '../../core/queue/credit.js';
 import { DemandQueue } from '../../core/queue/demand-queue.js';
-import { subscribeDemanding } from '../../core/subscribe-demanding.js';
-import { subscriberWithDemand } from '../../core/subscriber-chain.js';
+import { InFlight } from '../../core/queue/in-flight.js';
+import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
 import { failure, type HostcallOutcome, streamChunk } from '../protocol/hostcall-outcome.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { HostStream } from './host-stream.js';
@@ -75,30 +76,36 @@ export function openHostStream(config: HostStreamConfig): HostStream {
     });
     stream.cancel('stalled');
   });
-  const release = (): void => channel.release(1);
   // The channel: chunks wait here for credit; a moved chunk counts (in flight) until delivered.
   // Capacity `bufferSize` with no hysteresis: the producer resumes as soon as a slot frees.
-  const channel = new DemandQueue<JsonValue>({
-    highWater: bufferSize,
-    credit: 0,
-    holdDelivered: true,
-    deliver: (chunk) => {
-      scheduler.enqueue(extensionId, callId, streamChunk(sequence, chunk, false), release);
-      sequence += 1;
-    },
-    finish: () => {
-      const last = ending as Ending;
-      if (last.type === 'error') close(last.outcome, 'error');
-      else close(streamChunk(sequence, last.chunk, true), 'final');
-    },
-    overfill: {
-      at: overflowLimit + 1,
-      call: () => {
-        const message = `The producer of \`${callId}\` ignored backpressure: ${overflowLimit} chunks undelivered`;
-        close(failure('BUFFER_OVERFLOW', message), 'overflow');
+  const credit = new Credit();
+  const inFlight = new InFlight();
+  const release = (): void => inFlight.release(1);
+  const channel = new DemandQueue<JsonValue>(
+    {
+      highWater: bufferSize,
+      deliver: (chunk) => {
+        scheduler.enqueue(extensionId, callId, streamChunk(sequence, chunk, false), release);
+        sequence += 1;
+      },
+      finish: () => {
+        const last = ending as Ending;
+        if (last.type === 'error') close(last.outcome, 'error');
+        else close(streamChunk(sequence, last.chunk, true), 'final');
       },
     },
-  });
+    credit,
+    inFlight,
+  );
+  /** A producer that ignores the pause is cut off once `overflowLimit` chunks are undelivered. */
+  const push = (chunk: JsonValue): void => {
+    const waiting = channel.size;
+    channel.push(chunk);
+    // Only a chunk that had to wait counts: one handed out at once was asked for.
+    if (closed || channel.size <= waiting || channel.size + inFlight.held <= overflowLimit) return;
+    const message = `The producer of \`${callId}\` ignored backpressure: ${overflowLimit} chunks undelivered`;
+    close(failure('BUFFER_OVERFLOW', message), 'overflow');
+  };
   const stopStall = channel.upstream.onChange((paused) => (paused ? stall.start() : stall.stop()));
   const close = (outcome: HostcallOutcome, reason: NonNullable<HostStream['endReason']>): void => {
     if (closed) return;
@@ -127,10 +134,10 @@ export function openHostStream(config: HostStreamConfig): HostStream {
       return closed ? 0 : channel.size + (ending === undefined ? 0 : 1);
     },
     get queued() {
-      return channel.inFlight;
+      return inFlight.held;
     },
     get credit() {
-      return channel.credit;
+      return credit.count;
     },
     get paused() {
       return channel.upstream.paused;
@@ -144,21 +151,25 @@ export function openHostStream(config: HostStreamConfig): HostStream {
     start(producer) {
       if (started || closed) return;
       started = true;
-      // Our own Subscriber, known before subscribing: a synchronous producer sees it closed at once.
-      const subscriber = subscriberWithDemand<ChunkEvent<JsonValue>>(channel.upstream, {
-        next: (event) => {
-          // The channel ignores what comes after its end (and after a close) by itself.
-          if (event.isFinal) end({ type: 'final', chunk: event.content });
-          else channel.push(event.content);
+      // Held before subscribing: a synchronous producer sees it closed at once.
+      subscription = new Subscription();
+      subscribeWithDemand(
+        producer,
+        channel.upstream,
+        {
+          next: (event: ChunkEvent<JsonValue>) => {
+            // The channel ignores what comes after its end (and after a close) by itself.
+            if (event.isFinal) end({ type: 'final', chunk: event.content });
+            else push(event.content);
+          },
+          error: (error: unknown) => end({ type: 'error', outcome: toFailure(error) }),
+          complete: () => end({ type: 'final', chunk: null }),
         },
-        error: (error: unknown) => end({ type: 'error', outcome: toFailure(error) }),
-        complete: () => end({ type: 'final', chunk: null }),
-      });
-      subscription = subscriber;
-      subscribeDemanding(producer, channel.upstream, subscriber);
+        subscription,
+      );
     },
     pull(count) {
-      if (!closed) channel.request(count);
+      if (!closed) credit.request(count);
     },
     cancel(reason) {
       if (!closed) close(streamChunk(sequence, null, true), reason);

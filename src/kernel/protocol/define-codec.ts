@@ -51,7 +51,9 @@ export function defineCodec(parts: CodecParts): OutcomeCodec {
     callIdKey: parts.callIdKey,
     sequencePath: parts.sequencePath,
     encode: (outcome) =>
-      guarded('outcome', () => parts.write(parseFramePart(hostcallOutcomeSchema, outcome, 'outcome'))),
+      guarded('outcome', () =>
+        parts.write(isTextChunk(outcome) ? outcome : parseFramePart(hostcallOutcomeSchema, outcome, 'outcome')),
+      ),
     decode,
     safeDecode: (input, field) => {
       try {
@@ -61,4 +63,23 @@ export function defineCodec(parts: CodecParts): OutcomeCodec {
       }
     },
   };
+}
+
+/**
+ * A stream chunk of text exactly as `streamChunk()` makes it — what every line of
+ * `sluice exec --json` is — checked by hand: the schema's answer for it, without the schema's cost
+ * per frame (docs/benchmarks.md). Anything else goes through the schema.
+ */
+function isTextChunk(outcome: unknown): outcome is HostcallOutcome {
+  const candidate = outcome as { type?: unknown; sequence?: unknown; chunk?: unknown; isFinal?: unknown };
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    candidate.type === 'streamChunk' &&
+    typeof candidate.chunk === 'string' &&
+    typeof candidate.isFinal === 'boolean' &&
+    Number.isSafeInteger(candidate.sequence) &&
+    (candidate.sequence as number) >= 0 &&
+    Object.keys(candidate).length === 4
+  );
 }

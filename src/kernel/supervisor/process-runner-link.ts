@@ -1,5 +1,5 @@
 import { Observable, Subject } from 'rxjs';
-import { subscriberWithDemand } from '../../core/subscriber-chain.js';
+import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
 import { type ExecOptions, exec } from '../../sources/exec.js';
 import type { RunnerLink, RunnerLinkEvent } from './runner-link.js';
 
@@ -45,29 +45,27 @@ export function processRunnerLink(
   if (options.port !== undefined) execOptions.port = options.port;
   return {
     events$: new Observable<RunnerLinkEvent>((subscriber) =>
-      exec(file, args, execOptions).subscribe(
-        subscriberWithDemand(null, {
-          next: (event) => {
-            if (event.kind === 'exit') {
-              subscriber.next({
-                type: 'exit',
-                exitCode: event.content.exitCode,
-                signal: event.content.signal,
-              });
-            } else {
-              const partial = event.metadata?.partial === true;
-              subscriber.next({
-                type: 'line',
-                stream: event.kind,
-                text: event.content,
-                ...(partial ? { partial } : {}),
-              });
-            }
-          },
-          error: (error: unknown) => subscriber.error(error),
-          complete: () => subscriber.complete(),
-        }),
-      ),
+      subscribeWithDemand(exec(file, args, execOptions), null, {
+        next: (event) => {
+          if (event.kind === 'exit') {
+            subscriber.next({
+              type: 'exit',
+              exitCode: event.content.exitCode,
+              signal: event.content.signal,
+            });
+          } else {
+            const partial = event.metadata?.partial === true;
+            subscriber.next({
+              type: 'line',
+              stream: event.kind,
+              text: event.content,
+              ...(partial ? { partial } : {}),
+            });
+          }
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      }),
     ),
     send: (line) => input.next(line.endsWith('\n') ? line : `${line}\n`),
   };

@@ -1,10 +1,10 @@
 import { setMaxListeners } from 'node:events';
-import { Observable, Subject } from 'rxjs';
+import { Observable, Subject, Subscription } from 'rxjs';
 import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
 import { readFunction } from '../../core/read-function.js';
 import { readInteger } from '../../core/read-integer.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
-import { subscriberWithDemand } from '../../core/subscriber-chain.js';
+import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
 import { dispatchToolCall } from '../tools/dispatch-tool-call.js';
 import type { ToolChunk } from '../tools/tool-chunk.js';
 import { LineJoiner } from './line-joiner.js';
@@ -161,14 +161,15 @@ export function startRunner(link: RunnerLink, deps: StartRunnerDeps): RunnerHand
   };
   const lines = new LineJoiner(onLine);
 
-  // A Subscriber of our own, so that an exit arriving synchronously during subscribe closes it at
+  // Held before subscribing, so that an exit arriving synchronously during subscribe closes it at
   // once; it carries no demand: a runner is read as fast as it writes (chunks go to `onChunk`).
-  const sink = subscriberWithDemand<RunnerLinkEvent>(null, {
-    next: onEvent,
-    error: fail,
-    complete: () => finish(null, null, false),
-  });
-  link.events$.subscribe(sink);
+  const sink = new Subscription();
+  subscribeWithDemand(
+    link.events$,
+    null,
+    { next: onEvent, error: fail, complete: () => finish(null, null, false) },
+    sink,
+  );
 
   const chunks$ = new Observable<ToolChunk>((subscriber) => {
     for (const chunk of [...chunks]) {

@@ -1,5 +1,5 @@
 import { CancelledError, isCancelledError } from '../../core/errors/cancelled-error.js';
-import { subscriberWithDemand } from '../../core/subscriber-chain.js';
+import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
 import { type ExecResult, exec } from '../../sources/exec.js';
 import { type ExecToolArgs, execToolArgsSchema } from './exec-tool-args.js';
 import type { ExecToolResult } from './exec-tool-result.js';
@@ -51,21 +51,19 @@ function runExecTool(args: ExecToolArgs, ctx: ToolContext, config: ExecToolConfi
   if (ctx.signal !== undefined) options.cancelSignal = ctx.signal;
   const source = exec(file, rest, options);
   return new Promise<ExecToolResult>((resolve, reject) => {
-    source.subscribe(
-      subscriberWithDemand(ctx.demand ?? null, {
-        next: (event) => {
-          if (event.kind === 'exit') resolve(toResult(event.content));
-          else if (streaming) emit(ctx, event.kind, event.content, event.metadata?.partial === true);
-        },
-        error: (error: unknown) => {
-          if (!isCancelledError(error)) return reject(error);
-          const partial = error.info?.result as ExecResult | undefined;
-          const result = partial === undefined ? undefined : toResult(partial);
-          const message = `Exec \`${file}\` was cancelled`;
-          reject(new CancelledError(message, { reason: error.info?.reason, result }, { cause: error }));
-        },
-      }),
-    );
+    subscribeWithDemand(source, ctx.demand ?? null, {
+      next: (event) => {
+        if (event.kind === 'exit') resolve(toResult(event.content));
+        else if (streaming) emit(ctx, event.kind, event.content, event.metadata?.partial === true);
+      },
+      error: (error: unknown) => {
+        if (!isCancelledError(error)) return reject(error);
+        const partial = error.info?.result as ExecResult | undefined;
+        const result = partial === undefined ? undefined : toResult(partial);
+        const message = `Exec \`${file}\` was cancelled`;
+        reject(new CancelledError(message, { reason: error.info?.reason, result }, { cause: error }));
+      },
+    });
   });
 }
 

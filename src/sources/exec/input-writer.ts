@@ -1,7 +1,6 @@
-import type { Observable, Subscription } from 'rxjs';
+import { type Observable, Subscription } from 'rxjs';
 import { Valve } from '../../core/demand.js';
-import { subscribeDemanding } from '../../core/subscribe-demanding.js';
-import { subscriberWithDemand } from '../../core/subscriber-chain.js';
+import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
 import type { ProcessHandle } from './process-port.js';
 
 const encoder = new TextEncoder();
@@ -52,12 +51,17 @@ export function writeInput(
       else pump();
     });
   };
-  let subscription: Subscription | undefined;
-  subscription = subscribeDemanding(
+  const subscription = new Subscription();
+  function stop(): void {
+    stopped = true;
+    queue.length = 0;
+    subscription.unsubscribe();
+  }
+  subscribeWithDemand(
     input,
     valve,
-    subscriberWithDemand<string | Uint8Array>(valve, {
-      next: (value) => {
+    {
+      next: (value: string | Uint8Array) => {
         queue.push(toBytes(value));
         valve.pause();
         if (!writing) pump();
@@ -70,13 +74,8 @@ export function writeInput(
         completed = true;
         if (!writing) handle.endInput();
       },
-    }),
+    },
+    subscription,
   );
-  function stop(): void {
-    stopped = true;
-    queue.length = 0;
-    subscription?.unsubscribe();
-  }
-  if (stopped) subscription.unsubscribe();
   return stop;
 }

@@ -1,20 +1,98 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Valve } from '../../../src/core/demand.js';
+import { Credit } from '../../../src/core/queue/credit.js';
+import { DemandGate } from '../../../src/core/queue/demand-gate.js';
 import {
   DemandQueue,
   type DemandQueueOptions,
   type QueueEnding,
   type QueueStore,
 } from '../../../src/core/queue/demand-queue.js';
+import { InFlight } from '../../../src/core/queue/in-flight.js';
+import type { QueueOutlet } from '../../../src/core/queue/queue-outlet.js';
 import { RingQueue } from '../../../src/core/queue/ring-queue.js';
 import { bounded } from '../../../src/operators/bounded.js';
 import { ChunkTestScheduler, scriptedProducer, withDemand } from '../../../src/testing/index.js';
 
+/**
+ * What a user composes, as the configurations these tests vary: a `DemandQueue` with a
+ * {@link Credit} (when `credit` is given), a {@link DemandGate} (when `gate` is), an
+ * {@link InFlight} (always: `hold`/`release` drive it; with `holdDelivered` every value that goes
+ * out is held too), and an overfill hook on `push`, as the adapters and the kernel's host add it.
+ */
+interface Composition<T> extends DemandQueueOptions<T> {
+  readonly credit?: number;
+  readonly gate?: Valve | undefined;
+  readonly followGate?: boolean;
+  readonly holdDelivered?: boolean;
+  readonly overfill?: { readonly at: number; readonly call: (waiting: number) => void } | undefined;
+}
+
+function composeQueue<T>(options: Composition<T>) {
+  const credit = options.credit === undefined ? undefined : new Credit(options.credit);
+  const inFlight = new InFlight();
+  const outlets: QueueOutlet[] = [];
+  if (options.gate !== undefined) outlets.push(new DemandGate(options.gate, options.followGate === true));
+  if (credit !== undefined) outlets.push(credit);
+  // Held values count whether or not delivered ones are held: an outlet that holds only by hold().
+  const held: QueueOutlet = options.holdDelivered
+    ? inFlight
+    : {
+        open: true,
+        holdsProducer: false,
+        get held() {
+          return inFlight.held;
+        },
+        sent: () => {},
+        watch: (wake) => inFlight.watch(wake),
+      };
+  outlets.push(held);
+  const queue = new DemandQueue<T>(options, ...outlets);
+  let overfill = options.overfill;
+  return {
+    upstream: queue.upstream,
+    get size() {
+      return queue.size;
+    },
+    get done() {
+      return queue.done;
+    },
+    get ended() {
+      return queue.ended;
+    },
+    get credit() {
+      return credit === undefined ? Number.POSITIVE_INFINITY : credit.count;
+    },
+    get inFlight() {
+      return inFlight.held;
+    },
+    push(value: T): boolean {
+      const waiting = queue.size;
+      const taken = queue.push(value);
+      if (overfill !== undefined && queue.size > waiting && queue.size + inFlight.held >= overfill.at) {
+        const hook = overfill;
+        overfill = undefined;
+        hook.call(queue.size + inFlight.held);
+      }
+      return taken;
+    },
+    end: (ending: QueueEnding) => queue.end(ending),
+    take: () => queue.take(),
+    drain: () => queue.drain(),
+    close: () => queue.close(),
+    request: (count: number) => (credit === undefined ? queue.drain() : credit.request(count)),
+    hold: (count = 1) => inFlight.hold(count),
+    release: (count = 1) => inFlight.release(count),
+  };
+}
+
+type Composed<T> = ReturnType<typeof composeQueue<T>>;
+
 /** A queue whose deliveries and ending are written to `log` (`1`, `2`, …, `end`, `error:boom`). */
-function logged(options: Partial<DemandQueueOptions<number>> = {}) {
+function logged(options: Partial<Composition<number>> = {}) {
   const log: (number | string)[] = [];
-  const queue = new DemandQueue<number>({
+  const queue = composeQueue<number>({
     highWater: 4,
     deliver: (value) => log.push(value),
     finish: (ending) => log.push(ending.error ? `error:${(ending.reason as Error).message}` : 'end'),
@@ -268,7 +346,7 @@ describe('DemandQueue', () => {
       let depth = 0;
       let maxDepth = 0;
       const log: number[] = [];
-      const queue: DemandQueue<number> = new DemandQueue<number>({
+      const queue: Composed<number> = composeQueue<number>({
         highWater: 8,
         deliver: (value) => {
           depth += 1;
@@ -288,7 +366,7 @@ describe('DemandQueue', () => {
     it('a consumer that closes the queue while handed a value gets nothing more, not even the ending', () => {
       const gate = new Valve();
       const log: (number | string)[] = [];
-      const queue: DemandQueue<number> = new DemandQueue<number>({
+      const queue: Composed<number> = composeQueue<number>({
         highWater: 8,
         gate,
         deliver: (value) => {
@@ -308,7 +386,7 @@ describe('DemandQueue', () => {
     it('a producer that pushes from its resume listener is served in order', () => {
       const log: number[] = [];
       let next = 0;
-      const queue = new DemandQueue<number>({
+      const queue = composeQueue<number>({
         highWater: 2,
         lowWater: 0,
         credit: 0,
@@ -477,7 +555,7 @@ function instrumented(config: Config) {
   let out = 0;
   let finishes = 0;
   let taking = 0;
-  const queue: DemandQueue<number> = new DemandQueue<number>({
+  const queue: Composed<number> = composeQueue<number>({
     highWater: config.highWater,
     lowWater: config.lowWater,
     credit: config.credit,
@@ -659,7 +737,7 @@ describe('DemandQueue properties', () => {
           let finished = 0;
           let produced = 0;
           let maxSize = 0;
-          const queue = new DemandQueue<number>({
+          const queue = composeQueue<number>({
             highWater,
             lowWater: Math.max(-1, highWater - 1 - gap),
             credit: 0,

@@ -1,8 +1,9 @@
 import { lastValueFrom, take, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { subscribeWithDemand, Valve } from '../../../src/core/demand.js';
+import { Valve } from '../../../src/core/demand.js';
 import { isSequenceError } from '../../../src/core/errors/sequence-error.js';
 import { isSluiceError } from '../../../src/core/errors/sluice-error.js';
+import { subscribeWithDemand } from '../../../src/core/subscribe-with-demand.js';
 import { HostcallStream } from '../../../src/kernel/bridge/hostcall-stream.js';
 import { failure, streamChunk, success } from '../../../src/kernel/protocol/hostcall-outcome.js';
 
@@ -198,7 +199,7 @@ describe('HostcallStream as an Observable', () => {
     const { calls, stream } = fakeLink(3);
     const valve = new Valve();
     const seen: unknown[] = [];
-    subscribeWithDemand(valve, () => stream.subscribe((event) => seen.push(event.content)));
+    subscribeWithDemand(stream, valve, { next: (event) => seen.push(event.content) });
     expect(calls).toEqual(['pull 3']);
     stream.deliver(streamChunk(0, 'a', false));
     stream.deliver(streamChunk(1, 'b', false));

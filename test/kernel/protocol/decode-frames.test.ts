@@ -3,8 +3,8 @@ import { Observable, take, toArray } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import {
-  currentDemand,
   type Demand,
+  demandOf,
   isInvalidFrameError,
   subscribeWithDemand,
   Valve,
@@ -105,10 +105,10 @@ describe('decodeFrames', () => {
   it("hands the consumer's demand to the producer", () => {
     const valve = new Valve();
     let seen: Demand | undefined;
-    const source = new Observable<string>(() => {
-      seen = currentDemand();
+    const source = new Observable<string>((subscriber) => {
+      seen = demandOf(subscriber);
     });
-    subscribeWithDemand(valve, () => source.pipe(decodeFrames(serdeCodec)).subscribe()).unsubscribe();
+    subscribeWithDemand(source.pipe(decodeFrames(serdeCodec)), valve, {}).unsubscribe();
     expect(seen).toBe(valve);
   });
 

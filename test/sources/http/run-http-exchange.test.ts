@@ -1,8 +1,9 @@
 import { filter, map, take, VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { subscribeWithDemand, Valve } from '../../../src/core/demand.js';
+import { Valve } from '../../../src/core/demand.js';
 import { type HttpEvent, http } from '../../../src/sources/http.js';
+import { withDemand } from '../../../src/testing/with-demand.js';
 import { record } from '../../fixtures/http-recorder.js';
 
 const URL_ = 'http://127.0.0.1:9/fake';
@@ -103,9 +104,7 @@ describe('http demand with a pull-counting body', () => {
     const { state, fetch } = fakeBody(['a', 'b', 'c']);
     const valve = new Valve();
     valve.pause();
-    const recording = subscribeWithDemand(valve, () =>
-      record(http(URL_, undefined, { fetch }).pipe(map((event) => event))),
-    );
+    const recording = record(withDemand(valve, http(URL_, undefined, { fetch }).pipe(map((event) => event))));
     await settle();
     expect(state.pulls).toBe(0);
     expect(recording.events).toEqual([]);
@@ -121,10 +120,9 @@ describe('http demand with a pull-counting body', () => {
   it('a consumer that pauses after the first chunk stops the reads there', async () => {
     const { state, fetch } = fakeBody(['a', 'b', 'c']);
     const valve = new Valve();
-    const recording = subscribeWithDemand(valve, () =>
-      record(http(URL_, undefined, { fetch }).pipe(filter((event) => event.kind === 'body')), () =>
-        valve.pause(),
-      ),
+    const recording = record(
+      withDemand(valve, http(URL_, undefined, { fetch }).pipe(filter((event) => event.kind === 'body'))),
+      () => valve.pause(),
     );
     await recording.waitFor(() => true);
     await settle();
@@ -139,11 +137,9 @@ describe('http demand with a pull-counting body', () => {
   it('lines: holds back the lines already split from one read while paused', async () => {
     const { state, fetch } = fakeBody(['a\nb\nc\n']);
     const valve = new Valve();
-    const recording = subscribeWithDemand(valve, () =>
-      record(http(URL_, undefined, { fetch, lines: true }), (event) => {
-        if (event.kind === 'body') valve.pause();
-      }),
-    );
+    const recording = record(withDemand(valve, http(URL_, undefined, { fetch, lines: true })), (event) => {
+      if (event.kind === 'body') valve.pause();
+    });
     await recording.waitFor((event) => event.kind === 'body');
     await settle();
     expect(contents(recording.events)).toEqual(['a\n']);

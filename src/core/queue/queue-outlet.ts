@@ -1,0 +1,25 @@
+/**
+ * What stands between a {@link DemandQueue} and its consumer, beyond the queue's own order and
+ * water marks: credit asked for ({@link Credit}), a downstream demand ({@link DemandGate}),
+ * values out but not yet taken ({@link InFlight}). A queue is given the outlets its user needs and
+ * lets a value out only while every one of them is open.
+ *
+ * @example
+ * ```ts
+ * const credit = new Credit();
+ * const queue = new DemandQueue<string>({ highWater: 16, deliver, finish }, credit);
+ * credit.request(1); // a next() call: one value may go out
+ * ```
+ */
+export interface QueueOutlet {
+  /** Whether one more value may go out now. */
+  readonly open: boolean;
+  /** Values already out that still count against the queue's high-water mark. */
+  readonly held: number;
+  /** Whether the producer must pause now even with nothing waiting (a child's pipe, see {@link DemandGate}). */
+  readonly holdsProducer: boolean;
+  /** One value went out through this outlet. */
+  sent(): void;
+  /** Calls `wake` after every change of the above; returns a function that stops. */
+  watch(wake: () => void): () => void;
+}

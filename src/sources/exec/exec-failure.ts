@@ -1,0 +1,50 @@
+import { CancelledError } from '../../core/errors/cancelled-error.js';
+import { ExecError } from '../../core/errors/exec-error.js';
+import type { ExecResult } from '../../core/exec-result.js';
+import type { ResolvedExecOptions } from './exec-options.js';
+import { prlimitFailure } from './prlimit-failure.js';
+import type { ExitInfo } from './process-port.js';
+
+/**
+ * How a finished exec run fails, or `undefined` when it ends with its `exit` event: cancelled
+ * through `cancelSignal` (`cancelled` holds the signal's reason), refused by `prlimit`, or — with
+ * `reject` — timed out or exited non-zero.
+ *
+ * @example
+ * ```ts
+ * const error = execFailure(options, exit, result, undefined);
+ * if (error === undefined) queue.push(exitEvent);
+ * ```
+ */
+export function execFailure(
+  options: Pick<ResolvedExecOptions, 'rlimits' | 'reject' | 'timeoutMs'>,
+  exit: ExitInfo,
+  result: ExecResult,
+  cancelled: { readonly reason: unknown } | undefined,
+): Error | undefined {
+  if (cancelled !== undefined) return cancelledError(cancelled.reason, result, result.command);
+  const refused = prlimitFailure(options.rlimits, exit, result.stdout, result.stderr);
+  if (refused !== undefined) return refused;
+  if (options.reject && (result.timedOut || result.exitCode !== 0)) {
+    return new ExecError(result, { timeoutMs: options.timeoutMs });
+  }
+  return undefined;
+}
+
+/**
+ * The error of a run cancelled through `cancelSignal`, with what it produced so far (`result`,
+ * when the run got that far).
+ *
+ * @example
+ * ```ts
+ * subscriber.error(cancelledError(signal.reason, undefined, 'make'));
+ * ```
+ */
+export function cancelledError(
+  reason: unknown,
+  result: ExecResult | undefined,
+  command: string,
+): CancelledError<ExecResult> {
+  const why = reason instanceof Error && reason.name !== 'AbortError' ? ` (${reason.message})` : '';
+  return new CancelledError(`Command was cancelled${why}: ${command}`, { reason, result }, { cause: reason });
+}

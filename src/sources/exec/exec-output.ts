@@ -1,0 +1,80 @@
+import type { ChunkMetadata } from '../../core/chunk.js';
+import { ByteLineSplitter } from './byte-line-splitter.js';
+import { ByteReader } from './byte-reader.js';
+import type { ResolvedExecOptions } from './exec-options.js';
+import type { ExecLineEvent } from './exec-types.js';
+import { OutputAccumulator } from './output-accumulator.js';
+import type { OutputStream } from './process-port.js';
+import { ReadDecoder } from './read-decoder.js';
+import { Utf8LineSplitter } from './utf8-line-splitter.js';
+
+const PARTIAL: ChunkMetadata = Object.freeze({ partial: true });
+
+/** What turns one pipe's reads into pieces: a line splitter, or a reader that passes reads on. */
+interface PipeReader {
+  push(bytes: Buffer): void;
+  end(): void;
+}
+
+/**
+ * The output side of one exec run: turns the reads of both pipes into sequenced line events (in
+ * arrival order, `sequence` counting from 0 across both pipes) handed to `emit`, and keeps what
+ * the result reports (`stdout`/`stderr` up to `maxOutputBytes`). `next()` gives the sequence of
+ * the final event.
+ *
+ * @example
+ * ```ts
+ * const output = new ExecOutput(options, (event) => queue.push(event));
+ * output.read('stdout', bytes); // emits one event per whole line
+ * output.end('stdout'); // emits the unterminated rest, if any
+ * ```
+ */
+export class ExecOutput {
+  readonly stdout: OutputAccumulator;
+  readonly stderr: OutputAccumulator;
+  readonly #emit: (event: ExecLineEvent) => void;
+  readonly #readers: Record<OutputStream, PipeReader>;
+  #sequence = 0;
+
+  constructor(options: ResolvedExecOptions, emit: (event: ExecLineEvent) => void) {
+    this.stdout = new OutputAccumulator(options.maxOutputBytes);
+    this.stderr = new OutputAccumulator(options.maxOutputBytes);
+    this.#emit = emit;
+    this.#readers = { stdout: this.#reader(options, 'stdout'), stderr: this.#reader(options, 'stderr') };
+  }
+
+  /** One read of `stream`. */
+  read(stream: OutputStream, bytes: Uint8Array): void {
+    const buffer = Buffer.isBuffer(bytes)
+      ? bytes
+      : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this[stream].add(buffer);
+    this.#readers[stream].push(buffer);
+  }
+
+  /** `stream` ended: what is left of its last line goes out. */
+  end(stream: OutputStream): void {
+    this.#readers[stream].end();
+  }
+
+  /** The next sequence number (the final event's, once the pipes ended). */
+  next(): number {
+    return this.#sequence++;
+  }
+
+  #reader(options: ResolvedExecOptions, kind: OutputStream): PipeReader {
+    const emit = this.#emit;
+    const sink = (content: string | Uint8Array, partial: boolean): void => {
+      const sequence = this.#sequence++;
+      emit(
+        (partial
+          ? { sequence, kind, content, metadata: PARTIAL, isFinal: false }
+          : { sequence, kind, content, isFinal: false }) as ExecLineEvent,
+      );
+    };
+    if (options.encoding === 'buffer') {
+      return options.lines ? new ByteLineSplitter(options.maxLineBytes, sink) : new ByteReader(sink);
+    }
+    return options.lines ? new Utf8LineSplitter(options.maxLineBytes, sink) : new ReadDecoder(sink);
+  }
+}

@@ -1,0 +1,199 @@
+import type { Subscriber } from 'rxjs';
+import { Subscription } from 'rxjs';
+import type { Demand } from '../../core/demand.js';
+import { isSluiceError } from '../../core/errors/sluice-error.js';
+import { SpawnError } from '../../core/errors/spawn-error.js';
+import type { DemandQueue } from '../../core/queue/demand-queue.js';
+import { execFailure } from './exec-failure.js';
+import { execLineQueue } from './exec-line-queue.js';
+import type { ResolvedExecOptions } from './exec-options.js';
+import { ExecOutput } from './exec-output.js';
+import { buildExecResult } from './exec-result.js';
+import type { ExecEvent } from './exec-types.js';
+import { GroupKiller } from './group-killer.js';
+import { writeInput } from './input-writer.js';
+import type { ExitInfo, OutputStream, ProcessEvents, ProcessHandle, ProcessPort } from './process-port.js';
+import { RunEnds } from './run-ends.js';
+import { spawnRequest } from './spawn-request.js';
+
+/**
+ * The state of one exec subscription and its steps: {@link ExecRun.start} (watch the cancel
+ * signal, spawn, follow demand, arm the timeout, write the input), the process's events (a read, a
+ * pipe's end, the exit, a spawn failure), and the ways it ends ({@link ExecRun.finishIfDone},
+ * {@link ExecRun.fail}, {@link ExecRun.unsubscribe}). Internal to `src/sources/exec`.
+ *
+ * @example
+ * ```ts
+ * const run = new ExecRun(options, subscriber, demand);
+ * run.start(childProcessPort);
+ * return () => run.unsubscribe();
+ * ```
+ */
+export class ExecRun implements ProcessEvents {
+  readonly #options: ResolvedExecOptions;
+  readonly #subscriber: Subscriber<ExecEvent>;
+  readonly #lines: DemandQueue<ExecEvent>;
+  readonly #output: ExecOutput;
+  readonly #ends = new RunEnds();
+  /** The timeout, the grace period of pipes held open, the cancel signal's listener. */
+  readonly #timers = new Subscription();
+  readonly #startedAt: number;
+  #handle: ProcessHandle | undefined;
+  #killer: GroupKiller | undefined;
+  #done = false;
+  #timedOut = false;
+  #cancelled: { readonly reason: unknown } | undefined;
+  #stopInput = (): void => {};
+  #stopReading = (): void => {};
+
+  constructor(options: ResolvedExecOptions, subscriber: Subscriber<ExecEvent>, demand: Demand | undefined) {
+    this.#options = options;
+    this.#subscriber = subscriber;
+    this.#startedAt = options.scheduler.now();
+    const lines = execLineQueue(subscriber, demand);
+    this.#lines = lines;
+    this.#output = new ExecOutput(options, (event) => lines.push(event));
+  }
+
+  /** Spawns the child and starts everything that watches it. */
+  start(port: ProcessPort): void {
+    this.#watchCancelSignal();
+    const handle = port.spawn(spawnRequest(this.#options), this);
+    this.#handle = handle;
+    this.#killer = new GroupKiller(
+      handle,
+      this.#options.killSignal,
+      this.#options.forceKillAfterMs,
+      this.#options.scheduler,
+    );
+    this.#followDemand(handle);
+    this.#armTimeout();
+    if (!this.#done && this.#options.input !== undefined) {
+      this.#stopInput = writeInput(this.#options.input, handle, (error) => this.fail(error));
+    }
+  }
+
+  data(stream: OutputStream, bytes: Uint8Array): void {
+    if (this.#done || this.#subscriber.closed) return;
+    this.#output.read(stream, bytes);
+  }
+
+  end(stream: OutputStream): void {
+    if (this.#done || !this.#ends.pipeEnded(stream)) return;
+    this.#output.end(stream);
+    this.finishIfDone();
+  }
+
+  exit(info: ExitInfo): void {
+    const { scheduler, forceKillAfterMs } = this.#options;
+    if (this.#done || !this.#ends.exited(info, scheduler.now())) return;
+    // Pipes held open by a grandchild: read on for a grace period, then kill the rest of the group.
+    if (!this.#ends.pipesEnded) {
+      this.#timers.add(
+        scheduler.schedule(() => (this.#done ? undefined : this.#terminate()), forceKillAfterMs),
+      );
+    }
+    this.finishIfDone();
+  }
+
+  spawnError(error: unknown): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#timers.unsubscribe();
+    const { file, cwd } = this.#options;
+    const errno = (error as { code?: string })?.code ?? 'UNKNOWN';
+    const reason = isSluiceError(error) ? error : new SpawnError({ errno, file, cwd }, { cause: error });
+    this.#lines.end({ error: true, reason });
+  }
+
+  /** The child exited and both pipes ended: the result, then the final event or the error, behind the lines. */
+  finishIfDone(): void {
+    const exit = this.#ends.exit;
+    if (this.#done || exit === undefined || !this.#ends.complete) return;
+    this.#done = true;
+    this.#timers.unsubscribe();
+    const handle = this.#handle as ProcessHandle;
+    const killer = this.#killer as GroupKiller;
+    const options = this.#options;
+    const result = buildExecResult({
+      file: options.file,
+      args: options.args,
+      pid: handle.pid,
+      exit,
+      timedOut: this.#timedOut,
+      killedBySluice: killer.killedBeforeExit,
+      durationMs: this.#ends.exitedAt - this.#startedAt,
+      stdout: this.#output.stdout,
+      stderr: this.#output.stderr,
+      rlimits: options.rlimits,
+    });
+    killer.settle();
+    this.#stopInput();
+    handle.destroy();
+    const error = execFailure(options, exit, result, this.#cancelled);
+    // The ending goes into the queue: it never overtakes a line still waiting for demand.
+    if (error !== undefined) this.#lines.end({ error: true, reason: error });
+    else {
+      this.#lines.push({ sequence: this.#output.next(), kind: 'exit', content: result, isFinal: true });
+      this.#lines.end({ error: false });
+    }
+  }
+
+  /** Ends the run with `error` (the input failed): the group is killed, the lines before it still go out. */
+  fail(error: unknown): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#timers.unsubscribe();
+    this.#stopInput();
+    this.#terminate();
+    this.#handle?.destroy();
+    this.#lines.end({ error: true, reason: error });
+  }
+
+  /** The consumer left: what waits is dropped, the group is killed, the pipes released. */
+  unsubscribe(): void {
+    this.#stopReading();
+    this.#lines.close();
+    this.#timers.unsubscribe();
+    if (!this.#done) {
+      this.#done = true;
+      this.#stopInput();
+      this.#terminate();
+    }
+    this.#handle?.destroy();
+  }
+
+  #watchCancelSignal(): void {
+    const { cancelSignal } = this.#options;
+    if (cancelSignal === undefined) return;
+    const onCancel = (): void => {
+      if (this.#done || this.#timedOut || this.#cancelled !== undefined) return;
+      this.#cancelled = { reason: cancelSignal.reason };
+      this.#terminate();
+    };
+    cancelSignal.addEventListener('abort', onCancel, { once: true });
+    this.#timers.add(() => cancelSignal.removeEventListener('abort', onCancel));
+  }
+
+  /** The pipes are read while the line queue's valve flows. */
+  #followDemand(handle: ProcessHandle): void {
+    const valve = this.#lines.upstream;
+    this.#stopReading = valve.onChange((paused) => (paused ? handle.pause() : handle.resume()));
+    if (valve.paused) handle.pause();
+  }
+
+  #armTimeout(): void {
+    const { timeoutMs, scheduler } = this.#options;
+    if (this.#done || timeoutMs <= 0) return;
+    const fire = (): void => {
+      if (this.#done || this.#cancelled !== undefined) return;
+      this.#timedOut = true;
+      this.#terminate();
+    };
+    this.#timers.add(scheduler.schedule(fire, timeoutMs));
+  }
+
+  #terminate(): void {
+    this.#killer?.kill(this.#ends.exit !== undefined);
+  }
+}

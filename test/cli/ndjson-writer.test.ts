@@ -1,0 +1,89 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { NdjsonWriter } from '../../src/cli/ndjson-writer.js';
+
+/** A real Writable that records each write() it is handed and completes it only when told to. */
+function slowSink(highWaterMark: number) {
+  const writes: string[] = [];
+  const pending: (() => void)[] = [];
+  const stream = new Writable({
+    highWaterMark,
+    write(chunk: Buffer, _encoding, callback) {
+      writes.push(chunk.toString());
+      pending.push(callback);
+    },
+  });
+  const release = () => {
+    for (let done = pending.shift(); done; done = pending.shift()) done();
+  };
+  return { stream, writes, release };
+}
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('NdjsonWriter', () => {
+  it('writes the lines given during one turn of the event loop as one write, in order', async () => {
+    const writes: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        writes.push(chunk.toString());
+        callback();
+      },
+    });
+    const out = new NdjsonWriter(stream);
+    for (let n = 0; n < 1000; n += 1) expect(out.write(`{"n":${n}}\n`)).toBeUndefined();
+    expect(writes).toEqual([]);
+    await turn();
+    expect(writes).toHaveLength(1);
+    expect(writes[0]?.split('\n').slice(0, 3)).toEqual(['{"n":0}', '{"n":1}', '{"n":2}']);
+    expect(writes[0]?.split('\n')).toHaveLength(1001);
+    out.write('{"n":1000}\n');
+    await turn();
+    expect(writes).toEqual([expect.any(String), '{"n":1000}\n']);
+  });
+
+  it('sends a batch that reaches 64 KiB at once', () => {
+    const { stream, writes, release } = slowSink(1 << 22);
+    const out = new NdjsonWriter(stream);
+    const line = `${'x'.repeat(1023)}\n`;
+    for (let n = 0; n < 64; n += 1) out.write(line);
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).toHaveLength(64 * 1024);
+    release();
+  });
+
+  it("returns a promise while the stream is full, which settles on 'drain' (the caller's pause)", async () => {
+    const { stream, writes, release } = slowSink(16);
+    const out = new NdjsonWriter(stream);
+    out.write('{"a":"more than sixteen bytes"}\n');
+    await turn(); // the batch goes out and fills the stream's buffer
+    expect(writes).toHaveLength(1);
+    const full = out.write('{"b":2}\n');
+    expect(full).toBeInstanceOf(Promise);
+    let settled = false;
+    void full?.then(() => {
+      settled = true;
+    });
+    await turn();
+    expect(settled).toBe(false);
+    release();
+    await full;
+    expect(settled).toBe(true);
+    release();
+    await out.flush();
+    expect(writes.join('')).toBe('{"a":"more than sixteen bytes"}\n{"b":2}\n');
+  });
+
+  it('flush() writes what is queued now and waits for room; a destroyed stream is not written to', async () => {
+    const { stream, writes, release } = slowSink(1 << 20);
+    const out = new NdjsonWriter(stream);
+    out.write('{"last":true}\n');
+    await out.flush();
+    expect(writes).toEqual(['{"last":true}\n']);
+    release();
+    stream.destroy();
+    out.write('{"after":true}\n');
+    await out.flush();
+    expect(writes).toEqual(['{"last":true}\n']);
+  });
+});

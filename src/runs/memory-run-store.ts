@@ -1,6 +1,4 @@
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
-import { decodeChunkFrame } from '../adapters/sse/decode-chunk-frame.js';
-import { ReplayLog } from '../adapters/sse/replay-log.js';
 import type { ChunkEvent } from '../core/chunk.js';
 import { Valve } from '../core/demand.js';
 import { demandOf } from '../core/demand-of.js';
@@ -8,7 +6,9 @@ import { RunStoreError } from '../core/errors/run-store-error.js';
 import { SequenceError } from '../core/errors/sequence-error.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { decodeChunkFrame } from '../sse/decode-chunk-frame.js';
 import { readAfter } from './read-after.js';
+import { ReplayLog } from './replay-log.js';
 import type { RunRecord } from './run-record.js';
 import type {
   CancelDetails,

@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
-import { nodeResponseSink } from '../adapters/sse/node-response-sink.js';
-import { readLastEventId } from '../adapters/sse/read-last-event-id.js';
-import { readableStreamSink } from '../adapters/sse/readable-stream-sink.js';
-import { SseClient } from '../adapters/sse/sse-client.js';
-import { sseResumeRefusal } from '../adapters/sse/sse-resume-refusal.js';
-import type { SseSink } from '../adapters/sse/sse-sink.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { nodeResponseSink } from '../sse/node-response-sink.js';
+import { readLastEventId } from '../sse/read-last-event-id.js';
+import { readableStreamSink } from '../sse/readable-stream-sink.js';
+import { sseResumeRefusal } from '../sse/sse-resume-refusal.js';
+import type { SseSink } from '../sse/sse-sink.js';
 import type { RunStore } from './run-store.js';
+import { SseClient } from './sse-client.js';
 
 /**
  * Options of {@link runSseEndpoint} (the same meaning as in `toServerSentEvents`).

@@ -1,9 +1,9 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
-import type { ReplayBounds } from '../adapters/sse/replay-log.js';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { MemoryRunStore } from '../runs/memory-run-store.js';
+import type { ReplayBounds } from '../runs/replay-log.js';
 import type { RunStore } from '../runs/run-store.js';
 
 /**

@@ -1,12 +1,12 @@
 import { map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { encodeChunkEvent } from '../../src/adapters/sse/encode-chunk-event.js';
-import { encodeGap } from '../../src/adapters/sse/encode-gap.js';
 import { type EventSourceLike, fromEventSource } from '../../src/browser/from-event-source.js';
-import { SseParser } from '../../src/browser/sse-parser.js';
 import { isSequenceError } from '../../src/core/errors/sequence-error.js';
 import { isSluiceError } from '../../src/core/errors/sluice-error.js';
+import { encodeChunkEvent } from '../../src/sse/encode-chunk-event.js';
+import { encodeGap } from '../../src/sse/encode-gap.js';
+import { SseParser } from '../../src/sse/sse-parser.js';
 
 /** A scripted EventSource: the test feeds it server text and network events. */
 class FakeEventSource implements EventSourceLike {

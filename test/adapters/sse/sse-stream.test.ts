@@ -1,11 +1,11 @@
 import { asyncScheduler, map, Observable, type Subscriber } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import type { SseSink } from '../../../src/adapters/sse/sse-sink.js';
 import { toServerSentEvents } from '../../../src/adapters/to-server-sent-events.js';
-import { SseParser } from '../../../src/browser/sse-parser.js';
 import type { ChunkEvent } from '../../../src/core/chunk.js';
 import { sequenced } from '../../../src/operators/sequenced.js';
+import { SseParser } from '../../../src/sse/sse-parser.js';
+import type { SseSink } from '../../../src/sse/sse-sink.js';
 
 const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { optionError } from '../core/option-error.js';
+import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { nodeResponseSink } from '../sse/node-response-sink.js';
 import { readLastEventId } from '../sse/read-last-event-id.js';
@@ -48,16 +49,6 @@ export interface RunSseEndpoint {
   toResponse(runId: string, request?: Request, highWaterMark?: number): Promise<Response>;
 }
 
-const count = (
-  options: RunSseOptions,
-  name: 'heartbeatMs' | 'stallTimeoutMs' | 'retryMs',
-  fallback: number,
-) => {
-  const value = options[name] ?? fallback;
-  if (!Number.isSafeInteger(value) || value < 0) throw optionError(name, 'a non-negative integer', value);
-  return value;
-};
-
 /**
  * Server-Sent Events served from a {@link RunStore} instead of one process's replay log: a viewer
  * whose reconnect lands on another server behind the load balancer resumes exactly there, and a
@@ -91,9 +82,9 @@ export function runSseEndpoint(store: RunStore, options: RunSseOptions = {}): Ru
   }
   if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
   rejectUnknownOptions(options, ['heartbeatMs', 'stallTimeoutMs', 'retryMs', 'scheduler']);
-  const heartbeatMs = count(options, 'heartbeatMs', 15_000);
-  const stallTimeoutMs = count(options, 'stallTimeoutMs', 30_000);
-  const retryMs = count(options, 'retryMs', 1000);
+  const heartbeatMs = readInteger(options, 'heartbeatMs', 15_000);
+  const stallTimeoutMs = readInteger(options, 'stallTimeoutMs', 30_000);
+  const retryMs = readInteger(options, 'retryMs', 1000);
   const scheduler = options.scheduler ?? asyncScheduler;
   if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
     throw optionError('scheduler', 'a SchedulerLike', scheduler);

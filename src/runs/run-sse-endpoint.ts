@@ -91,19 +91,7 @@ export function runSseEndpoint(store: RunStore, options: RunSseOptions = {}): Ru
   }
 
   const config = { heartbeatMs, stallTimeoutMs, retryMs, scheduler };
-  const what = (runId: string) => `run ${runId}`;
-
-  /** Checks the request; `undefined` = go on and stream. */
-  const check = async (
-    runId: string,
-    lastEventId: number | undefined,
-  ): Promise<{ status: number; message: string } | undefined> => {
-    const info = await store.info(runId);
-    if (info === undefined) return { status: 404, message: `Run ${runId} does not exist` };
-    const state = { ended: info.state === 'ended', failed: info.failure !== undefined, next: info.next };
-    return sseResumeRefusal(state, lastEventId, what(runId));
-  };
-
+  const check = (runId: string, lastEventId: number | undefined) => refusalOf(store, runId, lastEventId);
   const stream = (runId: string, sink: SseSink, lastEventId: number | undefined): void => {
     const after = lastEventId ?? -1;
     new SseClient(store.read(runId, { after }), sink, after + 1, config, () => {});
@@ -113,16 +101,7 @@ export function runSseEndpoint(store: RunStore, options: RunSseOptions = {}): Ru
     serve: (runId, req, res) => {
       const answer = (status: number, message = '') =>
         res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(message);
-      if (req.method === 'DELETE') {
-        store.cancel(runId).then(
-          async (live) => {
-            if (live) return answer(204);
-            return answer((await store.info(runId)) === undefined ? 404 : 409, `Run ${runId} is not running`);
-          },
-          (error: unknown) => answer(503, (error as Error).message),
-        );
-        return;
-      }
+      if (req.method === 'DELETE') return cancelRun(store, runId, answer);
       if (req.method !== 'GET') {
         res.writeHead(405, { allow: 'GET, DELETE' }).end();
         return;
@@ -163,4 +142,27 @@ export function runSseEndpoint(store: RunStore, options: RunSseOptions = {}): Ru
       });
     },
   };
+}
+
+/** Why a request for `runId` after `lastEventId` gets no stream (`undefined`: it does). */
+async function refusalOf(
+  store: RunStore,
+  runId: string,
+  lastEventId: number | undefined,
+): Promise<{ status: number; message: string } | undefined> {
+  const info = await store.info(runId);
+  if (info === undefined) return { status: 404, message: `Run ${runId} does not exist` };
+  const state = { ended: info.state === 'ended', failed: info.failure !== undefined, next: info.next };
+  return sseResumeRefusal(state, lastEventId, `run ${runId}`);
+}
+
+/** `DELETE`: `204` when it reached a live run, `409` when the run had ended, `404` when unknown. */
+function cancelRun(store: RunStore, runId: string, answer: (status: number, message?: string) => void): void {
+  store.cancel(runId).then(
+    async (live) => {
+      if (live) return answer(204);
+      return answer((await store.info(runId)) === undefined ? 404 : 409, `Run ${runId} is not running`);
+    },
+    (error: unknown) => answer(503, (error as Error).message),
+  );
 }

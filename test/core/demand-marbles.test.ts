@@ -25,11 +25,11 @@ import { ExecError } from '../../src/core/errors/exec-error.js';
 import { type ExecEvent, type ExecResult, exec } from '../../src/sources/exec.js';
 import {
   type ChunkRunHelpers,
-  ChunkTestScheduler,
   type FakeExec,
   type FakeProcessScript,
   withDemand,
 } from '../../src/testing/index.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 // The pause of a slow consumer reaches a fake process through each of RxJS's compositions, in
 // virtual time: the consumer's demand (a `demand(...)` marble) is carried by `withDemand` on the
@@ -38,8 +38,6 @@ import {
 // resume (see src/testing/fake-process.ts). A line is shown as its letter, an exit as the
 // command's name (`X`, `Y`). test/core/demand-compositions.test.ts checks the same compositions
 // with real flooding children.
-
-const newScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 /** An exec event as a marble letter: a line's content without its newline, an exit as its command. */
 const letter = (event: ExecEvent): string =>
@@ -213,7 +211,7 @@ const compositions: Record<string, Composition> = {
 describe('demand reaches a fake process through each composition, in virtual time', () => {
   for (const [name, composition] of Object.entries(compositions)) {
     it(`through ${name}`, () => {
-      newScheduler().run((helpers) => {
+      newTestScheduler().run((helpers) => {
         const { demand, expectObservable, fakeExec, flush } = helpers;
         const fakes = composition.scripts.map(({ pid, ...script }) => fakeExec(script, { pid }));
         const consumer = demand(composition.consumer);

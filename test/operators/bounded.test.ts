@@ -6,7 +6,8 @@ import { currentDemand, type Demand, subscribeWithDemand, Valve } from '../../sr
 import { BufferOverflowError, isBufferOverflowError } from '../../src/core/errors/buffer-overflow-error.js';
 import { bounded } from '../../src/operators/bounded.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
-import { ChunkTestScheduler, withDemand } from '../../src/testing/index.js';
+import { withDemand } from '../../src/testing/index.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 type Event = ChunkEvent<string>;
 
@@ -18,8 +19,6 @@ const ev = (sequence: number, content: string | null, isFinal = false, metadata?
 /** Marble values: each letter is an event whose sequence is its index and whose content is itself. */
 const letters = (names: string, final?: string): Record<string, Event> =>
   Object.fromEntries([...names].map((name, index) => [name, ev(index, name, name === final)]));
-
-const testScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 /**
  * A producer that honours demand: on every tick of `ticks` it emits its next event, unless its
@@ -49,7 +48,7 @@ function paced(ticks: Observable<unknown>, events: Event[], log: string[], now: 
 describe('bounded', () => {
   describe('suspend', () => {
     it('pauses the producer when exactly `capacity` events wait and resumes it once fewer do', () => {
-      const scheduler = testScheduler();
+      const scheduler = newTestScheduler();
       const log: string[] = [];
       scheduler.run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = letters('abcdef', 'f');
@@ -108,7 +107,7 @@ describe('bounded', () => {
     });
 
     it('keeps what a producer that ignores demand sends while paused (documented overshoot)', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = letters('abcde', 'e');
         const source = cold('-a-b-c-d-(e|)', values);
         const ui = demand('  -p----------r');
@@ -119,7 +118,7 @@ describe('bounded', () => {
     });
 
     it('delivers an error only after the events queued before it', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = letters('abc');
         const source = cold('-a-b-c-#', values, new Error('boom'));
         const ui = demand('  --p-------r');
@@ -134,7 +133,7 @@ describe('bounded', () => {
     });
 
     it('completes only after the queue has drained', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = letters('abc');
         const source = cold('-a-b-c-|', values);
         const ui = demand('  --p-------r');
@@ -147,7 +146,7 @@ describe('bounded', () => {
 
   describe('dropping', () => {
     it('drops the newest events and reports the count on the next one, re-stamping sequences', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const source = cold('-a-b-c-d-e------f|', letters('abcdef', 'f'));
         const ui = demand('  --p---------r');
         const expected = '   -a----------(bc)(f|)';
@@ -164,7 +163,7 @@ describe('bounded', () => {
     });
 
     it('never drops the final event: the newest waiting event makes room for it', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const source = cold('-a-b-c-d-e-f|', letters('abcdef', 'f'));
         const ui = demand('  --p-----------r');
         const expected = '   -a------------(bf|)';
@@ -177,7 +176,7 @@ describe('bounded', () => {
     });
 
     it('reports drops that end the stream on a final sentinel when the source just completes', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const source = cold('-a-b-c-d-|', letters('abcd'));
         const ui = demand('  --p---------r');
         const expected = '   -a----------(bz|)';
@@ -196,7 +195,7 @@ describe('bounded', () => {
 
   describe('sliding', () => {
     it('drops the oldest waiting events and reports the count on the event after the gap', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const source = cold('-a-b-c-d-e------f|', letters('abcdef', 'f'));
         const ui = demand('  --p---------r');
         const expected = '   -a----------(de)(f|)';
@@ -213,7 +212,7 @@ describe('bounded', () => {
     });
 
     it('never drops the final event and adds to a count the source already reported', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = { ...letters('abcdef', 'f'), b: ev(1, 'b', false, { dropped: 5, partial: true }) };
         const source = cold('-a-b-c-d-e-f|', values);
         const ui = demand('  --p-----------r');
@@ -230,7 +229,7 @@ describe('bounded', () => {
 
   describe('error', () => {
     it('fails with BUFFER_OVERFLOW after the queued events and cancels the source at once', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = letters('abcdef', 'f');
         const source = cold('-a-b-c-d-e-f|', values);
         const ui = demand('  --p---------r');
@@ -245,7 +244,7 @@ describe('bounded', () => {
     });
 
     it('lets the final event in even when the buffer is full', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = letters('abcd', 'd');
         const source = cold('-a-b-c-d|', values);
         const ui = demand('  --p-------r');
@@ -283,7 +282,7 @@ describe('bounded', () => {
   describe('without a consumer demand', () => {
     it('is a pass-through that gives the producer no demand either', () => {
       const seen: Array<Demand | undefined> = [];
-      testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
         const values = letters('abc', 'c');
         const source = cold('-a-b-(c|)', values);
         const probed = new Observable<Event>((subscriber) => {
@@ -312,7 +311,7 @@ describe('bounded', () => {
   });
 
   it('cancels the source and frees the queue when unsubscribed', () => {
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const values = letters('abcd');
       const source = cold('-a-b-c-d-|', values);
       const ui = demand('  --p');

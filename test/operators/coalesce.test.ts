@@ -5,7 +5,7 @@ import type { ChunkEvent } from '../../src/core/chunk.js';
 import { currentDemand, type Demand, subscribeWithDemand, Valve } from '../../src/core/demand.js';
 import { chunkByteLength } from '../../src/operators/chunk-byte-length.js';
 import { coalesce } from '../../src/operators/coalesce.js';
-import { ChunkTestScheduler } from '../../src/testing/index.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 type Event = ChunkEvent<string | Uint8Array>;
 
@@ -18,11 +18,9 @@ const ev = (sequence: number, content: string | Uint8Array | null, isFinal = fal
 const letters = (names: string, final?: string): Record<string, Event> =>
   Object.fromEntries([...names].map((name, index) => [name, ev(index, name, name === final)]));
 
-const testScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
-
 describe('coalesce', () => {
   it('opens a window with its first event and emits it `maxDelayMs` later; quiet time emits nothing', () => {
-    testScheduler().run(({ chunks, expectObservable, expectSubscriptions, time }) => {
+    newTestScheduler().run(({ chunks, expectObservable, expectSubscriptions, time }) => {
       const source = chunks('-ab----c-d-e----------|', {}, { kind: 'stdout', end: false });
       const v = source.events;
       const maxDelayMs = time('---|');
@@ -37,7 +35,7 @@ describe('coalesce', () => {
   });
 
   it('waits 16 ms by default', () => {
-    testScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
       const source = chunks('-ab', {}, { kind: 'stdout', end: false });
       const v = source.events;
       expectObservable(source.pipe(coalesce())).toBe('- 16ms x', { x: [v.a, v.b] });
@@ -46,7 +44,7 @@ describe('coalesce', () => {
   });
 
   it('closes a window as soon as it holds `maxItems` events', () => {
-    testScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
       const source = chunks('-abc---d-e-------|', {}, { kind: 'stdout', end: false });
       const v = source.events;
       const expected = '   --x----y------z--|';
@@ -60,7 +58,7 @@ describe('coalesce', () => {
   });
 
   it('closes a window as soon as its contents reach `maxBytes` (UTF-8 bytes, Uint8Array bytes)', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const v = {
         a: ev(0, 'é'),
         b: ev(1, 'ab'),
@@ -82,7 +80,7 @@ describe('coalesce', () => {
   });
 
   it('emits the batch holding the final event at once, then completes and unsubscribes', () => {
-    testScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
       const source = chunks('-a-b-c-|', {}, { kind: 'stdout', end: false, final: 'c' });
       const v = source.events;
       expectObservable(source.pipe(coalesce({ maxDelayMs: 10 }))).toBe('-----(x|)', { x: [v.a, v.b, v.c] });
@@ -91,7 +89,7 @@ describe('coalesce', () => {
   });
 
   it('emits the pending batch when the source completes', () => {
-    testScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
       const source = chunks('-a-b-|', {}, { kind: 'stdout', end: false });
       const v = source.events;
       expectObservable(source.pipe(coalesce({ maxDelayMs: 10 }))).toBe('-----(x|)', { x: [v.a, v.b] });
@@ -100,7 +98,7 @@ describe('coalesce', () => {
   });
 
   it('emits the pending batch before an error', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const v = letters('abc');
       const source = cold('-a---bc#', v, new Error('boom'));
       const expected = '   ----x--(y#)';
@@ -114,7 +112,7 @@ describe('coalesce', () => {
   });
 
   it('clears its timer and drops the pending batch when unsubscribed', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold('-a-b------', letters('ab'));
       const unsub = '      ----!';
       expectObservable(source.pipe(coalesce({ maxDelayMs: 5 })), unsub).toBe('-----');
@@ -160,7 +158,7 @@ describe('coalesce', () => {
     const flood = Array.from({ length: 100_000 }, (_, index) =>
       ev(index, `${String(index % 1e7).padStart(7, '0')}\n`),
     );
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       // At frame 1 the source emits all 100 000 events synchronously (8 bytes each).
       const trigger = cold('-x 20ms |');
       const source = trigger.pipe(concatMap(() => from(flood)));

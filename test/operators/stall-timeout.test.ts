@@ -7,9 +7,10 @@ import { bounded } from '../../src/operators/bounded.js';
 import { stallTimeout } from '../../src/operators/stall-timeout.js';
 import type { StallTimeoutInfo } from '../../src/operators/stall-timeout-info.js';
 import { exec } from '../../src/sources/exec.js';
-import { ChunkTestScheduler, withDemand } from '../../src/testing/index.js';
+import { withDemand } from '../../src/testing/index.js';
 import { groupAlive } from '../support/processes.js';
 import { needs } from '../support/system-tools.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 type Event = ChunkEvent<string>;
 
@@ -28,8 +29,6 @@ const stalled = (sequence: number): Event => ({
   metadata: { reason: 'stalled' },
   isFinal: true,
 });
-
-const testScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 /** A producer that honours demand: it emits its next event on each tick of `ticks` unless paused. */
 function paced(ticks: Observable<unknown>, events: Event[]) {
@@ -61,7 +60,7 @@ afterEach(() => {
 describe('stallTimeout', () => {
   it('stalls exactly `ms` after the consumer paused: cancels the producer, ends with reason stalled', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions, time }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions, time }) => {
       const ticks = cold('  x-x-x-x-x-x-x-x-x-x-x-x-x-x-x');
       const ui = demand('   -----p');
       const ms = time('          ------|');
@@ -81,7 +80,7 @@ describe('stallTimeout', () => {
 
   it('before bounded(), starts the clock when the bounded buffer fills (the protocol channel)', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions, time }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions, time }) => {
       const ticks = cold('  x-x-x-x-x-x-x-x-x-x-x-x-x-x-x');
       const ui = demand('   ---p----------r');
       const ms = time('           -----|');
@@ -98,7 +97,7 @@ describe('stallTimeout', () => {
 
   it('resets the clock on consumer progress', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions, time }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions, time }) => {
       const ticks = cold('  x-x-x-x-x-x-x-x-x-x-x-x-x-x-x');
       const ui = demand('   ---p--r---p');
       const ms = time('               -----|');
@@ -119,7 +118,7 @@ describe('stallTimeout', () => {
     // A consumer with hysteresis (toAsyncIterable) stays paused while it drains half its buffer:
     // every value it takes is progress, and only `ms` without one is a stall.
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions, time }) => {
+    newTestScheduler().run(({ cold, hot, expectObservable, expectSubscriptions, time }) => {
       const valve = new Valve();
       const ticks = cold('  x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x');
       const pause = hot('   ----p');
@@ -172,7 +171,7 @@ describe('stallTimeout', () => {
 
   it('never stalls while the consumer keeps pulling, however slow the stream', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const values = letters('abcd', 'd');
       const source = cold('-a-------b---c-------d|', values);
       const ui = demand('  ---p-r-p-r--p-r');
@@ -185,7 +184,7 @@ describe('stallTimeout', () => {
 
   it('cannot stall once the final event has passed', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const values = letters('ab', 'b');
       const source = cold('-a-b----------|', values);
       const ui = demand('  ----p');
@@ -200,7 +199,7 @@ describe('stallTimeout', () => {
 
   it('is disabled by `ms: 0`', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const values = letters('abc', 'c');
       const source = cold('-a-b------------(c|)', values);
       const ui = demand('  --p');
@@ -216,7 +215,7 @@ describe('stallTimeout', () => {
   it('is a pass-through without a consumer demand (nothing can pause)', () => {
     const { calls, logger } = recorder();
     const seen: Array<Demand | undefined> = [];
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const values = letters('ab', 'b');
       const source = cold('-a------------(b|)', values);
       const probed = new Observable<Event>((subscriber) => {
@@ -242,7 +241,7 @@ describe('stallTimeout', () => {
   });
 
   it('starts the clock at once when the consumer is already paused, with sequence 0 for an empty stream', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions, time }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions, time }) => {
       const source = cold<Event>('-------');
       const ms = time('           ----|');
       const expected = '          ----(z|)';
@@ -258,7 +257,7 @@ describe('stallTimeout', () => {
 
   it('logs one console warning by default, with the timeout in seconds', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const source = cold('a', { a: ev(0, 'a') });
       const ui = demand('  -p');
       const expected = '   a 30s (z|)';
@@ -273,7 +272,7 @@ describe('stallTimeout', () => {
 
   it('calls onStall once with the info, and fails with what a throwing logger throws', () => {
     const infos: StallTimeoutInfo[] = [];
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const source = cold('ab', letters('ab'));
       const ui = demand('  --p');
       const logger = { warn: () => undefined };
@@ -284,7 +283,7 @@ describe('stallTimeout', () => {
     });
     expect(infos).toEqual([{ ms: 200, lastSequence: 1, pausedAt: 2 }]);
 
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const source = cold('a', letters('a'));
       const ui = demand('  -p');
       const logger = {
@@ -300,7 +299,7 @@ describe('stallTimeout', () => {
 
   it('clears its timer when unsubscribed', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const values = letters('ab');
       const source = cold('-a-b-----', values);
       const ui = demand('  --p');

@@ -1,7 +1,7 @@
 import { of, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ExecError, type ExecEvent, type ExecResult, exec } from '../../src/index.js';
-import { ChunkTestScheduler } from '../../src/testing/index.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 const line = (sequence: number, kind: 'stdout' | 'stderr', content: string): ExecEvent => ({
   sequence,
@@ -29,11 +29,9 @@ const exit = (sequence: number, content: ExecResult): ExecEvent => ({
   isFinal: true,
 });
 
-const newScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
-
 describe('exec lifecycle (fakeExec, virtual time)', () => {
   it('happy: lines of both pipes in arrival order, then the exit event once both pipes ended', () => {
-    newScheduler().run(({ expectObservable, fakeExec }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec }) => {
       const port = fakeExec({
         stdout: '-a--b---|',
         stderr: '--c|',
@@ -51,7 +49,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
   });
 
   it('zero output: exactly one final event', () => {
-    newScheduler().run(({ expectObservable, fakeExec }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec }) => {
       const port = fakeExec({ exit: { code: 0, at: 3 } });
       expectObservable(exec('build', ['--all'], { port })).toBe('---(e|)', {
         e: exit(0, result({ durationMs: 3 })),
@@ -60,7 +58,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
   });
 
   it('error after output: EXEC_FAILED only after every line (a last line without newline comes at the pipe end)', () => {
-    newScheduler().run(({ expectObservable, fakeExec }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec }) => {
       const script = { stdout: '-a---b|', values: { a: 'one\n', b: 'last' }, exit: { code: 2, at: 2 } };
       const failed = result({ exitCode: 2, durationMs: 2, stdout: 'one\nlast' });
       expectObservable(exec('build', ['--all'], { port: fakeExec(script) })).toBe(
@@ -80,7 +78,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
   });
 
   it('timeout with partial output: kills the group, keeps the lines, errors with TIMEOUT', () => {
-    const scheduler = newScheduler();
+    const scheduler = newTestScheduler();
     scheduler.run(({ expectObservable, fakeExec, flush }) => {
       const port = fakeExec({ stdout: '-a-b------c-|', values: { a: 'one\n', b: 'two\n', c: 'never\n' } });
       const timedOut = result({
@@ -102,7 +100,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
   });
 
   it('cancel: unsubscribing kills the group, then SIGKILLs it after forceKillAfterMs if it survived', () => {
-    newScheduler().run(({ expectObservable, fakeExec, flush, time }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush, time }) => {
       const port = fakeExec({ stdout: '-a-b-c-d|', ignores: ['SIGTERM'] });
       const force = time('          ----|');
       const unsubscribe = '         ----!';
@@ -123,7 +121,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
   });
 
   it('cancel: no SIGKILL when the group died of killSignal', () => {
-    newScheduler().run(({ expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const port = fakeExec({ stdout: '-a-----|' });
       expectObservable(exec('x', [], { port, forceKillAfterMs: 3, killSignal: 'SIGINT' }), '--!').toBe('-a', {
         a: line(0, 'stdout', 'a\n'),
@@ -134,7 +132,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
   });
 
   it('stops listening to a synchronous source when unsubscribed', () => {
-    newScheduler().run(({ expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const port = fakeExec({ stdout: '(abcdefghij)' });
       expectObservable(exec('x', [], { port }).pipe(take(2))).toBe('(ab|)', {
         a: line(0, 'stdout', 'a\n'),
@@ -147,7 +145,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
   });
 
   it('holds lines and the exit event back while demand is paused, and delivers them on resume', () => {
-    newScheduler().run(({ expectObservable, fakeExec, demand }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, demand }) => {
       const port = fakeExec({
         stdout: '-a-b-|',
         values: { a: 'one\n', b: 'two\n' },
@@ -164,7 +162,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
   });
 
   it('writes an Observable input one value at a time and then closes stdin', () => {
-    newScheduler().run(({ cold, expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ cold, expectObservable, fakeExec, flush }) => {
       const input = cold('-a-b|', { a: 'x\n', b: 'y\n' });
       const port = fakeExec({ exit: { code: 0, at: 6 } });
       expectObservable(exec('cat', [], { port, input })).toBe('------(e|)', {
@@ -181,7 +179,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
   });
 
   it('a synchronous Observable input is written at once', () => {
-    newScheduler().run(({ expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const port = fakeExec({ exit: { code: 0, at: 1 } });
       expectObservable(exec('cat', [], { port, input: of('x\n', 'y\n') })).toBe('-(e|)', {
         e: exit(0, { ...result({ durationMs: 1 }), command: 'cat' }),

@@ -2,9 +2,9 @@ import { retry, take, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
 import { bounded, ExecError, type ExecResult, exec, SpawnError, stallTimeout } from '../../src/index.js';
-import { advanceVirtualTime, ChunkTestScheduler, fakeExec, withDemand } from '../../src/testing/index.js';
+import { advanceVirtualTime, fakeExec, withDemand } from '../../src/testing/index.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
-const newScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const result = (overrides: Partial<ExecResult>): ExecResult => ({
   command: 'make',
   pid: 4242,
@@ -22,7 +22,7 @@ const lines = (letters: string) => Object.fromEntries([...letters].map((letter) 
 
 describe('fakeExec', () => {
   it('backpressure: a paused consumer blocks the process, whose whole script waits until it resumes', () => {
-    newScheduler().run(({ expectChunks, demand, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectChunks, demand, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e|' });
       const consumer = demand('   ---p------r');
       const expected = '          -a--------b-c-d-e(x|)';
@@ -40,7 +40,7 @@ describe('fakeExec', () => {
   });
 
   it('backpressure: with pipeCapacity the process writes on until its pipes are full', () => {
-    newScheduler().run(({ expectChunks, demand, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectChunks, demand, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-----e|', pipeCapacity: 2 });
       const consumer = demand('   --p---------r');
       // b and c fit in the pipes; d blocks the process at 7 until the resume at 12.
@@ -87,7 +87,7 @@ describe('fakeExec', () => {
 
   it('stall: stallTimeout fires exactly `ms` after the consumer paused, and the process is killed then', () => {
     const warnings: string[] = [];
-    newScheduler().run(({ expectChunks, demand, fakeExec, flush, time }) => {
+    newTestScheduler().run(({ expectChunks, demand, fakeExec, flush, time }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f-g-h', exit: 'hang' });
       const consumer = demand('   ----p');
       const ms = time('               -----|');
@@ -110,7 +110,7 @@ describe('fakeExec', () => {
   });
 
   it('cancel: unsubscribing kills with the configured signal, then SIGKILL if the process survived it', () => {
-    newScheduler().run(({ expectChunks, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectChunks, fakeExec, flush }) => {
       const stubborn = fakeExec({ stdout: '-a-b-c-d|', ignores: ['SIGINT'] });
       const options = { port: stubborn, killSignal: 'SIGINT' as const, forceKillAfterMs: 100 };
       expectChunks(exec('make', [], options), '---!').toBe('-a-', lines('a'), { kind: 'stdout' });
@@ -131,7 +131,7 @@ describe('fakeExec', () => {
   });
 
   it('error after buffered chunks: the failure comes only after every buffered line', () => {
-    newScheduler().run(({ expectObservable, demand, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, demand, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c|', exit: { code: 1 } });
       const consumer = demand('   --p-----r');
       const expected = '          -a------(bc#)';
@@ -153,7 +153,7 @@ describe('fakeExec', () => {
   });
 
   it('hangs until the timeout kills it; a held line and a signal death are reported as a real child would', () => {
-    newScheduler().run(({ expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const hanging = fakeExec({ stdout: '-a', exit: 'hang' });
       const timedOut = result({
         timedOut: true,
@@ -189,7 +189,7 @@ describe('fakeExec', () => {
   });
 
   it('records every spawn, with a pid of its own, and what was written to stdin', () => {
-    newScheduler().run(({ expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a|', exit: { code: 3 } });
       const retried = exec('make', ['build'], { port: fake, cwd: '/src', input: 'go\n' }).pipe(retry(1));
       expectObservable(retried).toBe(
@@ -220,7 +220,7 @@ describe('fakeExec', () => {
   });
 
   it('fails the spawn with the scripted errno', () => {
-    newScheduler().run(({ expectObservable, fakeExec }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec }) => {
       const fake = fakeExec({ spawnError: 'ENOENT' });
       expectObservable(exec('nope', [], { port: fake })).toBe(
         '#',

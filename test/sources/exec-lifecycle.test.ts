@@ -1,6 +1,7 @@
 import { of, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ExecError, type ExecEvent, type ExecResult, exec } from '../../src/index.js';
+import { execResult } from '../support/exec-result.js';
 import { newTestScheduler } from '../support/test-scheduler.js';
 
 const line = (sequence: number, kind: 'stdout' | 'stderr', content: string): ExecEvent => ({
@@ -8,19 +9,6 @@ const line = (sequence: number, kind: 'stdout' | 'stderr', content: string): Exe
   kind,
   content,
   isFinal: false,
-});
-const result = (overrides: Partial<ExecResult>): ExecResult => ({
-  command: 'build --all',
-  pid: 4242,
-  exitCode: 0,
-  signal: null,
-  timedOut: false,
-  truncated: false,
-  durationMs: 0,
-  stdout: '',
-  stderr: '',
-  rlimitHit: null,
-  ...overrides,
 });
 const exit = (sequence: number, content: ExecResult): ExecEvent => ({
   sequence,
@@ -43,7 +31,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
         a: line(0, 'stdout', 'one\n'),
         c: line(1, 'stderr', 'err\n'),
         b: line(2, 'stdout', 'two\n'),
-        e: exit(3, result({ durationMs: 5, stdout: 'one\ntwo\n', stderr: 'err\n' })),
+        e: exit(3, execResult('build --all', { durationMs: 5, stdout: 'one\ntwo\n', stderr: 'err\n' })),
       });
     });
   });
@@ -52,7 +40,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
     newTestScheduler().run(({ expectObservable, fakeExec }) => {
       const port = fakeExec({ exit: { code: 0, at: 3 } });
       expectObservable(exec('build', ['--all'], { port })).toBe('---(e|)', {
-        e: exit(0, result({ durationMs: 3 })),
+        e: exit(0, execResult('build --all', { durationMs: 3 })),
       });
     });
   });
@@ -60,7 +48,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
   it('error after output: EXEC_FAILED only after every line (a last line without newline comes at the pipe end)', () => {
     newTestScheduler().run(({ expectObservable, fakeExec }) => {
       const script = { stdout: '-a---b|', values: { a: 'one\n', b: 'last' }, exit: { code: 2, at: 2 } };
-      const failed = result({ exitCode: 2, durationMs: 2, stdout: 'one\nlast' });
+      const failed = execResult('build --all', { exitCode: 2, durationMs: 2, stdout: 'one\nlast' });
       expectObservable(exec('build', ['--all'], { port: fakeExec(script) })).toBe(
         '-a----(b#)',
         { a: line(0, 'stdout', 'one\n'), b: line(1, 'stdout', 'last') },
@@ -81,7 +69,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
     const scheduler = newTestScheduler();
     scheduler.run(({ expectObservable, fakeExec, flush }) => {
       const port = fakeExec({ stdout: '-a-b------c-|', values: { a: 'one\n', b: 'two\n', c: 'never\n' } });
-      const timedOut = result({
+      const timedOut = execResult('build --all', {
         timedOut: true,
         signal: 'SIGTERM',
         exitCode: null,
@@ -156,7 +144,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
       expectObservable(exec('build', ['--all'], { port, demand: consumer })).toBe('-a------(be|)', {
         a: line(0, 'stdout', 'one\n'),
         b: line(1, 'stdout', 'two\n'),
-        e: exit(2, result({ durationMs: 6, stdout: 'one\ntwo\n' })),
+        e: exit(2, execResult('build --all', { durationMs: 6, stdout: 'one\ntwo\n' })),
       });
     });
   });
@@ -166,7 +154,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
       const input = cold('-a-b|', { a: 'x\n', b: 'y\n' });
       const port = fakeExec({ exit: { code: 0, at: 6 } });
       expectObservable(exec('cat', [], { port, input })).toBe('------(e|)', {
-        e: exit(0, { ...result({ durationMs: 6 }), command: 'cat' }),
+        e: exit(0, { ...execResult('build --all', { durationMs: 6 }), command: 'cat' }),
       });
       flush();
       expect(port.input).toBe('x\ny\n');
@@ -182,7 +170,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
     newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const port = fakeExec({ exit: { code: 0, at: 1 } });
       expectObservable(exec('cat', [], { port, input: of('x\n', 'y\n') })).toBe('-(e|)', {
-        e: exit(0, { ...result({ durationMs: 1 }), command: 'cat' }),
+        e: exit(0, { ...execResult('build --all', { durationMs: 1 }), command: 'cat' }),
       });
       flush();
       expect(port.input).toBe('x\ny\n');

@@ -1,23 +1,11 @@
 import { retry, take, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
-import { bounded, ExecError, type ExecResult, exec, SpawnError, stallTimeout } from '../../src/index.js';
+import { bounded, ExecError, exec, SpawnError, stallTimeout } from '../../src/index.js';
 import { advanceVirtualTime, fakeExec, withDemand } from '../../src/testing/index.js';
+import { execResult } from '../support/exec-result.js';
 import { newTestScheduler } from '../support/test-scheduler.js';
 
-const result = (overrides: Partial<ExecResult>): ExecResult => ({
-  command: 'make',
-  pid: 4242,
-  exitCode: 0,
-  signal: null,
-  timedOut: false,
-  truncated: false,
-  durationMs: 0,
-  stdout: '',
-  stderr: '',
-  rlimitHit: null,
-  ...overrides,
-});
 const lines = (letters: string) => Object.fromEntries([...letters].map((letter) => [letter, `${letter}\n`]));
 
 describe('fakeExec', () => {
@@ -27,7 +15,7 @@ describe('fakeExec', () => {
       const consumer = demand('   ---p------r');
       const expected = '          -a--------b-c-d-e(x|)';
       const output = withDemand(consumer, exec('make', [], { port: fake }));
-      const exit = result({ durationMs: 17, stdout: 'a\nb\nc\nd\ne\n' });
+      const exit = execResult('make', { durationMs: 17, stdout: 'a\nb\nc\nd\ne\n' });
       expectChunks(output).toBe(
         expected,
         { ...lines('abcde'), x: exit },
@@ -46,7 +34,7 @@ describe('fakeExec', () => {
       // b and c fit in the pipes; d blocks the process at 7 until the resume at 12.
       const expected = '          -a----------(bcd)-e(x|)';
       const output = withDemand(consumer, exec('make', [], { port: fake }));
-      const exit = result({ durationMs: 19, stdout: 'a\nb\nc\nd\ne\n' });
+      const exit = execResult('make', { durationMs: 19, stdout: 'a\nb\nc\nd\ne\n' });
       expectChunks(output).toBe(
         expected,
         { ...lines('abcde'), x: exit },
@@ -136,7 +124,7 @@ describe('fakeExec', () => {
       const consumer = demand('   --p-----r');
       const expected = '          -a------(bc#)';
       const output = withDemand(consumer, exec('make', [], { port: fake }).pipe(bounded({ capacity: 8 })));
-      const failed = result({ exitCode: 1, durationMs: 6, stdout: 'a\nb\nc\n' });
+      const failed = execResult('make', { exitCode: 1, durationMs: 6, stdout: 'a\nb\nc\n' });
       expectObservable(output).toBe(
         expected,
         {
@@ -155,7 +143,7 @@ describe('fakeExec', () => {
   it('hangs until the timeout kills it; a held line and a signal death are reported as a real child would', () => {
     newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const hanging = fakeExec({ stdout: '-a', exit: 'hang' });
-      const timedOut = result({
+      const timedOut = execResult('make', {
         timedOut: true,
         exitCode: null,
         signal: 'SIGTERM',
@@ -172,7 +160,7 @@ describe('fakeExec', () => {
         values: { e: 'Segmentation fault\n' },
         exit: { signal: 'SIGSEGV' },
       });
-      const crashed = result({
+      const crashed = execResult('make', {
         exitCode: null,
         signal: 'SIGSEGV',
         durationMs: 3,
@@ -196,7 +184,7 @@ describe('fakeExec', () => {
         '-a-a#',
         { a: { sequence: 0, kind: 'stdout', content: 'a\n', isFinal: false } },
         new ExecError({
-          ...result({ exitCode: 3, durationMs: 2, stdout: 'a\n' }),
+          ...execResult('make', { exitCode: 3, durationMs: 2, stdout: 'a\n' }),
           command: 'make build',
           pid: 4243,
         }),

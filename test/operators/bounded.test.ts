@@ -1,24 +1,20 @@
 import fc from 'fast-check';
 import { type MonoTypeOperatorFunction, Observable, Subject, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { ChunkEvent, ChunkMetadata } from '../../src/core/chunk.js';
+import type { ChunkEvent } from '../../src/core/chunk.js';
 import { currentDemand, type Demand, subscribeWithDemand, Valve } from '../../src/core/demand.js';
 import { BufferOverflowError, isBufferOverflowError } from '../../src/core/errors/buffer-overflow-error.js';
 import { bounded } from '../../src/operators/bounded.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
 import { withDemand } from '../../src/testing/index.js';
+import { chunk } from '../support/chunk.js';
 import { newTestScheduler } from '../support/test-scheduler.js';
 
 type Event = ChunkEvent<string>;
 
-const ev = (sequence: number, content: string | null, isFinal = false, metadata?: ChunkMetadata): Event =>
-  metadata === undefined
-    ? { sequence, kind: 'stdout', content, isFinal }
-    : { sequence, kind: 'stdout', content, metadata, isFinal };
-
 /** Marble values: each letter is an event whose sequence is its index and whose content is itself. */
 const letters = (names: string, final?: string): Record<string, Event> =>
-  Object.fromEntries([...names].map((name, index) => [name, ev(index, name, name === final)]));
+  Object.fromEntries([...names].map((name, index) => [name, chunk(index, name, name === final)]));
 
 /**
  * A producer that honours demand: on every tick of `ticks` it emits its next event, unless its
@@ -72,7 +68,7 @@ describe('bounded', () => {
         const pump = () => {
           while (!demand.paused && next < 100 && !subscriber.closed) {
             produced.push(next);
-            subscriber.next(ev(next, String(next), next === 99));
+            subscriber.next(chunk(next, String(next), next === 99));
             next += 1;
           }
         };
@@ -153,10 +149,10 @@ describe('bounded', () => {
         expectObservable(
           withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'dropping' }), checkSequence())),
         ).toBe(expected, {
-          a: ev(0, 'a'),
-          b: ev(1, 'b'),
-          c: ev(2, 'c'),
-          f: ev(3, 'f', true, { dropped: 2 }),
+          a: chunk(0, 'a'),
+          b: chunk(1, 'b'),
+          c: chunk(2, 'c'),
+          f: chunk(3, 'f', true, { dropped: 2 }),
         });
         expectSubscriptions(source.subscriptions).toBe('^---------------!');
       });
@@ -169,7 +165,7 @@ describe('bounded', () => {
         const expected = '   -a------------(bf|)';
         expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'dropping' })))).toBe(
           expected,
-          { a: ev(0, 'a'), b: ev(1, 'b'), f: ev(2, 'f', true, { dropped: 3 }) },
+          { a: chunk(0, 'a'), b: chunk(1, 'b'), f: chunk(2, 'f', true, { dropped: 3 }) },
         );
         expectSubscriptions(source.subscriptions).toBe('^----------!');
       });
@@ -183,8 +179,8 @@ describe('bounded', () => {
         expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 1, strategy: 'dropping' })))).toBe(
           expected,
           {
-            a: ev(0, 'a'),
-            b: ev(1, 'b'),
+            a: chunk(0, 'a'),
+            b: chunk(1, 'b'),
             z: { sequence: 2, kind: 'end', content: null, metadata: { dropped: 2 }, isFinal: true },
           },
         );
@@ -202,10 +198,10 @@ describe('bounded', () => {
         expectObservable(
           withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'sliding' }), checkSequence())),
         ).toBe(expected, {
-          a: ev(0, 'a'),
-          d: ev(1, 'd', false, { dropped: 2 }),
-          e: ev(2, 'e'),
-          f: ev(3, 'f', true),
+          a: chunk(0, 'a'),
+          d: chunk(1, 'd', false, { dropped: 2 }),
+          e: chunk(2, 'e'),
+          f: chunk(3, 'f', true),
         });
         expectSubscriptions(source.subscriptions).toBe('^---------------!');
       });
@@ -213,13 +209,13 @@ describe('bounded', () => {
 
     it('never drops the final event and adds to a count the source already reported', () => {
       newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-        const values = { ...letters('abcdef', 'f'), b: ev(1, 'b', false, { dropped: 5, partial: true }) };
+        const values = { ...letters('abcdef', 'f'), b: chunk(1, 'b', false, { dropped: 5, partial: true }) };
         const source = cold('-a-b-c-d-e-f|', values);
         const ui = demand('  --p-----------r');
         const expected = '   -a------------(ef|)';
         expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'sliding' })))).toBe(
           expected,
-          { a: ev(0, 'a'), e: ev(1, 'e', false, { dropped: 3 + 5 }), f: ev(2, 'f', true) },
+          { a: chunk(0, 'a'), e: chunk(1, 'e', false, { dropped: 3 + 5 }), f: chunk(2, 'f', true) },
         );
         // The source is let go when its final event arrives, not when the consumer resumes.
         expectSubscriptions(source.subscriptions).toBe('^----------!');
@@ -265,8 +261,8 @@ describe('bounded', () => {
       subscribeWithDemand(valve, () =>
         source.pipe(bounded({ capacity: 1, strategy: 'error' })).subscribe({ error: (e) => (failure = e) }),
       );
-      source.next(ev(0, 'a'));
-      source.next(ev(1, 'b'));
+      source.next(chunk(0, 'a'));
+      source.next(chunk(1, 'b'));
       expect(source.observed).toBe(false);
       expect(failure).toBeUndefined();
       valve.resume();
@@ -327,7 +323,7 @@ describe('bounded', () => {
       const synchronous = new Observable<Event>((subscriber) => {
         for (let i = 0; !subscriber.closed && i < 10; i += 1) {
           sideEffects.push(i);
-          subscriber.next(ev(i, String(i)));
+          subscriber.next(chunk(i, String(i)));
         }
       });
       subscribeWithDemand(valve, () => synchronous.pipe(operator, take(3)).subscribe());
@@ -383,7 +379,7 @@ describe('bounded', () => {
           );
           let produced = 0;
           const push = (isFinal: boolean) => {
-            source.next(ev(produced, String(produced), isFinal));
+            source.next(chunk(produced, String(produced), isFinal));
             produced += 1;
           };
           for (const step of [...commands, 'resume']) {

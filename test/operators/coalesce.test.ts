@@ -5,18 +5,13 @@ import type { ChunkEvent } from '../../src/core/chunk.js';
 import { currentDemand, type Demand, subscribeWithDemand, Valve } from '../../src/core/demand.js';
 import { chunkByteLength } from '../../src/operators/chunk-byte-length.js';
 import { coalesce } from '../../src/operators/coalesce.js';
+import { chunk } from '../support/chunk.js';
 import { newTestScheduler } from '../support/test-scheduler.js';
 
 type Event = ChunkEvent<string | Uint8Array>;
 
-const ev = (sequence: number, content: string | Uint8Array | null, isFinal = false): Event => ({
-  sequence,
-  kind: 'stdout',
-  content,
-  isFinal,
-});
 const letters = (names: string, final?: string): Record<string, Event> =>
-  Object.fromEntries([...names].map((name, index) => [name, ev(index, name, name === final)]));
+  Object.fromEntries([...names].map((name, index) => [name, chunk(index, name, name === final)]));
 
 describe('coalesce', () => {
   it('opens a window with its first event and emits it `maxDelayMs` later; quiet time emits nothing', () => {
@@ -60,12 +55,12 @@ describe('coalesce', () => {
   it('closes a window as soon as its contents reach `maxBytes` (UTF-8 bytes, Uint8Array bytes)', () => {
     newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const v = {
-        a: ev(0, 'é'),
-        b: ev(1, 'ab'),
-        c: ev(2, '😀'),
-        d: ev(3, new Uint8Array(3)),
-        e: ev(4, 'x'),
-        f: ev(5, 'y'),
+        a: chunk(0, 'é'),
+        b: chunk(1, 'ab'),
+        c: chunk(2, '😀'),
+        d: chunk(3, new Uint8Array(3)),
+        e: chunk(4, 'x'),
+        f: chunk(5, 'y'),
       };
       const source = cold('-abcdef----|', v);
       const expected = '   --xy-z----w|';
@@ -121,7 +116,7 @@ describe('coalesce', () => {
     const scheduler = new VirtualTimeScheduler();
     const source = new Subject<Event>();
     const subscription = source.pipe(coalesce({ scheduler })).subscribe();
-    source.next(ev(0, 'a'));
+    source.next(chunk(0, 'a'));
     expect(scheduler.actions).toHaveLength(1);
     subscription.unsubscribe();
     expect(scheduler.actions).toHaveLength(0);
@@ -144,7 +139,7 @@ describe('coalesce', () => {
     const synchronous = new Observable<Event>((subscriber) => {
       for (let i = 0; !subscriber.closed && i < 10; i += 1) {
         sideEffects.push(i);
-        subscriber.next(ev(i, String(i)));
+        subscriber.next(chunk(i, String(i)));
       }
     });
     synchronous.pipe(coalesce({ maxItems: 1 }), take(3)).subscribe();
@@ -156,7 +151,7 @@ describe('coalesce', () => {
     ['maxBytes', { maxBytes: 30_000 * 8 }],
   ] as const)('floods: 100 000 events in one frame make exactly one batch per %s window', (_name, limit) => {
     const flood = Array.from({ length: 100_000 }, (_, index) =>
-      ev(index, `${String(index % 1e7).padStart(7, '0')}\n`),
+      chunk(index, `${String(index % 1e7).padStart(7, '0')}\n`),
     );
     newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       // At frame 1 the source emits all 100 000 events synchronously (8 bytes each).

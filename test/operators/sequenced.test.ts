@@ -2,6 +2,7 @@ import { map, of, Subject, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { ChunkInput } from '../../src/core/chunk.js';
 import { sequenced } from '../../src/operators/sequenced.js';
+import { chunk } from '../support/chunk.js';
 import { newTestScheduler } from '../support/test-scheduler.js';
 
 const line = (content: string, extra: Partial<ChunkInput<string>> = {}): ChunkInput<string> => ({
@@ -9,12 +10,8 @@ const line = (content: string, extra: Partial<ChunkInput<string>> = {}): ChunkIn
   content,
   ...extra,
 });
-const event = (sequence: number, content: string | null, isFinal = false, kind = 'stdout') => ({
-  sequence,
-  kind,
-  content,
-  isFinal,
-});
+const event = (sequence: number, content: string | null, isFinal = false, kind = 'stdout') =>
+  chunk(sequence, content, isFinal, undefined, kind);
 
 describe('sequenced', () => {
   it('stamps contiguous sequence numbers from 0 and appends the null sentinel on completion', () => {

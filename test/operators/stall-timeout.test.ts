@@ -8,20 +8,15 @@ import { stallTimeout } from '../../src/operators/stall-timeout.js';
 import type { StallTimeoutInfo } from '../../src/operators/stall-timeout-info.js';
 import { exec } from '../../src/sources/exec.js';
 import { withDemand } from '../../src/testing/index.js';
+import { chunk } from '../support/chunk.js';
 import { groupAlive } from '../support/processes.js';
 import { needs } from '../support/system-tools.js';
 import { newTestScheduler } from '../support/test-scheduler.js';
 
 type Event = ChunkEvent<string>;
 
-const ev = (sequence: number, content: string | null, isFinal = false): Event => ({
-  sequence,
-  kind: 'stdout',
-  content,
-  isFinal,
-});
 const letters = (names: string, final?: string): Record<string, Event> =>
-  Object.fromEntries([...names].map((name, index) => [name, ev(index, name, name === final)]));
+  Object.fromEntries([...names].map((name, index) => [name, chunk(index, name, name === final)]));
 const stalled = (sequence: number): Event => ({
   sequence,
   kind: 'end',
@@ -150,7 +145,7 @@ describe('stallTimeout', () => {
       if (demand) valveSeen.push(demand);
       let sequence = 0;
       const timer = setInterval(() => {
-        while (!demand?.paused && sequence < 16) subscriber.next(ev(sequence++, 'x', sequence === 16));
+        while (!demand?.paused && sequence < 16) subscriber.next(chunk(sequence++, 'x', sequence === 16));
         if (sequence === 16) subscriber.complete();
       }, 1);
       return () => clearInterval(timer);
@@ -258,11 +253,11 @@ describe('stallTimeout', () => {
   it('logs one console warning by default, with the timeout in seconds', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-      const source = cold('a', { a: ev(0, 'a') });
+      const source = cold('a', { a: chunk(0, 'a') });
       const ui = demand('  -p');
       const expected = '   a 30s (z|)';
       expectObservable(withDemand(ui, source.pipe(stallTimeout()))).toBe(expected, {
-        a: ev(0, 'a'),
+        a: chunk(0, 'a'),
         z: stalled(1),
       });
       expectSubscriptions(source.subscriptions).toBe('^ 30s !');
@@ -318,7 +313,7 @@ describe('stallTimeout', () => {
     const synchronous = new Observable<Event>((subscriber) => {
       for (let i = 0; !subscriber.closed && i < 10; i += 1) {
         sideEffects.push(i);
-        subscriber.next(ev(i, String(i)));
+        subscriber.next(chunk(i, String(i)));
       }
     });
     subscribeWithDemand(new Valve(), () => synchronous.pipe(stallTimeout({ ms: 5 }), take(3)).subscribe());

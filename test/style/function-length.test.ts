@@ -22,6 +22,26 @@ const BEING_REWRITTEN = new Set([
   'src/redis/start-run-worker.ts startRunWorker',
 ]);
 
+/**
+ * Functions still over the limit, not split yet: each entry names one to split next (most sit in
+ * files other changes rewrite at the same time). The list only shrinks (see the last test).
+ */
+const NOT_YET_SPLIT = new Set([
+  'src/cli/parse-args.ts parseCliArgs',
+  'src/cli/run-text.ts runText',
+  'src/kernel/host/create-host.ts createHost',
+  'src/kernel/host/open-host-stream.ts openHostStream',
+  'src/kernel/protocol/frame-decoder.ts createFrameDecoder',
+  'src/mcp/serve-mcp.ts serveMcp',
+  'src/redis/read-run.ts readRun',
+  'src/redis/read-run.ts <function at line 37>',
+  'src/runs/to-run-store.ts toRunStore',
+  'src/sources/exec/exec-options.ts resolveExecOptions',
+  'src/sources/http/run-http-exchange.ts runHttpExchange',
+  'src/testing/fake-process.ts startFakeProcess',
+]);
+const ALLOWED = new Set([...BEING_REWRITTEN, ...NOT_YET_SPLIT]);
+
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 function sourceFiles(dir: string): string[] {
@@ -79,7 +99,7 @@ describe('function length in src/', () => {
   it(`has no function over ${MAX_LINES} lines of code`, () => {
     const offenders = sourceFiles(join(root, 'src'))
       .flatMap((file) => longFunctions(relative(root, file), readFileSync(file, 'utf8'), MAX_LINES))
-      .filter(({ key }) => !BEING_REWRITTEN.has(key))
+      .filter(({ key }) => !ALLOWED.has(key))
       .map(({ key, lines }) => `${key}: ${lines} lines`);
     expect(offenders).toEqual([]);
   });
@@ -97,8 +117,9 @@ describe('function length in src/', () => {
   });
 
   it('lists only entries that still exist and are still too long', () => {
-    const stale = [...BEING_REWRITTEN].filter((key) => {
-      const [file, name] = key.split(' ') as [string, string];
+    const stale = [...ALLOWED].filter((key) => {
+      const [file] = key.split(' ', 1) as [string];
+      const name = key.slice(file.length + 1);
       const text = readFileSync(join(root, file), 'utf8');
       return !longFunctions(file, text, MAX_LINES).some((found) => found.key === `${file} ${name}`);
     });

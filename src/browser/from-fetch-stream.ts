@@ -8,8 +8,8 @@ import { readFunction } from '../core/read-function.js';
 import { readInteger } from '../core/read-integer.js';
 import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { SseParser } from '../sse/sse-parser.js';
 import { followSse } from './follow-sse.js';
-import { SseParser } from './sse-parser.js';
 
 /**
  * Options of {@link fromFetchStream}. Each is validated before anything connects.
@@ -82,21 +82,11 @@ export function fromFetchStream(
   const maxRetries = readInteger(options, 'maxRetries', 5);
   const after = readInteger(options, 'after', undefined);
   const retryMs = readInteger(options, 'retryMs', undefined, { max: MAX_DELAY_MS });
-  const headers = readOption<Record<string, string>>(
-    options,
-    'headers',
-    (value) =>
-      typeof value === 'object' &&
-      value !== null &&
-      !Array.isArray(value) &&
-      Object.values(value).every((item) => typeof item === 'string'),
-    'an object of strings',
-    {},
-  );
-  const credentials = readOption<RequestCredentials>(
+  const headers = readOption(options, 'headers', isStringRecord, 'an object of strings', {});
+  const credentials = readOption(
     options,
     'credentials',
-    (value) => value === 'omit' || value === 'same-origin' || value === 'include',
+    isCredentials,
     "'omit', 'same-origin' or 'include'",
     'same-origin',
   );
@@ -153,3 +143,12 @@ export function fromFetchStream(
     return () => controller.abort();
   }, config);
 }
+
+const isStringRecord = (value: unknown): value is Record<string, string> =>
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.values(value).every((item) => typeof item === 'string');
+
+const isCredentials = (value: unknown): value is RequestCredentials =>
+  value === 'omit' || value === 'same-origin' || value === 'include';

@@ -4,8 +4,8 @@ export { isSequenceError, SequenceError } from '../core/errors/sequence-error.js
 export { isSluiceError, SluiceError } from '../core/errors/sluice-error.js';
 export { checkSequence } from '../operators/check-sequence.js';
 export { coalesce } from '../operators/coalesce.js';
-export * from './decode-sse-message.js';
+export * from '../sse/decode-sse-message.js';
+export * from '../sse/sse-parser.js';
 export * from './follow-sse.js';
 export * from './from-event-source.js';
 export * from './from-fetch-stream.js';
-export * from './sse-parser.js';

@@ -1,4 +1,4 @@
-import { formatBytes } from './format.js';
+import { formatBytes } from '../core/format-bytes.js';
 
 /**
  * Running counters the CLI shows in its status line and summary: lines per stream, bytes, and the

@@ -73,13 +73,11 @@ export function createProgressPump(config: ProgressPumpConfig): ProgressPump {
   let flushing = false; // the result is waiting: send the rest without waiting for the interval
   let closed = false;
   let stderrOpen = false; // a stderr line began (in partial pieces) and has not ended yet
-  let idle: (() => void)[] = [];
+  const idle: (() => void)[] = [];
 
   const settleIdle = () => {
     if (inFlight || timer !== undefined || pending.length > 0) return;
-    const waiters = idle;
-    idle = [];
-    for (const resolve of waiters) resolve();
+    for (const resolve of idle.splice(0)) resolve();
   };
 
   const sendNow = () => {
@@ -126,10 +124,8 @@ export function createProgressPump(config: ProgressPumpConfig): ProgressPump {
     push(chunk) {
       if (closed) return;
       count += 1;
-      const text = textOf(chunk);
-      const isStderr = chunk.kind === 'stderr';
-      const marked = isStderr && !stderrOpen ? `[stderr] ${text}` : text;
-      if (isStderr) stderrOpen = chunk.metadata?.partial === true;
+      const marked = markedText(chunk, stderrOpen);
+      if (chunk.kind === 'stderr') stderrOpen = chunk.metadata?.partial === true;
       pending.push(marked);
       pendingChars += marked.length;
       if (pendingChars >= highWaterChars) valve.pause();
@@ -138,10 +134,8 @@ export function createProgressPump(config: ProgressPumpConfig): ProgressPump {
     demand: valve,
     flush() {
       flushing = true;
-      if (timer !== undefined) {
-        timer.unsubscribe();
-        timer = undefined;
-      }
+      timer?.unsubscribe();
+      timer = undefined;
       schedule();
       return new Promise<void>((resolve) => {
         idle.push(resolve);
@@ -151,6 +145,12 @@ export function createProgressPump(config: ProgressPumpConfig): ProgressPump {
     chunks: () => count,
     close,
   };
+}
+
+/** A chunk's text, `[stderr] ` at the start of a stderr line (not of its later partial pieces). */
+function markedText(chunk: ToolChunk, stderrOpen: boolean): string {
+  const text = textOf(chunk);
+  return chunk.kind === 'stderr' && !stderrOpen ? `[stderr] ${text}` : text;
 }
 
 function textOf(chunk: ToolChunk): string {

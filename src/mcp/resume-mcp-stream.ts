@@ -1,13 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { Subscription } from 'rxjs';
-import { nodeResponseSink } from '../adapters/sse/node-response-sink.js';
+import { Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
 import { Valve } from '../core/demand.js';
-import { subscribeDemanding } from '../core/subscribe-demanding.js';
-import { subscriberWithDemand } from '../core/subscriber-chain.js';
+import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
 import type { RunRecord } from '../runs/run-record.js';
 import type { RunStore } from '../runs/run-store.js';
+import { nodeResponseSink } from '../sse/node-response-sink.js';
 import { formatEventId } from './mcp-event-id.js';
 
 /** A `: keepalive` comment this often on a quiet resumed stream (proxies drop idle connections). */
@@ -80,13 +79,17 @@ export function resumeMcpStream(
       if (event.isFinal) return finish();
     }
   };
-  const subscriber = subscriberWithDemand<RunRecord>(valve, {
-    next: onRecord,
-    error: (error: unknown) => fail(`The call's stream cannot be read: ${(error as Error).message}`),
-    complete: () => finish(),
-  });
-  subscription = subscriber;
-  subscribeDemanding(store.read(runId, { after }), valve, subscriber);
+  subscription = new Subscription();
+  subscribeWithDemand(
+    store.read(runId, { after }),
+    valve,
+    {
+      next: onRecord,
+      error: (error: unknown) => fail(`The call's stream cannot be read: ${(error as Error).message}`),
+      complete: () => finish(),
+    },
+    subscription,
+  );
 }
 
 function contentOf(event: ChunkEvent<unknown>): JSONRPCMessage {

@@ -3,6 +3,7 @@ import type { ChunkEvent } from '../core/chunk.js';
 import { SequenceError } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
+import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { sequenceViolation } from './sequence-violation.js';
 
@@ -57,8 +58,7 @@ export function checkSequence<T extends ChunkEvent<unknown>>(
   rejectUnknownOptions(config, ['requireFinal', 'start']);
   const requireFinal = config.requireFinal ?? true;
   if (typeof requireFinal !== 'boolean') throw optionError('requireFinal', 'a boolean', requireFinal);
-  const start = config.start ?? 0;
-  if (!Number.isSafeInteger(start) || start < 0) throw optionError('start', 'a non-negative integer', start);
+  const start = readInteger(config, 'start', 0);
   return operate((source, subscriber) => {
     let expected = start;
     let finished = false;

@@ -4,6 +4,7 @@ import { demandOf } from '../core/demand-of.js';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
+import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import type { StallTimeoutInfo } from './stall-timeout-info.js';
 
@@ -82,18 +83,7 @@ const consoleLogger: StallTimeoutLogger = { warn: (message) => console.warn(mess
 export function stallTimeout<E extends ChunkEvent<unknown>>(
   config: StallTimeoutConfig = {},
 ): OperatorFunction<E, E | ChunkEvent<never>> {
-  if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
-  rejectUnknownOptions(config, ['ms', 'scheduler', 'logger', 'onStall']);
-  const { ms = 30_000, scheduler = asyncScheduler, logger = consoleLogger, onStall } = config;
-  if (!Number.isInteger(ms) || ms < 0) throw optionError('ms', 'a non-negative integer', ms);
-  if (ms > MAX_DELAY_MS) throw optionError('ms', `a non-negative integer up to ${MAX_DELAY_MS}`, ms);
-  if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
-    throw optionError('scheduler', 'a SchedulerLike', scheduler);
-  }
-  if (typeof logger?.warn !== 'function')
-    throw optionError('logger', 'an object with a `warn` method', logger);
-  if (onStall !== undefined && typeof onStall !== 'function')
-    throw optionError('onStall', 'a function', onStall);
+  const { ms, scheduler, logger, onStall } = readStallConfig(config);
   if (ms === 0) return identity;
   const message = `Stream stalled: consumer did not pull for ${ms / 1000}s`;
 
@@ -173,4 +163,20 @@ export function stallTimeout<E extends ChunkEvent<unknown>>(
       disarm();
     };
   });
+}
+
+/** The config, checked and defaulted (before subscribe). */
+function readStallConfig(config: StallTimeoutConfig) {
+  if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
+  rejectUnknownOptions(config, ['ms', 'scheduler', 'logger', 'onStall']);
+  const { scheduler = asyncScheduler, logger = consoleLogger, onStall } = config;
+  const ms = readInteger(config, 'ms', 30_000, { max: MAX_DELAY_MS });
+  if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
+    throw optionError('scheduler', 'a SchedulerLike', scheduler);
+  }
+  if (typeof logger?.warn !== 'function')
+    throw optionError('logger', 'an object with a `warn` method', logger);
+  if (onStall !== undefined && typeof onStall !== 'function')
+    throw optionError('onStall', 'a function', onStall);
+  return { ms, scheduler, logger, onStall };
 }

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
 import { RunStoreError } from '../core/errors/run-store-error.js';
 import { optionError } from '../core/option-error.js';
+import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { readAfter } from '../runs/read-after.js';
 import type { RunFailure, RunRecord } from '../runs/run-record.js';
@@ -80,13 +81,6 @@ const KNOWN = [
   'scheduler',
 ];
 
-function positive(options: RedisRunStoreOptions, name: keyof RedisRunStoreOptions, fallback: number): number {
-  const value = options[name] ?? fallback;
-  if (!Number.isSafeInteger(value) || (value as number) < 1)
-    throw optionError(name, 'a positive integer', value);
-  return value as number;
-}
-
 function text(options: RedisRunStoreOptions, name: 'prefix' | 'owner', fallback: string): string {
   const value = options[name] ?? fallback;
   if (typeof value !== 'string' || value === '' || /[{}\s]/.test(value)) {
@@ -161,21 +155,18 @@ export class RedisRunStore implements RunStore {
     }
     this.prefix = text(options, 'prefix', 'sluice');
     this.owner = text(options, 'owner', `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`);
-    const retainMs = options.retainMs ?? 3_600_000;
-    if (!Number.isSafeInteger(retainMs) || retainMs < 1)
-      throw optionError('retainMs', 'a positive integer', retainMs);
     this.#context = {
       client: this.client,
       prefix: this.prefix,
       owner: this.owner,
-      maxEvents: positive(options, 'maxEvents', 10_000),
-      retainMs,
-      leaseMs: positive(options, 'leaseMs', 10_000),
-      maxBatchEvents: positive(options, 'maxBatchEvents', 1024),
-      maxBatchBytes: positive(options, 'maxBatchBytes', 262_144),
-      maxInFlight: positive(options, 'maxInFlight', 4),
-      readCount: positive(options, 'readCount', 16),
-      blockMs: positive(options, 'blockMs', 1000),
+      maxEvents: readInteger(options, 'maxEvents', 10_000, { min: 1 }),
+      retainMs: readInteger(options, 'retainMs', 3_600_000, { min: 1 }),
+      leaseMs: readInteger(options, 'leaseMs', 10_000, { min: 1 }),
+      maxBatchEvents: readInteger(options, 'maxBatchEvents', 1024, { min: 1 }),
+      maxBatchBytes: readInteger(options, 'maxBatchBytes', 262_144, { min: 1 }),
+      maxInFlight: readInteger(options, 'maxInFlight', 4, { min: 1 }),
+      readCount: readInteger(options, 'readCount', 16, { min: 1 }),
+      blockMs: readInteger(options, 'blockMs', 1000, { min: 1 }),
       scheduler,
       duplicate: () => this.duplicate(),
       listen: (channel, listener, subscribed) => this.#listen(channel, listener, subscribed),

@@ -1,5 +1,6 @@
 import type { Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
+import { deferred } from '../core/deferred.js';
 import { Valve } from '../core/demand.js';
 import { OwnerLostError } from '../core/errors/owner-lost-error.js';
 import { RunStoreError } from '../core/errors/run-store-error.js';
@@ -68,17 +69,13 @@ export class RedisRunWriter implements RunWriter {
   #stopListening: () => void = () => {};
   readonly #cancelListeners = new Set<(reason: string, details: CancelDetails) => void>();
   #cancelled = false;
-  #resolve: () => void = () => {};
-  #reject: (error: unknown) => void = () => {};
+  readonly #ended = deferred<void>();
 
   constructor(context: RedisRunContext, runId: string, options: RunWriterOptions = {}) {
     this.#context = context;
     this.runId = runId;
     this.#keys = runKeys(context.prefix, runId);
-    this.ended = new Promise<void>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
+    this.ended = this.#ended.promise;
     this.ended.catch(() => {}); // the caller may not await it; its rejection is still delivered
     // A cancel published before Redis confirmed the subscription was missed, but is recorded in the
     // run's meta (see CANCEL): one look once subscribed, so that it acts now, not at the next heartbeat.
@@ -298,7 +295,7 @@ export class RedisRunWriter implements RunWriter {
     if (this.#done) return;
     this.#done = true;
     this.#stop();
-    this.#resolve();
+    this.#ended.resolve();
   }
 
   #fail(error: unknown): void {
@@ -306,7 +303,7 @@ export class RedisRunWriter implements RunWriter {
     this.#done = true;
     this.#stop();
     this.#pending = [];
-    this.#reject(this.#translate(error));
+    this.#ended.reject(this.#translate(error));
   }
 
   #stop(): void {

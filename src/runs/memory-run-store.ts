@@ -1,14 +1,16 @@
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
-import { decodeChunkFrame } from '../adapters/sse/decode-chunk-frame.js';
-import { ReplayLog } from '../adapters/sse/replay-log.js';
 import type { ChunkEvent } from '../core/chunk.js';
+import { deferred } from '../core/deferred.js';
 import { Valve } from '../core/demand.js';
 import { demandOf } from '../core/demand-of.js';
 import { RunStoreError } from '../core/errors/run-store-error.js';
 import { SequenceError } from '../core/errors/sequence-error.js';
 import { optionError } from '../core/option-error.js';
+import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { decodeChunkFrame } from '../sse/decode-chunk-frame.js';
 import { readAfter } from './read-after.js';
+import { ReplayLog } from './replay-log.js';
 import type { RunRecord } from './run-record.js';
 import type {
   CancelDetails,
@@ -77,12 +79,6 @@ class FrameRecord {
   }
 }
 
-const positive = (name: string, value: unknown): number => {
-  if (!Number.isSafeInteger(value) || (value as number) < 1)
-    throw optionError(name, 'a positive integer', value);
-  return value as number;
-};
-
 /**
  * The embedded run store: runs live in this process's memory, each in a bounded {@link ReplayLog}
  * (its newest `maxEvents` events, at most `maxBytes` of them, kept as their SSE frames), and an
@@ -117,16 +113,13 @@ export class MemoryRunStore implements RunStore {
   constructor(options: MemoryRunStoreOptions = {}) {
     if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
     rejectUnknownOptions(options, ['maxEvents', 'maxBytes', 'retainMs', 'scheduler']);
-    const { retainMs = 3_600_000, scheduler = asyncScheduler } = options;
-    this.#maxEvents = positive('maxEvents', options.maxEvents ?? 10_000);
-    this.#maxBytes = positive('maxBytes', options.maxBytes ?? 8 * 1024 * 1024);
-    if (!Number.isSafeInteger(retainMs) || retainMs < 0) {
-      throw optionError('retainMs', 'a non-negative integer', retainMs);
-    }
+    const { scheduler = asyncScheduler } = options;
+    this.#maxEvents = readInteger(options, 'maxEvents', 10_000, { min: 1 });
+    this.#maxBytes = readInteger(options, 'maxBytes', 8 * 1024 * 1024, { min: 1 });
+    this.#retainMs = readInteger(options, 'retainMs', 3_600_000);
     if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
       throw optionError('scheduler', 'a SchedulerLike', scheduler);
     }
-    this.#retainMs = retainMs;
     this.#scheduler = scheduler;
   }
 
@@ -160,20 +153,17 @@ export class MemoryRunStore implements RunStore {
       cancel: new Set(),
     };
     this.#runs.set(runId, run);
-    let resolveEnded: () => void = () => {};
-    const ended = new Promise<void>((resolve) => {
-      resolveEnded = resolve;
-    });
+    const ended = deferred<void>();
     const end = () => {
       run.endedAt = this.#scheduler.now();
       run.cancel.clear();
       this.#ended.push(run);
-      resolveEnded();
+      ended.resolve();
     };
     return {
       runId,
       demand: run.valve,
-      ended,
+      ended: ended.promise,
       append: (event) => {
         if (run.log.ended) {
           throw new SequenceError({ rule: 'after-final', expected: undefined, received: event.sequence });

@@ -1,14 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
-import { nodeResponseSink } from '../adapters/sse/node-response-sink.js';
-import { readLastEventId } from '../adapters/sse/read-last-event-id.js';
-import { readableStreamSink } from '../adapters/sse/readable-stream-sink.js';
-import { SseClient } from '../adapters/sse/sse-client.js';
-import { sseResumeRefusal } from '../adapters/sse/sse-resume-refusal.js';
-import type { SseSink } from '../adapters/sse/sse-sink.js';
 import { optionError } from '../core/option-error.js';
+import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { nodeResponseSink } from '../sse/node-response-sink.js';
+import { readLastEventId } from '../sse/read-last-event-id.js';
+import { readableStreamSink } from '../sse/readable-stream-sink.js';
+import { sseResumeRefusal } from '../sse/sse-resume-refusal.js';
+import type { SseSink } from '../sse/sse-sink.js';
 import type { RunStore } from './run-store.js';
+import { SseClient } from './sse-client.js';
 
 /**
  * Options of {@link runSseEndpoint} (the same meaning as in `toServerSentEvents`).
@@ -48,16 +49,6 @@ export interface RunSseEndpoint {
   toResponse(runId: string, request?: Request, highWaterMark?: number): Promise<Response>;
 }
 
-const count = (
-  options: RunSseOptions,
-  name: 'heartbeatMs' | 'stallTimeoutMs' | 'retryMs',
-  fallback: number,
-) => {
-  const value = options[name] ?? fallback;
-  if (!Number.isSafeInteger(value) || value < 0) throw optionError(name, 'a non-negative integer', value);
-  return value;
-};
-
 /**
  * Server-Sent Events served from a {@link RunStore} instead of one process's replay log: a viewer
  * whose reconnect lands on another server behind the load balancer resumes exactly there, and a
@@ -91,28 +82,16 @@ export function runSseEndpoint(store: RunStore, options: RunSseOptions = {}): Ru
   }
   if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
   rejectUnknownOptions(options, ['heartbeatMs', 'stallTimeoutMs', 'retryMs', 'scheduler']);
-  const heartbeatMs = count(options, 'heartbeatMs', 15_000);
-  const stallTimeoutMs = count(options, 'stallTimeoutMs', 30_000);
-  const retryMs = count(options, 'retryMs', 1000);
+  const heartbeatMs = readInteger(options, 'heartbeatMs', 15_000);
+  const stallTimeoutMs = readInteger(options, 'stallTimeoutMs', 30_000);
+  const retryMs = readInteger(options, 'retryMs', 1000);
   const scheduler = options.scheduler ?? asyncScheduler;
   if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
     throw optionError('scheduler', 'a SchedulerLike', scheduler);
   }
 
   const config = { heartbeatMs, stallTimeoutMs, retryMs, scheduler };
-  const what = (runId: string) => `run ${runId}`;
-
-  /** Checks the request; `undefined` = go on and stream. */
-  const check = async (
-    runId: string,
-    lastEventId: number | undefined,
-  ): Promise<{ status: number; message: string } | undefined> => {
-    const info = await store.info(runId);
-    if (info === undefined) return { status: 404, message: `Run ${runId} does not exist` };
-    const state = { ended: info.state === 'ended', failed: info.failure !== undefined, next: info.next };
-    return sseResumeRefusal(state, lastEventId, what(runId));
-  };
-
+  const check = (runId: string, lastEventId: number | undefined) => refusalOf(store, runId, lastEventId);
   const stream = (runId: string, sink: SseSink, lastEventId: number | undefined): void => {
     const after = lastEventId ?? -1;
     new SseClient(store.read(runId, { after }), sink, after + 1, config, () => {});
@@ -122,16 +101,7 @@ export function runSseEndpoint(store: RunStore, options: RunSseOptions = {}): Ru
     serve: (runId, req, res) => {
       const answer = (status: number, message = '') =>
         res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(message);
-      if (req.method === 'DELETE') {
-        store.cancel(runId).then(
-          async (live) => {
-            if (live) return answer(204);
-            return answer((await store.info(runId)) === undefined ? 404 : 409, `Run ${runId} is not running`);
-          },
-          (error: unknown) => answer(503, (error as Error).message),
-        );
-        return;
-      }
+      if (req.method === 'DELETE') return cancelRun(store, runId, answer);
       if (req.method !== 'GET') {
         res.writeHead(405, { allow: 'GET, DELETE' }).end();
         return;
@@ -172,4 +142,27 @@ export function runSseEndpoint(store: RunStore, options: RunSseOptions = {}): Ru
       });
     },
   };
+}
+
+/** Why a request for `runId` after `lastEventId` gets no stream (`undefined`: it does). */
+async function refusalOf(
+  store: RunStore,
+  runId: string,
+  lastEventId: number | undefined,
+): Promise<{ status: number; message: string } | undefined> {
+  const info = await store.info(runId);
+  if (info === undefined) return { status: 404, message: `Run ${runId} does not exist` };
+  const state = { ended: info.state === 'ended', failed: info.failure !== undefined, next: info.next };
+  return sseResumeRefusal(state, lastEventId, `run ${runId}`);
+}
+
+/** `DELETE`: `204` when it reached a live run, `409` when the run had ended, `404` when unknown. */
+function cancelRun(store: RunStore, runId: string, answer: (status: number, message?: string) => void): void {
+  store.cancel(runId).then(
+    async (live) => {
+      if (live) return answer(204);
+      return answer((await store.info(runId)) === undefined ? 404 : 409, `Run ${runId} is not running`);
+    },
+    (error: unknown) => answer(503, (error as Error).message),
+  );
 }

@@ -1,5 +1,6 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { optionError } from '../core/option-error.js';
+import { readInteger } from '../core/read-integer.js';
 import type { ProcessHandle, ProcessPort, SpawnRequest } from '../sources/exec/process-port.js';
 import { compileScript } from './compile-script.js';
 import { startFakeProcess } from './fake-process.js';
@@ -110,8 +111,7 @@ export function fakeExec(script: FakeProcessScript = {}, options: FakeExecOption
   if (typeof scheduler.now !== 'function' || typeof scheduler.schedule !== 'function') {
     throw optionError('scheduler', 'a SchedulerLike', scheduler);
   }
-  const firstPid = options.pid ?? 4242;
-  if (!Number.isInteger(firstPid) || firstPid < 1) throw optionError('pid', 'a positive integer', firstPid);
+  const firstPid = readInteger(options, 'pid', 4242, { min: 1 });
   const records: FakeExecRecord[] = [];
   const handles: ProcessHandle[] = [];
   const of = <K extends FakeExecRecord['type']>(type: K) =>

@@ -142,13 +142,7 @@ export function createVirtualHost(options: VirtualHostOptions = {}): VirtualHost
     logs,
     traces,
     extension(extensionId, { callIds } = {}) {
-      let counter = 0;
-      const names = Array.isArray(callIds) ? [...callIds] : undefined;
-      const numbered = (): string => {
-        counter += 1;
-        return `${extensionId}:hc-${counter}`;
-      };
-      const nextId = typeof callIds === 'function' ? callIds : () => names?.shift() ?? numbered();
+      const nextId = callIdSource(extensionId, callIds);
       let bridge: ReturnType<typeof createBridge> | undefined;
       const connection = host.connect(extensionId, (task) => {
         delivered.push(toDeliveryRow(task));
@@ -169,16 +163,36 @@ export function createVirtualHost(options: VirtualHostOptions = {}): VirtualHost
     runUntilIdle: () => scheduler.runUntilIdle(),
     advance,
     settle,
-    async play() {
-      const virtual = clock as VirtualTimeScheduler;
-      for (;;) {
-        await settle();
-        if (scheduler.tick()) continue;
-        const next = virtual.actions?.[0];
-        if (next === undefined) return;
-        advance(Math.max(0, (next.delay ?? 0) - clock.now()));
-      }
-    },
+    play: () => playToEnd(scheduler, clock as VirtualTimeScheduler, settle),
   };
   return vhost;
+}
+
+/** The call ids of one extension: `callIds` given as a function or a list (then numbered), or numbered. */
+function callIdSource(
+  extensionId: string,
+  callIds: readonly string[] | (() => string) | undefined,
+): () => string {
+  let counter = 0;
+  const names = Array.isArray(callIds) ? [...callIds] : undefined;
+  const numbered = (): string => {
+    counter += 1;
+    return `${extensionId}:hc-${counter}`;
+  };
+  return typeof callIds === 'function' ? callIds : () => names?.shift() ?? numbered();
+}
+
+/** Delivers and advances the clock to each next timer until nothing is left to do. */
+async function playToEnd(
+  scheduler: MacrotaskScheduler<HostcallOutcome>,
+  clock: VirtualTimeScheduler,
+  settle: () => Promise<void>,
+): Promise<void> {
+  for (;;) {
+    await settle();
+    if (scheduler.tick()) continue;
+    const next = clock.actions?.[0];
+    if (next === undefined) return;
+    advanceVirtualTime(clock, Math.max(0, (next.delay ?? 0) - clock.now()));
+  }
 }

@@ -101,71 +101,11 @@ const decode = (segment: string): string | undefined => {
  */
 export function createWebHandler(options: WebHandlerOptions): WebHandler {
   const { registry, guard, start, home = () => registry.latest() } = options;
-  const text = (
-    res: ServerResponse,
-    status: number,
-    body: string,
-    headers: Record<string, string> = {},
-  ): true => {
-    res
-      .writeHead(status, {
-        ...SECURITY_HEADERS,
-        'content-type': 'text/plain; charset=utf-8',
-        'cache-control': 'no-store',
-        ...headers,
-      })
-      .end(body);
-    return true;
-  };
-  const asset = (
-    res: ServerResponse,
-    type: string,
-    body: string | Buffer,
-    headers: Record<string, string> = {},
-  ) => {
-    res
-      .writeHead(200, { ...SECURITY_HEADERS, 'content-type': type, 'cache-control': 'no-cache', ...headers })
-      .end(body);
-  };
-  const script = async (req: IncomingMessage, res: ServerResponse) => {
-    const gzipped = await loadPageScript();
-    const type = 'text/javascript; charset=utf-8';
-    if (/\bgzip\b/.test(String(req.headers['accept-encoding']))) {
-      asset(res, type, gzipped, { 'content-encoding': 'gzip', vary: 'accept-encoding' });
-    } else asset(res, type, gunzipSync(gzipped), { vary: 'accept-encoding' });
-  };
-  const page = (req: IncomingMessage, res: ServerResponse, run: WebRun | undefined) => {
-    if (run === undefined) {
-      text(res, 404, 'No such run: it ended and was freed, or never existed.');
-      return;
-    }
-    const headers: Record<string, string> = {
-      ...SECURITY_HEADERS,
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      'content-security-policy': PAGE_POLICY,
-    };
-    if (guard.tokenFromQuery(req)) headers['set-cookie'] = guard.cookie(req);
-    const elapsedMs = (run.endedAt ?? registry.config.scheduler.now()) - run.startedAt;
-    res
-      .writeHead(200, headers)
-      .end(renderRunPage({ id: run.id, command: run.command, elapsedMs, canStart: start !== undefined }));
-  };
-
+  const site: Site = { registry, guard, start, home };
   return async (req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0] as string;
     const method = req.method ?? 'GET';
-    if (path.startsWith('/assets/')) {
-      const refusal = guard.checkHost(req);
-      if (refusal) return text(res, refusal.status, refusal.message);
-      if (method !== 'GET' && method !== 'HEAD')
-        return text(res, 405, 'Method not allowed', { allow: 'GET' });
-      if (path === '/assets/page.js') await script(req, res);
-      else if (path === '/assets/page.css') asset(res, 'text/css; charset=utf-8', pageCss);
-      else if (path === '/assets/favicon.svg') asset(res, 'image/svg+xml', faviconSvg);
-      else text(res, 404, 'Not found');
-      return true;
-    }
+    if (path.startsWith('/assets/')) return serveAsset(req, res, path, site);
     if (path === '/favicon.ico') {
       res.writeHead(301, { ...SECURITY_HEADERS, location: '/assets/favicon.svg' }).end();
       return true;
@@ -174,68 +114,161 @@ export function createWebHandler(options: WebHandlerOptions): WebHandler {
     if (path !== '/' && path !== '/runs' && match === null) return false;
     const write = method !== 'GET' && method !== 'HEAD';
     const refusal = guard.check(req, { write });
-    if (refusal) return text(res, refusal.status, refusal.message);
-
-    if (path === '/') {
-      if (write) return text(res, 405, 'Method not allowed', { allow: 'GET' });
-      const run = home();
-      if (run === undefined) return text(res, 404, "No run to show here: open a run's page, /runs/<id>.");
-      page(req, res, run);
-      return true;
-    }
-    if (path === '/runs') {
-      if (method !== 'POST') return text(res, 405, 'Method not allowed', { allow: 'POST' });
-      if (start === undefined) return text(res, 405, 'This server does not start runs', { allow: '' });
-      let run: WebRun;
-      try {
-        run = start();
-      } catch (error) {
-        if (isRunLimitError(error)) return text(res, 429, error.message);
-        throw error;
-      }
-      const body = JSON.stringify({ id: run.id, page: `/runs/${run.id}`, events: `/runs/${run.id}/events` });
-      return text(res, 201, body, { 'content-type': 'application/json' });
-    }
+    if (refusal) return sendText(res, refusal.status, refusal.message);
+    if (path === '/') return serveHome(req, res, site, write);
+    if (path === '/runs') return startRun(res, method, start);
     const [, segment, sub] = match as RegExpExecArray;
     const id = decode(segment as string);
     const run = id === undefined ? undefined : await registry.find(id);
-    if (sub === undefined) {
-      if (method === 'DELETE') {
-        if (run === undefined) return text(res, 404, 'No such run');
-        if (!(await run.cancel('page'))) return text(res, 409, `Run ${run.id} has already ended`);
-        res.writeHead(204, SECURITY_HEADERS).end();
-      } else if (!write) page(req, res, run);
-      else text(res, 405, 'Method not allowed', { allow: 'GET, DELETE' });
-      return true;
-    }
-    if (write) return text(res, 405, 'Method not allowed', { allow: 'GET' });
-    if (run === undefined) return text(res, 404, 'No such run: it ended and was freed, or never existed.');
-    if (sub === '/events') {
-      for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-      run.follow(req, res);
-      return true;
-    }
-    const download = {
-      ...SECURITY_HEADERS,
-      'content-type': 'text/plain; charset=utf-8',
-      'content-disposition': `attachment; filename="sluice-${run.id}.log"`,
-      'cache-control': 'no-store',
-    };
-    const log = run.log;
-    if (!run.held) {
-      // Held by another server (which spools its full log): what the store still holds of it.
-      const info = await registry.store.info(run.id);
-      if (info === undefined) return text(res, 404, 'No such run: the run store no longer has it.');
-      res.writeHead(200, download);
-      writeStoredLog(registry.store, run.id, info.next - 1, res);
-      return true;
-    }
-    if (log === undefined || log.error !== undefined) return text(res, 404, 'This server keeps no full log');
-    if (run.ended) await log.end();
-    res.writeHead(200, download);
-    const file = createReadStream(log.path);
-    file.on('error', () => res.destroy());
-    file.pipe(res);
+    if (sub === undefined) return serveRun(req, res, site, run, method);
+    if (write) return sendText(res, 405, 'Method not allowed', { allow: 'GET' });
+    if (run === undefined)
+      return sendText(res, 404, 'No such run: it ended and was freed, or never existed.');
+    if (sub === '/log') return serveLog(res, run, registry);
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    run.follow(req, res);
     return true;
   };
+}
+
+/** What the handler serves from: its options, defaults applied. */
+interface Site {
+  readonly registry: RunRegistry;
+  readonly guard: WebGuard;
+  readonly start: (() => WebRun) | undefined;
+  readonly home: () => WebRun | undefined;
+}
+
+function sendText(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+): true {
+  res
+    .writeHead(status, {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/plain; charset=utf-8',
+      'cache-control': 'no-store',
+      ...headers,
+    })
+    .end(body);
+  return true;
+}
+
+function sendAsset(
+  res: ServerResponse,
+  type: string,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+) {
+  res
+    .writeHead(200, { ...SECURITY_HEADERS, 'content-type': type, 'cache-control': 'no-cache', ...headers })
+    .end(body);
+}
+
+/** `/assets/*`: the page's script (gzipped when the client takes it), style sheet and icon. */
+async function serveAsset(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  site: Site,
+): Promise<true> {
+  const refusal = site.guard.checkHost(req);
+  if (refusal) return sendText(res, refusal.status, refusal.message);
+  if (req.method !== undefined && req.method !== 'GET' && req.method !== 'HEAD') {
+    return sendText(res, 405, 'Method not allowed', { allow: 'GET' });
+  }
+  if (path === '/assets/page.js') {
+    const gzipped = await loadPageScript();
+    const type = 'text/javascript; charset=utf-8';
+    if (/\bgzip\b/.test(String(req.headers['accept-encoding']))) {
+      sendAsset(res, type, gzipped, { 'content-encoding': 'gzip', vary: 'accept-encoding' });
+    } else sendAsset(res, type, gunzipSync(gzipped), { vary: 'accept-encoding' });
+  } else if (path === '/assets/page.css') sendAsset(res, 'text/css; charset=utf-8', pageCss);
+  else if (path === '/assets/favicon.svg') sendAsset(res, 'image/svg+xml', faviconSvg);
+  else sendText(res, 404, 'Not found');
+  return true;
+}
+
+/** A run's page (the token from the query becomes a cookie). */
+function sendPage(req: IncomingMessage, res: ServerResponse, site: Site, run: WebRun | undefined): true {
+  if (run === undefined) return sendText(res, 404, 'No such run: it ended and was freed, or never existed.');
+  const headers: Record<string, string> = {
+    ...SECURITY_HEADERS,
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': PAGE_POLICY,
+  };
+  if (site.guard.tokenFromQuery(req)) headers['set-cookie'] = site.guard.cookie(req);
+  const elapsedMs = (run.endedAt ?? site.registry.config.scheduler.now()) - run.startedAt;
+  const canStart = site.start !== undefined;
+  res.writeHead(200, headers).end(renderRunPage({ id: run.id, command: run.command, elapsedMs, canStart }));
+  return true;
+}
+
+/** `/`: the home run's page. */
+function serveHome(req: IncomingMessage, res: ServerResponse, site: Site, write: boolean): true {
+  if (write) return sendText(res, 405, 'Method not allowed', { allow: 'GET' });
+  const run = site.home();
+  if (run === undefined) return sendText(res, 404, "No run to show here: open a run's page, /runs/<id>.");
+  return sendPage(req, res, site, run);
+}
+
+/** `POST /runs`: starts a run, `201 {id, page, events}`; `429` past the registry's `maxRuns`. */
+function startRun(res: ServerResponse, method: string, start: (() => WebRun) | undefined): true {
+  if (method !== 'POST') return sendText(res, 405, 'Method not allowed', { allow: 'POST' });
+  if (start === undefined) return sendText(res, 405, 'This server does not start runs', { allow: '' });
+  let run: WebRun;
+  try {
+    run = start();
+  } catch (error) {
+    if (isRunLimitError(error)) return sendText(res, 429, error.message);
+    throw error;
+  }
+  const body = JSON.stringify({ id: run.id, page: `/runs/${run.id}`, events: `/runs/${run.id}/events` });
+  return sendText(res, 201, body, { 'content-type': 'application/json' });
+}
+
+/** `/runs/:id`: its page, or `DELETE` to cancel it. */
+async function serveRun(
+  req: IncomingMessage,
+  res: ServerResponse,
+  site: Site,
+  run: WebRun | undefined,
+  method: string,
+): Promise<true> {
+  if (method === 'GET' || method === 'HEAD') return sendPage(req, res, site, run);
+  if (method !== 'DELETE') return sendText(res, 405, 'Method not allowed', { allow: 'GET, DELETE' });
+  if (run === undefined) return sendText(res, 404, 'No such run');
+  if (!(await run.cancel('page'))) return sendText(res, 409, `Run ${run.id} has already ended`);
+  res.writeHead(204, SECURITY_HEADERS).end();
+  return true;
+}
+
+/** `/runs/:id/log`: the full log as a download (what the store holds, for a run held elsewhere). */
+async function serveLog(res: ServerResponse, run: WebRun, registry: RunRegistry): Promise<true> {
+  const download = {
+    ...SECURITY_HEADERS,
+    'content-type': 'text/plain; charset=utf-8',
+    'content-disposition': `attachment; filename="sluice-${run.id}.log"`,
+    'cache-control': 'no-store',
+  };
+  if (!run.held) {
+    // Held by another server (which spools its full log): what the store still holds of it.
+    const info = await registry.store.info(run.id);
+    if (info === undefined) return sendText(res, 404, 'No such run: the run store no longer has it.');
+    res.writeHead(200, download);
+    writeStoredLog(registry.store, run.id, info.next - 1, res);
+    return true;
+  }
+  const log = run.log;
+  if (log === undefined || log.error !== undefined)
+    return sendText(res, 404, 'This server keeps no full log');
+  if (run.ended) await log.end();
+  res.writeHead(200, download);
+  const file = createReadStream(log.path);
+  file.on('error', () => res.destroy());
+  file.pipe(res);
+  return true;
 }

@@ -1,9 +1,10 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
-import type { ReplayBounds } from '../adapters/sse/replay-log.js';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { optionError } from '../core/option-error.js';
+import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { MemoryRunStore } from '../runs/memory-run-store.js';
+import type { ReplayBounds } from '../runs/replay-log.js';
 import type { RunStore } from '../runs/run-store.js';
 
 /**
@@ -118,14 +119,14 @@ export function readRunRegistryOptions(options: RunRegistryOptions = {}): RunReg
     throw optionError('scheduler', 'a SchedulerLike', scheduler);
   }
   const bounds = {
-    maxEvents: positive('replay.maxEvents', replay.maxEvents, 100_000),
-    maxBytes: positive('replay.maxBytes', replay.maxBytes, 16 * 1024 * 1024),
+    maxEvents: readInteger(replay, 'maxEvents', 100_000, { min: 1, prefix: 'replay.' }),
+    maxBytes: readInteger(replay, 'maxBytes', 16 * 1024 * 1024, { min: 1, prefix: 'replay.' }),
   };
   const config = {
-    maxRuns: positive('maxRuns', options.maxRuns, 8),
-    maxViewers: positive('maxViewers', options.maxViewers, 500),
-    maxFinishedRuns: count('maxFinishedRuns', options.maxFinishedRuns, 16),
-    retainMs: delay('retainMs', options.retainMs, 300_000),
+    maxRuns: readInteger(options, 'maxRuns', 8, { min: 1 }),
+    maxViewers: readInteger(options, 'maxViewers', 500, { min: 1 }),
+    maxFinishedRuns: readInteger(options, 'maxFinishedRuns', 16),
+    retainMs: readInteger(options, 'retainMs', 300_000, { max: MAX_DELAY_MS }),
     replay: bounds,
     logDir,
     scheduler,
@@ -134,27 +135,4 @@ export function readRunRegistryOptions(options: RunRegistryOptions = {}): RunReg
   // The registry frees its runs itself (retainMs after their last viewer left): no store retention.
   const own = new MemoryRunStore({ ...bounds, retainMs: Number.MAX_SAFE_INTEGER, scheduler });
   return { ...config, store: own, ownStore: own };
-}
-
-function positive(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || (value as number) < 1)
-    throw optionError(name, 'a positive integer', value);
-  return value as number;
-}
-
-function count(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || (value as number) < 0) {
-    throw optionError(name, 'a non-negative integer', value);
-  }
-  return value as number;
-}
-
-function delay(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > MAX_DELAY_MS) {
-    throw optionError(name, `a non-negative integer up to ${MAX_DELAY_MS}`, value);
-  }
-  return value as number;
 }

@@ -105,31 +105,11 @@ export interface WebGuard {
  * ```
  */
 export function createWebGuard(options: WebGuardOptions): WebGuard {
-  if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
-  rejectUnknownOptions(options, ['token', 'hosts', 'port', 'cookieName']);
-  const { token, hosts, port } = options;
-  if (typeof token !== 'string' || token.length < 16) {
-    throw optionError('token', 'a string of at least 16 characters', token);
-  }
-  if (!Array.isArray(hosts) || hosts.some((host) => typeof host !== 'string' || host === '')) {
-    throw optionError('hosts', 'an array of host names', hosts);
-  }
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw optionError('port', 'a port number', port);
-  const fixedName = options.cookieName;
-  if (fixedName !== undefined && (typeof fixedName !== 'string' || !/^[A-Za-z0-9_-]+$/.test(fixedName))) {
-    throw optionError('cookieName', 'a cookie name (letters, digits, `_`, `-`)', fixedName);
-  }
+  const { token, port, fixedName } = readGuardOptions(options);
   const cookieName = fixedName ?? `sluice-${port}`;
   const cookieNameOf = (req: IncomingMessage | undefined) =>
     fixedName ?? `sluice-${splitHost(req?.headers.host ?? '')?.port ?? port}`;
-  // `name` alone: with the server's port; `name:port`: exactly that (a load balancer's address).
-  const names = new Set<string>();
-  for (const host of hosts) {
-    const withPort = /^(.+):(\d{1,5})$/.exec(host);
-    if (withPort !== null && isIP(host) !== 6)
-      names.add(`${normalizeHost(withPort[1] as string)}:${withPort[2]}`);
-    else names.add(`${normalizeHost(host)}:${port}`);
-  }
+  const names = hostNames(options.hosts, port);
   const anyIp = names.has(`*ip:${port}`);
   const expected = Buffer.from(token);
   const matches = (candidate: string | undefined) => {
@@ -190,6 +170,41 @@ export function createWebGuard(options: WebGuardOptions): WebGuard {
     tokenFromQuery: (req) => matches(queryToken(req)),
     cookie: (req) => `${cookieNameOf(req)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
   };
+}
+
+/** The guard's options, checked: the token, the port, the fixed cookie name if any. */
+function readGuardOptions(options: WebGuardOptions): {
+  token: string;
+  port: number;
+  fixedName: string | undefined;
+} {
+  if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
+  rejectUnknownOptions(options, ['token', 'hosts', 'port', 'cookieName']);
+  const { token, hosts, port } = options;
+  if (typeof token !== 'string' || token.length < 16) {
+    throw optionError('token', 'a string of at least 16 characters', token);
+  }
+  if (!Array.isArray(hosts) || hosts.some((host) => typeof host !== 'string' || host === '')) {
+    throw optionError('hosts', 'an array of host names', hosts);
+  }
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw optionError('port', 'a port number', port);
+  const fixedName = options.cookieName;
+  if (fixedName !== undefined && (typeof fixedName !== 'string' || !/^[A-Za-z0-9_-]+$/.test(fixedName))) {
+    throw optionError('cookieName', 'a cookie name (letters, digits, `_`, `-`)', fixedName);
+  }
+  return { token, port, fixedName };
+}
+
+/** The `name:port` pairs a `Host` header may name: `name` alone with the server's port, `name:port` as given. */
+function hostNames(hosts: readonly string[], port: number): Set<string> {
+  const names = new Set<string>();
+  for (const host of hosts) {
+    const withPort = /^(.+):(\d{1,5})$/.exec(host);
+    if (withPort !== null && isIP(host) !== 6)
+      names.add(`${normalizeHost(withPort[1] as string)}:${withPort[2]}`);
+    else names.add(`${normalizeHost(host)}:${port}`);
+  }
+  return names;
 }
 
 function queryToken(req: IncomingMessage): string | undefined {

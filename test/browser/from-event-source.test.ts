@@ -1,12 +1,12 @@
 import { map } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { encodeChunkEvent } from '../../src/adapters/sse/encode-chunk-event.js';
-import { encodeGap } from '../../src/adapters/sse/encode-gap.js';
 import { type EventSourceLike, fromEventSource } from '../../src/browser/from-event-source.js';
-import { SseParser } from '../../src/browser/sse-parser.js';
 import { isSequenceError } from '../../src/core/errors/sequence-error.js';
 import { isSluiceError } from '../../src/core/errors/sluice-error.js';
+import { encodeChunkEvent } from '../../src/sse/encode-chunk-event.js';
+import { encodeGap } from '../../src/sse/encode-gap.js';
+import { SseParser } from '../../src/sse/sse-parser.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 /** A scripted EventSource: the test feeds it server text and network events. */
 class FakeEventSource implements EventSourceLike {
@@ -42,7 +42,6 @@ class FakeEventSource implements EventSourceLike {
 
 const line = (sequence: number, kind = 'stdout', isFinal = false) =>
   encodeChunkEvent({ sequence, kind, content: isFinal ? null : `line ${sequence}`, isFinal });
-const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 describe('fromEventSource', () => {
   it('emits sequenced events, completes on the final one and closes the EventSource', () => {
@@ -65,7 +64,7 @@ describe('fromEventSource', () => {
   });
 
   it('lets the EventSource reconnect by itself, and reopens with ?lastEventId= when it gave up (virtual time)', () => {
-    testScheduler().run(({ expectObservable, cold }) => {
+    newTestScheduler().run(({ expectObservable, cold }) => {
       FakeEventSource.opened = [];
       const events = fromEventSource('/runs/1/events?x=1', {
         EventSource: FakeEventSource,

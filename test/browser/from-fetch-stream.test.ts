@@ -1,8 +1,8 @@
 import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { encodeChunkEvent } from '../../src/adapters/sse/encode-chunk-event.js';
 import { fromFetchStream } from '../../src/browser/from-fetch-stream.js';
 import { isSluiceError } from '../../src/core/errors/sluice-error.js';
+import { encodeChunkEvent } from '../../src/sse/encode-chunk-event.js';
 
 const line = (sequence: number, isFinal = false) =>
   encodeChunkEvent({ sequence, kind: isFinal ? 'exit' : 'stdout', content: `line ${sequence}`, isFinal });

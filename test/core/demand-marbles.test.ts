@@ -22,14 +22,15 @@ import {
 } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ExecError } from '../../src/core/errors/exec-error.js';
-import { type ExecEvent, type ExecResult, exec } from '../../src/sources/exec.js';
+import { type ExecEvent, exec } from '../../src/sources/exec.js';
 import {
   type ChunkRunHelpers,
-  ChunkTestScheduler,
   type FakeExec,
   type FakeProcessScript,
   withDemand,
 } from '../../src/testing/index.js';
+import { execResult } from '../support/exec-result.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 // The pause of a slow consumer reaches a fake process through each of RxJS's compositions, in
 // virtual time: the consumer's demand (a `demand(...)` marble) is carried by `withDemand` on the
@@ -38,8 +39,6 @@ import {
 // resume (see src/testing/fake-process.ts). A line is shown as its letter, an exit as the
 // command's name (`X`, `Y`). test/core/demand-compositions.test.ts checks the same compositions
 // with real flooding children.
-
-const newScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 /** An exec event as a marble letter: a line's content without its newline, an exit as its command. */
 const letter = (event: ExecEvent): string =>
@@ -74,20 +73,6 @@ interface Composition {
   /** Every pause and resume of the fakes' pipes, as `pid pause@frame`. */
   readonly demand: readonly string[];
 }
-
-const result = (overrides: Partial<ExecResult>): ExecResult => ({
-  command: 'X',
-  pid: 4242,
-  exitCode: 0,
-  signal: null,
-  timedOut: false,
-  truncated: false,
-  durationMs: 0,
-  stdout: '',
-  stderr: '',
-  rlimitHit: null,
-  ...overrides,
-});
 
 // The triggered cases spawn at 2 (a 3, b 5, c 7…); the consumer pauses at 6, so c blocks the
 // process until the resume at 10, and everything after it moves 3 frames.
@@ -190,7 +175,7 @@ const compositions: Record<string, Composition> = {
     scripts: [{ stdout: '-a-b-c-d|', exit: { code: 1 } }],
     consumer: '------------p---r',
     expected: '-a-b-c-d-a-b----c-d#',
-    error: new ExecError(result({ pid: 4243, exitCode: 1, durationMs: 11, stdout: 'a\nb\nc\nd\n' })),
+    error: new ExecError(execResult('X', { pid: 4243, exitCode: 1, durationMs: 11, stdout: 'a\nb\nc\nd\n' })),
     demand: ['4243 pause@12', '4243 resume@16'],
   },
   repeat: {
@@ -213,7 +198,7 @@ const compositions: Record<string, Composition> = {
 describe('demand reaches a fake process through each composition, in virtual time', () => {
   for (const [name, composition] of Object.entries(compositions)) {
     it(`through ${name}`, () => {
-      newScheduler().run((helpers) => {
+      newTestScheduler().run((helpers) => {
         const { demand, expectObservable, fakeExec, flush } = helpers;
         const fakes = composition.scripts.map(({ pid, ...script }) => fakeExec(script, { pid }));
         const consumer = demand(composition.consumer);

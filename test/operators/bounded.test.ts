@@ -1,26 +1,21 @@
 import fc from 'fast-check';
 import { type MonoTypeOperatorFunction, Observable, Subject, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { ChunkEvent, ChunkMetadata } from '../../src/core/chunk.js';
+import type { ChunkEvent } from '../../src/core/chunk.js';
 import { type Demand, Valve } from '../../src/core/demand.js';
 import { demandOf } from '../../src/core/demand-of.js';
 import { BufferOverflowError, isBufferOverflowError } from '../../src/core/errors/buffer-overflow-error.js';
 import { bounded } from '../../src/operators/bounded.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
-import { ChunkTestScheduler, withDemand } from '../../src/testing/index.js';
+import { withDemand } from '../../src/testing/index.js';
+import { chunk } from '../support/chunk.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 type Event = ChunkEvent<string>;
 
-const ev = (sequence: number, content: string | null, isFinal = false, metadata?: ChunkMetadata): Event =>
-  metadata === undefined
-    ? { sequence, kind: 'stdout', content, isFinal }
-    : { sequence, kind: 'stdout', content, metadata, isFinal };
-
 /** Marble values: each letter is an event whose sequence is its index and whose content is itself. */
 const letters = (names: string, final?: string): Record<string, Event> =>
-  Object.fromEntries([...names].map((name, index) => [name, ev(index, name, name === final)]));
-
-const testScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
+  Object.fromEntries([...names].map((name, index) => [name, chunk(index, name, name === final)]));
 
 /**
  * A producer that honours demand: on every tick of `ticks` it emits its next event, unless its
@@ -48,7 +43,7 @@ function paced(ticks: Observable<unknown>, events: Event[], log: string[], now: 
 describe('bounded', () => {
   describe('suspend', () => {
     it('pauses the producer when exactly `capacity` events wait and resumes it once fewer do', () => {
-      const scheduler = testScheduler();
+      const scheduler = newTestScheduler();
       const log: string[] = [];
       scheduler.run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = letters('abcdef', 'f');
@@ -72,7 +67,7 @@ describe('bounded', () => {
         const pump = () => {
           while (!demand.paused && next < 100 && !subscriber.closed) {
             produced.push(next);
-            subscriber.next(ev(next, String(next), next === 99));
+            subscriber.next(chunk(next, String(next), next === 99));
             next += 1;
           }
         };
@@ -105,7 +100,7 @@ describe('bounded', () => {
     });
 
     it('keeps what a producer that ignores demand sends while paused (documented overshoot)', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = letters('abcde', 'e');
         const source = cold('-a-b-c-d-(e|)', values);
         const ui = demand('  -p----------r');
@@ -116,7 +111,7 @@ describe('bounded', () => {
     });
 
     it('delivers an error only after the events queued before it', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = letters('abc');
         const source = cold('-a-b-c-#', values, new Error('boom'));
         const ui = demand('  --p-------r');
@@ -131,7 +126,7 @@ describe('bounded', () => {
     });
 
     it('completes only after the queue has drained', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = letters('abc');
         const source = cold('-a-b-c-|', values);
         const ui = demand('  --p-------r');
@@ -144,45 +139,45 @@ describe('bounded', () => {
 
   describe('dropping', () => {
     it('drops the newest events and reports the count on the next one, re-stamping sequences', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const source = cold('-a-b-c-d-e------f|', letters('abcdef', 'f'));
         const ui = demand('  --p---------r');
         const expected = '   -a----------(bc)(f|)';
         expectObservable(
           withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'dropping' }), checkSequence())),
         ).toBe(expected, {
-          a: ev(0, 'a'),
-          b: ev(1, 'b'),
-          c: ev(2, 'c'),
-          f: ev(3, 'f', true, { dropped: 2 }),
+          a: chunk(0, 'a'),
+          b: chunk(1, 'b'),
+          c: chunk(2, 'c'),
+          f: chunk(3, 'f', true, { dropped: 2 }),
         });
         expectSubscriptions(source.subscriptions).toBe('^---------------!');
       });
     });
 
     it('never drops the final event: the newest waiting event makes room for it', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const source = cold('-a-b-c-d-e-f|', letters('abcdef', 'f'));
         const ui = demand('  --p-----------r');
         const expected = '   -a------------(bf|)';
         expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'dropping' })))).toBe(
           expected,
-          { a: ev(0, 'a'), b: ev(1, 'b'), f: ev(2, 'f', true, { dropped: 3 }) },
+          { a: chunk(0, 'a'), b: chunk(1, 'b'), f: chunk(2, 'f', true, { dropped: 3 }) },
         );
         expectSubscriptions(source.subscriptions).toBe('^----------!');
       });
     });
 
     it('reports drops that end the stream on a final sentinel when the source just completes', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const source = cold('-a-b-c-d-|', letters('abcd'));
         const ui = demand('  --p---------r');
         const expected = '   -a----------(bz|)';
         expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 1, strategy: 'dropping' })))).toBe(
           expected,
           {
-            a: ev(0, 'a'),
-            b: ev(1, 'b'),
+            a: chunk(0, 'a'),
+            b: chunk(1, 'b'),
             z: { sequence: 2, kind: 'end', content: null, metadata: { dropped: 2 }, isFinal: true },
           },
         );
@@ -193,31 +188,31 @@ describe('bounded', () => {
 
   describe('sliding', () => {
     it('drops the oldest waiting events and reports the count on the event after the gap', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const source = cold('-a-b-c-d-e------f|', letters('abcdef', 'f'));
         const ui = demand('  --p---------r');
         const expected = '   -a----------(de)(f|)';
         expectObservable(
           withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'sliding' }), checkSequence())),
         ).toBe(expected, {
-          a: ev(0, 'a'),
-          d: ev(1, 'd', false, { dropped: 2 }),
-          e: ev(2, 'e'),
-          f: ev(3, 'f', true),
+          a: chunk(0, 'a'),
+          d: chunk(1, 'd', false, { dropped: 2 }),
+          e: chunk(2, 'e'),
+          f: chunk(3, 'f', true),
         });
         expectSubscriptions(source.subscriptions).toBe('^---------------!');
       });
     });
 
     it('never drops the final event and adds to a count the source already reported', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-        const values = { ...letters('abcdef', 'f'), b: ev(1, 'b', false, { dropped: 5, partial: true }) };
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+        const values = { ...letters('abcdef', 'f'), b: chunk(1, 'b', false, { dropped: 5, partial: true }) };
         const source = cold('-a-b-c-d-e-f|', values);
         const ui = demand('  --p-----------r');
         const expected = '   -a------------(ef|)';
         expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'sliding' })))).toBe(
           expected,
-          { a: ev(0, 'a'), e: ev(1, 'e', false, { dropped: 3 + 5 }), f: ev(2, 'f', true) },
+          { a: chunk(0, 'a'), e: chunk(1, 'e', false, { dropped: 3 + 5 }), f: chunk(2, 'f', true) },
         );
         // The source is let go when its final event arrives, not when the consumer resumes.
         expectSubscriptions(source.subscriptions).toBe('^----------!');
@@ -227,7 +222,7 @@ describe('bounded', () => {
 
   describe('error', () => {
     it('fails with BUFFER_OVERFLOW after the queued events and cancels the source at once', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = letters('abcdef', 'f');
         const source = cold('-a-b-c-d-e-f|', values);
         const ui = demand('  --p---------r');
@@ -242,7 +237,7 @@ describe('bounded', () => {
     });
 
     it('lets the final event in even when the buffer is full', () => {
-      testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const values = letters('abcd', 'd');
         const source = cold('-a-b-c-d|', values);
         const ui = demand('  --p-------r');
@@ -263,8 +258,8 @@ describe('bounded', () => {
       withDemand(valve, source.pipe(bounded({ capacity: 1, strategy: 'error' }))).subscribe({
         error: (e) => (failure = e),
       });
-      source.next(ev(0, 'a'));
-      source.next(ev(1, 'b'));
+      source.next(chunk(0, 'a'));
+      source.next(chunk(1, 'b'));
       expect(source.observed).toBe(false);
       expect(failure).toBeUndefined();
       valve.resume();
@@ -280,7 +275,7 @@ describe('bounded', () => {
   describe('without a consumer demand', () => {
     it('is a pass-through that gives the producer no demand either', () => {
       const seen: Array<Demand | undefined> = [];
-      testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
         const values = letters('abc', 'c');
         const source = cold('-a-b-(c|)', values);
         const probed = new Observable<Event>((subscriber) => {
@@ -309,7 +304,7 @@ describe('bounded', () => {
   });
 
   it('cancels the source and frees the queue when unsubscribed', () => {
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const values = letters('abcd');
       const source = cold('-a-b-c-d-|', values);
       const ui = demand('  --p');
@@ -325,7 +320,7 @@ describe('bounded', () => {
       const synchronous = new Observable<Event>((subscriber) => {
         for (let i = 0; !subscriber.closed && i < 10; i += 1) {
           sideEffects.push(i);
-          subscriber.next(ev(i, String(i)));
+          subscriber.next(chunk(i, String(i)));
         }
       });
       withDemand(valve, synchronous.pipe(operator, take(3))).subscribe();
@@ -379,7 +374,7 @@ describe('bounded', () => {
           });
           let produced = 0;
           const push = (isFinal: boolean) => {
-            source.next(ev(produced, String(produced), isFinal));
+            source.next(chunk(produced, String(produced), isFinal));
             produced += 1;
           };
           for (const step of [...commands, 'resume']) {

@@ -5,7 +5,7 @@ import type { ChunkEvent } from '../../src/core/chunk.js';
 import { isSequenceError, SequenceError } from '../../src/core/errors/sequence-error.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
 import { sequenced } from '../../src/operators/sequenced.js';
-import { ChunkTestScheduler } from '../../src/testing/index.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 const ev = (sequence: number, isFinal = false): ChunkEvent<string> => ({
   sequence,
@@ -13,8 +13,6 @@ const ev = (sequence: number, isFinal = false): ChunkEvent<string> => ({
   content: `c${sequence}`,
   isFinal,
 });
-
-const testScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 async function run(events: ChunkEvent<string>[]): Promise<{ delivered: number[]; error?: SequenceError }> {
   const delivered: number[] = [];
@@ -34,18 +32,18 @@ async function run(events: ChunkEvent<string>[]): Promise<{ delivered: number[];
 
 describe('checkSequence', () => {
   it('passes a valid stream through unchanged and completes with the source', () => {
-    testScheduler().run(({ chunks, expectChunks, expectSubscriptions }) => {
+    newTestScheduler().run(({ chunks, expectChunks, expectSubscriptions }) => {
       const source = chunks('-a-b-c-|', {}, { kind: 'body', final: 'c' });
       expectChunks(source.pipe(checkSequence())).toBe('-a-b-c-|', {}, { kind: 'body', final: 'c' });
       expectSubscriptions(source.subscriptions).toBe('^------!');
     });
-    testScheduler().run(({ chunks, expectChunks }) => {
+    newTestScheduler().run(({ chunks, expectChunks }) => {
       expectChunks(chunks('-a-b-|').pipe(checkSequence())).toBe('-a-b-|');
     });
   });
 
   it('errors when the first event is not sequence 0', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold('-a-|', { a: ev(1) });
       expectObservable(source.pipe(checkSequence())).toBe(
         '-#',
@@ -71,7 +69,7 @@ describe('checkSequence', () => {
   });
 
   it('forwards the final event at once but still catches an event that comes after it', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold('-a-b--c-|', { a: ev(0), b: ev(1, true), c: ev(2) });
       expectObservable(source.pipe(checkSequence())).toBe(
         '-a-b--#',

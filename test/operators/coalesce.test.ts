@@ -6,25 +6,18 @@ import { type Demand, Valve } from '../../src/core/demand.js';
 import { demandOf } from '../../src/core/demand-of.js';
 import { chunkByteLength } from '../../src/operators/chunk-byte-length.js';
 import { coalesce } from '../../src/operators/coalesce.js';
-import { ChunkTestScheduler } from '../../src/testing/index.js';
 import { withDemand } from '../../src/testing/with-demand.js';
+import { chunk } from '../support/chunk.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 type Event = ChunkEvent<string | Uint8Array>;
 
-const ev = (sequence: number, content: string | Uint8Array | null, isFinal = false): Event => ({
-  sequence,
-  kind: 'stdout',
-  content,
-  isFinal,
-});
 const letters = (names: string, final?: string): Record<string, Event> =>
-  Object.fromEntries([...names].map((name, index) => [name, ev(index, name, name === final)]));
-
-const testScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
+  Object.fromEntries([...names].map((name, index) => [name, chunk(index, name, name === final)]));
 
 describe('coalesce', () => {
   it('opens a window with its first event and emits it `maxDelayMs` later; quiet time emits nothing', () => {
-    testScheduler().run(({ chunks, expectObservable, expectSubscriptions, time }) => {
+    newTestScheduler().run(({ chunks, expectObservable, expectSubscriptions, time }) => {
       const source = chunks('-ab----c-d-e----------|', {}, { kind: 'stdout', end: false });
       const v = source.events;
       const maxDelayMs = time('---|');
@@ -39,7 +32,7 @@ describe('coalesce', () => {
   });
 
   it('waits 16 ms by default', () => {
-    testScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
       const source = chunks('-ab', {}, { kind: 'stdout', end: false });
       const v = source.events;
       expectObservable(source.pipe(coalesce())).toBe('- 16ms x', { x: [v.a, v.b] });
@@ -48,7 +41,7 @@ describe('coalesce', () => {
   });
 
   it('closes a window as soon as it holds `maxItems` events', () => {
-    testScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
       const source = chunks('-abc---d-e-------|', {}, { kind: 'stdout', end: false });
       const v = source.events;
       const expected = '   --x----y------z--|';
@@ -62,14 +55,14 @@ describe('coalesce', () => {
   });
 
   it('closes a window as soon as its contents reach `maxBytes` (UTF-8 bytes, Uint8Array bytes)', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const v = {
-        a: ev(0, 'é'),
-        b: ev(1, 'ab'),
-        c: ev(2, '😀'),
-        d: ev(3, new Uint8Array(3)),
-        e: ev(4, 'x'),
-        f: ev(5, 'y'),
+        a: chunk(0, 'é'),
+        b: chunk(1, 'ab'),
+        c: chunk(2, '😀'),
+        d: chunk(3, new Uint8Array(3)),
+        e: chunk(4, 'x'),
+        f: chunk(5, 'y'),
       };
       const source = cold('-abcdef----|', v);
       const expected = '   --xy-z----w|';
@@ -84,7 +77,7 @@ describe('coalesce', () => {
   });
 
   it('emits the batch holding the final event at once, then completes and unsubscribes', () => {
-    testScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
       const source = chunks('-a-b-c-|', {}, { kind: 'stdout', end: false, final: 'c' });
       const v = source.events;
       expectObservable(source.pipe(coalesce({ maxDelayMs: 10 }))).toBe('-----(x|)', { x: [v.a, v.b, v.c] });
@@ -93,7 +86,7 @@ describe('coalesce', () => {
   });
 
   it('emits the pending batch when the source completes', () => {
-    testScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
       const source = chunks('-a-b-|', {}, { kind: 'stdout', end: false });
       const v = source.events;
       expectObservable(source.pipe(coalesce({ maxDelayMs: 10 }))).toBe('-----(x|)', { x: [v.a, v.b] });
@@ -102,7 +95,7 @@ describe('coalesce', () => {
   });
 
   it('emits the pending batch before an error', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const v = letters('abc');
       const source = cold('-a---bc#', v, new Error('boom'));
       const expected = '   ----x--(y#)';
@@ -116,7 +109,7 @@ describe('coalesce', () => {
   });
 
   it('clears its timer and drops the pending batch when unsubscribed', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold('-a-b------', letters('ab'));
       const unsub = '      ----!';
       expectObservable(source.pipe(coalesce({ maxDelayMs: 5 })), unsub).toBe('-----');
@@ -125,7 +118,7 @@ describe('coalesce', () => {
     const scheduler = new VirtualTimeScheduler();
     const source = new Subject<Event>();
     const subscription = source.pipe(coalesce({ scheduler })).subscribe();
-    source.next(ev(0, 'a'));
+    source.next(chunk(0, 'a'));
     expect(scheduler.actions).toHaveLength(1);
     subscription.unsubscribe();
     expect(scheduler.actions).toHaveLength(0);
@@ -148,7 +141,7 @@ describe('coalesce', () => {
     const synchronous = new Observable<Event>((subscriber) => {
       for (let i = 0; !subscriber.closed && i < 10; i += 1) {
         sideEffects.push(i);
-        subscriber.next(ev(i, String(i)));
+        subscriber.next(chunk(i, String(i)));
       }
     });
     synchronous.pipe(coalesce({ maxItems: 1 }), take(3)).subscribe();
@@ -160,9 +153,9 @@ describe('coalesce', () => {
     ['maxBytes', { maxBytes: 30_000 * 8 }],
   ] as const)('floods: 100 000 events in one frame make exactly one batch per %s window', (_name, limit) => {
     const flood = Array.from({ length: 100_000 }, (_, index) =>
-      ev(index, `${String(index % 1e7).padStart(7, '0')}\n`),
+      chunk(index, `${String(index % 1e7).padStart(7, '0')}\n`),
     );
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       // At frame 1 the source emits all 100 000 events synchronously (8 bytes each).
       const trigger = cold('-x 20ms |');
       const source = trigger.pipe(concatMap(() => from(flood)));

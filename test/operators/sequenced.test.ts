@@ -2,25 +2,20 @@ import { map, of, Subject, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { ChunkInput } from '../../src/core/chunk.js';
 import { sequenced } from '../../src/operators/sequenced.js';
-import { ChunkTestScheduler } from '../../src/testing/index.js';
+import { chunk } from '../support/chunk.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 const line = (content: string, extra: Partial<ChunkInput<string>> = {}): ChunkInput<string> => ({
   kind: 'stdout',
   content,
   ...extra,
 });
-const event = (sequence: number, content: string | null, isFinal = false, kind = 'stdout') => ({
-  sequence,
-  kind,
-  content,
-  isFinal,
-});
-
-const testScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
+const event = (sequence: number, content: string | null, isFinal = false, kind = 'stdout') =>
+  chunk(sequence, content, isFinal, undefined, kind);
 
 describe('sequenced', () => {
   it('stamps contiguous sequence numbers from 0 and appends the null sentinel on completion', () => {
-    testScheduler().run(({ cold, expectChunks, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectChunks, expectSubscriptions }) => {
       const source = cold('-a--b-c--|', { a: line('1\n'), b: line('2\n'), c: line('3\n') });
       const subs = '       ^--------!';
       const expected = '   -a--b-c--|';
@@ -34,7 +29,7 @@ describe('sequenced', () => {
   });
 
   it('emits a single null final event for a stream that produced nothing', () => {
-    testScheduler().run(({ cold, expectChunks, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectChunks, expectSubscriptions }) => {
       const source = cold<ChunkInput<string>>('----|');
       expectChunks(source.pipe(sequenced())).toBe('----|');
       expectSubscriptions(source.subscriptions).toBe('^---!');
@@ -42,7 +37,7 @@ describe('sequenced', () => {
   });
 
   it('treats an input marked final as the last event, completes and unsubscribes the source', () => {
-    testScheduler().run(({ cold, expectChunks, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectChunks, expectSubscriptions }) => {
       const source = cold('-a-b-c-|', {
         a: line('1\n'),
         b: line('done\n', { isFinal: true }),
@@ -58,7 +53,7 @@ describe('sequenced', () => {
   });
 
   it('passes errors through without a sentinel, after the events before them', () => {
-    testScheduler().run(({ cold, expectChunks, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectChunks, expectSubscriptions }) => {
       const source = cold('-a--#', { a: line('partial') }, new Error('boom'));
       expectChunks(source.pipe(sequenced())).toBe(
         '-a--#',
@@ -70,7 +65,7 @@ describe('sequenced', () => {
   });
 
   it('keeps metadata and uses the configured sentinel kind and metadata', () => {
-    testScheduler().run(({ cold, expectChunks }) => {
+    newTestScheduler().run(({ cold, expectChunks }) => {
       const source = cold('-a|', { a: line('x', { metadata: { partial: true } }) });
       expectChunks(source.pipe(sequenced({ finalKind: 'exit', finalMetadata: { reason: 'done' } }))).toBe(
         '-a|',
@@ -85,7 +80,7 @@ describe('sequenced', () => {
   });
 
   it('never holds an event back: each one is emitted in the frame it arrives', () => {
-    testScheduler().run(({ hot, expectObservable }) => {
+    newTestScheduler().run(({ hot, expectObservable }) => {
       const source = hot('--a---b---', { a: line('1\n'), b: line('2\n') });
       expectObservable(source.pipe(sequenced())).toBe('--a---b---', {
         a: event(0, '1\n'),
@@ -95,7 +90,7 @@ describe('sequenced', () => {
   });
 
   it('restarts numbering for each subscription (each subscription is its own stream)', () => {
-    testScheduler().run(({ cold, expectChunks }) => {
+    newTestScheduler().run(({ cold, expectChunks }) => {
       const stream = cold('-a|', { a: line('x') }).pipe(sequenced());
       expectChunks(stream).toBe('-a|', { a: 'x' }, { kind: 'stdout' });
       expectChunks(stream).toBe('-a|', { a: 'x' }, { kind: 'stdout' });

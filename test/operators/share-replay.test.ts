@@ -9,15 +9,12 @@ import {
   type ShareReplayConfig,
   take,
 } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { shareReplay } from '../../src/operators/share-replay.js';
 import { type ExecEvent, exec } from '../../src/sources/exec.js';
-import { ChunkTestScheduler, withDemand } from '../../src/testing/index.js';
+import { withDemand } from '../../src/testing/index.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
-const newTestScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-const newChunkScheduler = () =>
-  new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const letter = (event: ExecEvent): string => (event.kind === 'exit' ? 'x' : event.content.trimEnd());
 
 type ShareReplay = {
@@ -147,7 +144,7 @@ describe.each(implementations)('%s shareReplay() with plain subscribers', (_name
 
 describe("sluice's shareReplay(): the consumers' demand reaches the producer", () => {
   it('the slowest consumer pauses the process; a late consumer gets the replay, then governs too', () => {
-    newChunkScheduler().run(({ cold, demand, expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const shared = exec('make', [], { port: fake }).pipe(
         shareReplay({ bufferSize: 2, refCount: true }),

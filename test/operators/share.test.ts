@@ -12,7 +12,6 @@ import {
   take,
   timer,
 } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import type { Demand } from '../../src/core/demand.js';
@@ -24,11 +23,8 @@ import { DemandQueue } from '../../src/core/queue/demand-queue.js';
 import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
 import { share } from '../../src/operators/share.js';
 import { type ExecEvent, exec } from '../../src/sources/exec.js';
-import { ChunkTestScheduler, withDemand } from '../../src/testing/index.js';
-
-const newTestScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-const newChunkScheduler = () =>
-  new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
+import { withDemand } from '../../src/testing/index.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 /** An exec event as a marble letter: a line's content without its newline, `x` for the exit. */
 const letter = (event: ExecEvent): string => (event.kind === 'exit' ? 'x' : event.content.trimEnd());
@@ -196,7 +192,7 @@ describe.each(implementations)('%s share() with plain subscribers', (_name, shar
 
 describe("sluice's share(): the consumers' demand reaches the producer", () => {
   it("governor 'slowest' (default): the producer pauses while any consumer is paused; both see every line once", () => {
-    newChunkScheduler().run(({ demand, expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ demand, expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const shared = exec('make', [], { port: fake }).pipe(share(), map(letter));
       const fast = demand('   ---p---r');
@@ -213,7 +209,7 @@ describe("sluice's share(): the consumers' demand reaches the producer", () => {
   });
 
   it('a consumer that joins already paused pauses the producer as it joins, and its resume lets it go on', () => {
-    newChunkScheduler().run(({ cold, demand, expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-----d-----e|' });
       const shared = exec('make', [], { port: fake }).pipe(share(), map(letter));
       const late = demand('        --p------r');
@@ -230,7 +226,7 @@ describe("sluice's share(): the consumers' demand reaches the producer", () => {
   });
 
   it("governor 'fastest': a flowing consumer that joins while every other is paused resumes the producer at once", () => {
-    newChunkScheduler().run(({ cold, demand, expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d|' });
       const shared = exec('make', [], { port: fake }).pipe(share({ governor: 'fastest' }), map(letter));
       const stuck = demand('       --p');
@@ -247,7 +243,7 @@ describe("sluice's share(): the consumers' demand reaches the producer", () => {
   });
 
   it('a paused consumer that leaves releases the producer at once', () => {
-    newChunkScheduler().run(({ demand, expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ demand, expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d|' });
       const shared = exec('make', [], { port: fake }).pipe(share(), map(letter));
       const slow = demand('   ---p');
@@ -263,7 +259,7 @@ describe("sluice's share(): the consumers' demand reaches the producer", () => {
   });
 
   it("RxJS's share() with the same consumers: the producer never pauses (why sluice's is needed)", () => {
-    newChunkScheduler().run(({ demand, expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ demand, expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const shared = exec('make', [], { port: fake }).pipe(rxShare(), map(letter));
       const expected = '-a-b-c-d-e-f(x|)';
@@ -277,7 +273,7 @@ describe("sluice's share(): the consumers' demand reaches the producer", () => {
   });
 
   it("governor 'fastest': the producer pauses only while every consumer is paused", () => {
-    newChunkScheduler().run(({ demand, expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ demand, expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d|' });
       const shared = exec('make', [], { port: fake }).pipe(share({ governor: 'fastest' }), map(letter));
       const first = demand('  --p----r');
@@ -295,7 +291,7 @@ describe("sluice's share(): the consumers' demand reaches the producer", () => {
   });
 
   it("governor 'fastest' with slowConsumer 'sliding': a lagging consumer keeps the newest lines, drops reported in metadata.dropped", () => {
-    newChunkScheduler().run(({ demand, expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ demand, expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const shared = exec('make', [], { port: fake }).pipe(
         share({ governor: 'fastest', slowConsumer: { capacity: 2, strategy: 'sliding' } }),
@@ -324,7 +320,7 @@ describe("sluice's share(): the consumers' demand reaches the producer", () => {
   });
 
   it("governor 'fastest' with slowConsumer 'error': the lagging consumer fails after what it held, the others go on", () => {
-    newChunkScheduler().run(({ demand, expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ demand, expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const shared = exec('make', [], { port: fake }).pipe(
         share({ governor: 'fastest', slowConsumer: { capacity: 2, strategy: 'error' } }),
@@ -343,7 +339,7 @@ describe("sluice's share(): the consumers' demand reaches the producer", () => {
   });
 
   it("governor 'fastest' with slowConsumer 'dropping': the lagging consumer keeps the oldest lines", () => {
-    newChunkScheduler().run(({ demand, expectObservable, fakeExec }) => {
+    newTestScheduler().run(({ demand, expectObservable, fakeExec }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const shared = exec('make', [], { port: fake }).pipe(
         share({ governor: 'fastest', slowConsumer: { capacity: 2, strategy: 'dropping' } }),

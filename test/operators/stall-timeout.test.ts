@@ -8,20 +8,16 @@ import { bounded } from '../../src/operators/bounded.js';
 import { stallTimeout } from '../../src/operators/stall-timeout.js';
 import type { StallTimeoutInfo } from '../../src/operators/stall-timeout-info.js';
 import { exec } from '../../src/sources/exec.js';
-import { ChunkTestScheduler, withDemand } from '../../src/testing/index.js';
+import { withDemand } from '../../src/testing/index.js';
+import { chunk } from '../support/chunk.js';
 import { groupAlive } from '../support/processes.js';
 import { needs } from '../support/system-tools.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 type Event = ChunkEvent<string>;
 
-const ev = (sequence: number, content: string | null, isFinal = false): Event => ({
-  sequence,
-  kind: 'stdout',
-  content,
-  isFinal,
-});
 const letters = (names: string, final?: string): Record<string, Event> =>
-  Object.fromEntries([...names].map((name, index) => [name, ev(index, name, name === final)]));
+  Object.fromEntries([...names].map((name, index) => [name, chunk(index, name, name === final)]));
 const stalled = (sequence: number): Event => ({
   sequence,
   kind: 'end',
@@ -29,8 +25,6 @@ const stalled = (sequence: number): Event => ({
   metadata: { reason: 'stalled' },
   isFinal: true,
 });
-
-const testScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 /** A producer that honours demand: it emits its next event on each tick of `ticks` unless paused. */
 function paced(ticks: Observable<unknown>, events: Event[]) {
@@ -60,7 +54,7 @@ afterEach(() => {
 describe('stallTimeout', () => {
   it('stalls exactly `ms` after the consumer paused: cancels the producer, ends with reason stalled', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions, time }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions, time }) => {
       const ticks = cold('  x-x-x-x-x-x-x-x-x-x-x-x-x-x-x');
       const ui = demand('   -----p');
       const ms = time('          ------|');
@@ -80,7 +74,7 @@ describe('stallTimeout', () => {
 
   it('before bounded(), starts the clock when the bounded buffer fills (the protocol channel)', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions, time }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions, time }) => {
       const ticks = cold('  x-x-x-x-x-x-x-x-x-x-x-x-x-x-x');
       const ui = demand('   ---p----------r');
       const ms = time('           -----|');
@@ -97,7 +91,7 @@ describe('stallTimeout', () => {
 
   it('resets the clock on consumer progress', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions, time }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions, time }) => {
       const ticks = cold('  x-x-x-x-x-x-x-x-x-x-x-x-x-x-x');
       const ui = demand('   ---p--r---p');
       const ms = time('               -----|');
@@ -118,7 +112,7 @@ describe('stallTimeout', () => {
     // A consumer with hysteresis (toAsyncIterable) stays paused while it drains half its buffer:
     // every value it takes is progress, and only `ms` without one is a stall.
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions, time }) => {
+    newTestScheduler().run(({ cold, hot, expectObservable, expectSubscriptions, time }) => {
       const valve = new Valve();
       const ticks = cold('  x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x');
       const pause = hot('   ----p');
@@ -150,7 +144,7 @@ describe('stallTimeout', () => {
       if (demand) valveSeen.push(demand);
       let sequence = 0;
       const timer = setInterval(() => {
-        while (!demand?.paused && sequence < 16) subscriber.next(ev(sequence++, 'x', sequence === 16));
+        while (!demand?.paused && sequence < 16) subscriber.next(chunk(sequence++, 'x', sequence === 16));
         if (sequence === 16) subscriber.complete();
       }, 1);
       return () => clearInterval(timer);
@@ -171,7 +165,7 @@ describe('stallTimeout', () => {
 
   it('never stalls while the consumer keeps pulling, however slow the stream', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const values = letters('abcd', 'd');
       const source = cold('-a-------b---c-------d|', values);
       const ui = demand('  ---p-r-p-r--p-r');
@@ -184,7 +178,7 @@ describe('stallTimeout', () => {
 
   it('cannot stall once the final event has passed', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const values = letters('ab', 'b');
       const source = cold('-a-b----------|', values);
       const ui = demand('  ----p');
@@ -199,7 +193,7 @@ describe('stallTimeout', () => {
 
   it('is disabled by `ms: 0`', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const values = letters('abc', 'c');
       const source = cold('-a-b------------(c|)', values);
       const ui = demand('  --p');
@@ -215,7 +209,7 @@ describe('stallTimeout', () => {
   it('is a pass-through without a consumer demand (nothing can pause)', () => {
     const { calls, logger } = recorder();
     const seen: Array<Demand | undefined> = [];
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const values = letters('ab', 'b');
       const source = cold('-a------------(b|)', values);
       const probed = new Observable<Event>((subscriber) => {
@@ -241,7 +235,7 @@ describe('stallTimeout', () => {
   });
 
   it('starts the clock at once when the consumer is already paused, with sequence 0 for an empty stream', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions, time }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions, time }) => {
       const source = cold<Event>('-------');
       const ms = time('           ----|');
       const expected = '          ----(z|)';
@@ -257,12 +251,12 @@ describe('stallTimeout', () => {
 
   it('logs one console warning by default, with the timeout in seconds', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-      const source = cold('a', { a: ev(0, 'a') });
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      const source = cold('a', { a: chunk(0, 'a') });
       const ui = demand('  -p');
       const expected = '   a 30s (z|)';
       expectObservable(withDemand(ui, source.pipe(stallTimeout()))).toBe(expected, {
-        a: ev(0, 'a'),
+        a: chunk(0, 'a'),
         z: stalled(1),
       });
       expectSubscriptions(source.subscriptions).toBe('^ 30s !');
@@ -272,7 +266,7 @@ describe('stallTimeout', () => {
 
   it('calls onStall once with the info, and fails with what a throwing logger throws', () => {
     const infos: StallTimeoutInfo[] = [];
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const source = cold('ab', letters('ab'));
       const ui = demand('  --p');
       const logger = { warn: () => undefined };
@@ -283,7 +277,7 @@ describe('stallTimeout', () => {
     });
     expect(infos).toEqual([{ ms: 200, lastSequence: 1, pausedAt: 2 }]);
 
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const source = cold('a', letters('a'));
       const ui = demand('  -p');
       const logger = {
@@ -299,7 +293,7 @@ describe('stallTimeout', () => {
 
   it('clears its timer when unsubscribed', () => {
     const { calls, logger } = recorder();
-    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
       const values = letters('ab');
       const source = cold('-a-b-----', values);
       const ui = demand('  --p');
@@ -318,7 +312,7 @@ describe('stallTimeout', () => {
     const synchronous = new Observable<Event>((subscriber) => {
       for (let i = 0; !subscriber.closed && i < 10; i += 1) {
         sideEffects.push(i);
-        subscriber.next(ev(i, String(i)));
+        subscriber.next(chunk(i, String(i)));
       }
     });
     withDemand(new Valve(), synchronous.pipe(stallTimeout({ ms: 5 }), take(3))).subscribe();

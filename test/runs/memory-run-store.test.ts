@@ -1,11 +1,11 @@
 import { lastValueFrom, type Subscription, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { encodeChunkEvent } from '../../src/adapters/sse/encode-chunk-event.js';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { Valve } from '../../src/core/demand.js';
 import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
 import { MemoryRunStore } from '../../src/runs/memory-run-store.js';
 import type { RunRecord } from '../../src/runs/run-record.js';
+import { encodeChunkEvent } from '../../src/sse/encode-chunk-event.js';
 import { runStoreContract } from './run-store-contract.js';
 
 const line = (sequence: number, isFinal = false): ChunkEvent<unknown> => ({

@@ -1,26 +1,14 @@
 import { of, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ExecError, type ExecEvent, type ExecResult, exec } from '../../src/index.js';
-import { ChunkTestScheduler } from '../../src/testing/index.js';
+import { execResult } from '../support/exec-result.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 const line = (sequence: number, kind: 'stdout' | 'stderr', content: string): ExecEvent => ({
   sequence,
   kind,
   content,
   isFinal: false,
-});
-const result = (overrides: Partial<ExecResult>): ExecResult => ({
-  command: 'build --all',
-  pid: 4242,
-  exitCode: 0,
-  signal: null,
-  timedOut: false,
-  truncated: false,
-  durationMs: 0,
-  stdout: '',
-  stderr: '',
-  rlimitHit: null,
-  ...overrides,
 });
 const exit = (sequence: number, content: ExecResult): ExecEvent => ({
   sequence,
@@ -29,11 +17,9 @@ const exit = (sequence: number, content: ExecResult): ExecEvent => ({
   isFinal: true,
 });
 
-const newScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
-
 describe('exec lifecycle (fakeExec, virtual time)', () => {
   it('happy: lines of both pipes in arrival order, then the exit event once both pipes ended', () => {
-    newScheduler().run(({ expectObservable, fakeExec }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec }) => {
       const port = fakeExec({
         stdout: '-a--b---|',
         stderr: '--c|',
@@ -45,24 +31,24 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
         a: line(0, 'stdout', 'one\n'),
         c: line(1, 'stderr', 'err\n'),
         b: line(2, 'stdout', 'two\n'),
-        e: exit(3, result({ durationMs: 5, stdout: 'one\ntwo\n', stderr: 'err\n' })),
+        e: exit(3, execResult('build --all', { durationMs: 5, stdout: 'one\ntwo\n', stderr: 'err\n' })),
       });
     });
   });
 
   it('zero output: exactly one final event', () => {
-    newScheduler().run(({ expectObservable, fakeExec }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec }) => {
       const port = fakeExec({ exit: { code: 0, at: 3 } });
       expectObservable(exec('build', ['--all'], { port })).toBe('---(e|)', {
-        e: exit(0, result({ durationMs: 3 })),
+        e: exit(0, execResult('build --all', { durationMs: 3 })),
       });
     });
   });
 
   it('error after output: EXEC_FAILED only after every line (a last line without newline comes at the pipe end)', () => {
-    newScheduler().run(({ expectObservable, fakeExec }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec }) => {
       const script = { stdout: '-a---b|', values: { a: 'one\n', b: 'last' }, exit: { code: 2, at: 2 } };
-      const failed = result({ exitCode: 2, durationMs: 2, stdout: 'one\nlast' });
+      const failed = execResult('build --all', { exitCode: 2, durationMs: 2, stdout: 'one\nlast' });
       expectObservable(exec('build', ['--all'], { port: fakeExec(script) })).toBe(
         '-a----(b#)',
         { a: line(0, 'stdout', 'one\n'), b: line(1, 'stdout', 'last') },
@@ -80,10 +66,10 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
   });
 
   it('timeout with partial output: kills the group, keeps the lines, errors with TIMEOUT', () => {
-    const scheduler = newScheduler();
+    const scheduler = newTestScheduler();
     scheduler.run(({ expectObservable, fakeExec, flush }) => {
       const port = fakeExec({ stdout: '-a-b------c-|', values: { a: 'one\n', b: 'two\n', c: 'never\n' } });
-      const timedOut = result({
+      const timedOut = execResult('build --all', {
         timedOut: true,
         signal: 'SIGTERM',
         exitCode: null,
@@ -102,7 +88,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
   });
 
   it('cancel: unsubscribing kills the group, then SIGKILLs it after forceKillAfterMs if it survived', () => {
-    newScheduler().run(({ expectObservable, fakeExec, flush, time }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush, time }) => {
       const port = fakeExec({ stdout: '-a-b-c-d|', ignores: ['SIGTERM'] });
       const force = time('          ----|');
       const unsubscribe = '         ----!';
@@ -123,7 +109,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
   });
 
   it('cancel: no SIGKILL when the group died of killSignal', () => {
-    newScheduler().run(({ expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const port = fakeExec({ stdout: '-a-----|' });
       expectObservable(exec('x', [], { port, forceKillAfterMs: 3, killSignal: 'SIGINT' }), '--!').toBe('-a', {
         a: line(0, 'stdout', 'a\n'),
@@ -134,7 +120,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
   });
 
   it('stops listening to a synchronous source when unsubscribed', () => {
-    newScheduler().run(({ expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const port = fakeExec({ stdout: '(abcdefghij)' });
       expectObservable(exec('x', [], { port }).pipe(take(2))).toBe('(ab|)', {
         a: line(0, 'stdout', 'a\n'),
@@ -147,7 +133,7 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
   });
 
   it('holds lines and the exit event back while demand is paused, and delivers them on resume', () => {
-    newScheduler().run(({ expectObservable, fakeExec, demand }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, demand }) => {
       const port = fakeExec({
         stdout: '-a-b-|',
         values: { a: 'one\n', b: 'two\n' },
@@ -158,17 +144,17 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
       expectObservable(exec('build', ['--all'], { port, demand: consumer })).toBe('-a------(be|)', {
         a: line(0, 'stdout', 'one\n'),
         b: line(1, 'stdout', 'two\n'),
-        e: exit(2, result({ durationMs: 6, stdout: 'one\ntwo\n' })),
+        e: exit(2, execResult('build --all', { durationMs: 6, stdout: 'one\ntwo\n' })),
       });
     });
   });
 
   it('writes an Observable input one value at a time and then closes stdin', () => {
-    newScheduler().run(({ cold, expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ cold, expectObservable, fakeExec, flush }) => {
       const input = cold('-a-b|', { a: 'x\n', b: 'y\n' });
       const port = fakeExec({ exit: { code: 0, at: 6 } });
       expectObservable(exec('cat', [], { port, input })).toBe('------(e|)', {
-        e: exit(0, { ...result({ durationMs: 6 }), command: 'cat' }),
+        e: exit(0, { ...execResult('build --all', { durationMs: 6 }), command: 'cat' }),
       });
       flush();
       expect(port.input).toBe('x\ny\n');
@@ -181,10 +167,10 @@ describe('exec lifecycle (fakeExec, virtual time)', () => {
   });
 
   it('a synchronous Observable input is written at once', () => {
-    newScheduler().run(({ expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const port = fakeExec({ exit: { code: 0, at: 1 } });
       expectObservable(exec('cat', [], { port, input: of('x\n', 'y\n') })).toBe('-(e|)', {
-        e: exit(0, { ...result({ durationMs: 1 }), command: 'cat' }),
+        e: exit(0, { ...execResult('build --all', { durationMs: 1 }), command: 'cat' }),
       });
       flush();
       expect(port.input).toBe('x\ny\n');

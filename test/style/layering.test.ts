@@ -5,10 +5,17 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * House rules on how `src/` hangs together: `src/core` is the bottom layer (every other folder
- * may import it, it imports none of them); no module imports itself back through others (type
- * imports included: a type cycle is a layering knot all the same); RxJS's deprecated
- * `new Subscriber(…)` lives in one file; internals stay out of the public entry points.
+ * House rules on how `src/` hangs together. Its folders stand on floors, and a folder imports only
+ * from its own floor or the floors below it:
+ *
+ *     core → sources / operators / sse → adapters / runs → kernel / browser / web / redis / mcp / testing → cli
+ *
+ * (`src/index.ts`, the root barrel, stands with the third floor's entries.) Within a floor one
+ * folder may build on another (`mcp` on `kernel`, `web` on `browser`, `adapters` on `runs`), but
+ * never both ways round: the folder graph has no cycle, and neither has the file graph (type imports
+ * included: a type cycle is a layering knot all the same). A new folder must be given its floor
+ * here. RxJS's deprecated `new Subscriber(…)` lives in one file; internals stay out of the public
+ * entry points.
  */
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const src = join(root, 'src');
@@ -35,45 +42,94 @@ function importsOf(file: string): string[] {
 
 const files = sourceFiles(src);
 const graph = new Map(files.map((file) => [file, importsOf(file)]));
-const inside = (path: string, dir: string) => path.startsWith(`${dir}/`);
 const name = (path: string) => relative(root, path);
 
-/** The strongly connected components of the import graph with more than one file (Tarjan). */
-function cycles(): string[][] {
+/** The strongly connected components of `edges` with more than one node, each sorted (Tarjan). */
+function cycles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
   const onStack = new Set<string>();
   const found: string[][] = [];
   let next = 0;
-  const visit = (file: string): void => {
-    index.set(file, next);
-    low.set(file, next);
+  const visit = (node: string): void => {
+    index.set(node, next);
+    low.set(node, next);
     next += 1;
-    stack.push(file);
-    onStack.add(file);
-    for (const target of graph.get(file) ?? []) {
-      if (!graph.has(target)) continue;
+    stack.push(node);
+    onStack.add(node);
+    for (const target of edges.get(node) ?? []) {
+      if (!edges.has(target)) continue;
       if (!index.has(target)) {
         visit(target);
-        low.set(file, Math.min(low.get(file) as number, low.get(target) as number));
+        low.set(node, Math.min(low.get(node) as number, low.get(target) as number));
       } else if (onStack.has(target)) {
-        low.set(file, Math.min(low.get(file) as number, index.get(target) as number));
+        low.set(node, Math.min(low.get(node) as number, index.get(target) as number));
       }
     }
-    if (low.get(file) !== index.get(file)) return;
+    if (low.get(node) !== index.get(node)) return;
     const component: string[] = [];
     let member: string;
     do {
       member = stack.pop() as string;
       onStack.delete(member);
-      component.push(name(member));
-    } while (member !== file);
+      component.push(member);
+    } while (member !== node);
     if (component.length > 1) found.push(component.sort());
   };
-  for (const file of files) if (!index.has(file)) visit(file);
+  for (const node of edges.keys()) if (!index.has(node)) visit(node);
   return found;
 }
+
+/** The floors of `src/`, lowest first: a folder imports from its own floor or a lower one. */
+const FLOORS: readonly (readonly string[])[] = [
+  ['core'],
+  ['sources', 'operators', 'sse'],
+  ['adapters', 'runs'],
+  ['kernel', 'browser', 'web', 'redis', 'mcp', 'testing', 'index.ts'],
+  ['cli'],
+];
+
+/** The top folder of `src/` a file is in (`index.ts` for the root barrel). */
+const folderOf = (file: string) => relative(src, file).split('/')[0] as string;
+
+/** For each folder, the other folders its files import from (`file -> file` pairs as evidence). */
+function folderEdges(fileEdges: ReadonlyMap<string, readonly string[]>): Map<string, Map<string, string>> {
+  const edges = new Map<string, Map<string, string>>();
+  for (const [file, targets] of fileEdges) {
+    const from = folderOf(file);
+    const out = edges.get(from) ?? new Map<string, string>();
+    edges.set(from, out);
+    for (const target of targets) {
+      if (!fileEdges.has(target)) continue; // outside src/ (package.json)
+      const to = folderOf(target);
+      if (to !== from && !out.has(to)) out.set(to, `${name(file)} -> ${name(target)}`);
+    }
+  }
+  return edges;
+}
+
+/** Imports that climb: `from -> to` where `to` stands on a higher floor (or on none). */
+function climbing(
+  edges: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  floors: readonly (readonly string[])[],
+): string[] {
+  const floor = (folder: string) => floors.findIndex((folders) => folders.includes(folder));
+  const offenders: string[] = [];
+  for (const [from, targets] of edges) {
+    if (floor(from) === -1) offenders.push(`src/${from} stands on no floor: give it one in FLOORS`);
+    for (const [to, evidence] of targets) {
+      if (floor(from) === -1 || floor(to) === -1 || floor(to) > floor(from)) {
+        offenders.push(`${from} -> ${to} (${evidence})`);
+      }
+    }
+  }
+  return offenders.sort();
+}
+
+const folderGraph = folderEdges(graph);
+const folderNames = (edges: ReadonlyMap<string, ReadonlyMap<string, string>>) =>
+  new Map([...edges].map(([from, targets]) => [from, [...targets.keys()]]));
 
 /** The source without its comments (JSDoc examples may show code the file does not run). */
 function code(file: string): string {
@@ -87,20 +143,30 @@ function code(file: string): string {
 }
 
 describe('layering of src/', () => {
-  it('src/core imports nothing from the folders above it', () => {
-    const core = join(src, 'core');
-    const offenders = files
-      .filter((file) => inside(file, core))
-      .flatMap((file) =>
-        (graph.get(file) ?? [])
-          .filter((target) => !inside(target, core))
-          .map((target) => `${name(file)} -> ${name(target)}`),
-      );
-    expect(offenders).toEqual([]);
+  it('imports only from its own floor or below (core → … → cli)', () => {
+    expect(climbing(folderGraph, FLOORS)).toEqual([]);
+  });
+
+  it('has no import cycle between folders', () => {
+    expect(cycles(folderNames(folderGraph))).toEqual([]);
   });
 
   it('has no import cycle between files, type imports included', () => {
-    expect(cycles()).toEqual([]);
+    expect(cycles(graph).map((component) => component.map(name))).toEqual([]);
+  });
+
+  it('finds a climbing import and a folder cycle when there is one', () => {
+    const edges = new Map([
+      ['runs', new Map([['adapters', 'src/runs/a.ts -> src/adapters/b.ts']])],
+      ['adapters', new Map([['runs', 'src/adapters/b.ts -> src/runs/a.ts']])],
+      ['core', new Map([['cli', 'src/core/c.ts -> src/cli/d.ts']])],
+      ['extra', new Map()],
+    ]);
+    expect(climbing(edges, FLOORS)).toEqual([
+      'core -> cli (src/core/c.ts -> src/cli/d.ts)',
+      'src/extra stands on no floor: give it one in FLOORS',
+    ]);
+    expect(cycles(folderNames(edges))).toEqual([['adapters', 'runs']]);
   });
 
   it('extends or constructs RxJS Subscriber in src/core/subscriber-chain.ts only', () => {

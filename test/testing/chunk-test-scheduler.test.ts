@@ -3,13 +3,12 @@ import { map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { SluiceError } from '../../src/index.js';
 import { sequenced } from '../../src/operators/sequenced.js';
-import { ChunkTestScheduler, createChunkTestScheduler } from '../../src/testing/index.js';
-
-const newScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
+import { createChunkTestScheduler } from '../../src/testing/index.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 describe('ChunkTestScheduler', () => {
   it('chunks() builds a cold sequenced stream whose subscriptions can be asserted', () => {
-    newScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
       const source = chunks('-a-b-|', { a: 'line 1\n', b: 'line 2\n' }, { kind: 'stdout' });
       expectObservable(source).toBe('-a-b-(z|)', { ...source.events, z: source.end });
       expectSubscriptions(source.subscriptions).toBe('^----!');
@@ -18,7 +17,7 @@ describe('ChunkTestScheduler', () => {
   });
 
   it('expectChunks() writes the expectation as contents, and compares errors without stacks', () => {
-    newScheduler().run(({ cold, expectChunks }) => {
+    newTestScheduler().run(({ cold, expectChunks }) => {
       const lines = cold('-a-b-|', {
         a: { kind: 'stdout', content: 'x' },
         b: { kind: 'stdout', content: 'y' },
@@ -41,7 +40,7 @@ describe('ChunkTestScheduler', () => {
   });
 
   it('expectChunks() takes subscription marbles, like expectObservable', () => {
-    newScheduler().run(({ chunks, expectChunks }) => {
+    newTestScheduler().run(({ chunks, expectChunks }) => {
       const source = chunks('-a-b-c-|');
       expectChunks(source.pipe(map((event) => event)), '^--!').toBe('-a-');
     });
@@ -66,7 +65,7 @@ describe('ChunkTestScheduler', () => {
 
   it('demand() pauses and resumes at the diagram times', () => {
     const seen: string[] = [];
-    newScheduler().run(({ demand, flush }) => {
+    newTestScheduler().run(({ demand, flush }) => {
       const valve = demand('--p--r-p');
       valve.onChange((paused) => seen.push(paused ? 'pause' : 'resume'));
       flush();

@@ -1,33 +1,21 @@
 import { retry, take, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
-import { bounded, ExecError, type ExecResult, exec, SpawnError, stallTimeout } from '../../src/index.js';
-import { advanceVirtualTime, ChunkTestScheduler, fakeExec, withDemand } from '../../src/testing/index.js';
+import { bounded, ExecError, exec, SpawnError, stallTimeout } from '../../src/index.js';
+import { advanceVirtualTime, fakeExec, withDemand } from '../../src/testing/index.js';
+import { execResult } from '../support/exec-result.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
-const newScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
-const result = (overrides: Partial<ExecResult>): ExecResult => ({
-  command: 'make',
-  pid: 4242,
-  exitCode: 0,
-  signal: null,
-  timedOut: false,
-  truncated: false,
-  durationMs: 0,
-  stdout: '',
-  stderr: '',
-  rlimitHit: null,
-  ...overrides,
-});
 const lines = (letters: string) => Object.fromEntries([...letters].map((letter) => [letter, `${letter}\n`]));
 
 describe('fakeExec', () => {
   it('backpressure: a paused consumer blocks the process, whose whole script waits until it resumes', () => {
-    newScheduler().run(({ expectChunks, demand, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectChunks, demand, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e|' });
       const consumer = demand('   ---p------r');
       const expected = '          -a--------b-c-d-e(x|)';
       const output = withDemand(consumer, exec('make', [], { port: fake }));
-      const exit = result({ durationMs: 17, stdout: 'a\nb\nc\nd\ne\n' });
+      const exit = execResult('make', { durationMs: 17, stdout: 'a\nb\nc\nd\ne\n' });
       expectChunks(output).toBe(
         expected,
         { ...lines('abcde'), x: exit },
@@ -40,13 +28,13 @@ describe('fakeExec', () => {
   });
 
   it('backpressure: with pipeCapacity the process writes on until its pipes are full', () => {
-    newScheduler().run(({ expectChunks, demand, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectChunks, demand, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-----e|', pipeCapacity: 2 });
       const consumer = demand('   --p---------r');
       // b and c fit in the pipes; d blocks the process at 7 until the resume at 12.
       const expected = '          -a----------(bcd)-e(x|)';
       const output = withDemand(consumer, exec('make', [], { port: fake }));
-      const exit = result({ durationMs: 19, stdout: 'a\nb\nc\nd\ne\n' });
+      const exit = execResult('make', { durationMs: 19, stdout: 'a\nb\nc\nd\ne\n' });
       expectChunks(output).toBe(
         expected,
         { ...lines('abcde'), x: exit },
@@ -87,7 +75,7 @@ describe('fakeExec', () => {
 
   it('stall: stallTimeout fires exactly `ms` after the consumer paused, and the process is killed then', () => {
     const warnings: string[] = [];
-    newScheduler().run(({ expectChunks, demand, fakeExec, flush, time }) => {
+    newTestScheduler().run(({ expectChunks, demand, fakeExec, flush, time }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f-g-h', exit: 'hang' });
       const consumer = demand('   ----p');
       const ms = time('               -----|');
@@ -110,7 +98,7 @@ describe('fakeExec', () => {
   });
 
   it('cancel: unsubscribing kills with the configured signal, then SIGKILL if the process survived it', () => {
-    newScheduler().run(({ expectChunks, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectChunks, fakeExec, flush }) => {
       const stubborn = fakeExec({ stdout: '-a-b-c-d|', ignores: ['SIGINT'] });
       const options = { port: stubborn, killSignal: 'SIGINT' as const, forceKillAfterMs: 100 };
       expectChunks(exec('make', [], options), '---!').toBe('-a-', lines('a'), { kind: 'stdout' });
@@ -131,12 +119,12 @@ describe('fakeExec', () => {
   });
 
   it('error after buffered chunks: the failure comes only after every buffered line', () => {
-    newScheduler().run(({ expectObservable, demand, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, demand, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c|', exit: { code: 1 } });
       const consumer = demand('   --p-----r');
       const expected = '          -a------(bc#)';
       const output = withDemand(consumer, exec('make', [], { port: fake }).pipe(bounded({ capacity: 8 })));
-      const failed = result({ exitCode: 1, durationMs: 6, stdout: 'a\nb\nc\n' });
+      const failed = execResult('make', { exitCode: 1, durationMs: 6, stdout: 'a\nb\nc\n' });
       expectObservable(output).toBe(
         expected,
         {
@@ -153,9 +141,9 @@ describe('fakeExec', () => {
   });
 
   it('hangs until the timeout kills it; a held line and a signal death are reported as a real child would', () => {
-    newScheduler().run(({ expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const hanging = fakeExec({ stdout: '-a', exit: 'hang' });
-      const timedOut = result({
+      const timedOut = execResult('make', {
         timedOut: true,
         exitCode: null,
         signal: 'SIGTERM',
@@ -172,7 +160,7 @@ describe('fakeExec', () => {
         values: { e: 'Segmentation fault\n' },
         exit: { signal: 'SIGSEGV' },
       });
-      const crashed = result({
+      const crashed = execResult('make', {
         exitCode: null,
         signal: 'SIGSEGV',
         durationMs: 3,
@@ -189,14 +177,14 @@ describe('fakeExec', () => {
   });
 
   it('records every spawn, with a pid of its own, and what was written to stdin', () => {
-    newScheduler().run(({ expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a|', exit: { code: 3 } });
       const retried = exec('make', ['build'], { port: fake, cwd: '/src', input: 'go\n' }).pipe(retry(1));
       expectObservable(retried).toBe(
         '-a-a#',
         { a: { sequence: 0, kind: 'stdout', content: 'a\n', isFinal: false } },
         new ExecError({
-          ...result({ exitCode: 3, durationMs: 2, stdout: 'a\n' }),
+          ...execResult('make', { exitCode: 3, durationMs: 2, stdout: 'a\n' }),
           command: 'make build',
           pid: 4243,
         }),
@@ -220,7 +208,7 @@ describe('fakeExec', () => {
   });
 
   it('fails the spawn with the scripted errno', () => {
-    newScheduler().run(({ expectObservable, fakeExec }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec }) => {
       const fake = fakeExec({ spawnError: 'ENOENT' });
       expectObservable(exec('nope', [], { port: fake })).toBe(
         '#',

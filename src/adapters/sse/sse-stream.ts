@@ -4,14 +4,14 @@ import type { ChunkEvent } from '../../core/chunk.js';
 import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
 import { checkSequence } from '../../operators/check-sequence.js';
 import { MemoryRunStore } from '../../runs/memory-run-store.js';
+import { type ReplayBounds, ReplayLog } from '../../runs/replay-log.js';
 import type { RunWriter } from '../../runs/run-store.js';
-import { nodeResponseSink } from './node-response-sink.js';
-import { readLastEventId } from './read-last-event-id.js';
-import { readableStreamSink } from './readable-stream-sink.js';
-import { type ReplayBounds, ReplayLog } from './replay-log.js';
-import { SseClient } from './sse-client.js';
-import { sseResumeRefusal } from './sse-resume-refusal.js';
-import type { SseSink } from './sse-sink.js';
+import { SseClient } from '../../runs/sse-client.js';
+import { nodeResponseSink } from '../../sse/node-response-sink.js';
+import { readLastEventId } from '../../sse/read-last-event-id.js';
+import { readableStreamSink } from '../../sse/readable-stream-sink.js';
+import { sseResumeRefusal } from '../../sse/sse-resume-refusal.js';
+import type { SseSink } from '../../sse/sse-sink.js';
 
 /**
  * The validated settings of an {@link SseStream} (see `ToServerSentEventsOptions`): every field

@@ -40,17 +40,7 @@ type Pending =
  * ```
  */
 export function createBridge(options: BridgeOptions): Bridge {
-  // The transport's three methods are required (a transport may carry more: it is not an options bag).
-  for (const name of ['send', 'pull', 'cancelStream'] as const) {
-    if (typeof readFunction(options, name, undefined) !== 'function') {
-      throw optionError(name, 'a function', undefined);
-    }
-  }
-  let counter = 0;
-  const callIds = readFunction<() => string>(options, 'callIds', () => {
-    counter += 1;
-    return `hc-${counter}`;
-  });
+  const callIds = readCallIds(options);
   const calls = new Map<string, Pending>();
   let ignored = 0;
   let invalid = 0;
@@ -78,13 +68,7 @@ export function createBridge(options: BridgeOptions): Bridge {
       return;
     }
     calls.delete(callId);
-    if (outcome.type === 'success') pending.resolve(outcome.value);
-    else if (outcome.type === 'error') pending.reject(new SluiceError(outcome.code, outcome.message));
-    else {
-      pending.reject(
-        new SluiceError('INVALID_FRAME', `A stream chunk arrived for the non-streaming call \`${callId}\``),
-      );
-    }
+    settleCall(pending, callId, outcome);
   };
 
   const bridge: Bridge = {
@@ -127,4 +111,33 @@ export function createBridge(options: BridgeOptions): Bridge {
   };
   inProcessDelivery.set(bridge, (callId, outcome) => complete(callId, outcome, checkHostOutcome));
   return bridge;
+}
+
+/** Checks the transport's three methods (it may carry more: it is not an options bag); returns the call id source. */
+function readCallIds(options: BridgeOptions): () => string {
+  for (const name of ['send', 'pull', 'cancelStream'] as const) {
+    if (typeof readFunction(options, name, undefined) !== 'function') {
+      throw optionError(name, 'a function', undefined);
+    }
+  }
+  let counter = 0;
+  return readFunction<() => string>(options, 'callIds', () => {
+    counter += 1;
+    return `hc-${counter}`;
+  });
+}
+
+/** Settles a non-streaming call with its outcome (a stream chunk is a protocol error there). */
+function settleCall(
+  pending: Extract<Pending, { type: 'call' }>,
+  callId: string,
+  outcome: HostcallOutcome,
+): void {
+  if (outcome.type === 'success') pending.resolve(outcome.value);
+  else if (outcome.type === 'error') pending.reject(new SluiceError(outcome.code, outcome.message));
+  else {
+    pending.reject(
+      new SluiceError('INVALID_FRAME', `A stream chunk arrived for the non-streaming call \`${callId}\``),
+    );
+  }
 }

@@ -52,7 +52,9 @@ export function defineCodec(parts: CodecParts): OutcomeCodec {
     sequencePath: parts.sequencePath,
     encode: (outcome) =>
       guarded('outcome', () =>
-        parts.write(isTextChunk(outcome) ? outcome : parseFramePart(hostcallOutcomeSchema, outcome, 'outcome')),
+        parts.write(
+          isTextChunk(outcome) ? outcome : parseFramePart(hostcallOutcomeSchema, outcome, 'outcome'),
+        ),
       ),
     decode,
     safeDecode: (input, field) => {

@@ -112,136 +112,166 @@ export function createMacrotaskScheduler<O = unknown>(
     undefined,
   );
   const batch = readInteger(options, 'batch', 64, { min: 1 });
-  let deliver = readFunction<(task: Macrotask<O>) => void, undefined>(options, 'deliver', undefined);
+  const deliver = readFunction<(task: Macrotask<O>) => void, undefined>(options, 'deliver', undefined);
+  return new FifoScheduler(clock, driver, batch, deliver);
+}
 
+/** A resolved promise: a reaction on it is the cheapest microtask (see `FifoScheduler.#arm`). */
+const resolved = Promise.resolve();
+
+class FifoScheduler<O> implements MacrotaskScheduler<O> {
   // The FIFO: two parallel arrays (a task and its hook at the same index) used from `head` to
   // `tail`. A delivered slot is cleared at once (a delivered outcome is garbage while it is young)
   // and the indices go back to 0 whenever the queue empties: no wrapper object per enqueue, and
   // no reallocation while the queue stays small.
-  const tasks: (Macrotask<O> | undefined)[] = [];
-  const hooks: ((() => void) | undefined)[] = [];
-  let head = 0;
-  let tail = 0;
-  let seq = 0;
+  readonly #tasks: (Macrotask<O> | undefined)[] = [];
+  readonly #hooks: ((() => void) | undefined)[] = [];
+  #head = 0;
+  #tail = 0;
+  #seq = 0;
   // A drain turn is armed (scheduled and not cancelled); `turn` is the driver's action, if any.
-  let armed = false;
-  let turn: Subscription | undefined;
+  #armed = false;
+  #turn: Subscription | undefined;
   // The default driver: whether a microtask is queued (dispose cannot take it back: it disarms).
-  // A reaction on one resolved promise is the cheapest microtask (`queueMicrotask` makes an async
-  // resource per call); a delivery that throws becomes an unhandled rejection, as with `asapScheduler`.
-  let microtaskQueued = false;
-  const resolved = Promise.resolve();
-  const timers = new Subscription();
-
+  #microtaskQueued = false;
+  readonly #timers = new Subscription();
   // The clock's time, read once per driver turn: a turn delivers up to `batch` macrotasks within
   // microseconds, and what they do (a stall timer that starts and stops at every chunk of a full
   // stream) would otherwise read the clock once per chunk.
   // It is read lazily: a turn in which nothing asks for the time never reads the clock.
-  let turnNow: number | undefined;
-  let inTurn = false;
-  const drain = (): void => {
-    armed = false;
-    turn = undefined;
-    if (deliver === undefined) return; // re-armed by setDelivery
-    inTurn = true;
-    try {
-      for (let n = 0; n < batch && scheduler.tick(); n += 1);
-    } finally {
-      inTurn = false;
-      turnNow = undefined;
-      // Re-arm even when a delivery threw: one failing delivery must not stop the queue.
-      arm();
-    }
-  };
-  const onMicrotask = (): void => {
-    microtaskQueued = false;
-    if (armed) drain();
-  };
-  const arm = (): void => {
-    if (driver === 'manual' || armed || tail === head) return;
-    armed = true;
-    if (driver !== undefined) turn = driver.schedule(drain);
-    else if (!microtaskQueued) {
-      microtaskQueued = true;
-      void resolved.then(onMicrotask);
-    }
-  };
+  #turnNow: number | undefined;
+  #inTurn = false;
 
-  const scheduler: MacrotaskScheduler<O> = {
-    clock,
-    get size() {
-      return tail - head;
-    },
-    now: () => {
-      if (!inTurn) return clock.now();
-      if (turnNow === undefined) turnNow = clock.now();
-      return turnNow;
-    },
-    nextSeq: () => {
-      const next = seq;
-      seq += 1;
-      return next;
-    },
-    enqueue(extensionId, callId, outcome, onDelivered) {
-      const task: Macrotask<O> = { seq, extensionId, callId, outcome };
-      seq += 1;
-      tasks[tail] = task;
-      hooks[tail] = onDelivered;
-      tail += 1;
-      arm();
-      return task;
-    },
-    tick() {
-      if (tail === head) return false;
-      if (deliver === undefined) {
-        throw new SluiceError('NO_DELIVERY', 'The macrotask scheduler has no delivery function');
-      }
-      const task = tasks[head] as Macrotask<O>;
-      const onDelivered = hooks[head];
-      tasks[head] = undefined;
-      hooks[head] = undefined;
-      head += 1;
-      if (head === tail) {
-        head = 0;
-        tail = 0;
-      } else if (head > 1024 && head * 2 > tail) {
-        tasks.splice(0, head);
-        hooks.splice(0, head);
-        tail -= head;
-        head = 0;
-      }
-      try {
-        deliver(task);
-      } finally {
-        onDelivered?.();
-      }
-      return true;
-    },
-    runUntilIdle(limit = 1_000_000) {
-      let delivered = 0;
-      while (delivered < limit && scheduler.tick()) delivered += 1;
-      return delivered;
-    },
-    pending: () => tasks.slice(head, tail) as Macrotask<O>[],
-    setDelivery(next) {
-      if (typeof next !== 'function') throw optionError('deliver', 'a function', next, 'argument');
-      deliver = next;
-      arm();
-    },
-    setTimer(delayMs, callback) {
-      const timer = clock.schedule(() => {
-        timers.remove(timer);
-        callback();
-      }, delayMs);
-      timers.add(timer);
-      return timer;
-    },
-    dispose() {
-      turn?.unsubscribe();
-      turn = undefined;
-      armed = false;
-      timers.unsubscribe();
-    },
-  };
-  return scheduler;
+  constructor(
+    readonly clock: SchedulerLike,
+    private readonly driver: SchedulerLike | 'manual' | undefined,
+    private readonly batch: number,
+    private deliver: ((task: Macrotask<O>) => void) | undefined,
+  ) {}
+
+  get size(): number {
+    return this.#tail - this.#head;
+  }
+
+  now(): number {
+    if (!this.#inTurn) return this.clock.now();
+    if (this.#turnNow === undefined) this.#turnNow = this.clock.now();
+    return this.#turnNow;
+  }
+
+  nextSeq(): number {
+    const next = this.#seq;
+    this.#seq += 1;
+    return next;
+  }
+
+  enqueue(extensionId: string, callId: string, outcome: O, onDelivered?: () => void): Macrotask<O> {
+    const task: Macrotask<O> = { seq: this.nextSeq(), extensionId, callId, outcome };
+    this.#tasks[this.#tail] = task;
+    this.#hooks[this.#tail] = onDelivered;
+    this.#tail += 1;
+    this.#arm();
+    return task;
+  }
+
+  tick(): boolean {
+    if (this.#tail === this.#head) return false;
+    const deliver = this.deliver;
+    if (deliver === undefined) {
+      throw new SluiceError('NO_DELIVERY', 'The macrotask scheduler has no delivery function');
+    }
+    const task = this.#tasks[this.#head] as Macrotask<O>;
+    const onDelivered = this.#hooks[this.#head];
+    this.#tasks[this.#head] = undefined;
+    this.#hooks[this.#head] = undefined;
+    this.#head += 1;
+    this.#compact();
+    try {
+      deliver(task);
+    } finally {
+      onDelivered?.();
+    }
+    return true;
+  }
+
+  runUntilIdle(limit = 1_000_000): number {
+    let delivered = 0;
+    while (delivered < limit && this.tick()) delivered += 1;
+    return delivered;
+  }
+
+  pending(): readonly Macrotask<O>[] {
+    return this.#tasks.slice(this.#head, this.#tail) as Macrotask<O>[];
+  }
+
+  setDelivery(next: (task: Macrotask<O>) => void): void {
+    if (typeof next !== 'function') throw optionError('deliver', 'a function', next, 'argument');
+    this.deliver = next;
+    this.#arm();
+  }
+
+  setTimer(delayMs: number, callback: () => void): Subscription {
+    const timer = this.clock.schedule(() => {
+      this.#timers.remove(timer);
+      callback();
+    }, delayMs);
+    this.#timers.add(timer);
+    return timer;
+  }
+
+  dispose(): void {
+    this.#turn?.unsubscribe();
+    this.#turn = undefined;
+    this.#armed = false;
+    this.#timers.unsubscribe();
+  }
+
+  /** Back to index 0 when the queue is empty; drops a long delivered prefix when it is most of it. */
+  #compact(): void {
+    if (this.#head === this.#tail) {
+      this.#head = 0;
+      this.#tail = 0;
+    } else if (this.#head > 1024 && this.#head * 2 > this.#tail) {
+      this.#tasks.splice(0, this.#head);
+      this.#hooks.splice(0, this.#head);
+      this.#tail -= this.#head;
+      this.#head = 0;
+    }
+  }
+
+  /**
+   * Schedules a drain turn if there is work and none is armed. The default driver queues a
+   * reaction on one resolved promise (`queueMicrotask` makes an async resource per call); a
+   * delivery that throws then becomes an unhandled rejection, as with `asapScheduler`.
+   */
+  #arm(): void {
+    if (this.driver === 'manual' || this.#armed || this.#tail === this.#head) return;
+    this.#armed = true;
+    if (this.driver !== undefined) this.#turn = this.driver.schedule(() => this.#drain());
+    else if (!this.#microtaskQueued) {
+      this.#microtaskQueued = true;
+      void resolved.then(() => this.#onMicrotask());
+    }
+  }
+
+  #onMicrotask(): void {
+    this.#microtaskQueued = false;
+    if (this.#armed) this.#drain();
+  }
+
+  /** One driver turn: up to `batch` deliveries on one reading of the clock. */
+  #drain(): void {
+    this.#armed = false;
+    this.#turn = undefined;
+    if (this.deliver === undefined) return; // re-armed by setDelivery
+    this.#inTurn = true;
+    try {
+      for (let n = 0; n < this.batch && this.tick(); n += 1);
+    } finally {
+      this.#inTurn = false;
+      this.#turnNow = undefined;
+      // Re-arm even when a delivery threw: one failing delivery must not stop the queue.
+      this.#arm();
+    }
+  }
 }

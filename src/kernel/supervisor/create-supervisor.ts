@@ -138,24 +138,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
   let nextPid = 1;
   return {
     spawn(runner, spawnOptions) {
-      rejectUnknownOptions(spawnOptions, ['cwd', 'env']);
-      const cwd = readOption<string, undefined>(
-        spawnOptions,
-        'cwd',
-        (value) => typeof value === 'string',
-        'a string',
-        undefined,
-      );
-      const env = readOption<Record<string, string | undefined>, undefined>(
-        spawnOptions,
-        'env',
-        (value) =>
-          typeof value === 'object' &&
-          value !== null &&
-          Object.values(value).every((item) => item === undefined || typeof item === 'string'),
-        'an object of strings',
-        undefined,
-      );
+      const { cwd, env } = readSpawnOptions(spawnOptions);
       const isArgv =
         Array.isArray(runner) && runner.length > 0 && runner.every((arg) => typeof arg === 'string');
       if (typeof runner !== 'function' && !isArgv) {
@@ -184,4 +167,30 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
       });
     },
   };
+}
+
+/** The options of `spawn`, checked. */
+function readSpawnOptions(spawnOptions: unknown): {
+  cwd: string | undefined;
+  env: Record<string, string | undefined> | undefined;
+} {
+  rejectUnknownOptions(spawnOptions, ['cwd', 'env']);
+  const cwd = readOption<string, undefined>(
+    spawnOptions,
+    'cwd',
+    (value) => typeof value === 'string',
+    'a string',
+    undefined,
+  );
+  const env = readOption<Record<string, string | undefined>, undefined>(
+    spawnOptions,
+    'env',
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      Object.values(value).every((item) => item === undefined || typeof item === 'string'),
+    'an object of strings',
+    undefined,
+  );
+  return { cwd, env };
 }

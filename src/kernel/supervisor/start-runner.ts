@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import { Observable, Subject, Subscription } from 'rxjs';
+import { Observable, Subject, type Subscriber, Subscription } from 'rxjs';
+import { deferred } from '../../core/deferred.js';
 import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
 import { readFunction } from '../../core/read-function.js';
 import { readInteger } from '../../core/read-integer.js';
@@ -9,13 +10,14 @@ import { dispatchToolCall } from '../tools/dispatch-tool-call.js';
 import type { ToolChunk } from '../tools/tool-chunk.js';
 import { LineJoiner } from './line-joiner.js';
 import { parseRunnerLine } from './parse-runner-line.js';
-import type { MalformedLine, RunnerExitInfo, RunnerToolCall } from './runner-exit-info.js';
+import type { RunnerExitInfo } from './runner-exit-info.js';
 import type { RunnerHandle, RunnerWaitOptions } from './runner-handle.js';
 import type { RunnerLink, RunnerLinkEvent } from './runner-link.js';
+import { RunnerRecord, type RunnerStatus } from './runner-record.js';
 import type { StartRunnerDeps } from './start-runner-deps.js';
+import { ToolCallQueue } from './tool-call-queue.js';
 import { toolResultLine } from './tool-result-line.js';
 
-const MAX_STDERR = 64 * 1024;
 const DEFAULT_MAX_CHUNKS = 10_000;
 const DEFAULT_MAX_MALFORMED = 100;
 const DEFAULT_MAX_CONCURRENT_TOOL_CALLS = 8;
@@ -39,176 +41,179 @@ const DEFAULT_MAX_CONCURRENT_TOOL_CALLS = 8;
  * ```
  */
 export function startRunner(link: RunnerLink, deps: StartRunnerDeps): RunnerHandle {
-  const { pid, registry, kernel, scheduler } = deps;
-  const startedAt = scheduler.now();
-  const chunks: ToolChunk[] = [];
-  const malformed: MalformedLine[] = [];
-  const toolCalls: RunnerToolCall[] = [];
-  const live = new Subject<ToolChunk>();
-  const maxChunks = deps.maxChunks ?? DEFAULT_MAX_CHUNKS;
-  const maxMalformed = deps.maxMalformed ?? DEFAULT_MAX_MALFORMED;
-  const maxConcurrent = deps.maxConcurrentToolCalls ?? DEFAULT_MAX_CONCURRENT_TOOL_CALLS;
-  let chunksDropped = 0;
-  let malformedDropped = 0;
-  const tools = new AbortController();
-  // Each running tool may listen on this signal (the Exec tool does, through `cancelSignal`): at
-  // most `maxConcurrent` at once, so say so rather than let Node warn past 10.
-  setMaxListeners(Math.max(10, maxConcurrent + 2), tools.signal);
-  const waitingCalls: Array<() => void> = [];
-  let runningCalls = 0;
-  let status: { exitCode: number | null; signal: string | null; timedOut: boolean } | undefined;
-  let failure: { error: unknown } | undefined;
-  let stderr = '';
-  let result: { value: unknown } | undefined;
-  let settle!: { resolve: (info: RunnerExitInfo) => void; reject: (error: unknown) => void };
-  const done = new Promise<RunnerExitInfo>((resolve, reject) => {
-    settle = { resolve, reject };
-  });
-  done.catch(() => {});
+  return new Runner(link, deps).start();
+}
 
-  const emit = (chunk: ToolChunk) => {
-    if (status !== undefined || failure !== undefined) return;
-    if (chunks.length < maxChunks) chunks.push(chunk);
-    else chunksDropped += 1;
-    live.next(chunk);
-  };
-  const finish = (exitCode: number | null, signal: string | null, timedOut: boolean) => {
-    if (status !== undefined || failure !== undefined) return;
-    lines.flush();
-    status = { exitCode, signal, timedOut };
-    waitingCalls.length = 0;
-    tools.abort();
-    sink.unsubscribe();
-    live.complete();
-    settle.resolve({
-      pid,
-      exitCode,
-      signal,
-      timedOut,
-      chunks: [...chunks],
-      chunksDropped,
-      toolCalls: [...toolCalls],
-      malformed: [...malformed],
-      malformedDropped,
-      ...(result === undefined ? {} : { result: result.value }),
-      stderr,
-      durationMs: Math.max(0, scheduler.now() - startedAt),
+/** One runner's life: its link's events in, its record and live chunks out, its tool calls run. */
+class Runner {
+  readonly #record: RunnerRecord;
+  readonly #calls: ToolCallQueue;
+  readonly #tools = new AbortController();
+  readonly #live = new Subject<ToolChunk>();
+  readonly #lines = new LineJoiner((text, overlong) => this.#onLine(text, overlong));
+  readonly #done = deferred<RunnerExitInfo>();
+  readonly #startedAt: number;
+  #status: RunnerStatus | undefined;
+  #failure: { error: unknown } | undefined;
+  #sink: Subscription | undefined;
+
+  constructor(
+    private readonly link: RunnerLink,
+    private readonly deps: StartRunnerDeps,
+  ) {
+    this.#startedAt = deps.scheduler.now();
+    this.#record = new RunnerRecord(
+      deps.maxChunks ?? DEFAULT_MAX_CHUNKS,
+      deps.maxMalformed ?? DEFAULT_MAX_MALFORMED,
+    );
+    const maxConcurrent = deps.maxConcurrentToolCalls ?? DEFAULT_MAX_CONCURRENT_TOOL_CALLS;
+    this.#calls = new ToolCallQueue(maxConcurrent);
+    // Each running tool may listen on this signal (the Exec tool does, through `cancelSignal`): at
+    // most `maxConcurrent` at once, so say so rather than let Node warn past 10.
+    setMaxListeners(Math.max(10, maxConcurrent + 2), this.#tools.signal);
+    this.#done.promise.catch(() => {});
+  }
+
+  get #ended(): boolean {
+    return this.#status !== undefined || this.#failure !== undefined;
+  }
+
+  start(): RunnerHandle {
+    // Held before subscribing, so that an exit arriving synchronously during subscribe closes it at
+    // once; it carries no demand: a runner is read as fast as it writes (chunks go to `onChunk`).
+    this.#sink = new Subscription();
+    subscribeWithDemand(
+      this.link.events$,
+      null,
+      {
+        next: (event: RunnerLinkEvent) => this.#onEvent(event),
+        error: (error: unknown) => this.#fail(error),
+        complete: () => this.#finish({ exitCode: null, signal: null, timedOut: false }),
+      },
+      this.#sink,
+    );
+    const chunks$ = new Observable<ToolChunk>((subscriber) => this.#replayThenFollow(subscriber));
+    return {
+      pid: this.deps.pid,
+      chunks$,
+      observe: () => chunks$,
+      kill: () => this.#finish({ exitCode: null, signal: null, timedOut: false }),
+      wait: (options?: RunnerWaitOptions) => this.#wait(chunks$, options),
+    };
+  }
+
+  /** The chunks so far, then the live ones (or the end, if the runner has ended). */
+  #replayThenFollow(subscriber: Subscriber<ToolChunk>) {
+    for (const chunk of this.#record.chunks) {
+      if (subscriber.closed) return;
+      subscriber.next(chunk);
+    }
+    if (this.#failure !== undefined) subscriber.error(this.#failure.error);
+    else if (this.#status !== undefined) subscriber.complete();
+    else return this.#live.subscribe(subscriber);
+    return undefined;
+  }
+
+  #wait(chunks$: Observable<ToolChunk>, options: RunnerWaitOptions | undefined): Promise<RunnerExitInfo> {
+    rejectUnknownOptions(options, ['onChunk', 'timeoutMs']);
+    const onChunk = readFunction<(chunk: ToolChunk) => void, undefined>(options, 'onChunk', undefined);
+    const timeoutMs = readInteger(options, 'timeoutMs', undefined, { max: MAX_DELAY_MS });
+    const listening = chunks$.subscribe({
+      next: (chunk) => {
+        try {
+          onChunk?.(chunk);
+        } catch {
+          // The caller's callback cannot break the run.
+        }
+      },
+      error: () => {},
     });
-  };
-  const fail = (error: unknown) => {
-    if (status !== undefined || failure !== undefined) return;
-    failure = { error };
-    waitingCalls.length = 0;
-    tools.abort();
-    live.error(error);
-    settle.reject(error);
-  };
-  const report = (line: string, problem: string) => {
-    const entry = { line: line.length > 200 ? `${line.slice(0, 197)}...` : line, problem };
-    if (malformed.length < maxMalformed) malformed.push(entry);
-    else malformedDropped += 1;
+    const timer =
+      timeoutMs === undefined || timeoutMs === 0
+        ? undefined
+        : this.deps.scheduler.schedule(
+            () => this.#finish({ exitCode: null, signal: null, timedOut: true }),
+            timeoutMs,
+          );
+    return this.#done.promise.finally(() => {
+      listening.unsubscribe();
+      timer?.unsubscribe();
+    });
+  }
+
+  #emit(chunk: ToolChunk): void {
+    if (this.#ended) return;
+    this.#record.addChunk(chunk);
+    this.#live.next(chunk);
+  }
+
+  #finish(status: RunnerStatus): void {
+    if (this.#ended) return;
+    this.#lines.flush();
+    this.#status = status;
+    this.#calls.clear();
+    this.#tools.abort();
+    this.#sink?.unsubscribe();
+    this.#live.complete();
+    const durationMs = Math.max(0, this.deps.scheduler.now() - this.#startedAt);
+    this.#done.resolve(this.#record.exitInfo(this.deps.pid, status, durationMs));
+  }
+
+  #fail(error: unknown): void {
+    if (this.#ended) return;
+    this.#failure = { error };
+    this.#calls.clear();
+    this.#tools.abort();
+    this.#live.error(error);
+    this.#done.reject(error);
+  }
+
+  #report(line: string, problem: string): void {
+    const entry = this.#record.addMalformed(line, problem);
     try {
-      deps.onMalformed?.(entry);
+      this.deps.onMalformed?.(entry);
     } catch {
       // A reporter that throws must not stop the runner.
     }
-  };
-  const onToolCall = (message: Record<string, unknown>) => {
+  }
+
+  #onEvent(event: RunnerLinkEvent) {
+    if (event.type === 'exit')
+      return this.#finish({ exitCode: event.exitCode, signal: event.signal, timedOut: false });
+    if (event.stream === 'stderr') return this.#record.addStderr(event.text);
+    this.#lines.push(event.text, event.partial === true);
+  }
+
+  #onLine(text: string, overlong: boolean) {
+    const line = text.replace(/\r?\n$/, '');
+    if (overlong) return this.#report(line, 'Line is longer than the largest message accepted');
+    if (line.trim() === '') return;
+    const parsed = parseRunnerLine(line);
+    if (!parsed.ok) return this.#report(line, parsed.problem);
+    const message = parsed.message;
+    if (message.op === 'chunk') this.#emit(message);
+    else if (message.op === 'result') this.#record.setResult(message.value);
+    else this.#onToolCall(message);
+  }
+
+  #onToolCall(message: Record<string, unknown>): void {
     const id =
       typeof message.id === 'string' || Number.isInteger(message.id) ? (message.id as string | number) : null;
-    const call = { id, name: typeof message.name === 'string' ? message.name : null, result: undefined } as {
-      -readonly [K in keyof RunnerToolCall]: RunnerToolCall[K];
-    };
-    toolCalls.push(call);
-    const start = () => {
-      runningCalls += 1;
-      void dispatchToolCall({
+    const call = this.#record.addToolCall(id, typeof message.name === 'string' ? message.name : null);
+    const { pid, registry, kernel } = this.deps;
+    this.#calls.add(async () => {
+      const onChunk = (chunk: ToolChunk) => this.#emit(chunk);
+      const answer = await dispatchToolCall({
         msg: message,
         pid,
         registry,
         kernel,
-        onChunk: emit,
-        signal: tools.signal,
-      }).then((answer) => {
-        runningCalls -= 1;
-        if (status !== undefined || failure !== undefined) return;
-        call.result = answer;
-        link.send(toolResultLine(id, answer));
-        waitingCalls.shift()?.();
+        onChunk,
+        signal: this.#tools.signal,
       });
-    };
-    if (runningCalls < maxConcurrent) start();
-    else waitingCalls.push(start);
-  };
-  const onLine = (text: string, overlong: boolean) => {
-    const line = text.replace(/\r?\n$/, '');
-    if (overlong) return report(line, 'Line is longer than the largest message accepted');
-    if (line.trim() === '') return;
-    const parsed = parseRunnerLine(line);
-    if (!parsed.ok) return report(line, parsed.problem);
-    const message = parsed.message;
-    if (message.op === 'chunk') emit(message);
-    else if (message.op === 'result') result = { value: message.value };
-    else onToolCall(message);
-  };
-  const onEvent = (event: RunnerLinkEvent) => {
-    if (event.type === 'exit') return finish(event.exitCode, event.signal, false);
-    if (event.stream === 'stderr') {
-      if (stderr.length < MAX_STDERR) stderr += event.text.slice(0, MAX_STDERR - stderr.length);
-      return;
-    }
-    lines.push(event.text, event.partial === true);
-  };
-  const lines = new LineJoiner(onLine);
-
-  // Held before subscribing, so that an exit arriving synchronously during subscribe closes it at
-  // once; it carries no demand: a runner is read as fast as it writes (chunks go to `onChunk`).
-  const sink = new Subscription();
-  subscribeWithDemand(
-    link.events$,
-    null,
-    { next: onEvent, error: fail, complete: () => finish(null, null, false) },
-    sink,
-  );
-
-  const chunks$ = new Observable<ToolChunk>((subscriber) => {
-    for (const chunk of [...chunks]) {
-      if (subscriber.closed) return;
-      subscriber.next(chunk);
-    }
-    if (failure !== undefined) subscriber.error(failure.error);
-    else if (status !== undefined) subscriber.complete();
-    else return live.subscribe(subscriber);
-    return undefined;
-  });
-
-  return {
-    pid,
-    chunks$,
-    observe: () => chunks$,
-    kill: () => finish(null, null, false),
-    wait(options?: RunnerWaitOptions) {
-      rejectUnknownOptions(options, ['onChunk', 'timeoutMs']);
-      const onChunk = readFunction<(chunk: ToolChunk) => void, undefined>(options, 'onChunk', undefined);
-      const timeoutMs = readInteger(options, 'timeoutMs', undefined, { max: MAX_DELAY_MS });
-      const listening = chunks$.subscribe({
-        next: (chunk) => {
-          try {
-            onChunk?.(chunk);
-          } catch {
-            // The caller's callback cannot break the run.
-          }
-        },
-        error: () => {},
-      });
-      const timer =
-        timeoutMs === undefined || timeoutMs === 0
-          ? undefined
-          : scheduler.schedule(() => finish(null, null, true), timeoutMs);
-      return done.finally(() => {
-        listening.unsubscribe();
-        timer?.unsubscribe();
-      });
-    },
-  };
+      if (this.#ended) return;
+      call.result = answer;
+      this.link.send(toolResultLine(id, answer));
+    });
+  }
 }

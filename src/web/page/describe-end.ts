@@ -1,4 +1,4 @@
-import { formatDuration } from '../../cli/format.js';
+import { formatDuration } from '../../core/format-duration.js';
 
 /**
  * How a run ended, as the page shows it: `state` (the `data-state` of the page, which styles it)

@@ -10,9 +10,10 @@
  */
 import { animationFrameScheduler, type Subscription } from 'rxjs';
 import { fromFetchStream } from '../../browser/from-fetch-stream.js';
-import { formatBytes, formatDuration } from '../../cli/format.js';
 import type { ChunkEvent } from '../../core/chunk.js';
 import { isSequenceError } from '../../core/errors/sequence-error.js';
+import { formatBytes } from '../../core/format-bytes.js';
+import { formatDuration } from '../../core/format-duration.js';
 import { coalesce } from '../../operators/coalesce.js';
 import { describeEnd, describeFailure, type RunEnd } from './describe-end.js';
 import { LogView } from './log-view.js';

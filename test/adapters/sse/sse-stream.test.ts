@@ -1,13 +1,11 @@
 import { asyncScheduler, map, Observable, type Subscriber } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import type { SseSink } from '../../../src/adapters/sse/sse-sink.js';
 import { toServerSentEvents } from '../../../src/adapters/to-server-sent-events.js';
-import { SseParser } from '../../../src/browser/sse-parser.js';
 import type { ChunkEvent } from '../../../src/core/chunk.js';
 import { sequenced } from '../../../src/operators/sequenced.js';
-
-const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+import { SseParser } from '../../../src/sse/sse-parser.js';
+import type { SseSink } from '../../../src/sse/sse-sink.js';
+import { newTestScheduler } from '../../support/test-scheduler.js';
 
 /** A sink that turns what a client writes into marble values: `h` heartbeat, `g` gap, else the event's content. */
 function sinkTo(subscriber: Subscriber<string>, full: (writes: number) => boolean = () => false): SseSink {
@@ -35,7 +33,7 @@ function sinkTo(subscriber: Subscriber<string>, full: (writes: number) => boolea
 
 describe('toServerSentEvents in virtual time', () => {
   it('writes each event as it arrives and a heartbeat every heartbeatMs, then ends after the final event', () => {
-    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold('--a------b|');
       const events = source.pipe(
         map((content) => ({ kind: 'stdout', content })),
@@ -51,7 +49,7 @@ describe('toServerSentEvents in virtual time', () => {
   });
 
   it('a client going away does not unsubscribe the producer (detach is not cancel); cancel does', () => {
-    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold('-a-b-c-------d---e---f---g|');
       const events = source.pipe(
         map((content) => ({ kind: 'stdout', content })),
@@ -106,7 +104,7 @@ describe('toServerSentEvents in virtual time', () => {
   });
 
   it('a client that falls behind the log gets a gap event and goes on from the oldest retained event', () => {
-    scheduler().run(({ cold, expectObservable }) => {
+    newTestScheduler().run(({ cold, expectObservable }) => {
       const source = cold('-a-b-c-d-----e|');
       const events = source.pipe(
         map((content) => ({ kind: 'stdout', content })),
@@ -132,7 +130,7 @@ describe('toServerSentEvents in virtual time', () => {
   });
 
   it('drops a client whose sink does not drain within stallTimeoutMs, and stops pausing the producer', () => {
-    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold('-a-b-c-d-e-f|');
       const events = source.pipe(
         map((content) => ({ kind: 'stdout', content })),

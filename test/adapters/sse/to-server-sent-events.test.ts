@@ -6,12 +6,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SseStream } from '../../../src/adapters/sse/sse-stream.js';
 import { toServerSentEvents } from '../../../src/adapters/to-server-sent-events.js';
 import { fromFetchStream } from '../../../src/browser/from-fetch-stream.js';
-import { type SseMessage, SseParser } from '../../../src/browser/sse-parser.js';
 import type { ChunkEvent, ChunkInput } from '../../../src/core/chunk.js';
 import { isSequenceError } from '../../../src/core/errors/sequence-error.js';
 import { isSluiceError, SluiceError } from '../../../src/core/errors/sluice-error.js';
 import { sequenced } from '../../../src/operators/sequenced.js';
 import { exec } from '../../../src/sources/exec.js';
+import { type SseMessage, SseParser } from '../../../src/sse/sse-parser.js';
 import { needs } from '../../support/system-tools.js';
 
 const servers: Server[] = [];

@@ -1,5 +1,5 @@
 import { Observable, Subject } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import type { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../../src/core/chunk.js';
 import {
@@ -14,8 +14,8 @@ import type { HostcallOutcome } from '../../../src/kernel/protocol/hostcall-outc
 import type { JsonValue } from '../../../src/kernel/protocol/json-value.js';
 import type { Macrotask } from '../../../src/kernel/scheduler/macrotask.js';
 import { createMacrotaskScheduler } from '../../../src/kernel/scheduler/macrotask-scheduler.js';
+import { newTestScheduler } from '../../support/test-scheduler.js';
 
-const newTestScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const chunk = (content: JsonValue, sequence = 0, isFinal = false): ChunkEvent<JsonValue> => ({
   sequence,
   kind: 'chunk',

@@ -1,10 +1,9 @@
 import { Subject } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import type { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { StallTimer } from '../../../src/kernel/host/stall-timer.js';
 import { createMacrotaskScheduler } from '../../../src/kernel/scheduler/macrotask-scheduler.js';
-
-const newTestScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+import { newTestScheduler } from '../../support/test-scheduler.js';
 
 /** A stall timer of `ms` on a virtual clock; `stalls` emits `s` per stall, `timers` counts scheduler timers. */
 function setup(testScheduler: TestScheduler, ms: number) {

@@ -1,11 +1,9 @@
 import { type SchedulerAction, type SchedulerLike, Subject, Subscription } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { isSluiceError } from '../../../src/core/errors/sluice-error.js';
 import type { Macrotask } from '../../../src/kernel/scheduler/macrotask.js';
 import { createMacrotaskScheduler } from '../../../src/kernel/scheduler/macrotask-scheduler.js';
-
-const newTestScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+import { newTestScheduler } from '../../support/test-scheduler.js';
 
 /** A driver whose drains run only when the test says so. */
 function steppedDriver() {

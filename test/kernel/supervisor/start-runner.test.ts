@@ -1,11 +1,11 @@
 import { Observable, take } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { RunnerLink, RunnerLinkEvent } from '../../../src/kernel/supervisor/runner-link.js';
 import { startRunner } from '../../../src/kernel/supervisor/start-runner.js';
 import type { ToolChunk } from '../../../src/kernel/tools/tool-chunk.js';
 import { createToolRegistry } from '../../../src/kernel/tools/tool-registry.js';
+import { newTestScheduler } from '../../support/test-scheduler.js';
 
 const line = (message: object): RunnerLinkEvent => ({
   type: 'line',
@@ -18,12 +18,11 @@ const link = (events$: Observable<RunnerLinkEvent>, sent: string[] = []): Runner
   events$,
   send: (text) => void sent.push(text),
 });
-const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const registry = createToolRegistry();
 
 describe('startRunner', () => {
   it('streams chunks as the runner sends them and completes when it exits', () => {
-    const scheduler = newScheduler();
+    const scheduler = newTestScheduler();
     let done: Promise<unknown> | undefined;
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const events = cold('-a-b--x-|', {
@@ -47,7 +46,7 @@ describe('startRunner', () => {
   });
 
   it('kills the runner at the wait() deadline, in virtual time', () => {
-    const scheduler = newScheduler();
+    const scheduler = newTestScheduler();
     let done: Promise<unknown> | undefined;
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const events = cold('-a--------b-x|', { a: line(token('A')), b: line(token('B')), x: exit });
@@ -69,7 +68,7 @@ describe('startRunner', () => {
   });
 
   it('aborts a running tool call at the deadline', async () => {
-    const scheduler = newScheduler();
+    const scheduler = newTestScheduler();
     const aborted: number[] = [];
     const tools = createToolRegistry().register({
       name: 'Hang',
@@ -103,7 +102,7 @@ describe('startRunner', () => {
         subscriber.next(all[i] ?? line(token('late')));
       }
     });
-    const handle = startRunner(link(events), { pid: 4, registry, scheduler: newScheduler() });
+    const handle = startRunner(link(events), { pid: 4, registry, scheduler: newTestScheduler() });
     expect(emitted).toBe(2);
     const seen: ToolChunk[] = [];
     handle.chunks$.pipe(take(1)).subscribe((chunk) => seen.push(chunk));
@@ -116,7 +115,7 @@ describe('startRunner', () => {
       subscriber.next(line({ op: 'tool_call', id: 'x', name: 'Missing', args: {} }));
       subscriber.next(line({ op: 'tool_call', name: 'Missing' }));
     });
-    const handle = startRunner(link(events, sent), { pid: 5, registry, scheduler: newScheduler() });
+    const handle = startRunner(link(events, sent), { pid: 5, registry, scheduler: newTestScheduler() });
     await new Promise((resolve) => setImmediate(resolve));
     expect(sent.map((text) => JSON.parse(text))).toEqual([
       {

@@ -1,15 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeChunkEvent } from '../../../src/adapters/sse/encode-chunk-event.js';
-import { ReplayLog } from '../../../src/adapters/sse/replay-log.js';
-import { isSequenceError } from '../../../src/core/errors/sequence-error.js';
+import { isSequenceError } from '../../src/core/errors/sequence-error.js';
+import { ReplayLog } from '../../src/runs/replay-log.js';
+import { encodeChunkEvent } from '../../src/sse/encode-chunk-event.js';
+import { chunk } from '../support/chunk.js';
 
-const event = (sequence: number, content = `line ${sequence}`, isFinal = false) => ({
-  sequence,
-  kind: 'stdout',
-  content,
-  isFinal,
-});
+const event = (sequence: number, content = `line ${sequence}`, isFinal = false) =>
+  chunk(sequence, content, isFinal);
 
 describe('ReplayLog', () => {
   it('keeps at most maxEvents, evicting the oldest', () => {

@@ -1,4 +1,4 @@
-import { optionError } from '../../core/option-error.js';
+import { optionError } from '../core/option-error.js';
 /**
  * Reads the resume position of an SSE request: the `Last-Event-ID` header (sent by a browser's
  * `EventSource` when it reconnects, or set by `fromFetchStream`), else the `lastEventId` query

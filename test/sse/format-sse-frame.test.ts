@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { encodeChunkEvent } from '../../../src/adapters/sse/encode-chunk-event.js';
-import { encodeFailure } from '../../../src/adapters/sse/encode-failure.js';
-import { encodeGap } from '../../../src/adapters/sse/encode-gap.js';
-import { formatSseFrame } from '../../../src/adapters/sse/format-sse-frame.js';
-import { SseParser } from '../../../src/browser/sse-parser.js';
-import { SluiceError } from '../../../src/core/errors/sluice-error.js';
+import { SluiceError } from '../../src/core/errors/sluice-error.js';
+import { encodeFailure } from '../../src/runs/encode-failure.js';
+import { encodeChunkEvent } from '../../src/sse/encode-chunk-event.js';
+import { encodeGap } from '../../src/sse/encode-gap.js';
+import { formatSseFrame } from '../../src/sse/format-sse-frame.js';
+import { SseParser } from '../../src/sse/sse-parser.js';
 
 describe('formatSseFrame', () => {
   it('writes id, event, retry and data lines, then a blank line', () => {

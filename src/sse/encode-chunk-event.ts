@@ -1,4 +1,4 @@
-import type { ChunkEvent } from '../../core/chunk.js';
+import type { ChunkEvent } from '../core/chunk.js';
 import { formatSseFrame } from './format-sse-frame.js';
 
 /**

@@ -90,6 +90,9 @@ export type SseAttachResult =
  *   metadata: { reason: 'cancelled' }, isFinal: true }`, which every client receives.
  * - **Failure.** If the source errors, every client gets a `failure` event `{code, name, message}`
  *   after the events before it, and the response ends.
+ * - **One run.** The final event is written when the source completes. A source that goes on
+ *   after it (several runs flattened by `concatMap`) fails the stream at once with a
+ *   `STREAM_SEQUENCE` failure naming the remedy, `joinRuns()` (docs/protocol.md, "Composed runs").
  *
  * @example
  * ```ts
@@ -151,17 +154,27 @@ export class SseStream {
     const writer = this.#open();
     // A Subscriber (not a plain observer) so that cancel() can stop a synchronous source mid-loop;
     // it carries the writer's demand (paused while the log is full and every client lags).
+    const append = (event: ChunkEvent<unknown>): void => {
+      try {
+        writer.append(event);
+      } catch (error) {
+        writer.fail(error); // e.g. content that JSON cannot encode
+      }
+      if (this.ended) this.#stop();
+    };
+    // The final event is written when the source completes: a source that goes on after it
+    // (several runs in one stream) fails the stream with checkSequence's error instead, before
+    // any client was told the stream had ended.
+    let final: ChunkEvent<unknown> | undefined;
     const subscriber = subscriberWithDemand<ChunkEvent<unknown>>(writer.demand, {
       next: (event) => {
-        try {
-          writer.append(event);
-        } catch (error) {
-          writer.fail(error); // e.g. content that JSON cannot encode
-        }
-        if (this.ended) this.#stop();
+        if (event.isFinal) final = event;
+        else append(event);
       },
       error: (error: unknown) => writer.fail(error),
-      complete: () => {}, // checkSequence guarantees the final event came first
+      complete: () => {
+        if (final !== undefined) append(final); // checkSequence guarantees there is one
+      },
     });
     this.#subscription = subscriber;
     subscribeDemanding(this.#source.pipe(checkSequence()), writer.demand, subscriber);

@@ -1,4 +1,4 @@
-import { concatMap, from, mergeMap, type Observable, of } from 'rxjs';
+import { concatMap, from, mergeMap, type Observable, of, type Subscription } from 'rxjs';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   type ChunkEvent,
@@ -88,5 +88,28 @@ describe('joinRuns() types', () => {
     joinRuns({ finalKind: 'done' });
     // @ts-expect-error numbers are not chunk events
     of(1, 2).pipe(joinRuns());
+  });
+
+  it("compiles the README's queue example as written (never run: it would run npm)", () => {
+    const readmeExample = () => {
+      const store = new MemoryRunStore();
+      const commands: [string, string[]][] = [
+        ['npm', ['ci']],
+        ['npm', ['test']],
+        ['npm', ['run', 'build']],
+      ];
+      return from(commands)
+        .pipe(
+          concatMap(([file, args]) => exec(file, args, { reject: false })),
+          joinRuns(),
+          toRunStore(store, 'ci-42'),
+        )
+        .subscribe((event) => {
+          if (event.kind === 'exit')
+            console.log(`command ${event.metadata.run} exited ${event.content.exitCode}`);
+          if (event.isFinal) console.log(`all ${event.metadata.runs} done`);
+        });
+    };
+    expectTypeOf(readmeExample).returns.toEqualTypeOf<Subscription>();
   });
 });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { currentDemand, type Demand, subscribeWithDemand, Valve } from '../../src/core/demand.js';
+import { SequenceError } from '../../src/core/errors/sequence-error.js';
 import { bounded } from '../../src/operators/bounded.js';
 import { stallTimeout } from '../../src/operators/stall-timeout.js';
 import type { StallTimeoutInfo } from '../../src/operators/stall-timeout-info.js';
@@ -414,5 +415,19 @@ describe('stallTimeout', () => {
     expect(() => stallTimeout({ timeoutMs: 200 } as never)).toThrow(
       new TypeError('Unknown `timeoutMs` option (known options: ms, scheduler, logger, onStall)'),
     );
+  });
+
+  it('errors naming joinRuns() when the source goes on after its final event (several runs in one stream)', () => {
+    testScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      const source = cold('-a-b-c-|', { a: ev(0, 'one'), b: ev(1, null, true), c: ev(0, 'two') });
+      const ui = demand('  r');
+      const error = new SequenceError({ rule: 'final-before-complete', expected: undefined, received: 0 });
+      expectObservable(withDemand(ui, source.pipe(stallTimeout({ ms: 10 })))).toBe(
+        '-a-b-#',
+        { a: ev(0, 'one'), b: ev(1, null, true) },
+        error,
+      );
+      expectSubscriptions(source.subscriptions).toBe('^----!');
+    });
   });
 });

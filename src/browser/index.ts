@@ -4,6 +4,7 @@ export { isSequenceError, SequenceError } from '../core/errors/sequence-error.js
 export { isSluiceError, SluiceError } from '../core/errors/sluice-error.js';
 export { checkSequence } from '../operators/check-sequence.js';
 export { coalesce } from '../operators/coalesce.js';
+export { joinRuns } from '../operators/join-runs.js';
 export * from '../sse/decode-sse-message.js';
 export * from '../sse/sse-parser.js';
 export * from './follow-sse.js';

@@ -34,8 +34,9 @@ export interface CheckSequenceConfig {
  * - `start` — the first event must have sequence 0 (or `config.start`);
  * - `gap` — a sequence number was skipped (the message says which are missing);
  * - `duplicate` / `order` — a sequence number repeats or goes backwards;
- * - `after-final` — anything arrives after the final event (the final event is forwarded at once;
- *   the output completes when the source does, so a late event is still caught);
+ * - `final-before-complete` — anything arrives after the final event (the final event is
+ *   forwarded at once; the output completes when the source does, so a late event is still
+ *   caught): the message names the remedy for several runs in one stream, `joinRuns()`;
  * - `missing-final` — the source completed without a final event (unless `requireFinal: false`).
  *
  * @example
@@ -66,7 +67,13 @@ export function checkSequence<T extends ChunkEvent<unknown>>(
       createOperatorSubscriber<T>(
         subscriber,
         (event) => {
-          const violation = sequenceViolation(expected, event.sequence, finished, start);
+          const violation = finished
+            ? new SequenceError({
+                rule: 'final-before-complete',
+                expected: undefined,
+                received: event.sequence,
+              })
+            : sequenceViolation(expected, event.sequence, false, start);
           if (violation !== undefined) {
             subscriber.error(violation);
             return;

@@ -1,5 +1,6 @@
 import { asyncScheduler, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
+import { SequenceError } from '../core/errors/sequence-error.js';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
@@ -35,7 +36,11 @@ export interface CoalesceConfig {
  * (other contents count 0); a batch may exceed `maxBytes` by its last event. No event, no batch:
  * an empty window emits nothing. Order is preserved.
  *
- * The batch holding the final event is emitted at once, then the output completes. When the
+ * The final event closes the batch it joins; that batch is emitted when the source completes
+ * (every sluice source completes right after its final event), then the output completes. A
+ * source that goes on after its final event (several runs flattened by `concatMap`) makes the
+ * output emit what it holds before the final event and error with a `SequenceError`
+ * (`STREAM_SEQUENCE`, rule `final-before-complete`) naming the remedy, `joinRuns()`. When the
  * source completes, the pending batch is emitted, then the output completes; when it errors,
  * the pending batch is emitted, then the error. Unsubscribing clears the timer and the batch.
  * The consumer's demand passes upstream unchanged (a paused consumer pauses the producer).
@@ -71,6 +76,8 @@ export function coalesce<E extends ChunkEvent<unknown>>(
     let batch: E[] = [];
     let bytes = 0;
     let timer: Subscription | undefined;
+    /** The final event, waiting for the source to complete. */
+    let final: E | undefined;
     const flush = () => {
       timer?.unsubscribe();
       timer = undefined;
@@ -84,15 +91,23 @@ export function coalesce<E extends ChunkEvent<unknown>>(
       createOperatorSubscriber<E>(
         subscriber,
         (event) => {
+          if (final !== undefined) {
+            flush();
+            const rule = 'final-before-complete';
+            subscriber.error(new SequenceError({ rule, expected: undefined, received: event.sequence }));
+            return;
+          }
+          if (event.isFinal) {
+            final = event;
+            return;
+          }
           batch.push(event);
           if (maxBytes !== Infinity) bytes += chunkByteLength(event.content);
-          if (event.isFinal) {
-            flush();
-            subscriber.complete();
-          } else if (batch.length >= maxItems || bytes >= maxBytes) flush();
+          if (batch.length >= maxItems || bytes >= maxBytes) flush();
           else timer ??= scheduler.schedule(flush, maxDelayMs);
         },
         () => {
+          if (final !== undefined) batch.push(final);
           flush();
           subscriber.complete();
         },

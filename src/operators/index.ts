@@ -2,6 +2,7 @@ export * from './bounded.js';
 export * from './bounded-strategy.js';
 export * from './check-sequence.js';
 export * from './coalesce.js';
+export * from './join-runs.js';
 export * from './sequenced.js';
 export * from './share.js';
 export * from './share-replay.js';

@@ -1,5 +1,6 @@
 import type { OperatorFunction } from 'rxjs';
 import type { ChunkEvent, ChunkInput, ChunkMetadata } from '../core/chunk.js';
+import { SequenceError } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
@@ -15,6 +16,13 @@ function isMetadata(value: unknown): value is ChunkMetadata {
   );
 }
 const METADATA = 'an object (`partial` a boolean, `reason` a string, `dropped` a non-negative integer)';
+
+/** The error for an input that came after the final one: its own sequence if it has one (a run's), else the next. */
+function wentOnAfterFinal(input: ChunkInput<unknown>, next: number): SequenceError {
+  const own = (input as { sequence?: unknown }).sequence;
+  const received = typeof own === 'number' ? own : next;
+  return new SequenceError({ rule: 'final-before-complete', expected: undefined, received });
+}
 
 /**
  * Options of {@link sequenced}.
@@ -38,13 +46,18 @@ export interface SequencedConfig {
  * Stamps contiguous per-subscription sequence numbers (from 0) on chunk inputs and guarantees
  * exactly one final event, as the last one:
  *
- * - an input with `isFinal: true` is emitted as the final event, then the output completes
- *   (and the source is unsubscribed);
+ * - an input with `isFinal: true` is the final event: it is emitted when the source completes
+ *   (every sluice source completes right after its final event, in the same call), then the
+ *   output completes;
+ * - if the source goes on instead (another input after the final one, as when several runs are
+ *   flattened by `concatMap` or `mergeMap`) the output errors at once with a `SequenceError`
+ *   (`STREAM_SEQUENCE`, rule `final-before-complete`) that names the remedy, {@link joinRuns}:
+ *   never a silent early completion that leaves the other runs unrun;
  * - if the source completes without one, a sentinel `{ kind: 'end', content: null, isFinal: true }`
  *   is emitted, then the output completes;
  * - errors pass through unchanged (on the wire an error is its own final outcome).
  *
- * Every event is emitted the moment it arrives: nothing is held back to see whether it is the last.
+ * Every other event is emitted the moment it arrives.
  *
  * @example
  * ```ts
@@ -76,6 +89,8 @@ export function sequenced<T>(config: SequencedConfig = {}): OperatorFunction<Chu
   );
   return operate((source, subscriber) => {
     let next = 0;
+    /** The final event, waiting for the source to complete. */
+    let held: ChunkEvent<T> | undefined;
     const stamp = (input: ChunkInput<T>, isFinal: boolean): ChunkEvent<T> => {
       const event: ChunkEvent<T> =
         input.metadata === undefined
@@ -88,11 +103,21 @@ export function sequenced<T>(config: SequencedConfig = {}): OperatorFunction<Chu
       createOperatorSubscriber<ChunkInput<T>>(
         subscriber,
         (input) => {
+          if (held !== undefined) {
+            subscriber.error(wentOnAfterFinal(input, next));
+            return;
+          }
           const isFinal = input.isFinal === true;
-          subscriber.next(stamp(input, isFinal));
-          if (isFinal) subscriber.complete();
+          const event = stamp(input, isFinal);
+          if (isFinal) held = event;
+          else subscriber.next(event);
         },
         () => {
+          if (held !== undefined) {
+            subscriber.next(held);
+            subscriber.complete();
+            return;
+          }
           const sentinel: ChunkInput<T> =
             finalMetadata === undefined
               ? { kind: finalKind, content: null }

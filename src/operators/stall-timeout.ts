@@ -1,6 +1,7 @@
 import { asyncScheduler, identity, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
 import { demandOf } from '../core/demand-of.js';
+import { SequenceError } from '../core/errors/sequence-error.js';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
@@ -67,7 +68,10 @@ const consoleLogger: StallTimeoutLogger = { warn: (message) => console.warn(mess
  * `{ sequence: last + 1, kind: 'end', content: null, isFinal: true, metadata: { reason: 'stalled' } }`
  * (delivered past the consumer's full buffer, as a final event is) and completes. If the logger
  * or `onStall` throws, the output errors with that instead. Once the final event has passed,
- * nothing can stall. Time only flows through `scheduler`.
+ * nothing can stall; an event after it (several runs flattened by `concatMap`) fails the output
+ * (when a consumer demands; without demand the operator is the pass-through said above)
+ * with a `SequenceError` (`STREAM_SEQUENCE`, rule `final-before-complete`) naming the remedy,
+ * `joinRuns()`. Time only flows through `scheduler`.
  *
  * @example
  * ```ts
@@ -141,6 +145,12 @@ export function stallTimeout<E extends ChunkEvent<unknown>>(
     };
 
     const upstream = createOperatorSubscriber<E>(subscriber, (event) => {
+      if (finished) {
+        // The source went on after its final event (several runs in one stream): not one run.
+        const rule = 'final-before-complete';
+        subscriber.error(new SequenceError({ rule, expected: undefined, received: event.sequence }));
+        return;
+      }
       lastSequence = event.sequence;
       if (event.isFinal) {
         finished = true;

@@ -17,8 +17,12 @@ import type { CancelDetails, RunStore, RunWriterOptions } from './run-store.js';
  * - **Demand.** The source is paused while the consumer downstream is paused *or* the store's
  *   writer holds its maximum of unacknowledged events (a slow or paused Redis pauses an `exec`
  *   child on its full pipe): memory stays bounded by the writer's bounds.
- * - **End.** The output completes only once the store has acknowledged the final event; a source
- *   error is recorded as the run's failure (followers get it), then forwarded.
+ * - **End.** The final event is published when the source completes (every sluice source
+ *   completes right after it); the output completes only once the store has acknowledged it. A
+ *   source error is recorded as the run's failure (followers get it), then forwarded. A source
+ *   that goes on after its final event — several runs flattened by `concatMap`/`mergeMap` — is
+ *   a failure too, at once: a `SequenceError` (`STREAM_SEQUENCE`, rule `final-before-complete`)
+ *   naming the remedy, `joinRuns()`, which makes them one run (docs/protocol.md, "Composed runs").
  * - **Cancel from anywhere.** A {@link RunStore.cancel} for this run — from this process or
  *   another machine — unsubscribes the source (an `exec` source kills its process group) and
  *   ends the run with the final sentinel `{ kind: 'end', content: null, metadata: { ...details,
@@ -67,6 +71,8 @@ export function toRunStore<T extends ChunkEvent<unknown>>(
     update();
     let next = 0;
     let finished = false;
+    /** The final event, published when the source completes (not before: it might go on). */
+    let held: T | undefined;
     let sourceError: { error: unknown } | undefined;
     let upstream: Subscription | undefined;
     const stopSource = () => {
@@ -104,23 +110,32 @@ export function toRunStore<T extends ChunkEvent<unknown>>(
     );
     // The subscriber is the subscription from the start, so that a cancel during a synchronous
     // source's emissions stops it mid-loop.
+    const publish = (event: T): void => {
+      try {
+        writer.append(event);
+      } catch (error) {
+        fail(error);
+        return;
+      }
+      next = event.sequence + 1;
+      if (event.isFinal) finished = true;
+      subscriber.next(event);
+    };
     const upstreamSubscriber = createOperatorSubscriber<T>(
       subscriber,
       (event) => {
         if (finished) return;
-        try {
-          writer.append(event);
-        } catch (error) {
-          fail(error);
-          return;
-        }
-        next = event.sequence + 1;
-        if (event.isFinal) finished = true;
-        subscriber.next(event);
+        if (held !== undefined) {
+          const rule = 'final-before-complete';
+          fail(new SequenceError({ rule, expected: undefined, received: event.sequence }));
+        } else if (event.isFinal) held = event;
+        else publish(event);
       },
       () => {
-        if (!finished)
+        if (finished) return;
+        if (held === undefined) {
           fail(new SequenceError({ rule: 'missing-final', expected: next, received: undefined }));
+        } else publish(held);
       },
       (error) => fail(error),
     );

@@ -1,19 +1,27 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { VirtualTimeScheduler } from 'rxjs';
+import { Observable, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { ChunkEvent } from '../../src/core/chunk.js';
+import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
 import { createHost } from '../../src/kernel/host/create-host.js';
+import type { HostStream } from '../../src/kernel/host/host-stream.js';
 import type { HostcallOutcome } from '../../src/kernel/protocol/hostcall-outcome.js';
 import type { JsonValue } from '../../src/kernel/protocol/json-value.js';
 import type { Macrotask } from '../../src/kernel/scheduler/macrotask.js';
 import { createMacrotaskScheduler } from '../../src/kernel/scheduler/macrotask-scheduler.js';
-import { scriptedProducer } from '../../src/testing/scripted-producer.js';
+import { type ScriptedStep, scriptedProducer } from '../../src/testing/scripted-producer.js';
 
 const json = z.custom<JsonValue>(() => true);
 const step = z.union([
-  z.strictObject({ at: z.number().int().min(0), chunk: json, final: z.boolean().optional() }),
+  z.strictObject({
+    at: z.number().int().min(0),
+    chunk: json,
+    final: z.boolean().optional(),
+    repeat: z.number().int().positive().optional(),
+  }),
   z.strictObject({ at: z.number().int().min(0), complete: z.literal(true) }),
   z.strictObject({
     at: z.number().int().min(0),
@@ -27,6 +35,7 @@ const call = z.strictObject({
   kind: z.string(),
   payload: z.record(z.string(), json),
   producer: z.array(step).optional(),
+  ignoresPause: z.literal(true).optional(),
   result: z
     .union([
       z.strictObject({ value: json }),
@@ -39,7 +48,8 @@ const action = z.union([
     at: z.number().int().min(0),
     pull: z.string(),
     extension: z.string().optional(),
-    count: z.union([z.number().int().positive(), z.literal('all')]),
+    // Any JSON: invalid counts (0, -1, 1.5, "2") are part of the protocol's data too.
+    count: json,
   }),
   z.strictObject({
     at: z.number().int().min(0),
@@ -48,6 +58,20 @@ const action = z.union([
   z.strictObject({ at: z.number().int().min(0), cancel: z.string(), extension: z.string().optional() }),
   z.strictObject({ at: z.number().int().min(0), unload: z.string() }),
   z.strictObject({ at: z.number().int().min(0), expectQueued: z.array(json) }),
+  z.strictObject({
+    at: z.number().int().min(0),
+    expectStream: z.string(),
+    extension: z.string().optional(),
+    state: z.union([
+      z.strictObject({
+        channelled: z.number(),
+        queued: z.number(),
+        credit: z.union([z.number(), z.literal('all')]),
+        paused: z.boolean(),
+      }),
+      z.null(),
+    ]),
+  }),
 ]);
 const row = z.record(z.string(), json);
 const scenarioSchema = z.strictObject({
@@ -76,6 +100,30 @@ function toRow(task: Macrotask<HostcallOutcome>): Record<string, JsonValue> {
   return { seq, callId, value: outcome.value };
 }
 
+/** A stream's state as a scenario writes it (`credit: "all"` when flowing), `null` when the call has no live stream. */
+function toState(stream: HostStream | undefined) {
+  if (stream === undefined) return null;
+  const { channelled, queued, credit, paused } = stream;
+  return { channelled, queued, credit: credit === Number.POSITIVE_INFINITY ? 'all' : credit, paused };
+}
+
+/** A call's steps with each `repeat` spelled out (`{ chunk, repeat: 3 }` is three chunks at that time). */
+function expand(steps: Scenario['calls'][number]['producer']): ScriptedStep[] {
+  return (steps ?? []).flatMap((entry) => {
+    if (!('repeat' in entry) || entry.repeat === undefined) return [entry];
+    const { repeat, ...one } = entry;
+    return Array.from({ length: repeat }, () => one);
+  });
+}
+
+/**
+ * A producer that does not listen to its consumer's demand (a synchronous source): the script
+ * is subscribed through a subscriber that says "no demand here", so it never pauses.
+ */
+function ignoringPause(source: Observable<ChunkEvent<JsonValue>>): Observable<ChunkEvent<JsonValue>> {
+  return new Observable((subscriber) => subscribeWithDemand(source, null, subscriber));
+}
+
 /** Plays a scenario in virtual time and returns what it observed. Pure: same scenario, same result. */
 function play(scenario: Scenario) {
   const clock = new VirtualTimeScheduler();
@@ -88,17 +136,21 @@ function play(scenario: Scenario) {
   // Calls are (extension, callId); a trace is keyed by the callId, or by "extension callId" when
   // several extensions use that call id.
   const key = (extensionId: string, callId: string) => `${extensionId} ${callId}`;
-  const scripts = new Map(scenario.calls.map((entry) => [key(entry.extension, entry.callId), entry]));
+  // The entry of the call being started: a call id may come back (a duplicate, a reuse), so the
+  // handler and the producer factory (both run inside `hostcall`) read the entry that made it.
+  const scripts = new Map<string, Scenario['calls'][number]>();
   const shared = (callId: string) =>
     new Set(scenario.calls.filter((c) => c.callId === callId).map((c) => c.extension)).size > 1;
   const produce = (_payload: unknown, context: { extensionId: string; callId: string }) => {
-    const script = scripts.get(key(context.extensionId, context.callId))?.producer ?? [];
+    const entry = scripts.get(key(context.extensionId, context.callId));
+    const script = expand(entry?.producer);
     const name = shared(context.callId) ? key(context.extensionId, context.callId) : context.callId;
     const trace: string[] = traces[name] ?? [];
     traces[name] = trace;
-    return scriptedProducer(script, clock, (event, time) => {
+    const producer = scriptedProducer(script, clock, (event, time) => {
       if (event !== 'emit') trace.push(`${event}@${time}`);
     });
+    return entry?.ignoresPause === true ? ignoringPause(producer) : producer;
   };
   const answer = (_payload: unknown, context: { extensionId: string; callId: string }): JsonValue => {
     const result = scripts.get(key(context.extensionId, context.callId))?.result;
@@ -119,11 +171,10 @@ function play(scenario: Scenario) {
     host.connect(extension, (task) => delivered.push(toRow(task)));
   }
   for (const entry of scenario.calls) {
-    clock.schedule(
-      () =>
-        host.hostcall(entry.extension, { callId: entry.callId, kind: entry.kind, payload: entry.payload }),
-      entry.at,
-    );
+    clock.schedule(() => {
+      scripts.set(key(entry.extension, entry.callId), entry);
+      host.hostcall(entry.extension, { callId: entry.callId, kind: entry.kind, payload: entry.payload });
+    }, entry.at);
   }
   // An action names a call by id; its extension is the action's `extension`, else the one that made the call.
   const owner = (callId: string, extension: string | undefined) =>
@@ -132,13 +183,18 @@ function play(scenario: Scenario) {
     clock.schedule(() => {
       if ('pull' in entry) {
         const count = entry.count === 'all' ? Number.POSITIVE_INFINITY : entry.count;
-        host.pull(owner(entry.pull, entry.extension), entry.pull, count);
+        host.pull(owner(entry.pull, entry.extension), entry.pull, count as number);
       } else if ('tick' in entry) {
         if (entry.tick === 'idle') scheduler.runUntilIdle();
         else for (let n = 0; n < entry.tick; n += 1) scheduler.tick();
       } else if ('cancel' in entry) host.cancelStream(owner(entry.cancel, entry.extension), entry.cancel);
       else if ('unload' in entry) host.unloadExtension(entry.unload);
-      else {
+      else if ('expectStream' in entry) {
+        const state = toState(host.stream(owner(entry.expectStream, entry.extension), entry.expectStream));
+        if (JSON.stringify(state) !== JSON.stringify(entry.state)) {
+          failures.push(`at ${entry.at}: ${entry.expectStream} is ${JSON.stringify(state)}`);
+        }
+      } else {
         const queued = scheduler.pending().map(toRow);
         if (JSON.stringify(queued) !== JSON.stringify(entry.expectQueued)) {
           failures.push(`at ${entry.at}: queued ${JSON.stringify(queued)}`);
@@ -165,7 +221,7 @@ const files = readdirSync(folder)
   .sort();
 
 describe('hostcall scenarios (marbles/hostcall-*.json)', () => {
-  it('has a scenario for every lifecycle table of docs/protocol.md', () => {
+  it('has a scenario for every lifecycle table and channel rule of docs/protocol.md', () => {
     expect(files).toEqual(
       expect.arrayContaining([
         'hostcall-happy-path.json',
@@ -177,6 +233,10 @@ describe('hostcall scenarios (marbles/hostcall-*.json)', () => {
         'hostcall-two-concurrent-streams.json',
         'hostcall-deterministic-clock.json',
         'hostcall-same-call-id-two-extensions.json',
+        'hostcall-capacity.json',
+        'hostcall-overflow.json',
+        'hostcall-duplicate-call-id.json',
+        'hostcall-invalid-pulls.json',
       ]),
     );
   });
@@ -193,19 +253,18 @@ describe('hostcall scenarios (marbles/hostcall-*.json)', () => {
       expect(first.logs).toEqual(scenario.expected.logs);
       expect(first.producers).toEqual(scenario.expected.producers);
       expect(first.active).toEqual([]);
+      // Every call ends with exactly one final outcome (a final chunk, an Error, a Success): count
+      // them per call id against the calls made with that id (by any extension, accepted or not).
       const finals = new Map<string, number>();
       for (const entry of first.delivered) {
         const callId = entry.callId as string;
-        if (entry.isFinal === true || 'error' in entry) finals.set(callId, (finals.get(callId) ?? 0) + 1);
+        if (entry.isFinal === true || 'error' in entry || 'value' in entry) {
+          finals.set(callId, (finals.get(callId) ?? 0) + 1);
+        }
       }
-      for (const entry of scenario.calls.filter((c) => c.producer !== undefined)) {
-        const callsWithId = scenario.calls.filter(
-          (c) => c.callId === entry.callId && c.producer !== undefined,
-        );
-        expect(finals.get(entry.callId), `${entry.callId} has exactly one final outcome per call`).toBe(
-          callsWithId.length,
-        );
-      }
+      const made = new Map<string, number>();
+      for (const entry of scenario.calls) made.set(entry.callId, (made.get(entry.callId) ?? 0) + 1);
+      expect(finals, 'one final outcome per call').toEqual(made);
     });
   }
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SluiceError } from '../../src/core/errors/sluice-error.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
+import { joinRuns } from '../../src/operators/join-runs.js';
 import { sequenced } from '../../src/operators/sequenced.js';
 
 const errorSchema = z.object({ code: z.string(), message: z.string() });
@@ -17,7 +18,7 @@ const sideSchema = z.object({
 const scenarioSchema = z.object({
   name: z.string(),
   spec: z.string(),
-  pipeline: z.array(z.enum(['sequenced', 'checkSequence'])).min(1),
+  pipeline: z.array(z.enum(['sequenced', 'checkSequence', 'joinRuns'])).min(1),
   source: sideSchema,
   expected: sideSchema,
   subscriptions: z.array(z.string()),
@@ -27,6 +28,7 @@ const scenarioSchema = z.object({
 const operators: Record<string, () => OperatorFunction<any, any>> = {
   sequenced: () => sequenced(),
   checkSequence: () => checkSequence(),
+  joinRuns: () => joinRuns(),
 };
 
 const folder = join(import.meta.dirname, '../../marbles');

@@ -68,13 +68,13 @@ describe('checkSequence', () => {
     expect(reorder.error?.message).toBe('Sequence out of order: expected 3, received 0');
   });
 
-  it('forwards the final event at once but still catches an event that comes after it', () => {
+  it('forwards the final event at once but still catches an event that comes after it, naming joinRuns()', () => {
     newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold('-a-b--c-|', { a: ev(0), b: ev(1, true), c: ev(2) });
       expectObservable(source.pipe(checkSequence())).toBe(
         '-a-b--#',
         { a: ev(0), b: ev(1, true) },
-        new SequenceError({ rule: 'after-final', expected: undefined, received: 2 }),
+        new SequenceError({ rule: 'final-before-complete', expected: undefined, received: 2 }),
       );
       expectSubscriptions(source.subscriptions).toBe('^-----!');
     });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { type Demand, Valve } from '../../src/core/demand.js';
 import { demandOf } from '../../src/core/demand-of.js';
+import { SequenceError } from '../../src/core/errors/sequence-error.js';
 import { chunkByteLength } from '../../src/operators/chunk-byte-length.js';
 import { coalesce } from '../../src/operators/coalesce.js';
 import { withDemand } from '../../src/testing/with-demand.js';
@@ -76,11 +77,23 @@ describe('coalesce', () => {
     });
   });
 
-  it('emits the batch holding the final event at once, then completes and unsubscribes', () => {
+  it('emits the batch holding the final event when the source completes right after it', () => {
     newTestScheduler().run(({ chunks, expectObservable, expectSubscriptions }) => {
-      const source = chunks('-a-b-c-|', {}, { kind: 'stdout', end: false, final: 'c' });
+      const source = chunks('-a-b-(c|)', {}, { kind: 'stdout', end: false, final: 'c' });
       const v = source.events;
       expectObservable(source.pipe(coalesce({ maxDelayMs: 10 }))).toBe('-----(x|)', { x: [v.a, v.b, v.c] });
+      expectSubscriptions(source.subscriptions).toBe('^----!');
+    });
+  });
+
+  it('errors naming joinRuns() when the source goes on after its final event, after what it held before it', () => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const a = { sequence: 0, kind: 'stdout', content: 'one', isFinal: false };
+      const b = { sequence: 1, kind: 'exit', content: null, isFinal: true };
+      const c = { sequence: 0, kind: 'stdout', content: 'two', isFinal: false };
+      const source = cold('-a-b-c-|', { a, b, c });
+      const error = new SequenceError({ rule: 'final-before-complete', expected: undefined, received: 0 });
+      expectObservable(source.pipe(coalesce({ maxDelayMs: 10 }))).toBe('-----(x#)', { x: [a] }, error);
       expectSubscriptions(source.subscriptions).toBe('^----!');
     });
   });

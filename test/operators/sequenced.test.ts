@@ -1,6 +1,7 @@
 import { map, of, Subject, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { ChunkInput } from '../../src/core/chunk.js';
+import { SequenceError } from '../../src/core/errors/sequence-error.js';
 import { sequenced } from '../../src/operators/sequenced.js';
 import { chunk } from '../support/chunk.js';
 import { newTestScheduler } from '../support/test-scheduler.js';
@@ -36,19 +37,30 @@ describe('sequenced', () => {
     });
   });
 
-  it('treats an input marked final as the last event, completes and unsubscribes the source', () => {
+  it('emits an input marked final as the last event when the source completes right after it', () => {
     newTestScheduler().run(({ cold, expectChunks, expectSubscriptions }) => {
-      const source = cold('-a-b-c-|', {
-        a: line('1\n'),
-        b: line('done\n', { isFinal: true }),
-        c: line('late\n'),
-      });
+      const source = cold('-a-(b|)', { a: line('1\n'), b: line('done\n', { isFinal: true }) });
       expectChunks(source.pipe(sequenced())).toBe(
         '-a-(b|)',
         { a: '1\n', b: 'done\n' },
         { kind: 'stdout', final: 'b' },
       );
       expectSubscriptions(source.subscriptions).toBe('^--!');
+    });
+  });
+
+  it('errors naming joinRuns() when the source goes on after its final input, never completing early', () => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      // Two runs flattened by concatMap: the first one's final event, then the second one's first.
+      const source = cold('-a-b-c-|', {
+        a: line('1\n'),
+        b: line('exit', { isFinal: true }),
+        c: { sequence: 0, kind: 'stdout', content: 'two\n', isFinal: false },
+      });
+      const error = new SequenceError({ rule: 'final-before-complete', expected: undefined, received: 0 });
+      expectObservable(source.pipe(sequenced())).toBe('-a---#', { a: event(0, '1\n') }, error);
+      expectSubscriptions(source.subscriptions).toBe('^----!');
+      expect(error.message).toContain('add joinRuns() after them');
     });
   });
 
@@ -155,12 +167,18 @@ describe('sequenced', () => {
     });
   });
 
-  it('does not emit anything after completion even if the source misbehaves', () => {
+  it('never emits a final event that is not the last: a Subject that goes on after it gets the error', () => {
     const subject = new Subject<ChunkInput<string>>();
     const seen: unknown[] = [];
-    subject.pipe(sequenced()).subscribe({ next: (e) => seen.push(e), complete: () => seen.push('complete') });
+    subject.pipe(sequenced()).subscribe({
+      next: (e) => seen.push(e),
+      error: (e: SequenceError) => seen.push(e.info?.rule),
+      complete: () => seen.push('complete'),
+    });
     subject.next(line('a', { isFinal: true }));
     subject.next(line('b'));
-    expect(seen).toEqual([event(0, 'a', true), 'complete']);
+    subject.next(line('c'));
+    expect(seen).toEqual(['final-before-complete']);
+    expect(subject.observed).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { type Demand, Valve } from '../../src/core/demand.js';
 import { demandOf } from '../../src/core/demand-of.js';
+import { SequenceError } from '../../src/core/errors/sequence-error.js';
 import { bounded } from '../../src/operators/bounded.js';
 import { stallTimeout } from '../../src/operators/stall-timeout.js';
 import type { StallTimeoutInfo } from '../../src/operators/stall-timeout-info.js';
@@ -403,5 +404,19 @@ describe('stallTimeout', () => {
     expect(() => stallTimeout({ timeoutMs: 200 } as never)).toThrow(
       new TypeError('Unknown `timeoutMs` option (known options: ms, scheduler, logger, onStall)'),
     );
+  });
+
+  it('errors naming joinRuns() when the source goes on after its final event (several runs in one stream)', () => {
+    newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+      const source = cold('-a-b-c-|', { a: chunk(0, 'one'), b: chunk(1, null, true), c: chunk(0, 'two') });
+      const ui = demand('  r');
+      const error = new SequenceError({ rule: 'final-before-complete', expected: undefined, received: 0 });
+      expectObservable(withDemand(ui, source.pipe(stallTimeout({ ms: 10 })))).toBe(
+        '-a-b-#',
+        { a: chunk(0, 'one'), b: chunk(1, null, true) },
+        error,
+      );
+      expectSubscriptions(source.subscriptions).toBe('^----!');
+    });
   });
 });

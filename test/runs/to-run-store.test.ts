@@ -1,8 +1,9 @@
-import { lastValueFrom, Observable, Subject, toArray } from 'rxjs';
+import { lastValueFrom, Observable, Subject, take, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { type Demand, Valve } from '../../src/core/demand.js';
 import { demandOf } from '../../src/core/demand-of.js';
+import { isSluiceError } from '../../src/core/errors/sluice-error.js';
 import { fromRunStore } from '../../src/runs/from-run-store.js';
 import { MemoryRunStore } from '../../src/runs/memory-run-store.js';
 import type { RunStore, RunWriter } from '../../src/runs/run-store.js';
@@ -141,6 +142,43 @@ describe('toRunStore', () => {
       isFinal: true,
     });
     expect((await store.info('r6'))?.label).toBe('endless');
+  });
+
+  it('publishes a final event when its source completes; a source that goes on fails the run, naming joinRuns()', async () => {
+    const store = new MemoryRunStore();
+    const source = new Subject<ChunkEvent<string>>();
+    const output: unknown[] = [];
+    source.pipe(toRunStore(store, 'held')).subscribe({
+      next: (event) => output.push(event.sequence),
+      error: (error: Error) => output.push(error.message),
+    });
+    source.next(line(0));
+    source.next(line(1, true));
+    // Not yet published: the source may go on (a second run) or complete.
+    const before = await lastValueFrom(fromRunStore(store, 'held').pipe(take(1), toArray()));
+    expect(before.map((event) => event.sequence)).toEqual([0]);
+    expect(output).toEqual([0]);
+    source.next(line(0)); // the next run's first event
+    const failure = await lastValueFrom(fromRunStore(store, 'held')).catch((error: unknown) => error);
+    expect(isSluiceError(failure) && failure.code).toBe('STREAM_SEQUENCE');
+    await expect.poll(() => output.length).toBe(2);
+    expect(String(output[1])).toContain('add joinRuns() after them');
+    expect(source.observed).toBe(false);
+  });
+
+  it('a cancel while the final event waits for completion ends the run with the sentinel in its place', async () => {
+    const store = new MemoryRunStore();
+    const source = new Subject<ChunkEvent<string>>();
+    const done = lastValueFrom(source.pipe(toRunStore(store, 'held-cancel'), toArray()));
+    source.next(line(0));
+    source.next(line(1, true));
+    expect(await store.cancel('held-cancel', 'enough')).toBe(true);
+    const events = await done;
+    expect(events.map((event) => [event.sequence, event.kind, event.isFinal])).toEqual([
+      [0, 'stdout', false],
+      [1, 'end', true],
+    ]);
+    expect(source.observed).toBe(false);
   });
 
   it('rejects a bad store or run id before subscribing', () => {

@@ -120,6 +120,7 @@ describe('RunRegistry', () => {
     const seen = lastValueFrom(fromFetchStream(server.url('live')).pipe(toArray()));
     expect(await pollUntil(() => run.viewers === 1, 5000)).toBe(true);
     for (const event of lines(3)) source.next(event);
+    source.complete(); // a stream completes right after its final event (docs/protocol.md, "Composed runs")
     expect((await seen).map((event) => event.kind)).toEqual(['stdout', 'stdout', 'stderr', 'exit']);
     expect(await pollUntil(() => run.viewers === 0, 5000)).toBe(true);
     advanceTo(scheduler, 0);

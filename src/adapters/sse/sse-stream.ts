@@ -89,6 +89,9 @@ export type SseAttachResult =
  *   metadata: { reason: 'cancelled' }, isFinal: true }`, which every client receives.
  * - **Failure.** If the source errors, every client gets a `failure` event `{code, name, message}`
  *   after the events before it, and the response ends.
+ * - **One run.** The final event is written when the source completes. A source that goes on
+ *   after it (several runs flattened by `concatMap`) fails the stream at once with a
+ *   `STREAM_SEQUENCE` failure naming the remedy, `joinRuns()` (docs/protocol.md, "Composed runs").
  *
  * @example
  * ```ts
@@ -150,6 +153,18 @@ export class SseStream {
     const writer = this.#open();
     // Held before subscribing, so that cancel() can stop a synchronous source mid-loop; it carries
     // the writer's demand (paused while the log is full and every client lags).
+    const append = (event: ChunkEvent<unknown>): void => {
+      try {
+        writer.append(event);
+      } catch (error) {
+        writer.fail(error); // e.g. content that JSON cannot encode
+      }
+      if (this.ended) this.#stop();
+    };
+    // The final event is written when the source completes: a source that goes on after it
+    // (several runs in one stream) fails the stream with checkSequence's error instead, before
+    // any client was told the stream had ended.
+    let final: ChunkEvent<unknown> | undefined;
     const subscription = new Subscription();
     this.#subscription = subscription;
     subscribeWithDemand(
@@ -157,15 +172,13 @@ export class SseStream {
       writer.demand,
       {
         next: (event: ChunkEvent<unknown>) => {
-          try {
-            writer.append(event);
-          } catch (error) {
-            writer.fail(error); // e.g. content that JSON cannot encode
-          }
-          if (this.ended) this.#stop();
+          if (event.isFinal) final = event;
+          else append(event);
         },
         error: (error: unknown) => writer.fail(error),
-        complete: () => {}, // checkSequence guarantees the final event came first
+        complete: () => {
+          if (final !== undefined) append(final); // checkSequence guarantees there is one
+        },
       },
       subscription,
     );

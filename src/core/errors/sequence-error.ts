@@ -10,7 +10,14 @@ import { isSluiceError, SluiceError } from './sluice-error.js';
  * if (isSequenceError(error) && error.info && lost.includes(error.info.rule)) refetch();
  * ```
  */
-export type SequenceRule = 'start' | 'order' | 'gap' | 'duplicate' | 'after-final' | 'missing-final';
+export type SequenceRule =
+  | 'start'
+  | 'order'
+  | 'gap'
+  | 'duplicate'
+  | 'after-final'
+  | 'missing-final'
+  | 'final-before-complete';
 
 /**
  * Details carried by a {@link SequenceError}.
@@ -69,6 +76,8 @@ function describe({ rule, expected, received }: SequenceErrorInfo): string {
       return `Sequence ${received} arrived after the final event`;
     case 'missing-final':
       return `Stream completed without a final event (expected sequence ${expected})`;
+    case 'final-before-complete':
+      return `A final event arrived before its source completed (the source went on with sequence ${received}): one stream carries one run. To make several runs one stream (concatMap, mergeMap or concat of runs), add joinRuns() after them (docs/protocol.md, "Composed runs")`;
   }
 }
 

@@ -1,5 +1,6 @@
 import { Subscription } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
+import { optionError } from '../../core/option-error.js';
 import { Credit } from '../../core/queue/credit.js';
 import { DemandQueue } from '../../core/queue/demand-queue.js';
 import { InFlight } from '../../core/queue/in-flight.js';
@@ -8,17 +9,22 @@ import { failure, type HostcallOutcome, streamChunk } from '../protocol/hostcall
 import type { JsonValue } from '../protocol/json-value.js';
 import type { HostStream } from './host-stream.js';
 import type { HostStreamConfig } from './host-stream-config.js';
+import { overflowLimit as limitFor } from './overflow-limit.js';
 import { StallTimer } from './stall-timer.js';
 import { toFailure } from './to-failure.js';
-
-/** A producer may overshoot a pause by what it had in hand (one read split into lines); past this, it is broken. */
-const OVERSHOOT_FACTOR = 64;
-const MIN_OVERFLOW_LIMIT = 65_536;
 
 /** The producer's last item: a final chunk (`null`: the sentinel) or an error. */
 type Ending =
   | { readonly type: 'final'; readonly chunk: JsonValue }
   | { readonly type: 'error'; readonly outcome: HostcallOutcome };
+
+/** Whether a pull's count is credit: a positive integer, or `Infinity` (flowing). */
+const isCredit = (count: unknown): count is number =>
+  count === Number.POSITIVE_INFINITY || (Number.isSafeInteger(count) && (count as number) > 0);
+
+/** "Invalid pull for `hc-1`: Expected the `count` argument to be …, got `0` (number)". */
+const invalidPullMessage = (callId: string, count: unknown): string =>
+  `Invalid pull for \`${callId}\`: ${optionError('count', 'a positive integer or Infinity', count, 'argument').message}`;
 
 /**
  * Opens the host side of one streaming hostcall: producer → bounded channel → scheduler queue →
@@ -49,6 +55,10 @@ type Ending =
  * - **End**: a final event from the producer is a final chunk; completing without one appends
  *   the null sentinel; an error appends `Error { code, message }` — each after the chunks
  *   before it, and nothing after it.
+ * - **Invalid pull**: a count that is not a positive integer or `Infinity` (0, negative,
+ *   fractional, `NaN`, not a number) ends the stream like an overflow, with
+ *   `Error { code: 'INVALID_REQUEST' }` naming the count (as Reactive Streams' §3.9 does for
+ *   `request(n ≤ 0)`): credit never goes wrong silently.
  *
  * @example
  * ```ts
@@ -60,7 +70,7 @@ type Ending =
  */
 export function openHostStream(config: HostStreamConfig): HostStream {
   const { extensionId, callId, scheduler, logger, bufferSize, stallTimeoutMs } = config;
-  const overflowLimit = Math.max(bufferSize * OVERSHOOT_FACTOR, MIN_OVERFLOW_LIMIT);
+  const overflowLimit = limitFor(bufferSize);
   let sequence = 0;
   let closed = false;
   let endReason: HostStream['endReason'];
@@ -169,7 +179,9 @@ export function openHostStream(config: HostStreamConfig): HostStream {
       );
     },
     pull(count) {
-      if (!closed) credit.request(count);
+      if (closed) return;
+      if (isCredit(count)) credit.request(count);
+      else close(failure('INVALID_REQUEST', invalidPullMessage(callId, count)), 'error');
     },
     cancel(reason) {
       if (!closed) close(streamChunk(sequence, null, true), reason);

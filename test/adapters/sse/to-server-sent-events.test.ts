@@ -112,6 +112,7 @@ describe('toServerSentEvents over node:http', () => {
     for (const line of lines(10).slice(5)) input.next(line); // while nobody is connected
     await until(() => stream.clients === 2, 'the reconnections');
     input.next({ kind: 'exit', content: 'done', isFinal: true });
+    input.complete(); // a stream completes right after its final event
     const all = await done;
     expect(all.map((event) => event.sequence)).toEqual(Array.from({ length: 11 }, (_, index) => index));
     expect(all.map((event) => event.content)).toEqual([...lines(10).map((line) => line.content), 'done']);

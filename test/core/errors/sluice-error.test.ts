@@ -58,6 +58,10 @@ describe('SequenceError', () => {
       { rule: 'missing-final', expected: 5, received: undefined },
       'Stream completed without a final event (expected sequence 5)',
     ],
+    [
+      { rule: 'final-before-complete', expected: undefined, received: 0 },
+      'A final event arrived before its source completed (the source went on with sequence 0): one stream carries one run. To make several runs one stream (concatMap, mergeMap or concat of runs), add joinRuns() after them (docs/protocol.md, "Composed runs")',
+    ],
   ] as const)('describes %o', (info, message) => {
     const error = new SequenceError(info);
     expect(error.message).toBe(message);

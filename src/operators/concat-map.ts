@@ -28,13 +28,30 @@ export function concatMap<T, O extends ObservableInput<any>>(
   project: (value: T, index: number) => O,
   config?: PrefetchConfig,
 ): OperatorFunction<T, ObservedValueOf<O>>;
-/** @deprecated RxJS's deprecated form: `resultSelector` undefined. */
+/**
+ * RxJS's deprecated form with `resultSelector` undefined: the same as {@link concatMap}`(project, config)`.
+ *
+ * @deprecated Leave the result selector out.
+ * @example
+ * ```ts
+ * lines$.pipe(concatMap((line) => from(save(line)), undefined, { prefetch: 32 }));
+ * ```
+ */
 export function concatMap<T, O extends ObservableInput<any>>(
   project: (value: T, index: number) => O,
   resultSelector: undefined,
   config?: PrefetchConfig,
 ): OperatorFunction<T, ObservedValueOf<O>>;
-/** @deprecated RxJS's deprecated form with a result selector: use an inner `map` instead. */
+/**
+ * RxJS's deprecated form with a result selector, called with the outer value, the inner value
+ * and their indexes.
+ *
+ * @deprecated Use an inner `map` instead, as RxJS says.
+ * @example
+ * ```ts
+ * ids$.pipe(concatMap((id) => from(load(id)), (id, record) => ({ id, record })));
+ * ```
+ */
 export function concatMap<T, R, O extends ObservableInput<any>>(
   project: (value: T, index: number) => O,
   resultSelector: (

@@ -7,7 +7,7 @@ export * from './concat-map.js';
 export * from './merge-all.js';
 export * from './merge-map.js';
 export * from './merge-scan.js';
-export * from './prefetch-config.js';
+export type { PrefetchConfig } from './prefetch-config.js';
 export * from './sequenced.js';
 export * from './share.js';
 export * from './share-replay.js';

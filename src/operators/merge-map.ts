@@ -42,14 +42,31 @@ export function mergeMap<T, O extends ObservableInput<any>>(
   concurrent?: number,
   config?: PrefetchConfig,
 ): OperatorFunction<T, ObservedValueOf<O>>;
-/** @deprecated RxJS's deprecated form: `resultSelector` undefined, the concurrency third. */
+/**
+ * RxJS's deprecated form with `resultSelector` undefined and the concurrency third.
+ *
+ * @deprecated Leave the result selector out: `mergeMap(project, concurrent, config)`.
+ * @example
+ * ```ts
+ * urls$.pipe(mergeMap((url) => from(fetchOne(url)), undefined, 4));
+ * ```
+ */
 export function mergeMap<T, O extends ObservableInput<any>>(
   project: (value: T, index: number) => O,
   resultSelector: undefined,
   concurrent?: number,
   config?: PrefetchConfig,
 ): OperatorFunction<T, ObservedValueOf<O>>;
-/** @deprecated RxJS's deprecated form with a result selector: use an inner `map` instead. */
+/**
+ * RxJS's deprecated form with a result selector, called with the outer value, the inner value
+ * and their indexes.
+ *
+ * @deprecated Use an inner `map` instead, as RxJS says.
+ * @example
+ * ```ts
+ * urls$.pipe(mergeMap((url) => from(fetchOne(url)), (url, body) => ({ url, body }), 4));
+ * ```
+ */
 export function mergeMap<T, R, O extends ObservableInput<any>>(
   project: (value: T, index: number) => O,
   resultSelector: ResultSelector<T, ObservedValueOf<O>, R>,

@@ -21,7 +21,7 @@ import { type PrefetchConfig, readPrefetch } from './prefetch-config.js';
  */
 export function mergeScan<T, R>(
   accumulator: (acc: R, value: T, index: number) => ObservableInput<R>,
-  seed: R,
+  initial: R,
   concurrent?: number,
   config?: PrefetchConfig,
 ): OperatorFunction<T, R> {
@@ -36,6 +36,6 @@ export function mergeScan<T, R>(
     const release = () => held?.take();
     const step = (acc: R, value: T, index: number) =>
       from(accumulator(acc, value, index)).pipe(finalize(release));
-    return rxMergeScan(step, seed, concurrent)(counted).subscribe(subscriber);
+    return rxMergeScan(step, initial, concurrent)(counted).subscribe(subscriber);
   });
 }

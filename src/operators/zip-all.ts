@@ -22,8 +22,32 @@ import { zip } from './zip.js';
  * ```
  */
 export function zipAll<T>(): OperatorFunction<ObservableInput<T>, T[]>;
+/**
+ * {@link zipAll} of a source whose inner type is not known.
+ *
+ * @example
+ * ```ts
+ * sources$.pipe(zipAll<number>()).subscribe((values) => console.log(values));
+ * ```
+ */
 export function zipAll<T>(): OperatorFunction<any, T[]>;
+/**
+ * {@link zipAll}, each set of zipped values passed to `project`.
+ *
+ * @example
+ * ```ts
+ * from([a$, b$]).pipe(zipAll((a: number, b: number) => a + b)).subscribe(console.log);
+ * ```
+ */
 export function zipAll<T, R>(project: (...values: T[]) => R): OperatorFunction<ObservableInput<T>, R>;
+/**
+ * {@link zipAll} of a source whose inner type is not known, each set passed to `project`.
+ *
+ * @example
+ * ```ts
+ * sources$.pipe(zipAll((...values) => values.join(' '))).subscribe(console.log);
+ * ```
+ */
 export function zipAll<R>(project: (...values: Array<any>) => R): OperatorFunction<any, R>;
 export function zipAll<R>(project?: (...values: unknown[]) => R): OperatorFunction<any, unknown> {
   const spread: OperatorFunction<unknown, unknown> =

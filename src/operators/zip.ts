@@ -26,12 +26,36 @@ export function zip<A extends readonly unknown[]>(
   sources: [...ObservableInputTuple<A>],
   config?: PrefetchConfig,
 ): Observable<A>;
+/**
+ * {@link zip} of an array of sources, each tuple passed to `resultSelector`.
+ *
+ * @example
+ * ```ts
+ * zip([names$, scores$], (name, score) => `${name}: ${score}`, { prefetch: 32 }).subscribe(console.log);
+ * ```
+ */
 export function zip<A extends readonly unknown[], R>(
   sources: [...ObservableInputTuple<A>],
   resultSelector: (...values: A) => R,
   config?: PrefetchConfig,
 ): Observable<R>;
+/**
+ * {@link zip} of the sources given as arguments (each paused 16 values ahead of the others).
+ *
+ * @example
+ * ```ts
+ * zip(names$, scores$).subscribe(([name, score]) => console.log(name, score));
+ * ```
+ */
 export function zip<A extends readonly unknown[]>(...sources: [...ObservableInputTuple<A>]): Observable<A>;
+/**
+ * {@link zip} of the sources given as arguments, each tuple passed to the function given last.
+ *
+ * @example
+ * ```ts
+ * zip(names$, scores$, (name, score) => `${name}: ${score}`).subscribe(console.log);
+ * ```
+ */
 export function zip<A extends readonly unknown[], R>(
   ...sourcesAndResultSelector: [...ObservableInputTuple<A>, (...values: A) => R]
 ): Observable<R>;

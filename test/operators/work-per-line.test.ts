@@ -60,7 +60,7 @@ const cases: Record<string, Case> = {
       ),
     held: 4 + 16,
   },
-  'mergeScan(work, seed, 1)': {
+  'mergeScan(work, initial, 1)': {
     pipe: mergeScan((_last: FloodLine, line: FloodLine) => from(work(line)), { n: 0, line: '' }, 1),
     held: 1 + 16,
   },

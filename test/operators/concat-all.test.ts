@@ -1,14 +1,13 @@
-import { map, Observable, of, take, timer } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { map, of, take, timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { concatAll } from '../../src/operators/concat-all.js';
-import { type ExecEvent, exec } from '../../src/sources/exec.js';
-import { ChunkTestScheduler } from '../../src/testing/index.js';
-
-const newTestScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-const newChunkScheduler = () =>
-  new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
-const letter = (event: ExecEvent): string => (event.kind === 'exit' ? 'x' : event.content.trimEnd());
+import { exec } from '../../src/sources/exec.js';
+import {
+  letter,
+  newChunkScheduler,
+  newTestScheduler,
+  synchronousSource,
+} from '../support/operator-marbles.js';
 
 describe("sluice's concatAll() as RxJS's", () => {
   it('subscribes the inner observables one after the other', () => {
@@ -29,12 +28,7 @@ describe("sluice's concatAll() as RxJS's", () => {
 
   it('stops listening to a synchronous source when unsubscribed', () => {
     const sideEffects: number[] = [];
-    const synchronous = new Observable<Observable<number>>((subscriber) => {
-      for (let index = 0; !subscriber.closed && index < 10; index += 1) {
-        sideEffects.push(index);
-        subscriber.next(of(index));
-      }
-    });
+    const synchronous = synchronousSource(sideEffects, (index) => of(index));
     synchronous.pipe(concatAll(), take(3)).subscribe(() => {});
     expect(sideEffects).toEqual([0, 1, 2]);
   });

@@ -1,16 +1,15 @@
-import { map, Observable, of, concatMap as rxConcatMap, take, timer } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { map, of, concatMap as rxConcatMap, take, timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { concatMap } from '../../src/operators/concat-map.js';
 import { type ExecEvent, exec } from '../../src/sources/exec.js';
-import { ChunkTestScheduler, withDemand } from '../../src/testing/index.js';
+import { withDemand } from '../../src/testing/index.js';
+import {
+  letter,
+  newChunkScheduler,
+  newTestScheduler,
+  synchronousSource,
+} from '../support/operator-marbles.js';
 
-const newTestScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-const newChunkScheduler = () =>
-  new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
-
-/** An exec event as a marble letter: a line without its newline, `x` for the exit. */
-const letter = (event: ExecEvent): string => (event.kind === 'exit' ? 'x' : event.content.trimEnd());
 /** Four frames of work on an event, then its letter. */
 const work4 = (event: ExecEvent) => timer(4).pipe(map(() => letter(event)));
 
@@ -87,12 +86,7 @@ describe("sluice's concatMap() as RxJS's", () => {
 
   it('stops listening to a synchronous source when unsubscribed', () => {
     const sideEffects: number[] = [];
-    const synchronous = new Observable<number>((subscriber) => {
-      for (let index = 0; !subscriber.closed && index < 10; index += 1) {
-        sideEffects.push(index);
-        subscriber.next(index);
-      }
-    });
+    const synchronous = synchronousSource(sideEffects);
     synchronous
       .pipe(
         concatMap((value) => of(value)),

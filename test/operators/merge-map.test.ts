@@ -1,15 +1,15 @@
-import { map, Observable, of, mergeMap as rxMergeMap, take, timer } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { map, of, mergeMap as rxMergeMap, take, timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { mergeMap } from '../../src/operators/merge-map.js';
 import { type ExecEvent, exec } from '../../src/sources/exec.js';
-import { ChunkTestScheduler, withDemand } from '../../src/testing/index.js';
+import { withDemand } from '../../src/testing/index.js';
+import {
+  letter,
+  newChunkScheduler,
+  newTestScheduler,
+  synchronousSource,
+} from '../support/operator-marbles.js';
 
-const newTestScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-const newChunkScheduler = () =>
-  new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
-
-const letter = (event: ExecEvent): string => (event.kind === 'exit' ? 'x' : event.content.trimEnd());
 /** Six frames of work on an event, then its letter. */
 const work6 = (event: ExecEvent) => timer(6).pipe(map(() => letter(event)));
 
@@ -68,12 +68,7 @@ describe("sluice's mergeMap() as RxJS's", () => {
 
   it('stops listening to a synchronous source when unsubscribed', () => {
     const sideEffects: number[] = [];
-    const synchronous = new Observable<number>((subscriber) => {
-      for (let index = 0; !subscriber.closed && index < 10; index += 1) {
-        sideEffects.push(index);
-        subscriber.next(index);
-      }
-    });
+    const synchronous = synchronousSource(sideEffects);
     synchronous
       .pipe(
         mergeMap((value) => of(value)),

@@ -1,14 +1,13 @@
-import { map, Observable, of, take, timer } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { map, of, take, timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { mergeScan } from '../../src/operators/merge-scan.js';
 import { type ExecEvent, exec } from '../../src/sources/exec.js';
-import { ChunkTestScheduler } from '../../src/testing/index.js';
-
-const newTestScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-const newChunkScheduler = () =>
-  new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
-const letter = (event: ExecEvent): string => (event.kind === 'exit' ? 'x' : event.content.trimEnd());
+import {
+  letter,
+  newChunkScheduler,
+  newTestScheduler,
+  synchronousSource,
+} from '../support/operator-marbles.js';
 
 describe("sluice's mergeScan() as RxJS's", () => {
   it('accumulates through inner observables, each seeing the last value emitted', () => {
@@ -25,12 +24,7 @@ describe("sluice's mergeScan() as RxJS's", () => {
 
   it('stops listening to a synchronous source when unsubscribed', () => {
     const sideEffects: number[] = [];
-    const synchronous = new Observable<number>((subscriber) => {
-      for (let index = 0; !subscriber.closed && index < 10; index += 1) {
-        sideEffects.push(index);
-        subscriber.next(index);
-      }
-    });
+    const synchronous = synchronousSource(sideEffects);
     synchronous
       .pipe(
         mergeScan((acc, value) => of(acc + value), 0),

@@ -1,14 +1,13 @@
-import { map, Observable, of, take } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { map, of, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { zipAll } from '../../src/operators/zip-all.js';
-import { type ExecEvent, exec } from '../../src/sources/exec.js';
-import { ChunkTestScheduler } from '../../src/testing/index.js';
-
-const newTestScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-const newChunkScheduler = () =>
-  new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
-const letter = (event: ExecEvent): string => (event.kind === 'exit' ? 'x' : event.content.trimEnd());
+import { exec } from '../../src/sources/exec.js';
+import {
+  letter,
+  newChunkScheduler,
+  newTestScheduler,
+  synchronousSource,
+} from '../support/operator-marbles.js';
 
 describe("sluice's zipAll() as RxJS's", () => {
   it('collects the inner observables until the source completes, then zips them', () => {
@@ -37,12 +36,7 @@ describe("sluice's zipAll() as RxJS's", () => {
 
   it('stops listening to a synchronous inner source when unsubscribed', () => {
     const sideEffects: number[] = [];
-    const synchronous = new Observable<number>((subscriber) => {
-      for (let index = 0; !subscriber.closed && index < 10; index += 1) {
-        sideEffects.push(index);
-        subscriber.next(index);
-      }
-    });
+    const synchronous = synchronousSource(sideEffects);
     of(of(0, 1, 2, 3, 4, 5), synchronous)
       .pipe(zipAll(), take(3))
       .subscribe(() => {});

@@ -1,14 +1,13 @@
-import { map, Observable, of, take } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { map, of, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { zipWith } from '../../src/operators/zip-with.js';
-import { type ExecEvent, exec } from '../../src/sources/exec.js';
-import { ChunkTestScheduler } from '../../src/testing/index.js';
-
-const newTestScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-const newChunkScheduler = () =>
-  new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
-const letter = (event: ExecEvent): string => (event.kind === 'exit' ? 'x' : event.content.trimEnd());
+import { exec } from '../../src/sources/exec.js';
+import {
+  letter,
+  newChunkScheduler,
+  newTestScheduler,
+  synchronousSource,
+} from '../support/operator-marbles.js';
 
 describe("sluice's zipWith() as RxJS's", () => {
   it('pairs the source with the others, value by value', () => {
@@ -27,12 +26,7 @@ describe("sluice's zipWith() as RxJS's", () => {
 
   it('stops listening to a synchronous source when unsubscribed', () => {
     const sideEffects: number[] = [];
-    const synchronous = new Observable<number>((subscriber) => {
-      for (let index = 0; !subscriber.closed && index < 10; index += 1) {
-        sideEffects.push(index);
-        subscriber.next(index);
-      }
-    });
+    const synchronous = synchronousSource(sideEffects);
     of(0, 1, 2, 3, 4, 5)
       .pipe(zipWith(synchronous), take(3))
       .subscribe(() => {});

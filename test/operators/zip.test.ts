@@ -1,14 +1,14 @@
-import { map, Observable, of, take } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { map, of, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { zip } from '../../src/operators/zip.js';
-import { type ExecEvent, exec } from '../../src/sources/exec.js';
-import { ChunkTestScheduler, withDemand } from '../../src/testing/index.js';
-
-const newTestScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-const newChunkScheduler = () =>
-  new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
-const letter = (event: ExecEvent): string => (event.kind === 'exit' ? 'x' : event.content.trimEnd());
+import { exec } from '../../src/sources/exec.js';
+import { withDemand } from '../../src/testing/index.js';
+import {
+  letter,
+  newChunkScheduler,
+  newTestScheduler,
+  synchronousSource,
+} from '../support/operator-marbles.js';
 
 describe("sluice's zip() as RxJS's", () => {
   it('pairs the n-th values of its sources and completes when a finished source has nothing left', () => {
@@ -54,12 +54,7 @@ describe("sluice's zip() as RxJS's", () => {
 
   it('stops listening to a synchronous source when unsubscribed', () => {
     const sideEffects: number[] = [];
-    const synchronous = new Observable<number>((subscriber) => {
-      for (let index = 0; !subscriber.closed && index < 10; index += 1) {
-        sideEffects.push(index);
-        subscriber.next(index);
-      }
-    });
+    const synchronous = synchronousSource(sideEffects);
     zip(synchronous, of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9))
       .pipe(take(3))
       .subscribe(() => {});

@@ -1,4 +1,13 @@
-import { from, interval, lastValueFrom, map, type Observable, type OperatorFunction, takeWhile } from 'rxjs';
+import {
+  from,
+  interval,
+  lastValueFrom,
+  map,
+  type Observable,
+  type OperatorFunction,
+  takeWhile,
+  timer,
+} from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
 import { concatAll } from '../../src/operators/concat-all.js';
@@ -15,6 +24,8 @@ import {
   flood,
   floodLines,
   PIPE_AND_STREAM_LINES,
+  slowConsumers,
+  takeLines,
 } from '../support/flood.js';
 import { needs } from '../support/system-tools.js';
 
@@ -132,3 +143,29 @@ describe.skipIf(!needs('linux', 'ps', 'python3')).each(Object.entries(cases))(
     );
   },
 );
+
+describe.skipIf(!needs('linux', 'ps', 'python3'))('the other adapters at the end', () => {
+  it.each(Object.entries(slowConsumers))(
+    'concatMap(work) read by %s: bounded by the operator and the adapter; every line once, in order',
+    async (_adapter, consume) => {
+      const { events, meter } = flood();
+      await consume(floodLines(events).pipe(concatMap((line) => from(work(line)))), takeLines(meter, 1500), {
+        delayMs: 0,
+      });
+      meter.sample();
+      expect(meter.maxLead).toBeGreaterThan(256);
+      expect(meter.maxLead).toBeLessThanOrEqual(1 + 16 + BUFFER_SIZE + PIPE_AND_STREAM_LINES);
+      expect(meter.maxRssGrowth).toBeLessThan(20 * 1024 * 1024);
+      await meter.expectGone();
+    },
+    30_000,
+  );
+
+  it('a command run by sluice’s concatMap still sees the demand of the consumer below', async () => {
+    const { events, meter } = flood();
+    const queue = timer(5).pipe(concatMap(() => floodLines(events)));
+    await slowConsumers['for await'](queue, takeLines(meter, 400));
+    meter.expectBounded();
+    await meter.expectGone();
+  }, 30_000);
+});

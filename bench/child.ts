@@ -50,7 +50,10 @@ async function runVariant(params: RunParams): Promise<RunResult> {
   }
   if (name.startsWith('work-')) {
     const { measureSlow } = await import('./slow-consumer.js');
-    const work = (await import('./work-per-line.js')).workVariants[name];
+    const work =
+      name === 'work-effect' || name === 'work-zx'
+        ? (await import('./work-peers.js')).workPeerVariants[name]
+        : (await import('./work-per-line.js')).workVariants[name];
     const side = join(params.tmp, `${name}.pid`);
     if (work !== undefined) {
       return { slow: await measureSlow(work, side, join(params.fixtures, 'flood.py'), params.slowMs) };

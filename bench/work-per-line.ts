@@ -1,8 +1,5 @@
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { NodeServices } from '@effect/platform-node';
-import { Effect, Stream } from 'effect';
-import { ChildProcess, ChildProcessSpawner } from 'effect/process';
 import {
   from,
   map,
@@ -12,13 +9,12 @@ import {
   mergeMap as rxMergeMap,
   zip as rxZip,
 } from 'rxjs';
-import { $ } from 'zx';
 import { exec } from '../src/index.js';
 import { concatMap, mergeMap, zip } from '../src/operators/index.js';
 import type { SlowRun } from './slow-consumer.js';
 
 /** About a millisecond of asynchronous work on a line (a write to a store, an HTTP call). */
-const work1ms = async <T>(line: T): Promise<T> => {
+export const work1ms = async <T>(line: T): Promise<T> => {
   await sleep(1);
   return line;
 };
@@ -50,8 +46,7 @@ const pipeline = (operator: OperatorFunction<unknown, unknown>) => (run: SlowRun
  * Async work per line *inside* the pipeline, against `flood.py` for `slowMs`, measured like the
  * slow consumers (the child's lead from `/proc/<pid>/io` wchar, the parent's RSS): sluice's
  * `concatMap` / `mergeMap(…, 4)` / `zip` beside RxJS's own, each with a plain `subscribe()` at the
- * end, and the same idiom in Effect (`Stream.mapEffect` over a child's lines) and zx (`for await`
- * over a `$` process, awaiting the work in the loop). See docs/backpressure.md, "Operators that
+ * end (the peers' idioms are in bench/work-peers.ts). See docs/backpressure.md, "Operators that
  * hold values".
  *
  * @example
@@ -66,25 +61,4 @@ export const workVariants: Record<string, (run: SlowRun) => Promise<void>> = {
   'work-mergemap-rxjs': pipeline(rxMergeMap((line) => from(work4ms(line)), 4)),
   'work-zip': (run) => subscribeUntilOver(zip(lines(run), pacedLines(run)), run),
   'work-zip-rxjs': (run) => subscribeUntilOver(rxZip(lines(run), pacedLines(run)), run),
-  'work-effect': async (run) => {
-    const program = Effect.gen(function* () {
-      const spawner = yield* ChildProcessSpawner.ChildProcessSpawner;
-      yield* spawner.streamLines(ChildProcess.make(run.command, [...run.args])).pipe(
-        Stream.mapEffect((line) => Effect.promise(() => work1ms(line))),
-        Stream.tap(() => Effect.sync(() => run.take())),
-        Stream.interruptWhen(Effect.promise(() => run.over)),
-        Stream.runDrain,
-      );
-    }).pipe(Effect.provide(NodeServices.layer));
-    await Effect.runPromise(program);
-  },
-  'work-zx': async (run) => {
-    const child = $({ quiet: true, nothrow: true })`${run.command} ${run.args}`;
-    for await (const line of child) {
-      await work1ms(line);
-      run.take();
-      if (run.done) break;
-    }
-    await child.kill('SIGKILL').catch(() => {});
-  },
 };

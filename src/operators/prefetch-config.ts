@@ -13,7 +13,11 @@ import { readInteger } from '../core/read-integer.js';
  * ```
  */
 export interface PrefetchConfig {
-  /** Values that may wait before the source is paused. A positive integer; default `16`. */
+  /**
+   * Values that may wait before the source is paused. A positive integer, or `Infinity` for RxJS's
+   * own unbounded buffer (never pause: see docs/backpressure.md for the one case that needs it, a
+   * shared producer read twice by one operator); default `16`.
+   */
   readonly prefetch?: number;
 }
 
@@ -30,5 +34,6 @@ export const DEFAULT_PREFETCH = 16;
  * ```
  */
 export function readPrefetch(config: PrefetchConfig | undefined): number {
+  if (config?.prefetch === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
   return readInteger(config, 'prefetch', DEFAULT_PREFETCH, { min: 1 });
 }

@@ -17,7 +17,7 @@ const positive = (value: unknown) => typeof value === 'number' && Number.isFinit
 
 describe.skipIf(!needs('linux', 'python3'))('bench/run.ts --quick --json', () => {
   it('reports every variant with sane fields and a summary with every ratio', {
-    timeout: 180_000,
+    timeout: 300_000,
   }, async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,

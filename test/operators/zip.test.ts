@@ -1,5 +1,7 @@
-import { map, of, take } from 'rxjs';
+import { filter, map, type Observable, of, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import type { PrefetchConfig } from '../../src/operators/prefetch-config.js';
+import { share } from '../../src/operators/share.js';
 import { zip } from '../../src/operators/zip.js';
 import { exec } from '../../src/sources/exec.js';
 import { withDemand } from '../../src/testing/index.js';
@@ -117,6 +119,26 @@ describe("sluice's zip(): the pause reaches the process that is ahead", () => {
       flush();
       expect(fake.pauses).toEqual([3]);
       expect(fake.resumes).toEqual([9]);
+    });
+  });
+
+  it("a producer shared by two of its sources: the bound can stall it, and prefetch: Infinity is RxJS's unbounded zip", () => {
+    newChunkScheduler().run(({ expectObservable, fakeExec, flush }) => {
+      const bounded = fakeExec({ stdout: '-a-b-c-d-e-f|' });
+      const unbounded = fakeExec({ stdout: '-a-b-c-d-e-f|' });
+      const firstAndAll = (shared: Observable<string>, config: PrefetchConfig) =>
+        zip([shared.pipe(filter((line) => line === 'a')), shared], config);
+      const run = (fake: typeof bounded) => exec('make', [], { port: fake }).pipe(map(letter), share());
+      const values = { u: ['a', 'a'] };
+      // b and c wait for a partner that only the end of the run can bring: paused for good.
+      expectObservable(firstAndAll(run(bounded), { prefetch: 2 })).toBe('-u', values);
+      expectObservable(firstAndAll(run(unbounded), { prefetch: Number.POSITIVE_INFINITY })).toBe(
+        '-u----------|',
+        values,
+      );
+      flush();
+      expect(bounded.pauses).toEqual([5]);
+      expect(unbounded.pauses).toEqual([]);
     });
   });
 });

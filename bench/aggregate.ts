@@ -51,7 +51,7 @@ export function aggregate(spec: VariantSpec, runs: readonly RunResult[], expecte
       maxUs: round(Math.max(...samples), 1),
     };
   }
-  if (spec.group === 'slow' || spec.group === 'compose') {
+  if (spec.group === 'slow' || spec.group === 'compose' || spec.group === 'work') {
     const slow = runs[0]?.slow;
     if (slow === undefined) return { ...base, error: 'no figures' };
     return {

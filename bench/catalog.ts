@@ -4,6 +4,7 @@ export type BenchGroup =
   | 'latency'
   | 'slow'
   | 'compose'
+  | 'work'
   | 'cancel'
   | 'import'
   | 'start'
@@ -81,6 +82,26 @@ export const CATALOG: readonly VariantSpec[] = [
     group: 'compose',
     label: "fromEvent 'data' → RxJS share(), fast + slow (naive)",
   },
+  { name: 'work-concatmap', group: 'work', label: 'sluice exec → sluice concatMap(work 1 ms) → subscribe()' },
+  {
+    name: 'work-concatmap-rxjs',
+    group: 'work',
+    label: "sluice exec → RxJS's concatMap(work 1 ms) → subscribe()",
+  },
+  {
+    name: 'work-mergemap',
+    group: 'work',
+    label: 'sluice exec → sluice mergeMap(work 4 ms, 4) → subscribe()',
+  },
+  {
+    name: 'work-mergemap-rxjs',
+    group: 'work',
+    label: "sluice exec → RxJS's mergeMap(work 4 ms, 4) → subscribe()",
+  },
+  { name: 'work-zip', group: 'work', label: 'sluice zip(exec flood, exec 1 line/ms) → subscribe()' },
+  { name: 'work-zip-rxjs', group: 'work', label: "RxJS's zip(exec flood, exec 1 line/ms) → subscribe()" },
+  { name: 'work-effect', group: 'work', label: 'Effect: streamLines → Stream.mapEffect(work 1 ms)' },
+  { name: 'work-zx', group: 'work', label: 'zx: for await (line of $`cmd`) await work(1 ms)' },
   { name: 'cancel-term', group: 'cancel', label: 'group exits on SIGTERM' },
   { name: 'cancel-ignore-term', group: 'cancel', label: 'group ignores SIGTERM (forceKillAfterMs 200)' },
   {

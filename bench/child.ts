@@ -8,7 +8,7 @@ import type { RunParams, RunResult } from './bench-result.js';
 async function runVariant(params: RunParams): Promise<RunResult> {
   const name = params.variant.replace(/@node$/, '');
   // sluice loads execa and zod on first use: load them now, outside every measurement.
-  if (/^(exec-|kernel-|mcp-|cli-|latency-exec|slow-exec|slow-kernel|compose-|cancel-)/.test(name)) {
+  if (/^(exec-|kernel-|mcp-|cli-|latency-exec|slow-exec|slow-kernel|compose-|work-|cancel-)/.test(name)) {
     await (await import('./warm-up.js')).warmUpSluice();
   }
   // The kernel variants also load the kernel (and run one stream) before the clock starts.
@@ -46,6 +46,17 @@ async function runVariant(params: RunParams): Promise<RunResult> {
     const side = join(params.tmp, `${name}.pid`);
     if (compose !== undefined) {
       return { slow: await measureSlow(compose, side, join(params.fixtures, 'flood.py'), params.slowMs) };
+    }
+  }
+  if (name.startsWith('work-')) {
+    const { measureSlow } = await import('./slow-consumer.js');
+    const work =
+      name === 'work-effect' || name === 'work-zx'
+        ? (await import('./work-peers.js')).workPeerVariants[name]
+        : (await import('./work-per-line.js')).workVariants[name];
+    const side = join(params.tmp, `${name}.pid`);
+    if (work !== undefined) {
+      return { slow: await measureSlow(work, side, join(params.fixtures, 'flood.py'), params.slowMs) };
     }
   }
   if (name === 'mcp-http-progress') {

@@ -115,6 +115,7 @@ async function main(): Promise<void> {
         spec.group === 'latency' ||
         spec.group === 'slow' ||
         spec.group === 'compose' ||
+        spec.group === 'work' ||
         spec.group === 'cancel' ||
         spec.group === 'redis'
       ) {

@@ -27,6 +27,11 @@ export const LEAD_LIMIT_BYTES = SLOW_BUFFER_SIZE * LINE_BYTES + 128 * 1024;
  * (the socketpair, Python's block, Node's last read, exec's split lines; docs/backpressure.md).
  */
 export const COMPOSE_LEAD_LIMIT_BYTES = SLOW_BUFFER_SIZE * LINE_BYTES + 384 * 1024;
+/**
+ * A work-per-line pipeline's allowed lead: the largest operator bound (`mergeMap(…, 4)`: 4 + 16
+ * values) + 384 KiB of transport; the consumer (a plain `subscribe()`) holds nothing.
+ */
+export const WORK_LEAD_LIMIT_BYTES = 20 * LINE_BYTES + 384 * 1024;
 const RSS_LIMIT_MB = 20;
 
 /**
@@ -95,6 +100,29 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
       figure('compose-concatmap-naive', 'maxLeadBytes'),
       figure('compose-concatmap', 'maxLeadBytes'),
     ),
+    workConcatMapLeadVsLimit: div(figure('work-concatmap', 'maxLeadBytes'), WORK_LEAD_LIMIT_BYTES),
+    workConcatMapRssVsLimit: div(figure('work-concatmap', 'rssGrowthMB'), RSS_LIMIT_MB),
+    workMergeMapLeadVsLimit: div(figure('work-mergemap', 'maxLeadBytes'), WORK_LEAD_LIMIT_BYTES),
+    workMergeMapRssVsLimit: div(figure('work-mergemap', 'rssGrowthMB'), RSS_LIMIT_MB),
+    workZipLeadVsLimit: div(figure('work-zip', 'maxLeadBytes'), WORK_LEAD_LIMIT_BYTES),
+    workZipRssVsLimit: div(figure('work-zip', 'rssGrowthMB'), RSS_LIMIT_MB),
+    workRxjsConcatMapLeadVsSluice: div(
+      figure('work-concatmap-rxjs', 'maxLeadBytes'),
+      figure('work-concatmap', 'maxLeadBytes'),
+    ),
+    workRxjsMergeMapLeadVsSluice: div(
+      figure('work-mergemap-rxjs', 'maxLeadBytes'),
+      figure('work-mergemap', 'maxLeadBytes'),
+    ),
+    workRxjsZipLeadVsSluice: div(figure('work-zip-rxjs', 'maxLeadBytes'), figure('work-zip', 'maxLeadBytes')),
+    workEffectLeadVsSluiceConcatMap: div(
+      figure('work-effect', 'maxLeadBytes'),
+      figure('work-concatmap', 'maxLeadBytes'),
+    ),
+    workZxLeadVsSluiceConcatMap: div(
+      figure('work-zx', 'maxLeadBytes'),
+      figure('work-concatmap', 'maxLeadBytes'),
+    ),
     slowNaiveLeadVsExecIterable: div(
       figure('slow-naive-rxjs', 'maxLeadBytes'),
       figure('slow-exec-iterable', 'maxLeadBytes'),
@@ -150,6 +178,10 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
   for (const name of ['ConcatMap', 'MergeMap', 'Share']) {
     target(`compose${name}LeadVsLimit`, '<=', 1, `compose ${name}: lead ≤ 16 chunks + 384 KiB`);
     target(`compose${name}RssVsLimit`, '<=', 1, `compose ${name}: RSS growth ≤ 20 MB`);
+  }
+  for (const name of ['ConcatMap', 'MergeMap', 'Zip']) {
+    target(`work${name}LeadVsLimit`, '<=', 1, `work per line, sluice ${name}: lead ≤ 20 values + 384 KiB`);
+    target(`work${name}RssVsLimit`, '<=', 1, `work per line, sluice ${name}: RSS growth ≤ 20 MB`);
   }
   target('kernelStreamVsExecIterable', '>=', 0.6, 'kernel host + bridge ≥ 0.6 × exec → toAsyncIterable');
   target('cliJsonVsExecIterable', '>=', 0.35, 'sluice exec --json | wc -l ≥ 0.35 × exec → toAsyncIterable');

@@ -22,7 +22,7 @@ export function renderTable(entries: readonly BenchEntry[], summary: BenchSummar
   const of = (group: BenchEntry['group']) => entries.filter((entry) => entry.group === group);
   const failed = (entry: BenchEntry) =>
     entry.error ? [`${entry.label} — FAILED: ${entry.error}`] : undefined;
-  const slowTable = (group: 'slow' | 'compose') =>
+  const slowTable = (group: 'slow' | 'compose' | 'work') =>
     markdown(
       ['consumer', "child's max lead", 'parent RSS start → peak', 'growth', 'child wrote', 'stopped by'],
       of(group).map(
@@ -70,6 +70,10 @@ export function renderTable(entries: readonly BenchEntry[], summary: BenchSummar
     '### Compositions (the command subscribed later, by an operator; slow consumer as above)',
     '',
     slowTable('compose'),
+    '',
+    '### Work per line (async work inside the pipeline, a plain subscribe() at the end; docs/backpressure.md)',
+    '',
+    slowTable('work'),
     '',
     '### Cancel (unsubscribe → every process of the group gone) and import cost',
     '',

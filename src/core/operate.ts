@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction, type Subscriber, type TeardownLogic } from 'rxjs';
+import type { Observable, OperatorFunction, Subscriber, TeardownLogic } from 'rxjs';
 import { OperatorSubscriber } from './subscriber-chain.js';
 
 /**
@@ -16,14 +16,18 @@ import { OperatorSubscriber } from './subscriber-chain.js';
 export function operate<T, R>(
   init: (source: Observable<T>, subscriber: Subscriber<R>) => TeardownLogic,
 ): OperatorFunction<T, R> {
+  // Lifted from the source, as RxJS does: a subclass of Observable whose `lift` returns its own
+  // kind stays that kind through the operator.
   return (source) =>
-    new Observable<R>((subscriber) => {
-      try {
-        return init(source, subscriber);
-      } catch (error) {
-        subscriber.error(error);
-        return undefined;
-      }
+    source.lift<R>({
+      call: (subscriber: Subscriber<R>, lifted: Observable<T>) => {
+        try {
+          return init(lifted, subscriber);
+        } catch (error) {
+          subscriber.error(error);
+          return undefined;
+        }
+      },
     });
 }
 

@@ -5,6 +5,7 @@ import {
   type ShareConfig,
   Subject,
   type SubjectLike,
+  type Subscriber,
 } from 'rxjs';
 import { AggregateDemand, type Governor } from '../core/aggregate-demand.js';
 import type { ChunkEvent } from '../core/chunk.js';
@@ -97,9 +98,20 @@ export function share<T>(config: DemandShareConfig<T> = {}): MonoTypeOperatorFun
     let demand: AggregateDemand | null = null;
     const linked = new Observable<T>((subscriber) => {
       const members = subject as unknown as SubjectNode | undefined;
-      demand = Array.isArray(members?.observers)
-        ? new AggregateDemand(() => subjectObservers(members as SubjectNode), governor, chainDemand)
+      // A consumer whose chain leads back into this producer (the source reads the shared stream
+      // itself: `withLatestFrom(defer(() => shared))`) carries this very demand: it cannot govern
+      // the producer it feeds on, so it counts as a consumer without demand.
+      const own: AggregateDemand | null = Array.isArray(members?.observers)
+        ? new AggregateDemand(
+            () => subjectObservers(members as SubjectNode),
+            governor,
+            (member) => {
+              const found = chainDemand(member);
+              return found === own ? undefined : found;
+            },
+          )
         : null;
+      demand = own;
       return subscribeWithDemand(source, demand, subscriber);
     });
     const shared = rxShare<T>({ ...resets, connector: () => (subject = connector()) })(linked);
@@ -111,10 +123,13 @@ export function share<T>(config: DemandShareConfig<T> = {}): MonoTypeOperatorFun
           ) as unknown as Observable<T>);
     // A consumer that joins may change who governs (a flowing one, while every other is paused):
     // the producer, which may be waiting for a change, is told at once.
-    return new Observable<T>((subscriber) => {
-      const subscription = consumed.subscribe(subscriber);
-      demand?.refresh();
-      return subscription;
+    // Lifted from the source, as RxJS's operators are: a subclass of Observable stays one.
+    return source.lift<T>({
+      call: (subscriber: Subscriber<T>) => {
+        const subscription = consumed.subscribe(subscriber);
+        demand?.refresh();
+        return subscription;
+      },
     });
   };
 }

@@ -17,7 +17,7 @@ const positive = (value: unknown) => typeof value === 'number' && Number.isFinit
 
 describe.skipIf(!needs('linux', 'python3'))('bench/run.ts --quick --json', () => {
   it('reports every variant with sane fields and a summary with every ratio', {
-    timeout: 180_000,
+    timeout: 300_000,
   }, async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
@@ -42,7 +42,7 @@ describe.skipIf(!needs('linux', 'python3'))('bench/run.ts --quick --json', () =>
         expect(entry.samples, entry.name).toBeGreaterThan(0);
         expect(positive(entry.p50Us), entry.name).toBe(true);
         expect(entry.p99Us as number).toBeGreaterThanOrEqual(entry.p50Us as number);
-      } else if (entry.group === 'slow' || entry.group === 'compose') {
+      } else if (entry.group === 'slow' || entry.group === 'compose' || entry.group === 'work') {
         expect(entry.consumedLines, entry.name).toBeGreaterThanOrEqual(0); // the naive one may starve
         expect(positive(entry.childWrittenMB), entry.name).toBe(true);
         expect(entry.maxLeadBytes as number, entry.name).toBeGreaterThan(0);
@@ -62,6 +62,7 @@ describe.skipIf(!needs('linux', 'python3'))('bench/run.ts --quick --json', () =>
     const lead = (name: string) => entries.find((entry) => entry.name === name)?.maxLeadBytes as number;
     expect(lead('slow-exec-iterable')).toBeLessThan(lead('slow-naive-rxjs'));
     expect(lead('compose-concatmap')).toBeLessThan(lead('compose-concatmap-naive'));
+    expect(lead('work-concatmap')).toBeLessThan(lead('work-concatmap-rxjs'));
 
     expect(last.summary).toBeDefined();
     const ratios = Object.entries(last.summary?.ratios ?? {});

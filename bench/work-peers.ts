@@ -1,0 +1,41 @@
+import { NodeServices } from '@effect/platform-node';
+import { Effect, Stream } from 'effect';
+import { ChildProcess, ChildProcessSpawner } from 'effect/process';
+import { $ } from 'zx';
+import type { SlowRun } from './slow-consumer.js';
+import { work1ms } from './work-per-line.js';
+
+/**
+ * The work-per-line idiom of sluice's peers, measured like bench/work-per-line.ts (loaded only by
+ * their own runs, so the other variants do not pay for Effect and zx): Effect's `Stream.mapEffect`
+ * over a child's lines (pull: the next line is read when the work is done), and zx's `for await`
+ * over a `$` process, awaiting the work in the loop.
+ *
+ * @example
+ * ```ts
+ * await measureSlow(workPeerVariants['work-effect'], side, flood, 3000);
+ * ```
+ */
+export const workPeerVariants: Record<string, (run: SlowRun) => Promise<void>> = {
+  'work-effect': async (run) => {
+    const program = Effect.gen(function* () {
+      const spawner = yield* ChildProcessSpawner.ChildProcessSpawner;
+      yield* spawner.streamLines(ChildProcess.make(run.command, [...run.args])).pipe(
+        Stream.mapEffect((line) => Effect.promise(() => work1ms(line))),
+        Stream.tap(() => Effect.sync(() => run.take())),
+        Stream.interruptWhen(Effect.promise(() => run.over)),
+        Stream.runDrain,
+      );
+    }).pipe(Effect.provide(NodeServices.layer));
+    await Effect.runPromise(program);
+  },
+  'work-zx': async (run) => {
+    const child = $({ quiet: true, nothrow: true })`${run.command} ${run.args}`;
+    for await (const line of child) {
+      await work1ms(line);
+      run.take();
+      if (run.done) break;
+    }
+    await child.kill('SIGKILL').catch(() => {});
+  },
+};

@@ -1,0 +1,51 @@
+import { map, of, take, timer } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { mergeAll } from '../../src/operators/merge-all.js';
+import { exec } from '../../src/sources/exec.js';
+import {
+  letter,
+  newChunkScheduler,
+  newTestScheduler,
+  synchronousSource,
+} from '../support/operator-marbles.js';
+
+describe("sluice's mergeAll() as RxJS's", () => {
+  it('merges at most `concurrent` inner observables at a time', () => {
+    newTestScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const x = cold('     --a--b|           ');
+      const xsubs = '      -^-----!           ';
+      const y = cold('       --c--d|         ');
+      const ysubs = '      -------^-----!     ';
+      const e1 = hot('     -x-y------|        ', { x, y });
+      const e1subs = '     ^---------!        ';
+      const expected = '   ---a--b--c--d|     ';
+      expectObservable(e1.pipe(mergeAll(1))).toBe(expected);
+      expectSubscriptions(x.subscriptions).toBe(xsubs);
+      expectSubscriptions(y.subscriptions).toBe(ysubs);
+      expectSubscriptions(e1.subscriptions).toBe(e1subs);
+    });
+  });
+
+  it('stops listening to a synchronous source when unsubscribed', () => {
+    const sideEffects: number[] = [];
+    const synchronous = synchronousSource(sideEffects, (index) => of(index));
+    synchronous.pipe(mergeAll(), take(3)).subscribe(() => {});
+    expect(sideEffects).toEqual([0, 1, 2]);
+  });
+});
+
+describe("sluice's mergeAll(): the pause reaches the process", () => {
+  it('with no demanding consumer, paused while concurrent + prefetch inner observables are held', () => {
+    newChunkScheduler().run(({ expectObservable, fakeExec, flush }) => {
+      const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
+      const worked = exec('make', [], { port: fake }).pipe(
+        map((event) => timer(6).pipe(map(() => letter(event)))),
+        mergeAll(2, { prefetch: 1 }),
+      );
+      expectObservable(worked).toBe('-------a-b---c-d---e-f---(x|)');
+      flush();
+      expect(fake.pauses.slice(0, 2)).toEqual([5, 11]);
+      expect(fake.resumes.slice(0, 2)).toEqual([9, 15]);
+    });
+  });
+});

@@ -1,0 +1,136 @@
+import { map, of, mergeMap as rxMergeMap, take, timer } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { mergeMap } from '../../src/operators/merge-map.js';
+import { type ExecEvent, exec } from '../../src/sources/exec.js';
+import { withDemand } from '../../src/testing/index.js';
+import {
+  letter,
+  newChunkScheduler,
+  newTestScheduler,
+  synchronousSource,
+} from '../support/operator-marbles.js';
+
+/** Six frames of work on an event, then its letter. */
+const work6 = (event: ExecEvent) => timer(6).pipe(map(() => letter(event)));
+
+describe("sluice's mergeMap() as RxJS's", () => {
+  it('merges the inner observables, at most `concurrent` at a time, in arrival order', () => {
+    newTestScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const e1 = hot('   -a-b-c-|         ');
+      const e1subs = '   ^------!         ';
+      const inner = cold(' --x--y|         ');
+      const innersubs = [
+        '                -^-----!         ',
+        '                ---^-----!       ',
+        '                -------^-----!   ',
+      ];
+      const expected = ' ---x-xy-yx--y|   ';
+      expectObservable(e1.pipe(mergeMap(() => inner, 2))).toBe(expected);
+      expectSubscriptions(e1.subscriptions).toBe(e1subs);
+      expectSubscriptions(inner.subscriptions).toBe(innersubs);
+    });
+  });
+
+  it('raises an inner error, unsubscribing the source and the other inner observables', () => {
+    newTestScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const e1 = hot('   -a-b---|');
+      const e1subs = '   ^----!  ';
+      const a = cold('    ------x|');
+      const asubs = '    -^---!  ';
+      const b = cold('      --#  ');
+      const expected = ' -----#  ';
+      expectObservable(e1.pipe(mergeMap((key) => (key === 'a' ? a : b)))).toBe(expected);
+      expectSubscriptions(e1.subscriptions).toBe(e1subs);
+      expectSubscriptions(a.subscriptions).toBe(asubs);
+    });
+  });
+
+  it("keeps RxJS's deprecated result selector and concurrency as the third argument", () => {
+    newTestScheduler().run(({ cold, hot, expectObservable }) => {
+      const e1 = hot('   -a-b----|');
+      const inner = cold(' --x|    ');
+      const expected = ' ---A--B-|';
+      expectObservable(
+        e1.pipe(
+          mergeMap(
+            () => inner,
+            (outer) => outer.toUpperCase(),
+            1,
+          ),
+        ),
+      ).toBe(expected, {
+        A: 'A',
+        B: 'B',
+      });
+      expectObservable(e1.pipe(mergeMap(() => inner, undefined, 1))).toBe(' ---x--x-|');
+    });
+  });
+
+  it('stops listening to a synchronous source when unsubscribed', () => {
+    const sideEffects: number[] = [];
+    const synchronous = synchronousSource(sideEffects);
+    synchronous
+      .pipe(
+        mergeMap((value) => of(value)),
+        take(3),
+      )
+      .subscribe(() => {});
+    expect(sideEffects).toEqual([0, 1, 2]);
+  });
+
+  it('refuses a bad prefetch, naming the option', () => {
+    expect(() => mergeMap(() => of(1), 2, { prefetch: 1.5 })).toThrow(
+      'Expected the `prefetch` option to be a positive integer, got `1.5` (number)',
+    );
+  });
+});
+
+describe("sluice's mergeMap(): the pause reaches the process", () => {
+  it('with no demanding consumer, paused while concurrent + prefetch values are held, resumed at half', () => {
+    newChunkScheduler().run(({ expectObservable, fakeExec, flush }) => {
+      const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
+      const worked = exec('make', [], { port: fake }).pipe(mergeMap(work6, 2, { prefetch: 1 }));
+      expectObservable(worked).toBe('-------a-b---c-d---e-f---(x|)');
+      flush();
+      // a and b run from 1 and 3; c waits from 5: 3 held, paused. a's end (7) leaves 2, b's (9)
+      // leaves 1, half of 3: resumed, and d comes in at once.
+      expect(fake.pauses.slice(0, 2)).toEqual([5, 11]);
+      expect(fake.resumes.slice(0, 2)).toEqual([9, 15]);
+    });
+  });
+
+  it('with unbounded concurrency, paused while prefetch inner observables run', () => {
+    newChunkScheduler().run(({ expectObservable, fakeExec, flush }) => {
+      const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
+      const worked = exec('make', [], { port: fake }).pipe(mergeMap(work6, undefined, { prefetch: 2 }));
+      expectObservable(worked).toBe('-------a-b---c-d---e-f---(x|)');
+      flush();
+      // a and b run from 1 and 3: 2 running, paused. a's end (7) lets c in, which fills it again.
+      expect(fake.pauses.slice(0, 3)).toEqual([3, 7, 9]);
+      expect(fake.resumes.slice(0, 2)).toEqual([7, 9]);
+    });
+  });
+
+  it('combined with the consumer: paused while the consumer is, though the operator has room', () => {
+    newChunkScheduler().run(({ demand, expectObservable, fakeExec, flush }) => {
+      const fake = fakeExec({ stdout: '-a-b-c-d|' });
+      const consumer = demand('   --p-------r');
+      const worked = exec('make', [], { port: fake }).pipe(mergeMap(work6, 4));
+      expectObservable(withDemand(consumer, worked)).toBe('-------a--------b-c-d(x|)');
+      flush();
+      // b stays in the child's pipe from the consumer's pause (2) to its resume (10).
+      expect(fake.pauses).toEqual([2]);
+      expect(fake.resumes).toEqual([10]);
+    });
+  });
+
+  it("RxJS's mergeMap with the same pipeline: the process is never paused", () => {
+    newChunkScheduler().run(({ expectObservable, fakeExec, flush }) => {
+      const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
+      const worked = exec('make', [], { port: fake }).pipe(rxMergeMap(work6, 2));
+      expectObservable(worked).toBe('-------a-b---c-d---e-f---(x|)');
+      flush();
+      expect(fake.pauses).toEqual([]);
+    });
+  });
+});

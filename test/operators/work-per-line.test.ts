@@ -1,0 +1,171 @@
+import {
+  from,
+  interval,
+  lastValueFrom,
+  map,
+  type Observable,
+  type OperatorFunction,
+  takeWhile,
+  timer,
+} from 'rxjs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
+import { concatAll } from '../../src/operators/concat-all.js';
+import { concatMap } from '../../src/operators/concat-map.js';
+import { mergeAll } from '../../src/operators/merge-all.js';
+import { mergeMap } from '../../src/operators/merge-map.js';
+import { mergeScan } from '../../src/operators/merge-scan.js';
+import { zip } from '../../src/operators/zip.js';
+import { zipWith } from '../../src/operators/zip-with.js';
+import {
+  BUFFER_SIZE,
+  cleanFloods,
+  type FloodLine,
+  flood,
+  floodLines,
+  PIPE_AND_STREAM_LINES,
+  slowConsumers,
+  takeLines,
+} from '../support/flood.js';
+import { needs } from '../support/system-tools.js';
+
+// Async work per line *inside* the pipeline, against a python child that writes as fast as its
+// pipe allows (test/support/flood.ts), for 2 s. With RxJS's own operators nothing asks the child to
+// wait (measured: 605 000 lines ahead, +143 MB for concatMap). sluice's pause it once they hold
+// their documented number of values, with or without a demanding consumer at the end.
+
+afterAll(cleanFloods);
+
+const RUN_MS = 2_000;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** About a millisecond of asynchronous work on a line. */
+const work = async (line: FloodLine): Promise<FloodLine> => {
+  await sleep(1);
+  return line;
+};
+
+interface Case {
+  /** The pipeline from the flood's lines to the lines, worked on. */
+  readonly pipe: OperatorFunction<FloodLine, FloodLine>;
+  /** What the operator may hold: its documented bound. */
+  readonly held: number;
+}
+
+const cases: Record<string, Case> = {
+  'concatMap(work)': { pipe: concatMap((line) => from(work(line))), held: 1 + 16 },
+  'mergeMap(work, 4)': { pipe: mergeMap((line) => from(work(line)), 4), held: 4 + 16 },
+  'mergeMap(work) (unbounded concurrency)': { pipe: mergeMap((line) => from(work(line))), held: 16 },
+  'map + concatAll()': {
+    pipe: (lines) =>
+      lines.pipe(
+        map((line) => from(work(line))),
+        concatAll(),
+      ),
+    held: 1 + 16,
+  },
+  'map + mergeAll(4)': {
+    pipe: (lines) =>
+      lines.pipe(
+        map((line) => from(work(line))),
+        mergeAll(4),
+      ),
+    held: 4 + 16,
+  },
+  'mergeScan(work, initial, 1)': {
+    pipe: mergeScan((_last: FloodLine, line: FloodLine) => from(work(line)), { n: 0, line: '' }, 1),
+    held: 1 + 16,
+  },
+  // The flood zipped with a source of one value per millisecond: the flood is the one ahead.
+  'zip(flood, interval(1))': {
+    pipe: (lines) => zip(lines, interval(1)).pipe(map(([line]) => line)),
+    held: 16,
+  },
+  'zipWith(interval(1))': {
+    pipe: (lines) =>
+      lines.pipe(
+        zipWith(interval(1)),
+        map(([line]) => line),
+      ),
+    held: 16,
+  },
+};
+
+type Consumer = (lines: Observable<FloodLine>, take: (line: FloodLine) => void) => Promise<void>;
+
+/** Stops after RUN_MS: `takeWhile` completes, unsubscribing (and so killing) the child. */
+const forTwoSeconds = (lines: Observable<FloodLine>): Observable<FloodLine> => {
+  const start = performance.now();
+  return lines.pipe(takeWhile(() => performance.now() - start < RUN_MS));
+};
+
+const consumers: Record<string, { readonly run: Consumer; readonly buffer: number }> = {
+  'plain subscribe()': {
+    buffer: 0,
+    run: (lines, take) =>
+      new Promise<void>((resolve, reject) => {
+        forTwoSeconds(lines).subscribe({ next: take, error: reject, complete: resolve });
+      }),
+  },
+  lastValueFrom: {
+    buffer: 0,
+    run: async (lines, take) => {
+      await lastValueFrom(forTwoSeconds(lines).pipe(map(take)));
+    },
+  },
+  'for await (toAsyncIterable)': {
+    buffer: BUFFER_SIZE,
+    run: async (lines, take) => {
+      const start = performance.now();
+      for await (const line of toAsyncIterable(lines, { bufferSize: BUFFER_SIZE })) {
+        take(line);
+        if (performance.now() - start >= RUN_MS) break;
+      }
+    },
+  },
+};
+
+describe.skipIf(!needs('linux', 'ps', 'python3')).each(Object.entries(cases))(
+  '%s against a flooding child',
+  (_name, { pipe, held }) => {
+    it.each(Object.entries(consumers))(
+      'with %s: the child stays within the operator’s and the consumer’s buffers plus the pipe; every line once, in order; nothing left',
+      async (_consumer, { run, buffer }) => {
+        const { events, meter } = flood();
+        await run(floodLines(events).pipe(pipe), (line) => meter.take(line));
+        meter.sample();
+        expect(meter.consumed).toBeGreaterThan(300); // the work ran for a while…
+        expect(meter.maxLead).toBeGreaterThan(256); // …the child filled its pipe and blocked on it…
+        expect(meter.maxLead).toBeLessThanOrEqual(held + buffer + PIPE_AND_STREAM_LINES); // …never further
+        expect(meter.maxRssGrowth).toBeLessThan(20 * 1024 * 1024);
+        await meter.expectGone();
+      },
+      30_000,
+    );
+  },
+);
+
+describe.skipIf(!needs('linux', 'ps', 'python3'))('the other adapters at the end', () => {
+  it.each(Object.entries(slowConsumers))(
+    'concatMap(work) read by %s: bounded by the operator and the adapter; every line once, in order',
+    async (_adapter, consume) => {
+      const { events, meter } = flood();
+      await consume(floodLines(events).pipe(concatMap((line) => from(work(line)))), takeLines(meter, 1500), {
+        delayMs: 0,
+      });
+      meter.sample();
+      expect(meter.maxLead).toBeGreaterThan(256);
+      expect(meter.maxLead).toBeLessThanOrEqual(1 + 16 + BUFFER_SIZE + PIPE_AND_STREAM_LINES);
+      expect(meter.maxRssGrowth).toBeLessThan(20 * 1024 * 1024);
+      await meter.expectGone();
+    },
+    30_000,
+  );
+
+  it('a command run by sluice’s concatMap still sees the demand of the consumer below', async () => {
+    const { events, meter } = flood();
+    const queue = timer(5).pipe(concatMap(() => floodLines(events)));
+    await slowConsumers['for await'](queue, takeLines(meter, 400));
+    meter.expectBounded();
+    await meter.expectGone();
+  }, 30_000);
+});

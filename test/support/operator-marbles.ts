@@ -1,0 +1,33 @@
+import { Observable } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import { expect } from 'vitest';
+import type { ExecEvent } from '../../src/sources/exec.js';
+import { ChunkTestScheduler } from '../../src/testing/index.js';
+
+/** A TestScheduler that asserts with vitest's deep equality. */
+export const newTestScheduler = (): TestScheduler =>
+  new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+
+/** sluice's ChunkTestScheduler (with `demand` and `fakeExec` helpers), asserting with vitest. */
+export const newChunkScheduler = (): ChunkTestScheduler =>
+  new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
+
+/** An exec event as a marble letter: a line's content without its newline, `x` for the exit. */
+export const letter = (event: ExecEvent): string => (event.kind === 'exit' ? 'x' : event.content.trimEnd());
+
+/**
+ * The source of RxJS's "stops listening to a synchronous source when unsubscribed" specs: emits
+ * `map(0)`, `map(1)`, … up to ten values synchronously while its subscriber is open, recording
+ * each index in `sideEffects`.
+ */
+export function synchronousSource<T = number>(
+  sideEffects: number[],
+  map: (index: number) => T = (index) => index as T,
+): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    for (let index = 0; !subscriber.closed && index < 10; index += 1) {
+      sideEffects.push(index);
+      subscriber.next(map(index));
+    }
+  });
+}

@@ -1,4 +1,5 @@
 import type { Observable, ObservedValueOf } from 'rxjs';
+import { isPeerMissingError } from '../core/errors/peer-missing-error.js';
 import { stallTimeout } from '../operators/stall-timeout.js';
 import { quoteCommand } from '../sources/exec/quote-command.js';
 import { type ExecEvent, exec } from '../sources/exec.js';
@@ -23,6 +24,22 @@ import { packageVersion } from './version.js';
  * ```
  */
 export async function runCli(
+  argv: readonly string[],
+  io: CliStreams,
+  env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
+): Promise<number> {
+  try {
+    return await runCommand(argv, io, env, signal);
+  } catch (error) {
+    // An optional peer (ioredis, the MCP SDK) not installed: say what to install, no stack.
+    if (!isPeerMissingError(error)) throw error;
+    io.stderr.write(`sluice: ${error.message}\n`);
+    return 1;
+  }
+}
+
+async function runCommand(
   argv: readonly string[],
   io: CliStreams,
   env: NodeJS.ProcessEnv,

@@ -1,12 +1,6 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import packageJson from '../../package.json' with { type: 'json' };
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
@@ -23,6 +17,7 @@ import {
 } from '../kernel/index.js';
 import { awaitClientCaughtUp } from './await-client-caught-up.js';
 import { type ExecPolicy, readExecPolicy } from './exec-policy.js';
+import { loadMcpSdk } from './load-mcp-sdk.js';
 import { createProgressPump } from './progress-pump.js';
 import { restrictExecTool } from './restrict-exec-tool.js';
 import { toCallToolResult } from './to-call-tool-result.js';
@@ -131,6 +126,7 @@ export async function serveMcp(
   const dispatchRegistry = createToolRegistry();
   for (const tool of served.values()) dispatchRegistry.register(tool);
 
+  const { Server, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } = await loadMcpSdk();
   const server = new Server(serverInfo, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {

@@ -1,4 +1,4 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { importPeer } from '../../core/load-peer.js';
 import { createToolRegistry, registerBuiltinTools } from '../../kernel/index.js';
 import { serveMcp } from '../../mcp/serve-mcp.js';
 import type { CliStreams } from '../text-view.js';
@@ -28,6 +28,11 @@ export async function runMcp(
     return 0;
   }
   const registry = registerBuiltinTools(createToolRegistry());
+  const { StdioServerTransport } = await importPeer(
+    '@modelcontextprotocol/sdk',
+    'sluice mcp',
+    () => import('@modelcontextprotocol/sdk/server/stdio.js'),
+  );
   const transport = new StdioServerTransport(process.stdin, io.stdout);
   const server = await serveMcp(registry, transport, {
     allow: command.allow,

@@ -3,9 +3,11 @@ import { isPeerMissingError } from '../core/errors/peer-missing-error.js';
 import { stallTimeout } from '../operators/stall-timeout.js';
 import { quoteCommand } from '../sources/exec/quote-command.js';
 import { type ExecEvent, exec } from '../sources/exec.js';
+import { asksForHelp } from './asks-for-help.js';
 import { childIo } from './child-io.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { demoScript } from './demo.js';
+import { execHelpText } from './exec-help.js';
 import { helpText } from './help.js';
 import { type CliExecCommand, parseCliArgs } from './parse-args.js';
 import { publishInterruptible } from './publish-interruptible.js';
@@ -48,15 +50,21 @@ async function runCommand(
   let command: ReturnType<typeof parseCliArgs>;
   try {
     const subcommand = argv[0] === undefined ? undefined : subcommands.get(argv[0]);
+    if (subcommand !== undefined && asksForHelp(argv.slice(1))) {
+      io.stdout.write(subcommand.help);
+      return 0;
+    }
     if (subcommand !== undefined) return await subcommand.run(argv.slice(1), io, env, signal);
     command = parseCliArgs(argv);
   } catch (error) {
     if (!(error instanceof CliUsageError)) throw error;
-    io.stderr.write(`sluice: ${error.message}\nTry \`sluice --help\`.\n`);
+    const topic = argv[0] === 'exec' || subcommands.has(argv[0] ?? '') ? `${argv[0]} ` : '';
+    io.stderr.write(`sluice: ${error.message}\nTry \`sluice ${topic}--help\`.\n`);
     return 2;
   }
   if (command.command === 'help') {
-    io.stdout.write(helpText);
+    const topic = command.topic === undefined ? undefined : subcommands.get(command.topic);
+    io.stdout.write(command.topic === 'exec' ? execHelpText : (topic?.help ?? helpText));
     return 0;
   }
   if (command.command === 'version') {

@@ -10,6 +10,7 @@ import { redisUrlFlag } from '../redis-url-flag.js';
 import type { Subcommand } from '../subcommand.js';
 import type { CliStreams } from '../text-view.js';
 import { wholeNumberFlag } from '../whole-number-flag.js';
+import { followHelpText } from './follow-help.js';
 
 const USAGE = 'sluice follow --redis <url> <run-id> [--after <seq>] [--json]';
 
@@ -30,6 +31,7 @@ const USAGE = 'sluice follow --redis <url> <run-id> [--after <seq>] [--json]';
  */
 export const followCommand: Subcommand = {
   summary: `${USAGE}\n                            print a run's events from any machine, live, and exit with its code`,
+  help: followHelpText,
   run: async (argv, io, _env, signal) => {
     const { values, positionals } = parseSubcommandArgs(argv, {
       redis: { type: 'string' },

@@ -1,4 +1,5 @@
 import type { Subcommand } from '../subcommand.js';
+import { mcpHelpText } from './mcp-help.js';
 
 /**
  * `sluice mcp`: serves the kernel's tools to an MCP host over stdio (see `run-mcp.ts`). The MCP
@@ -13,6 +14,7 @@ export const mcpCommand: Subcommand = {
   summary:
     'sluice mcp [--allow <program>]… [--cwd <dir>] [--timeout-s <n>]\n' +
     '                            serve the Exec tool to an MCP host over stdio (see sluice mcp --help)',
+  help: mcpHelpText,
   run: async (argv, io, env, signal) => {
     const { runMcp } = await import('./run-mcp.js');
     return runMcp(argv, io, env, signal);

@@ -26,7 +26,5 @@ export async function loadMcpSdk() {
     CallToolRequestSchema: types.CallToolRequestSchema,
     ListToolsRequestSchema: types.ListToolsRequestSchema,
     EmptyResultSchema: types.EmptyResultSchema,
-    ErrorCode: types.ErrorCode,
-    McpError: types.McpError,
   };
 }

@@ -17,6 +17,7 @@ import {
 } from '../kernel/index.js';
 import { awaitClientCaughtUp } from './await-client-caught-up.js';
 import { type ExecPolicy, readExecPolicy } from './exec-policy.js';
+import { invalidParamsError } from './invalid-params-error.js';
 import { loadMcpSdk } from './load-mcp-sdk.js';
 import { createProgressPump } from './progress-pump.js';
 import { restrictExecTool } from './restrict-exec-tool.js';
@@ -126,7 +127,7 @@ export async function serveMcp(
   const dispatchRegistry = createToolRegistry();
   for (const tool of served.values()) dispatchRegistry.register(tool);
 
-  const { Server, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } = await loadMcpSdk();
+  const { Server, CallToolRequestSchema, ListToolsRequestSchema } = await loadMcpSdk();
   const server = new Server(serverInfo, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
@@ -136,7 +137,7 @@ export async function serveMcp(
       const message = hidden.has(name)
         ? `Tool \`${name}\` is off: this server allows no program (start it with \`--allow <program>\`, or give serveMcp an \`allow\` list)`
         : `Unknown tool \`${name}\` (tools: ${[...served.keys()].join(', ') || 'none'})`;
-      throw new McpError(ErrorCode.InvalidParams, message);
+      throw invalidParamsError(message);
     }
     const token = extra._meta?.progressToken;
     const pump =

@@ -24,12 +24,8 @@ The exit code of exec mirrors the command's: its own code, 128 + n after signal 
 
 Examples:
   sluice exec -- npm test
-  sluice exec --timeout-ms 60000 -- make -j2
-  sluice exec --web -- npm test
-  sluice exec --json --wire serde -- python3 -u train.py > frames.ndjson
-  sluice exec --stall-timeout-ms 30000 -- tail -f /var/log/syslog | slow-consumer
   sluice exec --redis redis://127.0.0.1:6379 --run-id build-7 -- make test
   sluice follow --redis redis://127.0.0.1:6379 build-7 --after 41
-  sluice exec --web --redis redis://127.0.0.1:6379 --run-id build-7 -- make test
   sluice web --redis redis://127.0.0.1:6379 --port 8080
+  sluice mcp --allow npm --allow git
 `;

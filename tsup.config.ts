@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Plugin } from 'esbuild';
+import { build as esbuild, type Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 import { bundlePageScript } from './src/web/bundle-page-script.js';
 
@@ -43,68 +42,32 @@ const rxjsAsEsm: Plugin = {
   },
 };
 
-// The library imports each RxJS export from the module of rxjs that defines it
-// (`rxjs/internal/Observable`, …: rxjs's package exports them, under the same conditions as
-// `rxjs`), not from `rxjs`: Node resolves `rxjs` to its whole CommonJS build (~220 files, ~75 ms of
-// CPU), of which sluice's root entry needs a tenth (docs/benchmarks.md, "Start-up"). These are
-// the very modules `rxjs` re-exports, so an app that imports `rxjs` shares every class and
-// scheduler with sluice. Types stay imported from `rxjs`. The map comes from rxjs's own index.
-function rxjsModules(): ReadonlyMap<string, string> {
-  const index = readFileSync(join(rxjsRoot, 'dist/cjs/index.js'), 'utf8');
-  const files = new Map<string, string>();
-  for (const [, variable, file] of index.matchAll(/var (\w+) = require\("\.\/internal\/([\w/]+)"\);/g)) {
-    files.set(variable as string, file as string);
-  }
-  const modules = new Map<string, string>();
-  const getter =
-    /defineProperty\(exports, "(\w+)", \{ enumerable: true, get: function \(\) \{ return (\w+)\.(\w+); \} \}\)/g;
-  for (const [, name, variable, inner] of index.matchAll(getter)) {
-    const file = files.get(variable as string);
-    if (file !== undefined && inner === name) modules.set(name as string, `rxjs/internal/${file}`);
-  }
-  return modules;
-}
-const rxjsByModule: Plugin = {
-  name: 'sluice-rxjs-by-module',
-  setup(build) {
-    const modules = rxjsModules();
-    build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
-      const text = await readFile(args.path, 'utf8');
-      const contents = text.replace(/^import \{([^}]*)\} from 'rxjs';$/gm, (_, list: string) => {
-        const types: string[] = [];
-        const byModule = new Map<string, string[]>();
-        for (const item of list.split(',').map((part) => part.trim())) {
-          if (item === '') continue;
-          if (item.startsWith('type ')) {
-            types.push(item);
-            continue;
-          }
-          const name = item.split(/\s+as\s+/)[0] as string;
-          const module = modules.get(name);
-          if (module === undefined) throw new Error(`${args.path}: no rxjs module exports \`${name}\``);
-          byModule.set(module, [...(byModule.get(module) ?? []), item]);
-        }
-        return [
-          ...(types.length > 0 ? [`import { ${types.join(', ')} } from 'rxjs';`] : []),
-          ...[...byModule].map(([module, items]) => `import { ${items.join(', ')} } from '${module}';`),
-        ].join(' ');
-      });
-      return contents === text ? undefined : { contents, loader: 'ts' };
-    });
-  },
-};
-
 // `sluice/sources`, `sluice/operators` and `sluice/adapters` are parts of the root entry: their
-// code is the root's, re-exported (their types are their own). Built as entries of their own they
-// would cut the root into a chunk per combination of entries that shares a module — 22 files for
-// `import 'sluice'` instead of 13, which costs start-up time (docs/benchmarks.md, "start").
+// code is the root's, re-exported by name — exactly the values their own index.ts exports, as
+// their types say (test/package/check-dist-exports.mjs), not the whole root. Built as entries of
+// their own they would cut the root into a chunk per combination of entries that shares a module
+// — 22 files for `import 'sluice'` instead of 13, which costs start-up time (docs/benchmarks.md,
+// "start").
 const SUBSETS = ['sources', 'operators', 'adapters'] as const;
+async function valueExportsOf(path: string): Promise<string[]> {
+  const { metafile } = await esbuild({
+    entryPoints: [path],
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+    logLevel: 'silent',
+  });
+  return Object.values(metafile.outputs).flatMap((output) => output.exports);
+}
 const subsetOfRoot: Plugin = {
   name: 'sluice-subset-of-root',
   setup(build) {
     const root = build.initialOptions.format === 'cjs' ? '../index.cjs' : '../index.js';
-    build.onLoad({ filter: /[\\/]src[\\/](sources|operators|adapters)[\\/]index\.ts$/ }, () => ({
-      contents: `export * from ${JSON.stringify(root)};\n`,
+    build.onLoad({ filter: /[\\/]src[\\/](sources|operators|adapters)[\\/]index\.ts$/ }, async (args) => ({
+      contents: `export { ${(await valueExportsOf(args.path)).join(', ')} } from ${JSON.stringify(root)};\n`,
       loader: 'js',
     }));
     build.onResolve({ filter: /^\.\.\/index\.c?js$/ }, (args) => ({ path: args.path, external: true }));
@@ -179,7 +142,7 @@ export default defineConfig([
     shims: true,
     treeshake: true,
     external: [/^rxjs(\/|$)/, 'zod', 'signal-exit', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
-    esbuildPlugins: [rootAsWhole, pageScriptPlugin, rxjsByModule],
+    esbuildPlugins: [rootAsWhole, pageScriptPlugin],
   },
   {
     entry: Object.fromEntries(SUBSETS.map((name) => [`${name}/index`, `src/${name}/index.ts`])),

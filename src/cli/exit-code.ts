@@ -24,3 +24,32 @@ export function mirrorExitCode(end: {
   const number = end.signal === null ? undefined : signals[end.signal];
   return number === undefined ? 1 : 128 + number;
 }
+
+/**
+ * The exit code for a run that ended with `error` instead of an exit event — the same rule as
+ * {@link mirrorExitCode}, so that `sluice follow` of a run exits as `sluice exec` of it did:
+ * `127` when the command was not found and `126` when it could not be started (`SPAWN_FAILED`;
+ * the OS code from the error's `info.errno`, or, for a failure read back from a store, which
+ * keeps code and message only, from its message), `124` after a timeout or a stall, `130` for a
+ * cancelled run, and `1` otherwise.
+ *
+ * @example
+ * ```ts
+ * failureExitCode(new SpawnError({ errno: 'ENOENT', file: 'nope', cwd: undefined })); // 127
+ * ```
+ */
+export function failureExitCode(error: unknown): number {
+  const { code, message, info } = (error ?? {}) as {
+    code?: unknown;
+    message?: unknown;
+    info?: { errno?: unknown };
+  };
+  if (code === 'SPAWN_FAILED') {
+    const errno =
+      info?.errno ?? (typeof message === 'string' ? /spawn with (\w+)/.exec(message)?.[1] : undefined);
+    return mirrorExitCode({ exitCode: null, signal: null, timedOut: false, errno: String(errno) });
+  }
+  if (code === 'TIMEOUT' || code === 'STREAM_STALLED') return 124;
+  if (code === 'CANCELLED' || code === 'STREAM_CANCELLED') return 130;
+  return 1;
+}

@@ -13,47 +13,19 @@ export const helpText = `sluice — stream a command's output live, line by line
 Usage:
   sluice exec [options] -- <command> [args…]
   sluice demo               run a built-in demo child (also: sluice with no arguments)
-${[...subcommands.values()].map((command) => `  ${command.summary}\n`).join('')}  sluice --help | --version
+${[...subcommands.values()].map((command) => `  ${command.summary}\n`).join('')}  sluice help [<command>] | --help | --version
 
-Options for exec:
-  --json                    print NDJSON {callId, outcome} frames (the hostcall wire format; serde:
-                            {call_id, outcome}) instead of text
-  --wire bridge|serde       the outcome encoding for --json (default: bridge)
-  --call-id <id>            the callId written in --json frames (default: sluice-1)
-  --timeout-ms <n>          kill the command's process group after n ms (default: 0, no timeout)
-  --max-output-bytes <n>    cap on the accumulated stdout/stderr in the result (default: 262144)
-  --buffer-size <n>         chunks buffered before the command is paused (default: 16)
-  --stall-timeout-ms <n>    kill the command if the output reader stalls this long while the buffer
-                            is full (default: 0, disabled)
-  --cwd <dir>               run the command in <dir>
-  --color / --no-color      force colours on or off (default: on for a terminal, off with NO_COLOR);
-                            with colours on, the command gets FORCE_COLOR (unless already set)
-  --stdin inherit|ignore    hand sluice's stdin to the command, so a prompt can read the terminal
-                            (default: ignore)
-  --redis <url>             also publish the run to Redis (follow it with sluice follow; with --web,
-                            its page is served from Redis: sluice web shows it too)
-  --run-id <id>             the run id to publish as (default: a random one, printed on stderr)
-  --web                     also serve a live page of the run; its URL (with an access token) is
-                            printed on stderr. --host <address> (default 127.0.0.1), --port <n>
-                            (default: a free one), --allow-host <name[:port]> (another name it is
-                            reached by); SLUICE_WEB_TOKEN sets the token (the same on every server
-                            behind one load balancer)
-  -h, --help                show this help
+Run \`sluice <command> --help\` (or \`sluice help <command>\`) for a command's options and examples.
+Redis (--redis, follow, submit, worker, web) needs the optional peer ioredis, and mcp needs
+@modelcontextprotocol/sdk: without it, the command says what to install and exits 1.
 
-The exit code mirrors the command's: its own code, 128 + n after signal n, 124 on timeout,
+The exit code of exec mirrors the command's: its own code, 128 + n after signal n, 124 on timeout,
 127 when it is not found, 126 when it cannot be started, and 2 for a bad sluice command line.
-A signal to sluice (Ctrl-C, SIGTERM, SIGHUP, SIGQUIT) kills the command's process group and
-exits 128 + n once it is gone (a second one exits at once); with --json the frames still end
-with exactly one terminal frame (a CANCELLED Error). A closed output (| head) exits 141, quietly.
 
 Examples:
   sluice exec -- npm test
-  sluice exec --timeout-ms 60000 -- make -j2
-  sluice exec --web -- npm test
-  sluice exec --json --wire serde -- python3 -u train.py > frames.ndjson
-  sluice exec --stall-timeout-ms 30000 -- tail -f /var/log/syslog | slow-consumer
   sluice exec --redis redis://127.0.0.1:6379 --run-id build-7 -- make test
   sluice follow --redis redis://127.0.0.1:6379 build-7 --after 41
-  sluice exec --web --redis redis://127.0.0.1:6379 --run-id build-7 -- make test
   sluice web --redis redis://127.0.0.1:6379 --port 8080
+  sluice mcp --allow npm --allow git
 `;

@@ -1,9 +1,31 @@
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { CliUsageError } from './cli-usage-error.js';
+import { commandAfterDashesHint } from './command-after-dashes-hint.js';
 import { flagError } from './flag-error.js';
 import { subcommands } from './subcommands.js';
 import { wholeNumberFlag } from './whole-number-flag.js';
+
+const EXEC_OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  json: { type: 'boolean' },
+  wire: { type: 'string' },
+  'call-id': { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  'max-output-bytes': { type: 'string' },
+  'buffer-size': { type: 'string' },
+  'stall-timeout-ms': { type: 'string' },
+  cwd: { type: 'string' },
+  color: { type: 'boolean' },
+  'no-color': { type: 'boolean' },
+  stdin: { type: 'string' },
+  web: { type: 'boolean' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+  redis: { type: 'string' },
+  'run-id': { type: 'string' },
+} satisfies NonNullable<ParseArgsConfig['options']>;
 
 /** What `sluice exec` was asked to do. */
 export interface CliExecCommand {
@@ -40,7 +62,7 @@ export interface CliWebOptions {
 /** The parsed command line: run a command, show help, or run the demo. */
 export type CliCommand =
   | CliExecCommand
-  | { readonly command: 'help' }
+  | { readonly command: 'help'; readonly topic?: string }
   | { readonly command: 'version' }
   | { readonly command: 'demo' };
 
@@ -56,7 +78,8 @@ export type CliCommand =
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (argv.length === 0) return { command: 'demo' };
   const [subcommand, ...rest] = argv;
-  if (subcommand === '--help' || subcommand === '-h' || subcommand === 'help') return { command: 'help' };
+  if (subcommand === '--help' || subcommand === '-h') return { command: 'help' };
+  if (subcommand === 'help') return helpCommand(rest);
   if (subcommand === '--version' || subcommand === '-V') return { command: 'version' };
   if (subcommand === 'demo') return { command: 'demo' };
   if (subcommand !== 'exec') {
@@ -72,31 +95,12 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       args: [...flags],
       strict: true,
       allowPositionals: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        json: { type: 'boolean' },
-        wire: { type: 'string' },
-        'call-id': { type: 'string' },
-        'timeout-ms': { type: 'string' },
-        'max-output-bytes': { type: 'string' },
-        'buffer-size': { type: 'string' },
-        'stall-timeout-ms': { type: 'string' },
-        cwd: { type: 'string' },
-        color: { type: 'boolean' },
-        'no-color': { type: 'boolean' },
-        stdin: { type: 'string' },
-        web: { type: 'boolean' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'allow-host': { type: 'string', multiple: true },
-        redis: { type: 'string' },
-        'run-id': { type: 'string' },
-      },
+      options: EXEC_OPTIONS,
     });
   } catch (error) {
-    throw new CliUsageError((error as Error).message);
+    throw new CliUsageError(commandAfterDashesHint(flags, EXEC_OPTIONS) ?? (error as Error).message);
   }
-  if (parsed.values.help) return { command: 'help' };
+  if (parsed.values.help) return { command: 'help', topic: 'exec' };
   const command = [...parsed.positionals, ...positional];
   if (command.length === 0) {
     throw new CliUsageError('Missing the command to run: `sluice exec [options] -- <command> [args…]`');
@@ -173,4 +177,15 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     redis: values.redis,
     runId: values.runId,
   };
+}
+
+/** `sluice help [<command>]`: the overview, or the help of one command. */
+function helpCommand(rest: readonly string[]): CliCommand {
+  const [topic, ...extra] = rest;
+  if (topic === undefined) return { command: 'help' };
+  if ((topic !== 'exec' && !subcommands.has(topic)) || extra.length > 0) {
+    const known = ['exec', ...subcommands.keys()].map((name) => `\`${name}\``).join(', ');
+    throw new CliUsageError(`No help for \`${rest.join(' ')}\`: expected one of ${known}`);
+  }
+  return { command: 'help', topic };
 }

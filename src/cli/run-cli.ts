@@ -1,10 +1,13 @@
 import type { Observable, ObservedValueOf } from 'rxjs';
+import { isPeerMissingError } from '../core/errors/peer-missing-error.js';
 import { stallTimeout } from '../operators/stall-timeout.js';
 import { quoteCommand } from '../sources/exec/quote-command.js';
 import { type ExecEvent, exec } from '../sources/exec.js';
+import { asksForHelp } from './asks-for-help.js';
 import { childIo } from './child-io.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { demoScript } from './demo.js';
+import { execHelpText } from './exec-help.js';
 import { helpText } from './help.js';
 import { type CliExecCommand, parseCliArgs } from './parse-args.js';
 import { publishInterruptible } from './publish-interruptible.js';
@@ -28,18 +31,40 @@ export async function runCli(
   env: NodeJS.ProcessEnv,
   signal?: AbortSignal,
 ): Promise<number> {
+  try {
+    return await runCommand(argv, io, env, signal);
+  } catch (error) {
+    // An optional peer (ioredis, the MCP SDK) not installed: say what to install, no stack.
+    if (!isPeerMissingError(error)) throw error;
+    io.stderr.write(`sluice: ${error.message}\n`);
+    return 1;
+  }
+}
+
+async function runCommand(
+  argv: readonly string[],
+  io: CliStreams,
+  env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
+): Promise<number> {
   let command: ReturnType<typeof parseCliArgs>;
   try {
     const subcommand = argv[0] === undefined ? undefined : subcommands.get(argv[0]);
+    if (subcommand !== undefined && asksForHelp(argv.slice(1))) {
+      io.stdout.write(subcommand.help);
+      return 0;
+    }
     if (subcommand !== undefined) return await subcommand.run(argv.slice(1), io, env, signal);
     command = parseCliArgs(argv);
   } catch (error) {
     if (!(error instanceof CliUsageError)) throw error;
-    io.stderr.write(`sluice: ${error.message}\nTry \`sluice --help\`.\n`);
+    const topic = argv[0] === 'exec' || subcommands.has(argv[0] ?? '') ? `${argv[0]} ` : '';
+    io.stderr.write(`sluice: ${error.message}\nTry \`sluice ${topic}--help\`.\n`);
     return 2;
   }
   if (command.command === 'help') {
-    io.stdout.write(helpText);
+    const topic = command.topic === undefined ? undefined : subcommands.get(command.topic);
+    io.stdout.write(command.topic === 'exec' ? execHelpText : (topic?.help ?? helpText));
     return 0;
   }
   if (command.command === 'version') {

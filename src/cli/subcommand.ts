@@ -9,6 +9,7 @@ import type { CliStreams } from './text-view.js';
  * ```ts
  * const hello: Subcommand = {
  *   summary: 'sluice hello               print a greeting',
+ *   help: 'sluice hello — print a greeting\n\nUsage:\n  sluice hello [<name>…]\n',
  *   run: async (argv, io) => (io.stdout.write(`hello ${argv.join(' ')}\n`), 0),
  * };
  * ```
@@ -16,6 +17,12 @@ import type { CliStreams } from './text-view.js';
 export interface Subcommand {
   /** One line for `sluice --help`: the usage, then what it does. */
   readonly summary: string;
+  /**
+   * What `sluice <name> --help` (or `-h`, or `sluice help <name>`) prints, with exit code 0: the
+   * usage, every option, and examples. The CLI answers it before `run`, so a command whose
+   * optional peer is not installed still explains itself.
+   */
+  readonly help: string;
   /** Runs it; a thrown `CliUsageError` prints its message and exits 2. */
   run(argv: readonly string[], io: CliStreams, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<number>;
 }

@@ -9,6 +9,7 @@ export * from './errors/http-error.js';
 export * from './errors/invalid-frame-error.js';
 export * from './errors/invalid-request-error.js';
 export * from './errors/owner-lost-error.js';
+export * from './errors/peer-missing-error.js';
 export * from './errors/run-store-error.js';
 export * from './errors/sequence-error.js';
 export * from './errors/sluice-error.js';

@@ -1,9 +1,6 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  EmptyResultSchema,
-  type ServerNotification,
-  type ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { loadMcpSdk } from './load-mcp-sdk.js';
 
 /**
  * Resolves once the client has handled every message sent before: a `ping` round trip on the
@@ -25,6 +22,7 @@ export async function awaitClientCaughtUp(
   extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
   timeoutMs: number,
 ): Promise<void> {
+  const { EmptyResultSchema } = await loadMcpSdk();
   try {
     await extra.sendRequest({ method: 'ping' }, EmptyResultSchema, { timeout: timeoutMs });
   } catch {

@@ -1,12 +1,5 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  type CallToolRequest,
-  CallToolRequestSchema,
-  type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import packageJson from '../../package.json' with { type: 'json' };
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
@@ -23,6 +16,8 @@ import {
 } from '../kernel/index.js';
 import { awaitClientCaughtUp } from './await-client-caught-up.js';
 import { type ExecPolicy, readExecPolicy } from './exec-policy.js';
+import { invalidParamsError } from './invalid-params-error.js';
+import type { McpSdk } from './load-mcp-sdk.js';
 import { createProgressPump } from './progress-pump.js';
 import { restrictExecTool } from './restrict-exec-tool.js';
 import type { ServeMcpOptions } from './serve-mcp-options.js';
@@ -48,8 +43,8 @@ export const SERVE_MCP_OPTIONS = [
 ];
 
 /**
- * Checks `registry` and the options of {@link serveMcp} once, and returns a function that makes
- * an SDK `Server` serving those tools — one per connection over stdio, one per HTTP request in
+ * Checks `registry` and the options of {@link serveMcp} once, and returns a function that makes,
+ * from the loaded SDK ({@link loadMcpSdk}: the SDK is an optional peer), an SDK `Server` serving those tools — one per connection over stdio, one per HTTP request in
  * `serveMcpHttp` (the listing is computed once and shared). With `catchUp`, a streamed result
  * waits for a `ping` round trip first (the stdio client's race, docs/mcp.md); over HTTP the
  * client reads each SSE event in its own turn, so the result needs no wait.
@@ -57,14 +52,14 @@ export const SERVE_MCP_OPTIONS = [
  * @example
  * ```ts
  * const makeServer = mcpServerFactory(registry, { allow: ['git'] }, { catchUp: true });
- * await makeServer().connect(transport);
+ * await makeServer(await loadMcpSdk()).connect(transport);
  * ```
  */
 export function mcpServerFactory(
   registry: ToolRegistry,
   options: ServeMcpOptions,
   { catchUp }: { readonly catchUp: boolean },
-): () => Server {
+): (sdk: McpSdk) => Server {
   if (typeof registry?.get !== 'function' || typeof registry.names !== 'function') {
     throw optionError('registry', 'a ToolRegistry (createToolRegistry)', registry, 'argument');
   }
@@ -94,10 +89,10 @@ export function mcpServerFactory(
   for (const tool of served.values()) dispatchRegistry.register(tool);
   const config = { served, hidden, dispatchRegistry, progressIntervalMs, pid, scheduler, catchUp };
 
-  return () => {
-    const server = new Server(serverInfo, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(config, request, extra));
+  return (sdk) => {
+    const server = new sdk.Server(serverInfo, { capabilities: { tools: {} } });
+    server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({ tools: listing }));
+    server.setRequestHandler(sdk.CallToolRequestSchema, (request, extra) => callTool(config, request, extra));
     return server;
   };
 }
@@ -127,7 +122,7 @@ async function callTool(
     const message = hidden.has(name)
       ? `Tool \`${name}\` is off: this server allows no program (start it with \`--allow <program>\`, or give serveMcp an \`allow\` list)`
       : `Unknown tool \`${name}\` (tools: ${[...served.keys()].join(', ') || 'none'})`;
-    throw new McpError(ErrorCode.InvalidParams, message);
+    throw invalidParamsError(message);
   }
   const token = extra._meta?.progressToken;
   const pump =

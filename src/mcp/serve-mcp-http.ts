@@ -1,11 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isInitializeRequest, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import type { ToolRegistry } from '../kernel/index.js';
 import { MemoryRunStore } from '../runs/memory-run-store.js';
 import type { RunStore } from '../runs/run-store.js';
+import { loadMcpSdk } from './load-mcp-sdk.js';
 import { callRunId, parseCallRunId } from './mcp-call-run-id.js';
 import { parseEventId } from './mcp-event-id.js';
 import { mcpHttpGuard } from './mcp-http-guard.js';
@@ -120,7 +121,11 @@ export function serveMcpHttp(registry: ToolRegistry, options: ServeMcpHttpOption
   );
   const check = mcpHttpGuard({ token: token ?? undefined, hosts, port });
   const sessions = new McpSessions(store);
-  const context: McpPostContext = { store, sessions, makeServer, calls: new Map(), retryMs };
+  // Loaded now, awaited by each request: where the optional peer is missing, a request is answered
+  // with the PeerMissingError's message (500) rather than an unhandled rejection here.
+  const sdk = loadMcpSdk();
+  sdk.catch(() => {});
+  const context: McpPostContext = { store, sessions, sdk, makeServer, calls: new Map(), retryMs };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const refusal = check(req);
@@ -201,6 +206,7 @@ async function post(context: McpPostContext, req: IncomingMessage, res: ServerRe
     return refuse(res, 400, 'Parse error: Invalid JSON-RPC message', undefined, -32700);
   }
   let sessionId: string | undefined;
+  const { isInitializeRequest } = await context.sdk;
   if (messages.some((message) => isInitializeRequest(message))) {
     if (messages.length > 1) {
       return refuse(

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ErrorCode, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { isRunStoreError } from '../core/errors/run-store-error.js';
 import type { RunStore } from '../runs/run-store.js';
+import type { McpSdk } from './load-mcp-sdk.js';
 import { callRunId } from './mcp-call-run-id.js';
 import { McpRunWriter } from './mcp-run-writer.js';
 import type { McpSessions } from './mcp-sessions.js';
@@ -12,7 +12,9 @@ import type { McpSessions } from './mcp-sessions.js';
 export interface McpPostContext {
   readonly store: RunStore;
   readonly sessions: McpSessions;
-  readonly makeServer: () => Server;
+  /** The SDK, loaded once when the server starts (an optional peer: this rejects where it is missing). */
+  readonly sdk: Promise<McpSdk>;
+  readonly makeServer: (sdk: McpSdk) => Server;
   /** The calls running on this instance, by run id: `stop(reason)` cancels one. */
   readonly calls: Map<string, { stop(reason: string): void; readonly done: Promise<void> }>;
   /** The `retry:` of the priming event: how long a client waits before it reconnects, in ms. */
@@ -54,7 +56,8 @@ export async function serveMcpPost(
     res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message }, id: first.id }));
     return;
   }
-  const transport = new StreamableHTTPServerTransport({
+  const sdk = await context.sdk;
+  const transport = new sdk.StreamableHTTPServerTransport({
     eventStore: {
       // The standalone stream is not used: this server sends nothing outside a request's stream.
       storeEvent: (streamId, message) =>
@@ -63,7 +66,7 @@ export async function serveMcpPost(
     },
     retryInterval: context.retryMs,
   });
-  const server = context.makeServer();
+  const server = context.makeServer(sdk);
   let answered = 0;
   let finished = false;
   let stopping = false;
@@ -93,7 +96,7 @@ export async function serveMcpPost(
         .send({
           jsonrpc: '2.0',
           id: request.id,
-          error: { code: ErrorCode.ConnectionClosed, message: `Request cancelled: ${reason}` },
+          error: { code: sdk.ErrorCode.ConnectionClosed, message: `Request cancelled: ${reason}` },
         })
         .catch(() => {}),
     );

@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { optionError } from '../core/option-error.js';
 import type { ToolRegistry } from '../kernel/index.js';
+import { loadMcpSdk } from './load-mcp-sdk.js';
 import { mcpServerFactory } from './mcp-server-factory.js';
 import type { ServeMcpOptions } from './serve-mcp-options.js';
 
@@ -45,7 +46,7 @@ export async function serveMcp(
   if (typeof transport?.start !== 'function' || typeof transport.send !== 'function') {
     throw optionError('transport', 'an MCP Transport', transport, 'argument');
   }
-  const server = mcpServerFactory(registry, options, { catchUp: true })();
+  const server = mcpServerFactory(registry, options, { catchUp: true })(await loadMcpSdk());
   await server.connect(transport);
   return server;
 }

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
 import { RunStoreError } from '../core/errors/run-store-error.js';
+import { requirePeer } from '../core/load-peer.js';
 import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
@@ -141,7 +142,8 @@ export class RedisRunStore implements RunStore {
       if (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url)) {
         throw optionError('url', 'a redis:// or rediss:// URL', options.url);
       }
-      this.client = new Redis(options.url, {
+      const ioredis = requirePeer<typeof import('ioredis')>('ioredis', 'sluice/redis');
+      this.client = new ioredis.Redis(options.url, {
         connectionName: 'sluice',
         // Reconnect fast, and fail a command after 20 attempts (~15 s) rather than hang.
         retryStrategy: (times) => Math.min(times * 100, 1000),

@@ -1,6 +1,6 @@
 import { deepStrictEqual } from 'node:assert/strict';
 import { optionError } from '../core/option-error.js';
-import { toComparable } from './to-comparable.js';
+import { toComparablePair } from './to-comparable-pair.js';
 
 /**
  * An assertion: throws when `actual` and `expected` differ (`expect(a).toEqual(e)`,
@@ -23,6 +23,11 @@ export type AssertDeepEqual = (actual: unknown, expected: unknown) => void;
  * comparing: pass your runner's (`(a, e) => expect(a).toEqual(e)` in vitest/jest); the default is
  * `node:assert`'s `deepStrictEqual`, which works under any runner.
  *
+ * Expected values may hold your runner's asymmetric matchers (`expect.objectContaining({…})`,
+ * `expect.any(Number)`): the actual value at their place is handed to `assert` as it is, for them
+ * to match (with an `assert` that knows them: vitest's or jest's `toEqual`). {@link exitEvent}
+ * matches an exec's final `exit` event by its exit code and signal, under any `assert`.
+ *
  * @example
  * ```ts
  * import { TestScheduler } from 'rxjs/testing';
@@ -34,5 +39,5 @@ export function chunkMatcher(
   assert: AssertDeepEqual = deepStrictEqual,
 ): (actual: unknown, expected: unknown) => void {
   if (typeof assert !== 'function') throw optionError('assert', 'a function', assert, 'argument');
-  return (actual, expected) => assert(toComparable(actual), toComparable(expected));
+  return (actual, expected) => assert(...toComparablePair(actual, expected));
 }

@@ -5,6 +5,7 @@ export * from './chunk-test-scheduler.js';
 export * from './create-chunk-test-scheduler.js';
 export * from './delivery-row.js';
 export * from './demand-marbles.js';
+export { type ExitEventExpectation, type ExitEventFields, exitEvent } from './exit-event.js';
 export * from './fake-exec.js';
 export * from './fake-exec-producer.js';
 export type { FakeExit, FakeProcessScript } from './fake-process-script.js';

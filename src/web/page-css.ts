@@ -2,6 +2,10 @@
  * The run page's stylesheet, served as `/assets/page.css`: a dark terminal pane, a header with
  * the command, the state (coloured by how the run ended), elapsed time and counts; stderr lines
  * marked by a red rule and tint; long lines wrapped; the 16 ANSI colours as `ansi_up` classes.
+ * On the dark pane ANSI black text is a grey; on a coloured background, black and white text
+ * (and text of the default colour) are near-black and white, and the colour backgrounds are all of
+ * one luminance (about 0.18), where both read at 4.5:1 or better (WCAG AA) — `ESC[42;30m`, the
+ * black-on-green of test runners' PASS badges, included (docs/web.md).
  * The pane (`#log`) holds runs of lines: `.out` (stdout), `.err` (stderr), `.gap`.
  *
  * @example
@@ -58,11 +62,15 @@ body[data-state=cancelled] footer, body[data-state=gone] footer { color: var(--w
 .ansi-bright-black-fg { color: #8b949e; } .ansi-bright-red-fg { color: #ffa198; } .ansi-bright-green-fg { color: #56d364; }
 .ansi-bright-yellow-fg { color: #e3b341; } .ansi-bright-blue-fg { color: #79c0ff; } .ansi-bright-magenta-fg { color: #d2a8ff; }
 .ansi-bright-cyan-fg { color: #56d4dd; } .ansi-bright-white-fg { color: #f0f6fc; }
-.ansi-black-bg { background: #484f58; } .ansi-red-bg { background: #b62324; } .ansi-green-bg { background: #238636; }
-.ansi-yellow-bg { background: #9e6a03; } .ansi-blue-bg { background: #1f6feb; } .ansi-magenta-bg { background: #8957e5; }
-.ansi-cyan-bg { background: #1b7c83; } .ansi-white-bg { background: #b1bac4; color: #0d1117; }
-.ansi-bright-black-bg { background: #6e7681; } .ansi-bright-red-bg { background: #da3633; } .ansi-bright-green-bg { background: #2ea043; }
-.ansi-bright-yellow-bg { background: #bb8009; } .ansi-bright-blue-bg { background: #388bfd; } .ansi-bright-magenta-bg { background: #a371f7; }
-.ansi-bright-cyan-bg { background: #2b9aa3; } .ansi-bright-white-bg { background: #f0f6fc; color: #0d1117; }
+.ansi-black-bg { background: #30363d; } .ansi-bright-black-bg { background: #6e7681; }
+.ansi-red-bg { background: #da3633; } .ansi-green-bg { background: #258637; } .ansi-yellow-bg { background: #9e6c06; }
+.ansi-blue-bg { background: #2e74d6; } .ansi-magenta-bg { background: #895ed0; } .ansi-cyan-bg { background: #238189; }
+.ansi-bright-red-bg { background: #c4504f; } .ansi-bright-green-bg { background: #34853d; }
+.ansi-bright-yellow-bg { background: #917126; } .ansi-bright-blue-bg { background: #4b7aa3; }
+.ansi-bright-magenta-bg { background: #856aa3; } .ansi-bright-cyan-bg { background: #318186; }
+.ansi-white-bg { background: #d0d7de; } .ansi-bright-white-bg { background: #f0f6fc; }
+#log [class*="-bg"]:not([class*="-fg"]), #log [class*="-bg"].ansi-white-fg, #log [class*="-bg"].ansi-bright-white-fg { color: #ffffff; }
+#log [class*="-bg"].ansi-black-fg, #log [class*="-bg"].ansi-bright-black-fg,
+#log .ansi-white-bg:not([class*="-fg"]), #log .ansi-bright-white-bg:not([class*="-fg"]) { color: #000000; }
 @media (max-width: 640px) { .meta { order: 3; width: 100%; } }
 `;

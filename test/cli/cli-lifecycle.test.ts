@@ -199,7 +199,7 @@ describe('sluice exec with a directory that will not do', () => {
     );
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(
-      'sluice: Expected the `--cwd` flag to be a directory, got `` (string)\nTry `sluice --help`.',
+      'sluice: Expected the `--cwd` flag to be a directory, got `` (string)\nTry `sluice exec --help`.',
     );
   });
 

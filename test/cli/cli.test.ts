@@ -57,7 +57,7 @@ describe('sluice exec (text)', () => {
     const bad = await sluice(['exec', '--buffer-size', 'many', '--', 'ls']);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toBe(
-      'sluice: Expected the `--buffer-size` flag to be a whole number from 1 to 1000000, got `many` (string)\nTry `sluice --help`.\n',
+      'sluice: Expected the `--buffer-size` flag to be a whole number from 1 to 1000000, got `many` (string)\nTry `sluice exec --help`.\n',
     );
   });
 

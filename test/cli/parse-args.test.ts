@@ -6,7 +6,7 @@ describe('parseCliArgs', () => {
   it('runs the demo with no arguments and shows help on --help', () => {
     expect(parseCliArgs([])).toEqual({ command: 'demo' });
     expect(parseCliArgs(['--help'])).toEqual({ command: 'help' });
-    expect(parseCliArgs(['exec', '--help'])).toEqual({ command: 'help' });
+    expect(parseCliArgs(['exec', '--help'])).toEqual({ command: 'help', topic: 'exec' });
   });
 
   it('parses exec with defaults', () => {

@@ -197,12 +197,14 @@ describe.skipIf(redisServerPath === undefined)(
         console.log(
           `[web-redis] owner SIGKILLed → OWNER_LOST on the other server after ${(waited / 1000).toFixed(1)} s`,
         );
-        await page?.waitForFunction(() => document.body.dataset.state === 'failed', undefined, {
-          timeout: 30_000,
-        });
-        expect(await page?.textContent('#end')).toMatch(
-          /^Lost: what ran the command stopped renewing its lease/,
-        );
+        if (page !== undefined) {
+          await page.waitForFunction(() => document.body.dataset.state === 'failed', undefined, {
+            timeout: 30_000,
+          });
+          expect(await page.textContent('#end')).toMatch(
+            /^Lost: what ran the command stopped renewing its lease/,
+          );
+        }
         // The command, orphaned, dies on its broken pipe at its next line.
         expect(await pollUntil(() => processesWithTag(tag).length === 0, 10_000)).toBe(true);
       } finally {

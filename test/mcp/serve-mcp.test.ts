@@ -48,12 +48,13 @@ describe('serveMcp: listing', () => {
     await expect(call).rejects.toBeInstanceOf(McpError);
     await expect(call).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,
-      message: expect.stringContaining(
-        'Tool `Exec` is off: this server allows no program (start it with `--allow <program>`',
+      message: expect.stringMatching(
+        /^MCP error -32602: Tool `Exec` is off: this server allows no program \(start it with `--allow <program>`/,
       ),
     });
+    // The SDK's client prefixes the code once: the server's message does not carry it again.
     await expect(client.callTool({ name: 'Nope', arguments: {} })).rejects.toThrow(
-      'Unknown tool `Nope` (tools: none)',
+      /^MCP error -32602: Unknown tool `Nope` \(tools: none\)$/,
     );
   });
 

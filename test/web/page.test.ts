@@ -82,6 +82,19 @@ const waitForEnd = (page: Page) =>
     { timeout: 30_000 },
   );
 
+/** WCAG 2 contrast ratio of two computed CSS colours (`rgb(r, g, b)`). */
+function contrastRatio(one: string, two: string): number {
+  const luminance = (color: string) => {
+    const [r, g, b] = (color.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((part) => {
+      const c = Number(part) / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    }) as [number, number, number];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [light, dark] = [luminance(one), luminance(two)].sort((a, b) => b - a) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+}
+
 // 30 lines (every 4th also on stderr), then wait for the gate file, then 30 more.
 const GATED = `
 i=1; while [ $i -le 30 ]; do echo "out $i"; if [ $((i % 4)) -eq 0 ]; then echo "err $i" >&2; fi; i=$((i+1)); done
@@ -229,6 +242,68 @@ describe.skipIf(browserPath === undefined || !needs('linux', 'ps'))(
       }));
       expect(overflow).toBe(0); // no sideways scrolling
       expect(rows).toBeGreaterThanOrEqual(7); // 3 lines, the 600 characters wrapped over 5 or more at 800 px
+      await page.close();
+    });
+
+    it('takes the token out of the address bar once the cookie holds it; a reload still works', async () => {
+      const { server } = await serve('echo hello');
+      expect(new URL(server.url).searchParams.get('token')).toBe(server.token);
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(server.url);
+      await waitForEnd(page);
+      const address = new URL(page.url());
+      expect(address.searchParams.has('token')).toBe(false);
+      expect(address.pathname).toBe(new URL(server.url).pathname);
+      expect((await context.cookies()).map((cookie) => cookie.value)).toContain(server.token);
+      await page.reload();
+      await waitForEnd(page);
+      expect(await lineTexts(page)).toEqual(['hello']);
+      await context.close();
+    });
+
+    it('renders ANSI black and white text readably on every background (WCAG contrast of the computed colours)', async () => {
+      // One line per pair: the SGR codes, then the text. 30/37/97 black/white, 39 the default colour.
+      const backgrounds = [40, 41, 42, 43, 44, 45, 46, 47, 100, 101, 102, 103, 104, 105, 106, 107];
+      const pairs = [
+        ...backgrounds.flatMap((bg) => [30, 37, 97, 39].map((fg) => `${bg};${fg}`)),
+        '30', // black text on the dark pane itself
+      ];
+      const script = pairs.map((sgr) => `printf '\\033[${sgr}m${sgr}\\033[0m\\n'`).join('; ');
+      const { server } = await serve(script);
+      const page = await browser.newPage();
+      await page.goto(server.url);
+      await waitForEnd(page);
+      const measured = await page.$$eval('#log span', (spans) =>
+        spans.map((span) => {
+          const style = getComputedStyle(span);
+          let background = style.backgroundColor;
+          for (
+            let node: Element | null = span;
+            background === 'rgba(0, 0, 0, 0)' && node;
+            node = node.parentElement
+          ) {
+            background = getComputedStyle(node).backgroundColor;
+          }
+          if (background === 'rgba(0, 0, 0, 0)') background = getComputedStyle(document.body).backgroundColor;
+          return { sgr: span.textContent ?? '', color: style.color, background };
+        }),
+      );
+      const contrast = new Map(
+        measured.map(({ sgr, color, background }) => [sgr, contrastRatio(color, background)]),
+      );
+      expect([...contrast.keys()].sort()).toEqual([...pairs].sort());
+      // The case users met: black on green (test runners' PASS badges), about 1:1 before.
+      expect(contrast.get('42;30')).toBeGreaterThanOrEqual(4.5);
+      const unreadable = pairs.filter((sgr) => {
+        const [bg, fg] = sgr.split(';').map(Number);
+        // What a terminal shows as invisible too: black on black, white on white.
+        if ((bg === 40 || bg === 100) && fg === 30) return false;
+        if ((bg === 47 || bg === 107) && (fg === 37 || fg === 97)) return false;
+        const needed = fg === undefined ? 3 : 4.5; // grey on the pane: visible, dimmed as terminals do
+        return (contrast.get(sgr) ?? 0) < needed;
+      });
+      expect(unreadable.map((sgr) => `${sgr}: ${contrast.get(sgr)?.toFixed(2)}`)).toEqual([]);
       await page.close();
     });
 

@@ -4,12 +4,13 @@ import type { ChunkEvent } from '../../core/chunk.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { fromRunStore } from '../../runs/from-run-store.js';
 import { CliUsageError } from '../cli-usage-error.js';
-import { mirrorExitCode } from '../exit-code.js';
+import { failureExitCode, mirrorExitCode } from '../exit-code.js';
 import { parseSubcommandArgs } from '../parse-subcommand-args.js';
 import { redisUrlFlag } from '../redis-url-flag.js';
 import type { Subcommand } from '../subcommand.js';
 import type { CliStreams } from '../text-view.js';
 import { wholeNumberFlag } from '../whole-number-flag.js';
+import { followHelpText } from './follow-help.js';
 
 const USAGE = 'sluice follow --redis <url> <run-id> [--after <seq>] [--json]';
 
@@ -19,8 +20,9 @@ const USAGE = 'sluice follow --redis <url> <run-id> [--after <seq>] [--json]';
  * Text: stdout lines to stdout, stderr lines to stderr. `--json`: one event per line as JSON
  * (`{sequence, kind, content, metadata?, isFinal}`), and a failure as `{"failure": {code, name,
  * message}}`. Exit code: the command's (mirrored as `sluice exec` does), `130` for a cancelled
- * run, `1` for a failed one (its code printed: `OWNER_LOST`, `SPAWN_FAILED`, …) or one that cannot
- * be read (`RUN_NOT_FOUND`, a gap in trimmed history). Writes wait for `'drain'`, and a slow
+ * run, `127`/`126` for a command that could not be started (as `sluice exec`, see
+ * `failureExitCode`), `1` for another failure (its code printed: `OWNER_LOST`, …) or a run that
+ * cannot be read (`RUN_NOT_FOUND`, a gap in trimmed history). Writes wait for `'drain'`, and a slow
  * reader pauses the Redis reads.
  *
  * @example
@@ -30,6 +32,7 @@ const USAGE = 'sluice follow --redis <url> <run-id> [--after <seq>] [--json]';
  */
 export const followCommand: Subcommand = {
   summary: `${USAGE}\n                            print a run's events from any machine, live, and exit with its code`,
+  help: followHelpText,
   run: async (argv, io, _env, signal) => {
     const { values, positionals } = parseSubcommandArgs(argv, {
       redis: { type: 'string' },
@@ -88,7 +91,7 @@ async function follow(
     };
     if (json) await write(io.stdout, `${JSON.stringify({ failure })}\n`);
     io.stderr.write(`sluice: run ${runId}: ${failure.code}: ${failure.message}\n`);
-    return 1;
+    return failureExitCode(error);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Subcommand } from '../subcommand.js';
+import { mcpHelpText } from './mcp-help.js';
 
 /**
  * `sluice mcp`: serves the kernel's tools to an MCP host over stdio, or Streamable HTTP with `--http`
@@ -14,6 +15,7 @@ export const mcpCommand: Subcommand = {
   summary:
     'sluice mcp [--http [--port <n>] …] [--allow <program>]… [--cwd <dir>] [--timeout-s <n>]\n' +
     '                            serve the Exec tool to an MCP host over stdio or HTTP (see sluice mcp --help)',
+  help: mcpHelpText,
   run: async (argv, io, env, signal) => {
     const { runMcp } = await import('./run-mcp.js');
     return runMcp(argv, io, env, signal);

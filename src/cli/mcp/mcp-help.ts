@@ -38,6 +38,12 @@ While a command runs, its output lines go to the client as progress notification
 per 20 ms, carrying every line since the last), if the client asked for progress. Cancelling
 the call, or closing the connection, kills the command's whole process group.
 
+Needs the optional peer @modelcontextprotocol/sdk (npm install "@modelcontextprotocol/sdk@^1.32.2").
+
+Examples:
+  sluice mcp --allow npm --allow git --cwd ~/src/app
+  sluice mcp --allow ./build.sh --timeout-s 600
+
 An MCP host configuration (Claude Desktop, Cursor, VS Code, …):
   { "mcpServers": { "sluice": { "command": "npx", "args": ["sluice", "mcp", "--allow", "npm", "--allow", "git"] } } }
 Over HTTP:

@@ -1,4 +1,4 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { importPeer } from '../../core/load-peer.js';
 import { createToolRegistry, registerBuiltinTools } from '../../kernel/index.js';
 import { serveMcp } from '../../mcp/serve-mcp.js';
 import type { CliStreams } from '../text-view.js';
@@ -32,6 +32,11 @@ export async function runMcp(
     const { runMcpHttp } = await import('./run-mcp-http.js');
     return runMcpHttp(registry, command, command.http, io, env, signal);
   }
+  const { StdioServerTransport } = await importPeer(
+    '@modelcontextprotocol/sdk',
+    'sluice mcp',
+    () => import('@modelcontextprotocol/sdk/server/stdio.js'),
+  );
   const transport = new StdioServerTransport(process.stdin, io.stdout);
   const server = await serveMcp(registry, transport, {
     allow: command.allow,

@@ -4,6 +4,7 @@ import { parseSubcommandArgs } from '../parse-subcommand-args.js';
 import { redisUrlFlag } from '../redis-url-flag.js';
 import type { Subcommand } from '../subcommand.js';
 import { wholeNumberFlag } from '../whole-number-flag.js';
+import { submitHelpText } from './submit-help.js';
 
 const USAGE = 'sluice submit --redis <url> [--run-id <id>] -- <command> [args…]';
 
@@ -19,6 +20,7 @@ const USAGE = 'sluice submit --redis <url> [--run-id <id>] -- <command> [args…
  */
 export const submitCommand: Subcommand = {
   summary: `${USAGE}\n                            queue a command for the workers; prints its run id`,
+  help: submitHelpText,
   run: async (argv, io) => {
     const { values, positionals, rest } = parseSubcommandArgs(argv, {
       redis: { type: 'string' },

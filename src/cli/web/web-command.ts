@@ -4,6 +4,7 @@ import { parseSubcommandArgs } from '../parse-subcommand-args.js';
 import { redisUrlFlag } from '../redis-url-flag.js';
 import type { Subcommand } from '../subcommand.js';
 import { wholeNumberFlag } from '../whole-number-flag.js';
+import { webHelpText } from './web-help.js';
 
 const USAGE = 'sluice web --redis <url> [--host <address>] [--port <n>] [--allow-host <name[:port]>]';
 
@@ -23,6 +24,7 @@ const USAGE = 'sluice web --redis <url> [--host <address>] [--port <n>] [--allow
  */
 export const webCommand: Subcommand = {
   summary: `${USAGE}\n                            serve the live page of any run in Redis (see docs/scaling.md)`,
+  help: webHelpText,
   run: async (argv, io, env, signal) => {
     const { values, positionals } = parseSubcommandArgs(argv, {
       redis: { type: 'string' },

@@ -3,6 +3,7 @@ import { parseSubcommandArgs } from '../parse-subcommand-args.js';
 import { redisUrlFlag } from '../redis-url-flag.js';
 import type { Subcommand } from '../subcommand.js';
 import { wholeNumberFlag } from '../whole-number-flag.js';
+import { workerHelpText } from './worker-help.js';
 
 const USAGE = 'sluice worker --redis <url> [--concurrency N]';
 
@@ -21,6 +22,7 @@ const USAGE = 'sluice worker --redis <url> [--concurrency N]';
  */
 export const workerCommand: Subcommand = {
   summary: `${USAGE}\n                            run queued commands (SIGTERM: finish, then stop)`,
+  help: workerHelpText,
   run: async (argv, io, _env, signal) => {
     const { values } = parseSubcommandArgs(argv, {
       redis: { type: 'string' },

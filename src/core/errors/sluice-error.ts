@@ -30,6 +30,7 @@ export type SluiceErrorCode =
   | 'RUN_EXISTS'
   | 'RUN_STORE_FAILED'
   | 'RUN_LIMIT'
+  | 'PEER_MISSING'
   | (string & {});
 
 /**

@@ -157,6 +157,14 @@ againButton.addEventListener('click', () => {
   });
 });
 
+// The server answered `?token=` with the cookie that carries it from now on: the token leaves the
+// address bar (and so the history, bookmarks, screenshots) at once (docs/web.md).
+const address = new URL(location.href);
+if (address.searchParams.has('token')) {
+  address.searchParams.delete('token');
+  history.replaceState(history.state, '', address);
+}
+
 const ticker = setInterval(tick, 200);
 tick();
 showCounts();

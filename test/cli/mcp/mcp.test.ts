@@ -263,7 +263,7 @@ describe('sluice mcp: lifetime and command line', () => {
     });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toBe(
-      'sluice: Expected the `--timeout-s` flag to be a number of seconds in (0, 600], got `soon` (string)\nTry `sluice --help`.',
+      'sluice: Expected the `--timeout-s` flag to be a number of seconds in (0, 600], got `soon` (string)\nTry `sluice mcp --help`.',
     );
     const unknown = await execa(process.execPath, ['--import', 'tsx', main, 'mcp', '--allow'], {
       reject: false,

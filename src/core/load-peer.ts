@@ -1,0 +1,60 @@
+import { createRequire } from 'node:module';
+import { PeerMissingError } from './errors/peer-missing-error.js';
+import { OPTIONAL_PEERS, type OptionalPeer } from './optional-peers.js';
+
+/**
+ * Whether `error` says that `packageName` itself cannot be found — not one of its own files or
+ * dependencies, which is a broken install, not a missing peer. Node's messages: `Cannot find
+ * package 'x' imported from …` (`import`), `Cannot find module 'x'` (`require`).
+ */
+function isPeerNotFound(error: unknown, packageName: string): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return false;
+  return typeof message === 'string' && new RegExp(`'${packageName}(/[^']*)?'`).test(message);
+}
+
+/**
+ * Loads (with `import()`) a module of the optional peer `packageName` for `feature`, or rejects
+ * with a {@link PeerMissingError} that says what to install. `load` does the import itself, so
+ * that bundlers see the specifier.
+ *
+ * @example
+ * ```ts
+ * const { Server } = await importPeer('@modelcontextprotocol/sdk', 'sluice/mcp', () => import('@modelcontextprotocol/sdk/server/index.js'));
+ * ```
+ */
+export async function importPeer<T>(
+  packageName: OptionalPeer,
+  feature: string,
+  load: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    throw isPeerNotFound(error, packageName)
+      ? new PeerMissingError({ packageName, range: OPTIONAL_PEERS[packageName], feature }, { cause: error })
+      : error;
+  }
+}
+
+/**
+ * Loads the optional peer `packageName` synchronously (`require`, for a CommonJS peer such as
+ * ioredis: an ES module that imports it gets the very same module), or throws a
+ * {@link PeerMissingError} that says what to install.
+ *
+ * @example
+ * ```ts
+ * const { Redis } = requirePeer<typeof import('ioredis')>('ioredis', 'sluice/redis');
+ * ```
+ */
+export function requirePeer<T>(packageName: OptionalPeer, feature: string): T {
+  try {
+    return createRequire(import.meta.url)(packageName) as T;
+  } catch (error) {
+    if (!isPeerNotFound(error, packageName)) throw error;
+    throw new PeerMissingError(
+      { packageName, range: OPTIONAL_PEERS[packageName], feature },
+      { cause: error },
+    );
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * The optional peer dependencies and the ranges sluice supports — package.json's
+ * `peerDependencies` for them (a test keeps the two equal). The error that says one is missing
+ * quotes its range in the install command.
+ */
+export const OPTIONAL_PEERS = {
+  ioredis: '^6.0.0',
+  '@modelcontextprotocol/sdk': '^1.32.2',
+} as const;
+
+/** The name of an optional peer dependency of sluice. */
+export type OptionalPeer = keyof typeof OPTIONAL_PEERS;

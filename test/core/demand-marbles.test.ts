@@ -86,6 +86,9 @@ const result = (overrides: Partial<ExecResult>): ExecResult => ({
   stdout: '',
   stderr: '',
   rlimitHit: null,
+  containment: 'group',
+  usage: null,
+  limitHit: null,
   ...overrides,
 });
 

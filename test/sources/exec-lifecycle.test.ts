@@ -20,6 +20,9 @@ const result = (overrides: Partial<ExecResult>): ExecResult => ({
   stdout: '',
   stderr: '',
   rlimitHit: null,
+  containment: 'group',
+  usage: null,
+  limitHit: null,
   ...overrides,
 });
 const exit = (sequence: number, content: ExecResult): ExecEvent => ({

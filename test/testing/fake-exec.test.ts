@@ -16,6 +16,9 @@ const result = (overrides: Partial<ExecResult>): ExecResult => ({
   stdout: '',
   stderr: '',
   rlimitHit: null,
+  containment: 'group',
+  usage: null,
+  limitHit: null,
   ...overrides,
 });
 const lines = (letters: string) => Object.fromEntries([...letters].map((letter) => [letter, `${letter}\n`]));

@@ -10,6 +10,7 @@ import type { ExecResult } from '../../core/exec-result.js';
 import { DemandQueue } from '../../core/queue/demand-queue.js';
 import { ByteLineSplitter } from './byte-line-splitter.js';
 import { ByteReader } from './byte-reader.js';
+import { cgroupJoinFailure } from './cgroup-join-failure.js';
 import { escalateKill } from './escalate-kill.js';
 import type { ResolvedExecOptions } from './exec-options.js';
 import { buildExecResult } from './exec-result.js';
@@ -131,18 +132,20 @@ export function runExec(
       stdout: accumulators.stdout,
       stderr: accumulators.stderr,
       rlimits: options.rlimits,
+      containment: target.containment?.(),
     });
     if (target.groupAlive()) terminate();
     else escalation?.unsubscribe();
     stopInput();
     target.destroy();
-    const refused = prlimitFailure(options.rlimits, exit, result.stdout, result.stderr);
+    const refused =
+      prlimitFailure(options.rlimits, exit, result.stdout, result.stderr) ?? cgroupJoinFailure(result);
     // The ending goes into the queue: it never overtakes a line still waiting for demand.
     if (cancelled !== undefined) {
       lines.end({ error: true, reason: cancelledError(cancelled.reason, result, result.command) });
     } else if (refused !== undefined) {
       lines.end({ error: true, reason: refused });
-    } else if (options.reject && (result.timedOut || result.exitCode !== 0)) {
+    } else if (options.reject && (result.timedOut || result.exitCode !== 0 || result.limitHit !== null)) {
       lines.end({ error: true, reason: new ExecError(result, { timeoutMs: options.timeoutMs }) });
     } else {
       lines.push({ sequence: sequence++, kind: 'exit', content: result, isFinal: true });
@@ -229,6 +232,8 @@ export function runExec(
       rlimits: options.rlimits,
       hasInput: options.input !== undefined,
       cleanup: options.cleanup,
+      containment: options.containment,
+      limits: options.limits,
     },
     events,
   );

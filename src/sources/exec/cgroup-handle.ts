@@ -1,0 +1,114 @@
+import { type FSWatcher, readFileSync, watch } from 'node:fs';
+import type { CgroupRun } from './cgroup-run.js';
+import { trackCgroup, untrackCgroup, untrackProcessGroup } from './exit-cleanup.js';
+import type { ProcessHandle } from './process-port.js';
+
+/** How long the exit hook waits, at most, for a killed run's cgroup to empty before removing it. */
+const EXIT_WAIT_MS = 500;
+
+/**
+ * Gives a started child's handle (its pid is its process group) the containment of `run`, the
+ * cgroup it joined before running anything:
+ *
+ * - `killGroup(signal)` signals the group as before, and also every process of the cgroup that
+ *   left the group (`setsid` daemons, double forks); `SIGKILL` is `cgroup.kill`, which reaches
+ *   every process of the run at once, forks in flight included.
+ * - `groupAlive()` is the cgroup's `populated`: a daemon in its own session still counts.
+ * - `destroy()` releases the pipes as before, and removes the cgroup as soon as it is empty: at
+ *   once, or when `cgroup.events` says `populated 0` (an inotify watch on it, which does not keep
+ *   the event loop alive, except after a `SIGKILL`, until the run is gone).
+ * - With `limits.pids`, a refused fork (`pids.events`) ends the whole run with `cgroup.kill`.
+ * - With `cleanup`, the run is killed and its cgroup removed if this Node process exits first.
+ *
+ * @example
+ * ```ts
+ * const handle = containInCgroup(spawned, run, true, false);
+ * handle.killGroup('SIGKILL'); // cgroup.kill
+ * ```
+ */
+export function containInCgroup(
+  inner: ProcessHandle,
+  run: CgroupRun,
+  cleanup: boolean,
+  endOnPidsHit: boolean,
+): ProcessHandle {
+  const pgid = inner.pid as number;
+  let destroyed = false;
+  const watchers: FSWatcher[] = [];
+  const endAtExit = (): void => {
+    run.kill();
+    waitUntilEmpty(run, EXIT_WAIT_MS);
+    run.remove();
+  };
+  const removeIfDone = (): void => {
+    if (!destroyed || run.populated() || !run.remove()) return;
+    for (const watcher of watchers.splice(0)) watcher.close();
+    untrackCgroup(endAtExit);
+  };
+  const events = watch(`${run.path}/cgroup.events`, { persistent: false }, removeIfDone);
+  events.on('error', () => {});
+  watchers.push(events);
+  if (endOnPidsHit) {
+    const pids = watch(`${run.path}/pids.events`, { persistent: false }, () => {
+      if (run.limitHit() === 'pids') run.kill();
+    });
+    pids.on('error', () => {});
+    watchers.push(pids);
+  }
+  if (cleanup) trackCgroup(endAtExit);
+  return {
+    ...inner,
+    pid: inner.pid,
+    killGroup: (signal) => {
+      inner.killGroup(signal);
+      if (signal === 'SIGKILL') {
+        run.kill();
+        events.ref(); // a killed run ends soon: wait for it, and remove its cgroup
+      } else {
+        signalOutsiders(run, pgid, signal);
+      }
+    },
+    groupAlive: () => {
+      const alive = run.populated();
+      if (!alive) {
+        untrackProcessGroup(pgid);
+        removeIfDone();
+      }
+      return alive;
+    },
+    destroy: () => {
+      inner.destroy();
+      destroyed = true;
+      removeIfDone();
+    },
+    containment: () => ({ containment: 'cgroup', usage: run.usage(), limitHit: run.limitHit() }),
+  };
+}
+
+/** Sends `signal` to the processes of `run` outside group `pgid` (the group itself got it already). */
+function signalOutsiders(run: CgroupRun, pgid: number, signal: NodeJS.Signals): void {
+  for (const pid of run.members()) {
+    if (processGroupOf(pid) === pgid) continue;
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Gone since it was listed.
+    }
+  }
+}
+
+function processGroupOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // `pid (comm) state ppid pgrp …`: comm may hold spaces and parentheses.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ', 3)[2]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Blocks (this is for the exit hook, where nothing asynchronous runs any more) until `run` is empty or `ms` passed. */
+function waitUntilEmpty(run: CgroupRun, ms: number): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let waited = 0; run.populated() && waited < ms; waited += 2) Atomics.wait(pause, 0, 0, 2);
+}

@@ -65,6 +65,7 @@ export async function runCli(
     reject: false,
     timeoutMs: run.timeoutMs,
     maxOutputBytes: run.maxOutputBytes,
+    containment: run.containment,
     ...(run.cwd === undefined ? {} : { cwd: run.cwd }),
     ...childIo(io, env, { color, stdin: run.stdin }),
     ...(signal === undefined ? {} : { cancelSignal: signal }),

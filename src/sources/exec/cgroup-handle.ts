@@ -1,4 +1,4 @@
-import { type FSWatcher, readFileSync, watch } from 'node:fs';
+import { readFileSync, watch } from 'node:fs';
 import type { CgroupRun } from './cgroup-run.js';
 import { trackCgroup, untrackCgroup, untrackProcessGroup } from './exit-cleanup.js';
 import type { ProcessHandle } from './process-port.js';
@@ -34,7 +34,7 @@ export function containInCgroup(
 ): ProcessHandle {
   const pgid = inner.pid as number;
   let destroyed = false;
-  const watchers: FSWatcher[] = [];
+  const watchers: Watch[] = [];
   const endAtExit = (): void => {
     run.kill();
     waitUntilEmpty(run, EXIT_WAIT_MS);
@@ -45,15 +45,14 @@ export function containInCgroup(
     for (const watcher of watchers.splice(0)) watcher.close();
     untrackCgroup(endAtExit);
   };
-  const events = watch(`${run.path}/cgroup.events`, { persistent: false }, removeIfDone);
-  events.on('error', () => {});
+  const events = watchFile(`${run.path}/cgroup.events`, removeIfDone);
   watchers.push(events);
   if (endOnPidsHit) {
-    const pids = watch(`${run.path}/pids.events`, { persistent: false }, () => {
-      if (run.limitHit() === 'pids') run.kill();
-    });
-    pids.on('error', () => {});
-    watchers.push(pids);
+    watchers.push(
+      watchFile(`${run.path}/pids.events`, () => {
+        if (run.limitHit() === 'pids') run.kill();
+      }),
+    );
   }
   if (cleanup) trackCgroup(endAtExit);
   return {
@@ -83,6 +82,29 @@ export function containInCgroup(
     },
     containment: () => ({ containment: 'cgroup', usage: run.usage(), limitHit: run.limitHit() }),
   };
+}
+
+/** A watch on a cgroup file: `ref()` makes it keep the event loop alive. */
+interface Watch {
+  close(): void;
+  ref(): void;
+}
+
+/**
+ * Calls `changed` when the kernel says `file` changed (an inotify watch: a cgroup's `.events`
+ * files notify on every change), without keeping the event loop alive. Where no watch can be
+ * had (the inotify watches of this user are used up), it looks every 50 ms instead.
+ */
+function watchFile(file: string, changed: () => void): Watch {
+  try {
+    const watcher = watch(file, { persistent: false }, changed);
+    watcher.on('error', () => {});
+    return watcher;
+  } catch {
+    const timer = setInterval(changed, 50);
+    timer.unref();
+    return { close: () => clearInterval(timer), ref: () => void timer.ref() };
+  }
 }
 
 /** Sends `signal` to the processes of `run` outside group `pgid` (the group itself got it already). */

@@ -11,15 +11,10 @@ export type { ExecUsage } from '../core/exec-usage.js';
 export type { LimitName } from '../core/limit-name.js';
 export type { RlimitName } from '../core/rlimit-name.js';
 export { childProcessPort } from './exec/child-process-port.js';
+export type { ContainmentOption } from './exec/containment-option.js';
 export type { ExecLimits } from './exec/exec-limits.js';
 export type { ExecRlimits } from './exec/exec-rlimits.js';
-export type {
-  ContainmentOption,
-  ExecEvent,
-  ExecExitEvent,
-  ExecLineEvent,
-  ExecOptions,
-} from './exec/exec-types.js';
+export type { ExecEvent, ExecExitEvent, ExecLineEvent, ExecOptions } from './exec/exec-types.js';
 export type {
   ContainmentReport,
   ExitInfo,

@@ -11,9 +11,10 @@ import { readInteger } from '../../core/read-integer.js';
 import { readOption } from '../../core/read-option.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import { checkSpawnStrings } from './check-spawn-strings.js';
+import type { ContainmentOption } from './containment-option.js';
 import type { ExecLimits } from './exec-limits.js';
 import type { ExecRlimits } from './exec-rlimits.js';
-import type { ContainmentOption, ExecOptions } from './exec-types.js';
+import type { ExecOptions } from './exec-types.js';
 import type { ProcessPort } from './process-port.js';
 
 /** {@link ExecOptions} with defaults applied, as `exec` runs with them. */

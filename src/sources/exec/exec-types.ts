@@ -2,6 +2,7 @@ import type { Observable, SchedulerLike } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
 import type { Demand } from '../../core/demand.js';
 import type { ExecResult } from '../../core/exec-result.js';
+import type { ContainmentOption } from './containment-option.js';
 import type { ExecLimits } from './exec-limits.js';
 import type { ExecRlimits } from './exec-rlimits.js';
 import type { ProcessPort } from './process-port.js';
@@ -45,19 +46,6 @@ export interface ExecExitEvent extends ChunkEvent<ExecResult> {
  * ```
  */
 export type ExecEvent<C extends string | Uint8Array = string> = ExecLineEvent<C> | ExecExitEvent;
-
-/**
- * How `exec` contains a run (its `containment` option): `'auto'` — its own cgroup where this
- * process may make one (Linux, cgroup v2, root or a delegated subtree), its own process group
- * elsewhere; `'cgroup'` — a cgroup or the `CGROUP_UNAVAILABLE` error saying why not; `'group'` —
- * the process group only. See docs/containment.md.
- *
- * @example
- * ```ts
- * const containment: ContainmentOption = process.env.CI ? 'cgroup' : 'auto';
- * ```
- */
-export type ContainmentOption = 'auto' | 'cgroup' | 'group';
 
 /**
  * Options of {@link exec}. Checked when `exec` is called: a bad one throws a `TypeError`

@@ -1,8 +1,8 @@
 import { isSluiceError, SluiceError } from '../../core/errors/sluice-error.js';
 import { CgroupRun } from './cgroup-run.js';
 import { cgroupSupport } from './cgroup-support.js';
+import type { ContainmentOption } from './containment-option.js';
 import type { ExecLimits } from './exec-limits.js';
-import type { ContainmentOption } from './exec-types.js';
 
 /**
  * Makes the cgroup of one run as `containment` asks, before anything is spawned:

@@ -1,6 +1,7 @@
-import { readFileSync, watch } from 'node:fs';
+import { watch } from 'node:fs';
 import type { CgroupRun } from './cgroup-run.js';
 import { trackCgroup, untrackCgroup, untrackProcessGroup } from './exit-cleanup.js';
+import { processStat } from './process-group.js';
 import type { ProcessHandle } from './process-port.js';
 
 /** How long the exit hook waits, at most, for a killed run's cgroup to empty before removing it. */
@@ -110,22 +111,12 @@ function watchFile(file: string, changed: () => void): Watch {
 /** Sends `signal` to the processes of `run` outside group `pgid` (the group itself got it already). */
 function signalOutsiders(run: CgroupRun, pgid: number, signal: NodeJS.Signals): void {
   for (const pid of run.members()) {
-    if (processGroupOf(pid) === pgid) continue;
+    if (processStat(pid)?.pgrp === pgid) continue;
     try {
       process.kill(pid, signal);
     } catch {
       // Gone since it was listed.
     }
-  }
-}
-
-function processGroupOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    // `pid (comm) state ppid pgrp …`: comm may hold spaces and parentheses.
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ', 3)[2]);
-  } catch {
-    return undefined;
   }
 }
 

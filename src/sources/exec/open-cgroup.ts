@@ -26,19 +26,17 @@ export function openCgroup(
 ): CgroupRun | undefined {
   if (containment === 'group') return undefined;
   const support = cgroupSupport();
-  const reason = 'unavailable' in support ? support.unavailable : undefined;
-  if (!('unavailable' in support)) {
-    try {
-      return CgroupRun.create(support.base, limits);
-    } catch (error) {
-      if (isSluiceError(error)) throw error;
-      const code = (error as NodeJS.ErrnoException).code ?? String(error);
-      return refuse(containment, limits, `cannot create a cgroup in ${support.base} (${code})`);
-    }
+  if ('unavailable' in support) return refuse(containment, limits, support.unavailable);
+  try {
+    return CgroupRun.create(support.base, limits);
+  } catch (error) {
+    if (isSluiceError(error)) throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    return refuse(containment, limits, `cannot create a cgroup in ${support.base} (${code})`);
   }
-  return refuse(containment, limits, reason as string);
 }
 
+/** Without a cgroup: the typed error `limits` or `containment: 'cgroup'` call for, else `undefined` (the process group). */
 function refuse(containment: ContainmentOption, limits: ExecLimits | undefined, reason: string): undefined {
   if (limits !== undefined) {
     throw new SluiceError(

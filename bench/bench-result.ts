@@ -7,7 +7,10 @@ export interface RunResult {
   readonly latenciesUs?: readonly number[];
   /** Slow consumer: the child's lead and the parent's memory. */
   readonly slow?: SlowFigures;
-  /** Cancel: unsubscribe → the whole group gone, in milliseconds, one per repetition. */
+  /**
+   * Cancel: unsubscribe → every process of the run gone, in milliseconds, one per repetition (the
+   * `spawn-*` variants of the cancel section: subscribe → the `exit` event of `true`).
+   */
   readonly cancelMs?: readonly number[];
   /** Import cost in milliseconds. */
   readonly importMs?: number;

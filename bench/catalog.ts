@@ -105,6 +105,27 @@ export const CATALOG: readonly VariantSpec[] = [
   { name: 'cancel-term', group: 'cancel', label: 'group exits on SIGTERM' },
   { name: 'cancel-ignore-term', group: 'cancel', label: 'group ignores SIGTERM (forceKillAfterMs 200)' },
   {
+    name: 'cancel-term-cgroup',
+    group: 'cancel',
+    label: "the same, containment 'cgroup' (until cgroup.events says populated 0)",
+  },
+  {
+    name: 'cancel-ignore-term-cgroup',
+    group: 'cancel',
+    label: "ignores SIGTERM, containment 'cgroup' (SIGKILL = cgroup.kill after 200 ms)",
+  },
+  {
+    name: 'cancel-daemon-cgroup',
+    group: 'cancel',
+    label: "a setsid daemon (only containment 'cgroup' ends it)",
+  },
+  { name: 'spawn-group', group: 'cancel', label: "spawn → exit event of `true`, containment 'group'" },
+  {
+    name: 'spawn-cgroup',
+    group: 'cancel',
+    label: "spawn → exit event of `true`, containment 'cgroup' (a cgroup per run)",
+  },
+  {
     name: 'redis-throughput',
     group: 'redis',
     label: 'cat → exec → toRunStore → Redis → fromRunStore in another process',

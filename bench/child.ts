@@ -73,10 +73,24 @@ async function runVariant(params: RunParams): Promise<RunResult> {
     const { measureMcpCancel } = await import('./cancel-mcp.js');
     return { cancelMs: await measureMcpCancel(join(params.fixtures, 'group-term.sh'), params.reps) };
   }
-  if (name === 'cancel-term' || name === 'cancel-ignore-term') {
+  if (name.startsWith('cancel-') && name !== 'cancel-mcp') {
     const { measureCancel } = await import('./cancel.js');
-    const script = join(params.fixtures, name === 'cancel-term' ? 'group-term.sh' : 'group-ignore-term.sh');
-    return { cancelMs: await measureCancel(script, params.reps) };
+    const fixture = name.startsWith('cancel-term')
+      ? 'group-term.sh'
+      : name.startsWith('cancel-ignore-term')
+        ? 'group-ignore-term.sh'
+        : 'daemon-term.sh';
+    const containment = name.endsWith('-cgroup') ? 'cgroup' : 'group';
+    return { cancelMs: await measureCancel(join(params.fixtures, fixture), params.reps, containment) };
+  }
+  if (name === 'spawn-group' || name === 'spawn-cgroup') {
+    const { measureSpawn } = await import('./cancel.js');
+    return {
+      cancelMs: await measureSpawn(
+        Math.max(20, params.reps * 4),
+        name === 'spawn-cgroup' ? 'cgroup' : 'group',
+      ),
+    };
   }
   if (name.startsWith('redis-')) {
     await (await import('./warm-up.js')).warmUpSluice();

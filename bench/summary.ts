@@ -136,6 +136,17 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
     latencyIterableP99VsLimit: div(figure('latency-exec-iterable', 'p99Us'), 1000),
     cancelTermVsLimit: div(figure('cancel-term', 'maxMs'), 50),
     cancelIgnoreTermVsLimit: div(figure('cancel-ignore-term', 'maxMs'), CANCEL_FORCE_KILL_MS + 50),
+    cancelCgroupVsGroupMedian: div(
+      figure('cancel-term-cgroup', 'medianMs'),
+      figure('cancel-term', 'medianMs'),
+    ),
+    cancelCgroupVsGroupMax: div(figure('cancel-term-cgroup', 'maxMs'), figure('cancel-term', 'maxMs')),
+    cancelIgnoreTermCgroupVsGroupMedian: div(
+      figure('cancel-ignore-term-cgroup', 'medianMs'),
+      figure('cancel-ignore-term', 'medianMs'),
+    ),
+    cancelDaemonCgroupVsLimit: div(figure('cancel-daemon-cgroup', 'maxMs'), 50),
+    spawnCgroupVsGroupMedian: div(figure('spawn-cgroup', 'medianMs'), figure('spawn-group', 'medianMs')),
     redisThroughputVsTarget: div(rate('redis-throughput'), 100_000),
     redisLatencyP99VsLimit: div(figure('redis-latency', 'p99Us'), 20_000),
     redisCancelVsLimit: div(figure('redis-cancel', 'maxMs'), 100),
@@ -190,6 +201,13 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
   target('latencyP99VsLimit', '<=', 1, 'latency p99 ≤ 1 ms');
   target('cancelTermVsLimit', '<=', 1, 'cancel (SIGTERM) ≤ 50 ms');
   target('cancelIgnoreTermVsLimit', '<=', 1, 'cancel (ignores SIGTERM) ≤ forceKillAfterMs + 50 ms');
+  target('cancelDaemonCgroupVsLimit', '<=', 1, "cancel of a setsid daemon (containment 'cgroup') ≤ 50 ms");
+  target(
+    'spawnCgroupVsGroupMedian',
+    '<=',
+    1.3,
+    'spawn → exit with a cgroup per run ≤ 1.3 × without (median)',
+  );
   target('importExcessVsBudget', '<=', 1, "import 'sluice' ≤ import 'rxjs' + 30 ms");
   target('startCliVsNode', '<=', 2.5, '`sluice exec -- true` ≤ 2.5 × `node -e 0` (wall, median of rounds)');
   target(

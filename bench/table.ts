@@ -75,7 +75,7 @@ export function renderTable(entries: readonly BenchEntry[], summary: BenchSummar
     '',
     slowTable('work'),
     '',
-    '### Cancel (unsubscribe → every process of the group gone) and import cost',
+    '### Cancel (unsubscribe → every process of the run gone), spawn with and without a cgroup, and import cost',
     '',
     markdown(
       ['measurement', 'median', 'max / min', 'reps'],

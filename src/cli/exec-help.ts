@@ -23,6 +23,10 @@ Options:
   --buffer-size <n>         chunks buffered before the command is paused (default: 16)
   --stall-timeout-ms <n>    kill the command if the output reader stalls this long while the buffer
                             is full (default: 0, disabled)
+  --containment auto|cgroup|group
+                            contain the run in its own cgroup, which also holds daemons that leave
+                            the process group (cgroup: or fail saying why; group: never; default
+                            auto: a cgroup where this machine allows it; see docs/containment.md)
   --cwd <dir>               run the command in <dir>
   --color / --no-color      force colours on or off (default: on for a terminal, off with NO_COLOR);
                             with colours on, the command gets FORCE_COLOR (unless already set)

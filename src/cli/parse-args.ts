@@ -15,6 +15,7 @@ const EXEC_OPTIONS = {
   'max-output-bytes': { type: 'string' },
   'buffer-size': { type: 'string' },
   'stall-timeout-ms': { type: 'string' },
+  containment: { type: 'string' },
   cwd: { type: 'string' },
   color: { type: 'boolean' },
   'no-color': { type: 'boolean' },
@@ -41,6 +42,8 @@ export interface CliExecCommand {
   readonly stallTimeoutMs: number;
   readonly cwd: string | undefined;
   readonly color: boolean | undefined;
+  /** `--containment auto|cgroup|group`: `exec`'s `containment` (default `auto`). */
+  readonly containment: 'auto' | 'cgroup' | 'group';
   /** `--stdin inherit`: the command reads sluice's stdin (default `ignore`). */
   readonly stdin: 'inherit' | 'ignore';
   /** `--redis <url>`: also publish the run to this Redis (see `sluice follow`). */
@@ -135,6 +138,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     bufferSize: wholeNumberFlag('buffer-size', text('buffer-size'), 16, 1, 1_000_000),
     stallTimeoutMs: wholeNumberFlag('stall-timeout-ms', text('stall-timeout-ms'), 0, 0, MAX_DELAY_MS),
     cwd: matching('cwd', /./, 'a directory'),
+    containment: oneOf('containment', ['auto', 'cgroup', 'group'], 'auto'),
     stdin: oneOf('stdin', ['inherit', 'ignore'], 'ignore'),
     web: given.web === true,
     port: given.port === undefined ? undefined : wholeNumberFlag('port', text('port'), 0, 0, 65_535),
@@ -169,6 +173,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     bufferSize: values.bufferSize,
     stallTimeoutMs: values.stallTimeoutMs,
     cwd: values.cwd,
+    containment: values.containment,
     color: given['no-color'] === true ? false : (given.color as boolean | undefined),
     stdin: values.stdin,
     web: values.web

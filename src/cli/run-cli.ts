@@ -90,6 +90,7 @@ async function runCommand(
     reject: false,
     timeoutMs: run.timeoutMs,
     maxOutputBytes: run.maxOutputBytes,
+    containment: run.containment,
     ...(run.cwd === undefined ? {} : { cwd: run.cwd }),
     ...childIo(io, env, { color, stdin: run.stdin }),
     ...(signal === undefined ? {} : { cancelSignal: signal }),

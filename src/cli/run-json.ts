@@ -55,6 +55,7 @@ export async function runJson(run: CliExecCommand, io: CliStreams, signal?: Abor
     reject: true,
     timeoutMs: run.timeoutMs,
     maxOutputBytes: run.maxOutputBytes,
+    containment: run.containment,
     ...(run.cwd === undefined ? {} : { cwd: run.cwd }),
     ...(signal === undefined ? {} : { cancelSignal: signal }),
   }).pipe(

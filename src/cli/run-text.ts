@@ -5,6 +5,7 @@ import { isCancelledError } from '../core/errors/cancelled-error.js';
 import { isSpawnError } from '../core/errors/spawn-error.js';
 import { formatBytes } from '../core/format-bytes.js';
 import { formatDuration } from '../core/format-duration.js';
+import { formatUsage } from '../core/format-usage.js';
 import type { ExecEvent, ExecResult } from '../sources/exec.js';
 import { CliInterruption } from './cli-interruption.js';
 import { mirrorExitCode } from './exit-code.js';
@@ -104,9 +105,13 @@ export async function runText(
     view.finish(`sluice: ${options.label}: stalled (output was not read) · ${totals()}`);
     return mirrorExitCode({ exitCode: null, signal: null, timedOut: false, stalled: true });
   }
-  const limit = result.rlimitHit === null ? '' : ` · ${result.rlimitHit} limit hit`;
+  const hit = result.rlimitHit ?? result.limitHit;
+  const limit = hit === null ? '' : ` · ${hit} limit hit`;
+  const usage = formatUsage(result.usage);
   // Every byte was shown: `truncated` (the in-memory result's cap) says nothing about the output.
-  view.finish(`sluice: ${options.label}: ${describeExit(result)} · ${totals()}${limit}`);
+  view.finish(
+    `sluice: ${options.label}: ${describeExit(result)} · ${totals()}${limit}${usage && ` · ${usage}`}`,
+  );
   return mirrorExitCode(result);
 }
 

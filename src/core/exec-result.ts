@@ -1,3 +1,6 @@
+import type { Containment } from './containment.js';
+import type { ExecUsage } from './exec-usage.js';
+import type { LimitName } from './limit-name.js';
 import type { RlimitName } from './rlimit-name.js';
 
 /**
@@ -11,6 +14,7 @@ import type { RlimitName } from './rlimit-name.js';
  * const result: ExecResult = {
  *   command: 'echo hi', pid: 123, exitCode: 0, signal: null, timedOut: false, truncated: false,
  *   durationMs: 4, stdout: 'hi\n', stderr: '', rlimitHit: null,
+ *   containment: 'cgroup', usage: { cpuUserMs: 0.8, cpuSystemMs: 1.2 }, limitHit: null,
  * };
  * ```
  */
@@ -33,4 +37,13 @@ export interface ExecResult {
   stderr: string;
   /** Which resource limit the child ran into, if any (see `rlimits`). */
   rlimitHit: RlimitName | null;
+  /** How the run was contained: its own cgroup, or its own process group (see the `containment` option). */
+  containment: Containment;
+  /**
+   * What the whole run used, from its cgroup when it ends (`null` without one: see
+   * {@link ExecUsage}). Processes killed because the run ended may still have been finishing.
+   */
+  usage: ExecUsage | null;
+  /** Which tree-wide limit of the run (see `limits`) it ran into, if any. */
+  limitHit: LimitName | null;
 }

@@ -5,12 +5,18 @@ import { resolveExecOptions } from './exec/exec-options.js';
 import type { ExecEvent, ExecOptions } from './exec/exec-types.js';
 import { runExec } from './exec/run-exec.js';
 
+export type { Containment } from '../core/containment.js';
 export type { ExecResult } from '../core/exec-result.js';
+export type { ExecUsage } from '../core/exec-usage.js';
+export type { LimitName } from '../core/limit-name.js';
 export type { RlimitName } from '../core/rlimit-name.js';
 export { childProcessPort } from './exec/child-process-port.js';
+export type { ContainmentOption } from './exec/containment-option.js';
+export type { ExecLimits } from './exec/exec-limits.js';
 export type { ExecRlimits } from './exec/exec-rlimits.js';
 export type { ExecEvent, ExecExitEvent, ExecLineEvent, ExecOptions } from './exec/exec-types.js';
 export type {
+  ContainmentReport,
   ExitInfo,
   OutputStream,
   ProcessEvents,
@@ -21,7 +27,9 @@ export type {
 
 /**
  * Runs a command as a cold Observable: nothing is spawned until subscribe, and each subscription
- * is its own run, in its own process group.
+ * is its own run, in its own process group — and, where this process may make one (Linux, cgroup
+ * v2, root or a delegated subtree), its own cgroup, which also holds the descendants that leave
+ * the group (`containment`, see docs/containment.md).
  *
  * - One event per line of stdout and stderr (`kind` `'stdout'`/`'stderr'`, the decoded UTF-8 line
  *   including its `\n`), in arrival order across both pipes; a line longer than `maxLineBytes` comes
@@ -32,7 +40,8 @@ export type {
  *   timeout (`TIMEOUT`) errors instead, with an `ExecError` carrying the same result. A command
  *   that cannot start errors with a `SpawnError` (`SPAWN_FAILED`, `info.errno` the OS code).
  * - Cancel = unsubscribe: the whole group gets `killSignal`, then `SIGKILL` after
- *   `forceKillAfterMs` while any member is alive. `timeoutMs` does the same.
+ *   `forceKillAfterMs` while any member is alive. `timeoutMs` does the same. In a cgroup, every
+ *   process of the run does, and the `SIGKILL` is `cgroup.kill`.
  * - Backpressure: a consumer's demand ({@link demandOf}, or `options.demand`) pauses the
  *   reading of the pipes, so the child blocks on its full pipe.
  *

@@ -152,7 +152,7 @@ describe('sluice exec text output', () => {
     expect([...bytes.subarray(0, 4)]).toEqual([0x61, 0xff, 0xfe, 0x0a]);
     expect(bytes.subarray(4).toString()).toBe(`${'x'.repeat(200_000)}\n1\n2\n3\n`);
     expect(Buffer.from(result.stderr as Uint8Array).toString()).toMatch(
-      /: exit 0 · [\d.]+m?s · 5 lines · 195.3 KiB\n$/,
+      /: exit 0 · [\d.]+m?s · 5 lines · 195.3 KiB( · cpu .*)?\n$/,
     );
   });
 
@@ -165,7 +165,7 @@ describe('sluice exec text output', () => {
       },
     );
     expect(result.stdout.split('\n')).toHaveLength(100_000);
-    expect(result.stderr).toMatch(/: exit 0 · [\d.]+m?s · 100000 lines · 575.1 KiB$/);
+    expect(result.stderr).toMatch(/: exit 0 · [\d.]+m?s · 100000 lines · 575.1 KiB( · cpu .*)?$/);
     expect(result.stderr).not.toContain('truncated');
   });
 

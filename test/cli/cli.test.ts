@@ -36,7 +36,7 @@ describe('sluice exec (text)', () => {
     expect(result.exitCode).toBe(3);
     expect(result.stdout).toBe('one\nthree');
     expect(result.stderr).toMatch(
-      /^two\nsluice: sh -c echo one; echo two >&2; printf three; exit 3: exit 3 · [\d.]+m?s · 3 lines · 13 B\n$/,
+      /^two\nsluice: sh -c echo one; echo two >&2; printf three; exit 3: exit 3 · [\d.]+m?s · 3 lines · 13 B( · cpu .*)?\n$/,
     );
   });
 
@@ -71,7 +71,7 @@ describe('sluice exec (text)', () => {
     expect(out).toHaveLength(481 + 1);
     const err = (demo.stderr as string).split('\n');
     expect(err.filter((line) => line.startsWith('warning: '))).toHaveLength(13);
-    expect(err.at(-2)).toMatch(/^sluice: demo: exit 0 · [\d.]+m?s · 494 lines · [\d.]+ KiB$/);
+    expect(err.at(-2)).toMatch(/^sluice: demo: exit 0 · [\d.]+m?s · 494 lines · [\d.]+ KiB( · cpu .*)?$/);
   });
 
   it('prints help with examples', async () => {

@@ -22,12 +22,24 @@ describe('parseCliArgs', () => {
       bufferSize: 16,
       stallTimeoutMs: 0,
       cwd: undefined,
+      containment: 'auto',
       color: undefined,
       stdin: 'ignore',
       web: undefined,
       redis: undefined,
       runId: undefined,
     });
+  });
+
+  it('parses --containment', () => {
+    expect(
+      (parseCliArgs(['exec', '--containment', 'cgroup', '--', 'sh']) as CliExecCommand).containment,
+    ).toBe('cgroup');
+    expect(() => parseCliArgs(['exec', '--containment', 'jail', '--', 'sh'])).toThrow(
+      new CliUsageError(
+        'Expected the `--containment` flag to be `auto` or `cgroup` or `group`, got `jail` (string)',
+      ),
+    );
   });
 
   it('parses --version and --stdin', () => {

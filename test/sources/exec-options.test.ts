@@ -114,7 +114,7 @@ describe('exec options', () => {
     expect(() => exec('ls', [], { port, timeout: 100 } as ExecOptions)).toThrow(
       new TypeError(
         'Unknown `timeout` option (known options: cwd, env, extendEnv, input, lines, encoding, maxLineBytes, ' +
-          'maxOutputBytes, timeoutMs, reject, killSignal, forceKillAfterMs, rlimits, cancelSignal, cleanup, ' +
+          'maxOutputBytes, timeoutMs, reject, killSignal, forceKillAfterMs, rlimits, containment, limits, cancelSignal, cleanup, ' +
           'scheduler, port, demand)',
       ),
     );

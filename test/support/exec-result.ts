@@ -13,6 +13,9 @@ export function execResult(command: string, overrides: Partial<ExecResult> = {})
     stdout: '',
     stderr: '',
     rlimitHit: null,
+    containment: 'group',
+    usage: null,
+    limitHit: null,
     ...overrides,
   };
 }

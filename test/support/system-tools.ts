@@ -2,6 +2,8 @@ import { accessSync, appendFileSync, constants, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { cgroupSupport } from '../../src/sources/exec/cgroup-support.js';
+import { enabledControllers } from './cgroups.js';
 
 /**
  * Tests that need a system tool (a browser, `redis-server`, `python3`, `prlimit`, `script`, …) or
@@ -84,10 +86,12 @@ function defaultPlaywrightCache(): string {
 
 /**
  * Prints (once per process and `what`) that the tests needing it are skipped because of `missing`,
- * and `hint` (how to get it), or throws under `SLUICE_REQUIRE_SYSTEM_TOOLS=1`.
+ * and `hint` (how to get it), or throws under `SLUICE_REQUIRE_SYSTEM_TOOLS=1` — unless `required`
+ * is `false`: what no install can bring (a kernel feature the machine does not enable) is a notice
+ * there too.
  */
-function skipNotice(what: string, missing: string, skipped: string, hint: string): void {
-  if (REQUIRE) {
+function skipNotice(what: string, missing: string, skipped: string, hint: string, required = true): void {
+  if (REQUIRE && required) {
     throw new Error(`${missing}, and SLUICE_REQUIRE_SYSTEM_TOOLS=1 makes that a failure (${hint})`);
   }
   if (noticed.has(what)) return;
@@ -181,4 +185,56 @@ export function needs(...what: SystemNeed[]): boolean {
     if (requireTool(need, found, HOW[need]) === undefined) all = false;
   }
   return all;
+}
+
+/**
+ * Whether runs can get their own cgroup here, as sluice itself decides it (a writable cgroup v2:
+ * root, or a delegated subtree). Otherwise a notice names why, or under
+ * `SLUICE_REQUIRE_SYSTEM_TOOLS=1` it throws: CI runs as root on a machine with cgroup v2.
+ *
+ * @example
+ * ```ts
+ * describe.skipIf(!needsCgroup())('exec in a cgroup', () => { … });
+ * ```
+ */
+export function needsCgroup(): boolean {
+  const support = cgroupSupport();
+  if (!('unavailable' in support)) return true;
+  skipNotice(
+    'cgroup',
+    `no writable cgroup v2 (${support.unavailable})`,
+    'the tests of containment by cgroup',
+    'run them as root on Linux, or in `systemd-run --user --scope -p Delegate=yes`',
+  );
+  return false;
+}
+
+/**
+ * Whether the cgroup v2 controllers `names` (`memory`, `pids`, `cpu`) are enabled for the runs of
+ * this process (listed in its cgroup's `cgroup.subtree_control`). Otherwise a notice says which
+ * controller is not enabled on this machine — never a failure, even under
+ * `SLUICE_REQUIRE_SYSTEM_TOOLS=1`: no tool is missing, the machine's cgroup tree hands the
+ * controller down or not (CI's machine, a hybrid layout, enables none).
+ *
+ * @example
+ * ```ts
+ * it.skipIf(!needsControllers('pids'))('a fork bomb is capped by limits.pids', async () => { … });
+ * ```
+ */
+export function needsControllers(...names: string[]): boolean {
+  const support = cgroupSupport();
+  if ('unavailable' in support) return needsCgroup();
+  const enabled = enabledControllers();
+  const missing = names.filter((name) => !enabled.includes(name));
+  if (missing.length === 0) return true;
+  for (const name of missing) {
+    skipNotice(
+      `controller ${name}`,
+      `the cgroup v2 \`${name}\` controller is not enabled on this machine (not in ${support.base}/cgroup.subtree_control; no tool is missing, so this is not a failure under SLUICE_REQUIRE_SYSTEM_TOOLS)`,
+      `the tests of the \`${name}\` limit`,
+      `where it is wanted: echo +${name} > ${support.base}/cgroup.subtree_control`,
+      false,
+    );
+  }
+  return false;
 }

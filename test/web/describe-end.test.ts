@@ -29,6 +29,16 @@ describe('how the page words the end of a run', () => {
     });
   });
 
+  it('what a run in a cgroup used follows its duration', () => {
+    const usage = { cpuUserMs: 800, cpuSystemMs: 40, memoryPeakBytes: 12 * 1024 * 1024, pidsPeak: 3 };
+    expect(describeEnd(exit({ exitCode: 0, signal: null, durationMs: 3200, usage }), false).text).toBe(
+      'Exited with code 0 after 3.2s · cpu 0.84s (0.80s user, 0.04s system) · peak memory 12.0 MiB · at most 3 processes',
+    );
+    expect(describeEnd(exit({ exitCode: 0, signal: null, durationMs: 3200, usage: null }), false).text).toBe(
+      'Exited with code 0 after 3.2s',
+    );
+  });
+
   it('who cancelled, a stall, a server that shut down', () => {
     expect(describeEnd(end({ reason: 'cancelled', by: 'page' }), true).text).toBe('Cancelled from this page');
     expect(describeEnd(end({ reason: 'cancelled', by: 'page' }), false).text).toBe(

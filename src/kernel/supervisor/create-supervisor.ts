@@ -30,6 +30,11 @@ import { startRunner } from './start-runner.js';
  * - `maxMalformed` — how many malformed lines it keeps (default 100; `malformedDropped` counts the rest);
  * - `maxConcurrentToolCalls` — how many tool calls of one runner run at once (default 8; the
  *   others wait their turn, in call order);
+ * - `containment` — how runner processes and the built-in Exec tool's commands are contained
+ *   (`exec`'s `containment`: `'auto'` by default — their own cgroup where this machine allows it,
+ *   so a runner's or a command's daemons die with it; `'cgroup'` fails where it cannot; `'group'`);
+ *   with a `registry` of your own, give the Exec tool its `containment` yourself
+ *   (`createExecTool({ containment })`);
  * - `port` — the process port of the `exec` source, for tests.
  *
  * @example
@@ -47,6 +52,7 @@ export interface SupervisorOptions {
   readonly maxMalformed?: number | undefined;
   readonly maxConcurrentToolCalls?: number | undefined;
   readonly port?: ExecOptions['port'];
+  readonly containment?: ExecOptions['containment'];
 }
 
 /**
@@ -107,7 +113,15 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     'maxMalformed',
     'maxConcurrentToolCalls',
     'port',
+    'containment',
   ]);
+  const containment = readOption<NonNullable<ExecOptions['containment']>>(
+    options,
+    'containment',
+    (value) => value === 'auto' || value === 'cgroup' || value === 'group',
+    "`'auto'`, `'cgroup'` or `'group'`",
+    'auto',
+  );
   const registry =
     readOption<ToolRegistry, undefined>(
       options,
@@ -115,7 +129,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
       (value) => typeof (value as ToolRegistry).get === 'function',
       'a ToolRegistry',
       undefined,
-    ) ?? registerBuiltinTools(createToolRegistry());
+    ) ?? registerBuiltinTools(createToolRegistry(), { containment });
   const scheduler = readOption(options, 'scheduler', isSchedulerLike, 'a SchedulerLike', asyncScheduler);
   const config = {
     maxMessageBytes: readInteger(options, 'maxMessageBytes', 1024 * 1024, { min: 1 }),
@@ -153,6 +167,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
           maxMessageBytes: config.maxMessageBytes,
           scheduler,
           port,
+          containment,
         });
       }
       return startRunner(link, {

@@ -18,6 +18,8 @@ export interface ProcessRunnerLinkOptions {
   readonly maxMessageBytes?: number | undefined;
   readonly scheduler?: ExecOptions['scheduler'];
   readonly port?: ExecOptions['port'];
+  /** How the runner process is contained (`exec`'s `containment`, default `'auto'`). */
+  readonly containment?: ExecOptions['containment'];
 }
 
 /**
@@ -43,6 +45,7 @@ export function processRunnerLink(
   if (options.maxMessageBytes !== undefined) execOptions.maxLineBytes = options.maxMessageBytes;
   if (options.scheduler !== undefined) execOptions.scheduler = options.scheduler;
   if (options.port !== undefined) execOptions.port = options.port;
+  if (options.containment !== undefined) execOptions.containment = options.containment;
   return {
     events$: new Observable<RunnerLinkEvent>((subscriber) =>
       subscribeWithDemand(exec(file, args, execOptions), null, {

@@ -22,5 +22,23 @@ export const execToolResultSchema = z.object({
     .enum(['cpu', 'addressSpace', 'fileSize', 'openFiles'])
     .optional()
     .describe('The resource limit that killed the program, when one did'),
+  limit_hit: z
+    .enum(['memory', 'pids'])
+    .optional()
+    .describe('The tree-wide limit (memory, number of processes) that ended the program, when one did'),
   duration_ms: z.number().describe('Wall-clock run time in milliseconds'),
+  containment: z
+    .enum(['cgroup', 'group'])
+    .describe(
+      'How the program was contained: its own cgroup (its daemons died with it) or its process group',
+    ),
+  usage: z
+    .object({
+      cpu_user_ms: z.number().describe('CPU time in user mode of every process it started'),
+      cpu_system_ms: z.number().describe('CPU time in the kernel of every process it started'),
+      memory_peak_bytes: z.number().optional().describe('The most memory it held at once'),
+      pids_peak: z.number().optional().describe('The most processes it had at once'),
+    })
+    .optional()
+    .describe('What it used (only with containment cgroup)'),
 });

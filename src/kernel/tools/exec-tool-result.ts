@@ -5,13 +5,18 @@
  * - `stdout` / `stderr` — the output, each capped at `max_output_bytes` (`truncated` says so);
  * - `timed_out` — the wall-clock limit killed it;
  * - `rlimit_hit` — present only when a resource limit killed it (`'cpu'`, `'fileSize'`, …);
- * - `duration_ms` — wall-clock run time.
+ * - `limit_hit` — present only when a tree-wide limit of the host's config ended it (`'memory'`, `'pids'`);
+ * - `duration_ms` — wall-clock run time;
+ * - `containment` — `'cgroup'` (its own cgroup: daemons it started were killed with it) or `'group'`;
+ * - `usage` — with a cgroup, the CPU time of every process it started (`cpu_user_ms`,
+ *   `cpu_system_ms`), and where the controllers are enabled `memory_peak_bytes` and `pids_peak`.
  *
  * @example
  * ```ts
  * import type { ExecToolResult } from 'sluice/kernel';
  * const result: ExecToolResult = {
  *   exit_code: 0, signal: null, stdout: 'hi\n', stderr: '', truncated: false, timed_out: false, duration_ms: 4,
+ *   containment: 'cgroup', usage: { cpu_user_ms: 1.2, cpu_system_ms: 0.8 },
  * };
  * ```
  */
@@ -23,5 +28,24 @@ export interface ExecToolResult {
   readonly truncated: boolean;
   readonly timed_out: boolean;
   readonly rlimit_hit?: 'cpu' | 'addressSpace' | 'fileSize' | 'openFiles';
+  readonly limit_hit?: 'memory' | 'pids';
   readonly duration_ms: number;
+  readonly containment: 'cgroup' | 'group';
+  readonly usage?: ExecToolUsage;
+}
+
+/**
+ * What a command of the Exec tool used (its `usage`, with a cgroup): see {@link ExecToolResult}.
+ *
+ * @example
+ * ```ts
+ * import type { ExecToolUsage } from 'sluice/kernel';
+ * const usage: ExecToolUsage = { cpu_user_ms: 840.2, cpu_system_ms: 41.7, pids_peak: 3 };
+ * ```
+ */
+export interface ExecToolUsage {
+  readonly cpu_user_ms: number;
+  readonly cpu_system_ms: number;
+  readonly memory_peak_bytes?: number;
+  readonly pids_peak?: number;
 }

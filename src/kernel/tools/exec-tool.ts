@@ -1,16 +1,17 @@
 import { CancelledError, isCancelledError } from '../../core/errors/cancelled-error.js';
 import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
-import { type ExecResult, exec } from '../../sources/exec.js';
+import { type ExecResult, type ExecUsage, exec } from '../../sources/exec.js';
 import { type ExecToolArgs, execToolArgsSchema } from './exec-tool-args.js';
-import type { ExecToolResult } from './exec-tool-result.js';
+import type { ExecToolResult, ExecToolUsage } from './exec-tool-result.js';
 import { execToolResultSchema } from './exec-tool-result-schema.js';
 import { type ExecToolConfig, toExecOptions } from './to-exec-options.js';
 import type { ToolContext } from './tool-context.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 /**
- * Creates the `Exec` tool: runs `argv` on the `exec` source (own process group, rlimits, wall-clock
- * timeout, output cap) and answers an {@link ExecToolResult}.
+ * Creates the `Exec` tool: runs `argv` on the `exec` source (own process group — and own cgroup
+ * where this machine allows it, see `config.containment` — rlimits, wall-clock timeout, output
+ * cap) and answers an {@link ExecToolResult}.
  *
  * Streaming is on iff `args.stream === true` **and** the context has an `onChunk`: then every line
  * of stdout and of stderr is emitted, as it arrives, as
@@ -85,6 +86,18 @@ function toResult(result: ExecResult): ExecToolResult {
     truncated: result.truncated,
     timed_out: result.timedOut,
     ...(result.rlimitHit === null ? {} : { rlimit_hit: result.rlimitHit }),
+    ...(result.limitHit === null ? {} : { limit_hit: result.limitHit }),
     duration_ms: result.durationMs,
+    containment: result.containment,
+    ...(result.usage === null ? {} : { usage: toolUsage(result.usage) }),
+  };
+}
+
+function toolUsage(usage: ExecUsage): ExecToolUsage {
+  return {
+    cpu_user_ms: usage.cpuUserMs,
+    cpu_system_ms: usage.cpuSystemMs,
+    ...(usage.memoryPeakBytes === undefined ? {} : { memory_peak_bytes: usage.memoryPeakBytes }),
+    ...(usage.pidsPeak === undefined ? {} : { pids_peak: usage.pidsPeak }),
   };
 }

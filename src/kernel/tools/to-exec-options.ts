@@ -8,17 +8,23 @@ const DEFAULT_FSIZE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_NOFILE = 256;
 
 /**
- * Dependencies of the Exec tool that tests replace (see {@link createExecTool}): the scheduler of its
- * timeout and durations, and the process port of the `exec` source.
+ * How the host sets up the Exec tool (see {@link createExecTool}) — what the caller of a tool may
+ * not choose: how its commands are contained (`containment`, `exec`'s option: default `'auto'`,
+ * their own cgroup where this machine allows it, so a command's daemons die with the call) and
+ * the tree-wide `limits` of every command (`exec`'s `limits`: they need a cgroup and its
+ * controllers, or every call fails with `LIMIT_UNAVAILABLE`); and, for tests, the scheduler of its
+ * timeout and durations and the process port of the `exec` source.
  *
  * @example
  * ```ts
- * const tool = createExecTool({ scheduler: asyncScheduler } satisfies ExecToolConfig);
+ * const tool = createExecTool({ containment: 'cgroup', limits: { pids: 512 } } satisfies ExecToolConfig);
  * ```
  */
 export interface ExecToolConfig {
   readonly scheduler?: SchedulerLike | undefined;
   readonly port?: ExecOptions['port'];
+  readonly containment?: ExecOptions['containment'];
+  readonly limits?: ExecOptions['limits'];
 }
 
 /**
@@ -61,5 +67,7 @@ export function toExecOptions(args: ExecToolArgs, config: ExecToolConfig): ExecO
   if (args.env !== undefined) options.env = args.env;
   if (config.scheduler !== undefined) options.scheduler = config.scheduler;
   if (config.port !== undefined) options.port = config.port;
+  if (config.containment !== undefined) options.containment = config.containment;
+  if (config.limits !== undefined) options.limits = config.limits;
   return options;
 }

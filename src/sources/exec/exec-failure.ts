@@ -1,14 +1,15 @@
 import { CancelledError } from '../../core/errors/cancelled-error.js';
 import { ExecError } from '../../core/errors/exec-error.js';
 import type { ExecResult } from '../../core/exec-result.js';
+import { cgroupJoinFailure } from './cgroup-join-failure.js';
 import type { ResolvedExecOptions } from './exec-options.js';
 import { prlimitFailure } from './prlimit-failure.js';
 import type { ExitInfo } from './process-port.js';
 
 /**
  * How a finished exec run fails, or `undefined` when it ends with its `exit` event: cancelled
- * through `cancelSignal` (`cancelled` holds the signal's reason), refused by `prlimit`, or — with
- * `reject` — timed out or exited non-zero.
+ * through `cancelSignal` (`cancelled` holds the signal's reason), refused by `prlimit`, unable to
+ * join its cgroup, or — with `reject` — timed out, exited non-zero or hit a tree-wide limit.
  *
  * @example
  * ```ts
@@ -23,9 +24,10 @@ export function execFailure(
   cancelled: { readonly reason: unknown } | undefined,
 ): Error | undefined {
   if (cancelled !== undefined) return cancelledError(cancelled.reason, result, result.command);
-  const refused = prlimitFailure(options.rlimits, exit, result.stdout, result.stderr);
+  const refused =
+    prlimitFailure(options.rlimits, exit, result.stdout, result.stderr) ?? cgroupJoinFailure(result);
   if (refused !== undefined) return refused;
-  if (options.reject && (result.timedOut || result.exitCode !== 0)) {
+  if (options.reject && (result.timedOut || result.exitCode !== 0 || result.limitHit !== null)) {
     return new ExecError(result, { timeoutMs: options.timeoutMs });
   }
   return undefined;

@@ -11,6 +11,8 @@ import { readInteger } from '../../core/read-integer.js';
 import { readOption } from '../../core/read-option.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import { checkSpawnStrings } from './check-spawn-strings.js';
+import type { ContainmentOption } from './containment-option.js';
+import type { ExecLimits } from './exec-limits.js';
 import type { ExecRlimits } from './exec-rlimits.js';
 import type { ExecOptions } from './exec-types.js';
 import type { ProcessPort } from './process-port.js';
@@ -32,6 +34,8 @@ export interface ResolvedExecOptions {
   readonly killSignal: NodeJS.Signals;
   readonly forceKillAfterMs: number;
   readonly rlimits: ExecRlimits | undefined;
+  readonly containment: ContainmentOption;
+  readonly limits: ExecLimits | undefined;
   readonly cancelSignal: AbortSignal | undefined;
   readonly cleanup: boolean;
   readonly scheduler: SchedulerLike;
@@ -53,6 +57,8 @@ const KNOWN = [
   'killSignal',
   'forceKillAfterMs',
   'rlimits',
+  'containment',
+  'limits',
   'cancelSignal',
   'cleanup',
   'scheduler',
@@ -60,6 +66,7 @@ const KNOWN = [
   'demand',
 ];
 const KNOWN_RLIMITS = ['cpuSeconds', 'addressSpaceBytes', 'fileSizeBytes', 'openFiles'];
+const KNOWN_LIMITS = ['memoryBytes', 'pids', 'cpuPercent'];
 
 /**
  * Validates the arguments and options of `exec` and applies the defaults. Throws a `TypeError`
@@ -142,6 +149,14 @@ export function resolveExecOptions(
     fileSizeBytes: limit('fileSizeBytes', 0),
     openFiles: limit('openFiles', 1),
   };
+  const containment = readOption<ContainmentOption>(
+    given,
+    'containment',
+    (value) => value === 'auto' || value === 'cgroup' || value === 'group',
+    "`'auto'`, `'cgroup'` or `'group'`",
+    'auto',
+  );
+  const treeLimits = readLimits(given, containment);
   const resolved: Omit<ResolvedExecOptions, 'file' | 'args'> = {
     cwd,
     env,
@@ -160,6 +175,8 @@ export function resolveExecOptions(
     rlimits: Object.values(limits).some((value) => value !== undefined)
       ? (Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)) as ExecRlimits)
       : undefined,
+    containment,
+    limits: treeLimits,
     cancelSignal: readOption(given, 'cancelSignal', isAbortSignal, 'an AbortSignal', undefined),
     cleanup: readBoolean(given, 'cleanup', true),
     scheduler: readOption(given, 'scheduler', isSchedulerLike, 'a SchedulerLike', asyncScheduler),
@@ -175,4 +192,33 @@ export function resolveExecOptions(
   const argv = (args as readonly string[] | undefined) ?? [];
   checkSpawnStrings(file, argv, cwd, env);
   return { file, args: argv, ...resolved };
+}
+
+/** `limits`, only those given (`{}` means none); they need a cgroup, so `containment: 'group'` refuses them. */
+function readLimits(given: ExecOptions, containment: ContainmentOption): ExecLimits | undefined {
+  const limits = readOption<ExecLimits, undefined>(
+    given,
+    'limits',
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    'an object',
+    undefined,
+  );
+  rejectUnknownOptions(limits, KNOWN_LIMITS, 'limits.');
+  const read = (name: keyof ExecLimits) =>
+    readInteger(limits, name, undefined, { min: 1, prefix: 'limits.' });
+  const values: ExecLimits = {
+    memoryBytes: read('memoryBytes'),
+    pids: read('pids'),
+    cpuPercent: read('cpuPercent'),
+  };
+  const set = Object.entries(values).filter(([, value]) => value !== undefined);
+  if (set.length === 0) return undefined;
+  if (containment === 'group') {
+    throw optionError(
+      'containment',
+      "`'auto'` or `'cgroup'` when `limits` is given (limits need a cgroup)",
+      containment,
+    );
+  }
+  return Object.fromEntries(set) as ExecLimits;
 }

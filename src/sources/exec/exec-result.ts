@@ -1,7 +1,7 @@
 import type { ExecResult } from '../../core/exec-result.js';
 import type { ExecRlimits } from './exec-rlimits.js';
 import type { OutputAccumulator } from './output-accumulator.js';
-import type { ExitInfo } from './process-port.js';
+import type { ContainmentReport, ExitInfo } from './process-port.js';
 import { quoteCommand } from './quote-command.js';
 import { rlimitHit } from './rlimit-hit.js';
 
@@ -18,6 +18,8 @@ export interface ExecRunRecord {
   readonly stdout: OutputAccumulator;
   readonly stderr: OutputAccumulator;
   readonly rlimits: ExecRlimits | undefined;
+  /** What the handle told about containment (absent: a port without cgroups, see `ProcessHandle.containment`). */
+  readonly containment?: ContainmentReport | undefined;
 }
 
 /**
@@ -43,5 +45,8 @@ export function buildExecResult(record: ExecRunRecord): ExecResult {
     stdout: record.stdout.text(),
     stderr,
     rlimitHit: rlimitHit(record.rlimits, record.exit, stderr, record.killedBySluice),
+    containment: record.containment?.containment ?? 'group',
+    usage: record.containment?.usage ?? null,
+    limitHit: record.containment?.limitHit ?? null,
   };
 }

@@ -126,6 +126,7 @@ export class ExecRun implements ProcessEvents {
       stdout: this.#output.stdout,
       stderr: this.#output.stderr,
       rlimits: options.rlimits,
+      containment: handle.containment?.(),
     });
     killer.settle();
     this.#stopInput();

@@ -2,6 +2,8 @@ import type { Observable, SchedulerLike } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
 import type { Demand } from '../../core/demand.js';
 import type { ExecResult } from '../../core/exec-result.js';
+import type { ContainmentOption } from './containment-option.js';
+import type { ExecLimits } from './exec-limits.js';
 import type { ExecRlimits } from './exec-rlimits.js';
 import type { ProcessPort } from './process-port.js';
 
@@ -86,6 +88,19 @@ export interface ExecOptions {
   forceKillAfterMs?: number;
   /** Resource limits of the child (needs `prlimit`; fails with `RLIMIT_UNAVAILABLE` without it, or when a limit cannot be set). */
   rlimits?: ExecRlimits;
+  /**
+   * How the run is contained (default `'auto'`): in its own cgroup v2 where this process may make
+   * one — then cancel, timeout and parent exit reach daemons that left the process group
+   * (`cgroup.kill`), and the result's `usage` tells the whole run's CPU time — else in its own
+   * process group. `'cgroup'` fails with `CGROUP_UNAVAILABLE` where it cannot; `'group'` never
+   * makes a cgroup. The result's `containment` says which one the run had.
+   */
+  containment?: ContainmentOption;
+  /**
+   * Limits of the whole run, enforced by its cgroup ({@link ExecLimits}): they need a cgroup and
+   * the controller of each limit, and fail with `LIMIT_UNAVAILABLE` where those are missing.
+   */
+  limits?: ExecLimits;
   /**
    * Aborting it cancels the run (execa's name): the group gets `killSignal` (then `SIGKILL` after
    * `forceKillAfterMs`), and once it is gone the stream errors with a `CancelledError` (code

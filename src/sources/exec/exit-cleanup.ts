@@ -2,6 +2,7 @@ import { onExit } from 'signal-exit';
 import { killProcessGroup } from './process-group.js';
 
 const live = new Set<number>();
+const liveCgroups = new Set<() => void>();
 let stopListening: (() => void) | undefined;
 
 function killAll(): void {
@@ -12,8 +13,23 @@ function killAll(): void {
       // nothing more can be done while exiting
     }
   }
+  for (const end of liveCgroups) {
+    try {
+      end();
+    } catch {
+      // nothing more can be done while exiting
+    }
+  }
   live.clear();
+  liveCgroups.clear();
   stopListening = undefined;
+}
+
+function stopIfIdle(): void {
+  if (live.size > 0 || liveCgroups.size > 0) return;
+  const stop = stopListening;
+  stopListening = undefined;
+  stop?.();
 }
 
 /**
@@ -51,8 +67,34 @@ export function trackProcessGroup(pgid: number): void {
  * ```
  */
 export function untrackProcessGroup(pgid: number): void {
-  if (!live.delete(pgid) || live.size > 0) return;
-  const stop = stopListening;
-  stopListening = undefined;
-  stop?.();
+  if (live.delete(pgid)) stopIfIdle();
+}
+
+/**
+ * Like {@link trackProcessGroup}, for a run contained by cgroup: `end` (which must be synchronous:
+ * `cgroup.kill`, then removing the cgroup once it is empty) runs if this Node process ends while
+ * the run's cgroup may still hold a process. Call {@link untrackCgroup} with the same `end` once
+ * the cgroup is gone.
+ *
+ * @example
+ * ```ts
+ * const end = () => run.killAndRemove();
+ * trackCgroup(end);
+ * ```
+ */
+export function trackCgroup(end: () => void): void {
+  liveCgroups.add(end);
+  stopListening ??= onExit(killAll);
+}
+
+/**
+ * Forgets a cgroup remembered by {@link trackCgroup}.
+ *
+ * @example
+ * ```ts
+ * untrackCgroup(end);
+ * ```
+ */
+export function untrackCgroup(end: () => void): void {
+  if (liveCgroups.delete(end)) stopIfIdle();
 }

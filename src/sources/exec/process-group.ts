@@ -40,15 +40,29 @@ export function processGroupAlive(pgid: number): boolean {
   for (const entry of entries) {
     const code = entry.charCodeAt(0);
     if (code < 48 || code > 57) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
-    } catch {
-      continue;
-    }
-    // `pid (comm) state ppid pgrp …`: comm may contain spaces and parentheses, so parse after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ', 3);
-    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') return true;
+    const stat = processStat(entry);
+    if (stat !== undefined && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') return true;
   }
   return false;
+}
+
+/**
+ * The state letter (`R`, `S`, `Z`, …) and process group of process `pid`, from `/proc/<pid>/stat`;
+ * `undefined` when it is gone (or there is no `/proc`).
+ *
+ * @example
+ * ```ts
+ * processStat(process.pid); // { state: 'R', pgrp: 4242 }
+ * ```
+ */
+export function processStat(pid: number | string): { state: string; pgrp: number } | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return undefined;
+  }
+  // `pid (comm) state ppid pgrp …`: comm may contain spaces and parentheses, so parse after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ', 3);
+  return { state: fields[0] ?? '', pgrp: Number(fields[2]) };
 }

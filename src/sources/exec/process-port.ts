@@ -1,3 +1,8 @@
+import type { Containment } from '../../core/containment.js';
+import type { ExecUsage } from '../../core/exec-usage.js';
+import type { LimitName } from '../../core/limit-name.js';
+import type { ContainmentOption } from './containment-option.js';
+import type { ExecLimits } from './exec-limits.js';
 import type { ExecRlimits } from './exec-rlimits.js';
 
 /**
@@ -60,6 +65,26 @@ export interface SpawnRequest {
   readonly hasInput: boolean;
   /** Whether the group must be killed if this Node process ends while it runs (`exec`'s `cleanup`). */
   readonly cleanup: boolean;
+  /** How to contain the run (`exec`'s `containment`; absent means `'auto'`). */
+  readonly containment?: ContainmentOption;
+  /** Limits of the whole run, enforced by its cgroup (`exec`'s `limits`), if any. */
+  readonly limits?: ExecLimits | undefined;
+}
+
+/**
+ * What a {@link ProcessHandle} tells about a finished run's containment: how it was contained,
+ * what it used, and which tree-wide limit it ran into.
+ *
+ * @example
+ * ```ts
+ * import type { ContainmentReport } from 'sluice';
+ * const report: ContainmentReport = { containment: 'group', usage: null, limitHit: null };
+ * ```
+ */
+export interface ContainmentReport {
+  readonly containment: Containment;
+  readonly usage: ExecUsage | null;
+  readonly limitHit: LimitName | null;
 }
 
 /**
@@ -119,6 +144,11 @@ export interface ProcessHandle {
   endInput(): void;
   /** Stop listening and release the pipes (called when `exec` is done with the child). */
   destroy(): void;
+  /**
+   * How the run was contained and what it used, asked once when the run ends. Absent means
+   * `{ containment: 'group', usage: null, limitHit: null }` (a port without cgroups).
+   */
+  containment?(): ContainmentReport;
 }
 
 /**

@@ -2,8 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { SpawnError } from '../../core/errors/spawn-error.js';
+import { cgroupCommand } from './cgroup-command.js';
+import { containInCgroup } from './cgroup-handle.js';
+import type { CgroupRun } from './cgroup-run.js';
 import { trackProcessGroup, untrackProcessGroup } from './exit-cleanup.js';
 import { findExecutable } from './find-executable.js';
+import { openCgroup } from './open-cgroup.js';
 import { prlimitCommand } from './prlimit.js';
 import { killProcessGroup, processGroupAlive } from './process-group.js';
 import type { OutputStream, ProcessEvents, ProcessHandle, SpawnRequest } from './process-port.js';
@@ -15,6 +19,11 @@ import type { OutputStream, ProcessEvents, ProcessHandle, SpawnRequest } from '.
  * `process.env` with `extendEnv`, `env` alone without; an `undefined` value removes a variable);
  * stdin is a pipe only when there is input (`/dev/null` otherwise). sluice reads the raw
  * stdout/stderr sockets itself (plain `'data'` events, `pause()`/`resume()` on the sockets).
+ *
+ * With `containment` `'auto'` (the default) or `'cgroup'`, the child gets its own cgroup where
+ * this process may make one ({@link openCgroup}): it joins it before it runs the command
+ * ({@link cgroupCommand}), and its handle kills, watches and removes the cgroup
+ * ({@link containInCgroup}).
  *
  * A child that cannot start is reported through `events.spawnError` with a `SpawnError` carrying
  * the errno, syscall and path Node gave: synchronously when Node throws from its spawn (`ENOTDIR`,
@@ -29,10 +38,13 @@ import type { OutputStream, ProcessEvents, ProcessHandle, SpawnRequest } from '.
  */
 export function spawnChild(request: SpawnRequest, events: ProcessEvents): ProcessHandle {
   let child: ChildProcess;
+  let cgroup: CgroupRun | undefined;
   try {
-    checkBeforeSpawn(request);
-    child = start(request);
+    cgroup = openCgroup(request.containment ?? 'auto', request.limits);
+    checkBeforeSpawn(request, cgroup !== undefined);
+    child = start(request, cgroup);
   } catch (error) {
+    cgroup?.remove();
     events.spawnError(toSpawnError(error, request));
     return deadHandle;
   }
@@ -43,6 +55,7 @@ export function spawnChild(request: SpawnRequest, events: ProcessEvents): Proces
     // No process: Node emits 'error' on the next tick; the pipes it opened are of no use.
     child.once('error', (error) => events.spawnError(toSpawnError(error, request)));
     for (const pipe of [stdin, stdout, stderr]) pipe?.destroy();
+    cgroup?.remove();
     return deadHandle;
   }
   if (request.cleanup) trackProcessGroup(pid);
@@ -56,7 +69,7 @@ export function spawnChild(request: SpawnRequest, events: ProcessEvents): Proces
   stdin?.on('error', () => {}); // EPIPE: the child stopped reading stdin, which is its right
   child.on('exit', (exitCode, signal) => events.exit({ exitCode, signal }));
   child.on('error', () => {}); // a started child's 'error' is a failed kill: we kill through the group
-  return {
+  const handle: ProcessHandle = {
     pid,
     pause: () => {
       stdout.pause();
@@ -89,13 +102,17 @@ export function spawnChild(request: SpawnRequest, events: ProcessEvents): Proces
       stdin?.destroy();
     },
   };
+  const endOnPidsHit = request.limits?.pids !== undefined;
+  return cgroup === undefined ? handle : containInCgroup(handle, cgroup, request.cleanup, endOnPidsHit);
 }
 
-function start(request: SpawnRequest): ChildProcess {
-  const { file, args } =
+function start(request: SpawnRequest, cgroup: CgroupRun | undefined): ChildProcess {
+  const limited =
     request.rlimits === undefined
       ? { file: request.file, args: request.args }
       : prlimitCommand(request.file, request.args, request.rlimits);
+  const { file, args } =
+    cgroup === undefined ? limited : cgroupCommand(cgroup.procsFile, limited.file, limited.args);
   return spawn(file, args, {
     cwd: request.cwd,
     env: request.extendEnv ? { ...process.env, ...request.env } : { ...request.env },
@@ -104,14 +121,17 @@ function start(request: SpawnRequest): ChildProcess {
   });
 }
 
-/** Under `prlimit` a missing command would be prlimit's own failure: look it up first. */
-function checkBeforeSpawn(request: SpawnRequest): void {
-  if (request.rlimits === undefined) return;
+/** Under `prlimit` or the cgroup wrapper a missing command would be the wrapper's failure: look it up first. */
+function checkBeforeSpawn(request: SpawnRequest, wrapped: boolean): void {
+  if (request.rlimits === undefined && !wrapped) return;
   const env = request.extendEnv ? { ...process.env, ...request.env } : { ...request.env };
   const found = findExecutable(request.file, env.PATH, request.cwd);
   if (!('path' in found)) {
+    // As Node reports it when it looks the file up itself.
     const error = new Error(`spawn ${request.file} ${found.errno}`) as NodeJS.ErrnoException;
     error.code = found.errno;
+    error.syscall = `spawn ${request.file}`;
+    error.path = request.file;
     throw error;
   }
 }

@@ -19,5 +19,7 @@ export function spawnRequest(options: ResolvedExecOptions): SpawnRequest {
     rlimits: options.rlimits,
     hasInput: options.input !== undefined,
     cleanup: options.cleanup,
+    containment: options.containment,
+    limits: options.limits,
   };
 }

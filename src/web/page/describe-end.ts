@@ -1,4 +1,6 @@
+import type { ExecUsage } from '../../core/exec-usage.js';
 import { formatDuration } from '../../core/format-duration.js';
+import { formatUsage } from '../../core/format-usage.js';
 
 /**
  * How a run ended, as the page shows it: `state` (the `data-state` of the page, which styles it)
@@ -41,9 +43,12 @@ export function describeEnd(
       signal?: string | null;
       timedOut?: boolean;
       durationMs?: number;
+      usage?: ExecUsage | null;
     };
     const durationMs = typeof result.durationMs === 'number' ? result.durationMs : undefined;
-    const after = durationMs === undefined ? '' : ` after ${formatDuration(durationMs)}`;
+    // What the run used (with a cgroup) follows the duration: `… after 3.2s · cpu 0.84s (…)`.
+    const used = typeof result.usage?.cpuUserMs === 'number' ? ` · ${formatUsage(result.usage)}` : '';
+    const after = `${durationMs === undefined ? '' : ` after ${formatDuration(durationMs)}`}${used}`;
     const timing = durationMs === undefined ? {} : { durationMs };
     if (result.timedOut) {
       return { state: 'timed-out', label: 'timed out', text: `Timed out${after}`, ok: false, ...timing };

@@ -45,7 +45,8 @@ const text = (chunks: ToolChunk[], kind: string) =>
     .filter((chunk) => chunk.kind === kind)
     .map((chunk) => chunk.content)
     .join('');
-const withoutDuration = ({ duration_ms, ...rest }: ExecToolResult) => rest;
+// What differs between two runs of the same command: their duration and (in a cgroup) their CPU time.
+const withoutDuration = ({ duration_ms, usage, ...rest }: ExecToolResult) => rest;
 const PY_OUT_ERR =
   'import sys\nfor i in range(3):\n  print(f"out {i}", flush=True)\nfor i in range(2):\n  sys.stderr.write(f"err {i}\\n")\n';
 

@@ -4,20 +4,10 @@ import { isExecError } from '../../../src/core/errors/exec-error.js';
 import { isSluiceError } from '../../../src/core/errors/sluice-error.js';
 import type { ExecResult } from '../../../src/core/exec-result.js';
 import { cancelledError, execFailure } from '../../../src/sources/exec/exec-failure.js';
+import { execResult } from '../../support/exec-result.js';
 
-const result = (overrides: Partial<ExecResult> = {}): ExecResult => ({
-  command: 'make all',
-  pid: 42,
-  exitCode: 0,
-  signal: null,
-  timedOut: false,
-  truncated: false,
-  durationMs: 5,
-  stdout: '',
-  stderr: '',
-  rlimitHit: null,
-  ...overrides,
-});
+const result = (overrides: Partial<ExecResult> = {}): ExecResult =>
+  execResult('make all', { pid: 42, durationMs: 5, ...overrides });
 
 const options = { rlimits: undefined, reject: true, timeoutMs: 0 };
 

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createSupervisor } from '../../../src/kernel/supervisor/create-supervisor.js';
+import { dispatchToolCall } from '../../../src/kernel/tools/dispatch-tool-call.js';
+import type { ExecToolResult } from '../../../src/kernel/tools/exec-tool-result.js';
+import { execToolResultSchema } from '../../../src/kernel/tools/exec-tool-result-schema.js';
+import { registerBuiltinTools } from '../../../src/kernel/tools/register-builtin-tools.js';
+import type { ExecToolConfig } from '../../../src/kernel/tools/to-exec-options.js';
+import { createToolRegistry } from '../../../src/kernel/tools/tool-registry.js';
+import { enabledControllers, sluiceCgroupsOf } from '../../support/cgroups.js';
+import { pollUntil, processesWithTag } from '../../support/processes.js';
+import { needs, needsCgroup } from '../../support/system-tools.js';
+
+function call(config: ExecToolConfig, argv: string[]) {
+  return dispatchToolCall({
+    msg: { op: 'tool_call', id: 1, name: 'Exec', args: { argv, timeout_s: 30 } },
+    pid: 7,
+    registry: registerBuiltinTools(createToolRegistry(), config),
+  });
+}
+
+// The daemon does not hold the call's pipes: a process group's call ends when its leader does.
+const daemonScript = (tag: string) =>
+  `setsid bash -c 'exec -a ${tag} sleep 1000' >/dev/null 2>&1 & echo started`;
+
+describe.skipIf(!needs('linux') || !needsCgroup())("the Exec tool's containment (the host's config)", () => {
+  it("'cgroup': the call's daemon dies with it, and the result says containment and usage", async () => {
+    const tag = `sluice-tool-cg-${randomUUID()}`;
+    const result = await call({ containment: 'cgroup' }, ['bash', '-c', daemonScript(tag)]);
+    expect(result).toMatchObject({
+      ok: true,
+      value: { exit_code: 0, stdout: 'started\n', containment: 'cgroup' },
+    });
+    const value = (result as { value: ExecToolResult }).value;
+    expect(value.usage?.cpu_user_ms).toBeGreaterThanOrEqual(0);
+    expect(execToolResultSchema.safeParse(value).success).toBe(true);
+    expect(await pollUntil(() => processesWithTag(tag).length === 0, 5_000)).toBe(true);
+    expect(await pollUntil(() => sluiceCgroupsOf().length === 0, 5_000)).toBe(true);
+  });
+
+  it("'group': no cgroup, no usage — and the daemon outlives the call", async () => {
+    const tag = `sluice-tool-group-${randomUUID()}`;
+    try {
+      const result = await call({ containment: 'group' }, [
+        'bash',
+        '-c',
+        `${daemonScript(tag)} >/dev/null; exec >&- 2>&-`,
+      ]);
+      expect(result).toMatchObject({ ok: true, value: { exit_code: 0, containment: 'group' } });
+      expect((result as { value: ExecToolResult }).value).not.toHaveProperty('usage');
+      expect(processesWithTag(tag)).toHaveLength(1);
+    } finally {
+      for (const pid of processesWithTag(tag)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it.skipIf(enabledControllers().includes('pids'))(
+    'limits whose controller is not enabled: every call fails with LIMIT_UNAVAILABLE',
+    async () => {
+      const result = await call({ limits: { pids: 64 } }, ['true']);
+      expect(result).toMatchObject({ ok: false, error: { code: 'LIMIT_UNAVAILABLE' } });
+    },
+  );
+
+  it("the supervisor's containment reaches its built-in Exec tool", async () => {
+    for (const containment of ['group', 'cgroup'] as const) {
+      const handle = createSupervisor({ containment }).spawn(async (channel) => {
+        channel.send({ op: 'result', value: await channel.callTool('Exec', { argv: ['true'] }) });
+        return 0;
+      });
+      const info = await handle.wait({ timeoutMs: 30_000 });
+      expect(info.result).toMatchObject({ ok: true, value: { containment } });
+    }
+    expect(() => createSupervisor({ containment: 'jail' as 'group' })).toThrow('`containment` option');
+  });
+});

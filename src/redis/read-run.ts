@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { Observable } from 'rxjs';
 import { demandOf } from '../core/demand-of.js';
 import { OwnerLostError } from '../core/errors/owner-lost-error.js';
@@ -7,6 +6,7 @@ import { isSluiceError } from '../core/errors/sluice-error.js';
 import { toRunFailure } from '../runs/run-failure.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { evalScript } from './eval-script.js';
+import type { RedisClient } from './redis-client.js';
 import type { RedisRunContext } from './redis-run-context.js';
 import { decodeEntry } from './run-entry.js';
 import { runKeys } from './run-keys.js';
@@ -37,7 +37,7 @@ export function readRun(context: RedisRunContext, runId: string, after: number):
   return new Observable<RunRecord>((subscriber) => {
     const demand = demandOf(subscriber);
     let closed = false;
-    let connection: Redis | undefined;
+    let connection: RedisClient | undefined;
     let wake: (() => void) | undefined;
     const stopDemand = demand?.onChange((paused) => {
       if (!paused) wake?.();

@@ -226,6 +226,7 @@ export class RedisRunWriter implements RunWriter {
       context.maxEvents,
       this.#ttl(),
       context.retainMs,
+      context.maxBytes,
     ];
     const call = resend
       ? context.client.eval(APPEND.lua, 3, keys.meta, keys.events, keys.lease, ...args)

@@ -33,9 +33,15 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 'OK'
 `);
 
-/** ARGV: owner, first, count, payload, final (1|0), maxEvents, ttlMs, retainMs. Returns the new `next`. */
+/**
+ * ARGV: owner, first, count, payload, final (1|0), maxEvents, ttlMs, retainMs, maxBytes. Returns the
+ * new `next`. Retention (docs/scaling.md): after the new entry, the oldest entries go while they
+ * hold only events older than the newest `maxEvents`, or while the retained payload (`bytes` in
+ * the meta: the sum of the entries' `e` fields) exceeds `maxBytes` — never the newest entry. Each
+ * trimmed entry is read once (its size), then one `XTRIM MINID` frees them together.
+ */
 export const APPEND = script(`
-local meta = redis.call('HMGET', KEYS[1], 'state', 'owner', 'next', 'end')
+local meta = redis.call('HMGET', KEYS[1], 'state', 'owner', 'next', 'end', 'bytes')
 if not meta[1] then return redis.error_reply('GONE') end
 local first = tonumber(ARGV[2])
 local last = first + tonumber(ARGV[3])
@@ -50,13 +56,26 @@ if first < next then
   return redis.error_reply('SEQUENCE ' .. next .. ' ' .. first)
 end
 if first > next then return redis.error_reply('SEQUENCE ' .. next .. ' ' .. first) end
-local keep = last - tonumber(ARGV[6])
-if keep > 0 then
-  redis.call('XADD', KEYS[2], 'MINID', (keep + 1) .. '-0', last .. '-0', 'f', ARGV[2], 'e', ARGV[4])
-else
-  redis.call('XADD', KEYS[2], last .. '-0', 'f', ARGV[2], 'e', ARGV[4])
+local newest = last .. '-0'
+redis.call('XADD', KEYS[2], newest, 'f', ARGV[2], 'e', ARGV[4])
+local bytes = tonumber(meta[5] or '0') + #ARGV[4]
+local oldEnd = last - tonumber(ARGV[6])
+local maxBytes = tonumber(ARGV[9])
+local cursor = '-'
+local keep = nil
+while true do
+  local entry = redis.call('XRANGE', KEYS[2], cursor, '+', 'COUNT', 1)[1]
+  if not entry or entry[1] == newest then keep = newest break end
+  local id = entry[1]
+  if tonumber(string.match(id, '^(%d+)')) > oldEnd and bytes <= maxBytes then keep = id break end
+  local fields = entry[2]
+  for i = 1, #fields, 2 do
+    if fields[i] == 'e' then bytes = bytes - #fields[i + 1] end
+  end
+  cursor = '(' .. id
 end
-redis.call('HSET', KEYS[1], 'next', last)
+if cursor ~= '-' then redis.call('XTRIM', KEYS[2], 'MINID', keep) end
+redis.call('HSET', KEYS[1], 'next', last, 'bytes', bytes)
 local ttl = ARGV[7]
 if ARGV[5] == '1' then
   redis.call('HSET', KEYS[1], 'state', 'ended', 'end', 'final')

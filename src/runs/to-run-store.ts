@@ -7,6 +7,7 @@ import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { subscribeDemanding } from '../core/subscribe-demanding.js';
+import { toRunFailure } from './run-failure.js';
 import type { CancelDetails, RunStore, RunWriterOptions } from './run-store.js';
 
 /**
@@ -25,7 +26,12 @@ import type { CancelDetails, RunStore, RunWriterOptions } from './run-store.js';
  *   reason }, isFinal: true }`, which is also emitted downstream. Unsubscribing the output does the
  *   same with reason `'cancelled'`, so followers never wait on a run nobody runs.
  * - **Store failure.** If the store refuses or fails (`OWNER_LOST`, `RUN_EXISTS`,
- *   `RUN_STORE_FAILED`) the source is unsubscribed and the output errors with that error.
+ *   `RUN_STORE_FAILED`) the source is unsubscribed and the output errors with that error —
+ *   unless `options.onStoreFailure` is given: then the run goes on without the store (the
+ *   source is not stopped, its events pass through to the end), `onStoreFailure(error)` is
+ *   called once, and the final event passed downstream carries the failure as
+ *   `metadata.storeFailure` (`{ code, name, message }`). Followers of the run get the store's
+ *   verdict instead (`RUN_STORE_FAILED`, or `OWNER_LOST` once the lease expires).
  *
  * `options.label` is what viewers show for the run (its command line, say: `RunInfo.label`).
  *
@@ -41,7 +47,7 @@ import type { CancelDetails, RunStore, RunWriterOptions } from './run-store.js';
 export function toRunStore<T extends ChunkEvent<unknown>>(
   store: RunStore,
   runId: string,
-  options: RunWriterOptions = {},
+  options: ToRunStoreOptions = {},
 ): MonoTypeOperatorFunction<T> {
   if (typeof store !== 'object' || store === null || typeof store.openWriter !== 'function') {
     throw optionError('store', 'a RunStore', store, 'argument');
@@ -49,17 +55,24 @@ export function toRunStore<T extends ChunkEvent<unknown>>(
   if (typeof runId !== 'string' || runId === '')
     throw optionError('runId', 'a non-empty string', runId, 'argument');
   if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
-  rejectUnknownOptions(options, ['label']);
+  rejectUnknownOptions(options, ['label', 'onStoreFailure']);
   if (options.label !== undefined && typeof options.label !== 'string') {
     throw optionError('label', 'a string', options.label);
+  }
+  const { onStoreFailure } = options;
+  if (onStoreFailure !== undefined && typeof onStoreFailure !== 'function') {
+    throw optionError('onStoreFailure', 'a function', onStoreFailure);
   }
   const writerOptions = options.label === undefined ? {} : { label: options.label };
   return operate<T, T>((source, subscriber) => {
     const downstream = demandOf(subscriber);
     const writer = store.openWriter(runId, writerOptions);
     const valve = new Valve();
+    // Set when the store failed and the run goes on without it (onStoreFailure).
+    let storeFailure: Record<string, unknown> | undefined;
+    let sourceDone = false;
     const update = () => {
-      if (downstream?.paused === true || writer.demand.paused) valve.pause();
+      if (downstream?.paused === true || (storeFailure === undefined && writer.demand.paused)) valve.pause();
       else valve.resume();
     };
     const stopDownstream = downstream?.onChange(update);
@@ -88,7 +101,8 @@ export function toRunStore<T extends ChunkEvent<unknown>>(
       finished = true;
       sourceError = { error };
       stopSource();
-      writer.fail(error);
+      if (storeFailure === undefined) writer.fail(error);
+      else subscriber.error(error);
     };
     const stopCancel = writer.onCancel((reason, details) => endWith(reason, details));
     writer.ended.then(
@@ -97,6 +111,13 @@ export function toRunStore<T extends ChunkEvent<unknown>>(
         else subscriber.error(sourceError.error);
       },
       (error: unknown) => {
+        if (onStoreFailure !== undefined && sourceError === undefined) {
+          storeFailure = { ...toRunFailure(error) };
+          update();
+          onStoreFailure(error);
+          if (sourceDone) subscriber.complete();
+          return;
+        }
         finished = true;
         stopSource();
         subscriber.error(error);
@@ -107,6 +128,10 @@ export function toRunStore<T extends ChunkEvent<unknown>>(
     const upstreamSubscriber = createOperatorSubscriber<T>(
       subscriber,
       (event) => {
+        if (storeFailure !== undefined) {
+          subscriber.next(event.isFinal ? withStoreFailure(event, storeFailure) : event);
+          return;
+        }
         if (finished) return;
         try {
           writer.append(event);
@@ -119,7 +144,9 @@ export function toRunStore<T extends ChunkEvent<unknown>>(
         subscriber.next(event);
       },
       () => {
-        if (!finished)
+        sourceDone = true;
+        if (storeFailure !== undefined) subscriber.complete();
+        else if (!finished)
           fail(new SequenceError({ rule: 'missing-final', expected: next, received: undefined }));
       },
       (error) => fail(error),
@@ -131,9 +158,31 @@ export function toRunStore<T extends ChunkEvent<unknown>>(
       stopDownstream?.();
       stopWriter();
       stopCancel();
-      if (!finished) endWith('cancelled');
+      if (!finished && storeFailure === undefined) endWith('cancelled');
       stopSource();
       writer.close();
     };
   });
+}
+
+/**
+ * Options of {@link toRunStore}: the writer's (`label`), and what a failing store does to the run.
+ *
+ * @example
+ * ```ts
+ * import type { ToRunStoreOptions } from 'sluice';
+ * const options: ToRunStoreOptions = { label: 'make', onStoreFailure: (error) => console.error(error) };
+ * ```
+ */
+export interface ToRunStoreOptions extends RunWriterOptions {
+  /**
+   * Called once when the store fails mid-run; the run then goes on without it (its events pass
+   * through, the final one with `metadata.storeFailure`). Without it, a store failure stops the
+   * source and errors the output.
+   */
+  readonly onStoreFailure?: (error: unknown) => void;
+}
+
+function withStoreFailure<T extends ChunkEvent<unknown>>(event: T, storeFailure: Record<string, unknown>): T {
+  return { ...event, metadata: { ...event.metadata, storeFailure } };
 }

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { lastValueFrom, toArray } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChunkEvent } from '../../src/core/chunk.js';
+import { RedisRunStore } from '../../src/redis/redis-run-store.js';
+import { runKeys } from '../../src/redis/run-keys.js';
+import { queueKey } from '../../src/redis/submit-run.js';
+import { fromRunStore } from '../../src/runs/from-run-store.js';
+import { type RedisCluster, redisCliPath, startRedisCluster } from '../support/redis-cluster.js';
+import { redisServerPath } from '../support/redis-server.js';
+import { outcomesOf, sequencesOf, startCli } from '../support/sluice-cli.js';
+
+const line = (sequence: number, last: number): ChunkEvent<unknown> => ({
+  sequence,
+  kind: 'stdout',
+  content: `line ${sequence}\n`,
+  isFinal: sequence === last,
+});
+
+/** Run ids whose slots are served by each of the cluster's three masters, one per master. */
+async function idsOnEachMaster(store: RedisRunStore, cluster: RedisCluster): Promise<Map<number, string>> {
+  const byMaster = new Map<number, string>();
+  for (let attempt = 0; byMaster.size < 3 && attempt < 200; attempt += 1) {
+    const runId = `cluster-${randomUUID()}`;
+    const slot = Number(await store.client.cluster('KEYSLOT', runId));
+    const master = await cluster.masterOf(slot);
+    if (!byMaster.has(master)) byMaster.set(master, runId);
+  }
+  return byMaster;
+}
+
+describe.skipIf(redisServerPath === undefined || redisCliPath === undefined)(
+  'RedisRunStore on a Redis Cluster (3 masters, 3 replicas)',
+  () => {
+    let cluster: RedisCluster;
+    let store: RedisRunStore;
+    beforeAll(async () => {
+      cluster = await startRedisCluster();
+      store = new RedisRunStore({ cluster: cluster.seeds, blockMs: 300 });
+    }, 60_000);
+    afterAll(async () => {
+      await store?.close();
+      await cluster?.stop();
+    });
+
+    it("every key of a run is in its run id's slot; the queue is one documented key", async () => {
+      for (const runId of ['a', 'build-7', randomUUID()]) {
+        const slot = await store.client.cluster('KEYSLOT', runId);
+        const keys = runKeys(store.prefix, runId);
+        for (const key of [keys.events, keys.meta, keys.lease, keys.control]) {
+          expect(await store.client.cluster('KEYSLOT', key)).toBe(slot);
+        }
+      }
+      expect(queueKey(store.prefix)).toBe('sluice:queue');
+    });
+
+    it('runs whose ids land on each master are written and followed whole, and resumed after any sequence', async () => {
+      const ids = await idsOnEachMaster(store, cluster);
+      expect(ids.size).toBe(3);
+      for (const runId of ids.values()) {
+        const writer = store.openWriter(runId);
+        for (let sequence = 0; sequence < 500; sequence += 1) writer.append(line(sequence, 499));
+        await writer.ended;
+        const other = new RedisRunStore({ cluster: [cluster.seeds[5] as string] });
+        const all = await lastValueFrom(fromRunStore(other, runId).pipe(toArray()));
+        expect(all.map((event) => event.sequence)).toEqual([...Array(500).keys()]);
+        const resumed = await lastValueFrom(fromRunStore(other, runId, { after: 321 }).pipe(toArray()));
+        expect(resumed[0]?.sequence).toBe(322);
+        expect(resumed.length).toBe(500 - 322);
+        await other.close();
+      }
+    });
+
+    it('the CLI: exec --redis-cluster, then follow and resume from other processes; cancel from another instance', async () => {
+      const ids = [...(await idsOnEachMaster(store, cluster)).values()];
+      const seeds = cluster.seeds.join(',');
+      const [first, second] = ids as [string, string];
+      const writer = await startCli([
+        'exec',
+        '--redis-cluster',
+        seeds,
+        '--run-id',
+        first,
+        '--',
+        'sh',
+        '-c',
+        'seq 1 3000; exit 6',
+      ]);
+      expect(writer.exitCode, writer.stderr).toBe(6);
+      const [whole, resumed] = await Promise.all([
+        startCli(['follow', '--redis-cluster', cluster.seeds[1] as string, first]),
+        startCli(['follow', '--redis-cluster', seeds, first, '--json', '--after', '2000']),
+      ]);
+      expect(whole.exitCode).toBe(6);
+      expect(whole.stdout.split('\n')).toEqual([...Array(3000).keys()].map((n) => String(n + 1)));
+      expect(resumed.exitCode).toBe(6);
+      expect(sequencesOf(resumed.stdout)).toEqual([...Array(1000).keys()].map((n) => n + 2001));
+      // cancel from another instance: the owner's command is stopped, followers see the end
+      const owner = startCli([
+        'exec',
+        '--redis-cluster',
+        seeds,
+        '--run-id',
+        second,
+        '--',
+        'sh',
+        '-c',
+        'while :; do echo tick; sleep 0.02; done',
+      ]);
+      await expect
+        .poll(async () => (await store.info(second))?.next ?? 0, { timeout: 20_000 })
+        .toBeGreaterThan(0);
+      const follower = startCli(['follow', '--redis-cluster', seeds, second, '--json']);
+      const other = new RedisRunStore({ cluster: [cluster.seeds[3] as string] });
+      expect(await other.cancel(second, 'from elsewhere')).toBe(true);
+      await other.close();
+      const [ran, followed] = await Promise.all([owner, follower]);
+      expect(ran.exitCode).toBe(130);
+      expect(followed.exitCode).toBe(130);
+      expect(outcomesOf(followed.stdout).at(-2)).toMatchObject({
+        chunk: { end: { reason: 'from elsewhere' } },
+      });
+    }, 90_000);
+  },
+);

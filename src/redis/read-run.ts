@@ -11,6 +11,7 @@ import type { RedisRunContext } from './redis-run-context.js';
 import { decodeEntry } from './run-entry.js';
 import { runKeys } from './run-keys.js';
 import { OWNER_LOST } from './run-scripts.js';
+import { StoreRetry } from './store-retry.js';
 
 type StreamReply = [key: string, entries: [id: string, fields: string[]][]][] | null;
 
@@ -50,6 +51,7 @@ export function readRun(context: RedisRunContext, runId: string, after: number):
         wake = undefined;
       }
     };
+    const retries = new StoreRetry(context.scheduler, context.failAfterMs);
     const lostPayload = JSON.stringify(toRunFailure(new OwnerLostError({ runId, owner: undefined })));
     const loop = async () => {
       const [state, next, end] = await context.client.hmget(keys.meta, 'state', 'next', 'end');
@@ -64,17 +66,26 @@ export function readRun(context: RedisRunContext, runId: string, after: number):
         await flowing();
         if (closed) return;
         const from = `${cursor}-0`;
-        const reply = (await (ended
-          ? connection.xread('COUNT', context.readCount, 'STREAMS', keys.events, from)
-          : connection.xread(
-              'COUNT',
-              context.readCount,
-              'BLOCK',
-              context.blockMs,
-              'STREAMS',
-              keys.events,
-              from,
-            ))) as StreamReply;
+        let reply: StreamReply;
+        try {
+          reply = (await (ended
+            ? connection.xread('COUNT', context.readCount, 'STREAMS', keys.events, from)
+            : connection.xread(
+                'COUNT',
+                context.readCount,
+                'BLOCK',
+                context.blockMs,
+                'STREAMS',
+                keys.events,
+                from,
+              ))) as StreamReply;
+          retries.succeeded();
+        } catch (error) {
+          // A failover (a Cluster's master died): read again from the cursor, within failAfterMs.
+          if (closed || !StoreRetry.retryable(error) || !retries.failed()) throw error;
+          await retries.pause();
+          continue;
+        }
         if (closed) return;
         const entries = reply?.[0]?.[1] ?? [];
         if (entries.length === 0) {

@@ -26,6 +26,8 @@ export interface RedisRunContext {
   readonly maxInFlight: number;
   readonly readCount: number;
   readonly blockMs: number;
+  /** How long a command may wait for Redis (and a writer or reader retry it) before it fails. */
+  readonly failAfterMs: number;
   readonly scheduler: SchedulerLike;
   /** A new connection for blocking commands (`XREAD BLOCK`, `XREADGROUP BLOCK`); the caller quits it. */
   duplicate(): RedisClient;

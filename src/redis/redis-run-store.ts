@@ -198,6 +198,7 @@ export class RedisRunStore implements RunStore {
       maxInFlight: positive(options, 'maxInFlight', 4),
       readCount: positive(options, 'readCount', 16),
       blockMs: positive(options, 'blockMs', 1000),
+      failAfterMs: this.#failAfterMs,
       scheduler,
       duplicate: () => this.duplicate(),
       listen: (channel, listener, subscribed) => this.#listen(channel, listener, subscribed),

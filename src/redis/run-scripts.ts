@@ -22,9 +22,14 @@ const script = (lua: string): RunScript => ({ lua, sha: createHash('sha1').updat
 // terminal control entry at position n gets `<n>-1`. `XREAD … <n>-0` thus returns everything from
 // sequence n on.
 
-/** ARGV: owner, leaseMs, ttlMs, startedAt, label. Takes a new or queued run. */
+/**
+ * ARGV: owner, leaseMs, ttlMs, startedAt, label. Takes a new or queued run; the same OPEN sent
+ * again (a retry after a lost connection: same owner and startedAt) is acknowledged.
+ */
 export const OPEN = script(`
-local state = redis.call('HGET', KEYS[1], 'state')
+local meta = redis.call('HMGET', KEYS[1], 'state', 'owner', 'started')
+local state = meta[1]
+if state == 'running' and meta[2] == ARGV[1] and meta[3] == ARGV[4] then return 'OK' end
 if state and state ~= 'queued' then return redis.error_reply('EXISTS ' .. state) end
 redis.call('HSET', KEYS[1], 'state', 'running', 'owner', ARGV[1], 'next', '0', 'started', ARGV[4])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'label', ARGV[5]) end

@@ -22,7 +22,7 @@ async function idsOnEachMaster(store: RedisRunStore, cluster: RedisCluster): Pro
   const byMaster = new Map<number, string>();
   for (let attempt = 0; byMaster.size < 3 && attempt < 200; attempt += 1) {
     const runId = `cluster-${randomUUID()}`;
-    const slot = Number(await store.client.cluster('KEYSLOT', runId));
+    const slot = await cluster.slotOf(runId);
     const master = await cluster.masterOf(slot);
     if (!byMaster.has(master)) byMaster.set(master, runId);
   }
@@ -45,10 +45,10 @@ describe.skipIf(redisServerPath === undefined || redisCliPath === undefined)(
 
     it("every key of a run is in its run id's slot; the queue is one documented key", async () => {
       for (const runId of ['a', 'build-7', randomUUID()]) {
-        const slot = await store.client.cluster('KEYSLOT', runId);
+        const slot = await cluster.slotOf(runId);
         const keys = runKeys(store.prefix, runId);
         for (const key of [keys.events, keys.meta, keys.lease, keys.control]) {
-          expect(await store.client.cluster('KEYSLOT', key)).toBe(slot);
+          expect(await cluster.slotOf(key)).toBe(slot);
         }
       }
       expect(queueKey(store.prefix)).toBe('sluice:queue');
@@ -120,6 +120,65 @@ describe.skipIf(redisServerPath === undefined || redisCliPath === undefined)(
       expect(outcomesOf(followed.stdout).at(-2)).toMatchObject({
         chunk: { end: { reason: 'from elsewhere' } },
       });
+    }, 90_000);
+
+    it('a master killed mid-run: its replica takes over, the writer goes on, followers resume — every sequence once, or a typed RUN_STORE_FAILED', async () => {
+      const ids = await idsOnEachMaster(store, cluster);
+      const [master, runId] = [...ids.entries()][0] as [number, string];
+      const writerStore = new RedisRunStore({
+        cluster: cluster.seeds,
+        failAfterMs: 15_000,
+        maxBatchEvents: 50,
+      });
+      const followerStore = new RedisRunStore({ cluster: cluster.seeds, failAfterMs: 15_000, blockMs: 300 });
+      const writer = writerStore.openWriter(runId);
+      const ended = writer.ended.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      let followed: Promise<{ events: ChunkEvent<unknown>[] } | { error: unknown }> | undefined;
+      const total = 6000;
+      let crashed = false;
+      for (let sequence = 0; sequence < total; sequence += 1) {
+        if (sequence === 100) {
+          // a follower from another instance, live from the start
+          await expect.poll(async () => (await store.info(runId))?.next ?? 0).toBeGreaterThan(0);
+          followed = lastValueFrom(fromRunStore(followerStore, runId).pipe(toArray())).then(
+            (events) => ({ events }),
+            (error: unknown) => ({ error }),
+          );
+        }
+        if (sequence === 2000) {
+          await cluster.crash(master);
+          crashed = true;
+        }
+        try {
+          writer.append(line(sequence, total - 1));
+        } catch {
+          break; // the writer ended (a typed failure, checked below)
+        }
+        if (sequence % 20 === 19) await new Promise((resolve) => setTimeout(resolve, 2));
+        while (writer.demand.paused) await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      const failure = await ended;
+      expect(crashed).toBe(true);
+      const result = await (followed as NonNullable<typeof followed>);
+      await writerStore.close();
+      await followerStore.close();
+      if (failure === undefined) {
+        // the writer went on: the follower saw every sequence exactly once
+        expect('events' in result && result.events.map((event) => event.sequence)).toEqual([
+          ...Array(total).keys(),
+        ]);
+        expect(await cluster.masterOf(await cluster.slotOf(runId))).not.toBe(master);
+      } else {
+        // replication is asynchronous: the promoted replica may lack the last acknowledged batches
+        expect(failure).toMatchObject({ code: 'RUN_STORE_FAILED' });
+        if ('events' in result) throw new Error('the follower ended as if the run were whole');
+        expect(result.error).toMatchObject({
+          code: expect.stringMatching(/RUN_STORE_FAILED|OWNER_LOST|STREAM_SEQUENCE/),
+        });
+      }
     }, 90_000);
   },
 );

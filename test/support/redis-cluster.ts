@@ -22,6 +22,8 @@ export interface RedisCluster {
   /** `127.0.0.1:<port>` of every node: the seed nodes. */
   readonly seeds: readonly string[];
   readonly nodes: readonly ClusterNodeProcess[];
+  /** The hash slot of `key` (`CLUSTER KEYSLOT`, asked of a live node). */
+  slotOf(key: string): Promise<number>;
   /** The port of the master that serves `slot` now. */
   masterOf(slot: number): Promise<number>;
   /** `kill -9` of the node on `port`. */
@@ -101,6 +103,12 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     seeds: ports.map((port) => `127.0.0.1:${port}`),
     nodes,
     masterOf,
+    slotOf: async (key) => {
+      const live = nodes.find((node) => node.process.exitCode === null && node.process.signalCode === null);
+      const reply = await redisCommand(live?.port ?? 0, `CLUSTER KEYSLOT ${key}`);
+      if (!/^:\d+$/.test(reply)) throw new Error(`CLUSTER KEYSLOT ${key}: ${reply}`);
+      return Number(reply.slice(1));
+    },
     crash: async (port) => {
       const node = nodes.find((each) => each.port === port);
       if (node === undefined || node.process.exitCode !== null) return;

@@ -6,9 +6,13 @@ import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import { runKeys } from '../../src/redis/run-keys.js';
 import { queueKey } from '../../src/redis/submit-run.js';
 import { fromRunStore } from '../../src/runs/from-run-store.js';
+import { fixture, pollUntil } from '../support/processes.js';
 import { type RedisCluster, redisCliPath, startRedisCluster } from '../support/redis-cluster.js';
 import { redisServerPath } from '../support/redis-server.js';
-import { outcomesOf, sequencesOf, startCli } from '../support/sluice-cli.js';
+import { outcomesOf, processesTagged, sequencesOf, startCli } from '../support/sluice-cli.js';
+import { needs } from '../support/system-tools.js';
+
+const ticker = fixture('redis-ticker.py');
 
 const line = (sequence: number, last: number): ChunkEvent<unknown> => ({
   sequence,
@@ -180,5 +184,55 @@ describe.skipIf(redisServerPath === undefined || redisCliPath === undefined)(
         });
       }
     }, 90_000);
+
+    it.skipIf(!needs('python3'))(
+      'the worker pool on the cluster: submitted runs with their exit codes and retention; a kill -9ed worker is reclaimed',
+      async () => {
+        const seeds = cluster.seeds.join(',');
+        const flags = ['--redis-cluster', seeds, '--lease-ms', '500', '--claim-idle-ms', '1500'];
+        const first = startCli(['worker', ...flags, '--concurrency', '2']);
+        const submit = (command: string, more: string[] = []) =>
+          startCli(['submit', '--redis-cluster', seeds, ...more, '--', 'sh', '-c', command]).then(
+            (result) => {
+              expect(result.exitCode, result.stderr).toBe(0);
+              return result.stdout.trim();
+            },
+          );
+        const ids = await Promise.all([
+          submit('echo one; exit 2'),
+          submit('seq 1 5000', ['--max-events', '100']),
+        ]);
+        const followed = await Promise.all(
+          ids.map((id) => startCli(['follow', '--redis-cluster', seeds, id])),
+        );
+        expect(followed[0]?.stdout).toBe('one');
+        expect(followed[0]?.exitCode).toBe(2);
+        expect(followed[1]?.exitCode).toBe(0);
+        expect(followed[1]?.stderr).toMatch(/events 0\.\.\d+ \(\d+\) were trimmed/);
+        expect(followed[1]?.stdout.split('\n').at(-1)).toBe('5000');
+        // kill -9 of the worker mid-run: a second worker reclaims the entry, followers get OWNER_LOST
+        const tag = `cluster-crash-${process.pid}-${randomUUID()}`;
+        const runId = await submit(`exec python3 ${ticker} 100000 0.02 ${tag}`);
+        await expect
+          .poll(async () => (await store.info(runId))?.next ?? 0, { timeout: 20_000 })
+          .toBeGreaterThan(2);
+        const follower = startCli(['follow', '--redis-cluster', seeds, runId]);
+        const survivor = startCli(['worker', ...flags]);
+        first.kill('SIGKILL');
+        const lost = await follower;
+        expect(lost.exitCode).toBe(1);
+        expect(lost.stderr).toContain('OWNER_LOST');
+        await expect
+          .poll(async () => ((await store.client.xpending('sluice:queue', 'workers')) as [number])[0], {
+            timeout: 20_000,
+          })
+          .toBe(0);
+        expect(await pollUntil(() => processesTagged(tag).length === 0, 10_000)).toBe(true);
+        survivor.kill('SIGTERM');
+        expect((await survivor).exitCode).toBe(0);
+        await first;
+      },
+      90_000,
+    );
   },
 );

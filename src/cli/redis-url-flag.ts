@@ -1,12 +1,12 @@
 import { CliUsageError } from './cli-usage-error.js';
 import { flagError } from './flag-error.js';
 
-/** Where a Redis subcommand finds its store: one server (`--redis <url>`) or a Cluster's seeds. */
+/** Where a Redis subcommand finds its store: one server (`--redis <url>`) or a Cluster's nodes. */
 export type RedisConnectionFlag = { readonly url: string } | { readonly cluster: readonly string[] };
 
 /**
  * The `--redis <url>` or `--redis-cluster host:port[,host:port…]` every Redis subcommand needs
- * (exactly one of them): a `redis://` or `rediss://` URL, or the comma-separated seed nodes of a
+ * (exactly one of them): a `redis://` or `rediss://` URL, or the comma-separated startup nodes of a
  * Redis Cluster; else a `CliUsageError` that says how to give it.
  *
  * @example
@@ -27,7 +27,7 @@ export function redisUrlFlag(
     const nodes = cluster.split(',').map((node) => node.trim());
     const bad = nodes.find((node) => !/^[^\s:,]+:\d{1,5}$/.test(node));
     if (bad !== undefined)
-      throw flagError('redis-cluster', 'host:port[,host:port…] (the seed nodes)', cluster);
+      throw flagError('redis-cluster', 'host:port[,host:port…] (the startup nodes)', cluster);
     return { cluster: nodes };
   }
   if (value === undefined) {

@@ -2,7 +2,7 @@ import { Cluster, Redis } from 'ioredis';
 import { optionError } from '../core/option-error.js';
 import type { RedisClient } from './redis-client.js';
 
-/** Where {@link connectRedis} connects: a URL, a Cluster's seed nodes, or a client given by the user. */
+/** Where {@link connectRedis} connects: a URL, a Cluster's startup nodes, or a client given by the user. */
 export interface RedisConnectionOptions {
   readonly url?: string | undefined;
   readonly cluster?: readonly (string | { readonly host: string; readonly port: number })[] | undefined;
@@ -69,7 +69,11 @@ function clusterNodes(
   nodes: NonNullable<RedisConnectionOptions['cluster']>,
 ): { host: string; port: number }[] {
   if (!Array.isArray(nodes) || nodes.length === 0) {
-    throw optionError('cluster', 'a non-empty array of seed nodes (`host:port` or `{ host, port }`)', nodes);
+    throw optionError(
+      'cluster',
+      'a non-empty array of startup nodes (`host:port` or `{ host, port }`)',
+      nodes,
+    );
   }
   return nodes.map((node, index) => {
     if (typeof node === 'string') {
@@ -78,6 +82,6 @@ function clusterNodes(
     } else if (typeof node === 'object' && node !== null && typeof node.host === 'string') {
       if (Number.isInteger(node.port) && node.port > 0 && node.port < 65_536) return { ...node };
     }
-    throw optionError(`cluster[${index}]`, 'a seed node (`host:port` or `{ host, port }`)', node);
+    throw optionError(`cluster[${index}]`, 'a startup node (`host:port` or `{ host, port }`)', node);
   });
 }

@@ -41,7 +41,7 @@ export interface RedisRunStoreOptions {
   /** `redis://[user:password@]host:port[/db]` — the store creates its own ioredis client. */
   readonly url?: string;
   /**
-   * The seed nodes of a Redis Cluster (`'host:port'` or `{ host, port }`), instead of `url`: each
+   * The startup nodes of a Redis Cluster (`'host:port'` or `{ host, port }`), instead of `url`: each
    * run lives on the master of its slot (the `{runId}` hash tag), see `docs/scaling.md`.
    */
   readonly cluster?: readonly (string | { readonly host: string; readonly port: number })[];

@@ -40,7 +40,7 @@ describe.skipIf(redisServerPath === undefined || redisCliPath === undefined)(
     let store: RedisRunStore;
     beforeAll(async () => {
       cluster = await startRedisCluster();
-      store = new RedisRunStore({ cluster: cluster.seeds, blockMs: 300 });
+      store = new RedisRunStore({ cluster: cluster.addresses, blockMs: 300 });
     }, 60_000);
     afterAll(async () => {
       await store?.close();
@@ -65,7 +65,7 @@ describe.skipIf(redisServerPath === undefined || redisCliPath === undefined)(
         const writer = store.openWriter(runId);
         for (let sequence = 0; sequence < 500; sequence += 1) writer.append(line(sequence, 499));
         await writer.ended;
-        const other = new RedisRunStore({ cluster: [cluster.seeds[5] as string] });
+        const other = new RedisRunStore({ cluster: [cluster.addresses[5] as string] });
         const all = await lastValueFrom(fromRunStore(other, runId).pipe(toArray()));
         expect(all.map((event) => event.sequence)).toEqual([...Array(500).keys()]);
         const resumed = await lastValueFrom(fromRunStore(other, runId, { after: 321 }).pipe(toArray()));
@@ -77,12 +77,12 @@ describe.skipIf(redisServerPath === undefined || redisCliPath === undefined)(
 
     it('the CLI: exec --redis-cluster, then follow and resume from other processes; cancel from another instance', async () => {
       const ids = [...(await idsOnEachMaster(store, cluster)).values()];
-      const seeds = cluster.seeds.join(',');
+      const nodes = cluster.addresses.join(',');
       const [first, second] = ids as [string, string];
       const writer = await startCli([
         'exec',
         '--redis-cluster',
-        seeds,
+        nodes,
         '--run-id',
         first,
         '--',
@@ -92,8 +92,8 @@ describe.skipIf(redisServerPath === undefined || redisCliPath === undefined)(
       ]);
       expect(writer.exitCode, writer.stderr).toBe(6);
       const [whole, resumed] = await Promise.all([
-        startCli(['follow', '--redis-cluster', cluster.seeds[1] as string, first]),
-        startCli(['follow', '--redis-cluster', seeds, first, '--json', '--after', '2000']),
+        startCli(['follow', '--redis-cluster', cluster.addresses[1] as string, first]),
+        startCli(['follow', '--redis-cluster', nodes, first, '--json', '--after', '2000']),
       ]);
       expect(whole.exitCode).toBe(6);
       expect(whole.stdout.split('\n')).toEqual([...Array(3000).keys()].map((n) => String(n + 1)));
@@ -103,7 +103,7 @@ describe.skipIf(redisServerPath === undefined || redisCliPath === undefined)(
       const owner = startCli([
         'exec',
         '--redis-cluster',
-        seeds,
+        nodes,
         '--run-id',
         second,
         '--',
@@ -114,8 +114,8 @@ describe.skipIf(redisServerPath === undefined || redisCliPath === undefined)(
       await expect
         .poll(async () => (await store.info(second))?.next ?? 0, { timeout: 20_000 })
         .toBeGreaterThan(0);
-      const follower = startCli(['follow', '--redis-cluster', seeds, second, '--json']);
-      const other = new RedisRunStore({ cluster: [cluster.seeds[3] as string] });
+      const follower = startCli(['follow', '--redis-cluster', nodes, second, '--json']);
+      const other = new RedisRunStore({ cluster: [cluster.addresses[3] as string] });
       expect(await other.cancel(second, 'from elsewhere')).toBe(true);
       await other.close();
       const [ran, followed] = await Promise.all([owner, follower]);
@@ -130,11 +130,15 @@ describe.skipIf(redisServerPath === undefined || redisCliPath === undefined)(
       const ids = await idsOnEachMaster(store, cluster);
       const [master, runId] = [...ids.entries()][0] as [number, string];
       const writerStore = new RedisRunStore({
-        cluster: cluster.seeds,
+        cluster: cluster.addresses,
         failAfterMs: 15_000,
         maxBatchEvents: 50,
       });
-      const followerStore = new RedisRunStore({ cluster: cluster.seeds, failAfterMs: 15_000, blockMs: 300 });
+      const followerStore = new RedisRunStore({
+        cluster: cluster.addresses,
+        failAfterMs: 15_000,
+        blockMs: 300,
+      });
       const writer = writerStore.openWriter(runId);
       const ended = writer.ended.then(
         () => undefined,
@@ -188,11 +192,11 @@ describe.skipIf(redisServerPath === undefined || redisCliPath === undefined)(
     it.skipIf(!needs('python3'))(
       'the worker pool on the cluster: submitted runs with their exit codes and retention; a kill -9ed worker is reclaimed',
       async () => {
-        const seeds = cluster.seeds.join(',');
-        const flags = ['--redis-cluster', seeds, '--lease-ms', '500', '--claim-idle-ms', '1500'];
+        const nodes = cluster.addresses.join(',');
+        const flags = ['--redis-cluster', nodes, '--lease-ms', '500', '--claim-idle-ms', '1500'];
         const first = startCli(['worker', ...flags, '--concurrency', '2']);
         const submit = (command: string, more: string[] = []) =>
-          startCli(['submit', '--redis-cluster', seeds, ...more, '--', 'sh', '-c', command]).then(
+          startCli(['submit', '--redis-cluster', nodes, ...more, '--', 'sh', '-c', command]).then(
             (result) => {
               expect(result.exitCode, result.stderr).toBe(0);
               return result.stdout.trim();
@@ -203,7 +207,7 @@ describe.skipIf(redisServerPath === undefined || redisCliPath === undefined)(
           submit('seq 1 5000', ['--max-events', '100']),
         ]);
         const followed = await Promise.all(
-          ids.map((id) => startCli(['follow', '--redis-cluster', seeds, id])),
+          ids.map((id) => startCli(['follow', '--redis-cluster', nodes, id])),
         );
         expect(followed[0]?.stdout).toBe('one');
         expect(followed[0]?.exitCode).toBe(2);
@@ -216,7 +220,7 @@ describe.skipIf(redisServerPath === undefined || redisCliPath === undefined)(
         await expect
           .poll(async () => (await store.info(runId))?.next ?? 0, { timeout: 20_000 })
           .toBeGreaterThan(2);
-        const follower = startCli(['follow', '--redis-cluster', seeds, runId]);
+        const follower = startCli(['follow', '--redis-cluster', nodes, runId]);
         const survivor = startCli(['worker', ...flags]);
         first.kill('SIGKILL');
         const lost = await follower;

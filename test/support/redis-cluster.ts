@@ -19,8 +19,8 @@ export interface ClusterNodeProcess {
 
 /** A local Redis Cluster this test started: three masters, each with one replica. */
 export interface RedisCluster {
-  /** `127.0.0.1:<port>` of every node: the seed nodes. */
-  readonly seeds: readonly string[];
+  /** `127.0.0.1:<port>` of every node: the startup nodes. */
+  readonly addresses: readonly string[];
   readonly nodes: readonly ClusterNodeProcess[];
   /** The hash slot of `key` (`CLUSTER KEYSLOT`, asked of a live node). */
   slotOf(key: string): Promise<number>;
@@ -38,7 +38,7 @@ export interface RedisCluster {
  * Starts six `redis-server --cluster-enabled yes` on free ports (a temporary directory, no
  * persistence, node timeout 1500 ms), creates a cluster of three masters with one replica each
  * (`redis-cli --cluster create … --cluster-replicas 1`), and resolves once every node says
- * `cluster_state:ok`.
+ * `cluster_state:ok` and every replica has synced with its master (so that it can take over).
  */
 export async function startRedisCluster(): Promise<RedisCluster> {
   if (redisServerPath === undefined || redisCliPath === undefined)
@@ -84,6 +84,11 @@ export async function startRedisCluster(): Promise<RedisCluster> {
       async () => (await Promise.all(ports.map((port) => clusterOk(cli, port)))).every(Boolean),
       30_000,
     );
+    // A replica can take over only once it has synced: wait for every link to be up.
+    await waitFor(
+      async () => (await Promise.all(ports.map((port) => replicationUp(cli, port)))).every(Boolean),
+      30_000,
+    );
   } catch (error) {
     await stop();
     throw error;
@@ -100,7 +105,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     throw new Error(`no master serves slot ${slot}`);
   };
   return {
-    seeds: ports.map((port) => `127.0.0.1:${port}`),
+    addresses: ports.map((port) => `127.0.0.1:${port}`),
     nodes,
     masterOf,
     slotOf: async (key) => {
@@ -154,6 +159,14 @@ function startNode(server: string, port: number, dir: string): ChildProcess {
     'no',
   ];
   return spawn(server, args, { stdio: 'ignore' });
+}
+
+async function replicationUp(cli: string, port: number): Promise<boolean> {
+  const { stdout } = await run(cli, ['-p', String(port), 'info', 'replication']).catch(() => ({
+    stdout: '',
+  }));
+  if (stdout.includes('role:master')) return /connected_slaves:1/.test(stdout) && /state=online/.test(stdout);
+  return stdout.includes('master_link_status:up');
 }
 
 async function clusterOk(cli: string, port: number): Promise<boolean> {

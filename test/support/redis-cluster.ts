@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, redisCommand, redisServerPath } from './redis-server.js';
+import { freePort, redisCommand, redisServerArgs, redisServerPath } from './redis-server.js';
 import { requireTool, which } from './system-tools.js';
 
 const run = promisify(execFile);
@@ -139,23 +139,14 @@ export async function startRedisCluster(): Promise<RedisCluster> {
 
 function startNode(server: string, port: number, dir: string): ChildProcess {
   const args = [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--dir',
-    dir,
+    ...redisServerArgs(port, dir),
     '--cluster-enabled',
     'yes',
     '--cluster-config-file',
     join(dir, `nodes-${port}.conf`),
     '--cluster-node-timeout',
     '1500',
-    '--save',
-    '',
     '--appendonly',
-    'no',
-    '--daemonize',
     'no',
   ];
   return spawn(server, args, { stdio: 'ignore' });

@@ -1,6 +1,6 @@
-import type { MonoTypeOperatorFunction, Subscription } from 'rxjs';
+import type { MonoTypeOperatorFunction, Observable, Subscriber, Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
-import { Valve } from '../core/demand.js';
+import { type Demand, Valve } from '../core/demand.js';
 import { demandOf } from '../core/demand-of.js';
 import { SequenceError } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
@@ -8,7 +8,7 @@ import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { subscribeDemanding } from '../core/subscribe-demanding.js';
 import { toRunFailure } from './run-failure.js';
-import type { CancelDetails, RunStore, RunWriterOptions } from './run-store.js';
+import type { CancelDetails, RunStore, RunWriter, RunWriterOptions } from './run-store.js';
 
 /**
  * Publishes a sequenced stream as run `runId` of `store` while passing it through unchanged, so
@@ -65,104 +65,149 @@ export function toRunStore<T extends ChunkEvent<unknown>>(
   }
   const writerOptions = options.label === undefined ? {} : { label: options.label };
   return operate<T, T>((source, subscriber) => {
-    const downstream = demandOf(subscriber);
-    const writer = store.openWriter(runId, writerOptions);
-    const valve = new Valve();
-    // Set when the store failed and the run goes on without it (onStoreFailure).
-    let storeFailure: Record<string, unknown> | undefined;
-    let sourceDone = false;
-    const update = () => {
-      if (downstream?.paused === true || (storeFailure === undefined && writer.demand.paused)) valve.pause();
-      else valve.resume();
-    };
-    const stopDownstream = downstream?.onChange(update);
-    const stopWriter = writer.demand.onChange(update);
+    const publication = new RunPublication<T>(
+      subscriber,
+      store.openWriter(runId, writerOptions),
+      onStoreFailure,
+    );
+    publication.start(source);
+    return () => publication.close();
+  });
+}
+
+/** One subscription of {@link toRunStore}: the source, the run's writer and the output, as steps. */
+class RunPublication<T extends ChunkEvent<unknown>> {
+  readonly #subscriber: Subscriber<T>;
+  readonly #writer: RunWriter;
+  readonly #onStoreFailure: ((error: unknown) => void) | undefined;
+  readonly #downstream: Demand | undefined;
+  readonly #valve = new Valve();
+  readonly #stops: (() => void)[] = [];
+  #next = 0;
+  #finished = false;
+  #sourceDone = false;
+  #sourceError: { error: unknown } | undefined;
+  /** Set when the store failed and the run goes on without it (`onStoreFailure`). */
+  #storeFailure: Record<string, unknown> | undefined;
+  #upstream: Subscription | undefined;
+
+  constructor(
+    subscriber: Subscriber<T>,
+    writer: RunWriter,
+    onStoreFailure: ((error: unknown) => void) | undefined,
+  ) {
+    this.#subscriber = subscriber;
+    this.#writer = writer;
+    this.#onStoreFailure = onStoreFailure;
+    this.#downstream = demandOf(subscriber);
+    const update = () => this.#update();
+    const stopDownstream = this.#downstream?.onChange(update);
+    if (stopDownstream !== undefined) this.#stops.push(stopDownstream);
+    this.#stops.push(writer.demand.onChange(update));
+    this.#stops.push(writer.onCancel((reason, details) => this.#endWith(reason, details)));
     update();
-    let next = 0;
-    let finished = false;
-    let sourceError: { error: unknown } | undefined;
-    let upstream: Subscription | undefined;
-    const stopSource = () => {
-      const subscription = upstream;
-      upstream = undefined;
-      subscription?.unsubscribe();
-    };
-    const endWith = (reason: string, details: CancelDetails = {}) => {
-      stopSource();
-      if (finished) return;
-      finished = true;
-      const metadata = { ...details, reason };
-      const sentinel = { sequence: next, kind: 'end', content: null, metadata, isFinal: true };
-      writer.append(sentinel);
-      if (!subscriber.closed) subscriber.next(sentinel as unknown as T);
-    };
-    const fail = (error: unknown) => {
-      if (finished) return;
-      finished = true;
-      sourceError = { error };
-      stopSource();
-      if (storeFailure === undefined) writer.fail(error);
-      else subscriber.error(error);
-    };
-    const stopCancel = writer.onCancel((reason, details) => endWith(reason, details));
     writer.ended.then(
       () => {
-        if (sourceError === undefined) subscriber.complete();
-        else subscriber.error(sourceError.error);
+        if (this.#sourceError === undefined) subscriber.complete();
+        else subscriber.error(this.#sourceError.error);
       },
-      (error: unknown) => {
-        if (onStoreFailure !== undefined && sourceError === undefined) {
-          storeFailure = { ...toRunFailure(error) };
-          update();
-          onStoreFailure(error);
-          if (sourceDone) subscriber.complete();
-          return;
-        }
-        finished = true;
-        stopSource();
-        subscriber.error(error);
-      },
+      (error: unknown) => this.#storeFailed(error),
     );
+  }
+
+  /** Subscribes the source with the combined demand of the output and the writer. */
+  start(source: Observable<T>): void {
     // The subscriber is the subscription from the start, so that a cancel during a synchronous
     // source's emissions stops it mid-loop.
-    const upstreamSubscriber = createOperatorSubscriber<T>(
-      subscriber,
-      (event) => {
-        if (storeFailure !== undefined) {
-          subscriber.next(event.isFinal ? withStoreFailure(event, storeFailure) : event);
-          return;
-        }
-        if (finished) return;
-        try {
-          writer.append(event);
-        } catch (error) {
-          fail(error);
-          return;
-        }
-        next = event.sequence + 1;
-        if (event.isFinal) finished = true;
-        subscriber.next(event);
-      },
-      () => {
-        sourceDone = true;
-        if (storeFailure !== undefined) subscriber.complete();
-        else if (!finished)
-          fail(new SequenceError({ rule: 'missing-final', expected: next, received: undefined }));
-      },
-      (error) => fail(error),
+    const upstream = createOperatorSubscriber<T>(
+      this.#subscriber,
+      (event) => this.#event(event),
+      () => this.#sourceComplete(),
+      (error) => this.#fail(error),
     );
-    upstream = upstreamSubscriber;
-    subscribeDemanding(source, valve, upstreamSubscriber);
-    if (finished) stopSource();
-    return () => {
-      stopDownstream?.();
-      stopWriter();
-      stopCancel();
-      if (!finished && storeFailure === undefined) endWith('cancelled');
-      stopSource();
-      writer.close();
-    };
-  });
+    this.#upstream = upstream;
+    subscribeDemanding(source, this.#valve, upstream);
+    if (this.#finished) this.#stopSource();
+  }
+
+  /** The output was unsubscribed: a run still going ends with `cancelled`. */
+  close(): void {
+    for (const stop of this.#stops) stop();
+    if (!this.#finished && this.#storeFailure === undefined) this.#endWith('cancelled');
+    this.#stopSource();
+    this.#writer.close();
+  }
+
+  #update(): void {
+    const writerPaused = this.#storeFailure === undefined && this.#writer.demand.paused;
+    if (this.#downstream?.paused === true || writerPaused) this.#valve.pause();
+    else this.#valve.resume();
+  }
+
+  #event(event: T): void {
+    const subscriber = this.#subscriber;
+    if (this.#storeFailure !== undefined) {
+      subscriber.next(event.isFinal ? withStoreFailure(event, this.#storeFailure) : event);
+      return;
+    }
+    if (this.#finished) return;
+    try {
+      this.#writer.append(event);
+    } catch (error) {
+      this.#fail(error);
+      return;
+    }
+    this.#next = event.sequence + 1;
+    if (event.isFinal) this.#finished = true;
+    subscriber.next(event);
+  }
+
+  #sourceComplete(): void {
+    this.#sourceDone = true;
+    if (this.#storeFailure !== undefined) this.#subscriber.complete();
+    else if (!this.#finished) {
+      this.#fail(new SequenceError({ rule: 'missing-final', expected: this.#next, received: undefined }));
+    }
+  }
+
+  #stopSource(): void {
+    const subscription = this.#upstream;
+    this.#upstream = undefined;
+    subscription?.unsubscribe();
+  }
+
+  #endWith(reason: string, details: CancelDetails = {}): void {
+    this.#stopSource();
+    if (this.#finished) return;
+    this.#finished = true;
+    const metadata = { ...details, reason };
+    const sentinel = { sequence: this.#next, kind: 'end', content: null, metadata, isFinal: true };
+    this.#writer.append(sentinel);
+    if (!this.#subscriber.closed) this.#subscriber.next(sentinel as unknown as T);
+  }
+
+  #fail(error: unknown): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#sourceError = { error };
+    this.#stopSource();
+    if (this.#storeFailure === undefined) this.#writer.fail(error);
+    else this.#subscriber.error(error);
+  }
+
+  /** The store failed: the output errors — or, with `onStoreFailure`, the run goes on without it. */
+  #storeFailed(error: unknown): void {
+    if (this.#onStoreFailure !== undefined && this.#sourceError === undefined) {
+      this.#storeFailure = { ...toRunFailure(error) };
+      this.#update();
+      this.#onStoreFailure(error);
+      if (this.#sourceDone) this.#subscriber.complete();
+      return;
+    }
+    this.#finished = true;
+    this.#stopSource();
+    this.#subscriber.error(error);
+  }
 }
 
 /**

@@ -158,6 +158,21 @@ export const CATALOG: readonly VariantSpec[] = [
     label: 'MCP over HTTP: GET with Last-Event-ID → first resumed event (memory store)',
   },
   {
+    name: 'redis-cluster-throughput',
+    group: 'redis',
+    label: 'cat → exec → toRunStore → 3-master Redis Cluster → fromRunStore in another process',
+  },
+  {
+    name: 'redis-cluster-latency',
+    group: 'redis',
+    label: '1 line/ms: write → 3-master Redis Cluster → handler of a follower process',
+  },
+  {
+    name: 'redis-cluster-failover',
+    group: 'redis',
+    label: "a master killed mid-run (node timeout 1.5 s) → the writer's next event stored on its replica",
+  },
+  {
     name: 'cancel-mcp',
     group: 'cancel',
     label: 'MCP AbortSignal → notifications/cancelled (sluice/mcp, in memory)',

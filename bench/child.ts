@@ -100,6 +100,12 @@ async function runVariant(params: RunParams): Promise<RunResult> {
     if (name === 'redis-latency') {
       return redis.measureRedisLatency(join(params.fixtures, 'ticker.mjs'), params.latencyLines, 1);
     }
+    if (name === 'redis-cluster-throughput')
+      return redis.measureRedisThroughput(params.tmp, Math.min(params.lines, 500_000), true);
+    if (name === 'redis-cluster-latency') {
+      return redis.measureRedisLatency(join(params.fixtures, 'ticker.mjs'), params.latencyLines, 1, true);
+    }
+    if (name === 'redis-cluster-failover') return redis.measureRedisClusterFailover(Math.max(1, params.reps));
     if (name === 'redis-memory') return redis.measureRedisMemory(1000, 100);
     if (name === 'redis-mcp-http-progress') {
       const mcp = await import('./mcp-http.js');

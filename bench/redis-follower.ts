@@ -1,4 +1,5 @@
-// A follower in its own process: `tsx bench/redis-follower.ts <url> <runId> count|latency`.
+// A follower in its own process: `tsx bench/redis-follower.ts <url | host:port,…> <runId> count|latency`
+// (a `redis://` URL, or a Redis Cluster's startup nodes).
 // Prints `ready`, waits for the run to exist, follows it with fromRunStore (sequences checked),
 // and prints one JSON line: `{lines, lastNs}` (count) or `{latenciesUs}` (latency, one per line:
 // its monotonic stamp → this handler).
@@ -9,7 +10,7 @@ const [url = '', runId = '', mode = 'count'] = process.argv.slice(2);
 const WARMUP = 25;
 
 async function main(): Promise<void> {
-  const store = new RedisRunStore({ url });
+  const store = new RedisRunStore(url.startsWith('redis') ? { url } : { cluster: url.split(',') });
   await store.client.ping();
   process.stdout.write('ready\n');
   while ((await store.info(runId)) === undefined) await new Promise((resolve) => setTimeout(resolve, 2));

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { type RedisCluster, startRedisCluster } from '../test/support/redis-cluster.js';
 
 /**
  * Starts a throw-away `redis-server` for a benchmark (free loopback port, temporary directory, no
@@ -16,7 +17,12 @@ import { Redis } from 'ioredis';
  * try { … redis.url … } finally { await redis.stop(); }
  * ```
  */
-export async function startBenchRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startBenchRedis(): Promise<{
+  url: string;
+  connection: { url: string };
+  address: string;
+  stop(): Promise<void>;
+}> {
   const port = await new Promise<number>((resolve, reject) => {
     const server = createServer();
     server.on('error', reject);
@@ -61,10 +67,32 @@ export async function startBenchRedis(): Promise<{ url: string; stop(): Promise<
   }
   return {
     url,
+    connection: { url },
+    address: url,
     stop: async () => {
       child.kill('SIGTERM');
       if (child.exitCode === null) await once(child, 'exit');
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A local Redis Cluster for the bench: three masters with a replica each on free ports (the test
+ * suite's setup, `test/support/redis-cluster.ts`), as the store's `connection` and the follower's
+ * `address` (the startup nodes).
+ */
+export async function startBenchCluster(): Promise<{
+  connection: { cluster: string[] };
+  address: string;
+  cluster: RedisCluster;
+  stop(): Promise<void>;
+}> {
+  const cluster = await startRedisCluster();
+  return {
+    connection: { cluster: [...cluster.addresses] },
+    address: cluster.addresses.join(','),
+    cluster,
+    stop: () => cluster.stop(),
   };
 }

@@ -106,15 +106,20 @@ export function renderTable(entries: readonly BenchEntry[], summary: BenchSummar
       of('redis').map(
         (e) =>
           failed(e) ??
-          (e.name === 'redis-throughput' || e.name === 'redis-mcp-http-progress'
+          (e.name === 'redis-throughput' ||
+          e.name === 'redis-mcp-http-progress' ||
+          e.name === 'redis-cluster-throughput'
             ? [
                 e.label,
                 `${M(e.linesPerSec)} lines/s`,
                 `${n(e.lines)} lines, all in order: ${e.complete ? 'yes' : 'NO'}`,
               ]
-            : e.name === 'redis-cancel' || e.name === 'redis-web-cancel' || e.name === 'redis-mcp-http-resume'
+            : e.name === 'redis-cancel' ||
+                e.name === 'redis-web-cancel' ||
+                e.name === 'redis-mcp-http-resume' ||
+                e.name === 'redis-cluster-failover'
               ? [e.label, `median ${n(e.medianMs, ' ms')}`, `max ${n(e.maxMs, ' ms')}, ${n(e.reps)} reps`]
-              : e.name === 'redis-latency'
+              : e.name === 'redis-latency' || e.name === 'redis-cluster-latency'
                 ? [
                     e.label,
                     `p50 ${n(e.p50Us, ' µs')}, p99 ${n(e.p99Us, ' µs')}`,

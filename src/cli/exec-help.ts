@@ -36,6 +36,13 @@ Options:
                             its page is served from Redis: sluice web shows it too); needs the
                             optional peer ioredis
   --run-id <id>             the run id to publish as (default: a random one, printed on stderr)
+  --redis-cluster <h:p,…>   publish to a Redis Cluster (its startup nodes) instead of --redis
+  --max-bytes <n> / --max-events <n> / --retain-ms <n>
+                            what Redis keeps of the run: its newest 64 MiB / 1000000 events, for an
+                            hour after its end (default); a follower is told what was trimmed
+  --redis-timeout-ms <n>    publishing stops after Redis failed this long; the command goes on and
+                            its exit code stands (default: 5000)
+  --redis-strict            exit 75 when the run could not be published, whatever the command did
   --web                     also serve a live page of the run; its URL (with an access token) is
                             printed on stderr. --host <address> (default 127.0.0.1), --port <n>
                             (default: a free one), --allow-host <name[:port]> (another name it is

@@ -3,6 +3,7 @@ import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { commandAfterDashesHint } from './command-after-dashes-hint.js';
 import { flagError } from './flag-error.js';
+import { REDIS_STORE_FLAGS, redisStoreFlags } from './redis-store-flags.js';
 import { subcommands } from './subcommands.js';
 import { wholeNumberFlag } from './whole-number-flag.js';
 
@@ -24,7 +25,8 @@ const EXEC_OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   'allow-host': { type: 'string', multiple: true },
-  redis: { type: 'string' },
+  ...REDIS_STORE_FLAGS,
+  'redis-strict': { type: 'boolean' },
   'run-id': { type: 'string' },
 } satisfies NonNullable<ParseArgsConfig['options']>;
 
@@ -50,6 +52,13 @@ export interface CliExecCommand {
   readonly redis: string | undefined;
   /** `--run-id <id>`: the run id to publish as (with `--redis`; default a random one). */
   readonly runId: string | undefined;
+  /**
+   * Where and how the run is published: `--redis <url>` or `--redis-cluster <host:port,…>`, with
+   * `--max-events`, `--max-bytes`, `--retain-ms` (see docs/scaling.md); `undefined` without either.
+   */
+  readonly redisStore: ReturnType<typeof redisStoreFlags> | undefined;
+  /** `--redis-strict`: exit with 75 when publishing to Redis failed, even if the command succeeded. */
+  readonly redisStrict: boolean;
   /** `--web`: also serve a live page for the run. */
   readonly web: CliWebOptions | undefined;
 }
@@ -153,12 +162,19 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     const stray = ['port', 'host', 'allow-host'].find((flag) => given[flag]);
     if (stray !== undefined) throw new CliUsageError(`\`--${stray}\` needs \`--web\``);
   } else if (values.json) throw new CliUsageError('`--web` cannot be combined with `--json`');
-  if (values.runId !== undefined && values.redis === undefined) {
-    throw new CliUsageError('`--run-id` needs `--redis <url>`: the run id names the run published there');
-  }
-  if (values.redis !== undefined && values.json) {
+  const publishes = values.redis !== undefined || given['redis-cluster'] !== undefined;
+  const redisStore = publishes ? redisStoreFlags(given, 'sluice exec --redis <url> -- <command>') : undefined;
+  const unpublished = [
+    'run-id',
+    'max-events',
+    'max-bytes',
+    'retain-ms',
+    'redis-strict',
+    'redis-timeout-ms',
+  ].find((flag) => given[flag] !== undefined && !publishes);
+  if (unpublished !== undefined) {
     throw new CliUsageError(
-      '`--redis` cannot be combined with `--json`: follow the run with `sluice follow --json`',
+      `\`--${unpublished}\` needs \`--redis <url>\`: it is about the run published there`,
     );
   }
   return {
@@ -181,6 +197,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       : undefined,
     redis: values.redis,
     runId: values.runId,
+    redisStore,
+    redisStrict: given['redis-strict'] === true,
   };
 }
 

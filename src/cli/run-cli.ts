@@ -78,6 +78,9 @@ async function runCommand(
   const label = command.command === 'demo' ? 'demo' : [run.file, ...run.args].join(' ');
   // What only some runs need is loaded when they need it: `sluice exec -- cmd` starts with the
   // text view alone (the wire codecs, the web server and Redis stay unloaded; docs/benchmarks.md).
+  if (run.json && run.redisStore !== undefined) {
+    return (await import('./exec-redis/run-json-published.js')).runJsonPublished(run, io, signal);
+  }
   if (run.json) return (await import('./run-json.js')).runJson(run, io, signal);
   const token = env.SLUICE_WEB_TOKEN;
   if (run.web !== undefined && token !== undefined && token.length < 16) {
@@ -98,7 +101,7 @@ async function runCommand(
   // On a terminal, text lines under the status line; elsewhere the bytes, read by read, unchanged
   // (but text lines when the run is published or served: followers and pages read lines).
   const source =
-    live || run.redis !== undefined || run.web !== undefined
+    live || run.redisStore !== undefined || run.web !== undefined
       ? exec(run.file, run.args, options)
       : exec(run.file, run.args, { ...options, lines: false, encoding: 'buffer' });
   let events = (source as Observable<ExecEvent<string | Uint8Array>>).pipe(
@@ -111,18 +114,20 @@ async function runCommand(
   const view = { live, color, bufferSize: run.bufferSize, label, echo, signal };
   // --redis: the run is published there (with --web, by the page's run registry, on that store).
   const publisher =
-    run.redis === undefined
+    run.redisStore === undefined
       ? undefined
       : await (await import('./exec-redis/open-run-publisher.js')).openRunPublisher<
           ObservedValueOf<typeof events>
-        >(run.redis, run.runId, echo ?? label, io);
+        >(run.redisStore, run.runId, echo ?? label, io);
   try {
     if (run.web !== undefined) {
       const where = { store: publisher?.store, runId: publisher?.runId, token };
       return await (await import('./web/run-web.js')).runWeb(events, run.web, io, view, where);
     }
     if (publisher !== undefined) events = events.pipe(publishInterruptible(publisher.operator, signal));
-    return await runText(events, io, view);
+    const code = await runText(events, io, view);
+    // --redis-strict: a run that could not be published is a failure of its own (docs/scaling.md).
+    return run.redisStrict && publisher?.failed() === true ? 75 : code;
   } finally {
     await publisher?.close();
   }

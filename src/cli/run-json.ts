@@ -106,7 +106,7 @@ export async function runJson(run: CliExecCommand, io: CliStreams, signal?: Abor
 }
 
 /** The last chunk before the `Error`: how the command ended, as fields a program can read. */
-function endAsData(error: unknown, interruption: CliInterruption | undefined): JsonValue | undefined {
+export function endAsData(error: unknown, interruption: CliInterruption | undefined): JsonValue | undefined {
   if (isCancelledError(error)) {
     const result = error.info?.result as ExecResult | undefined;
     if (result === undefined) return undefined;

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import type { RunScript } from './run-scripts.js';
 
 /**
@@ -12,7 +12,7 @@ import type { RunScript } from './run-scripts.js';
  * ```
  */
 export async function evalScript(
-  client: Redis,
+  client: RedisClient,
   script: RunScript,
   keys: readonly string[],
   args: readonly (string | number)[],

@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
-import { Observable } from 'rxjs';
+import { Observable, type Subscriber } from 'rxjs';
+import type { Demand } from '../core/demand.js';
 import { demandOf } from '../core/demand-of.js';
 import { OwnerLostError } from '../core/errors/owner-lost-error.js';
 import { RunStoreError } from '../core/errors/run-store-error.js';
@@ -7,10 +7,12 @@ import { isSluiceError } from '../core/errors/sluice-error.js';
 import { toRunFailure } from '../runs/run-failure.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { evalScript } from './eval-script.js';
+import type { RedisClient } from './redis-client.js';
 import type { RedisRunContext } from './redis-run-context.js';
 import { decodeEntry } from './run-entry.js';
-import { runKeys } from './run-keys.js';
+import { type RunKeys, runKeys } from './run-keys.js';
 import { OWNER_LOST } from './run-scripts.js';
+import { StoreRetry } from './store-retry.js';
 
 type StreamReply = [key: string, entries: [id: string, fields: string[]][]][] | null;
 
@@ -29,96 +31,54 @@ type StreamReply = [key: string, entries: [id: string, fields: string[]][]][] | 
  * ```
  */
 export function readRun(context: RedisRunContext, runId: string, after: number): Observable<RunRecord> {
-  const keys = runKeys(context.prefix, runId);
-  const notFound = () =>
-    new RunStoreError('RUN_NOT_FOUND', `Run ${runId} does not exist (or its retention has passed)`, {
-      info: { runId },
-    });
   return new Observable<RunRecord>((subscriber) => {
-    const demand = demandOf(subscriber);
-    let closed = false;
-    let connection: Redis | undefined;
-    let wake: (() => void) | undefined;
-    const stopDemand = demand?.onChange((paused) => {
-      if (!paused) wake?.();
+    const reader = new RunReader(context, runId, after, subscriber);
+    reader.start();
+    return () => reader.close();
+  });
+}
+
+type Entries = [id: string, fields: string[]][];
+
+/** One read of a run: its cursor, its connection, the consumer's demand, and its steps. */
+class RunReader {
+  readonly #context: RedisRunContext;
+  readonly #runId: string;
+  readonly #keys: RunKeys;
+  readonly #subscriber: Subscriber<RunRecord>;
+  readonly #demand: Demand | undefined;
+  readonly #stopDemand: (() => void) | undefined;
+  readonly #retries: StoreRetry;
+  #cursor: number;
+  #closed = false;
+  #connection: RedisClient | undefined;
+  #wake: (() => void) | undefined;
+  /**
+   * Set once the run is known to have ended: what is left after the cursor is read without
+   * blocking, and an empty read then means nothing more will come.
+   */
+  #ended = false;
+
+  constructor(context: RedisRunContext, runId: string, after: number, subscriber: Subscriber<RunRecord>) {
+    this.#context = context;
+    this.#runId = runId;
+    this.#keys = runKeys(context.prefix, runId);
+    this.#subscriber = subscriber;
+    this.#cursor = after + 1;
+    this.#retries = new StoreRetry(context.scheduler, context.failAfterMs);
+    this.#demand = demandOf(subscriber);
+    this.#stopDemand = this.#demand?.onChange((paused) => {
+      if (!paused) this.#wake?.();
     });
-    const flowing = async () => {
-      while (demand?.paused === true && !closed) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        wake = undefined;
-      }
-    };
-    const lostPayload = JSON.stringify(toRunFailure(new OwnerLostError({ runId, owner: undefined })));
-    const loop = async () => {
-      const [state, next, end] = await context.client.hmget(keys.meta, 'state', 'next', 'end');
-      if (state === null) throw notFound();
-      let cursor = after + 1;
-      if (end === 'final' && cursor >= Number(next)) return; // nothing follows the final event
-      connection = context.duplicate();
-      // Set once the run is known to have ended: what is left after the cursor is read without
-      // blocking, and an empty read then means nothing more will come.
-      let ended = false;
-      while (!closed) {
-        await flowing();
-        if (closed) return;
-        const from = `${cursor}-0`;
-        const reply = (await (ended
-          ? connection.xread('COUNT', context.readCount, 'STREAMS', keys.events, from)
-          : connection.xread(
-              'COUNT',
-              context.readCount,
-              'BLOCK',
-              context.blockMs,
-              'STREAMS',
-              keys.events,
-              from,
-            ))) as StreamReply;
-        if (closed) return;
-        const entries = reply?.[0]?.[1] ?? [];
-        if (entries.length === 0) {
-          if (ended) return;
-          const verdict = await evalScript(
-            context.client,
-            OWNER_LOST,
-            [keys.meta, keys.events, keys.lease],
-            [lostPayload, context.retainMs],
-          );
-          if (verdict === 'GONE') throw notFound();
-          // Ended since the read timed out — by another follower's OWNER_LOST verdict, or by the
-          // owner's final event: its last entries are still to be read.
-          if (verdict === 'ended') ended = true;
-          continue;
-        }
-        for (const [id, fields] of entries) {
-          await flowing();
-          if (closed) return;
-          const record = decodeEntry(id, fields);
-          if (record.type === 'failure') {
-            subscriber.next(record);
-            subscriber.complete();
-            return;
-          }
-          const first = (record.events[0] as { sequence: number }).sequence;
-          if (first > cursor) subscriber.next({ type: 'gap', from: cursor, to: first - 1 });
-          const events = first < cursor ? record.events.slice(cursor - first) : record.events;
-          if (events.length === 0) continue;
-          const last = events[events.length - 1] as { sequence: number; isFinal: boolean };
-          cursor = last.sequence + 1;
-          subscriber.next({ type: 'events', events });
-          if (last.isFinal) {
-            subscriber.complete();
-            return;
-          }
-        }
-      }
-    };
-    loop().then(
-      () => subscriber.complete(),
+  }
+
+  start(): void {
+    this.#loop().then(
+      () => this.#subscriber.complete(),
       (error: unknown) => {
-        if (closed) return;
-        subscriber.error(
+        if (this.#closed) return;
+        const runId = this.#runId;
+        this.#subscriber.error(
           isSluiceError(error)
             ? error
             : new RunStoreError(
@@ -132,11 +92,111 @@ export function readRun(context: RedisRunContext, runId: string, after: number):
         );
       },
     );
-    return () => {
-      closed = true;
-      stopDemand?.();
-      wake?.();
-      connection?.disconnect();
-    };
-  });
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#stopDemand?.();
+    this.#wake?.();
+    this.#connection?.disconnect();
+  }
+
+  /** Step 1: is there a run, and anything after the cursor? Step 2: read until its end. */
+  async #loop(): Promise<void> {
+    const [state, next, end] = await this.#context.client.hmget(this.#keys.meta, 'state', 'next', 'end');
+    if (state === null) throw this.#notFound();
+    if (end === 'final' && this.#cursor >= Number(next)) return; // nothing follows the final event
+    const connection = this.#context.duplicate();
+    this.#connection = connection;
+    while (!this.#closed) {
+      await this.#flowing();
+      if (this.#closed) return;
+      const entries = await this.#read(connection);
+      if (this.#closed) return;
+      if (entries === undefined) continue; // a failover: read again from the cursor
+      if (entries.length === 0) {
+        if (this.#ended) return;
+        await this.#judgeOwner();
+        continue;
+      }
+      if (await this.#deliver(entries)) return;
+    }
+  }
+
+  /** Waits while the consumer's demand is paused. */
+  async #flowing(): Promise<void> {
+    while (this.#demand?.paused === true && !this.#closed) {
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+      });
+      this.#wake = undefined;
+    }
+  }
+
+  /** One `XREAD` from the cursor (blocking until the run has ended); `undefined` after a failover. */
+  async #read(connection: RedisClient): Promise<Entries | undefined> {
+    const { readCount, blockMs } = this.#context;
+    const from = `${this.#cursor}-0`;
+    const events = this.#keys.events;
+    try {
+      const reply = (await (this.#ended
+        ? connection.xread('COUNT', readCount, 'STREAMS', events, from)
+        : connection.xread('COUNT', readCount, 'BLOCK', blockMs, 'STREAMS', events, from))) as StreamReply;
+      this.#retries.succeeded();
+      return reply?.[0]?.[1] ?? [];
+    } catch (error) {
+      // A failover (a Cluster's master died): read again from the cursor, within failAfterMs.
+      if (this.#closed || !StoreRetry.retryable(error) || !this.#retries.failed()) throw error;
+      await this.#retries.pause();
+      return undefined;
+    }
+  }
+
+  /** A block timed out with nothing new: end the run with OWNER_LOST if its lease has expired. */
+  async #judgeOwner(): Promise<void> {
+    const runId = this.#runId;
+    const keys = this.#keys;
+    const lost = JSON.stringify(toRunFailure(new OwnerLostError({ runId, owner: undefined })));
+    const verdict = await evalScript(
+      this.#context.client,
+      OWNER_LOST,
+      [keys.meta, keys.events, keys.lease],
+      [lost, this.#context.retainMs],
+    );
+    if (verdict === 'GONE') throw this.#notFound();
+    // Ended since the read timed out — by another follower's OWNER_LOST verdict, or by the owner's
+    // final event: its last entries are still to be read.
+    if (verdict === 'ended') this.#ended = true;
+  }
+
+  /** Passes entries on as records (a gap first where entries were trimmed); `true` at the run's end. */
+  async #deliver(entries: Entries): Promise<boolean> {
+    const subscriber = this.#subscriber;
+    for (const [id, fields] of entries) {
+      await this.#flowing();
+      if (this.#closed) return true;
+      const record = decodeEntry(id, fields);
+      if (record.type === 'failure') {
+        subscriber.next(record);
+        return true;
+      }
+      const cursor = this.#cursor;
+      const first = (record.events[0] as { sequence: number }).sequence;
+      if (first > cursor) subscriber.next({ type: 'gap', from: cursor, to: first - 1 });
+      const events = first < cursor ? record.events.slice(cursor - first) : record.events;
+      if (events.length === 0) continue;
+      const last = events[events.length - 1] as { sequence: number; isFinal: boolean };
+      this.#cursor = last.sequence + 1;
+      subscriber.next({ type: 'events', events });
+      if (last.isFinal) return true;
+    }
+    return false;
+  }
+
+  #notFound(): RunStoreError {
+    const runId = this.#runId;
+    return new RunStoreError('RUN_NOT_FOUND', `Run ${runId} does not exist (or its retention has passed)`, {
+      info: { runId },
+    });
+  }
 }

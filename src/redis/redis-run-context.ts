@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { SchedulerLike } from 'rxjs';
+import type { RedisClient } from './redis-client.js';
 
 /**
  * What the writer, the reader and the worker of one `RedisRunStore` share: its connection, its
@@ -12,12 +12,13 @@ import type { SchedulerLike } from 'rxjs';
  */
 export interface RedisRunContext {
   /** The command connection (pipelined; never used for blocking commands). */
-  readonly client: Redis;
+  readonly client: RedisClient;
   /** Key prefix (`sluice`). */
   readonly prefix: string;
   /** This store's owner id (`host:pid:random`), written as the owner of the runs it writes. */
   readonly owner: string;
   readonly maxEvents: number;
+  readonly maxBytes: number;
   readonly retainMs: number;
   readonly leaseMs: number;
   readonly maxBatchEvents: number;
@@ -25,9 +26,11 @@ export interface RedisRunContext {
   readonly maxInFlight: number;
   readonly readCount: number;
   readonly blockMs: number;
+  /** How long a command may wait for Redis (and a writer or reader retry it) before it fails. */
+  readonly failAfterMs: number;
   readonly scheduler: SchedulerLike;
   /** A new connection for blocking commands (`XREAD BLOCK`, `XREADGROUP BLOCK`); the caller quits it. */
-  duplicate(): Redis;
+  duplicate(): RedisClient;
   /**
    * Listens on a run's control channel (one shared subscriber connection); `subscribed` is called
    * once Redis confirmed the subscription (every message published from then on is delivered).

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Redis } from 'ioredis';
 import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
 import { RunStoreError } from '../core/errors/run-store-error.js';
 import { requirePeer } from '../core/load-peer.js';
@@ -17,8 +16,10 @@ import type {
   RunWriter,
   RunWriterOptions,
 } from '../runs/run-store.js';
+import { connectRedis } from './connect-redis.js';
 import { evalScript } from './eval-script.js';
 import { readRun } from './read-run.js';
+import type { RedisClient } from './redis-client.js';
 import type { RedisRunContext } from './redis-run-context.js';
 import { RedisRunWriter } from './redis-run-writer.js';
 import { decodeEntry } from './run-entry.js';
@@ -26,9 +27,9 @@ import { isRunId, runKeys } from './run-keys.js';
 import { CANCEL, RUN_SCRIPTS } from './run-scripts.js';
 
 /**
- * Options of {@link RedisRunStore}. Give `url` (the store opens and closes its connections) or
- * `client` (an ioredis `Redis` you own; the store only duplicates it for blocking reads and its
- * cancel subscriber). Everything else has a default.
+ * Options of {@link RedisRunStore}. Give `url` or `cluster` (the store opens and closes its
+ * connections), or `client` (an ioredis `Redis` or `Cluster` you own; the store only duplicates
+ * it for blocking reads and its cancel subscriber). Everything else has a default.
  *
  * @example
  * ```ts
@@ -40,14 +41,36 @@ import { CANCEL, RUN_SCRIPTS } from './run-scripts.js';
 export interface RedisRunStoreOptions {
   /** `redis://[user:password@]host:port[/db]` — the store creates its own ioredis client. */
   readonly url?: string;
-  /** An ioredis client to use instead of `url` (not closed by {@link RedisRunStore.close}). */
-  readonly client?: Redis;
+  /**
+   * The startup nodes of a Redis Cluster (`'host:port'` or `{ host, port }`), instead of `url`: each
+   * run lives on the master of its slot (the `{runId}` hash tag), see `docs/scaling.md`.
+   */
+  readonly cluster?: readonly (string | { readonly host: string; readonly port: number })[];
+  /**
+   * An ioredis client (`Redis` or `Cluster`) to use instead of `url` (not closed by
+   * {@link RedisRunStore.close}). Give it a `commandTimeout` for the failure bound `failAfterMs` sets.
+   */
+  readonly client?: RedisClient;
+  /**
+   * How long a command may wait for Redis (a dead or unreachable server, a failover) before it
+   * fails, in ms: a writer then ends with `RUN_STORE_FAILED`, a reader too. Default `5000`.
+   */
+  readonly failAfterMs?: number;
   /** Prefix of every key. Default `'sluice'`. */
   readonly prefix?: string;
   /** This process's owner id, written as the owner of the runs it writes. Default `host:pid:random`. */
   readonly owner?: string;
-  /** Events retained per run (older ones are trimmed; a reader that needs them gets a gap). Default `10_000`. */
+  /**
+   * Events retained per run at most (older ones are trimmed; a reader that needs them gets a gap).
+   * Default `1_000_000`: with `maxBytes`, a run's whole log is kept unless it is very large.
+   */
   readonly maxEvents?: number;
+  /**
+   * Bytes of events retained per run at most: the stored JSON of its events (about 55 bytes plus
+   * the content per line; Redis needs ~35 more per line, see `docs/scaling.md`). The oldest
+   * entries are trimmed past it. Default `67_108_864` (64 MiB: ~600 000 lines of 60 bytes).
+   */
+  readonly maxBytes?: number;
   /** How long a run stays readable after its end (or after its owner's last heartbeat), in ms. Default `3_600_000`. */
   readonly retainMs?: number;
   /** The owner's lease: a run whose owner has not renewed it for this long ends with `OWNER_LOST`. Default `10_000`. */
@@ -68,10 +91,13 @@ export interface RedisRunStoreOptions {
 
 const KNOWN = [
   'url',
+  'cluster',
   'client',
+  'failAfterMs',
   'prefix',
   'owner',
   'maxEvents',
+  'maxBytes',
   'retainMs',
   'leaseMs',
   'maxBatchEvents',
@@ -81,6 +107,23 @@ const KNOWN = [
   'blockMs',
   'scheduler',
 ];
+
+const positive = (options: object, name: string, fallback: number) =>
+  readInteger(options, name, fallback, { min: 1 });
+
+/**
+ * Options of {@link RedisRunStore.openWriter}: `RunWriterOptions`, and the run's own retention.
+ *
+ * @example
+ * ```ts
+ * const writer = store.openWriter('build-7', { label: 'make', maxBytes: 256 * 1024 * 1024 });
+ * ```
+ */
+export interface RedisRunWriterOptions extends RunWriterOptions {
+  readonly maxEvents?: number;
+  readonly maxBytes?: number;
+  readonly retainMs?: number;
+}
 
 function text(options: RedisRunStoreOptions, name: 'prefix' | 'owner', fallback: string): string {
   const value = options[name] ?? fallback;
@@ -96,8 +139,8 @@ function text(options: RedisRunStoreOptions, name: 'prefix' | 'owner', fallback:
  *
  * One stream per run (`<prefix>:{<runId>}:events`), one entry per batch of consecutive events,
  * the entry ID derived from the sequence (`<next>-0`), so "the events after sequence n" is one
- * `XREAD … <n+1>-0`. Retention: the newest `maxEvents` events (`XADD MINID`, exact), and
- * `retainMs` after the end. Writers are leased; cancel requests travel on a pub/sub channel.
+ * `XREAD … <n+1>-0`. Retention: the newest `maxEvents` events and `maxBytes` of them (whole
+ * entries trimmed from the oldest), and `retainMs` after the end. Writers are leased; cancel requests travel on a pub/sub channel.
  * Keys carry `{runId}` hash tags (Redis Cluster). The client is ioredis, an optional peer
  * dependency. See `docs/scaling.md` for the layout, the failure modes and the numbers.
  *
@@ -114,43 +157,29 @@ function text(options: RedisRunStoreOptions, name: 'prefix' | 'owner', fallback:
  */
 export class RedisRunStore implements RunStore {
   /** The command connection (do not issue blocking commands on it; see {@link duplicate}). */
-  readonly client: Redis;
+  readonly client: RedisClient;
   /** The key prefix. */
   readonly prefix: string;
   /** This process's owner id. */
   readonly owner: string;
   readonly #ownsClient: boolean;
   readonly #context: RedisRunContext;
-  #subscriber: Redis | undefined;
+  #subscriber: RedisClient | undefined;
   readonly #channels = new Map<
     string,
     { listeners: Set<(message: string) => void>; subscribed: Promise<void> }
   >();
-  readonly #connections = new Set<Redis>();
+  readonly #connections = new Set<RedisClient>();
+  readonly #failAfterMs: number;
   #closed = false;
 
   constructor(options: RedisRunStoreOptions) {
     if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
     rejectUnknownOptions(options, KNOWN);
-    if (options.client !== undefined) {
-      if (typeof options.client !== 'object' || typeof options.client.duplicate !== 'function') {
-        throw optionError('client', 'an ioredis Redis client', options.client);
-      }
-      this.client = options.client;
-      this.#ownsClient = false;
-    } else {
-      if (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url)) {
-        throw optionError('url', 'a redis:// or rediss:// URL', options.url);
-      }
-      const ioredis = requirePeer<typeof import('ioredis')>('ioredis', 'sluice/redis');
-      this.client = new ioredis.Redis(options.url, {
-        connectionName: 'sluice',
-        // Reconnect fast, and fail a command after 20 attempts (~15 s) rather than hang.
-        retryStrategy: (times) => Math.min(times * 100, 1000),
-      });
-      this.client.on('error', () => {}); // surfaced by the commands that fail
-      this.#ownsClient = true;
-    }
+    this.#failAfterMs = positive(options, 'failAfterMs', 5000);
+    const { client, owned } = connectRedis(options, this.#failAfterMs);
+    this.client = client;
+    this.#ownsClient = owned;
     const scheduler = options.scheduler ?? asyncScheduler;
     if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
       throw optionError('scheduler', 'a SchedulerLike', scheduler);
@@ -161,14 +190,16 @@ export class RedisRunStore implements RunStore {
       client: this.client,
       prefix: this.prefix,
       owner: this.owner,
-      maxEvents: readInteger(options, 'maxEvents', 10_000, { min: 1 }),
-      retainMs: readInteger(options, 'retainMs', 3_600_000, { min: 1 }),
-      leaseMs: readInteger(options, 'leaseMs', 10_000, { min: 1 }),
-      maxBatchEvents: readInteger(options, 'maxBatchEvents', 1024, { min: 1 }),
-      maxBatchBytes: readInteger(options, 'maxBatchBytes', 262_144, { min: 1 }),
-      maxInFlight: readInteger(options, 'maxInFlight', 4, { min: 1 }),
-      readCount: readInteger(options, 'readCount', 16, { min: 1 }),
-      blockMs: readInteger(options, 'blockMs', 1000, { min: 1 }),
+      maxEvents: positive(options, 'maxEvents', 1_000_000),
+      maxBytes: positive(options, 'maxBytes', 64 * 1024 * 1024),
+      retainMs: positive(options, 'retainMs', 3_600_000),
+      leaseMs: positive(options, 'leaseMs', 10_000),
+      maxBatchEvents: positive(options, 'maxBatchEvents', 1024),
+      maxBatchBytes: positive(options, 'maxBatchBytes', 262_144),
+      maxInFlight: positive(options, 'maxInFlight', 4),
+      readCount: positive(options, 'readCount', 16),
+      blockMs: positive(options, 'blockMs', 1000),
+      failAfterMs: this.#failAfterMs,
       scheduler,
       duplicate: () => this.duplicate(),
       listen: (channel, listener, subscribed) => this.#listen(channel, listener, subscribed),
@@ -189,22 +220,47 @@ export class RedisRunStore implements RunStore {
    * A new connection with the client's settings, for a blocking command (`XREAD BLOCK` holds its
    * connection until it answers). Closed by {@link close} unless you `disconnect()` it first.
    */
-  duplicate(): Redis {
-    const connection = this.client.duplicate({ blockingTimeout: 30_000 });
+  duplicate(): RedisClient {
+    const connection = this.#duplicateClient();
     connection.on('error', () => {});
     connection.once('end', () => this.#connections.delete(connection));
     this.#connections.add(connection);
     return connection;
   }
 
-  openWriter(runId: string, options: RunWriterOptions = {}): RunWriter {
+  #duplicateClient(): RedisClient {
+    // A blocking read waits blockMs on a live server: its bound is that plus failAfterMs.
+    const commandTimeout = this.#failAfterMs + this.#context.blockMs;
+    if (this.#ownsClient || !('nodes' in this.client)) {
+      if ('nodes' in this.client) {
+        return this.client.duplicate(undefined, {
+          redisOptions: { ...this.client.options.redisOptions, commandTimeout },
+        });
+      }
+      return this.client.duplicate({ commandTimeout, blockingTimeout: commandTimeout });
+    }
+    return this.client.duplicate();
+  }
+
+  /**
+   * Opens the writer of run `runId` (see `RunStore.openWriter`). Besides `label`, a run may have its
+   * own retention: `maxEvents`, `maxBytes` and `retainMs` (the store's by default).
+   */
+  openWriter(runId: string, options: RedisRunWriterOptions = {}): RunWriter {
     this.#checkRunId(runId);
     if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
-    rejectUnknownOptions(options, ['label']);
+    rejectUnknownOptions(options, ['label', 'maxEvents', 'maxBytes', 'retainMs']);
     if (options.label !== undefined && typeof options.label !== 'string') {
       throw optionError('label', 'a string', options.label);
     }
-    return new RedisRunWriter(this.#context, runId, options);
+    const context = this.#context;
+    const retention = {
+      maxEvents: positive(options, 'maxEvents', context.maxEvents),
+      maxBytes: positive(options, 'maxBytes', context.maxBytes),
+      retainMs: positive(options, 'retainMs', context.retainMs),
+    };
+    const label = options.label === undefined ? {} : { label: options.label };
+    return new RedisRunWriter({ ...context, ...retention }, runId, label);
   }
 
   read(runId: string, options: RunReadOptions = {}): Observable<RunRecord> {
@@ -271,7 +327,11 @@ export class RedisRunStore implements RunStore {
     for (const connection of [...this.#connections]) connection.disconnect();
     this.#connections.clear();
     this.#subscriber = undefined;
-    if (this.#ownsClient) await this.client.quit().catch(() => this.client.disconnect());
+    // A server that is gone would hold QUIT until the failure bound: just close the socket then.
+    if (this.#ownsClient) {
+      if (this.client.status === 'ready') await this.client.quit().catch(() => this.client.disconnect());
+      else this.client.disconnect();
+    }
   }
 
   #checkRunId(runId: string): void {

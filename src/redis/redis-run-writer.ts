@@ -12,6 +12,7 @@ import type { RedisRunContext } from './redis-run-context.js';
 import { encodeBatch } from './run-entry.js';
 import { type RunKeys, runKeys } from './run-keys.js';
 import { APPEND, FAIL, HEARTBEAT, OPEN } from './run-scripts.js';
+import { StoreRetry } from './store-retry.js';
 
 /** One append of consecutive events, as sent (and, if Redis lacked the script, sent again). */
 interface Batch {
@@ -64,6 +65,17 @@ export class RedisRunWriter implements RunWriter {
    * one of those. The script applies nothing out of order, so a resend in order is exact.
    */
   #retry: Batch[] = [];
+  /** The budget of tries while Redis fails over (a Cluster's master died): `failAfterMs`. */
+  readonly #retries: StoreRetry;
+  #retryPending = false;
+  /**
+   * Set once Redis acknowledged the run's OPEN: batches wait for it, so that none can reach a
+   * Cluster node before the run exists there (its scripts may not be cached there yet, and a
+   * script sent again after `NOSCRIPT` could overtake the OPEN).
+   */
+  #opened = false;
+  /** Events Redis has acknowledged: a batch that starts here and is refused as ahead means loss. */
+  #acknowledged = 0;
   #heartbeat: Subscription | undefined;
   #beating = false;
   #stopListening: () => void = () => {};
@@ -75,6 +87,7 @@ export class RedisRunWriter implements RunWriter {
     this.#context = context;
     this.runId = runId;
     this.#keys = runKeys(context.prefix, runId);
+    this.#retries = new StoreRetry(context.scheduler, context.failAfterMs);
     this.ended = this.#ended.promise;
     this.ended.catch(() => {}); // the caller may not await it; its rejection is still delivered
     // A cancel published before Redis confirmed the subscription was missed, but is recorded in the
@@ -92,19 +105,32 @@ export class RedisRunWriter implements RunWriter {
         );
       },
     );
-    this.#script(OPEN, [
-      context.owner,
-      context.leaseMs,
-      this.#ttl(),
-      Math.round(context.scheduler.now()),
-      options.label ?? '',
-    ]).catch((error: unknown) => this.#fail(error));
+    this.#open(options.label ?? '');
     const every = Math.max(1, Math.floor(context.leaseMs / 3));
     const writer = this;
     this.#heartbeat = context.scheduler.schedule(function () {
       writer.#beat();
       this.schedule(undefined, every);
     }, every);
+  }
+
+  /** Takes the run (the OPEN script), trying again while a Cluster fails over; then the batches go. */
+  #open(label: string): void {
+    const context = this.#context;
+    const args = [context.owner, context.leaseMs, this.#ttl(), Math.round(context.scheduler.now()), label];
+    this.#script(OPEN, args).then(
+      () => {
+        this.#opened = true;
+        this.#flush();
+      },
+      (error: unknown) => {
+        // A retried OPEN that had been applied before its connection closed finds the run ours.
+        if (this.#done) return;
+        if (StoreRetry.retryable(error) && this.#retries.failed()) {
+          void this.#retries.pause().then(() => this.#open(label));
+        } else this.#fail(error);
+      },
+    );
   }
 
   get demand(): Valve {
@@ -165,8 +191,9 @@ export class RedisRunWriter implements RunWriter {
 
   #flush(): void {
     const context = this.#context;
+    if (!this.#opened) return;
     if (this.#retry.length > 0) {
-      if (this.#inFlight === 0 && !this.#done) {
+      if (this.#inFlight === 0 && !this.#done && !this.#retryPending) {
         const retry = this.#retry.sort((a, b) => a.first - b.first);
         this.#retry = [];
         for (const batch of retry) this.#send(batch, true);
@@ -223,14 +250,17 @@ export class RedisRunWriter implements RunWriter {
       context.maxEvents,
       this.#ttl(),
       context.retainMs,
+      context.maxBytes,
     ];
     const call = resend
       ? context.client.eval(APPEND.lua, 3, keys.meta, keys.events, keys.lease, ...args)
       : context.client.evalsha(APPEND.sha, 3, keys.meta, keys.events, keys.lease, ...args);
     this.#inFlight += 1;
     call.then(
-      () => {
+      (reply) => {
         this.#inFlight -= 1;
+        this.#retries.succeeded();
+        this.#acknowledged = Math.max(this.#acknowledged, Number(reply));
         if (batch.final) this.#finish();
         else {
           this.#flush();
@@ -241,14 +271,20 @@ export class RedisRunWriter implements RunWriter {
         this.#inFlight -= 1;
         if (this.#done) return;
         const message = error instanceof Error ? error.message : String(error);
-        // NOSCRIPT, or a batch that overtook one which got NOSCRIPT (refused, nothing applied).
+        // NOSCRIPT, or a batch that overtook one which is to be sent again (refused, nothing
+        // applied): Redis holds everything this writer had acknowledged, an earlier batch is missing.
         const ahead = /SEQUENCE (\d+) (\d+)/.exec(message);
-        if (
-          message.startsWith('NOSCRIPT') ||
-          (this.#retry.length > 0 && ahead !== null && Number(ahead[2]) > Number(ahead[1]))
-        ) {
+        const overtook =
+          ahead !== null && Number(ahead[2]) > Number(ahead[1]) && Number(ahead[1]) >= this.#acknowledged;
+        if (message.startsWith('NOSCRIPT') || overtook) {
           this.#retry.push(batch);
           this.#flush();
+          return;
+        }
+        // A lost connection or a failover: send it again in a moment, within failAfterMs.
+        if (StoreRetry.retryable(error) && this.#retries.failed()) {
+          this.#retry.push(batch);
+          this.#retryLater();
           return;
         }
         this.#fail(error);
@@ -256,10 +292,19 @@ export class RedisRunWriter implements RunWriter {
     );
   }
 
+  #retryLater(): void {
+    if (this.#retryPending) return;
+    this.#retryPending = true;
+    void this.#retries.pause().then(() => {
+      this.#retryPending = false;
+      this.#flush();
+    });
+  }
+
   #updateDemand(): void {
     const context = this.#context;
     const full =
-      this.#inFlight >= context.maxInFlight &&
+      (!this.#opened || this.#inFlight >= context.maxInFlight) &&
       (this.#pending.length >= context.maxBatchEvents || this.#pendingBytes >= context.maxBatchBytes);
     if (full && !this.#done) this.#valve.pause();
     else this.#valve.resume();

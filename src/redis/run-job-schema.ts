@@ -15,4 +15,7 @@ export const runJobSchema = z.object({
   args: z.array(z.string()),
   cwd: z.string().optional(),
   timeoutMs: z.number().int().nonnegative().max(MAX_DELAY_MS).optional(),
+  maxEvents: z.number().int().positive().optional(),
+  maxBytes: z.number().int().positive().optional(),
+  retainMs: z.number().int().positive().optional(),
 });

@@ -16,4 +16,8 @@ export interface RunJob {
   readonly cwd?: string;
   /** `exec`'s `timeoutMs` (`0`: none). */
   readonly timeoutMs?: number;
+  /** The run's own retention (the worker's store's by default): see `RedisRunStoreOptions`. */
+  readonly maxEvents?: number;
+  readonly maxBytes?: number;
+  readonly retainMs?: number;
 }

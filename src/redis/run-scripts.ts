@@ -22,9 +22,14 @@ const script = (lua: string): RunScript => ({ lua, sha: createHash('sha1').updat
 // terminal control entry at position n gets `<n>-1`. `XREAD … <n>-0` thus returns everything from
 // sequence n on.
 
-/** ARGV: owner, leaseMs, ttlMs, startedAt, label. Takes a new or queued run. */
+/**
+ * ARGV: owner, leaseMs, ttlMs, startedAt, label. Takes a new or queued run; the same OPEN sent
+ * again (a retry after a lost connection: same owner and startedAt) is acknowledged.
+ */
 export const OPEN = script(`
-local state = redis.call('HGET', KEYS[1], 'state')
+local meta = redis.call('HMGET', KEYS[1], 'state', 'owner', 'started')
+local state = meta[1]
+if state == 'running' and meta[2] == ARGV[1] and meta[3] == ARGV[4] then return 'OK' end
 if state and state ~= 'queued' then return redis.error_reply('EXISTS ' .. state) end
 redis.call('HSET', KEYS[1], 'state', 'running', 'owner', ARGV[1], 'next', '0', 'started', ARGV[4])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'label', ARGV[5]) end
@@ -33,9 +38,15 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 'OK'
 `);
 
-/** ARGV: owner, first, count, payload, final (1|0), maxEvents, ttlMs, retainMs. Returns the new `next`. */
+/**
+ * ARGV: owner, first, count, payload, final (1|0), maxEvents, ttlMs, retainMs, maxBytes. Returns the
+ * new `next`. Retention (docs/scaling.md): after the new entry, the oldest entries go while they
+ * hold only events older than the newest `maxEvents`, or while the retained payload (`bytes` in
+ * the meta: the sum of the entries' `e` fields) exceeds `maxBytes` — never the newest entry. Each
+ * trimmed entry is read once (its size), then one `XTRIM MINID` frees them together.
+ */
 export const APPEND = script(`
-local meta = redis.call('HMGET', KEYS[1], 'state', 'owner', 'next', 'end')
+local meta = redis.call('HMGET', KEYS[1], 'state', 'owner', 'next', 'end', 'bytes')
 if not meta[1] then return redis.error_reply('GONE') end
 local first = tonumber(ARGV[2])
 local last = first + tonumber(ARGV[3])
@@ -50,13 +61,26 @@ if first < next then
   return redis.error_reply('SEQUENCE ' .. next .. ' ' .. first)
 end
 if first > next then return redis.error_reply('SEQUENCE ' .. next .. ' ' .. first) end
-local keep = last - tonumber(ARGV[6])
-if keep > 0 then
-  redis.call('XADD', KEYS[2], 'MINID', (keep + 1) .. '-0', last .. '-0', 'f', ARGV[2], 'e', ARGV[4])
-else
-  redis.call('XADD', KEYS[2], last .. '-0', 'f', ARGV[2], 'e', ARGV[4])
+local newest = last .. '-0'
+redis.call('XADD', KEYS[2], newest, 'f', ARGV[2], 'e', ARGV[4])
+local bytes = tonumber(meta[5] or '0') + #ARGV[4]
+local oldEnd = last - tonumber(ARGV[6])
+local maxBytes = tonumber(ARGV[9])
+local cursor = '-'
+local keep = nil
+while true do
+  local entry = redis.call('XRANGE', KEYS[2], cursor, '+', 'COUNT', 1)[1]
+  if not entry or entry[1] == newest then keep = newest break end
+  local id = entry[1]
+  if tonumber(string.match(id, '^(%d+)')) > oldEnd and bytes <= maxBytes then keep = id break end
+  local fields = entry[2]
+  for i = 1, #fields, 2 do
+    if fields[i] == 'e' then bytes = bytes - #fields[i + 1] end
+  end
+  cursor = '(' .. id
 end
-redis.call('HSET', KEYS[1], 'next', last)
+if cursor ~= '-' then redis.call('XTRIM', KEYS[2], 'MINID', keep) end
+redis.call('HSET', KEYS[1], 'next', last, 'bytes', bytes)
 local ttl = ARGV[7]
 if ARGV[5] == '1' then
   redis.call('HSET', KEYS[1], 'state', 'ended', 'end', 'final')

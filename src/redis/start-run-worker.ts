@@ -1,13 +1,15 @@
-import type { Redis } from 'ioredis';
-import type { Observable, Subscription } from 'rxjs';
+import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
 import { OwnerLostError } from '../core/errors/owner-lost-error.js';
 import { optionError } from '../core/option-error.js';
+import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { toRunFailure } from '../runs/run-failure.js';
+import type { RunStore } from '../runs/run-store.js';
 import { toRunStore } from '../runs/to-run-store.js';
 import { exec } from '../sources/exec.js';
 import { evalScript } from './eval-script.js';
+import type { RedisClient } from './redis-client.js';
 import type { RedisRunStore } from './redis-run-store.js';
 import type { RunJob } from './run-job.js';
 import { runJobSchema } from './run-job-schema.js';
@@ -80,60 +82,215 @@ export interface RunWorker {
  * ```
  */
 export function startRunWorker(store: RedisRunStore, options: RunWorkerOptions = {}): RunWorker {
+  const pool = new WorkerPool(store, readWorkerOptions(store, options));
+  return {
+    get running() {
+      return pool.running.size;
+    },
+    stopped: pool.stopped,
+    stop: (stopOptions) => pool.stop(stopOptions?.graceMs ?? 30_000),
+  };
+}
+
+interface WorkerSettings {
+  readonly concurrency: number;
+  readonly group: string;
+  readonly claimIdleMs: number;
+  readonly log: (message: string) => void;
+}
+
+/** Step 1: the options, checked and defaulted before anything starts. */
+function readWorkerOptions(store: RedisRunStore, options: RunWorkerOptions): WorkerSettings {
   if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
   rejectUnknownOptions(options, ['concurrency', 'group', 'claimIdleMs', 'log']);
-  const { leaseMs, blockMs, scheduler, retainMs } = store.context;
-  const concurrency = options.concurrency ?? 1;
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
-    throw optionError('concurrency', 'a positive integer', concurrency);
-  }
+  const concurrency = readInteger(options, 'concurrency', 1, { min: 1 });
   const group = options.group ?? 'workers';
   if (typeof group !== 'string' || !/^[A-Za-z0-9._:-]{1,100}$/.test(group)) {
     throw optionError('group', 'a group name (letters, digits, `.`, `_`, `:` or `-`)', group);
   }
-  const claimIdleMs = options.claimIdleMs ?? 2 * leaseMs;
-  if (!Number.isSafeInteger(claimIdleMs) || claimIdleMs < 1) {
-    throw optionError('claimIdleMs', 'a positive integer', claimIdleMs);
-  }
+  const claimIdleMs = readInteger(options, 'claimIdleMs', 2 * store.context.leaseMs, { min: 1 });
   const log = options.log ?? (() => {});
   if (typeof log !== 'function') throw optionError('log', 'a function', log);
+  return { concurrency, group, claimIdleMs, log };
+}
 
-  const client = store.client;
-  const queue = queueKey(store.prefix);
-  const name = store.owner;
-  const running = new Map<string, { runId: string; subscription: Subscription; ended: Promise<void> }>();
-  let stopping = false;
-  let blocking: Redis | undefined;
-  let wakeSlot: (() => void) | undefined;
+interface RunningJob {
+  readonly runId: string;
+  readonly subscription: Subscription;
+  readonly ended: Promise<void>;
+}
 
-  // Keep our entries' idle time low while we run them, so only a dead worker's are reclaimed.
-  const every = Math.max(1, Math.floor(claimIdleMs / 3));
-  const refresh = scheduler.schedule(function () {
-    if (running.size > 0) {
-      client.xclaim(queue, group, name, 0, ...running.keys(), 'JUSTID').catch(() => {});
+type QueueEntries = [entryId: string, fields: string[]][];
+
+/** One worker: its running jobs by queue entry, its read loop, and its stop. */
+class WorkerPool {
+  readonly running = new Map<string, RunningJob>();
+  readonly stopped: Promise<void>;
+  readonly #store: RedisRunStore;
+  readonly #settings: WorkerSettings;
+  readonly #queue: string;
+  readonly #refresh: Subscription;
+  readonly #looping: Promise<void>;
+  #stopping = false;
+  #blocking: RedisClient | undefined;
+  #wakeSlot: (() => void) | undefined;
+  #stopResolve: () => void = () => {};
+
+  constructor(store: RedisRunStore, settings: WorkerSettings) {
+    this.#store = store;
+    this.#settings = settings;
+    this.#queue = queueKey(store.prefix);
+    let stopReject: (error: unknown) => void = () => {};
+    this.stopped = new Promise<void>((resolve, reject) => {
+      this.#stopResolve = resolve;
+      stopReject = reject;
+    });
+    this.stopped.catch(() => {});
+    this.#refresh = this.#keepClaimsFresh(store.context.scheduler);
+    this.#looping = this.#loop().catch((error: unknown) => {
+      if (!this.#stopping) stopReject(error);
+    });
+  }
+
+  /** Step 2: keeps our entries' idle time low while we run them, so only a dead worker's are reclaimed. */
+  #keepClaimsFresh(scheduler: SchedulerLike): Subscription {
+    const every = Math.max(1, Math.floor(this.#settings.claimIdleMs / 3));
+    const pool = this;
+    return scheduler.schedule(function () {
+      if (pool.running.size > 0) {
+        const ids = [...pool.running.keys()];
+        pool.#client
+          .call('XCLAIM', pool.#queue, pool.#settings.group, pool.#store.owner, 0, ...ids, 'JUSTID')
+          .catch(() => {});
+      }
+      this.schedule(undefined, every);
+    }, every);
+  }
+
+  get #client(): RedisClient {
+    return this.#store.client;
+  }
+
+  /** Step 3: the loop — reclaim a dead worker's entries, then read new ones, up to the free slots. */
+  async #loop(): Promise<void> {
+    await this.#createGroup();
+    this.#blocking = this.#store.duplicate();
+    while (!this.#stopping) {
+      if (this.#free() <= 0) {
+        await new Promise<void>((resolve) => {
+          this.#wakeSlot = resolve;
+        });
+        this.#wakeSlot = undefined;
+        continue;
+      }
+      for (const [entryId, fields] of await this.#reclaimable()) {
+        if (this.#stopping) break;
+        await this.#take(entryId, fields[1] ?? '', true);
+      }
+      if (this.#free() <= 0 || this.#stopping) continue;
+      for (const [entryId, fields] of await this.#readNew(this.#blocking)) {
+        await this.#take(entryId, fields[1] ?? '', false);
+      }
     }
-    this.schedule(undefined, every);
-  }, every);
+  }
 
-  const acknowledge = async (entryId: string) => {
-    await client.xack(queue, group, entryId);
-    await client.xdel(queue, entryId);
-  };
+  #free(): number {
+    return this.#settings.concurrency - this.running.size;
+  }
 
-  const start = (entryId: string, job: RunJob) => {
-    log(`started run ${job.runId}: ${[job.file, ...job.args].join(' ')}`);
+  async #createGroup(): Promise<void> {
+    try {
+      await this.#client.xgroup('CREATE', this.#queue, this.#settings.group, '0', 'MKSTREAM');
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('BUSYGROUP')) throw error;
+    }
+  }
+
+  async #reclaimable(): Promise<QueueEntries> {
+    const { group, claimIdleMs } = this.#settings;
+    const owner = this.#store.owner;
+    const claim = (await this.#client.xautoclaim(
+      this.#queue,
+      group,
+      owner,
+      claimIdleMs,
+      '0-0',
+      'COUNT',
+      this.#free(),
+    )) as [string, QueueEntries];
+    return claim[1] ?? [];
+  }
+
+  async #readNew(blocking: RedisClient): Promise<QueueEntries> {
+    const { group } = this.#settings;
+    const { blockMs } = this.#store.context;
+    const owner = this.#store.owner;
+    const reply = (await blocking
+      .xreadgroup('GROUP', group, owner, 'COUNT', this.#free(), 'BLOCK', blockMs, 'STREAMS', this.#queue, '>')
+      .catch((error: unknown) => {
+        if (this.#stopping) return null;
+        throw error;
+      })) as [string, QueueEntries][] | null;
+    return reply?.[0]?.[1] ?? [];
+  }
+
+  /** Step 4: a queue entry — run it if its run never started; end a dead worker's started run. */
+  async #take(entryId: string, runId: string, reclaimed: boolean): Promise<void> {
+    const { state, job } = await this.#jobOf(runId);
+    const { log } = this.#settings;
+    if (state === 'queued' && job !== undefined && job.runId === runId) {
+      if (reclaimed) log(`reclaimed run ${runId}: it never started, running it`);
+      this.#start(entryId, job);
+      return;
+    }
+    if (state === 'running' && reclaimed) {
+      if ((await this.#declareLost(runId)) === 'ALIVE') return; // its owner still renews the lease
+      log(`reclaimed run ${runId}: its worker died mid-run, ended with OWNER_LOST`);
+    } else {
+      log(`skipped run ${runId}: ${state ?? 'gone'}`);
+    }
+    await this.#acknowledge(entryId);
+  }
+
+  async #jobOf(runId: string): Promise<{ state: string | null; job: RunJob | undefined }> {
+    const [state, raw] = await this.#client.hmget(runKeys(this.#store.prefix, runId).meta, 'state', 'job');
+    try {
+      const parsed = runJobSchema.safeParse(JSON.parse(raw ?? 'null'));
+      return { state: state ?? null, job: parsed.success ? parsed.data : undefined };
+    } catch {
+      return { state: state ?? null, job: undefined };
+    }
+  }
+
+  #declareLost(runId: string): Promise<unknown> {
+    const keys = runKeys(this.#store.prefix, runId);
+    const payload = JSON.stringify(toRunFailure(new OwnerLostError({ runId, owner: undefined })));
+    const args = [payload, this.#store.context.retainMs];
+    return evalScript(this.#client, OWNER_LOST, [keys.meta, keys.events, keys.lease], args);
+  }
+
+  async #acknowledge(entryId: string): Promise<void> {
+    await this.#client.xack(this.#queue, this.#settings.group, entryId);
+    await this.#client.xdel(this.#queue, entryId);
+  }
+
+  /** Step 5: runs one job through `exec` and `toRunStore`; acknowledges its entry at the end. */
+  #start(entryId: string, job: RunJob): void {
+    const { log } = this.#settings;
+    const command = [job.file, ...job.args].join(' ');
+    log(`started run ${job.runId}: ${command}`);
     let settle: () => void = () => {};
     const ended = new Promise<void>((resolve) => {
       settle = resolve;
     });
     const finish = (how: string) => {
       log(`finished run ${job.runId}: ${how}`);
-      acknowledge(entryId)
+      this.#acknowledge(entryId)
         .catch(() => {}) // unacknowledged: reclaimed later, and found ended
         .finally(() => {
-          running.delete(entryId);
+          this.running.delete(entryId);
           settle();
-          wakeSlot?.();
+          this.#wakeSlot?.();
         });
     };
     const events: Observable<ChunkEvent<unknown>> = exec(job.file, job.args, {
@@ -142,7 +299,7 @@ export function startRunWorker(store: RedisRunStore, options: RunWorkerOptions =
       ...(job.timeoutMs === undefined ? {} : { timeoutMs: job.timeoutMs }),
     });
     const subscription = events
-      .pipe(toRunStore(store, job.runId, { label: [job.file, ...job.args].join(' ') }))
+      .pipe(toRunStore(withRetention(this.#store, job), job.runId, { label: command }))
       .subscribe({
         next: (event) => {
           if (!event.isFinal) return;
@@ -152,121 +309,46 @@ export function startRunWorker(store: RedisRunStore, options: RunWorkerOptions =
         },
         error: (error: unknown) => finish(`failed: ${(error as Error).message}`),
       });
-    running.set(entryId, { runId: job.runId, subscription, ended });
+    this.running.set(entryId, { runId: job.runId, subscription, ended });
+  }
+
+  /** Step 6: stop taking jobs, give the running ones `graceMs`, cancel the rest. */
+  async stop(graceMs: number): Promise<void> {
+    if (this.#stopping) return this.stopped;
+    this.#stopping = true;
+    this.#blocking?.disconnect();
+    this.#wakeSlot?.();
+    await this.#looping;
+    const all = () => Promise.all([...this.running.values()].map((run) => run.ended));
+    let graceTimer: Subscription | undefined;
+    const grace = new Promise<void>((resolve) => {
+      graceTimer = this.#store.context.scheduler.schedule(resolve, graceMs);
+    });
+    await Promise.race([all(), grace]);
+    graceTimer?.unsubscribe();
+    for (const run of this.running.values()) {
+      this.#settings.log(`cancelling run ${run.runId}: the worker is stopping`);
+      await this.#store.cancel(run.runId, 'worker-stopped').catch(() => run.subscription.unsubscribe());
+    }
+    await all();
+    this.#refresh.unsubscribe();
+    this.#stopResolve();
+    return this.stopped;
+  }
+}
+
+/** The store as `toRunStore` sees it for one job: its writer gets the job's own retention. */
+function withRetention(store: RedisRunStore, job: RunJob): RunStore {
+  const retention = {
+    ...(job.maxEvents === undefined ? {} : { maxEvents: job.maxEvents }),
+    ...(job.maxBytes === undefined ? {} : { maxBytes: job.maxBytes }),
+    ...(job.retainMs === undefined ? {} : { retainMs: job.retainMs }),
   };
-
-  const jobOf = async (runId: string): Promise<{ state: string | null; job: RunJob | undefined }> => {
-    const [state, raw] = await client.hmget(runKeys(store.prefix, runId).meta, 'state', 'job');
-    let job: RunJob | undefined;
-    try {
-      const parsed = runJobSchema.safeParse(JSON.parse(raw ?? 'null'));
-      job = parsed.success ? parsed.data : undefined;
-    } catch {
-      job = undefined;
-    }
-    return { state: state ?? null, job };
-  };
-
-  const take = async (entryId: string, runId: string, reclaimed: boolean) => {
-    const { state, job } = await jobOf(runId);
-    if (state === 'queued' && job !== undefined && job.runId === runId) {
-      if (reclaimed) log(`reclaimed run ${runId}: it never started, running it`);
-      start(entryId, job);
-      return;
-    }
-    if (state === 'running' && reclaimed) {
-      const keys = runKeys(store.prefix, runId);
-      const payload = JSON.stringify(toRunFailure(new OwnerLostError({ runId, owner: undefined })));
-      const verdict = await evalScript(
-        client,
-        OWNER_LOST,
-        [keys.meta, keys.events, keys.lease],
-        [payload, retainMs],
-      );
-      if (verdict === 'ALIVE') return; // its owner still renews the lease: not ours to end
-      log(`reclaimed run ${runId}: its worker died mid-run, ended with OWNER_LOST`);
-    } else {
-      log(`skipped run ${runId}: ${state ?? 'gone'}`);
-    }
-    await acknowledge(entryId);
-  };
-
-  const loop = async () => {
-    try {
-      await client.xgroup('CREATE', queue, group, '0', 'MKSTREAM');
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith('BUSYGROUP')) throw error;
-    }
-    blocking = store.duplicate();
-    while (!stopping) {
-      let free = concurrency - running.size;
-      if (free <= 0) {
-        await new Promise<void>((resolve) => {
-          wakeSlot = resolve;
-        });
-        wakeSlot = undefined;
-        continue;
-      }
-      const claim = (await client.xautoclaim(queue, group, name, claimIdleMs, '0-0', 'COUNT', free)) as [
-        string,
-        [string, string[]][],
-      ];
-      for (const [entryId, fields] of claim[1] ?? []) {
-        if (stopping) break;
-        await take(entryId, fields[1] ?? '', true);
-      }
-      free = concurrency - running.size;
-      if (free <= 0 || stopping) continue;
-      const reply = (await blocking
-        .xreadgroup('GROUP', group, name, 'COUNT', free, 'BLOCK', blockMs, 'STREAMS', queue, '>')
-        .catch((error: unknown) => {
-          if (stopping) return null;
-          throw error;
-        })) as [string, [string, string[]][]][] | null;
-      for (const [entryId, fields] of reply?.[0]?.[1] ?? []) {
-        await take(entryId, fields[1] ?? '', false);
-      }
-    }
-  };
-
-  let stopResolve: () => void = () => {};
-  let stopReject: (error: unknown) => void = () => {};
-  const stopped = new Promise<void>((resolve, reject) => {
-    stopResolve = resolve;
-    stopReject = reject;
-  });
-  stopped.catch(() => {});
-  const looping = loop().catch((error: unknown) => {
-    if (!stopping) stopReject(error);
-  });
-
   return {
-    get running() {
-      return running.size;
-    },
-    stopped,
-    stop: async ({ graceMs = 30_000 } = {}) => {
-      if (!stopping) {
-        stopping = true;
-        blocking?.disconnect();
-        wakeSlot?.();
-        await looping;
-        const all = () => Promise.all([...running.values()].map((run) => run.ended));
-        let graceTimer: Subscription | undefined;
-        const grace = new Promise<void>((resolve) => {
-          graceTimer = scheduler.schedule(resolve, graceMs);
-        });
-        await Promise.race([all(), grace]);
-        graceTimer?.unsubscribe();
-        for (const run of running.values()) {
-          log(`cancelling run ${run.runId}: the worker is stopping`);
-          await store.cancel(run.runId, 'worker-stopped').catch(() => run.subscription.unsubscribe());
-        }
-        await all();
-        refresh.unsubscribe();
-        stopResolve();
-      }
-      return stopped;
-    },
+    openWriter: (runId, options) => store.openWriter(runId, { ...options, ...retention }),
+    read: (runId, options) => store.read(runId, options),
+    cancel: (runId, reason, details) => store.cancel(runId, reason, details),
+    info: (runId) => store.info(runId),
+    close: () => store.close(),
   };
 }

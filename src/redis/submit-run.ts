@@ -29,6 +29,10 @@ export interface SubmitRunOptions {
   readonly cwd?: string;
   /** `exec`'s `timeoutMs` on the worker (`0`: none). */
   readonly timeoutMs?: number;
+  /** The run's retention on the worker (default: the worker's store's): see `RedisRunStoreOptions`. */
+  readonly maxEvents?: number;
+  readonly maxBytes?: number;
+  readonly retainMs?: number;
 }
 
 /**
@@ -58,7 +62,16 @@ export const queueKey = (prefix: string): string => `${prefix}:queue`;
  */
 export async function submitRun(store: RedisRunStore, options: SubmitRunOptions): Promise<string> {
   if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
-  rejectUnknownOptions(options, ['file', 'args', 'runId', 'cwd', 'timeoutMs']);
+  rejectUnknownOptions(options, [
+    'file',
+    'args',
+    'runId',
+    'cwd',
+    'timeoutMs',
+    'maxEvents',
+    'maxBytes',
+    'retainMs',
+  ]);
   const runId = options.runId ?? randomUUID();
   if (!isRunId(runId))
     throw optionError('runId', 'a run id (1-200 letters, digits, `.`, `_`, `:` or `-`)', runId);
@@ -88,9 +101,13 @@ export async function submitRun(store: RedisRunStore, options: SubmitRunOptions)
       undefined,
     ),
     timeoutMs: readInteger(options, 'timeoutMs', undefined, { max: MAX_DELAY_MS }),
+    maxEvents: readInteger(options, 'maxEvents', undefined, { min: 1 }),
+    maxBytes: readInteger(options, 'maxBytes', undefined, { min: 1 }),
+    retainMs: readInteger(options, 'retainMs', undefined, { min: 1 }),
   };
   const keys = runKeys(store.prefix, runId);
-  const { retainMs, leaseMs } = store.context;
+  const { leaseMs } = store.context;
+  const retainMs = job.retainMs ?? store.context.retainMs;
   try {
     await evalScript(
       store.client,

@@ -1,13 +1,14 @@
-import type { MonoTypeOperatorFunction, Subscription } from 'rxjs';
+import type { MonoTypeOperatorFunction, Observable, Subscriber, Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
-import { Valve } from '../core/demand.js';
+import { type Demand, Valve } from '../core/demand.js';
 import { demandOf } from '../core/demand-of.js';
 import { SequenceError } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
-import type { CancelDetails, RunStore, RunWriterOptions } from './run-store.js';
+import { toRunFailure } from './run-failure.js';
+import type { CancelDetails, RunStore, RunWriter, RunWriterOptions } from './run-store.js';
 
 /**
  * Publishes a sequenced stream as run `runId` of `store` while passing it through unchanged, so
@@ -29,7 +30,12 @@ import type { CancelDetails, RunStore, RunWriterOptions } from './run-store.js';
  *   reason }, isFinal: true }`, which is also emitted downstream. Unsubscribing the output does the
  *   same with reason `'cancelled'`, so followers never wait on a run nobody runs.
  * - **Store failure.** If the store refuses or fails (`OWNER_LOST`, `RUN_EXISTS`,
- *   `RUN_STORE_FAILED`) the source is unsubscribed and the output errors with that error.
+ *   `RUN_STORE_FAILED`) the source is unsubscribed and the output errors with that error —
+ *   unless `options.onStoreFailure` is given: then the run goes on without the store (the
+ *   source is not stopped, its events pass through to the end), `onStoreFailure(error)` is
+ *   called once, and the final event passed downstream carries the failure as
+ *   `metadata.storeFailure` (`{ code, name, message }`). Followers of the run get the store's
+ *   verdict instead (`RUN_STORE_FAILED`, or `OWNER_LOST` once the lease expires).
  *
  * `options.label` is what viewers show for the run (its command line, say: `RunInfo.label`).
  *
@@ -45,7 +51,7 @@ import type { CancelDetails, RunStore, RunWriterOptions } from './run-store.js';
 export function toRunStore<T extends ChunkEvent<unknown>>(
   store: RunStore,
   runId: string,
-  options: RunWriterOptions = {},
+  options: ToRunStoreOptions = {},
 ): MonoTypeOperatorFunction<T> {
   if (typeof store !== 'object' || store === null || typeof store.openWriter !== 'function') {
     throw optionError('store', 'a RunStore', store, 'argument');
@@ -53,102 +59,190 @@ export function toRunStore<T extends ChunkEvent<unknown>>(
   if (typeof runId !== 'string' || runId === '')
     throw optionError('runId', 'a non-empty string', runId, 'argument');
   if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
-  rejectUnknownOptions(options, ['label']);
+  rejectUnknownOptions(options, ['label', 'onStoreFailure']);
   if (options.label !== undefined && typeof options.label !== 'string') {
     throw optionError('label', 'a string', options.label);
   }
+  const { onStoreFailure } = options;
+  if (onStoreFailure !== undefined && typeof onStoreFailure !== 'function') {
+    throw optionError('onStoreFailure', 'a function', onStoreFailure);
+  }
   const writerOptions = options.label === undefined ? {} : { label: options.label };
   return operate<T, T>((source, subscriber) => {
-    const downstream = demandOf(subscriber);
-    const writer = store.openWriter(runId, writerOptions);
-    const valve = new Valve();
-    const update = () => {
-      if (downstream?.paused === true || writer.demand.paused) valve.pause();
-      else valve.resume();
-    };
-    const stopDownstream = downstream?.onChange(update);
-    const stopWriter = writer.demand.onChange(update);
+    const publication = new RunPublication<T>(
+      subscriber,
+      store.openWriter(runId, writerOptions),
+      onStoreFailure,
+    );
+    publication.start(source);
+    return () => publication.close();
+  });
+}
+
+/** One subscription of {@link toRunStore}: the source, the run's writer and the output, as steps. */
+class RunPublication<T extends ChunkEvent<unknown>> {
+  readonly #subscriber: Subscriber<T>;
+  readonly #writer: RunWriter;
+  readonly #onStoreFailure: ((error: unknown) => void) | undefined;
+  readonly #downstream: Demand | undefined;
+  readonly #valve = new Valve();
+  readonly #stops: (() => void)[] = [];
+  #next = 0;
+  #finished = false;
+  #sourceDone = false;
+  #sourceError: { error: unknown } | undefined;
+  /** The final event, published when the source completes (not before: it might go on). */
+  #held: T | undefined;
+  /** Set when the store failed and the run goes on without it (`onStoreFailure`). */
+  #storeFailure: Record<string, unknown> | undefined;
+  #upstream: Subscription | undefined;
+
+  constructor(
+    subscriber: Subscriber<T>,
+    writer: RunWriter,
+    onStoreFailure: ((error: unknown) => void) | undefined,
+  ) {
+    this.#subscriber = subscriber;
+    this.#writer = writer;
+    this.#onStoreFailure = onStoreFailure;
+    this.#downstream = demandOf(subscriber);
+    const update = () => this.#update();
+    const stopDownstream = this.#downstream?.onChange(update);
+    if (stopDownstream !== undefined) this.#stops.push(stopDownstream);
+    this.#stops.push(writer.demand.onChange(update));
+    this.#stops.push(writer.onCancel((reason, details) => this.#endWith(reason, details)));
     update();
-    let next = 0;
-    let finished = false;
-    /** The final event, published when the source completes (not before: it might go on). */
-    let held: T | undefined;
-    let sourceError: { error: unknown } | undefined;
-    let upstream: Subscription | undefined;
-    const stopSource = () => {
-      const subscription = upstream;
-      upstream = undefined;
-      subscription?.unsubscribe();
-    };
-    const endWith = (reason: string, details: CancelDetails = {}) => {
-      stopSource();
-      if (finished) return;
-      finished = true;
-      const metadata = { ...details, reason };
-      const sentinel = { sequence: next, kind: 'end', content: null, metadata, isFinal: true };
-      writer.append(sentinel);
-      if (!subscriber.closed) subscriber.next(sentinel as unknown as T);
-    };
-    const fail = (error: unknown) => {
-      if (finished) return;
-      finished = true;
-      sourceError = { error };
-      stopSource();
-      writer.fail(error);
-    };
-    const stopCancel = writer.onCancel((reason, details) => endWith(reason, details));
     writer.ended.then(
       () => {
-        if (sourceError === undefined) subscriber.complete();
-        else subscriber.error(sourceError.error);
+        if (this.#sourceError === undefined) subscriber.complete();
+        else subscriber.error(this.#sourceError.error);
       },
-      (error: unknown) => {
-        finished = true;
-        stopSource();
-        subscriber.error(error);
-      },
+      (error: unknown) => this.#storeFailed(error),
     );
+  }
+
+  /** Subscribes the source with the combined demand of the output and the writer. */
+  start(source: Observable<T>): void {
     // The subscriber is the subscription from the start, so that a cancel during a synchronous
     // source's emissions stops it mid-loop.
-    const publish = (event: T): void => {
-      try {
-        writer.append(event);
-      } catch (error) {
-        fail(error);
-        return;
-      }
-      next = event.sequence + 1;
-      if (event.isFinal) finished = true;
-      subscriber.next(event);
-    };
-    const upstreamSubscriber = createOperatorSubscriber<T>(
-      subscriber,
-      (event) => {
-        if (finished) return;
-        if (held !== undefined) {
-          const rule = 'final-before-complete';
-          fail(new SequenceError({ rule, expected: undefined, received: event.sequence }));
-        } else if (event.isFinal) held = event;
-        else publish(event);
-      },
-      () => {
-        if (finished) return;
-        if (held === undefined) {
-          fail(new SequenceError({ rule: 'missing-final', expected: next, received: undefined }));
-        } else publish(held);
-      },
-      (error) => fail(error),
+    const upstream = createOperatorSubscriber<T>(
+      this.#subscriber,
+      (event) => this.#event(event),
+      () => this.#sourceComplete(),
+      (error) => this.#fail(error),
     );
-    upstream = upstreamSubscriber;
-    subscribeWithDemand(source, valve, upstreamSubscriber);
-    if (finished) stopSource();
-    return () => {
-      stopDownstream?.();
-      stopWriter();
-      stopCancel();
-      if (!finished) endWith('cancelled');
-      stopSource();
-      writer.close();
-    };
-  });
+    this.#upstream = upstream;
+    subscribeWithDemand(source, this.#valve, upstream);
+    if (this.#finished) this.#stopSource();
+  }
+
+  /** The output was unsubscribed: a run still going ends with `cancelled`. */
+  close(): void {
+    for (const stop of this.#stops) stop();
+    if (!this.#finished && this.#storeFailure === undefined) this.#endWith('cancelled');
+    this.#stopSource();
+    this.#writer.close();
+  }
+
+  #update(): void {
+    const writerPaused = this.#storeFailure === undefined && this.#writer.demand.paused;
+    if (this.#downstream?.paused === true || writerPaused) this.#valve.pause();
+    else this.#valve.resume();
+  }
+
+  #event(event: T): void {
+    const subscriber = this.#subscriber;
+    if (this.#storeFailure !== undefined) {
+      subscriber.next(event.isFinal ? withStoreFailure(event, this.#storeFailure) : event);
+      return;
+    }
+    if (this.#finished) return;
+    if (this.#held !== undefined) {
+      const rule = 'final-before-complete';
+      this.#fail(new SequenceError({ rule, expected: undefined, received: event.sequence }));
+    } else if (event.isFinal) this.#held = event;
+    else this.#publish(event);
+  }
+
+  #publish(event: T): void {
+    try {
+      this.#writer.append(event);
+    } catch (error) {
+      this.#fail(error);
+      return;
+    }
+    this.#next = event.sequence + 1;
+    if (event.isFinal) this.#finished = true;
+    this.#subscriber.next(event);
+  }
+
+  #sourceComplete(): void {
+    this.#sourceDone = true;
+    if (this.#storeFailure !== undefined) this.#subscriber.complete();
+    else if (this.#finished) return;
+    else if (this.#held === undefined) {
+      this.#fail(new SequenceError({ rule: 'missing-final', expected: this.#next, received: undefined }));
+    } else this.#publish(this.#held);
+  }
+
+  #stopSource(): void {
+    const subscription = this.#upstream;
+    this.#upstream = undefined;
+    subscription?.unsubscribe();
+  }
+
+  #endWith(reason: string, details: CancelDetails = {}): void {
+    this.#stopSource();
+    if (this.#finished) return;
+    this.#finished = true;
+    const metadata = { ...details, reason };
+    const sentinel = { sequence: this.#next, kind: 'end', content: null, metadata, isFinal: true };
+    this.#writer.append(sentinel);
+    if (!this.#subscriber.closed) this.#subscriber.next(sentinel as unknown as T);
+  }
+
+  #fail(error: unknown): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#sourceError = { error };
+    this.#stopSource();
+    if (this.#storeFailure === undefined) this.#writer.fail(error);
+    else this.#subscriber.error(error);
+  }
+
+  /** The store failed: the output errors — or, with `onStoreFailure`, the run goes on without it. */
+  #storeFailed(error: unknown): void {
+    if (this.#onStoreFailure !== undefined && this.#sourceError === undefined) {
+      this.#storeFailure = { ...toRunFailure(error) };
+      this.#update();
+      this.#onStoreFailure(error);
+      if (this.#sourceDone) this.#subscriber.complete();
+      return;
+    }
+    this.#finished = true;
+    this.#stopSource();
+    this.#subscriber.error(error);
+  }
+}
+
+/**
+ * Options of {@link toRunStore}: the writer's (`label`), and what a failing store does to the run.
+ *
+ * @example
+ * ```ts
+ * import type { ToRunStoreOptions } from 'sluice';
+ * const options: ToRunStoreOptions = { label: 'make', onStoreFailure: (error) => console.error(error) };
+ * ```
+ */
+export interface ToRunStoreOptions extends RunWriterOptions {
+  /**
+   * Called once when the store fails mid-run; the run then goes on without it (its events pass
+   * through, the final one with `metadata.storeFailure`). Without it, a store failure stops the
+   * source and errors the output.
+   */
+  readonly onStoreFailure?: (error: unknown) => void;
+}
+
+function withStoreFailure<T extends ChunkEvent<unknown>>(event: T, storeFailure: Record<string, unknown>): T {
+  return { ...event, metadata: { ...event.metadata, storeFailure } };
 }

@@ -27,6 +27,8 @@ describe('parseCliArgs', () => {
       stdin: 'ignore',
       web: undefined,
       redis: undefined,
+      redisStore: undefined,
+      redisStrict: false,
       runId: undefined,
     });
   });
@@ -150,7 +152,7 @@ describe('parseCliArgs', () => {
       ['exec', '--redis', 'redis://h', '--run-id', 'a{b}', '--', 'ls'],
       'Expected the `--run-id` flag to be 1-200 letters',
     ],
-    [['exec', '--redis', 'redis://h', '--json', '--', 'ls'], '`--redis` cannot be combined with `--json`'],
+    [['exec', '--max-bytes', '100', '--', 'ls'], '`--max-bytes` needs `--redis <url>`'],
     [['exec'], 'Missing the command to run'],
     [
       ['exec', '--timeout-ms', 'soon', '--', 'ls'],

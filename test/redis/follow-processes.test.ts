@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import { fixture, pollUntil } from '../support/processes.js';
 import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
-import { processesTagged, sequencesOf, startCli } from '../support/sluice-cli.js';
+import { outcomesOf, processesTagged, sequencesOf, startCli } from '../support/sluice-cli.js';
 import { needs } from '../support/system-tools.js';
 
 const ticker = fixture('redis-ticker.py');
@@ -122,13 +122,9 @@ describe.skipIf(redisServerPath === undefined)('runs on Redis, across processes'
       expect(ran.exitCode).toBe(130);
       expect(ran.stderr).toContain('stopped from elsewhere');
       expect(followed.exitCode).toBe(130);
-      const last = JSON.parse(followed.stdout.trim().split('\n').at(-1) ?? '{}');
-      expect(last).toMatchObject({
-        kind: 'end',
-        content: null,
-        metadata: { reason: 'stopped from elsewhere' },
-        isFinal: true,
-      });
+      const [end, last] = outcomesOf(followed.stdout).slice(-2);
+      expect(end).toMatchObject({ isFinal: false, chunk: { end: { reason: 'stopped from elsewhere' } } });
+      expect(last).toMatchObject({ ok: false, code: 'CANCELLED' });
       expect(goneAfterMs).toBeLessThan(5000); // generous: a loaded machine; the bench measures it
     },
   );
@@ -162,11 +158,11 @@ describe.skipIf(redisServerPath === undefined)('runs on Redis, across processes'
       expect(ran.exitCode).toBe(130);
       expect(ran.stderr).toMatch(/: interrupted by SIGINT · killed by SIGTERM · /);
       expect(followed.exitCode).toBe(130);
-      expect(JSON.parse(followed.stdout.trim().split('\n').at(-1) ?? '{}')).toMatchObject({
-        kind: 'end',
-        metadata: { reason: 'cancelled', by: 'terminal', signal: 'SIGINT' },
-        isFinal: true,
+      const [end, last] = outcomesOf(followed.stdout).slice(-2);
+      expect(end).toMatchObject({
+        chunk: { end: { reason: 'cancelled', by: 'terminal', signal: 'SIGINT' } },
       });
+      expect(last).toMatchObject({ ok: false, code: 'CANCELLED' });
       expect(child()).toEqual([]);
     },
   );

@@ -100,6 +100,7 @@ describe.skipIf(redisServerPath === undefined)('a run writer when Redis fails', 
         maxBatchEvents: 256,
         maxInFlight: 2,
         maxEvents: 1000,
+        failAfterMs: 15_000, // a pause within the store's failure bound: it waits
       });
       cleanup.push(() => store.close());
       const runId = `pause-${randomUUID()}`;

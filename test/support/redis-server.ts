@@ -44,6 +44,11 @@ export function redisCommand(port: number, command: string): Promise<string> {
   });
 }
 
+/** The arguments every test `redis-server` starts with: loopback, `port`, `dir`, no RDB snapshots, in the foreground. */
+export function redisServerArgs(port: number, dir: string): string[] {
+  return ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--daemonize', 'no'];
+}
+
 /** Options of {@link startRedis}. */
 export interface RedisServerOptions {
   /** Keep an append-only file (fsync always) so a restart keeps the data. Default `false`. */
@@ -74,18 +79,7 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
   if (redisServerPath === undefined) throw new Error('redis-server is not installed');
   const port = options.port ?? (await freePort());
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'sluice-redis-'));
-  const args = [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--dir',
-    dir,
-    '--save',
-    '',
-    '--daemonize',
-    'no',
-  ];
+  const args = redisServerArgs(port, dir);
   args.push('--appendonly', options.appendonly ? 'yes' : 'no');
   if (options.appendonly) args.push('--appendfsync', 'always');
   const child = spawn(redisServerPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });

@@ -22,10 +22,17 @@ export function processesTagged(tag: string): number[] {
   return pids;
 }
 
-/** The sequences of `--json` follow output (one event per line), in order. */
-export function sequencesOf(stdout: string): number[] {
+/** The outcomes of `--json` output (`sluice exec --json`, `sluice follow --json`: bridge frames), in order. */
+export function outcomesOf(stdout: string): Record<string, unknown>[] {
   return stdout
     .split('\n')
-    .filter((line) => line.startsWith('{"sequence"'))
-    .map((line) => (JSON.parse(line) as { sequence: number }).sequence);
+    .filter((line) => line.startsWith('{"callId"'))
+    .map((line) => (JSON.parse(line) as { outcome: Record<string, unknown> }).outcome);
+}
+
+/** The sequences of the stream chunks of `--json` output (bridge frames), in order. */
+export function sequencesOf(stdout: string): number[] {
+  return outcomesOf(stdout)
+    .filter((outcome) => outcome.stream === true)
+    .map((outcome) => outcome.sequence as number);
 }

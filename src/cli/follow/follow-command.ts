@@ -1,29 +1,32 @@
-import { once } from 'node:events';
 import { onChunk } from '../../adapters/on-chunk.js';
 import type { ChunkEvent } from '../../core/chunk.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
-import { fromRunStore } from '../../runs/from-run-store.js';
+import type { RunRecord } from '../../runs/run-record.js';
+import type { RunStore } from '../../runs/run-store.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import { failureExitCode, mirrorExitCode } from '../exit-code.js';
+import { flagError } from '../flag-error.js';
 import { parseSubcommandArgs } from '../parse-subcommand-args.js';
 import { redisUrlFlag } from '../redis-url-flag.js';
+import { RunFrameWriter } from '../run-frame-writer.js';
 import type { Subcommand } from '../subcommand.js';
 import type { CliStreams } from '../text-view.js';
 import { wholeNumberFlag } from '../whole-number-flag.js';
+import { writePaced } from '../write-paced.js';
 import { followHelpText } from './follow-help.js';
 
-const USAGE = 'sluice follow --redis <url> <run-id> [--after <seq>] [--json]';
+const USAGE = 'sluice follow --redis <url> <run-id> [--after <seq>] [--json [--wire bridge|serde]]';
 
 /**
- * `sluice follow --redis <url> <run-id> [--after <seq>] [--json]`: prints a run's events from any
- * machine that reaches its Redis, live until the run ends, and exits with the run's exit code.
- * Text: stdout lines to stdout, stderr lines to stderr. `--json`: one event per line as JSON
- * (`{sequence, kind, content, metadata?, isFinal}`), and a failure as `{"failure": {code, name,
- * message}}`. Exit code: the command's (mirrored as `sluice exec` does), `130` for a cancelled
- * run, `127`/`126` for a command that could not be started (as `sluice exec`, see
- * `failureExitCode`), `1` for another failure (its code printed: `OWNER_LOST`, …) or a run that
- * cannot be read (`RUN_NOT_FOUND`, a gap in trimmed history). Writes wait for `'drain'`, and a slow
- * reader pauses the Redis reads.
+ * `sluice follow --redis <url> | --redis-cluster <host:port,…> <run-id> [--after <seq>] [--json
+ * [--wire bridge|serde] [--call-id ID]]`: prints a run's events from any machine that reaches its
+ * Redis, live until the run ends, and exits with the run's exit code. Text: stdout lines to
+ * stdout, stderr lines to stderr. `--json`: the hostcall wire frames of `sluice exec --json`
+ * (docs/protocol.md). Events trimmed by the store's retention are said — a line on stderr, a
+ * `{gap}` chunk in JSON — and the retained ones follow. Exit code: the command's (mirrored as
+ * `sluice exec` does), `130` for a cancelled run, `124` for a stalled one, `127`/`126` for a command that
+ * could not start, `1` for another failure (its code printed: `OWNER_LOST`, `RUN_STORE_FAILED`,
+ * `RUN_NOT_FOUND`, …). Writes wait for `'drain'`, and a slow reader pauses the Redis reads.
  *
  * @example
  * ```ts
@@ -36,10 +39,18 @@ export const followCommand: Subcommand = {
   run: async (argv, io, _env, signal) => {
     const { values, positionals } = parseSubcommandArgs(argv, {
       redis: { type: 'string' },
+      'redis-cluster': { type: 'string' },
+      'redis-timeout-ms': { type: 'string' },
       after: { type: 'string' },
       json: { type: 'boolean' },
+      wire: { type: 'string' },
+      'call-id': { type: 'string' },
     });
-    const url = redisUrlFlag(values.redis as string | undefined, USAGE);
+    const connection = redisUrlFlag(
+      values.redis as string | undefined,
+      USAGE,
+      values['redis-cluster'] as string | undefined,
+    );
     const [runId, ...extra] = positionals;
     if (runId === undefined || extra.length > 0) throw new CliUsageError(`Expected one run id: \`${USAGE}\``);
     const after = wholeNumberFlag(
@@ -49,66 +60,114 @@ export const followCommand: Subcommand = {
       0,
       Number.MAX_SAFE_INTEGER,
     );
+    const wire = (values.wire as string | undefined) ?? 'bridge';
+    if (wire !== 'bridge' && wire !== 'serde') throw flagError('wire', '`bridge` or `serde`', wire);
+    const callId = (values['call-id'] as string | undefined) ?? 'sluice-1';
+    if (callId === '') throw flagError('call-id', 'a non-empty string', callId);
     const { RedisRunStore, isRunId } = await import('../../redis/index.js');
     if (!isRunId(runId)) throw new CliUsageError(`Not a run id: \`${runId}\``);
-    const store = new RedisRunStore({ url });
-    return follow(store, runId, after, values.json === true, io, signal).finally(() => store.close());
+    const timeout = values['redis-timeout-ms'] as string | undefined;
+    const failAfterMs =
+      timeout === undefined ? {} : { failAfterMs: wholeNumberFlag('redis-timeout-ms', timeout, 0, 1) };
+    const store = new RedisRunStore({ ...connection, ...failAfterMs });
+    const view = values.json === true ? new RunFrameWriter(io, wire, callId) : new TextFollower(io, runId);
+    return follow(store, runId, after, view, signal).finally(() => store.close());
   },
 };
 
+/** What `follow` writes a run's records with: frames (`--json`) or text. */
+interface FollowView {
+  readonly code: number;
+  event(event: ChunkEvent<unknown>): Promise<void> | undefined;
+  gap(from: number, to: number): Promise<void> | undefined;
+  failure(failure: { code: string; name: string; message: string }): Promise<void> | undefined;
+}
+
 async function follow(
-  store: import('../../redis/index.js').RedisRunStore,
+  store: RunStore,
   runId: string,
   after: number,
-  json: boolean,
-  io: CliStreams,
+  view: FollowView,
   signal: AbortSignal | undefined,
 ): Promise<number> {
-  const write = (stream: CliStreams['stdout'] | CliStreams['stderr'], text: string) =>
-    stream.write(text) ? undefined : once(stream, 'drain').then(() => undefined);
-  let code = 0;
+  let ended = false;
   try {
     await onChunk(
-      fromRunStore(store, runId, { after }),
-      (event: ChunkEvent<unknown>) => {
-        if (event.isFinal) code = finalCode(event, runId, io, json);
-        if (json) return write(io.stdout, `${JSON.stringify(event)}\n`);
-        if (event.kind === 'stdout' && typeof event.content === 'string')
-          return write(io.stdout, event.content);
-        if (event.kind === 'stderr' && typeof event.content === 'string')
-          return write(io.stderr, event.content);
+      store.read(runId, { after }),
+      async (record: RunRecord) => {
+        if (record.type === 'gap') return view.gap(record.from, record.to);
+        if (record.type === 'failure') {
+          ended = true;
+          return view.failure(record.failure);
+        }
+        for (const event of record.events) {
+          if (event.isFinal) ended = true;
+          await view.event(event);
+        }
         return undefined;
       },
-      { bufferSize: 64, ...(signal === undefined ? {} : { signal }) },
+      { bufferSize: 4, ...(signal === undefined ? {} : { signal }) },
     );
-    return code;
+    // A read that ends without the run's end: it began past the final event (`--after`).
+    return ended || after >= 0 ? view.code : 1;
   } catch (error) {
     if (signal?.aborted) return 130;
-    const failure = {
+    await view.failure({
       code: isSluiceError(error) ? error.code : 'STREAM_FAILED',
       name: error instanceof Error ? error.name : 'Error',
       message: error instanceof Error ? error.message : String(error),
-    };
-    if (json) await write(io.stdout, `${JSON.stringify({ failure })}\n`);
-    io.stderr.write(`sluice: run ${runId}: ${failure.code}: ${failure.message}\n`);
-    return failureExitCode(error);
+    });
+    return view.code;
   }
 }
 
-function finalCode(event: ChunkEvent<unknown>, runId: string, io: CliStreams, json: boolean): number {
-  if (event.kind === 'exit' && typeof event.content === 'object' && event.content !== null) {
-    const {
-      exitCode = null,
-      signal = null,
-      timedOut = false,
-    } = event.content as {
-      exitCode?: number | null;
-      signal?: string | null;
-      timedOut?: boolean;
-    };
-    return mirrorExitCode({ exitCode, signal, timedOut });
+/** `follow`'s text view: the lines to stdout and stderr, what is not a line said on stderr. */
+class TextFollower implements FollowView {
+  code = 0;
+  readonly #io: CliStreams;
+  readonly #runId: string;
+
+  constructor(io: CliStreams, runId: string) {
+    this.#io = io;
+    this.#runId = runId;
   }
-  const reason = String(event.metadata?.reason ?? event.kind);
-  if (!json) io.stderr.write(`sluice: run ${runId} ended: ${reason}\n`);
-  return reason === 'stalled' ? 124 : 130;
+
+  event(event: ChunkEvent<unknown>): Promise<void> | undefined {
+    if (event.isFinal) this.code = this.#finalCode(event);
+    if (typeof event.content !== 'string') return undefined;
+    if (event.kind === 'stdout') return writePaced(this.#io.stdout, event.content);
+    if (event.kind === 'stderr') return writePaced(this.#io.stderr, event.content);
+    return undefined;
+  }
+
+  gap(from: number, to: number): Promise<void> | undefined {
+    const count = to - from + 1;
+    return writePaced(
+      this.#io.stderr,
+      `sluice: run ${this.#runId}: events ${from}..${to} (${count}) were trimmed by the store's retention; following from ${to + 1}\n`,
+    );
+  }
+
+  failure(failure: { code: string; message: string }): Promise<void> | undefined {
+    this.code = failureExitCode(failure);
+    return writePaced(this.#io.stderr, `sluice: run ${this.#runId}: ${failure.code}: ${failure.message}\n`);
+  }
+
+  #finalCode(event: ChunkEvent<unknown>): number {
+    if (event.kind === 'exit' && typeof event.content === 'object' && event.content !== null) {
+      const {
+        exitCode = null,
+        signal = null,
+        timedOut = false,
+      } = event.content as {
+        exitCode?: number | null;
+        signal?: string | null;
+        timedOut?: boolean;
+      };
+      return mirrorExitCode({ exitCode, signal, timedOut });
+    }
+    const reason = String(event.metadata?.reason ?? event.kind);
+    this.#io.stderr.write(`sluice: run ${this.#runId} ended: ${reason}\n`);
+    return reason === 'stalled' ? 124 : 130;
+  }
 }

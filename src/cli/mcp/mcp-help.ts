@@ -29,6 +29,8 @@ Over HTTP (--http; the endpoint is /mcp):
   --allow-env <NAME>  a variable a call's env may set (repeat for more; none by default)
   --redis <url>       keep sessions and the calls' event streams in Redis: instances sharing it
                       resume and cancel each other's calls (default: this process's memory)
+  --redis-cluster <host:port,…>
+                      the same in a Redis Cluster (its startup nodes)
   --no-token          require no token (loopback hosts only). Otherwise every request carries
                       Authorization: Bearer <token>: SLUICE_MCP_TOKEN, or a random one printed on stderr
   A call's cwd must stay under --cwd. A client that loses the connection resumes with

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CliUsageError } from '../cli-usage-error.js';
 import { flagError } from '../flag-error.js';
-import { redisUrlFlag } from '../redis-url-flag.js';
+import { type RedisConnectionFlag, redisUrlFlag } from '../redis-url-flag.js';
 import { wholeNumberFlag } from '../whole-number-flag.js';
 
 /**
@@ -20,7 +20,8 @@ export interface McpHttpFlags {
   readonly host: string;
   readonly port: number;
   readonly allowHosts: readonly string[];
-  readonly redis: string | undefined;
+  /** Where the store is: `--redis <url>` or `--redis-cluster <host:port,…>`; `undefined`: memory. */
+  readonly redis: RedisConnectionFlag | undefined;
   readonly noToken: boolean;
 }
 
@@ -44,7 +45,7 @@ export interface McpCommand {
   readonly http: McpHttpFlags | undefined;
 }
 
-const HTTP_ONLY = ['host', 'port', 'allow-host', 'allow-env', 'redis', 'no-token'] as const;
+const HTTP_ONLY = ['host', 'port', 'allow-host', 'allow-env', 'redis', 'redis-cluster', 'no-token'] as const;
 
 /**
  * Parses the arguments of `sluice mcp`: `--allow <program>` (repeatable), `--cwd <dir>` (an
@@ -78,6 +79,7 @@ export function parseMcpArgs(argv: readonly string[], cwd: string = process.cwd(
         'allow-host': { type: 'string', multiple: true },
         'allow-env': { type: 'string', multiple: true },
         redis: { type: 'string' },
+        'redis-cluster': { type: 'string' },
         'no-token': { type: 'boolean' },
       },
     });
@@ -116,9 +118,13 @@ function readHttpFlags(values: Record<string, string | string[] | boolean | unde
   );
   if (badHost !== undefined) throw flagError('allow-host', 'a host name, optionally with :port', badHost);
   const redis =
-    values.redis === undefined
+    values.redis === undefined && values['redis-cluster'] === undefined
       ? undefined
-      : redisUrlFlag(values.redis as string, 'sluice mcp --http --redis <url>');
+      : redisUrlFlag(
+          values.redis as string | undefined,
+          'sluice mcp --http --redis <url>',
+          values['redis-cluster'] as string | undefined,
+        );
   const noToken = values['no-token'] === true;
   if (noToken && !isLoopback(host)) {
     throw new CliUsageError(

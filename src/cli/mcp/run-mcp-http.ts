@@ -4,6 +4,7 @@ import { type AddressInfo, isIP } from 'node:net';
 import type { ToolRegistry } from '../../kernel/index.js';
 import { serveMcpHttp } from '../../mcp/serve-mcp-http.js';
 import type { RunStore } from '../../runs/run-store.js';
+import type { RedisConnectionFlag } from '../redis-url-flag.js';
 import type { CliStreams } from '../text-view.js';
 import type { McpCommand, McpHttpFlags } from './parse-mcp-args.js';
 
@@ -81,10 +82,10 @@ export async function runMcpHttp(
   return 0;
 }
 
-async function openStore(url: string | undefined): Promise<RunStore | undefined> {
-  if (url === undefined) return undefined;
+async function openStore(connection: RedisConnectionFlag | undefined): Promise<RunStore | undefined> {
+  if (connection === undefined) return undefined;
   const { RedisRunStore } = await import('../../redis/redis-run-store.js');
-  return new RedisRunStore({ url });
+  return new RedisRunStore({ ...connection });
 }
 
 /** The names `Host` may carry, as `sluice web` accepts them. */

@@ -1,17 +1,18 @@
 import { CliUsageError } from '../cli-usage-error.js';
 import { flagError } from '../flag-error.js';
 import { parseSubcommandArgs } from '../parse-subcommand-args.js';
-import { redisUrlFlag } from '../redis-url-flag.js';
+import { REDIS_STORE_FLAGS, redisStoreFlags } from '../redis-store-flags.js';
 import type { Subcommand } from '../subcommand.js';
 import { wholeNumberFlag } from '../whole-number-flag.js';
 import { submitHelpText } from './submit-help.js';
 
-const USAGE = 'sluice submit --redis <url> [--run-id <id>] -- <command> [args…]';
+const USAGE = 'sluice submit --redis <url> [--run-id <id>] [--max-bytes N] -- <command> [args…]';
 
 /**
- * `sluice submit --redis <url> [--run-id <id>] [--cwd <dir>] [--timeout-ms <n>] -- <command>
- * [args…]`: puts the command on the run queue for `sluice worker`s and prints its run id (follow
- * it with `sluice follow`).
+ * `sluice submit --redis <url> | --redis-cluster <host:port,…> [--run-id <id>] [--cwd <dir>]
+ * [--timeout-ms <n>] [--max-events N] [--max-bytes N] [--retain-ms N] -- <command> [args…]`: puts
+ * the command on the run queue for `sluice worker`s and prints its run id (follow it with `sluice
+ * follow`). The retention flags are the run's own (the worker's store's by default).
  *
  * @example
  * ```ts
@@ -23,12 +24,12 @@ export const submitCommand: Subcommand = {
   help: submitHelpText,
   run: async (argv, io) => {
     const { values, positionals, rest } = parseSubcommandArgs(argv, {
-      redis: { type: 'string' },
+      ...REDIS_STORE_FLAGS,
       'run-id': { type: 'string' },
       cwd: { type: 'string' },
       'timeout-ms': { type: 'string' },
     });
-    const url = redisUrlFlag(values.redis as string | undefined, USAGE);
+    const { maxEvents, maxBytes, retainMs, ...connection } = redisStoreFlags(values, USAGE);
     const command = [...positionals, ...rest];
     if (command.length === 0) throw new CliUsageError(`Missing the command to run: \`${USAGE}\``);
     const timeoutMs = wholeNumberFlag('timeout-ms', values['timeout-ms'] as string | undefined, 0, 0);
@@ -37,7 +38,7 @@ export const submitCommand: Subcommand = {
     if (runId !== undefined && !isRunId(runId)) {
       throw flagError('run-id', '1-200 letters, digits, `.`, `_`, `:` or `-`', runId);
     }
-    const store = new RedisRunStore({ url });
+    const store = new RedisRunStore(connection);
     try {
       const id = await submitRun(store, {
         file: command[0] as string,
@@ -45,6 +46,9 @@ export const submitCommand: Subcommand = {
         ...(runId === undefined ? {} : { runId }),
         ...(values.cwd === undefined ? {} : { cwd: values.cwd as string }),
         ...(timeoutMs === 0 ? {} : { timeoutMs }),
+        ...(maxEvents === undefined ? {} : { maxEvents }),
+        ...(maxBytes === undefined ? {} : { maxBytes }),
+        ...(retainMs === undefined ? {} : { retainMs }),
       });
       io.stdout.write(`${id}\n`);
       return 0;

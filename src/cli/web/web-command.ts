@@ -28,6 +28,7 @@ export const webCommand: Subcommand = {
   run: async (argv, io, env, signal) => {
     const { values, positionals } = parseSubcommandArgs(argv, {
       redis: { type: 'string' },
+      'redis-cluster': { type: 'string' },
       host: { type: 'string' },
       port: { type: 'string' },
       'allow-host': { type: 'string', multiple: true },
@@ -35,7 +36,11 @@ export const webCommand: Subcommand = {
     if (positionals.length > 0) {
       throw new CliUsageError(`Unexpected argument \`${positionals[0]}\`: \`${USAGE}\``);
     }
-    const url = redisUrlFlag(values.redis as string | undefined, USAGE);
+    const connection = redisUrlFlag(
+      values.redis as string | undefined,
+      USAGE,
+      values['redis-cluster'] as string | undefined,
+    );
     const port = wholeNumberFlag('port', values.port as string | undefined, 0, 0, 65_535);
     const host = (values.host as string | undefined) ?? '127.0.0.1';
     if (host === '') throw new CliUsageError('`--host` expects an address or host name, got ``');
@@ -49,7 +54,7 @@ export const webCommand: Subcommand = {
       import('../../web/run-registry.js'),
       import('../../web/start-web-server.js'),
     ]);
-    const store = new RedisRunStore({ url });
+    const store = new RedisRunStore(connection);
     const registry = new RunRegistry({ store, logDir: false });
     let server: Awaited<ReturnType<typeof startWebServer>>;
     try {

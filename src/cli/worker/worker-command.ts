@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { parseSubcommandArgs } from '../parse-subcommand-args.js';
-import { redisUrlFlag } from '../redis-url-flag.js';
+import { REDIS_STORE_FLAGS, redisStoreFlags } from '../redis-store-flags.js';
 import type { Subcommand } from '../subcommand.js';
 import { wholeNumberFlag } from '../whole-number-flag.js';
 import { workerHelpText } from './worker-help.js';
@@ -8,8 +8,8 @@ import { workerHelpText } from './worker-help.js';
 const USAGE = 'sluice worker --redis <url> [--concurrency N]';
 
 /**
- * `sluice worker --redis <url> [--concurrency N] [--grace-ms N] [--lease-ms N]
- * [--claim-idle-ms N]`: runs submitted commands until SIGTERM/SIGINT, then stops gracefully
+ * `sluice worker --redis <url> | --redis-cluster <host:port,…> [--concurrency N] [--grace-ms N]
+ * [--lease-ms N] [--claim-idle-ms N] [--max-events N] [--max-bytes N] [--retain-ms N]`: runs submitted commands until SIGTERM/SIGINT, then stops gracefully
  * (running commands get `--grace-ms` to finish, then are cancelled). Logs what it does on stderr.
  * A dead worker's runs are reclaimed by the others (see `startRunWorker`).
  *
@@ -25,13 +25,13 @@ export const workerCommand: Subcommand = {
   help: workerHelpText,
   run: async (argv, io, _env, signal) => {
     const { values } = parseSubcommandArgs(argv, {
-      redis: { type: 'string' },
+      ...REDIS_STORE_FLAGS,
       concurrency: { type: 'string' },
       'grace-ms': { type: 'string' },
       'lease-ms': { type: 'string' },
       'claim-idle-ms': { type: 'string' },
     });
-    const url = redisUrlFlag(values.redis as string | undefined, USAGE);
+    const storeOptions = redisStoreFlags(values, USAGE);
     const concurrency = wholeNumberFlag(
       'concurrency',
       values.concurrency as string | undefined,
@@ -48,7 +48,7 @@ export const workerCommand: Subcommand = {
       1,
     );
     const { RedisRunStore, startRunWorker } = await import('../../redis/index.js');
-    const store = new RedisRunStore({ url, leaseMs });
+    const store = new RedisRunStore({ ...storeOptions, leaseMs });
     const log = (message: string) => io.stderr.write(`sluice worker ${store.owner}: ${message}\n`);
     const worker = startRunWorker(store, { concurrency, claimIdleMs, log });
     log(`waiting for runs (concurrency ${concurrency})`);

@@ -38,6 +38,9 @@ describe('buildOutput', () => {
         stdout: 'cc main.c\nld app\n',
         stderr: 'warning: unused\n',
         rlimitHit: null,
+        containment: 'group',
+        usage: null,
+        limitHit: null,
       };
       expectChunks(buildOutput([], { port: make })).toBe(
         '-aw-b(x|)',

@@ -153,7 +153,7 @@ describe.skipIf(browserPath === undefined || !needs('linux', 'ps'))(
         expect(await state(view)).toBe('exited');
         expect(await view.textContent('#state')).toBe('exit 0');
         expect(await view.textContent('#end')).toMatch(
-          /^Exited with code 0 after [\d.]+m?s · 75 lines · 514 B$/,
+          /^Exited with code 0 after [\d.]+m?s (?:· cpu [^·]+ )?· 75 lines · 514 B$/,
         );
         expect((await lineTexts(view)).sort()).toEqual(all);
         expect((await lineTexts(view, '#log > .err')).length).toBe(15);

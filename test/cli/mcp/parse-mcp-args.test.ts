@@ -90,7 +90,7 @@ describe('parseMcpArgs', () => {
       host: '0.0.0.0',
       port: 8080,
       allowHosts: ['mcp.example.com:443'],
-      redis: 'redis://127.0.0.1:6379',
+      redis: { url: 'redis://127.0.0.1:6379' },
       noToken: false,
     });
     expect(parseMcpArgs(['--http', '--no-token'], here).http?.noToken).toBe(true);

@@ -5,6 +5,7 @@ import { quoteCommand } from '../sources/exec/quote-command.js';
 import { type ExecEvent, exec } from '../sources/exec.js';
 import { asksForHelp } from './asks-for-help.js';
 import { childIo } from './child-io.js';
+import { cliExecOptions } from './cli-exec-options.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { demoScript } from './demo.js';
 import { execHelpText } from './exec-help.js';
@@ -91,12 +92,8 @@ async function runCommand(
   const color = run.color ?? (live && env.NO_COLOR === undefined);
   const options = {
     reject: false,
-    timeoutMs: run.timeoutMs,
-    maxOutputBytes: run.maxOutputBytes,
-    containment: run.containment,
-    ...(run.cwd === undefined ? {} : { cwd: run.cwd }),
+    ...cliExecOptions(run, signal),
     ...childIo(io, env, { color, stdin: run.stdin }),
-    ...(signal === undefined ? {} : { cancelSignal: signal }),
   };
   // On a terminal, text lines under the status line; elsewhere the bytes, read by read, unchanged
   // (but text lines when the run is published or served: followers and pages read lines).

@@ -14,6 +14,7 @@ import type { JsonValue } from '../kernel/protocol/json-value.js';
 import { serdeCodec } from '../kernel/protocol/serde-codec.js';
 import { stallTimeout } from '../operators/stall-timeout.js';
 import { type ExecResult, exec } from '../sources/exec.js';
+import { cliExecOptions } from './cli-exec-options.js';
 import { CliInterruption } from './cli-interruption.js';
 import { mirrorExitCode } from './exit-code.js';
 import { NdjsonWriter } from './ndjson-writer.js';
@@ -51,14 +52,7 @@ export async function runJson(run: CliExecCommand, io: CliStreams, signal?: Abor
   const send = (outcome: HostcallOutcome): Promise<void> | undefined =>
     out.write(encodeFrame({ callId: run.callId, outcome }, codec));
   const textFrame = textFrameEncoder(run.callId, codec);
-  const events = exec(run.file, run.args, {
-    reject: true,
-    timeoutMs: run.timeoutMs,
-    maxOutputBytes: run.maxOutputBytes,
-    containment: run.containment,
-    ...(run.cwd === undefined ? {} : { cwd: run.cwd }),
-    ...(signal === undefined ? {} : { cancelSignal: signal }),
-  }).pipe(
+  const events = exec(run.file, run.args, { reject: true, ...cliExecOptions(run, signal) }).pipe(
     map(execEventToChunk),
     stallTimeout<ChunkEvent<JsonValue>>({
       ms: run.stallTimeoutMs,

@@ -6,6 +6,7 @@ import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { streamChunk } from '../../kernel/protocol/hostcall-outcome.js';
 import { stallTimeout } from '../../operators/stall-timeout.js';
 import { exec } from '../../sources/exec.js';
+import { cliExecOptions } from '../cli-exec-options.js';
 import { CliInterruption } from '../cli-interruption.js';
 import { mirrorExitCode } from '../exit-code.js';
 import type { CliExecCommand } from '../parse-args.js';
@@ -38,13 +39,9 @@ export async function runJsonPublished(
   const publisher = await openRunPublisher<ChunkEvent<unknown>>(store, run.runId, label, io);
   const frames = new RunFrameWriter(io, run.wire, run.callId);
   const events = (
-    exec(run.file, run.args, {
-      reject: false,
-      timeoutMs: run.timeoutMs,
-      maxOutputBytes: run.maxOutputBytes,
-      ...(run.cwd === undefined ? {} : { cwd: run.cwd }),
-      ...(signal === undefined ? {} : { cancelSignal: signal }),
-    }) as Observable<ChunkEvent<unknown>>
+    exec(run.file, run.args, { reject: false, ...cliExecOptions(run, signal) }) as Observable<
+      ChunkEvent<unknown>
+    >
   ).pipe(
     stallTimeout({
       ms: run.stallTimeoutMs,

@@ -1,16 +1,18 @@
 import { optionError } from '../../core/option-error.js';
 import { failure, type HostcallOutcome } from '../protocol/hostcall-outcome.js';
-import { createMacrotaskScheduler } from '../scheduler/macrotask-scheduler.js';
+import { createMacrotaskScheduler, type MacrotaskScheduler } from '../scheduler/macrotask-scheduler.js';
 import { CallRegistry } from './call-registry.js';
 import type { Host } from './host.js';
+import type { HostConnection } from './host-connection.js';
 import type { HostDelivery } from './host-delivery.js';
+import type { HostLogger } from './host-logger.js';
 import type { HostOptions } from './host-options.js';
 import type { HostcallHandler } from './hostcall-handler.js';
 import { openHostStream } from './open-host-stream.js';
 import { readCallId } from './read-call-id.js';
 import { readHostOptions } from './read-host-options.js';
 import { runHandler } from './run-handler.js';
-import type { HostcallContext } from './stream-producer.js';
+import type { HostcallContext, StreamProducer } from './stream-producer.js';
 import { toFailure } from './to-failure.js';
 import { type ValidatedHostcall, validateHostcall } from './validate-hostcall.js';
 
@@ -47,8 +49,65 @@ export function createHost(options: HostOptions = {}): Host {
   const queue = scheduler ?? createMacrotaskScheduler<HostcallOutcome>();
   const deliveries = new Map<string, HostDelivery>();
   const calls = new CallRegistry();
-  let undeliverable = 0;
+  const complete = (extensionId: string, callId: string, outcome: HostcallOutcome): void => {
+    calls.delete(extensionId, callId);
+    queue.enqueue(extensionId, callId, outcome);
+  };
+  const parts: HostParts = { queue, logger, calls, producers, handlers, complete };
+  const stats = routeDeliveries(queue, deliveries, logger);
 
+  const host: Host = {
+    scheduler: queue,
+    stats,
+    hostcall: (extensionId, raw) => acceptHostcall(parts, extensionId, raw),
+    pull(extensionId, callId, count = 1) {
+      calls.stream(extensionId, callId)?.pull(count);
+    },
+    cancelStream(extensionId, callId) {
+      calls.stream(extensionId, callId)?.cancel('cancelled');
+    },
+    unloadExtension(extensionId) {
+      for (const stream of calls.streams(extensionId)) stream.cancel('unloaded');
+    },
+    register(kind, handler) {
+      if (typeof handler !== 'function') throw optionError('handler', 'a function', handler, 'argument');
+      handlers.set(kind, handler as HostcallHandler);
+      return () => {
+        if (handlers.get(kind) === handler) handlers.delete(kind);
+      };
+    },
+    connect: (extensionId, deliver) => connectDelivery(host, deliveries, extensionId, deliver),
+    stream: (extensionId, callId) => calls.stream(extensionId, callId),
+    activeStreams: (extensionId) =>
+      calls
+        .streams(extensionId)
+        .map((stream) => ({ extensionId: stream.extensionId, callId: stream.callId })),
+  };
+  return host;
+}
+
+/** What the steps of a host share: its queue, its calls in flight and what serves them. */
+interface HostParts {
+  readonly queue: MacrotaskScheduler<HostcallOutcome>;
+  readonly logger: HostLogger;
+  readonly calls: CallRegistry;
+  readonly producers: Readonly<Record<string, StreamProducer>>;
+  readonly handlers: ReadonlyMap<string, HostcallHandler>;
+  /** Frees the call id, then enqueues the call's one outcome. */
+  readonly complete: (extensionId: string, callId: string, outcome: HostcallOutcome) => void;
+}
+
+/**
+ * Hands each delivered task to its extension's connection; a task for an extension with none
+ * is counted (`stats.undeliverable`), a connection that throws is reported and never stops the
+ * deliveries after it.
+ */
+function routeDeliveries(
+  queue: MacrotaskScheduler<HostcallOutcome>,
+  deliveries: ReadonlyMap<string, HostDelivery>,
+  logger: HostLogger,
+): Host['stats'] {
+  let undeliverable = 0;
   queue.setDelivery((task) => {
     const deliver = deliveries.get(task.extensionId);
     if (deliver === undefined) {
@@ -67,103 +126,89 @@ export function createHost(options: HostOptions = {}): Host {
       });
     }
   });
-
-  const complete = (extensionId: string, callId: string, outcome: HostcallOutcome): void => {
-    calls.delete(extensionId, callId);
-    queue.enqueue(extensionId, callId, outcome);
+  return {
+    get undeliverable() {
+      return undeliverable;
+    },
   };
+}
 
-  const startStream = ({ request, stream }: ValidatedHostcall, context: HostcallContext): void => {
-    const { extensionId, callId } = context;
-    const producer = producers[request.kind];
-    if (producer === undefined || stream === undefined) {
-      complete(extensionId, callId, failure('UNSUPPORTED', `No producer for streaming \`${request.kind}\``));
-      return;
-    }
-    const opened = openHostStream({
-      extensionId,
-      callId,
-      scheduler: queue,
-      logger,
-      bufferSize: stream.bufferSize,
-      stallTimeoutMs: stream.stallTimeoutMs,
-      onClosed: () => calls.delete(extensionId, callId),
-    });
-    calls.attach(opened);
-    try {
-      opened.start(producer(request.payload, context));
-    } catch (error) {
-      // A producer factory that throws (bad options it validates itself) ends the stream with an Error.
-      complete(extensionId, callId, toFailure(error));
-    }
+/** `host.hostcall`: refuses an id in flight, validates, then streams or runs the kind's handler. */
+function acceptHostcall(parts: HostParts, extensionId: string, raw: unknown): void {
+  const { queue, calls, complete } = parts;
+  const callId = readCallId(raw);
+  if (calls.has(extensionId, callId)) {
+    const message = `The call id \`${callId}\` is already in flight`;
+    queue.enqueue(extensionId, callId, failure('INVALID_REQUEST', message));
+    return;
+  }
+  calls.add(extensionId, callId);
+  let validated: ValidatedHostcall;
+  try {
+    validated = validateHostcall(raw);
+  } catch (error) {
+    complete(extensionId, callId, toFailure(error));
+    return;
+  }
+  const context: HostcallContext = {
+    extensionId,
+    callId,
+    kind: validated.request.kind,
+    scheduler: queue.clock,
   };
+  if (validated.stream !== undefined) {
+    startStream(parts, validated, context);
+    return;
+  }
+  const handler = parts.handlers.get(validated.request.kind);
+  runHandler(handler, validated.request, context, (outcome) => complete(extensionId, callId, outcome));
+}
 
-  const host: Host = {
+/** Opens the call's host stream and starts its kind's producer in it. */
+function startStream(
+  parts: HostParts,
+  { request, stream }: ValidatedHostcall,
+  context: HostcallContext,
+): void {
+  const { queue, logger, calls, complete } = parts;
+  const { extensionId, callId } = context;
+  const producer = parts.producers[request.kind];
+  if (producer === undefined || stream === undefined) {
+    complete(extensionId, callId, failure('UNSUPPORTED', `No producer for streaming \`${request.kind}\``));
+    return;
+  }
+  const opened = openHostStream({
+    extensionId,
+    callId,
     scheduler: queue,
-    stats: {
-      get undeliverable() {
-        return undeliverable;
-      },
+    logger,
+    bufferSize: stream.bufferSize,
+    stallTimeoutMs: stream.stallTimeoutMs,
+    onClosed: () => calls.delete(extensionId, callId),
+  });
+  calls.attach(opened);
+  try {
+    opened.start(producer(request.payload, context));
+  } catch (error) {
+    // A producer factory that throws (bad options it validates itself) ends the stream with an Error.
+    complete(extensionId, callId, toFailure(error));
+  }
+}
+
+/** `host.connect`: the extension's deliveries go to `deliver` until it disconnects. */
+function connectDelivery(
+  host: Host,
+  deliveries: Map<string, HostDelivery>,
+  extensionId: string,
+  deliver: HostDelivery,
+): HostConnection {
+  deliveries.set(extensionId, deliver);
+  return {
+    send: (request) => host.hostcall(extensionId, request),
+    pull: (callId, count) => host.pull(extensionId, callId, count),
+    cancelStream: (callId) => host.cancelStream(extensionId, callId),
+    disconnect: () => {
+      if (deliveries.get(extensionId) === deliver) deliveries.delete(extensionId);
     },
-    hostcall(extensionId, raw) {
-      const callId = readCallId(raw);
-      if (calls.has(extensionId, callId)) {
-        const message = `The call id \`${callId}\` is already in flight`;
-        queue.enqueue(extensionId, callId, failure('INVALID_REQUEST', message));
-        return;
-      }
-      calls.add(extensionId, callId);
-      let validated: ValidatedHostcall;
-      try {
-        validated = validateHostcall(raw);
-      } catch (error) {
-        complete(extensionId, callId, toFailure(error));
-        return;
-      }
-      const context: HostcallContext = {
-        extensionId,
-        callId,
-        kind: validated.request.kind,
-        scheduler: queue.clock,
-      };
-      if (validated.stream !== undefined) startStream(validated, context);
-      else {
-        const handler = handlers.get(validated.request.kind);
-        runHandler(handler, validated.request, context, (outcome) => complete(extensionId, callId, outcome));
-      }
-    },
-    pull(extensionId, callId, count = 1) {
-      calls.stream(extensionId, callId)?.pull(count);
-    },
-    cancelStream(extensionId, callId) {
-      calls.stream(extensionId, callId)?.cancel('cancelled');
-    },
-    unloadExtension(extensionId) {
-      for (const stream of calls.streams(extensionId)) stream.cancel('unloaded');
-    },
-    register(kind, handler) {
-      if (typeof handler !== 'function') throw optionError('handler', 'a function', handler, 'argument');
-      handlers.set(kind, handler as HostcallHandler);
-      return () => {
-        if (handlers.get(kind) === handler) handlers.delete(kind);
-      };
-    },
-    connect(extensionId, deliver) {
-      deliveries.set(extensionId, deliver);
-      return {
-        send: (request) => host.hostcall(extensionId, request),
-        pull: (callId, count) => host.pull(extensionId, callId, count),
-        cancelStream: (callId) => host.cancelStream(extensionId, callId),
-        disconnect: () => {
-          if (deliveries.get(extensionId) === deliver) deliveries.delete(extensionId);
-        },
-      };
-    },
-    stream: (extensionId, callId) => calls.stream(extensionId, callId),
-    activeStreams: (extensionId) =>
-      calls
-        .streams(extensionId)
-        .map((stream) => ({ extensionId: stream.extensionId, callId: stream.callId })),
   };
-  return host;
 }

@@ -1,4 +1,4 @@
-import { Subscription } from 'rxjs';
+import { type Observable, Subscription } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
 import { optionError } from '../../core/option-error.js';
 import { Credit } from '../../core/queue/credit.js';
@@ -7,6 +7,7 @@ import { InFlight } from '../../core/queue/in-flight.js';
 import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
 import { failure, type HostcallOutcome, streamChunk } from '../protocol/hostcall-outcome.js';
 import type { JsonValue } from '../protocol/json-value.js';
+import type { CancelReason } from './cancel-reason.js';
 import type { HostStream } from './host-stream.js';
 import type { HostStreamConfig } from './host-stream-config.js';
 import { overflowLimit as limitFor } from './overflow-limit.js';
@@ -69,123 +70,159 @@ const invalidPullMessage = (callId: string, count: unknown): string =>
  * ```
  */
 export function openHostStream(config: HostStreamConfig): HostStream {
-  const { extensionId, callId, scheduler, logger, bufferSize, stallTimeoutMs } = config;
-  const overflowLimit = limitFor(bufferSize);
-  let sequence = 0;
-  let closed = false;
-  let endReason: HostStream['endReason'];
-  let started = false;
+  return new ChannelledHostStream(config);
+}
+
+/** One streaming hostcall's host side, as {@link openHostStream} describes it. */
+class ChannelledHostStream implements HostStream {
+  readonly extensionId: string;
+  readonly callId: string;
+  private readonly config: HostStreamConfig;
+  private readonly overflowLimit: number;
+  private readonly stall: StallTimer;
+  private readonly credits = new Credit();
+  private readonly inFlight = new InFlight();
+  /** Chunks wait here for credit; a moved chunk counts (in flight) until delivered. */
+  private readonly channel: DemandQueue<JsonValue>;
+  private readonly stopStall: () => void;
+  private sequence = 0;
+  private isClosed = false;
+  private reason: HostStream['endReason'];
+  private started = false;
   /** The producer's last item, once it gave it (it waits in the channel behind the chunks). */
-  let ending: Ending | undefined;
-  let subscription: Subscription | undefined;
-  const stall = new StallTimer(scheduler, stallTimeoutMs, () => {
+  private ending: Ending | undefined;
+  private subscription: Subscription | undefined;
+
+  constructor(config: HostStreamConfig) {
+    this.config = config;
+    this.extensionId = config.extensionId;
+    this.callId = config.callId;
+    this.overflowLimit = limitFor(config.bufferSize);
+    this.stall = new StallTimer(config.scheduler, config.stallTimeoutMs, () => this.stalled());
+    // Capacity `bufferSize` with no hysteresis: the producer resumes as soon as a slot frees.
+    this.channel = new DemandQueue<JsonValue>(
+      { highWater: config.bufferSize, deliver: this.moveChunk, finish: this.moveEnding },
+      this.credits,
+      this.inFlight,
+    );
+    this.stopStall = this.channel.upstream.onChange((paused) =>
+      paused ? this.stall.start() : this.stall.stop(),
+    );
+  }
+
+  get channelled(): number {
+    return this.isClosed ? 0 : this.channel.size + (this.ending === undefined ? 0 : 1);
+  }
+
+  get queued(): number {
+    return this.inFlight.held;
+  }
+
+  get credit(): number {
+    return this.credits.count;
+  }
+
+  get paused(): boolean {
+    return this.channel.upstream.paused;
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  get endReason(): HostStream['endReason'] {
+    return this.reason;
+  }
+
+  start(producer: Observable<ChunkEvent<JsonValue>>): void {
+    if (this.started || this.isClosed) return;
+    this.started = true;
+    // Held before subscribing: a synchronous producer sees it closed at once.
+    this.subscription = new Subscription();
+    subscribeWithDemand(
+      producer,
+      this.channel.upstream,
+      {
+        next: (event: ChunkEvent<JsonValue>) => {
+          // The channel ignores what comes after its end (and after a close) by itself.
+          if (event.isFinal) this.end({ type: 'final', chunk: event.content });
+          else this.push(event.content);
+        },
+        error: (error: unknown) => this.end({ type: 'error', outcome: toFailure(error) }),
+        complete: () => this.end({ type: 'final', chunk: null }),
+      },
+      this.subscription,
+    );
+  }
+
+  pull(count: number): void {
+    if (this.isClosed) return;
+    if (isCredit(count)) this.credits.request(count);
+    else this.close(failure('INVALID_REQUEST', invalidPullMessage(this.callId, count)), 'error');
+  }
+
+  cancel(reason: CancelReason): void {
+    if (!this.isClosed) this.close(streamChunk(this.sequence, null, true), reason);
+  }
+
+  /** A chunk moves from the channel to the scheduler queue, taking the next sequence. */
+  private readonly moveChunk = (chunk: JsonValue): void => {
+    const { scheduler, extensionId, callId } = this.config;
+    scheduler.enqueue(extensionId, callId, streamChunk(this.sequence, chunk, false), this.release);
+    this.sequence += 1;
+  };
+
+  /** The producer's ending moves once every chunk before it has. */
+  private readonly moveEnding = (): void => {
+    const last = this.ending as Ending;
+    if (last.type === 'error') this.close(last.outcome, 'error');
+    else this.close(streamChunk(this.sequence, last.chunk, true), 'final');
+  };
+
+  /** A delivered chunk frees its slot. */
+  private readonly release = (): void => this.inFlight.release(1);
+
+  /** A producer that ignores the pause is cut off once `overflowLimit` chunks are undelivered. */
+  private push(chunk: JsonValue): void {
+    const { channel } = this;
+    const waiting = channel.size;
+    channel.push(chunk);
+    // Only a chunk that had to wait counts: one handed out at once was asked for.
+    if (this.isClosed || channel.size <= waiting || channel.size + this.inFlight.held <= this.overflowLimit)
+      return;
+    const message = `The producer of \`${this.callId}\` ignored backpressure: ${this.overflowLimit} chunks undelivered`;
+    this.close(failure('BUFFER_OVERFLOW', message), 'overflow');
+  }
+
+  /** Takes the producer's ending into the channel: it follows the chunks, needing no credit. */
+  private end(last: Ending): void {
+    if (this.isClosed || this.ending !== undefined) return;
+    this.ending = last;
+    // The producer is done once it gave its last item: stop it now (a synchronous source would go on).
+    this.subscription?.unsubscribe();
+    this.channel.end({ error: false });
+  }
+
+  private stalled(): void {
+    const { logger, extensionId, callId, stallTimeoutMs } = this.config;
     logger.warn(`Stream stalled: JS consumer did not pull for ${stallTimeoutMs / 1000}s`, {
       extensionId,
       callId,
       stallTimeoutMs,
     });
-    stream.cancel('stalled');
-  });
-  // The channel: chunks wait here for credit; a moved chunk counts (in flight) until delivered.
-  // Capacity `bufferSize` with no hysteresis: the producer resumes as soon as a slot frees.
-  const credit = new Credit();
-  const inFlight = new InFlight();
-  const release = (): void => inFlight.release(1);
-  const channel = new DemandQueue<JsonValue>(
-    {
-      highWater: bufferSize,
-      deliver: (chunk) => {
-        scheduler.enqueue(extensionId, callId, streamChunk(sequence, chunk, false), release);
-        sequence += 1;
-      },
-      finish: () => {
-        const last = ending as Ending;
-        if (last.type === 'error') close(last.outcome, 'error');
-        else close(streamChunk(sequence, last.chunk, true), 'final');
-      },
-    },
-    credit,
-    inFlight,
-  );
-  /** A producer that ignores the pause is cut off once `overflowLimit` chunks are undelivered. */
-  const push = (chunk: JsonValue): void => {
-    const waiting = channel.size;
-    channel.push(chunk);
-    // Only a chunk that had to wait counts: one handed out at once was asked for.
-    if (closed || channel.size <= waiting || channel.size + inFlight.held <= overflowLimit) return;
-    const message = `The producer of \`${callId}\` ignored backpressure: ${overflowLimit} chunks undelivered`;
-    close(failure('BUFFER_OVERFLOW', message), 'overflow');
-  };
-  const stopStall = channel.upstream.onChange((paused) => (paused ? stall.start() : stall.stop()));
-  const close = (outcome: HostcallOutcome, reason: NonNullable<HostStream['endReason']>): void => {
-    if (closed) return;
-    closed = true;
-    endReason = reason;
-    channel.close();
-    stopStall();
-    stall.dispose();
-    subscription?.unsubscribe();
-    scheduler.enqueue(extensionId, callId, outcome);
-    config.onClosed();
-  };
-  /** Takes the producer's ending into the channel: it follows the chunks, needing no credit. */
-  const end = (last: Ending): void => {
-    if (closed || ending !== undefined) return;
-    ending = last;
-    // The producer is done once it gave its last item: stop it now (a synchronous source would go on).
-    subscription?.unsubscribe();
-    channel.end({ error: false });
-  };
+    this.cancel('stalled');
+  }
 
-  const stream: HostStream = {
-    extensionId,
-    callId,
-    get channelled() {
-      return closed ? 0 : channel.size + (ending === undefined ? 0 : 1);
-    },
-    get queued() {
-      return inFlight.held;
-    },
-    get credit() {
-      return credit.count;
-    },
-    get paused() {
-      return channel.upstream.paused;
-    },
-    get closed() {
-      return closed;
-    },
-    get endReason() {
-      return endReason;
-    },
-    start(producer) {
-      if (started || closed) return;
-      started = true;
-      // Held before subscribing: a synchronous producer sees it closed at once.
-      subscription = new Subscription();
-      subscribeWithDemand(
-        producer,
-        channel.upstream,
-        {
-          next: (event: ChunkEvent<JsonValue>) => {
-            // The channel ignores what comes after its end (and after a close) by itself.
-            if (event.isFinal) end({ type: 'final', chunk: event.content });
-            else push(event.content);
-          },
-          error: (error: unknown) => end({ type: 'error', outcome: toFailure(error) }),
-          complete: () => end({ type: 'final', chunk: null }),
-        },
-        subscription,
-      );
-    },
-    pull(count) {
-      if (closed) return;
-      if (isCredit(count)) credit.request(count);
-      else close(failure('INVALID_REQUEST', invalidPullMessage(callId, count)), 'error');
-    },
-    cancel(reason) {
-      if (!closed) close(streamChunk(sequence, null, true), reason);
-    },
-  };
-  return stream;
+  /** Ends the stream with its one final outcome: stops the producer and drops the channel first. */
+  private close(outcome: HostcallOutcome, reason: NonNullable<HostStream['endReason']>): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.reason = reason;
+    this.channel.close();
+    this.stopStall();
+    this.stall.dispose();
+    this.subscription?.unsubscribe();
+    this.config.scheduler.enqueue(this.extensionId, this.callId, outcome);
+    this.config.onClosed();
+  }
 }

@@ -70,17 +70,110 @@ export function createFrameDecoder(codec: OutcomeCodec, config: FrameDecoderConf
   rejectUnknownOptions(config, ['maxFrameBytes', 'maxFrameDepth']);
   const maxFrameBytes = readInteger(config, 'maxFrameBytes', DEFAULT_MAX_FRAME_BYTES, { min: 1 });
   const maxFrameDepth = readInteger(config, 'maxFrameDepth', 128, { min: 1 });
-  const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  const encoder = new TextEncoder();
-  let parts: Uint8Array[] = [];
-  let size = 0;
-  let discarding = false;
-  let highSurrogate = '';
+  return new LineFrameDecoder(codec, maxFrameBytes, maxFrameDepth);
+}
 
-  const decodeLine = (bytes: Uint8Array, out: Array<HostcallFrame | InvalidFrameError>) => {
+type Decoded = Array<HostcallFrame | InvalidFrameError>;
+
+/** The decoder {@link createFrameDecoder} returns, its options read. */
+class LineFrameDecoder implements FrameDecoder {
+  private readonly utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  private readonly encoder = new TextEncoder();
+  /** The pieces of the line under way, `size` bytes in all. */
+  private parts: Uint8Array[] = [];
+  private size = 0;
+  /** The line under way is too long: its bytes are dropped up to the next newline. */
+  private discarding = false;
+  /** A high surrogate that ended the last string piece, waiting for its pair. */
+  private highSurrogate = '';
+
+  constructor(
+    private readonly codec: OutcomeCodec,
+    private readonly maxFrameBytes: number,
+    private readonly maxFrameDepth: number,
+  ) {}
+
+  push(piece: Uint8Array | string): Decoded {
+    const out: Decoded = [];
+    if (typeof piece === 'string') this.pushBytes(this.encoder.encode(this.keepSurrogate(piece)), out);
+    else if (ArrayBuffer.isView(piece)) {
+      this.pushBytes(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength), out);
+    } else {
+      throw optionError('piece', 'a Uint8Array or a string', piece, 'argument');
+    }
+    return out;
+  }
+
+  end(): Decoded {
+    const out: Decoded = [];
+    if (this.highSurrogate !== '') this.append(this.encoder.encode(this.highSurrogate), out);
+    this.highSurrogate = '';
+    this.finishLine(out);
+    return out;
+  }
+
+  /** `piece` after the surrogate kept from the last one, less a high surrogate it ends with. */
+  private keepSurrogate(piece: string): string {
+    let text = this.highSurrogate + piece;
+    this.highSurrogate = '';
+    const last = text.charCodeAt(text.length - 1);
+    if (last >= 0xd800 && last <= 0xdbff) {
+      this.highSurrogate = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    return text;
+  }
+
+  /** Splits `bytes` on newlines: a whole line in one piece is decoded without a copy. */
+  private pushBytes(bytes: Uint8Array, out: Decoded): void {
+    let start = 0;
+    for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, start)) {
+      if (this.size === 0 && !this.discarding) {
+        if (at - start > this.maxFrameBytes) this.append(bytes.subarray(start, at), out);
+        else if (at > start) this.decodeLine(bytes.subarray(start, at), out);
+      } else {
+        this.append(bytes.subarray(start, at), out);
+      }
+      this.finishLine(out);
+      start = at + 1;
+    }
+    this.append(bytes.subarray(start), out);
+  }
+
+  /** Keeps a piece of the line under way, or refuses the line once it is too long. */
+  private append(bytes: Uint8Array, out: Decoded): void {
+    if (this.discarding || bytes.length === 0) return;
+    if (this.size + bytes.length > this.maxFrameBytes) {
+      const head = this.parts.length > 0 ? concat(this.parts, this.size) : bytes;
+      out.push(
+        new InvalidFrameError(
+          { field: '', value: preview(head) },
+          `is longer than \`maxFrameBytes\` (${this.maxFrameBytes} bytes)`,
+        ),
+      );
+      this.parts = [];
+      this.size = 0;
+      this.discarding = true;
+      return;
+    }
+    this.parts.push(bytes.slice());
+    this.size += bytes.length;
+  }
+
+  /** A newline ends the line under way: decode it unless it was refused. */
+  private finishLine(out: Decoded): void {
+    const { parts, size } = this;
+    if (!this.discarding && size > 0)
+      this.decodeLine(parts.length === 1 ? parts[0]! : concat(parts, size), out);
+    this.parts = [];
+    this.size = 0;
+    this.discarding = false;
+  }
+
+  private decodeLine(bytes: Uint8Array, out: Decoded): void {
     let text: string;
     try {
-      text = utf8.decode(bytes);
+      text = this.utf8.decode(bytes);
     } catch (error) {
       out.push(
         new InvalidFrameError({ field: '', value: preview(bytes) }, 'is not valid UTF-8', { cause: error }),
@@ -89,7 +182,7 @@ export function createFrameDecoder(codec: OutcomeCodec, config: FrameDecoderConf
     }
     if (text.trim() === '') return;
     try {
-      out.push(decodeFrame(text, codec, { maxDepth: maxFrameDepth }));
+      out.push(decodeFrame(text, this.codec, { maxDepth: this.maxFrameDepth }));
     } catch (error) {
       out.push(
         isInvalidFrameError(error)
@@ -97,76 +190,7 @@ export function createFrameDecoder(codec: OutcomeCodec, config: FrameDecoderConf
           : new InvalidFrameError({ field: '', value: text }, 'could not be read'),
       );
     }
-  };
-
-  const append = (bytes: Uint8Array, out: Array<HostcallFrame | InvalidFrameError>) => {
-    if (discarding || bytes.length === 0) return;
-    if (size + bytes.length > maxFrameBytes) {
-      const head = parts.length > 0 ? concat(parts, size) : bytes;
-      out.push(
-        new InvalidFrameError(
-          { field: '', value: preview(head) },
-          `is longer than \`maxFrameBytes\` (${maxFrameBytes} bytes)`,
-        ),
-      );
-      parts = [];
-      size = 0;
-      discarding = true;
-      return;
-    }
-    parts.push(bytes.slice());
-    size += bytes.length;
-  };
-
-  const finishLine = (out: Array<HostcallFrame | InvalidFrameError>) => {
-    if (!discarding && size > 0) decodeLine(parts.length === 1 ? parts[0]! : concat(parts, size), out);
-    parts = [];
-    size = 0;
-    discarding = false;
-  };
-
-  const pushBytes = (bytes: Uint8Array, out: Array<HostcallFrame | InvalidFrameError>) => {
-    let start = 0;
-    for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, start)) {
-      if (size === 0 && !discarding) {
-        if (at - start > maxFrameBytes) append(bytes.subarray(start, at), out);
-        else if (at > start) decodeLine(bytes.subarray(start, at), out);
-      } else {
-        append(bytes.subarray(start, at), out);
-      }
-      finishLine(out);
-      start = at + 1;
-    }
-    append(bytes.subarray(start), out);
-  };
-
-  return {
-    push(piece) {
-      const out: Array<HostcallFrame | InvalidFrameError> = [];
-      if (typeof piece === 'string') {
-        let text = highSurrogate + piece;
-        highSurrogate = '';
-        const last = text.charCodeAt(text.length - 1);
-        if (last >= 0xd800 && last <= 0xdbff) {
-          highSurrogate = text.slice(-1);
-          text = text.slice(0, -1);
-        }
-        pushBytes(encoder.encode(text), out);
-      } else if (ArrayBuffer.isView(piece)) {
-        pushBytes(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength), out);
-      } else {
-        throw optionError('piece', 'a Uint8Array or a string', piece, 'argument');
-      }
-      return out;
-    },
-    end() {
-      const out: Array<HostcallFrame | InvalidFrameError> = [];
-      if (highSurrogate !== '') append(encoder.encode(highSurrogate), out);
-      highSurrogate = '';
-      finishLine(out);
-      return out;
-    },
-  };
+  }
 }
 
 function concat(parts: readonly Uint8Array[], size: number): Uint8Array {

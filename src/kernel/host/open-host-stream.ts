@@ -1,5 +1,6 @@
 import { type Observable, Subscription } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
+import { SequenceError } from '../../core/errors/sequence-error.js';
 import { optionError } from '../../core/option-error.js';
 import { Credit } from '../../core/queue/credit.js';
 import { DemandQueue } from '../../core/queue/demand-queue.js';
@@ -53,9 +54,11 @@ const invalidPullMessage = (callId: string, count: unknown): string =>
  * - **Overflow**: a producer that ignores the pause entirely (a synchronous source) is cut off
  *   when `channelled + queued` reaches `max(64 × bufferSize, 65536)`: it is unsubscribed and the
  *   stream ends with `Error { code: 'BUFFER_OVERFLOW' }` (the chunks already queued come first).
- * - **End**: a final event from the producer is a final chunk; completing without one appends
- *   the null sentinel; an error appends `Error { code, message }` — each after the chunks
- *   before it, and nothing after it.
+ * - **End**: a final event from the producer is the final chunk once the producer completes
+ *   (sluice's sources complete right after it); a producer that goes on instead ends the stream
+ *   with `Error { code: 'STREAM_SEQUENCE' }` naming `joinRuns()`, and is unsubscribed at once.
+ *   Completing without a final event appends the null sentinel; an error appends
+ *   `Error { code, message }` — each after the chunks before it, and nothing after it.
  * - **Invalid pull**: a count that is not a positive integer or `Infinity` (0, negative,
  *   fractional, `NaN`, not a number) ends the stream like an overflow, with
  *   `Error { code: 'INVALID_REQUEST' }` naming the count (as Reactive Streams' §3.9 does for
@@ -91,6 +94,8 @@ class ChannelledHostStream implements HostStream {
   private started = false;
   /** The producer's last item, once it gave it (it waits in the channel behind the chunks). */
   private ending: Ending | undefined;
+  /** The producer's final event, until the producer completes. */
+  private held: Ending | undefined;
   private subscription: Subscription | undefined;
 
   constructor(config: HostStreamConfig) {
@@ -143,13 +148,9 @@ class ChannelledHostStream implements HostStream {
       producer,
       this.channel.upstream,
       {
-        next: (event: ChunkEvent<JsonValue>) => {
-          // The channel ignores what comes after its end (and after a close) by itself.
-          if (event.isFinal) this.end({ type: 'final', chunk: event.content });
-          else this.push(event.content);
-        },
+        next: (event: ChunkEvent<JsonValue>) => this.take(event),
         error: (error: unknown) => this.end({ type: 'error', outcome: toFailure(error) }),
-        complete: () => this.end({ type: 'final', chunk: null }),
+        complete: () => this.end(this.held ?? { type: 'final', chunk: null }),
       },
       this.subscription,
     );
@@ -181,6 +182,25 @@ class ChannelledHostStream implements HostStream {
 
   /** A delivered chunk frees its slot. */
   private readonly release = (): void => this.inFlight.release(1);
+
+  /**
+   * A producer's event: a chunk goes into the channel; a final event waits for the producer to
+   * complete, and a producer that goes on after it (several runs flattened into one) ends the
+   * stream with `STREAM_SEQUENCE` rather than at the first run's end (docs/protocol.md,
+   * "Composed runs").
+   */
+  private take(event: ChunkEvent<JsonValue>): void {
+    if (this.held !== undefined) {
+      const error = new SequenceError({
+        rule: 'final-before-complete',
+        expected: undefined,
+        received: event.sequence,
+      });
+      this.end({ type: 'error', outcome: toFailure(error) });
+    } else if (event.isFinal) this.held = { type: 'final', chunk: event.content };
+    // The channel ignores what comes after its end (and after a close) by itself.
+    else this.push(event.content);
+  }
 
   /** A producer that ignores the pause is cut off once `overflowLimit` chunks are undelivered. */
   private push(chunk: JsonValue): void {

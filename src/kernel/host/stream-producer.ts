@@ -26,9 +26,12 @@ export interface HostcallContext {
  * unsubscribe.
  *
  * The host keeps each event's `content` as the wire `chunk` (it must be JSON) and its `isFinal`;
- * it renumbers the `sequence` itself. An event with `isFinal: true` and `content: null` is the
- * null sentinel; completing without a final event makes the host send one; an error becomes an
- * `Error` outcome whose `code` is the error's `code` (or `HOSTCALL_FAILED`).
+ * it renumbers the `sequence` itself. An event with `isFinal: true` is the final chunk, sent
+ * when the producer completes (`content: null` makes it the null sentinel); a producer that goes
+ * on after it instead (several runs flattened with `concatMap`) ends the stream with
+ * `Error { code: 'STREAM_SEQUENCE' }`: pipe such runs through `joinRuns()`. Completing without a
+ * final event makes the host send the sentinel; an error becomes an `Error` outcome whose `code`
+ * is the error's `code` (or `HOSTCALL_FAILED`).
  *
  * @example
  * ```ts

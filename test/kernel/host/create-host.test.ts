@@ -1,4 +1,4 @@
-import { Observable, Subject } from 'rxjs';
+import { concatMap, Observable, of, Subject } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../../src/core/chunk.js';
@@ -14,6 +14,7 @@ import type { HostcallOutcome } from '../../../src/kernel/protocol/hostcall-outc
 import type { JsonValue } from '../../../src/kernel/protocol/json-value.js';
 import type { Macrotask } from '../../../src/kernel/scheduler/macrotask.js';
 import { createMacrotaskScheduler } from '../../../src/kernel/scheduler/macrotask-scheduler.js';
+import { joinRuns } from '../../../src/operators/join-runs.js';
 import { newTestScheduler } from '../../support/test-scheduler.js';
 
 const chunk = (content: JsonValue, sequence = 0, isFinal = false): ChunkEvent<JsonValue> => ({
@@ -52,8 +53,12 @@ function virtualHost(testScheduler: TestScheduler, producer: StreamProducer, war
     producers: { exec: producer },
   });
   const delivered = new Subject<string>();
-  host.connect('ext-a', (task) => delivered.next(letter(task.outcome)));
-  return { host, delivered };
+  const outcomes: HostcallOutcome[] = [];
+  host.connect('ext-a', (task) => {
+    outcomes.push(task.outcome);
+    delivered.next(letter(task.outcome));
+  });
+  return { host, delivered, outcomes };
 }
 
 const streamExec = (callId: string, extra: Record<string, JsonValue> = {}) => ({
@@ -142,7 +147,58 @@ describe('createHost — streaming calls in virtual time', () => {
     });
   });
 
-  it('stops listening to a synchronous source when the stream ends (final chunk) or overflows', () => {
+  it('a producer of several runs (concatMap) ends with STREAM_SEQUENCE at the second run, never silently at the first', () => {
+    const testScheduler = newTestScheduler();
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const first = cold('-a-b-(x|)', { ...events, x: chunk('x', 2, true) });
+      const second = cold('-c-(y|)', { ...events, y: chunk('y', 1, true) });
+      const { host, delivered, outcomes } = virtualHost(testScheduler, () =>
+        of(first, second).pipe(concatMap((run) => run)),
+      );
+      host.hostcall('ext-a', streamExec('hc-1'));
+      host.pull('ext-a', 'hc-1', Number.POSITIVE_INFINITY);
+      expectObservable(delivered).toBe('-a-b--E');
+      // The second run is stopped at its first event: it was starting, not meant to run.
+      expectSubscriptions(second.subscriptions).toBe('-----^!');
+      testScheduler.flush();
+      expect(outcomes.at(-1)).toMatchObject({
+        type: 'error',
+        code: 'STREAM_SEQUENCE',
+        message: expect.stringContaining('joinRuns()'),
+      });
+    });
+  });
+
+  it('the same runs through joinRuns() are one stream: every run runs, one final chunk at the end', () => {
+    const testScheduler = newTestScheduler();
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const first = cold('-a-b-(x|)', { ...events, x: chunk('x', 2, true) });
+      const second = cold('-c-(y|)', { ...events, y: chunk('y', 1, true) });
+      const { host, delivered } = virtualHost(testScheduler, () =>
+        of(first, second).pipe(
+          concatMap((run) => run),
+          joinRuns(),
+        ),
+      );
+      host.hostcall('ext-a', streamExec('hc-1'));
+      host.pull('ext-a', 'hc-1', Number.POSITIVE_INFINITY);
+      expectObservable(delivered).toBe('-a-b-xc-(yF)');
+      expectSubscriptions(second.subscriptions).toBe('-----^--!');
+    });
+  });
+
+  it('a final event waits for its producer to complete', () => {
+    const testScheduler = newTestScheduler();
+    testScheduler.run(({ cold, expectObservable }) => {
+      const producer = cold('-a-x--|', { ...events, x: chunk('x', 1, true) });
+      const { host, delivered } = virtualHost(testScheduler, () => producer);
+      host.hostcall('ext-a', streamExec('hc-1'));
+      host.pull('ext-a', 'hc-1', Number.POSITIVE_INFINITY);
+      expectObservable(delivered).toBe('-a----x');
+    });
+  });
+
+  it('stops listening to a synchronous source that goes on after its final event, or overflows', () => {
     let yielded = 0;
     function* naturals() {
       for (let n = 0; ; n += 1) {
@@ -162,9 +218,9 @@ describe('createHost — streaming calls in virtual time', () => {
     host.hostcall('ext-a', streamExec('hc-1'));
     host.pull('ext-a', 'hc-1', Number.POSITIVE_INFINITY);
     scheduler.runUntilIdle();
-    expect(yielded).toBe(5);
-    expect(seen.map(letter)).toEqual(['0', '1', '2', '3', '4']);
-    expect(seen.at(-1)).toMatchObject({ type: 'streamChunk', isFinal: true, sequence: 4 });
+    expect(yielded).toBe(6);
+    expect(seen.map(letter)).toEqual(['0', '1', '2', '3', 'E']);
+    expect(seen.at(-1)).toMatchObject({ type: 'error', code: 'STREAM_SEQUENCE' });
 
     // A synchronous source that ignores the pause altogether is cut off with BUFFER_OVERFLOW.
     let endless = 0;

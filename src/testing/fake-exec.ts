@@ -130,13 +130,24 @@ export function fakeExec(script: FakeProcessScript = {}, options: FakeExecOption
         handles.push(handle);
         return handle;
       }
-      handles.push({ ...handle, groupAlive: () => false });
+      // A spawn that failed has no pid and no group; it still records what exec does with it.
+      const failed: ProcessHandle = {
+        pid: undefined,
+        pause: () => handle.pause(),
+        resume: () => handle.resume(),
+        killGroup: (signal) => handle.killGroup(signal),
+        groupAlive: () => false,
+        writeInput: (bytes, callback) => handle.writeInput(bytes, callback),
+        endInput: () => handle.endInput(),
+        destroy: () => handle.destroy(),
+      };
+      handles.push(failed);
       const error = Object.assign(new Error(`spawn ${request.file} ${compiled.spawnError}`), {
         code: compiled.spawnError,
         path: request.file,
       });
       events.spawnError(error);
-      return { ...handle, pid: undefined, groupAlive: () => false };
+      return failed;
     },
     get records() {
       return records;

@@ -18,16 +18,7 @@ import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import type { StallTimeoutInfo } from './stall-timeout-info.js';
 
-/**
- * Where {@link stallTimeout} reports a stall.
- *
- * @example
- * ```ts
- * import { stallTimeout, type StallTimeoutLogger } from 'sluice/operators';
- * const logger: StallTimeoutLogger = { warn: (message, info) => log.warn({ ...info }, message) };
- * events$.pipe(stallTimeout({ ms: 10_000, logger }));
- * ```
- */
+/** Where {@link stallTimeout} reports a stall. */
 export interface StallTimeoutLogger {
   /** Called once per stall with `Stream stalled: consumer did not pull for <s>s` and the details. */
   warn(message: string, info: StallTimeoutInfo): void;
@@ -36,17 +27,6 @@ export interface StallTimeoutLogger {
 /**
  * Options of {@link stallTimeout} (the RxJS `timeout` config/info pattern). Validated when
  * `stallTimeout(config)` is called.
- *
- * @example
- * ```ts
- * import { stallTimeout, type StallTimeoutConfig } from 'sluice/operators';
- * const config: StallTimeoutConfig = {
- *   ms: 5_000,
- *   logger: { warn: () => {} }, // silence the default console.warn
- *   onStall: (info) => metrics.increment('stalls', { lastSequence: info.lastSequence }),
- * };
- * exec('yes').pipe(stallTimeout(config));
- * ```
  */
 export interface StallTimeoutConfig {
   /** How long the consumer may stay paused, in ms. A non-negative integer up to 2147483647; `0` disables. Default `30000`. */

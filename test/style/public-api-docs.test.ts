@@ -257,4 +257,11 @@ describe('public API documentation', () => {
       `Public exports without JSDoc, or callables without @example:\n${missing.join('\n')}\n`,
     ).toBe(0);
   });
+
+  it('puts no @example where the type says it all (types, members, constants)', () => {
+    const restating = restatingExamples(repoRoot);
+    expect(restating.length, `@example on a type, a member or a constant:\n${restating.join('\n')}\n`).toBe(
+      0,
+    );
+  });
 });

@@ -5,25 +5,10 @@ import { optionError } from '../core/option-error.js';
  * What an adapter does when its buffer grows because its source ignores the pause: `'warn'`
  * (once, through `logger.warn`; the default), `'error'` (fail the stream with a `SluiceError` of
  * code `DEMAND_IGNORED`, which cancels the source) or `'ignore'`.
- *
- * @example
- * ```ts
- * import { toAsyncIterable, type IgnoredDemandPolicy } from 'sluice/adapters';
- * const strict: IgnoredDemandPolicy = 'error';
- * for await (const event of toAsyncIterable(events$, { onIgnoredDemand: strict })) render(event);
- * ```
  */
 export type IgnoredDemandPolicy = 'warn' | 'error' | 'ignore';
 
-/**
- * Where a warning goes: anything with a `warn(message)` method (`console` by default).
- *
- * @example
- * ```ts
- * import type { WarnLogger } from 'sluice/adapters';
- * const logger: WarnLogger = { warn: (message) => myLog.warning(message) };
- * ```
- */
+/** Where a warning goes: anything with a `warn(message)` method (`console` by default). */
 export interface WarnLogger {
   warn(message: string): void;
 }
@@ -35,11 +20,6 @@ const MINIMUM = 64;
 /**
  * An adapter's overfill hook: called once when `at` values wait in its buffer — its source keeps
  * pushing while paused. Internal to `src/adapters`.
- *
- * @example
- * ```ts
- * const overfill: Overfill = { at: 128, call: (waiting) => console.warn(`${waiting} values held`) };
- * ```
  */
 export interface Overfill {
   readonly at: number;

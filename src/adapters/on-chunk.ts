@@ -8,22 +8,7 @@ import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { type IgnoredDemandPolicy, ignoredDemandHook, type WarnLogger } from './ignored-demand.js';
 import { PullQueue } from './pull-queue.js';
 
-/**
- * Options of {@link onChunk}.
- *
- * @example
- * ```ts
- * import { type ChunkEvent, onChunk, type OnChunkOptions } from 'sluice';
- *
- * const controller = new AbortController();
- * const options: OnChunkOptions<ChunkEvent<string>> = {
- *   bufferSize: 4, // pause the producer once 4 chunks wait for the callback
- *   onError: (error, chunk) => console.warn('chunk', chunk.sequence, 'failed:', error),
- *   signal: controller.signal, // controller.abort() kills the producer
- * };
- * await onChunk(events$, render, options);
- * ```
- */
+/** Options of {@link onChunk}. */
 export interface OnChunkOptions<T> {
   /** How many chunks may wait while the callback is busy before the producer is paused. Default `16`. */
   readonly bufferSize?: number;

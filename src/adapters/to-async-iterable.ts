@@ -5,17 +5,7 @@ import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { type IgnoredDemandPolicy, ignoredDemandHook, type WarnLogger } from './ignored-demand.js';
 import { PullQueue } from './pull-queue.js';
 
-/**
- * Options of {@link toAsyncIterable}.
- *
- * @example
- * ```ts
- * import { toAsyncIterable, type ToAsyncIterableOptions } from 'sluice/adapters';
- *
- * const options: ToAsyncIterableOptions = { bufferSize: 0 }; // read only while `next()` waits
- * for await (const event of toAsyncIterable(exec('cat', ['big.log']), options)) await save(event);
- * ```
- */
+/** Options of {@link toAsyncIterable}. */
 export interface ToAsyncIterableOptions {
   /**
    * How many values may wait for the consumer before the producer is paused. Default `16`.

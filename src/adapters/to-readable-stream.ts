@@ -6,17 +6,7 @@ import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
 import { type IgnoredDemandPolicy, ignoredDemandHook, type WarnLogger } from './ignored-demand.js';
 
-/**
- * Options of {@link toReadableStream}.
- *
- * @example
- * ```ts
- * import { toReadableStream, type ToReadableStreamOptions } from 'sluice/adapters';
- *
- * const options: ToReadableStreamOptions = { highWaterMark: 64 }; // up to 64 values queued ahead
- * const stream = toReadableStream(events$, options);
- * ```
- */
+/** Options of {@link toReadableStream}. */
 export interface ToReadableStreamOptions {
   /**
    * The stream's queue size, in values (a count queuing strategy). Default `16`. `0` is pure

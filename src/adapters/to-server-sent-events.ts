@@ -8,22 +8,7 @@ import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { SseStream } from './sse/sse-stream.js';
 
-/**
- * Options of {@link toServerSentEvents}. Each is validated before anything subscribes.
- *
- * @example
- * ```ts
- * import { toServerSentEvents, type ToServerSentEventsOptions } from 'sluice/adapters';
- *
- * const options: ToServerSentEventsOptions = {
- *   replay: { maxEvents: 1000 }, // maxBytes keeps its default (8 MiB)
- *   heartbeatMs: 0, // no heartbeats
- *   stallTimeoutMs: 10_000, // drop a client that does not drain for 10 s
- *   retryMs: 2000,
- * };
- * const run = toServerSentEvents(exec('npm', ['test']), options);
- * ```
- */
+/** Options of {@link toServerSentEvents}. Each is validated before anything subscribes. */
 export interface ToServerSentEventsOptions {
   /** Bounds of the replay log. Defaults: `maxEvents: 10_000`, `maxBytes: 8 MiB`. */
   readonly replay?: { readonly maxEvents?: number; readonly maxBytes?: number };

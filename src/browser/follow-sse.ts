@@ -5,20 +5,7 @@ import { checkSequence } from '../operators/check-sequence.js';
 import { decodeSseMessage } from '../sse/decode-sse-message.js';
 import type { SseMessage } from '../sse/sse-parser.js';
 
-/**
- * What a transport reports about one connection: the callbacks an {@link SseConnect} receives.
- *
- * @example
- * ```ts
- * import type { SseConnectionHandlers } from 'sluice/browser';
- *
- * function attach(socket: WebSocket, handlers: SseConnectionHandlers): () => void {
- *   socket.onmessage = (event) => handlers.message(JSON.parse(event.data)); // an SseMessage
- *   socket.onclose = (event) => handlers.dropped(event, false); // followSse reconnects
- *   return () => socket.close();
- * }
- * ```
- */
+/** What a transport reports about one connection: the callbacks an {@link SseConnect} receives. */
 export interface SseConnectionHandlers {
   /** A message arrived. */
   message(message: SseMessage): void;
@@ -32,42 +19,12 @@ export interface SseConnectionHandlers {
   failed(error: unknown): void;
 }
 
-/**
- * Opens one connection resuming after `lastEventId`; returns a function that closes it.
- *
- * @example
- * ```ts
- * import { followSse, type SseConnect } from 'sluice/browser';
- *
- * const connect: SseConnect = (lastEventId, handlers) => {
- *   const source = new EventSource(lastEventId === undefined ? url : `${url}?lastEventId=${lastEventId}`);
- *   source.addEventListener('stdout', (event) =>
- *     handlers.message({ event: event.type, data: event.data, lastEventId: event.lastEventId }));
- *   source.addEventListener('error', (event) => handlers.dropped(event, source.readyState !== 2));
- *   return () => source.close();
- * };
- * const events$ = followSse(connect, { maxRetries: 5, retryMs: 1000, scheduler: asyncScheduler, url });
- * ```
- */
+/** Opens one connection resuming after `lastEventId`; returns a function that closes it. */
 export type SseConnect = (lastEventId: number | undefined, handlers: SseConnectionHandlers) => () => void;
 
 /**
  * Reconnection policy of {@link followSse}. Every field is required (no validation here:
  * `fromEventSource` and `fromFetchStream` validate their options and fill this in).
- *
- * @example
- * ```ts
- * import { asyncScheduler } from 'rxjs';
- * import { followSse, type FollowSseConfig } from 'sluice/browser';
- *
- * const config: FollowSseConfig = {
- *   maxRetries: 5,
- *   retryMs: 1000,
- *   scheduler: asyncScheduler,
- *   url: '/runs/1/events', // named in errors
- * };
- * const events$ = followSse(connect, config); // errors `HTTP_FAILED` after 6 drops in a row
- * ```
  */
 export interface FollowSseConfig {
   /** Consecutive failed or dropped connections without an event in between before giving up. */

@@ -10,17 +10,7 @@ import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { followSse } from './follow-sse.js';
 
-/**
- * The part of the WHATWG `EventSource` that {@link fromEventSource} uses.
- *
- * @example
- * ```ts
- * import type { EventSourceLike } from 'sluice/browser';
- *
- * const source: EventSourceLike = new EventSource('/runs/1/events');
- * source.addEventListener('stdout', (event) => console.log(event.lastEventId, event.data));
- * ```
- */
+/** The part of the WHATWG `EventSource` that {@link fromEventSource} uses. */
 export interface EventSourceLike {
   /** `0` connecting, `1` open, `2` closed (given up: it will not reconnect by itself). */
   readonly readyState: number;
@@ -30,44 +20,13 @@ export interface EventSourceLike {
   close(): void;
 }
 
-/**
- * A constructor of {@link EventSourceLike} (the global `EventSource`, or a test double).
- *
- * @example
- * ```ts
- * import { fromEventSource, type EventSourceConstructor, type EventSourceLike } from 'sluice/browser';
- *
- * class FakeEventSource implements EventSourceLike {
- *   readyState = 0;
- *   constructor(readonly url: string) {}
- *   addEventListener(type: string, listener: (event: any) => void): void {}
- *   close(): void { this.readyState = 2; }
- * }
- * const EventSource: EventSourceConstructor = FakeEventSource;
- * fromEventSource('/runs/1/events', { EventSource }).subscribe();
- * ```
- */
+/** A constructor of {@link EventSourceLike} (the global `EventSource`, or a test double). */
 export type EventSourceConstructor = new (
   url: string,
   init?: { withCredentials?: boolean },
 ) => EventSourceLike;
 
-/**
- * Options of {@link fromEventSource}. Each is validated before anything connects.
- *
- * @example
- * ```ts
- * import { DEFAULT_SSE_KINDS, fromEventSource, type FromEventSourceOptions } from 'sluice/browser';
- *
- * const options: FromEventSourceOptions = {
- *   kinds: [...DEFAULT_SSE_KINDS, 'progress'], // a custom kind must be listed to be delivered
- *   maxRetries: 10,
- *   retryMs: 2000,
- *   withCredentials: true,
- * };
- * const events$ = fromEventSource('/runs/1/events', options);
- * ```
- */
+/** Options of {@link fromEventSource}. Each is validated before anything connects. */
 export interface FromEventSourceOptions {
   /**
    * The event kinds to listen for (an `EventSource` only delivers named events it has a listener
@@ -95,12 +54,6 @@ export interface FromEventSourceOptions {
 /**
  * The kinds `fromEventSource` listens for by default (sluice's sources and sentinels):
  * `stdout`, `stderr`, `exit`, `end`, `body`, `response`, `chunk`.
- *
- * @example
- * ```ts
- * import { DEFAULT_SSE_KINDS, fromEventSource } from 'sluice/browser';
- * fromEventSource('/runs/1/events', { kinds: [...DEFAULT_SSE_KINDS, 'progress'] });
- * ```
  */
 export const DEFAULT_SSE_KINDS: readonly string[] = [
   'stdout',

@@ -11,22 +11,7 @@ import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { SseParser } from '../sse/sse-parser.js';
 import { followSse } from './follow-sse.js';
 
-/**
- * Options of {@link fromFetchStream}. Each is validated before anything connects.
- *
- * @example
- * ```ts
- * import { fromFetchStream, type FromFetchStreamOptions } from 'sluice/browser';
- *
- * const options: FromFetchStreamOptions = {
- *   headers: { authorization: `Bearer ${token}` },
- *   credentials: 'include',
- *   maxRetries: 3,
- *   retryMs: 500, // overrides the server's `retry:`
- * };
- * const events$ = fromFetchStream('https://ci.example/runs/1/events', options);
- * ```
- */
+/** Options of {@link fromFetchStream}. Each is validated before anything connects. */
 export interface FromFetchStreamOptions {
   /** Consecutive dropped connections without an event before the stream errors. Default `5`. */
   readonly maxRetries?: number;

@@ -2,11 +2,6 @@
  * The child the built-in demo runs (`sluice` or `npm start` with no arguments): a pretend build
  * that writes to stdout and stderr at varying rates for about four seconds — a slow start, a
  * burst, a few warnings, a quiet spell — so the live view has something to show.
- *
- * @example
- * ```ts
- * exec(process.execPath, ['-e', demoScript]);
- * ```
  */
 export const demoScript = `
 const steps = [

@@ -1,11 +1,4 @@
-/**
- * The text `sluice exec --help` prints.
- *
- * @example
- * ```ts
- * process.stdout.write(execHelpText);
- * ```
- */
+/** The text `sluice exec --help` prints. */
 export const execHelpText = `sluice exec — run a command and stream its output live, line by line
 
 Usage:

@@ -1,13 +1,6 @@
 import { subcommands } from './subcommands.js';
 
-/**
- * The text `sluice --help` prints.
- *
- * @example
- * ```ts
- * process.stdout.write(helpText);
- * ```
- */
+/** The text `sluice --help` prints. */
 export const helpText = `sluice — stream a command's output live, line by line
 
 Usage:

@@ -98,6 +98,13 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     const known = ['exec', 'demo', ...subcommands.keys()].map((name) => `\`${name}\``).join(', ');
     throw new CliUsageError(`Unknown command \`${subcommand}\`: expected one of ${known}, or \`--help\``);
   }
+  return execCommand(rest);
+}
+
+type GivenFlags = Record<string, string | boolean | string[] | undefined>;
+
+/** `sluice exec [options] -- <command> [args…]`: the flags read, checked together, and the command. */
+function execCommand(rest: readonly string[]): CliCommand {
   const split = rest.indexOf('--');
   const flags = split === -1 ? rest : rest.slice(0, split);
   const positional = split === -1 ? [] : rest.slice(split + 1);
@@ -117,7 +124,37 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (command.length === 0) {
     throw new CliUsageError('Missing the command to run: `sluice exec [options] -- <command> [args…]`');
   }
-  const given = parsed.values as Record<string, string | boolean | string[] | undefined>;
+  const given = parsed.values as GivenFlags;
+  const values = readExecFlags(given);
+  checkWebFlags(given, values);
+  const redisStore = readPublishFlags(given, values.redis);
+  return {
+    command: 'exec',
+    file: command[0]!,
+    args: command.slice(1),
+    json: values.json,
+    wire: values.wire,
+    callId: values.callId,
+    timeoutMs: values.timeoutMs,
+    maxOutputBytes: values.maxOutputBytes,
+    bufferSize: values.bufferSize,
+    stallTimeoutMs: values.stallTimeoutMs,
+    cwd: values.cwd,
+    containment: values.containment,
+    color: given['no-color'] === true ? false : (given.color as boolean | undefined),
+    stdin: values.stdin,
+    web: values.web
+      ? { host: values.host ?? '127.0.0.1', port: values.port ?? 0, allowHosts: values.allowHosts }
+      : undefined,
+    redis: values.redis,
+    runId: values.runId,
+    redisStore,
+    redisStrict: given['redis-strict'] === true,
+  };
+}
+
+/** Each flag of `sluice exec` by itself: checked against its own rule and defaulted. */
+function readExecFlags(given: GivenFlags) {
   const text = (flag: string) => given[flag] as string | undefined;
   const oneOf = <T extends string>(flag: string, allowed: readonly T[], fallback: T): T => {
     const value = text(flag);
@@ -131,7 +168,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     if (value !== undefined && !pattern.test(value)) throw flagError(flag, expected, value);
     return value;
   };
-  const values = {
+  return {
     json: given.json === true,
     wire: oneOf('wire', ['bridge', 'serde'], 'bridge'),
     callId: matching('call-id', /./, 'a non-empty string') ?? 'sluice-1',
@@ -156,14 +193,21 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     redis: matching('redis', /^rediss?:\/\//, 'a redis:// or rediss:// URL'),
     runId: matching('run-id', /^[A-Za-z0-9._:-]{1,200}$/, '1-200 letters, digits, `.`, `_`, `:` or `-`'),
   };
+}
+
+/** `--port`, `--host` and `--allow-host` need `--web`, which excludes `--json`. */
+function checkWebFlags(given: GivenFlags, values: ReturnType<typeof readExecFlags>): void {
   const emptyHost = values.allowHosts.find((host) => host === '');
   if (emptyHost !== undefined) throw flagError('allow-host', 'a host name', emptyHost);
   if (!values.web) {
     const stray = ['port', 'host', 'allow-host'].find((flag) => given[flag]);
     if (stray !== undefined) throw new CliUsageError(`\`--${stray}\` needs \`--web\``);
   } else if (values.json) throw new CliUsageError('`--web` cannot be combined with `--json`');
-  const publishes = values.redis !== undefined || given['redis-cluster'] !== undefined;
-  const redisStore = publishes ? redisStoreFlags(given, 'sluice exec --redis <url> -- <command>') : undefined;
+}
+
+/** The Redis store the run is published to, if any; the publishing flags need one. */
+function readPublishFlags(given: GivenFlags, redis: string | undefined) {
+  const publishes = redis !== undefined || given['redis-cluster'] !== undefined;
   const unpublished = [
     'run-id',
     'max-events',
@@ -177,29 +221,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       `\`--${unpublished}\` needs \`--redis <url>\`: it is about the run published there`,
     );
   }
-  return {
-    command: 'exec',
-    file: command[0]!,
-    args: command.slice(1),
-    json: values.json,
-    wire: values.wire,
-    callId: values.callId,
-    timeoutMs: values.timeoutMs,
-    maxOutputBytes: values.maxOutputBytes,
-    bufferSize: values.bufferSize,
-    stallTimeoutMs: values.stallTimeoutMs,
-    cwd: values.cwd,
-    containment: values.containment,
-    color: given['no-color'] === true ? false : (given.color as boolean | undefined),
-    stdin: values.stdin,
-    web: values.web
-      ? { host: values.host ?? '127.0.0.1', port: values.port ?? 0, allowHosts: values.allowHosts }
-      : undefined,
-    redis: values.redis,
-    runId: values.runId,
-    redisStore,
-    redisStrict: given['redis-strict'] === true,
-  };
+  return publishes ? redisStoreFlags(given, 'sluice exec --redis <url> -- <command>') : undefined;
 }
 
 /** `sluice help [<command>]`: the overview, or the help of one command. */

@@ -5,15 +5,7 @@ import { submitCommand } from './submit/submit-command.js';
 import { webCommand } from './web/web-command.js';
 import { workerCommand } from './worker/worker-command.js';
 
-/**
- * The subcommands `run-cli.ts` dispatches to by name, besides `exec`, `demo` and `help`.
- *
- * @example
- * ```ts
- * const command = subcommands.get('follow');
- * if (command) process.exitCode = await command.run(['run-1'], process, process.env);
- * ```
- */
+/** The subcommands `run-cli.ts` dispatches to by name, besides `exec`, `demo` and `help`. */
 export const subcommands: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>([
   ['follow', followCommand],
   ['submit', submitCommand],

@@ -4,13 +4,6 @@ import type { Demand } from './demand.js';
  * Who sets the pace when several consumers read one producer: `'slowest'` (the producer pauses
  * while any consumer is paused — lossless) or `'fastest'` (it pauses only while every consumer is
  * paused; a slower one needs a bound of its own).
- *
- * @example
- * ```ts
- * import { share, type Governor } from 'sluice/operators';
- * const governor: Governor = 'slowest';
- * const run$ = exec('make').pipe(share({ governor }));
- * ```
  */
 export type Governor = 'slowest' | 'fastest';
 

@@ -8,12 +8,6 @@
  *
  * In the Rx world the final event is followed by `complete`; on the wire it is a
  * `StreamChunk { sequence, chunk, is_final }` (docs/protocol.md, "Chunk events").
- *
- * @example
- * ```ts
- * import type { ChunkEvent } from 'sluice';
- * const line: ChunkEvent<string> = { sequence: 0, kind: 'stdout', content: 'hello\n', isFinal: false };
- * ```
  */
 export interface ChunkEvent<T = unknown> {
   /** 0-based, contiguous per stream. */
@@ -33,12 +27,6 @@ export interface ChunkEvent<T = unknown> {
  * - `partial: true` — a piece of a line longer than the source's line limit;
  * - `reason` — on a final sentinel, why the stream ended early (`'stalled'`, `'cancelled'`, …);
  * - `dropped` — how many events a bounded buffer dropped before this one.
- *
- * @example
- * ```ts
- * import type { ChunkMetadata } from 'sluice';
- * const metadata: ChunkMetadata = { reason: 'stalled' };
- * ```
  */
 export type ChunkMetadata = Readonly<Record<string, unknown>> & {
   readonly partial?: boolean;
@@ -50,12 +38,6 @@ export type ChunkMetadata = Readonly<Record<string, unknown>> & {
  * An event before {@link sequenced} stamps it: a source emits these, and `sequenced()` adds the
  * sequence number. `isFinal: true` marks the last one (optional: a source that simply completes
  * gets the null sentinel).
- *
- * @example
- * ```ts
- * import type { ChunkInput } from 'sluice';
- * const input: ChunkInput<string> = { kind: 'stdout', content: 'hello\n' };
- * ```
  */
 export interface ChunkInput<T = unknown> {
   readonly kind: string;

@@ -8,16 +8,6 @@
  *
  * It travels upstream on the subscriber chain: a consumer subscribes with
  * {@link subscribeWithDemand}, a producer finds it with {@link demandOf} (docs/backpressure.md).
- *
- * @example
- * ```ts
- * import { Valve } from 'sluice';
- * const valve = new Valve();
- * const stop = valve.onChange((paused) => console.log(paused ? 'pause' : 'resume'));
- * valve.pause(); // logs 'pause'
- * valve.resume(); // logs 'resume'
- * stop();
- * ```
  */
 export interface Demand {
   /** `true` while the consumer wants the producer to stop reading. */

@@ -8,15 +8,6 @@ import type { RlimitName } from './rlimit-name.js';
  * carries). `stdout` and `stderr` are each accumulated up to
  * `maxOutputBytes` bytes (cut at a UTF-8 boundary); `truncated` is `true` when either stream wrote
  * more than that.
- *
- * @example
- * ```ts
- * const result: ExecResult = {
- *   command: 'echo hi', pid: 123, exitCode: 0, signal: null, timedOut: false, truncated: false,
- *   durationMs: 4, stdout: 'hi\n', stderr: '', rlimitHit: null,
- *   containment: 'cgroup', usage: { cpuUserMs: 0.8, cpuSystemMs: 1.2 }, limitHit: null,
- * };
- * ```
  */
 export interface ExecResult {
   /** The file and its arguments, quoted for display. */

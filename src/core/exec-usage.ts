@@ -4,15 +4,6 @@
  * cgroup when the run ends (`cpu.stat`, and where those controllers are enabled `memory.peak`
  * and `pids.peak`). Without a cgroup there is no sound figure to give (see docs/containment.md)
  * and `usage` is `null`.
- *
- * @example
- * ```ts
- * import { exec, type ExecUsage } from 'sluice';
- * exec('make', ['-j4'], { reject: false }).subscribe((event) => {
- *   const usage: ExecUsage | null = event.kind === 'exit' ? event.content.usage : null;
- *   if (usage !== null) console.log(`${usage.cpuUserMs + usage.cpuSystemMs} ms of CPU`);
- * });
- * ```
  */
 export interface ExecUsage {
   /** CPU time spent in user mode by every process of the run, in milliseconds (microsecond precision). */

@@ -3,11 +3,5 @@
  * store timer delays as signed 32-bit integers: a longer one fires after about 1 ms instead. Every
  * delay option of sluice (`timeoutMs`, `forceKillAfterMs`, `ms`, `maxDelayMs`, the CLI's
  * `--timeout-ms` and `--stall-timeout-ms`) is capped at it. Internal: not exported from the package.
- *
- * @example
- * ```ts
- * import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
- * if (ms > MAX_DELAY_MS) throw optionError('ms', `a non-negative integer up to ${MAX_DELAY_MS}`, ms);
- * ```
  */
 export const MAX_DELAY_MS = 2_147_483_647;

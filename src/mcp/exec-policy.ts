@@ -1,15 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { optionError } from '../core/option-error.js';
 
-/**
- * What the Exec tool may do when served over MCP (see {@link serveMcp}), validated and defaulted.
- *
- * @example
- * ```ts
- * const policy = readExecPolicy({ allow: ['npm', 'git'], cwd: '/srv/repo', timeoutS: 300, allowEnv: ['CI'] });
- * // { allow: ['npm', 'git'], cwd: '/srv/repo', timeoutS: 300, allowEnv: ['CI'], confineCwd: false }
- * ```
- */
+/** What the Exec tool may do when served over MCP (see {@link serveMcp}), validated and defaulted. */
 export interface ExecPolicy {
   /** The programs `argv[0]` may name, exactly as written (`npm`, `/usr/bin/git`, `./build.sh`). */
   readonly allow: readonly string[];

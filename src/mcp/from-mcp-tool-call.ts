@@ -11,23 +11,10 @@ import { McpToolError } from './mcp-tool-error.js';
  * One event of {@link fromMcpToolCall}: `kind: 'progress'` with the notification's
  * `{ progress, total?, message? }`, then exactly one final `kind: 'result'` with the
  * `CallToolResult`.
- *
- * @example
- * ```ts
- * import type { McpToolCallEvent } from 'sluice/mcp';
- * const event: McpToolCallEvent = { sequence: 0, kind: 'progress', content: { progress: 1, message: 'hi\n' }, isFinal: false };
- * ```
  */
 export type McpToolCallEvent = ChunkEvent<Progress> | ChunkEvent<CallToolResult>;
 
-/**
- * Options of {@link fromMcpToolCall}, checked when it is called.
- *
- * @example
- * ```ts
- * const options: FromMcpToolCallOptions = { timeoutMs: 120_000, maxTotalTimeoutMs: 3_600_000 };
- * ```
- */
+/** Options of {@link fromMcpToolCall}, checked when it is called. */
 export interface FromMcpToolCallOptions {
   /** Fail with `MCP_REQUEST_FAILED` after this many ms without a result (positive integer). Default `60000`, the SDK's. */
   readonly timeoutMs?: number;

@@ -5,11 +5,6 @@ import { createWebGuard } from '../web/web-guard.js';
 /**
  * Why a request to `serveMcpHttp` was refused: the HTTP status, the message of the JSON-RPC error
  * body, and headers (`WWW-Authenticate` for a missing or wrong token).
- *
- * @example
- * ```ts
- * const refusal: McpHttpRefusal = { status: 401, message: 'Unauthorized: …', headers: { 'www-authenticate': 'Bearer' } };
- * ```
  */
 export interface McpHttpRefusal {
   readonly status: 401 | 403;

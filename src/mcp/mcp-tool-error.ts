@@ -3,29 +3,10 @@ import { isSluiceError, SluiceError } from '../core/errors/sluice-error.js';
 
 const MCP_BRAND = Symbol.for('sluice.error.mcp');
 
-/**
- * The codes an {@link McpToolError} carries.
- *
- * @example
- * ```ts
- * import { isMcpToolError, type McpToolErrorCode } from 'sluice/mcp';
- * const code: McpToolErrorCode = 'MCP_TOOL_ERROR';
- * ```
- */
+/** The codes an {@link McpToolError} carries. */
 export type McpToolErrorCode = 'MCP_TOOL_ERROR' | 'MCP_REQUEST_FAILED';
 
-/**
- * Details carried by an {@link McpToolError}.
- *
- * @example
- * ```ts
- * import { isMcpToolError, type McpToolErrorInfo } from 'sluice/mcp';
- * if (isMcpToolError(error, 'MCP_TOOL_ERROR')) {
- *   const { name, result }: McpToolErrorInfo = error.info;
- *   console.error(name, result?.structuredContent);
- * }
- * ```
- */
+/** Details carried by an {@link McpToolError}. */
 export interface McpToolErrorInfo {
   /** The tool that was called. */
   readonly name: string;

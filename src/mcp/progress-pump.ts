@@ -5,11 +5,6 @@ import type { ToolChunk } from '../kernel/index.js';
 /**
  * One `notifications/progress` update (without its token): `progress` is the number of chunks
  * sent so far — the last chunk's sequence + 1 — and `message` their text.
- *
- * @example
- * ```ts
- * const update: ProgressUpdate = { progress: 3, message: 'one\ntwo\n[stderr] three\n' };
- * ```
  */
 export interface ProgressUpdate {
   readonly progress: number;

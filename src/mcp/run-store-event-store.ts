@@ -7,14 +7,7 @@ import type { RunStore } from '../runs/run-store.js';
 import { formatEventId, parseEventId } from './mcp-event-id.js';
 import { McpRunWriter } from './mcp-run-writer.js';
 
-/**
- * Options of {@link RunStoreEventStore}.
- *
- * @example
- * ```ts
- * const options: RunStoreEventStoreOptions = { prefix: 'mcp-a:' };
- * ```
- */
+/** Options of {@link RunStoreEventStore}. */
 export interface RunStoreEventStoreOptions {
   /** Run ids are `<prefix><streamId>`. Default `'mcp-stream:'`. */
   readonly prefix?: string;

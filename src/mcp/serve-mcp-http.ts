@@ -20,11 +20,6 @@ import { type McpPostContext, serveMcpPost } from './serve-mcp-post.js';
 /**
  * Options of {@link serveMcpHttp}: those of `serveMcp` (an Exec call's `env` may set only
  * `allowEnv` — default none — and its `cwd` always stays under `cwd`), and the HTTP ones.
- *
- * @example
- * ```ts
- * const options: ServeMcpHttpOptions = { allow: ['npm'], port: 8080, token: process.env.SLUICE_MCP_TOKEN };
- * ```
  */
 export interface ServeMcpHttpOptions extends Omit<ServeMcpOptions, 'confineCwd'> {
   /** The port the server listens on (checked in `Host`). */
@@ -47,16 +42,7 @@ export interface ServeMcpHttpOptions extends Omit<ServeMcpOptions, 'confineCwd'>
   readonly retryMs?: number;
 }
 
-/**
- * The request handler {@link serveMcpHttp} returns.
- *
- * @example
- * ```ts
- * const mcp: McpHttpHandler = serveMcpHttp(registry, { port: 8080 });
- * createServer(mcp.handle).listen(8080, '127.0.0.1');
- * console.error(`token: ${mcp.token}`);
- * ```
- */
+/** The request handler {@link serveMcpHttp} returns. */
 export interface McpHttpHandler {
   /** Answers one request (any path: other paths get `404`). */
   readonly handle: (req: IncomingMessage, res: ServerResponse) => void;

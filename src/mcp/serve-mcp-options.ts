@@ -1,13 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
 
-/**
- * Options of {@link serveMcp}, checked before the server connects.
- *
- * @example
- * ```ts
- * const options: ServeMcpOptions = { allow: ['npm', 'git'], cwd: '/srv/repo', timeoutS: 600 };
- * ```
- */
+/** Options of {@link serveMcp}, checked before the server connects. */
 export interface ServeMcpOptions {
   /**
    * Programs the Exec tool may start: `argv[0]` must be one of these, exactly (`npm`,

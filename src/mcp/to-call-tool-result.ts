@@ -6,11 +6,6 @@ import type { ExecToolResult, ToolDefinition, ToolResult } from '../kernel/index
 /**
  * What {@link toCallToolResult} needs besides the result: the tool, the call's arguments, and how
  * many chunks went out as progress notifications (`undefined` when the call had no progress token).
- *
- * @example
- * ```ts
- * const context: CallToolResultContext = { tool: registry.get('Exec')!, args: { argv: ['ls'] }, streamedChunks: 12 };
- * ```
  */
 export interface CallToolResultContext {
   readonly tool: ToolDefinition;

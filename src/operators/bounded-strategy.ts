@@ -5,11 +5,5 @@
  * - `dropping` — drop the newest event (the one arriving);
  * - `sliding` — drop the oldest waiting event;
  * - `error` — fail with a `BufferOverflowError` (code `BUFFER_OVERFLOW`).
- *
- * @example
- * ```ts
- * import type { BoundedStrategy } from 'sluice/operators';
- * const strategy: BoundedStrategy = 'sliding';
- * ```
  */
 export type BoundedStrategy = 'suspend' | 'dropping' | 'sliding' | 'error';

@@ -5,16 +5,7 @@ import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { boundedChannel } from './bounded-channel.js';
 import type { BoundedStrategy } from './bounded-strategy.js';
 
-/**
- * Options of {@link bounded}. Validated when `bounded(config)` is called.
- *
- * @example
- * ```ts
- * import { bounded, type BoundedConfig } from 'sluice/operators';
- * const latest: BoundedConfig = { capacity: 100, strategy: 'sliding' }; // keep the newest 100
- * const events = ticker$.pipe(bounded(latest));
- * ```
- */
+/** Options of {@link bounded}. Validated when `bounded(config)` is called. */
 export interface BoundedConfig {
   /** How many events may wait for a paused consumer. A positive integer; default `16`. */
   readonly capacity?: number;

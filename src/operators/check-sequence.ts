@@ -7,16 +7,7 @@ import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { sequenceViolation } from './sequence-violation.js';
 
-/**
- * Options of {@link checkSequence}.
- *
- * @example
- * ```ts
- * import { checkSequence, type CheckSequenceConfig } from 'sluice/operators';
- * const prefix: CheckSequenceConfig = { requireFinal: false }; // a take(10) prefix has no final event
- * events$.pipe(take(10), checkSequence(prefix));
- * ```
- */
+/** Options of {@link checkSequence}. */
 export interface CheckSequenceConfig {
   /** Whether completing without a final event is an error (`missing-final`). Default `true`. */
   readonly requireFinal?: boolean;

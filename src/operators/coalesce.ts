@@ -7,16 +7,7 @@ import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { chunkByteLength } from './chunk-byte-length.js';
 
-/**
- * Options of {@link coalesce}. Validated when `coalesce(config)` is called.
- *
- * @example
- * ```ts
- * import { coalesce, type CoalesceConfig } from 'sluice/operators';
- * const perFrame: CoalesceConfig = { maxDelayMs: 16, maxItems: 1000, maxBytes: 64 * 1024 };
- * exec('npm', ['test']).pipe(coalesce(perFrame)).subscribe((batch) => view.append(batch));
- * ```
- */
+/** Options of {@link coalesce}. Validated when `coalesce(config)` is called. */
 export interface CoalesceConfig {
   /** How long a batch stays open after its first event, in ms (non-negative, at most 2147483647). Default `16` (one frame). */
   readonly maxDelayMs?: number;

@@ -6,13 +6,6 @@ import { createOperatorSubscriber, operate } from '../core/operate.js';
  * The event a run ended with, inside a joined stream: the same `kind` and `content` (an `exec`
  * run's `exit` event still carries its `ExecResult`), renumbered, no longer final, and with
  * `metadata.run`, the run's number (0 for the first run to end).
- *
- * @example
- * ```ts
- * import type { ExecExitEvent } from 'sluice';
- * import type { RunEndEvent } from 'sluice/operators';
- * const ended: RunEndEvent<ExecExitEvent> = { sequence: 7, kind: 'exit', content: result, metadata: { run: 1 }, isFinal: false };
- * ```
  */
 export type RunEndEvent<E extends ChunkEvent<unknown>> = Omit<E, 'sequence' | 'metadata' | 'isFinal'> & {
   readonly sequence: number;
@@ -24,12 +17,6 @@ export type RunEndEvent<E extends ChunkEvent<unknown>> = Omit<E, 'sequence' | 'm
  * The one final event of a joined stream, emitted when its source completes:
  * `{ kind: 'end', content: null, metadata: { runs }, isFinal: true }`, `runs` being how many runs
  * ended in it.
- *
- * @example
- * ```ts
- * import type { JoinEndEvent } from 'sluice/operators';
- * const end: JoinEndEvent = { sequence: 9, kind: 'end', content: null, metadata: { runs: 3 }, isFinal: true };
- * ```
  */
 export interface JoinEndEvent extends ChunkEvent<null> {
   readonly kind: 'end';
@@ -41,13 +28,6 @@ export interface JoinEndEvent extends ChunkEvent<null> {
 /**
  * What {@link joinRuns} emits for input events `E`: a final input becomes a {@link RunEndEvent},
  * a non-final one stays as it is (renumbered), and the stream ends with a {@link JoinEndEvent}.
- *
- * @example
- * ```ts
- * import type { ExecEvent } from 'sluice';
- * import type { JoinedEvent } from 'sluice/operators';
- * type Joined = JoinedEvent<ExecEvent>; // ExecLineEvent | RunEndEvent<ExecExitEvent> | JoinEndEvent
- * ```
  */
 export type JoinedEvent<E extends ChunkEvent<unknown>> =
   | (E extends { readonly isFinal: true }

@@ -4,13 +4,6 @@ import { readInteger } from '../core/read-integer.js';
  * The option of sluice's buffering operators (`concatMap`, `mergeMap`, `zip`, …): how many values
  * the operator may hold beyond what it works on before it pauses its source. See
  * docs/backpressure.md, "Operators that hold values".
- *
- * @example
- * ```ts
- * import { concatMap, type PrefetchConfig } from 'sluice/operators';
- * const config: PrefetchConfig = { prefetch: 64 };
- * exec('cat', ['big.log']).pipe(concatMap((event) => from(save(event)), config));
- * ```
  */
 export interface PrefetchConfig {
   /**

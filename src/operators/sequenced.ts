@@ -24,17 +24,7 @@ function wentOnAfterFinal(input: ChunkInput<unknown>, next: number): SequenceErr
   return new SequenceError({ rule: 'final-before-complete', expected: undefined, received });
 }
 
-/**
- * Options of {@link sequenced}.
- *
- * @example
- * ```ts
- * import { sequenced, type SequencedConfig } from 'sluice/operators';
- * const config: SequencedConfig = { finalKind: 'exit', finalMetadata: { reason: 'completed' } };
- * of({ kind: 'chunk', content: 'a' }).pipe(sequenced(config));
- * // … then { sequence: 1, kind: 'exit', content: null, metadata: { reason: 'completed' }, isFinal: true }
- * ```
- */
+/** Options of {@link sequenced}. */
 export interface SequencedConfig {
   /** The `kind` of the null sentinel emitted when the source completes without a final event. Default `'end'`. */
   readonly finalKind?: string;

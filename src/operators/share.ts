@@ -16,19 +16,7 @@ import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
 import { type SubjectNode, subjectObservers } from '../core/subscriber-chain.js';
 import { boundedChannel } from './bounded-channel.js';
 
-/**
- * Options of sluice's {@link share}: RxJS's `ShareConfig`, plus who sets the producer's pace.
- *
- * @example
- * ```ts
- * import { share, type DemandShareConfig } from 'sluice/operators';
- * const config: DemandShareConfig<ChunkEvent<string>> = {
- *   governor: 'fastest',
- *   slowConsumer: { capacity: 500, strategy: 'sliding' }, // a lagging view keeps the newest 500
- * };
- * const run$ = exec('make').pipe(share(config));
- * ```
- */
+/** Options of sluice's {@link share}: RxJS's `ShareConfig`, plus who sets the producer's pace. */
 export interface DemandShareConfig<T> extends ShareConfig<T> {
   /**
    * `'slowest'` (default): the producer pauses while any consumer is paused — lossless, every

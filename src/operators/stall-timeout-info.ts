@@ -1,12 +1,4 @@
-/**
- * What {@link stallTimeout} knows when a stream stalls; given to the logger and to `onStall`.
- *
- * @example
- * ```ts
- * import type { StallTimeoutInfo } from 'sluice/operators';
- * const onStall = (info: StallTimeoutInfo) => console.log(`stalled after #${info.lastSequence}`);
- * ```
- */
+/** What {@link stallTimeout} knows when a stream stalls; given to the logger and to `onStall`. */
 export interface StallTimeoutInfo {
   /** The configured stall timeout, in milliseconds. */
   readonly ms: number;

@@ -1,5 +1,14 @@
-import { asyncScheduler, identity, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import {
+  asyncScheduler,
+  identity,
+  type Observable,
+  type OperatorFunction,
+  type SchedulerLike,
+  type Subscriber,
+  type Subscription,
+} from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
+import type { Demand } from '../core/demand.js';
 import { demandOf } from '../core/demand-of.js';
 import { SequenceError } from '../core/errors/sequence-error.js';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
@@ -9,16 +18,7 @@ import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import type { StallTimeoutInfo } from './stall-timeout-info.js';
 
-/**
- * Where {@link stallTimeout} reports a stall.
- *
- * @example
- * ```ts
- * import { stallTimeout, type StallTimeoutLogger } from 'sluice/operators';
- * const logger: StallTimeoutLogger = { warn: (message, info) => log.warn({ ...info }, message) };
- * events$.pipe(stallTimeout({ ms: 10_000, logger }));
- * ```
- */
+/** Where {@link stallTimeout} reports a stall. */
 export interface StallTimeoutLogger {
   /** Called once per stall with `Stream stalled: consumer did not pull for <s>s` and the details. */
   warn(message: string, info: StallTimeoutInfo): void;
@@ -27,17 +27,6 @@ export interface StallTimeoutLogger {
 /**
  * Options of {@link stallTimeout} (the RxJS `timeout` config/info pattern). Validated when
  * `stallTimeout(config)` is called.
- *
- * @example
- * ```ts
- * import { stallTimeout, type StallTimeoutConfig } from 'sluice/operators';
- * const config: StallTimeoutConfig = {
- *   ms: 5_000,
- *   logger: { warn: () => {} }, // silence the default console.warn
- *   onStall: (info) => metrics.increment('stalls', { lastSequence: info.lastSequence }),
- * };
- * exec('yes').pipe(stallTimeout(config));
- * ```
  */
 export interface StallTimeoutConfig {
   /** How long the consumer may stay paused, in ms. A non-negative integer up to 2147483647; `0` disables. Default `30000`. */
@@ -87,92 +76,120 @@ const consoleLogger: StallTimeoutLogger = { warn: (message) => console.warn(mess
 export function stallTimeout<E extends ChunkEvent<unknown>>(
   config: StallTimeoutConfig = {},
 ): OperatorFunction<E, E | ChunkEvent<never>> {
-  const { ms, scheduler, logger, onStall } = readStallConfig(config);
-  if (ms === 0) return identity;
-  const message = `Stream stalled: consumer did not pull for ${ms / 1000}s`;
-
+  const settings = readStallConfig(config);
+  if (settings.ms === 0) return identity;
   return operate((source, subscriber) => {
     const down = demandOf(subscriber);
     if (down === undefined) {
       source.subscribe(createOperatorSubscriber(subscriber));
       return undefined;
     }
-    let lastSequence: number | undefined;
-    let finished = false;
-    let timer: Subscription | undefined;
-    // The clock restarts on every sign of consumer progress while paused. Rather than rescheduling
-    // a timer per value, progress only records the time; an expiring timer that finds recent
-    // progress schedules itself again for the remainder.
-    let lastProgressAt = 0;
-    const disarm = () => {
-      timer?.unsubscribe();
-      timer = undefined;
-    };
+    return new StallWatch<E>(settings, subscriber, down).watch(source);
+  });
+}
 
-    const stall = (pausedAt: number) => {
-      timer = undefined;
-      finished = true;
-      upstream.unsubscribe();
-      stopListening();
-      const info: StallTimeoutInfo = { ms, lastSequence, pausedAt };
-      try {
-        logger.warn(message, info);
-        onStall?.(info);
-      } catch (error) {
-        subscriber.error(error);
-        return;
-      }
-      const sequence = lastSequence === undefined ? 0 : lastSequence + 1;
-      subscriber.next({
-        sequence,
-        kind: 'end',
-        content: null,
-        metadata: { reason: 'stalled' },
-        isFinal: true,
-      });
-      subscriber.complete();
-    };
-    const check = () => {
-      const idle = scheduler.now() - lastProgressAt;
-      if (idle < ms) timer = scheduler.schedule(check, ms - idle);
-      else stall(lastProgressAt);
-    };
-    const arm = () => {
-      disarm();
-      if (finished) return;
-      lastProgressAt = scheduler.now();
-      timer = scheduler.schedule(check, ms);
-    };
+type StallSettings = ReturnType<typeof readStallConfig>;
 
-    const upstream = createOperatorSubscriber<E>(subscriber, (event) => {
-      if (finished) {
-        // The source went on after its final event (several runs in one stream): not one run.
-        const rule = 'final-before-complete';
-        subscriber.error(new SequenceError({ rule, expected: undefined, received: event.sequence }));
-        return;
-      }
-      lastSequence = event.sequence;
-      if (event.isFinal) {
-        finished = true;
-        disarm();
-      }
-      subscriber.next(event);
-    });
-    const stopChange = down.onChange((paused) => (paused ? arm() : disarm()));
+/** One subscription of {@link stallTimeout}: the stall clock, the events passed, the final sentinel. */
+class StallWatch<E extends ChunkEvent<unknown>> {
+  #lastSequence: number | undefined;
+  #finished = false;
+  #timer: Subscription | undefined;
+  // The clock restarts on every sign of consumer progress while paused. Rather than rescheduling
+  // a timer per value, progress only records the time; an expiring timer that finds recent
+  // progress schedules itself again for the remainder.
+  #lastProgressAt = 0;
+  #upstream: Subscriber<E> | undefined;
+  #stopListening: () => void = () => {};
+
+  constructor(
+    private readonly settings: StallSettings,
+    private readonly subscriber: Subscriber<E | ChunkEvent<never>>,
+    private readonly down: Demand,
+  ) {}
+
+  /** Subscribes to `source` and listens to the demand below; returns the teardown. */
+  watch(source: Observable<E>): () => void {
+    this.#upstream = createOperatorSubscriber<E>(this.subscriber, (event) => this.#pass(event));
+    this.#stopListening = this.#listen();
+    if (this.down.paused) this.#arm();
+    source.subscribe(this.#upstream);
+    return () => {
+      this.#stopListening();
+      this.#disarm();
+    };
+  }
+
+  #listen(): () => void {
+    const { down, settings } = this;
+    const stopChange = down.onChange((paused) => (paused ? this.#arm() : this.#disarm()));
     const stopProgress = down.onProgress?.(() => {
-      if (timer !== undefined) lastProgressAt = scheduler.now();
+      if (this.#timer !== undefined) this.#lastProgressAt = settings.scheduler.now();
     });
-    const stopListening = () => {
+    return () => {
       stopChange();
       stopProgress?.();
     };
-    if (down.paused) arm();
-    source.subscribe(upstream);
-    return () => {
-      stopListening();
-      disarm();
-    };
-  });
+  }
+
+  #pass(event: E): void {
+    if (this.#finished) {
+      // The source went on after its final event (several runs in one stream): not one run.
+      const rule = 'final-before-complete';
+      this.subscriber.error(new SequenceError({ rule, expected: undefined, received: event.sequence }));
+      return;
+    }
+    this.#lastSequence = event.sequence;
+    if (event.isFinal) {
+      this.#finished = true;
+      this.#disarm();
+    }
+    this.subscriber.next(event);
+  }
+
+  #arm(): void {
+    this.#disarm();
+    if (this.#finished) return;
+    this.#lastProgressAt = this.settings.scheduler.now();
+    this.#timer = this.settings.scheduler.schedule(() => this.#check(), this.settings.ms);
+  }
+
+  #disarm(): void {
+    this.#timer?.unsubscribe();
+    this.#timer = undefined;
+  }
+
+  #check(): void {
+    const { ms, scheduler } = this.settings;
+    const idle = scheduler.now() - this.#lastProgressAt;
+    if (idle < ms) this.#timer = scheduler.schedule(() => this.#check(), ms - idle);
+    else this.#stall(this.#lastProgressAt);
+  }
+
+  #stall(pausedAt: number): void {
+    const { ms, logger, onStall } = this.settings;
+    this.#timer = undefined;
+    this.#finished = true;
+    this.#upstream?.unsubscribe();
+    this.#stopListening();
+    const info: StallTimeoutInfo = { ms, lastSequence: this.#lastSequence, pausedAt };
+    try {
+      logger.warn(`Stream stalled: consumer did not pull for ${ms / 1000}s`, info);
+      onStall?.(info);
+    } catch (error) {
+      this.subscriber.error(error);
+      return;
+    }
+    const sequence = this.#lastSequence === undefined ? 0 : this.#lastSequence + 1;
+    this.subscriber.next({
+      sequence,
+      kind: 'end',
+      content: null,
+      metadata: { reason: 'stalled' },
+      isFinal: true,
+    });
+    this.subscriber.complete();
+  }
 }
 
 /** The config, checked and defaulted (before subscribe). */

@@ -4,11 +4,6 @@ import type { RedisClient } from './redis-client.js';
 /**
  * What the writer, the reader and the worker of one `RedisRunStore` share: its connection, its
  * settings, and its cancel channel. Internal.
- *
- * @example
- * ```ts
- * const writer = new RedisRunWriter(context, 'build-7');
- * ```
  */
 export interface RedisRunContext {
   /** The command connection (pipelined; never used for blocking commands). */

@@ -30,13 +30,6 @@ import { CANCEL, RUN_SCRIPTS } from './run-scripts.js';
  * Options of {@link RedisRunStore}. Give `url` or `cluster` (the store opens and closes its
  * connections), or `client` (an ioredis `Redis` or `Cluster` you own; the store only duplicates
  * it for blocking reads and its cancel subscriber). Everything else has a default.
- *
- * @example
- * ```ts
- * import { RedisRunStore, type RedisRunStoreOptions } from 'sluice/redis';
- * const options: RedisRunStoreOptions = { url: 'redis://127.0.0.1:6379', maxEvents: 50_000, retainMs: 86_400_000 };
- * const store = new RedisRunStore(options);
- * ```
  */
 export interface RedisRunStoreOptions {
   /** `redis://[user:password@]host:port[/db]` — the store creates its own ioredis client. */
@@ -111,14 +104,7 @@ const KNOWN = [
 const positive = (options: object, name: string, fallback: number) =>
   readInteger(options, name, fallback, { min: 1 });
 
-/**
- * Options of {@link RedisRunStore.openWriter}: `RunWriterOptions`, and the run's own retention.
- *
- * @example
- * ```ts
- * const writer = store.openWriter('build-7', { label: 'make', maxBytes: 256 * 1024 * 1024 });
- * ```
- */
+/** Options of {@link RedisRunStore.openWriter}: `RunWriterOptions`, and the run's own retention. */
 export interface RedisRunWriterOptions extends RunWriterOptions {
   readonly maxEvents?: number;
   readonly maxBytes?: number;

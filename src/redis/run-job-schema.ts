@@ -1,14 +1,7 @@
 import { z } from 'zod';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 
-/**
- * The shape of a {@link RunJob} as it arrives from Redis (checked: it comes from outside). Internal.
- *
- * @example
- * ```ts
- * const job = runJobSchema.safeParse(JSON.parse(meta.job));
- * ```
- */
+/** The shape of a {@link RunJob} as it arrives from Redis (checked: it comes from outside). Internal. */
 export const runJobSchema = z.object({
   runId: z.string().regex(/^[A-Za-z0-9._:-]{1,200}$/),
   file: z.string().min(1),

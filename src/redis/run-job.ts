@@ -1,12 +1,6 @@
 /**
  * A command submitted to the worker pool ({@link submitRun}): what a worker runs through `exec`
  * and publishes as run `runId`.
- *
- * @example
- * ```ts
- * import type { RunJob } from 'sluice/redis';
- * const job: RunJob = { runId: 'build-7', file: 'make', args: ['test'], timeoutMs: 600_000 };
- * ```
  */
 export interface RunJob {
   readonly runId: string;

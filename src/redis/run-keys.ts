@@ -2,12 +2,6 @@
  * The Redis keys of one run. Every key carries the run id as its hash tag (`{runId}`), so a run's
  * keys live in one Redis Cluster slot and its scripts may touch them together; different runs
  * spread over the cluster. See `docs/scaling.md`.
- *
- * @example
- * ```ts
- * import { runKeys } from 'sluice/redis';
- * runKeys('sluice', 'build-7').events; // 'sluice:{build-7}:events'
- * ```
  */
 export interface RunKeys {
   /** The Redis Stream of the run's events: one entry per batch of consecutive events. */

@@ -1,13 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/**
- * One Lua script of the Redis run store, with its SHA-1 (for `EVALSHA`). Internal.
- *
- * @example
- * ```ts
- * await evalScript(client, APPEND, [meta, events, lease], [owner, '0', '2', payload, '0', '10000', '60000', '60000']);
- * ```
- */
+/** One Lua script of the Redis run store, with its SHA-1 (for `EVALSHA`). Internal. */
 export interface RunScript {
   readonly lua: string;
   readonly sha: string;

@@ -17,16 +17,7 @@ import { runKeys } from './run-keys.js';
 import { OWNER_LOST } from './run-scripts.js';
 import { queueKey } from './submit-run.js';
 
-/**
- * Options of {@link startRunWorker}.
- *
- * @example
- * ```ts
- * import { startRunWorker, type RunWorkerOptions } from 'sluice/redis';
- * const options: RunWorkerOptions = { concurrency: 4, claimIdleMs: 30_000 };
- * const worker = startRunWorker(store, options);
- * ```
- */
+/** Options of {@link startRunWorker}. */
 export interface RunWorkerOptions {
   /** Runs at once at most. Default `1`. */
   readonly concurrency?: number;
@@ -38,15 +29,7 @@ export interface RunWorkerOptions {
   readonly log?: (message: string) => void;
 }
 
-/**
- * A running worker ({@link startRunWorker}).
- *
- * @example
- * ```ts
- * process.once('SIGTERM', () => worker.stop({ graceMs: 30_000 }));
- * await worker.stopped;
- * ```
- */
+/** A running worker ({@link startRunWorker}). */
 export interface RunWorker {
   /** Runs in progress now. */
   readonly running: number;

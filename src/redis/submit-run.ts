@@ -11,15 +11,7 @@ import type { RunJob } from './run-job.js';
 import { isRunId, runKeys } from './run-keys.js';
 import { SUBMIT } from './run-scripts.js';
 
-/**
- * What to run ({@link submitRun}): the command and, optionally, the run id to publish it as.
- *
- * @example
- * ```ts
- * import type { SubmitRunOptions } from 'sluice/redis';
- * const options: SubmitRunOptions = { file: 'make', args: ['test'], runId: 'build-7', timeoutMs: 600_000 };
- * ```
- */
+/** What to run ({@link submitRun}): the command and, optionally, the run id to publish it as. */
 export interface SubmitRunOptions {
   readonly file: string;
   readonly args?: readonly string[];

@@ -21,16 +21,7 @@ import type {
   RunWriterOptions,
 } from './run-store.js';
 
-/**
- * Options of {@link MemoryRunStore}.
- *
- * @example
- * ```ts
- * import { MemoryRunStore, type MemoryRunStoreOptions } from 'sluice';
- * const options: MemoryRunStoreOptions = { maxEvents: 5000, maxBytes: 4 << 20, retainMs: 60_000 };
- * const store = new MemoryRunStore(options);
- * ```
- */
+/** Options of {@link MemoryRunStore}. */
 export interface MemoryRunStoreOptions {
   /** Events retained per run; older ones are trimmed (a reader that needs them gets a `gap`). Default `10_000`. */
   readonly maxEvents?: number;

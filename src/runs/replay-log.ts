@@ -5,16 +5,7 @@ import { encodeRunFailure } from '../sse/encode-run-failure.js';
 import { toRunFailure } from './run-failure.js';
 import type { RunFailure } from './run-record.js';
 
-/**
- * Bounds of a {@link ReplayLog}.
- *
- * @example
- * ```ts
- * import { ReplayLog, type ReplayBounds } from 'sluice/adapters';
- * const bounds: ReplayBounds = { maxEvents: 5000, maxBytes: 4 << 20 };
- * const log = new ReplayLog(bounds);
- * ```
- */
+/** Bounds of a {@link ReplayLog}. */
 export interface ReplayBounds {
   /** At most this many events are retained. */
   readonly maxEvents: number;
@@ -22,18 +13,7 @@ export interface ReplayBounds {
   readonly maxBytes: number;
 }
 
-/**
- * One retained event: its encoded SSE frame and its size.
- *
- * @example
- * ```ts
- * import { ReplayLog, type ReplayEntry } from 'sluice/adapters';
- * const log = new ReplayLog({ maxEvents: 100, maxBytes: 1 << 20 });
- * const entry: ReplayEntry = log.append({ sequence: 0, kind: 'stdout', content: 'hi', isFinal: false });
- * entry.frame; // 'id: 0\nevent: stdout\ndata: {"sequence":0,…,"isFinal":false}\n\n'
- * entry.bytes; // 89
- * ```
- */
+/** One retained event: its encoded SSE frame and its size. */
 export interface ReplayEntry {
   /** The event's sequence number. */
   readonly sequence: number;

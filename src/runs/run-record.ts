@@ -14,13 +14,6 @@ export type { RunFailure };
  * - `failure` — the run ended with an error after the events before it (terminal).
  *
  * The read ends after the record holding the final event, or after a `failure`.
- *
- * @example
- * ```ts
- * import type { RunRecord } from 'sluice';
- * const show = (record: RunRecord) =>
- *   record.type === 'events' ? record.events.length : record.type === 'gap' ? `${record.from}..${record.to} lost` : record.failure.code;
- * ```
  */
 export type RunRecord =
   | {

@@ -11,16 +11,7 @@ import type { SseSink } from '../sse/sse-sink.js';
 import type { RunStore } from './run-store.js';
 import { SseClient } from './sse-client.js';
 
-/**
- * Options of {@link runSseEndpoint} (the same meaning as in `toServerSentEvents`).
- *
- * @example
- * ```ts
- * import { runSseEndpoint, type RunSseOptions } from 'sluice';
- * const options: RunSseOptions = { heartbeatMs: 15_000, stallTimeoutMs: 30_000, retryMs: 1000 };
- * runSseEndpoint(store, options);
- * ```
- */
+/** Options of {@link runSseEndpoint} (the same meaning as in `toServerSentEvents`). */
 export interface RunSseOptions {
   /** A `: heartbeat` comment this often on an open connection, in ms (`0` = none). Default `15_000`. */
   readonly heartbeatMs?: number;
@@ -35,12 +26,6 @@ export interface RunSseOptions {
 /**
  * Serves the runs of a store over Server-Sent Events from *any* instance that reaches the store:
  * returned by {@link runSseEndpoint}.
- *
- * @example
- * ```ts
- * const endpoint = runSseEndpoint(store);
- * createServer((req, res) => endpoint.serve(runIdOf(req.url), req, res));
- * ```
  */
 export interface RunSseEndpoint {
   /** `GET` follows the run (resuming after `Last-Event-ID` / `?lastEventId=`), `DELETE` cancels it. */

@@ -3,16 +3,7 @@ import type { ChunkEvent } from '../core/chunk.js';
 import type { Demand } from '../core/demand.js';
 import type { RunFailure, RunRecord } from './run-record.js';
 
-/**
- * What a store knows about a run ({@link RunStore.info}).
- *
- * @example
- * ```ts
- * import type { RunInfo } from 'sluice';
- * const info: RunInfo | undefined = await store.info('build-7');
- * if (info?.state === 'ended') console.log(`${info.next} events, oldest kept ${info.oldest}`);
- * ```
- */
+/** What a store knows about a run ({@link RunStore.info}). */
 export interface RunInfo {
   /** `queued`: submitted, no writer yet; `running`: a writer owns it; `ended`: final event or failure stored. */
   readonly state: 'queued' | 'running' | 'ended';
@@ -30,16 +21,7 @@ export interface RunInfo {
   readonly startedAt: number | undefined;
 }
 
-/**
- * Options of {@link RunStore.openWriter} (and of `toRunStore`).
- *
- * @example
- * ```ts
- * import type { RunWriterOptions } from 'sluice';
- * const options: RunWriterOptions = { label: 'make -j8' }; // what a viewer's page shows
- * const writer = store.openWriter('build-7', options);
- * ```
- */
+/** Options of {@link RunStore.openWriter} (and of `toRunStore`). */
 export interface RunWriterOptions {
   /** What viewers show for the run (the command line, say): {@link RunInfo.label}. */
   readonly label?: string;
@@ -48,25 +30,10 @@ export interface RunWriterOptions {
 /**
  * What a cancel request carries besides its reason: details that end up in the final `end`
  * event's metadata next to `reason` (who cancelled, say: `{ by: 'page' }`).
- *
- * @example
- * ```ts
- * import type { CancelDetails } from 'sluice';
- * const details: CancelDetails = { by: 'page' };
- * await store.cancel('build-7', 'cancelled', details); // the run ends with metadata { by: 'page', reason: 'cancelled' }
- * ```
  */
 export type CancelDetails = Readonly<Record<string, unknown>>;
 
-/**
- * Options of {@link RunStore.read}.
- *
- * @example
- * ```ts
- * import type { RunReadOptions } from 'sluice';
- * const resume: RunReadOptions = { after: 41 }; // the follower has seen 0..41
- * ```
- */
+/** Options of {@link RunStore.read}. */
 export interface RunReadOptions {
   /** Read the events after this sequence; omitted (or `-1`): from the start. */
   readonly after?: number;
@@ -75,15 +42,6 @@ export interface RunReadOptions {
 /**
  * The writing side of one run: what {@link toRunStore} drives. Events go in order; the store
  * acknowledges them asynchronously, a bounded number at a time.
- *
- * @example
- * ```ts
- * const writer = store.openWriter('build-7');
- * writer.onCancel((reason) => console.log('cancel requested:', reason));
- * writer.append({ sequence: 0, kind: 'stdout', content: 'hi\n', isFinal: false });
- * writer.append({ sequence: 1, kind: 'exit', content: { exitCode: 0 }, isFinal: true });
- * await writer.ended; // acknowledged by the store
- * ```
  */
 export interface RunWriter {
   /** The run being written. */
@@ -117,14 +75,6 @@ export interface RunWriter {
  * Where runs live so that they can be followed, resumed and cancelled from anywhere: the
  * in-memory store ({@link MemoryRunStore}, one process) or the Redis Streams store
  * (`RedisRunStore` in `sluice/redis`, any number of machines). See `docs/scaling.md`.
- *
- * @example
- * ```ts
- * import { exec, fromRunStore, MemoryRunStore, toRunStore } from 'sluice';
- * const store = new MemoryRunStore();
- * exec('make', ['test'], { reject: false }).pipe(toRunStore(store, 'build-7')).subscribe();
- * fromRunStore(store, 'build-7').subscribe((event) => console.log(event.sequence, event.kind));
- * ```
  */
 export interface RunStore {
   /**

@@ -9,23 +9,7 @@ import type { SseSink } from '../sse/sse-sink.js';
 import { encodeFailure } from './encode-failure.js';
 import type { RunRecord } from './run-record.js';
 
-/**
- * Settings of one {@link SseClient} (`toServerSentEvents` and `runSseEndpoint` pass their own).
- *
- * @example
- * ```ts
- * import { asyncScheduler } from 'rxjs';
- * import { SseClient, type SseClientConfig } from 'sluice/adapters';
- *
- * const config: SseClientConfig = {
- *   heartbeatMs: 0, // no heartbeat
- *   stallTimeoutMs: 30_000,
- *   retryMs: undefined, // send no `retry:` line
- *   scheduler: asyncScheduler,
- * };
- * const client = new SseClient(store.read('build-7'), sink, 0, config, () => {});
- * ```
- */
+/** Settings of one {@link SseClient} (`toServerSentEvents` and `runSseEndpoint` pass their own). */
 export interface SseClientConfig {
   /** A `:` comment every this many ms while the connection is open (`0` = none). */
   readonly heartbeatMs: number;

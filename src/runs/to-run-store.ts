@@ -225,15 +225,7 @@ class RunPublication<T extends ChunkEvent<unknown>> {
   }
 }
 
-/**
- * Options of {@link toRunStore}: the writer's (`label`), and what a failing store does to the run.
- *
- * @example
- * ```ts
- * import type { ToRunStoreOptions } from 'sluice';
- * const options: ToRunStoreOptions = { label: 'make', onStoreFailure: (error) => console.error(error) };
- * ```
- */
+/** Options of {@link toRunStore}: the writer's (`label`), and what a failing store does to the run. */
 export interface ToRunStoreOptions extends RunWriterOptions {
   /**
    * Called once when the store fails mid-run; the run then goes on without it (its events pass

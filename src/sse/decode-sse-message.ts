@@ -7,18 +7,6 @@ import type { SseMessage } from './sse-parser.js';
 /**
  * What one SSE message from `toServerSentEvents` means: a chunk event, or an error the stream
  * must end with (a `gap` or a `failure` control event).
- *
- * @example
- * ```ts
- * import { decodeSseMessage, type DecodedSseMessage } from 'sluice/browser';
- *
- * const decoded: DecodedSseMessage = decodeSseMessage({
- *   event: 'gap',
- *   lastEventId: '2',
- *   data: '{"from":3,"to":9}',
- * });
- * if (decoded.type === 'error') decoded.error.code; // 'STREAM_SEQUENCE'
- * ```
  */
 export type DecodedSseMessage =
   | { readonly type: 'event'; readonly event: ChunkEvent<unknown> }

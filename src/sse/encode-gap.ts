@@ -1,15 +1,6 @@
 import { formatSseFrame } from './format-sse-frame.js';
 
-/**
- * Which sequences a client missed because the replay log had already evicted them.
- *
- * @example
- * ```ts
- * import { encodeGap, type SseGap } from 'sluice/adapters';
- * const gap: SseGap = { from: 3, to: 41 }; // events 3..41 are gone; the client resumes at 42
- * encodeGap(gap);
- * ```
- */
+/** Which sequences a client missed because the replay log had already evicted them. */
 export interface SseGap {
   /** The first missing sequence (the one the client needed next). */
   readonly from: number;

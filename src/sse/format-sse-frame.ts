@@ -2,13 +2,6 @@ import { optionError } from '../core/option-error.js';
 /**
  * One Server-Sent Events frame. Every field is optional; a frame with only `comment` is a
  * heartbeat.
- *
- * @example
- * ```ts
- * import { formatSseFrame, type SseFrame } from 'sluice/adapters';
- * const frame: SseFrame = { id: 7, event: 'stdout', data: '{"line":"ok"}', retry: 1000 };
- * formatSseFrame(frame); // 'id: 7\nevent: stdout\nretry: 1000\ndata: {"line":"ok"}\n\n'
- * ```
  */
 export interface SseFrame {
   /** The `id:` field (the browser echoes the last one as `Last-Event-ID` when it reconnects). */

@@ -1,14 +1,4 @@
-/**
- * One dispatched Server-Sent Events message.
- *
- * @example
- * ```ts
- * import { SseParser, type SseMessage } from 'sluice/browser';
- *
- * const [message]: SseMessage[] = new SseParser().push('id: 4\nevent: stderr\ndata: oops\n\n');
- * // { event: 'stderr', data: 'oops', lastEventId: '4' }
- * ```
- */
+/** One dispatched Server-Sent Events message. */
 export interface SseMessage {
   /** The `event:` type (`'message'` when the frame had none). */
   readonly event: string;

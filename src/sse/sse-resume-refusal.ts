@@ -1,12 +1,6 @@
 /**
  * What a resume decision needs to know about a run: whether it has ended, whether it failed, and
  * the sequence its next event would have (a `RunInfo`, or a `ReplayLog`, has these).
- *
- * @example
- * ```ts
- * import type { SseResumeState } from 'sluice/adapters';
- * const state: SseResumeState = { ended: true, failed: false, next: 31 }; // events 0..30, 30 final
- * ```
  */
 export interface SseResumeState {
   readonly ended: boolean;

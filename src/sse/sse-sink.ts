@@ -2,17 +2,6 @@
  * Where one SSE client's frames go: a `node:http` response ({@link nodeResponseSink}) or a
  * WHATWG `ReadableStream` ({@link readableStreamSink}). `write` returns `false` when the
  * transport's buffer is full: the client then waits for `onDrain` before writing again.
- *
- * @example
- * ```ts
- * import type { SseSink } from 'sluice/adapters';
- * const lines: string[] = [];
- * const sink: SseSink = {
- *   write: (text) => (lines.push(text), true),
- *   end: () => {}, destroy: () => {},
- *   onDrain: () => () => {}, onClose: () => () => {},
- * };
- * ```
  */
 export interface SseSink {
   /** Writes text; `false` means "buffer full, wait for drain". */

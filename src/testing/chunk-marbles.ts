@@ -1,21 +1,7 @@
 import type { ChunkEvent, ChunkMetadata } from '../core/chunk.js';
 import { optionError } from '../core/option-error.js';
 
-/**
- * Options of the chunk marble helpers (`chunks`, `expectChunks().toBe`, {@link chunkMarbles}).
- *
- * @example
- * ```ts
- * import { chunkMarbles, type ChunkMarbleOptions } from 'sluice/testing';
- * const options: ChunkMarbleOptions = {
- *   kind: 'stdout',
- *   kinds: { e: 'stderr' },
- *   metadata: { p: { partial: true } },
- *   end: { kind: 'exit' }, // `|` is `{ kind: 'exit', content: null, isFinal: true }`
- * };
- * chunkMarbles('-p-e-|', { p: 'a very long li', e: 'warning\n' }, options);
- * ```
- */
+/** Options of the chunk marble helpers (`chunks`, `expectChunks().toBe`, {@link chunkMarbles}). */
 export interface ChunkMarbleOptions {
   /** The `kind` of every event. Default `'chunk'`. */
   readonly kind?: string;
@@ -32,18 +18,7 @@ export interface ChunkMarbleOptions {
   readonly end?: { readonly kind?: string; readonly metadata?: ChunkMetadata } | false;
 }
 
-/**
- * A marble diagram rewritten for RxJS: one unique key per emission, `|` preceded by the sentinel.
- *
- * @example
- * ```ts
- * import { chunkMarbles, type ChunkMarbles } from 'sluice/testing';
- * const built: ChunkMarbles<string> = chunkMarbles('-a-|', { a: 'hi\n' }, { kind: 'stdout' });
- * built.events.a; // { sequence: 0, kind: 'stdout', content: 'hi\n', isFinal: false }
- * built.end; // { sequence: 1, kind: 'end', content: null, isFinal: true }
- * testScheduler.run(({ cold }) => cold(built.marbles, built.values));
- * ```
- */
+/** A marble diagram rewritten for RxJS: one unique key per emission, `|` preceded by the sentinel. */
 export interface ChunkMarbles<T> {
   /** The diagram to hand to `cold`, `hot` or `expectObservable(…).toBe`. */
   readonly marbles: string;

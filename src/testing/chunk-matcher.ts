@@ -5,13 +5,6 @@ import { toComparablePair } from './to-comparable-pair.js';
 /**
  * An assertion: throws when `actual` and `expected` differ (`expect(a).toEqual(e)`,
  * `assert.deepStrictEqual`, …).
- *
- * @example
- * ```ts
- * import { chunkMatcher, type AssertDeepEqual } from 'sluice/testing';
- * const assert: AssertDeepEqual = (actual, expected) => expect(actual).toEqual(expected);
- * const testScheduler = new TestScheduler(chunkMatcher(assert));
- * ```
  */
 export type AssertDeepEqual = (actual: unknown, expected: unknown) => void;
 

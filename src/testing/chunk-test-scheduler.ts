@@ -8,18 +8,7 @@ import { demandMarbles } from './demand-marbles.js';
 import { type FakeExec, type FakeExecOptions, fakeExec } from './fake-exec.js';
 import type { FakeProcessScript } from './fake-process-script.js';
 
-/**
- * A cold chunk stream built by `chunks()`: a `ColdObservable` plus the events it emits.
- *
- * @example
- * ```ts
- * import { ChunkTestScheduler, type ChunkColdObservable } from 'sluice/testing';
- * new ChunkTestScheduler().run(({ chunks, expectObservable }) => {
- *   const source: ChunkColdObservable<string> = chunks('-a-|');
- *   expectObservable(source).toBe('-a-(e|)', { a: source.events.a, e: source.end });
- * });
- * ```
- */
+/** A cold chunk stream built by `chunks()`: a `ColdObservable` plus the events it emits. */
 export type ChunkColdObservable<T> = ReturnType<TestScheduler['createColdObservable']> &
   Observable<ChunkEvent<T>> & {
     /** The stamped event of each letter. */
@@ -31,14 +20,6 @@ export type ChunkColdObservable<T> = ReturnType<TestScheduler['createColdObserva
 /**
  * The helpers of {@link ChunkTestScheduler.run}: RxJS's, plus chunk-aware ones bound to the
  * scheduler.
- *
- * @example
- * ```ts
- * import { ChunkTestScheduler, type ChunkRunHelpers } from 'sluice/testing';
- * const scenario = ({ chunks, expectChunks }: ChunkRunHelpers) =>
- *   expectChunks(chunks('-a-b-|').pipe(take(1))).toBe('-(a|)', {}, { end: false });
- * new ChunkTestScheduler((a, e) => expect(a).toEqual(e)).run(scenario);
- * ```
  */
 export interface ChunkRunHelpers extends RunHelpers {
   /** A cold stream of sequenced chunk events from a diagram of contents (see {@link chunkMarbles}). */

@@ -6,11 +6,6 @@ import type { Macrotask } from '../kernel/scheduler/macrotask.js';
  * One delivered macrotask as a row of the tables of docs/protocol.md: `seq` and `callId`, then either the
  * stream chunk (`sequence`, `chunk`, `isFinal`), the `error` (`{ code, message }`) or the
  * success `value`.
- *
- * @example
- * ```ts
- * const row: DeliveryRow = { seq: 14, extensionId: 'ext-a', callId: 'hc-42', sequence: 0, chunk: 'a1', isFinal: false };
- * ```
  */
 export type DeliveryRow = { readonly seq: number; readonly extensionId: string; readonly callId: string } & (
   | { readonly sequence: number; readonly chunk: JsonValue; readonly isFinal: boolean }

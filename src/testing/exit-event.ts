@@ -13,14 +13,7 @@ const FIELDS = [
   'rlimitHit',
 ] as const;
 
-/**
- * The fields of an `ExecResult` that {@link exitEvent} can expect; those left out are not compared.
- *
- * @example
- * ```ts
- * const killed: ExitEventFields = { exitCode: null, signal: 'SIGTERM', timedOut: true };
- * ```
- */
+/** The fields of an `ExecResult` that {@link exitEvent} can expect; those left out are not compared. */
 export type ExitEventFields = Partial<Pick<ExecResult, (typeof FIELDS)[number]>> & {
   /** The event's sequence number, when it matters. */
   readonly sequence?: number;
@@ -30,12 +23,6 @@ export type ExitEventFields = Partial<Pick<ExecResult, (typeof FIELDS)[number]>>
  * What {@link exitEvent} returns: an expected value that matches an exec's final `exit` event by
  * the fields given. Compared by {@link chunkMatcher} (so by `ChunkTestScheduler`) under any
  * assertion, and, being an asymmetric matcher, by vitest's and jest's `toEqual` as well.
- *
- * @example
- * ```ts
- * const ok: ExitEventExpectation = exitEvent({ exitCode: 0 });
- * expect(lastEvent).toEqual(ok);
- * ```
  */
 export interface ExitEventExpectation {
   /** Whether `actual` is a final `exit` event whose result has the expected fields. */

@@ -6,16 +6,7 @@ import { compileScript } from './compile-script.js';
 import { startFakeProcess } from './fake-process.js';
 import type { FakeProcessScript } from './fake-process-script.js';
 
-/**
- * Options of {@link fakeExec}. Validated when `fakeExec` is called.
- *
- * @example
- * ```ts
- * import { fakeExec, type FakeExecOptions } from 'sluice/testing';
- * const options: FakeExecOptions = { scheduler: testScheduler, pid: 100 }; // spawns get 100, 101, …
- * const fake = fakeExec({ stdout: '-a|' }, options);
- * ```
- */
+/** Options of {@link fakeExec}. Validated when `fakeExec` is called. */
 export interface FakeExecOptions {
   /** The clock the script plays on. Default `asyncScheduler` (virtual inside `TestScheduler.run`). */
   readonly scheduler?: SchedulerLike;
@@ -23,18 +14,7 @@ export interface FakeExecOptions {
   readonly pid?: number;
 }
 
-/**
- * One thing that happened to a fake process, at virtual time `at`.
- *
- * @example
- * ```ts
- * import type { FakeExecRecord } from 'sluice/testing';
- * const kills = fake.records.filter(
- *   (record): record is FakeExecRecord & { type: 'kill' } => record.type === 'kill',
- * );
- * kills.map(({ at, signal }) => `${signal}@${at}`); // e.g. ['SIGTERM@4', 'SIGKILL@2004']
- * ```
- */
+/** One thing that happened to a fake process, at virtual time `at`. */
 export type FakeExecRecord = { readonly at: number; readonly pid: number } & (
   | { readonly type: 'spawn'; readonly request: SpawnRequest }
   | { readonly type: 'pause' | 'resume' | 'endInput' | 'destroy' }
@@ -46,18 +26,6 @@ export type FakeExecRecord = { readonly at: number; readonly pid: number } & (
 /**
  * A scripted {@link ProcessPort} and the record of what was done to its processes: what
  * {@link fakeExec} returns.
- *
- * @example
- * ```ts
- * import { fakeExec, type FakeExec } from 'sluice/testing';
- * testScheduler.run(({ flush }) => {
- *   const fake: FakeExec = fakeExec({ stdout: '-a|', exit: { code: 3 } });
- *   exec('make', ['build'], { port: fake, input: 'go\n', reject: false }).subscribe();
- *   flush();
- *   fake.spawns[0]?.args; // ['build']
- *   [fake.input, fake.inputEnded, fake.running]; // ['go\n', true, 0]
- * });
- * ```
  */
 export interface FakeExec extends ProcessPort {
   /** Everything, in order: spawns, pauses and resumes by demand, kills, stdin writes, exits, releases. */
@@ -130,13 +98,24 @@ export function fakeExec(script: FakeProcessScript = {}, options: FakeExecOption
         handles.push(handle);
         return handle;
       }
-      handles.push({ ...handle, groupAlive: () => false });
+      // A spawn that failed has no pid and no group; it still records what exec does with it.
+      const failed: ProcessHandle = {
+        pid: undefined,
+        pause: () => handle.pause(),
+        resume: () => handle.resume(),
+        killGroup: (signal) => handle.killGroup(signal),
+        groupAlive: () => false,
+        writeInput: (bytes, callback) => handle.writeInput(bytes, callback),
+        endInput: () => handle.endInput(),
+        destroy: () => handle.destroy(),
+      };
+      handles.push(failed);
       const error = Object.assign(new Error(`spawn ${request.file} ${compiled.spawnError}`), {
         code: compiled.spawnError,
         path: request.file,
       });
       events.spawnError(error);
-      return { ...handle, pid: undefined, groupAlive: () => false };
+      return failed;
     },
     get records() {
       return records;

@@ -2,13 +2,6 @@
  * How a fake process ends: an exit code or a death by signal, at virtual time `at` (ms after the
  * spawn; default: when its last pipe closes), or `'hang'` (it never exits by itself: only a kill
  * ends it).
- *
- * @example
- * ```ts
- * import { fakeExec, type FakeExit } from 'sluice/testing';
- * const crash: FakeExit = { signal: 'SIGSEGV', at: 5 };
- * const fake = fakeExec({ stdout: '-a-b', exit: crash });
- * ```
  */
 export type FakeExit =
   | { readonly code: number; readonly at?: number }
@@ -22,14 +15,6 @@ export type FakeExit =
  * 1 ms, `TestScheduler.run` syntax): each letter writes `values[letter]` (default: the letter and a
  * newline), `|` closes the pipe. A pipe without `|` closes when the process exits (or after its
  * last write, if later); with `exit: 'hang'` it stays open.
- *
- * @example
- * ```ts
- * const script: FakeProcessScript = {
- *   stdout: '-a--b-|', stderr: '---e|', values: { a: 'compiling\n', b: 'done\n', e: 'warning\n' },
- *   exit: { code: 0 },
- * };
- * ```
  */
 export interface FakeProcessScript {
   readonly stdout?: string;

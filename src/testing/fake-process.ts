@@ -33,127 +33,157 @@ export function startFakeProcess(
   pid: number,
   note: (entry: FakeProcessNote) => void,
 ): ProcessHandle {
-  const { steps } = script;
-  const open = new Set<OutputStream>(['stdout', 'stderr']);
-  const held: PipeItem[] = [];
-  let heldWrites = 0;
-  let cursor = 0;
-  let elapsed = 0;
-  let alive = true;
-  let blocked = false;
-  let readerPaused = false;
-  let destroyed = false;
-  let inputEnded = false;
-  let flushing = false;
-  let timer: Subscription | undefined;
+  const process = new FakeProcess(script, events, scheduler, pid, note);
+  // Even what is due at once comes later, on the scheduler, as with a real child.
+  if (script.spawnError === undefined) process.arm();
+  return process;
+}
 
-  const reading = (): boolean => !readerPaused && !destroyed && held.length === 0;
-  const deliver = (item: PipeItem): void => {
-    if (destroyed) return;
-    if (item.type === 'data') events.data(item.stream, item.bytes);
-    else events.end(item.stream);
-  };
-  const write = (item: PipeItem): void => {
-    if (item.type === 'end') open.delete(item.stream);
-    if (reading()) deliver(item);
-    else held.push(item);
-  };
-  const exit = (exitCode: number | null, signal: string | null): void => {
-    alive = false;
-    note({ type: 'exit', exitCode, signal });
-    if (!destroyed) events.exit({ exitCode, signal });
-  };
+/** The state of one played spawn: the script's cursor and clock, the pipes and what they hold. */
+class FakeProcess implements ProcessHandle {
+  readonly #open = new Set<OutputStream>(['stdout', 'stderr']);
+  readonly #held: PipeItem[] = [];
+  #heldWrites = 0;
+  #cursor = 0;
+  #elapsed = 0;
+  #alive = true;
+  #blocked = false;
+  #readerPaused = false;
+  #destroyed = false;
+  #inputEnded = false;
+  #flushing = false;
+  #timer: Subscription | undefined;
 
-  // Writes scripted after the exit come from the rest of the group (a grandchild holding the pipes).
-  const groupAlive = (): boolean => alive || cursor < steps.length;
+  constructor(
+    private readonly script: CompiledScript,
+    private readonly events: ProcessEvents,
+    private readonly scheduler: SchedulerLike,
+    readonly pid: number,
+    private readonly note: (entry: FakeProcessNote) => void,
+  ) {}
 
-  const run = (): void => {
-    while (cursor < steps.length && !blocked && !destroyed) {
-      const step = steps[cursor] as FakeStep;
-      if (step.frame > elapsed) break;
-      if (step.type === 'data' && !reading()) {
-        if (heldWrites >= script.pipeCapacity) {
-          blocked = true;
+  pause(): void {
+    if (this.#readerPaused) return;
+    this.#readerPaused = true;
+    this.note({ type: 'pause' });
+  }
+
+  resume(): void {
+    if (!this.#readerPaused) return;
+    this.#readerPaused = false;
+    this.note({ type: 'resume' });
+    this.#flush();
+  }
+
+  killGroup(signal: NodeJS.Signals): void {
+    this.note({ type: 'kill', signal });
+    if (!this.groupAlive() || (signal !== 'SIGKILL' && this.script.ignores.includes(signal))) return;
+    this.#disarm();
+    this.#cursor = this.script.steps.length;
+    this.#blocked = false;
+    if (this.#alive) this.#exit(null, signal);
+    for (const stream of [...this.#open]) this.#write({ frame: this.#elapsed, type: 'end', stream });
+  }
+
+  /** Writes scripted after the exit come from the rest of the group (a grandchild holding the pipes). */
+  groupAlive(): boolean {
+    return this.#alive || this.#cursor < this.script.steps.length;
+  }
+
+  writeInput(bytes: Uint8Array, callback: (error?: Error | null) => void): void {
+    this.note({ type: 'input', bytes });
+    const closed = !this.#alive || this.#inputEnded;
+    callback(closed ? new Error('write EPIPE: the fake process closed its stdin') : null);
+  }
+
+  endInput(): void {
+    if (this.#inputEnded) return;
+    this.#inputEnded = true;
+    this.note({ type: 'endInput' });
+  }
+
+  destroy(): void {
+    if (this.#destroyed) return;
+    this.#destroyed = true;
+    this.#disarm();
+    this.#held.length = 0;
+    this.note({ type: 'destroy' });
+  }
+
+  /** Schedules the next step of the script, unless one is scheduled or the process cannot go on. */
+  arm(): void {
+    const next = this.script.steps[this.#cursor];
+    if (next === undefined || this.#blocked || this.#destroyed || this.#timer !== undefined) return;
+    this.#timer = this.scheduler.schedule(() => {
+      this.#timer = undefined;
+      this.#elapsed = next.frame;
+      this.#run();
+    }, next.frame - this.#elapsed);
+  }
+
+  #disarm(): void {
+    this.#timer?.unsubscribe();
+    this.#timer = undefined;
+  }
+
+  /** Plays the steps due by now, until one blocks on full pipes. */
+  #run(): void {
+    const { steps, pipeCapacity } = this.script;
+    while (this.#cursor < steps.length && !this.#blocked && !this.#destroyed) {
+      const step = steps[this.#cursor] as FakeStep;
+      if (step.frame > this.#elapsed) break;
+      if (step.type === 'data' && !this.#reading()) {
+        if (this.#heldWrites >= pipeCapacity) {
+          this.#blocked = true;
           return;
         }
-        heldWrites += 1;
+        this.#heldWrites += 1;
       }
-      cursor += 1;
-      if (step.type === 'exit') exit(step.exitCode, step.signal);
-      else write(step);
+      this.#cursor += 1;
+      if (step.type === 'exit') this.#exit(step.exitCode, step.signal);
+      else this.#write(step);
     }
-    arm();
-  };
-  const arm = (): void => {
-    const next = steps[cursor];
-    if (next === undefined || blocked || destroyed || timer !== undefined) return;
-    timer = scheduler.schedule(() => {
-      timer = undefined;
-      elapsed = next.frame;
-      run();
-    }, next.frame - elapsed);
-  };
+    this.arm();
+  }
 
-  const flush = (): void => {
-    if (flushing) return;
-    flushing = true;
+  #reading(): boolean {
+    return !this.#readerPaused && !this.#destroyed && this.#held.length === 0;
+  }
+
+  #deliver(item: PipeItem): void {
+    if (this.#destroyed) return;
+    if (item.type === 'data') this.events.data(item.stream, item.bytes);
+    else this.events.end(item.stream);
+  }
+
+  #write(item: PipeItem): void {
+    if (item.type === 'end') this.#open.delete(item.stream);
+    if (this.#reading()) this.#deliver(item);
+    else this.#held.push(item);
+  }
+
+  #exit(exitCode: number | null, signal: string | null): void {
+    this.#alive = false;
+    this.note({ type: 'exit', exitCode, signal });
+    if (!this.#destroyed) this.events.exit({ exitCode, signal });
+  }
+
+  /** Delivers what the pipes held while the reader was paused; a blocked process goes on. */
+  #flush(): void {
+    if (this.#flushing) return;
+    this.#flushing = true;
     try {
-      while (held.length > 0 && !readerPaused && !destroyed) {
-        const item = held.shift() as PipeItem;
-        if (item.type === 'data') heldWrites -= 1;
-        deliver(item);
+      while (this.#held.length > 0 && !this.#readerPaused && !this.#destroyed) {
+        const item = this.#held.shift() as PipeItem;
+        if (item.type === 'data') this.#heldWrites -= 1;
+        this.#deliver(item);
       }
     } finally {
-      flushing = false;
+      this.#flushing = false;
     }
-    if (blocked && reading()) {
-      blocked = false;
-      run();
+    if (this.#blocked && this.#reading()) {
+      this.#blocked = false;
+      this.#run();
     }
-  };
-
-  // Even what is due at once comes later, on the scheduler, as with a real child.
-  if (script.spawnError === undefined) arm();
-  return {
-    pid,
-    pause: () => {
-      if (readerPaused) return;
-      readerPaused = true;
-      note({ type: 'pause' });
-    },
-    resume: () => {
-      if (!readerPaused) return;
-      readerPaused = false;
-      note({ type: 'resume' });
-      flush();
-    },
-    killGroup: (signal) => {
-      note({ type: 'kill', signal });
-      if (!groupAlive() || (signal !== 'SIGKILL' && script.ignores.includes(signal))) return;
-      timer?.unsubscribe();
-      timer = undefined;
-      cursor = steps.length;
-      blocked = false;
-      if (alive) exit(null, signal);
-      for (const stream of [...open]) write({ frame: elapsed, type: 'end', stream });
-    },
-    groupAlive,
-    writeInput: (bytes, callback) => {
-      note({ type: 'input', bytes });
-      callback(alive && !inputEnded ? null : new Error('write EPIPE: the fake process closed its stdin'));
-    },
-    endInput: () => {
-      if (inputEnded) return;
-      inputEnded = true;
-      note({ type: 'endInput' });
-    },
-    destroy: () => {
-      if (destroyed) return;
-      destroyed = true;
-      timer?.unsubscribe();
-      timer = undefined;
-      held.length = 0;
-      note({ type: 'destroy' });
-    },
-  };
+  }
 }

@@ -6,11 +6,6 @@ import type { JsonValue } from '../kernel/protocol/json-value.js';
 /**
  * One step of a {@link scriptedProducer}, at an absolute time `at` of the clock: a chunk
  * (`chunk`, optionally `final`), a normal end (`complete`), or a failure (`error`).
- *
- * @example
- * ```ts
- * const steps: ScriptedStep[] = [{ at: 10, chunk: 'a' }, { at: 20, complete: true }];
- * ```
  */
 export type ScriptedStep =
   | { readonly at: number; readonly chunk: JsonValue; readonly final?: boolean }
@@ -19,11 +14,6 @@ export type ScriptedStep =
 
 /**
  * What a scripted producer went through, for assertions: `subscribe`, `pause`, `resume`, `emit`, `unsubscribe`.
- *
- * @example
- * ```ts
- * const trace: ScriptedTrace = (event, time) => console.log(`${event}@${time}`);
- * ```
  */
 export type ScriptedTrace = (
   event: 'subscribe' | 'pause' | 'resume' | 'emit' | 'unsubscribe',

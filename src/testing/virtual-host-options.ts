@@ -9,19 +9,7 @@ import type { HostcallKind } from '../kernel/protocol/hostcall-kind.js';
 import type { FakeExec } from './fake-exec.js';
 import type { FakeProcessScript } from './fake-process-script.js';
 
-/**
- * Options of {@link createVirtualHost}. Validated before anything is created.
- *
- * @example
- * ```ts
- * import { createVirtualHost, type VirtualHostOptions } from 'sluice/testing';
- * const options: VirtualHostOptions = {
- *   driver: 'clock', // deliver on the clock instead of tick()
- *   exec: { stdout: '-a-b|', exit: { code: 0 } }, // streaming exec runs on a fake process
- * };
- * const vhost = createVirtualHost(options);
- * ```
- */
+/** Options of {@link createVirtualHost}. Validated before anything is created. */
 export interface VirtualHostOptions {
   /** The virtual clock. Default: a new `VirtualTimeScheduler` (give your `TestScheduler` inside `run`). */
   readonly clock?: SchedulerLike;

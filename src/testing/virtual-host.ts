@@ -18,21 +18,7 @@ import { fakeExecProducer } from './fake-exec-producer.js';
 import { type ScriptedStep, scriptedProducer } from './scripted-producer.js';
 import { checkVirtualHostOptions, type VirtualHostOptions } from './virtual-host-options.js';
 
-/**
- * The kernel host and bridge on a virtual clock (see {@link createVirtualHost}).
- *
- * @example
- * ```ts
- * import { createVirtualHost, type VirtualHost } from 'sluice/testing';
- * const vhost: VirtualHost = createVirtualHost();
- * const { api } = vhost.extension('ext-a', { callIds: ['hc-1'] });
- * vhost.script('hc-1', [{ at: 10, chunk: 'a', final: true }]);
- * api.exec('echo', { stream: true }).subscribe();
- * await vhost.play();
- * vhost.delivered;
- * // [{ seq: 0, extensionId: 'ext-a', callId: 'hc-1', sequence: 0, chunk: 'a', isFinal: true }]
- * ```
- */
+/** The kernel host and bridge on a virtual clock (see {@link createVirtualHost}). */
 export interface VirtualHost {
   /** The real kernel host. */
   readonly host: Host;

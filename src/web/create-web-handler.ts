@@ -11,19 +11,7 @@ import type { WebGuard } from './web-guard.js';
 import type { WebRun } from './web-run.js';
 import { writeStoredLog } from './write-stored-log.js';
 
-/**
- * Options of {@link createWebHandler}.
- *
- * @example
- * ```ts
- * import { createWebHandler, type WebHandlerOptions } from 'sluice/web';
- * const options: WebHandlerOptions = {
- *   registry,
- *   guard,
- *   start: () => registry.start(exec('make', [], { reject: false }), { command: 'make' }), // enables POST /runs
- * };
- * ```
- */
+/** Options of {@link createWebHandler}. */
 export interface WebHandlerOptions {
   /** The runs served. */
   readonly registry: RunRegistry;
@@ -38,13 +26,6 @@ export interface WebHandlerOptions {
 /**
  * A `node:http` request handler; resolves `true` when it answered the request (`false`: not one
  * of its paths, so an app can go on routing).
- *
- * @example
- * ```ts
- * createServer(async (req, res) => {
- *   if (!(await handler(req, res))) res.writeHead(404).end();
- * });
- * ```
  */
 export type WebHandler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 

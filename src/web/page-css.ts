@@ -7,11 +7,6 @@
  * one luminance (about 0.18), where both read at 4.5:1 or better (WCAG AA) — `ESC[42;30m`, the
  * black-on-green of test runners' PASS badges, included (docs/web.md).
  * The pane (`#log`) holds runs of lines: `.out` (stdout), `.err` (stderr), `.gap`.
- *
- * @example
- * ```ts
- * res.writeHead(200, { 'content-type': 'text/css; charset=utf-8' }).end(pageCss);
- * ```
  */
 export const pageCss = `
 :root { color-scheme: dark; --bg: #0d1117; --panel: #161b22; --fg: #d6dde8; --dim: #8b949e;

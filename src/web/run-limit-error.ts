@@ -1,17 +1,6 @@
 import { isSluiceError, SluiceError } from '../core/errors/sluice-error.js';
 
-/**
- * Details carried by a {@link RunLimitError}.
- *
- * @example
- * ```ts
- * import { isRunLimitError, type RunLimitInfo } from 'sluice/web';
- * if (isRunLimitError(error)) {
- *   const info: RunLimitInfo | undefined = error.info;
- *   console.warn(`${info?.limit} is ${info?.max}`);
- * }
- * ```
- */
+/** Details carried by a {@link RunLimitError}. */
 export interface RunLimitInfo {
   /** Which limit: `maxRuns` (runs not yet ended) or `maxViewers` (viewers of one run). */
   limit: 'maxRuns' | 'maxViewers';

@@ -1,11 +1,6 @@
 /**
  * What the run page shows before its script runs: the run's id, its command, how long it has
  * been running, and whether the server can start another run ("Run again").
- *
- * @example
- * ```ts
- * const page: RunPageInfo = { id: 'a1b2c3', command: 'make -j8', elapsedMs: 1200, canStart: false };
- * ```
  */
 export interface RunPageInfo {
   readonly id: string;

@@ -10,18 +10,6 @@ import type { RunStore } from '../runs/run-store.js';
 /**
  * Options of a {@link RunRegistry}: its limits and its retention. Checked when the registry is
  * created. See `docs/web.md` for what they bound.
- *
- * @example
- * ```ts
- * import { RunRegistry, type RunRegistryOptions } from 'sluice/web';
- *
- * const options: RunRegistryOptions = {
- *   maxRuns: 4, // a fifth start() throws RUN_LIMIT (the handler answers 429)
- *   retainMs: 60_000, // a finished run is freed a minute after its last viewer left
- *   replay: { maxEvents: 20_000 },
- * };
- * const registry = new RunRegistry(options);
- * ```
  */
 export interface RunRegistryOptions {
   /** Runs that have not ended, at most. Default `8`. */
@@ -48,15 +36,7 @@ export interface RunRegistryOptions {
   readonly scheduler?: SchedulerLike;
 }
 
-/**
- * The checked settings of a {@link RunRegistry}, every field filled in.
- *
- * @example
- * ```ts
- * const config: RunRegistryConfig = readRunRegistryOptions({ maxRuns: 2 });
- * config.retainMs; // 300000
- * ```
- */
+/** The checked settings of a {@link RunRegistry}, every field filled in. */
 export interface RunRegistryConfig {
   readonly maxRuns: number;
   readonly maxViewers: number;

@@ -8,16 +8,7 @@ import type { RunRegistry } from './run-registry.js';
 import { createWebGuard, type WebGuard } from './web-guard.js';
 import type { WebRun } from './web-run.js';
 
-/**
- * Options of {@link startWebServer}.
- *
- * @example
- * ```ts
- * import { startWebServer, type WebServerOptions } from 'sluice/web';
- * const options: WebServerOptions = { registry, host: '0.0.0.0', port: 8080, allowedHosts: ['build-box.local'] };
- * const server = await startWebServer(options);
- * ```
- */
+/** Options of {@link startWebServer}. */
 export interface WebServerOptions {
   /** The runs to serve. */
   readonly registry: RunRegistry;
@@ -35,16 +26,7 @@ export interface WebServerOptions {
   readonly home?: () => WebRun | undefined;
 }
 
-/**
- * A running sluice web server.
- *
- * @example
- * ```ts
- * const server: WebServer = await startWebServer({ registry });
- * console.log(server.url); // http://127.0.0.1:43117/?token=…
- * await server.close();
- * ```
- */
+/** A running sluice web server. */
 export interface WebServer {
   /** The page's URL, with the access token (print it; it is the key). */
   readonly url: string;

@@ -4,16 +4,7 @@ import { isIP } from 'node:net';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 
-/**
- * Options of {@link createWebGuard}.
- *
- * @example
- * ```ts
- * import { createWebGuard, type WebGuardOptions } from 'sluice/web';
- * const options: WebGuardOptions = { token, hosts: ['127.0.0.1', 'localhost'], port: 8080 };
- * const guard = createWebGuard(options);
- * ```
- */
+/** Options of {@link createWebGuard}. */
 export interface WebGuardOptions {
   /** The access token every request but the page's static files must carry. */
   readonly token: string;
@@ -34,29 +25,13 @@ export interface WebGuardOptions {
   readonly cookieName?: string;
 }
 
-/**
- * Why a request was refused: an HTTP status and a message for the response body.
- *
- * @example
- * ```ts
- * const refusal: WebRefusal | undefined = guard.check(req, { write: true });
- * if (refusal) res.writeHead(refusal.status, { 'content-type': 'text/plain' }).end(refusal.message);
- * ```
- */
+/** Why a request was refused: an HTTP status and a message for the response body. */
 export interface WebRefusal {
   readonly status: 401 | 403;
   readonly message: string;
 }
 
-/**
- * The access checks of a sluice web server (see {@link createWebGuard}).
- *
- * @example
- * ```ts
- * const refusal = guard.check(req, { write: req.method !== 'GET' });
- * if (refusal === undefined && guard.tokenFromQuery(req)) res.setHeader('set-cookie', guard.cookie());
- * ```
- */
+/** The access checks of a sluice web server (see {@link createWebGuard}). */
 export interface WebGuard {
   /** The `Host` check alone (for the page's static files). */
   checkHost(req: IncomingMessage): WebRefusal | undefined;

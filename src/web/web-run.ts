@@ -4,14 +4,7 @@ import type { RunStore } from '../runs/run-store.js';
 import { RunLimitError } from './run-limit-error.js';
 import type { RunLogFile } from './run-log-file.js';
 
-/**
- * What a {@link WebRun} shares with its registry; internal to `sluice/web`.
- *
- * @example
- * ```ts
- * const hooks: WebRunHooks = { store, endpoint: runSseEndpoint(store), viewersChanged: (run) => {}, maxViewers: 500 };
- * ```
- */
+/** What a {@link WebRun} shares with its registry; internal to `sluice/web`. */
 export interface WebRunHooks {
   /** The store the run lives in. */
   readonly store: RunStore;

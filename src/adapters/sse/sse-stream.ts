@@ -16,21 +16,6 @@ import type { SseSink } from '../../sse/sse-sink.js';
 /**
  * The validated settings of an {@link SseStream} (see `ToServerSentEventsOptions`): every field
  * is required here; `toServerSentEvents` validates the options and fills in the defaults.
- *
- * @example
- * ```ts
- * import { asyncScheduler } from 'rxjs';
- * import { SseStream, type SseStreamConfig } from 'sluice/adapters';
- *
- * const config: SseStreamConfig = {
- *   replay: { maxEvents: 10_000, maxBytes: 8 << 20 },
- *   heartbeatMs: 15_000,
- *   stallTimeoutMs: 30_000,
- *   retryMs: 1000,
- *   scheduler: asyncScheduler,
- * };
- * const run = new SseStream(events$, config); // no validation: prefer toServerSentEvents
- * ```
  */
 export interface SseStreamConfig {
   /** Bounds of the replay log. */
@@ -49,15 +34,6 @@ export interface SseStreamConfig {
  * How a request to attach was answered: `200` with the attached client, `204` when the stream
  * has already delivered its final event past `Last-Event-ID`, `400` when `Last-Event-ID` is
  * ahead of the stream.
- *
- * @example
- * ```ts
- * import type { SseAttachResult } from 'sluice/adapters';
- *
- * const result: SseAttachResult = run.attach(() => sink, lastEventId);
- * if (result.status === 200) console.log('following from', result.client.cursor);
- * else console.warn(result.status, result.message);
- * ```
  */
 export type SseAttachResult =
   | { readonly status: 200; readonly client: SseClient }

@@ -27,11 +27,6 @@ const USAGE = 'sluice follow --redis <url> <run-id> [--after <seq>] [--json [--w
  * `sluice exec` does), `130` for a cancelled run, `124` for a stalled one, `127`/`126` for a command that
  * could not start, `1` for another failure (its code printed: `OWNER_LOST`, `RUN_STORE_FAILED`,
  * `RUN_NOT_FOUND`, …). Writes wait for `'drain'`, and a slow reader pauses the Redis reads.
- *
- * @example
- * ```ts
- * process.exitCode = await followCommand.run(['--redis', url, 'build-7', '--after', '41'], process, process.env);
- * ```
  */
 export const followCommand: Subcommand = {
   summary: `${USAGE}\n                            print a run's events from any machine, live, and exit with its code`,

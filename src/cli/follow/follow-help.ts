@@ -1,11 +1,4 @@
-/**
- * The text `sluice follow --help` prints.
- *
- * @example
- * ```ts
- * process.stdout.write(followHelpText);
- * ```
- */
+/** The text `sluice follow --help` prints. */
 export const followHelpText = `sluice follow — print a run's output from any machine that reaches its Redis, live
 
 Usage:

@@ -5,11 +5,6 @@ import { mcpHelpText } from './mcp-help.js';
  * `sluice mcp`: serves the kernel's tools to an MCP host over stdio, or Streamable HTTP with `--http`
  * (see `run-mcp.ts`). The MCP
  * SDK is loaded only when this command runs, so `sluice exec` does not pay for it.
- *
- * @example
- * ```ts
- * process.exitCode = await mcpCommand.run(['--allow', 'git'], process, process.env);
- * ```
  */
 export const mcpCommand: Subcommand = {
   summary:

@@ -1,11 +1,4 @@
-/**
- * The text `sluice mcp --help` prints.
- *
- * @example
- * ```ts
- * process.stdout.write(mcpHelpText);
- * ```
- */
+/** The text `sluice mcp --help` prints. */
 export const mcpHelpText = `sluice mcp — serve sluice's Exec tool to an MCP host over stdio or Streamable HTTP
 
 Usage:

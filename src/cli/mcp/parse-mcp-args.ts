@@ -10,11 +10,6 @@ import { wholeNumberFlag } from '../whole-number-flag.js';
 /**
  * How `sluice mcp --http` serves: the address, the names `Host` may carry besides it, the run
  * store (`--redis`), and whether a token is required.
- *
- * @example
- * ```ts
- * const http: McpHttpFlags = { host: '127.0.0.1', port: 8080, allowHosts: [], redis: undefined, noToken: false };
- * ```
  */
 export interface McpHttpFlags {
   readonly host: string;
@@ -28,11 +23,6 @@ export interface McpHttpFlags {
 /**
  * What `sluice mcp` was asked to do: show help, or serve with these Exec settings — over stdio,
  * or over HTTP when `http` is set.
- *
- * @example
- * ```ts
- * const command: McpCommand = { help: false, allow: ['npm'], cwd: '/srv/repo', timeoutS: 60, allowEnv: [], http: undefined };
- * ```
  */
 export interface McpCommand {
   readonly help: boolean;

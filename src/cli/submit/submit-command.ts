@@ -13,11 +13,6 @@ const USAGE = 'sluice submit --redis <url> [--run-id <id>] [--max-bytes N] -- <c
  * [--timeout-ms <n>] [--max-events N] [--max-bytes N] [--retain-ms N] -- <command> [args…]`: puts
  * the command on the run queue for `sluice worker`s and prints its run id (follow it with `sluice
  * follow`). The retention flags are the run's own (the worker's store's by default).
- *
- * @example
- * ```ts
- * await submitCommand.run(['--redis', url, '--', 'make', 'test'], process, process.env); // prints the run id
- * ```
  */
 export const submitCommand: Subcommand = {
   summary: `${USAGE}\n                            queue a command for the workers; prints its run id`,

@@ -1,11 +1,4 @@
-/**
- * The text `sluice submit --help` prints.
- *
- * @example
- * ```ts
- * process.stdout.write(submitHelpText);
- * ```
- */
+/** The text `sluice submit --help` prints. */
 export const submitHelpText = `sluice submit — queue a command for the workers of a Redis, and print its run id
 
 Usage:

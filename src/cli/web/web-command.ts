@@ -16,11 +16,6 @@ const USAGE = 'sluice web --redis <url> [--host <address>] [--port <n>] [--allow
  * `SLUICE_WEB_TOKEN` and `--allow-host <balancer-name:port>`; a viewer then resumes on whichever
  * it reaches, and a Cancel reaches the run's owner wherever it runs (`docs/scaling.md`). It runs
  * until a signal (SIGINT, SIGTERM) stops it, and exits 0.
- *
- * @example
- * ```ts
- * process.exitCode = await webCommand.run(['--redis', 'redis://127.0.0.1:6379', '--port', '8080'], process, process.env);
- * ```
  */
 export const webCommand: Subcommand = {
   summary: `${USAGE}\n                            serve the live page of any run in Redis (see docs/scaling.md)`,

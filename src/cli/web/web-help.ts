@@ -1,11 +1,4 @@
-/**
- * The text `sluice web --help` prints.
- *
- * @example
- * ```ts
- * process.stdout.write(webHelpText);
- * ```
- */
+/** The text `sluice web --help` prints. */
 export const webHelpText = `sluice web — serve the live page of every run in a Redis
 
 Usage:

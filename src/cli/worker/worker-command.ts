@@ -12,13 +12,6 @@ const USAGE = 'sluice worker --redis <url> [--concurrency N]';
  * [--lease-ms N] [--claim-idle-ms N] [--max-events N] [--max-bytes N] [--retain-ms N]`: runs submitted commands until SIGTERM/SIGINT, then stops gracefully
  * (running commands get `--grace-ms` to finish, then are cancelled). Logs what it does on stderr.
  * A dead worker's runs are reclaimed by the others (see `startRunWorker`).
- *
- * @example
- * ```ts
- * const controller = new AbortController();
- * const code = workerCommand.run(['--redis', url, '--concurrency', '4'], process, process.env, controller.signal);
- * controller.abort(); // graceful stop
- * ```
  */
 export const workerCommand: Subcommand = {
   summary: `${USAGE}\n                            run queued commands (SIGTERM: finish, then stop)`,

@@ -1,11 +1,4 @@
-/**
- * The text `sluice worker --help` prints.
- *
- * @example
- * ```ts
- * process.stdout.write(workerHelpText);
- * ```
- */
+/** The text `sluice worker --help` prints. */
 export const workerHelpText = `sluice worker — run the commands queued with \`sluice submit\`
 
 Usage:

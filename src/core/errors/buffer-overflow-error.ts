@@ -1,17 +1,6 @@
 import { isSluiceError, SluiceError } from './sluice-error.js';
 
-/**
- * Details carried by a {@link BufferOverflowError}.
- *
- * @example
- * ```ts
- * import { isBufferOverflowError, type BufferOverflowInfo } from 'sluice';
- * if (isBufferOverflowError(error)) {
- *   const info: BufferOverflowInfo | undefined = error.info;
- *   console.warn(`consumer fell ${info?.capacity} events behind`);
- * }
- * ```
- */
+/** Details carried by a {@link BufferOverflowError}. */
 export interface BufferOverflowInfo {
   /** The capacity of the buffer that overflowed. */
   capacity: number;

@@ -1,17 +1,6 @@
 import { isSluiceError, SluiceError } from './sluice-error.js';
 
-/**
- * Details carried by a {@link CancelledError}.
- *
- * @example
- * ```ts
- * import { isCancelledError, type CancelledErrorInfo } from 'sluice';
- * if (isCancelledError(error)) {
- *   const { reason, result }: CancelledErrorInfo = error.info;
- *   console.log('stopped because', reason, 'after', result);
- * }
- * ```
- */
+/** Details carried by a {@link CancelledError}. */
 export interface CancelledErrorInfo<R = unknown> {
   /** Why: the aborted signal's `reason` (an `AbortError` `DOMException` unless one was given). */
   readonly reason: unknown;

@@ -1,11 +1,6 @@
 /**
  * One problem found in JSON that arrived from outside (a wire frame, a hostcall payload, tool
  * arguments, a runner line, an SSE message): where, what was there, and what is wrong.
- *
- * @example
- * ```ts
- * const issue: FieldIssue = { field: 'payload.stream', value: 'yes', problem: 'must be a boolean' };
- * ```
  */
 export interface FieldIssue {
   /** The dotted path of the field (`outcome.value.items[2]`), or `''` for the value as a whole. */

@@ -2,30 +2,10 @@ import { isSluiceError, SluiceError } from './sluice-error.js';
 
 const HTTP_BRAND = Symbol.for('sluice.error.http');
 
-/**
- * The codes an {@link HttpError} carries.
- *
- * @example
- * ```ts
- * import { isHttpError, type HttpErrorCode } from 'sluice';
- * const retryable: readonly HttpErrorCode[] = ['HTTP_FAILED', 'TIMEOUT'];
- * if (isHttpError(error) && retryable.includes(error.code)) retry();
- * ```
- */
+/** The codes an {@link HttpError} carries. */
 export type HttpErrorCode = 'HTTP_STATUS' | 'HTTP_FAILED' | 'TIMEOUT';
 
-/**
- * Details carried by an {@link HttpError}.
- *
- * @example
- * ```ts
- * import { isHttpError, type HttpErrorInfo } from 'sluice';
- * if (isHttpError(error, 'HTTP_STATUS')) {
- *   const { method, url, status, body, bodyTruncated }: HttpErrorInfo = error.info;
- *   console.error(`${method} ${url} → ${status}: ${body}${bodyTruncated ? '…' : ''}`);
- * }
- * ```
- */
+/** Details carried by an {@link HttpError}. */
 export interface HttpErrorInfo {
   /** The requested URL. */
   readonly url: string;

@@ -1,16 +1,7 @@
 import { describeIssue } from './describe-issue.js';
 import { isSluiceError, SluiceError } from './sluice-error.js';
 
-/**
- * Details carried by an {@link InvalidFrameError}.
- *
- * @example
- * ```ts
- * import { InvalidFrameError, type InvalidFrameInfo } from 'sluice';
- * const info: InvalidFrameInfo = { field: 'outcome.StreamChunk.sequence', value: 'x' };
- * throw new InvalidFrameError(info, 'must be a non-negative integer');
- * ```
- */
+/** Details carried by an {@link InvalidFrameError}. */
 export interface InvalidFrameInfo {
   /** The dotted path of the offending field (`outcome.StreamChunk.sequence`), or `''` for the frame itself. */
   field: string;

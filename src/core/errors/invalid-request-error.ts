@@ -1,16 +1,7 @@
 import { describeIssue } from './describe-issue.js';
 import { isSluiceError, SluiceError } from './sluice-error.js';
 
-/**
- * Details carried by an {@link InvalidRequestError}.
- *
- * @example
- * ```ts
- * import { InvalidRequestError, type InvalidRequestInfo } from 'sluice';
- * const info: InvalidRequestInfo = { field: 'payload.cmd', value: undefined }; // a missing field
- * throw new InvalidRequestError(info, 'is required');
- * ```
- */
+/** Details carried by an {@link InvalidRequestError}. */
 export interface InvalidRequestInfo {
   /** The dotted path of the offending field (`payload.buffer_size`), or `''` for the request itself. */
   field: string;

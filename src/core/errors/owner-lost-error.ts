@@ -1,17 +1,6 @@
 import { isSluiceError, SluiceError } from './sluice-error.js';
 
-/**
- * Details carried by an {@link OwnerLostError}.
- *
- * @example
- * ```ts
- * import { isOwnerLostError, type OwnerLostInfo } from 'sluice';
- * if (isOwnerLostError(error)) {
- *   const { runId, owner }: OwnerLostInfo = error.info!;
- *   console.error(`run ${runId}: its owner ${owner} stopped answering`);
- * }
- * ```
- */
+/** Details carried by an {@link OwnerLostError}. */
 export interface OwnerLostInfo {
   /** The run whose owner was lost. */
   readonly runId: string;

@@ -1,14 +1,6 @@
 import { isSluiceError, SluiceError } from './sluice-error.js';
 
-/**
- * Details carried by a {@link PeerMissingError}.
- *
- * @example
- * ```ts
- * import { isPeerMissingError } from 'sluice';
- * if (isPeerMissingError(error)) console.error(`run: ${error.info?.install}`);
- * ```
- */
+/** Details carried by a {@link PeerMissingError}. */
 export interface PeerMissingInfo {
   /** The optional peer dependency that is not installed (`ioredis`, `@modelcontextprotocol/sdk`). */
   readonly packageName: string;

@@ -5,25 +5,10 @@ import { isSluiceError, SluiceError } from './sluice-error.js';
  * already owns it (`RUN_EXISTS`), or the store itself failed — Redis unreachable for longer than
  * its retries, the run's data vanished (a restart without persistence), a write refused
  * (`RUN_STORE_FAILED`).
- *
- * @example
- * ```ts
- * import type { RunStoreErrorCode } from 'sluice';
- * const retryable: RunStoreErrorCode[] = ['RUN_STORE_FAILED'];
- * ```
  */
 export type RunStoreErrorCode = 'RUN_NOT_FOUND' | 'RUN_EXISTS' | 'RUN_STORE_FAILED';
 
-/**
- * Details carried by a {@link RunStoreError}.
- *
- * @example
- * ```ts
- * import { RunStoreError, type RunStoreErrorInfo } from 'sluice';
- * const info: RunStoreErrorInfo = { runId: 'build-7' };
- * new RunStoreError('RUN_NOT_FOUND', 'Run build-7 does not exist', { info });
- * ```
- */
+/** Details carried by a {@link RunStoreError}. */
 export interface RunStoreErrorInfo {
   /** The run concerned. */
   readonly runId: string;

@@ -1,15 +1,6 @@
 import { isSluiceError, SluiceError } from './sluice-error.js';
 
-/**
- * Which rule of a sequenced stream was broken.
- *
- * @example
- * ```ts
- * import { isSequenceError, type SequenceRule } from 'sluice';
- * const lost: readonly SequenceRule[] = ['gap', 'missing-final'];
- * if (isSequenceError(error) && error.info && lost.includes(error.info.rule)) refetch();
- * ```
- */
+/** Which rule of a sequenced stream was broken. */
 export type SequenceRule =
   | 'start'
   | 'order'
@@ -19,16 +10,7 @@ export type SequenceRule =
   | 'missing-final'
   | 'final-before-complete';
 
-/**
- * Details carried by a {@link SequenceError}.
- *
- * @example
- * ```ts
- * import { SequenceError, type SequenceErrorInfo } from 'sluice';
- * const info: SequenceErrorInfo = { rule: 'duplicate', expected: 4, received: 3 };
- * new SequenceError(info).message; // 'Sequence duplicate: expected 4, received 3 again'
- * ```
- */
+/** Details carried by a {@link SequenceError}. */
 export interface SequenceErrorInfo {
   /** The rule that was broken. */
   rule: SequenceRule;

@@ -3,12 +3,6 @@ const BRAND = Symbol.for('sluice.error');
 /**
  * The stable error codes sluice uses. Every {@link SluiceError} carries one of these (or a code a
  * producer chose).
- *
- * @example
- * ```ts
- * import { isSluiceError, type SluiceErrorCode } from 'sluice';
- * const code: SluiceErrorCode = isSluiceError(error) ? error.code : 'EXEC_FAILED';
- * ```
  */
 export type SluiceErrorCode =
   | 'EXEC_FAILED'
@@ -36,16 +30,7 @@ export type SluiceErrorCode =
   | 'PEER_MISSING'
   | (string & {});
 
-/**
- * Options accepted by every sluice error constructor.
- *
- * @example
- * ```ts
- * import { SluiceError, type SluiceErrorOptions } from 'sluice';
- * const options: SluiceErrorOptions<{ url: string }> = { cause: socketError, info: { url } };
- * throw new SluiceError('HTTP_FAILED', `Lost ${url}`, options);
- * ```
- */
+/** Options accepted by every sluice error constructor. */
 export interface SluiceErrorOptions<I = unknown> {
   /** The underlying error, if any. */
   cause?: unknown;

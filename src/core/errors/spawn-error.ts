@@ -1,17 +1,6 @@
 import { isSluiceError, SluiceError } from './sluice-error.js';
 
-/**
- * Details carried by a {@link SpawnError}.
- *
- * @example
- * ```ts
- * import { isSpawnError, type SpawnErrorInfo } from 'sluice';
- * if (isSpawnError(error) && error.info) {
- *   const { errno, file, cwd }: SpawnErrorInfo = error.info;
- *   console.error(`cannot run ${file} in ${cwd ?? process.cwd()}: ${errno}`); // e.g. ENOENT
- * }
- * ```
- */
+/** Details carried by a {@link SpawnError}. */
 export interface SpawnErrorInfo {
   /** The OS error code (`ENOENT`, `EACCES`, `ENOTDIR`, …), or `'UNKNOWN'`. */
   errno: string;

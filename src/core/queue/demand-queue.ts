@@ -2,25 +2,13 @@ import { Valve } from '../demand.js';
 import type { QueueOutlet } from './queue-outlet.js';
 import { RingQueue } from './ring-queue.js';
 
-/**
- * How a {@link DemandQueue}'s producer ended: completed, or failed with `reason`.
- *
- * @example
- * ```ts
- * queue.end({ error: true, reason: new Error('boom') }); // delivered after every queued value
- * ```
- */
+/** How a {@link DemandQueue}'s producer ended: completed, or failed with `reason`. */
 export type QueueEnding = { readonly error: false } | { readonly error: true; readonly reason: unknown };
 
 /**
  * Where a {@link DemandQueue} keeps its values: a {@link RingQueue} by default; `bounded()` gives
  * one that applies its drop strategy. `push` returns `false` when the value cannot be taken
  * (`bounded({ strategy: 'error' })` overflowing).
- *
- * @example
- * ```ts
- * const store: QueueStore<number> = new RingQueue<number>();
- * ```
  */
 export interface QueueStore<T> {
   readonly size: number;
@@ -29,17 +17,7 @@ export interface QueueStore<T> {
   clear(): void;
 }
 
-/**
- * What every {@link DemandQueue} has: its water marks and where its values and its ending go.
- *
- * @example
- * ```ts
- * const options: DemandQueueOptions<string> = {
- *   highWater: 16, lowWater: 8,
- *   deliver: (value) => waiter.resolve(value), finish: (ending) => end(ending),
- * };
- * ```
- */
+/** What every {@link DemandQueue} has: its water marks and where its values and its ending go. */
 export interface DemandQueueOptions<T> {
   /** The producer is paused once this many values wait (counting what the outlets hold). */
   readonly highWater: number;

@@ -3,13 +3,6 @@
  * water marks: credit asked for ({@link Credit}), a downstream demand ({@link DemandGate}),
  * values out but not yet taken ({@link InFlight}). A queue is given the outlets its user needs and
  * lets a value out only while every one of them is open.
- *
- * @example
- * ```ts
- * const credit = new Credit();
- * const queue = new DemandQueue<string>({ highWater: 16, deliver, finish }, credit);
- * credit.request(1); // a next() call: one value may go out
- * ```
  */
 export interface QueueOutlet {
   /** Whether one more value may go out now. */

@@ -1,13 +1,6 @@
 import type { BridgeTransport } from './bridge-transport.js';
 
-/**
- * Options of {@link createBridge}.
- *
- * @example
- * ```ts
- * createBridge({ ...connection, callIds: () => `ext-a:${crypto.randomUUID()}` });
- * ```
- */
+/** Options of {@link createBridge}. */
 export interface BridgeOptions extends BridgeTransport {
   /** Makes call ids. Default: `hc-1`, `hc-2`, … per bridge. */
   readonly callIds?: () => string;

@@ -1,13 +1,6 @@
 import type { HostcallRequest } from '../protocol/hostcall-request.js';
 
-/**
- * How a bridge reaches its host (in-process: a `HostConnection` from `host.connect`).
- *
- * @example
- * ```ts
- * const transport: BridgeTransport = host.connect('ext-a', (task) => bridge.completeHostcall(task.callId, task.outcome));
- * ```
- */
+/** How a bridge reaches its host (in-process: a `HostConnection` from `host.connect`). */
 export interface BridgeTransport {
   /** Hands a request to the host. */
   send(request: HostcallRequest): void;

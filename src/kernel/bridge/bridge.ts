@@ -4,15 +4,7 @@ import type { JsonValue } from '../protocol/json-value.js';
 import type { BridgeStats } from './bridge-stats.js';
 import type { HostcallStream } from './hostcall-stream.js';
 
-/**
- * The extension side of the hostcall protocol (see {@link createBridge}).
- *
- * @example
- * ```ts
- * const stream = bridge.stream('exec', { cmd: 'make' });
- * bridge.cancelStream(stream.callId);
- * ```
- */
+/** The extension side of the hostcall protocol (see {@link createBridge}). */
 export interface Bridge {
   readonly stats: BridgeStats;
   /** Hands the bridge an outcome for `callId`, as a `HostcallOutcome` or in the bridge shape. */

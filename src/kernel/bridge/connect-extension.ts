@@ -5,14 +5,7 @@ import { createBridge } from './create-bridge.js';
 import { createExtensionApi, type ExtensionApi } from './extension-api.js';
 import { inProcessDelivery } from './in-process-delivery.js';
 
-/**
- * An extension wired to an in-process host (see {@link connectExtension}).
- *
- * @example
- * ```ts
- * const { api, bridge, disconnect } = connectExtension(host, 'ext-a');
- * ```
- */
+/** An extension wired to an in-process host (see {@link connectExtension}). */
 export interface ConnectedExtension {
   readonly extensionId: string;
   readonly bridge: Bridge;

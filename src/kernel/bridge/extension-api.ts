@@ -4,14 +4,7 @@ import type { JsonValue } from '../protocol/json-value.js';
 import type { Bridge } from './bridge.js';
 import type { HostcallStream } from './hostcall-stream.js';
 
-/**
- * Options of `api.exec` (snake_case, as they go into the payload).
- *
- * @example
- * ```ts
- * const options: ExecCallOptions = { stream: true, buffer_size: 32, stall_timeout_ms: 0, rlimits: { cpu_s: 60 } };
- * ```
- */
+/** Options of `api.exec` (snake_case, as they go into the payload). */
 export interface ExecCallOptions {
   readonly stream?: boolean;
   readonly buffer_size?: number;
@@ -23,14 +16,7 @@ export interface ExecCallOptions {
   readonly rlimits?: ExecPayloadRlimits;
 }
 
-/**
- * Options of `api.http` (snake_case, as they go into the payload).
- *
- * @example
- * ```ts
- * const options: HttpCallOptions = { stream: true, lines: true, timeout_ms: 30_000 };
- * ```
- */
+/** Options of `api.http` (snake_case, as they go into the payload). */
 export interface HttpCallOptions {
   readonly stream?: boolean;
   readonly buffer_size?: number;
@@ -42,14 +28,7 @@ export interface HttpCallOptions {
   readonly lines?: boolean;
 }
 
-/**
- * The extension-facing API of the hostcall protocol (see {@link createExtensionApi}).
- *
- * @example
- * ```ts
- * const result = await api.exec('ls', ['-la']); // { stdout, stderr, exit_code, … }
- * ```
- */
+/** The extension-facing API of the hostcall protocol (see {@link createExtensionApi}). */
 export interface ExtensionApi {
   exec(cmd: string, options: ExecCallOptions & { readonly stream: true }): HostcallStream;
   exec(

@@ -1,11 +1,4 @@
-/**
- * What a {@link HostcallStream} needs from its bridge.
- *
- * @example
- * ```ts
- * new HostcallStream('hc-1', { prefetch: 16, pull: (n) => {}, cancel: () => {}, settled: () => {} });
- * ```
- */
+/** What a {@link HostcallStream} needs from its bridge. */
 export interface HostcallStreamLink {
   /** Ask the host for `count` more chunks (`Infinity`: flowing). */
   pull(count: number): void;

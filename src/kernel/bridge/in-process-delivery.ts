@@ -7,12 +7,5 @@ import type { Bridge } from './bridge.js';
  * {@link checkHostOutcome} instead of a full decode). Only {@link connectExtension} uses it; it is
  * not exported from the package, so everything else — outcomes in the bridge shape, wire frames — still goes
  * through `completeHostcall` and its zod decode. (Internal to the bridge.)
- *
- * @example
- * ```ts
- * const bridge = createBridge(connection);
- * const deliver = inProcessDelivery.get(bridge);
- * deliver?.('hc-1', streamChunk(0, 'line 1\n', false));
- * ```
  */
 export const inProcessDelivery = new WeakMap<Bridge, (callId: string, outcome: HostcallOutcome) => void>();

@@ -6,11 +6,6 @@ import { httpHandler } from './http-handler.js';
 /**
  * The non-streaming handlers {@link createHost} starts with: `exec` and `http` run to
  * completion. Other kinds (`tool`, `session`, `events`, `ui`) are the embedder's to register.
- *
- * @example
- * ```ts
- * const host = createHost({ handlers: { ...defaultHandlers, tool: runTool } });
- * ```
  */
 export const defaultHandlers: Readonly<Partial<Record<HostcallKind, HostcallHandler>>> = {
   exec: execHandler,

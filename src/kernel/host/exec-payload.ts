@@ -9,12 +9,6 @@ import { streamFieldsSchema } from '../protocol/stream-options.js';
  * to the child with `prlimit`, as the `exec` source's `cpuSeconds`, `addressSpaceBytes`,
  * `fileSizeBytes` and `openFiles`; there are no defaults (Node children cannot start under a
  * small `as_bytes`). Which one the child ran into comes back as `rlimit_hit`.
- *
- * @example
- * ```ts
- * import type { ExecPayload } from 'sluice/kernel';
- * const payload: ExecPayload = { cmd: 'make', args: ['build'], stream: true, buffer_size: 32 };
- * ```
  */
 export interface ExecPayload {
   readonly cmd: string;
@@ -28,14 +22,7 @@ export interface ExecPayload {
   readonly stall_timeout_ms?: number;
 }
 
-/**
- * The resource limits an `exec` hostcall may ask for (see {@link ExecPayload}).
- *
- * @example
- * ```ts
- * const rlimits: ExecPayloadRlimits = { cpu_s: 10, as_bytes: 512 * 1024 * 1024 };
- * ```
- */
+/** The resource limits an `exec` hostcall may ask for (see {@link ExecPayload}). */
 export interface ExecPayloadRlimits {
   readonly cpu_s?: number;
   readonly as_bytes?: number;
@@ -54,12 +41,6 @@ const positiveInteger = () =>
 /**
  * The zod schema of an {@link ExecPayload}; its messages follow the field name
  * ("`payload.cmd` must be a non-empty string").
- *
- * @example
- * ```ts
- * import { execPayloadSchema } from 'sluice/kernel';
- * execPayloadSchema.safeParse({ cmd: '' }).success; // false
- * ```
  */
 export const execPayloadSchema: z.ZodType<ExecPayload, unknown> = z.strictObject(
   {

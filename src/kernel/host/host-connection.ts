@@ -2,13 +2,6 @@
  * One extension's link to the host: what its bridge calls. Every method acts on **this
  * extension's** calls only: `pull('hc-1')` / `cancelStream('hc-1')` never touch another
  * extension's `hc-1` (`cancelStream(callId)` as docs/protocol.md has it, scoped by the connection).
- *
- * @example
- * ```ts
- * const connection = host.connect('ext-a', deliver);
- * connection.send({ callId: 'hc-1', kind: 'exec', payload: { cmd: 'ls', stream: true } });
- * connection.pull('hc-1', 1);
- * ```
  */
 export interface HostConnection {
   /** Starts a hostcall of this extension (`host.hostcall(extensionId, request)`). */

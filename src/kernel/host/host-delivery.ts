@@ -5,10 +5,5 @@ import type { Macrotask } from '../scheduler/macrotask.js';
  * Receives the macrotasks of one extension, in `seq` order (in-process: `bridge.completeHostcall`).
  * If it throws, the host logs a warning and goes on delivering: one extension's failing callback
  * never stops the others' deliveries.
- *
- * @example
- * ```ts
- * const deliver: HostDelivery = (task) => bridge.completeHostcall(task.callId, task.outcome);
- * ```
  */
 export type HostDelivery = (task: Macrotask<HostcallOutcome>) => void;

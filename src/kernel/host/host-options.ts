@@ -5,14 +5,7 @@ import type { HostLogger } from './host-logger.js';
 import type { HostcallHandler } from './hostcall-handler.js';
 import type { StreamProducer } from './stream-producer.js';
 
-/**
- * Options of {@link createHost}.
- *
- * @example
- * ```ts
- * const options: HostOptions = { scheduler: createMacrotaskScheduler({ driver: 'manual' }), logger: console };
- * ```
- */
+/** Options of {@link createHost}. */
 export interface HostOptions {
   /** The macrotask scheduler completions go through. Default: a real-time one (`createMacrotaskScheduler()`). */
   readonly scheduler?: MacrotaskScheduler<HostcallOutcome>;

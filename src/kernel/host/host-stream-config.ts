@@ -2,15 +2,7 @@ import type { HostcallOutcome } from '../protocol/hostcall-outcome.js';
 import type { MacrotaskScheduler } from '../scheduler/macrotask-scheduler.js';
 import type { HostLogger } from './host-logger.js';
 
-/**
- * How a streaming call is set up (see {@link openHostStream}).
- *
- * @example
- * ```ts
- * const config: HostStreamConfig = { extensionId: 'ext-a', callId: 'hc-1', scheduler, logger: console,
- *   bufferSize: 16, stallTimeoutMs: 30_000, onClosed: () => {} };
- * ```
- */
+/** How a streaming call is set up (see {@link openHostStream}). */
 export interface HostStreamConfig {
   readonly extensionId: string;
   readonly callId: string;

@@ -6,12 +6,6 @@ import type { CancelReason } from './cancel-reason.js';
 /**
  * A live streaming call on the host side: its channel, its producer, its counters (see
  * {@link openHostStream} for the model).
- *
- * @example
- * ```ts
- * const stream = host.stream('ext-a', 'hc-1');
- * if (stream?.paused) console.log(`${stream.channelled} chunks wait for a pull`);
- * ```
  */
 export interface HostStream {
   readonly extensionId: string;

@@ -11,12 +11,6 @@ import type { HostcallHandler } from './hostcall-handler.js';
  * **(extensionId, callId)**: every method that names a call takes both, so extensions never
  * reach each other's calls (an extension itself goes through its {@link HostConnection}, which
  * fills in its id).
- *
- * @example
- * ```ts
- * host.hostcall('ext-a', { callId: 'hc-1', kind: 'exec', payload: { cmd: 'ls', stream: true } });
- * host.pull('ext-a', 'hc-1', Infinity);
- * ```
  */
 export interface Host {
   readonly scheduler: MacrotaskScheduler<HostcallOutcome>;

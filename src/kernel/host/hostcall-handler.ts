@@ -7,12 +7,6 @@ import type { HostcallContext } from './stream-producer.js';
  * what it throws (or rejects with) completes it with `Error { code, message }`, the code taken
  * from the error's `code` property when it is a string, else `HOSTCALL_FAILED`. A synchronous
  * return is enqueued at once, which keeps virtual-time scenarios deterministic.
- *
- * @example
- * ```ts
- * import type { HostcallHandler } from 'sluice/kernel';
- * const echo: HostcallHandler = (payload) => ({ echoed: payload.text ?? null } as never);
- * ```
  */
 export type HostcallHandler = (
   payload: Readonly<Record<string, unknown>>,

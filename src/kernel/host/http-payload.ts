@@ -6,12 +6,6 @@ import { streamFieldsSchema } from '../protocol/stream-options.js';
  * `{ url, method?, headers?, body?, timeout_ms?, lines?, stream?, buffer_size?, stall_timeout_ms? }`.
  * `lines: true` streams the body as UTF-8 lines (each with its `\n`); otherwise each chunk is
  * the decoded text of one read.
- *
- * @example
- * ```ts
- * import type { HttpPayload } from 'sluice/kernel';
- * const payload: HttpPayload = { url: 'http://127.0.0.1:8080/log', stream: true, lines: true };
- * ```
  */
 export interface HttpPayload {
   readonly url: string;
@@ -25,15 +19,7 @@ export interface HttpPayload {
   readonly stall_timeout_ms?: number;
 }
 
-/**
- * The zod schema of an {@link HttpPayload}; `url` must be an absolute http(s) URL.
- *
- * @example
- * ```ts
- * import { httpPayloadSchema } from 'sluice/kernel';
- * httpPayloadSchema.safeParse({ url: 'ftp://x' }).success; // false
- * ```
- */
+/** The zod schema of an {@link HttpPayload}; `url` must be an absolute http(s) URL. */
 export const httpPayloadSchema: z.ZodType<HttpPayload, unknown> = z.strictObject(
   {
     ...streamFieldsSchema.shape,

@@ -10,15 +10,7 @@ import type { HostOptions } from './host-options.js';
 import type { HostcallHandler } from './hostcall-handler.js';
 import type { StreamProducer } from './stream-producer.js';
 
-/**
- * {@link HostOptions} validated, with the defaults filled in (the scheduler stays optional).
- *
- * @example
- * ```ts
- * const resolved: ResolvedHostOptions = readHostOptions({ logger: console });
- * resolved.handlers.get('exec'); // the default exec handler
- * ```
- */
+/** {@link HostOptions} validated, with the defaults filled in (the scheduler stays optional). */
 export interface ResolvedHostOptions {
   readonly scheduler: MacrotaskScheduler<HostcallOutcome> | undefined;
   readonly logger: HostLogger;

@@ -2,14 +2,7 @@ import type { Observable, SchedulerLike } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
 import type { JsonValue } from '../protocol/json-value.js';
 
-/**
- * What the host tells a producer or a handler about the call it serves.
- *
- * @example
- * ```ts
- * const producer: StreamProducer = (payload, { callId, scheduler }) => timer(10, scheduler).pipe(map(() => chunkOf(callId)));
- * ```
- */
+/** What the host tells a producer or a handler about the call it serves. */
 export interface HostcallContext {
   readonly extensionId: string;
   readonly callId: string;
@@ -32,14 +25,6 @@ export interface HostcallContext {
  * `Error { code: 'STREAM_SEQUENCE' }`: pipe such runs through `joinRuns()`. Completing without a
  * final event makes the host send the sentinel; an error becomes an `Error` outcome whose `code`
  * is the error's `code` (or `HOSTCALL_FAILED`).
- *
- * @example
- * ```ts
- * import { of } from 'rxjs';
- * import type { StreamProducer } from 'sluice/kernel';
- * const lines: StreamProducer = () =>
- *   of({ sequence: 0, kind: 'stdout', content: 'a\n', isFinal: false });
- * ```
  */
 export type StreamProducer = (
   payload: Readonly<Record<string, unknown>>,

@@ -4,15 +4,7 @@ import { parseStreamOptions, type StreamOptions } from '../protocol/stream-optio
 import { execPayloadSchema } from './exec-payload.js';
 import { httpPayloadSchema } from './http-payload.js';
 
-/**
- * A hostcall request the host accepted: the request, and its stream options when it streams.
- *
- * @example
- * ```ts
- * const { request, stream } = validateHostcall(raw);
- * if (stream !== undefined) console.log(stream.bufferSize);
- * ```
- */
+/** A hostcall request the host accepted: the request, and its stream options when it streams. */
 export interface ValidatedHostcall {
   readonly request: HostcallRequest;
   /** Set iff the call streams: an `exec` / `http` call with `payload.stream === true`. */

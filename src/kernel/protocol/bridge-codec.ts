@@ -67,15 +67,6 @@ function read(input: unknown, field: string): HostcallOutcome {
  *   consumer reads, which looks at `stream` first); encoded with it
  *
  * In NDJSON frames its call id key is `callId`.
- *
- * @example
- * ```ts
- * import { bridgeCodec } from 'sluice/kernel';
- * bridgeCodec.decode({ ok: true, stream: true, sequence: 2, isFinal: true, chunk: 'done\n' });
- * // { type: 'streamChunk', sequence: 2, chunk: 'done\n', isFinal: true }
- * bridgeCodec.decode({ ok: true, stream: true, sequence: -1, isFinal: false, chunk: null });
- * // throws InvalidFrameError: Invalid frame: `outcome.sequence` must be a non-negative safe integer, got -1 (number)
- * ```
  */
 export const bridgeCodec: OutcomeCodec = defineCodec({
   name: 'bridge',

@@ -8,14 +8,7 @@ import { createFrameDecoder, type FrameDecoderConfig } from './frame-decoder.js'
 import type { HostcallFrame } from './hostcall-frame.js';
 import type { OutcomeCodec } from './outcome-codec.js';
 
-/**
- * Options of {@link decodeFrames}.
- *
- * @example
- * ```ts
- * const config: DecodeFramesConfig = { invalidFrames: 'skip', onInvalidFrame: (error) => console.warn(error.message) };
- * ```
- */
+/** Options of {@link decodeFrames}. */
 export interface DecodeFramesConfig extends FrameDecoderConfig {
   /**
    * What a malformed line does: `'error'` (default) errors the output with its

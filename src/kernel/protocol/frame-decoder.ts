@@ -9,14 +9,7 @@ import type { OutcomeCodec } from './outcome-codec.js';
 const NEWLINE = 0x0a;
 const DEFAULT_MAX_FRAME_BYTES = 8 * 1024 * 1024;
 
-/**
- * Options of {@link createFrameDecoder} and `decodeFrames`.
- *
- * @example
- * ```ts
- * const config: FrameDecoderConfig = { maxFrameBytes: 1024 * 1024 };
- * ```
- */
+/** Options of {@link createFrameDecoder} and `decodeFrames`. */
 export interface FrameDecoderConfig {
   /**
    * The longest line accepted, in UTF-8 bytes, not counting `\n`. A longer line becomes one
@@ -36,13 +29,6 @@ export interface FrameDecoderConfig {
  * A stateful NDJSON decoder: feed it pieces of a byte (or text) stream as they arrive.
  * Each call returns what those bytes completed, in order: a {@link HostcallFrame} per good line,
  * an `InvalidFrameError` *value* per bad line (bad lines never stop later ones).
- *
- * @example
- * ```ts
- * const decoder: FrameDecoder = createFrameDecoder(serdeCodec);
- * decoder.push('{"call_id":"hc-1","outcome":{"Success":1}}\n{"call_'); // [frame of hc-1]
- * decoder.end(); // [InvalidFrameError for the cut line]
- * ```
  */
 export interface FrameDecoder {
   /** Adds a piece, split anywhere (inside a UTF-8 character, between `\r` and `\n`…). */

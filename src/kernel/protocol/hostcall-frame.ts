@@ -5,12 +5,6 @@ import type { OutcomeCodec } from './outcome-codec.js';
 /**
  * One NDJSON line of the hostcall protocol: which call, and what happened to it
  * (docs/protocol.md, "Frames").
- *
- * @example
- * ```ts
- * import { type HostcallFrame, streamChunk } from 'sluice/kernel';
- * const frame: HostcallFrame = { callId: 'hc-42', outcome: streamChunk(0, 'line 1\n', false) };
- * ```
  */
 export interface HostcallFrame {
   readonly callId: string;

@@ -6,12 +6,6 @@ import { outcomeFields } from './outcome-fields.js';
 /**
  * The zod schema of a {@link HostcallOutcome} in its in-memory form (discriminated on `type`).
  * The codecs check an outcome with it before encoding, so nothing invalid reaches the wire.
- *
- * @example
- * ```ts
- * import { hostcallOutcomeSchema } from 'sluice/kernel';
- * hostcallOutcomeSchema.parse({ type: 'streamChunk', sequence: 0, chunk: 'a', isFinal: false });
- * ```
  */
 export const hostcallOutcomeSchema: z.ZodType<HostcallOutcome> = z.discriminatedUnion(
   'type',

@@ -1,26 +1,12 @@
 import type { JsonValue } from './json-value.js';
 
-/**
- * A hostcall finished with a value (`Success(value)` in docs/protocol.md).
- *
- * @example
- * ```ts
- * const done: HostcallSuccess = { type: 'success', value: { stdout: 'hi\n', exit_code: 0 } };
- * ```
- */
+/** A hostcall finished with a value (`Success(value)` in docs/protocol.md). */
 export interface HostcallSuccess {
   readonly type: 'success';
   readonly value: JsonValue;
 }
 
-/**
- * A hostcall failed, or a stream failed mid-way (`Error { code, message }` in docs/protocol.md).
- *
- * @example
- * ```ts
- * const failed: HostcallFailure = { type: 'error', code: 'EXEC_FAILED', message: 'exit code 1' };
- * ```
- */
+/** A hostcall failed, or a stream failed mid-way (`Error { code, message }` in docs/protocol.md). */
 export interface HostcallFailure {
   readonly type: 'error';
   /** A stable, machine-readable code such as `EXEC_FAILED`. */
@@ -31,11 +17,6 @@ export interface HostcallFailure {
 /**
  * One chunk of a streaming hostcall (`StreamChunk { sequence, chunk, is_final }` in
  * docs/protocol.md).
- *
- * @example
- * ```ts
- * const last: HostcallStreamChunk = { type: 'streamChunk', sequence: 2, chunk: null, isFinal: true };
- * ```
  */
 export interface HostcallStreamChunk {
   readonly type: 'streamChunk';
@@ -50,18 +31,6 @@ export interface HostcallStreamChunk {
 /**
  * What a hostcall delivers, independent of the wire: a discriminated union on `type`. The
  * {@link bridgeCodec} and {@link serdeCodec} translate it to and from the two wire shapes.
- *
- * @example
- * ```ts
- * import type { HostcallOutcome } from 'sluice/kernel';
- * function describe(outcome: HostcallOutcome): string {
- *   switch (outcome.type) {
- *     case 'success': return 'done';
- *     case 'error': return `${outcome.code}: ${outcome.message}`;
- *     case 'streamChunk': return `chunk ${outcome.sequence}${outcome.isFinal ? ' (final)' : ''}`;
- *   }
- * }
- * ```
  */
 export type HostcallOutcome = HostcallSuccess | HostcallFailure | HostcallStreamChunk;
 

@@ -7,12 +7,6 @@ import { streamFieldsSchema } from './stream-options.js';
 /**
  * The payload of a hostcall: a JSON object whose fields depend on the kind (exec's `cmd`, …),
  * plus the optional streaming fields (read by `exec` and `http` only; other kinds ignore them).
- *
- * @example
- * ```ts
- * import type { HostcallPayload } from 'sluice/kernel';
- * const payload: HostcallPayload = { cmd: 'make', stream: true, buffer_size: 32 };
- * ```
  */
 export type HostcallPayload = { readonly [key: string]: JsonValue } & {
   readonly stream?: boolean;
@@ -20,15 +14,7 @@ export type HostcallPayload = { readonly [key: string]: JsonValue } & {
   readonly stall_timeout_ms?: number;
 };
 
-/**
- * A hostcall from an extension to the host: `{ callId, kind, payload }`.
- *
- * @example
- * ```ts
- * import type { HostcallRequest } from 'sluice/kernel';
- * const request: HostcallRequest = { callId: 'hc-42', kind: 'exec', payload: { cmd: 'ls', stream: true } };
- * ```
- */
+/** A hostcall from an extension to the host: `{ callId, kind, payload }`. */
 export interface HostcallRequest {
   readonly callId: string;
   readonly kind: HostcallKind;
@@ -44,13 +30,6 @@ const STREAMING_KINDS: ReadonlySet<string> = new Set(['exec', 'http']);
  * fields `stream`, `buffer_size` and `stall_timeout_ms` must be valid when present; every other
  * kind ignores them, whatever they hold. Unknown top-level keys are rejected; other payload
  * fields are left to each kind.
- *
- * @example
- * ```ts
- * import { hostcallRequestSchema } from 'sluice/kernel';
- * hostcallRequestSchema.safeParse({ callId: 'hc-1', kind: 'ui', payload: { stream: 'x' } }).success; // true
- * hostcallRequestSchema.safeParse({ callId: 'hc-2', kind: 'exec', payload: { stream: 'x' } }).success; // false
- * ```
  */
 export const hostcallRequestSchema: z.ZodType<HostcallRequest, unknown> = z
   .strictObject(

@@ -4,12 +4,6 @@ import { z } from 'zod';
  * A value that survives `JSON.stringify` / `JSON.parse` unchanged: `null`, a boolean, a finite
  * number, a string, an array of JSON values, or a plain object of JSON values. Chunks, success
  * values and hostcall payloads are JSON values (a Rust host's `serde_json::Value`).
- *
- * @example
- * ```ts
- * import type { JsonValue } from 'sluice/kernel';
- * const chunk: JsonValue = { line: 'hello', fd: 1 };
- * ```
  */
 export type JsonValue =
   | null
@@ -30,13 +24,6 @@ interface NonJsonSpot {
  * A zod schema accepting exactly the {@link JsonValue}s. A rejected value reports the path of the
  * first non-JSON spot inside it (`value.items[2]` …), found without recursion so that deeply
  * nested input cannot overflow the stack; cycles are rejected.
- *
- * @example
- * ```ts
- * import { jsonValueSchema } from 'sluice/kernel';
- * jsonValueSchema.safeParse({ a: [1, 2] }).success; // true
- * jsonValueSchema.safeParse({ a: [1, Number.NaN] }).error?.issues[0]?.path; // ['a', 1]
- * ```
  */
 export const jsonValueSchema: z.ZodType<JsonValue> = z.unknown().superRefine((value, context) => {
   const spot = findNonJson(value);

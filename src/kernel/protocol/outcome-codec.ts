@@ -2,16 +2,7 @@ import type { InvalidFrameError } from '../../core/errors/invalid-frame-error.js
 import type { HostcallOutcome } from './hostcall-outcome.js';
 import type { JsonValue } from './json-value.js';
 
-/**
- * The result of a non-throwing decode, shaped like zod's `safeParse`.
- *
- * @example
- * ```ts
- * const result = serdeCodec.safeDecode(input);
- * if (result.success) use(result.data);
- * else console.error(result.error.message);
- * ```
- */
+/** The result of a non-throwing decode, shaped like zod's `safeParse`. */
 export type DecodeResult<T> =
   | { readonly success: true; readonly data: T }
   | { readonly success: false; readonly error: InvalidFrameError };
@@ -26,12 +17,6 @@ export type DecodeResult<T> =
  *   message names the field under `field` (default `'outcome'`) and the value found there.
  *   Unknown keys are rejected, so a misspelt `is_Final` is reported rather than defaulted.
  * - `safeDecode` never throws.
- *
- * @example
- * ```ts
- * import { serdeCodec, streamChunk } from 'sluice/kernel';
- * serdeCodec.encode(streamChunk(0, 'a', false)); // { StreamChunk: { sequence: 0, chunk: 'a', is_final: false } }
- * ```
  */
 export interface OutcomeCodec {
   /** `'bridge'` or `'serde'`. */

@@ -7,12 +7,6 @@ import { z } from 'zod';
  * text `9007199254740993` into `2 ** 53`, which is not a safe integer either.
  *
  * (Internal to the protocol folder: the codecs and the outcome schema share it.)
- *
- * @example
- * ```ts
- * import { outcomeFields } from './outcome-fields.js';
- * outcomeFields.sequence.safeParse(2 ** 53).success; // false
- * ```
  */
 export const outcomeFields = {
   sequence: z.custom<number>(

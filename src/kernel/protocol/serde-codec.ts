@@ -63,15 +63,6 @@ function read(input: unknown, field: string): HostcallOutcome {
  * - stream chunk: `{ "StreamChunk": { "sequence": 0, "chunk": …, "is_final": false } }`
  *
  * In NDJSON frames its call id key is `call_id` (the field of `HostcallComplete { call_id, outcome }`).
- *
- * @example
- * ```ts
- * import { serdeCodec } from 'sluice/kernel';
- * serdeCodec.decode({ Error: { code: 'EXEC_FAILED', message: 'exit code 1' } });
- * // { type: 'error', code: 'EXEC_FAILED', message: 'exit code 1' }
- * serdeCodec.decode({ StreamChunk: { sequence: 2 ** 53, chunk: null, is_final: true } });
- * // throws: Invalid frame: `outcome.StreamChunk.sequence` must be a non-negative safe integer, got 9007199254740992 (number)
- * ```
  */
 export const serdeCodec: OutcomeCodec = defineCodec({
   name: 'serde',

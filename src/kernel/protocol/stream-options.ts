@@ -5,12 +5,6 @@ import { parseRequestPart } from './parse-request-part.js';
 /**
  * The zod schema of the three streaming fields a hostcall payload may carry, as they appear on
  * the wire (snake_case, each optional). {@link streamOptionsSchema} adds the defaults.
- *
- * @example
- * ```ts
- * import { streamFieldsSchema } from 'sluice/kernel';
- * streamFieldsSchema.safeParse({ stream: true, buffer_size: 0 }).success; // false
- * ```
  */
 export const streamFieldsSchema = z.looseObject(
   {
@@ -34,12 +28,6 @@ export const streamFieldsSchema = z.looseObject(
  * The streaming options of a hostcall, defaulted: `stream` (default `false`), `bufferSize`
  * (`buffer_size`, default 16, the bounded channel's capacity) and `stallTimeoutMs`
  * (`stall_timeout_ms`, default 30000; `0` disables stall detection).
- *
- * @example
- * ```ts
- * import type { StreamOptions } from 'sluice/kernel';
- * const options: StreamOptions = { stream: true, bufferSize: 16, stallTimeoutMs: 30_000 };
- * ```
  */
 export interface StreamOptions {
   readonly stream: boolean;
@@ -50,12 +38,6 @@ export interface StreamOptions {
 /**
  * Validates the streaming fields of a payload and turns them into {@link StreamOptions} with
  * the protocol's defaults (docs/protocol.md, "Opting in"). Other payload fields pass unchecked (each kind defines its own).
- *
- * @example
- * ```ts
- * import { streamOptionsSchema } from 'sluice/kernel';
- * streamOptionsSchema.parse({ cmd: 'ls', stream: true }); // { stream: true, bufferSize: 16, stallTimeoutMs: 30000 }
- * ```
  */
 export const streamOptionsSchema: z.ZodType<StreamOptions, unknown> = streamFieldsSchema.transform(
   (payload): StreamOptions => ({

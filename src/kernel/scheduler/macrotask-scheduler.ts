@@ -8,14 +8,7 @@ import { readOption } from '../../core/read-option.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import type { Macrotask } from './macrotask.js';
 
-/**
- * Options of {@link createMacrotaskScheduler}.
- *
- * @example
- * ```ts
- * const options: MacrotaskSchedulerOptions<HostcallOutcome> = { clock: testScheduler, driver: 'manual' };
- * ```
- */
+/** Options of {@link createMacrotaskScheduler}. */
 export interface MacrotaskSchedulerOptions<O> {
   /** The clock timers run on (stall timers, timeouts). Default `asyncScheduler`; a `TestScheduler` for virtual time. */
   readonly clock?: SchedulerLike;
@@ -32,16 +25,7 @@ export interface MacrotaskSchedulerOptions<O> {
   readonly deliver?: (task: Macrotask<O>) => void;
 }
 
-/**
- * The kernel's macrotask FIFO (see {@link createMacrotaskScheduler}).
- *
- * @example
- * ```ts
- * const scheduler = createMacrotaskScheduler<string>({ driver: 'manual', deliver: (t) => console.log(t.seq) });
- * scheduler.enqueue('ext-a', 'hc-1', 'ok');
- * scheduler.tick(); // logs 0, returns true
- * ```
- */
+/** The kernel's macrotask FIFO (see {@link createMacrotaskScheduler}). */
 export interface MacrotaskScheduler<O> {
   /** The clock timers run on. */
   readonly clock: SchedulerLike;

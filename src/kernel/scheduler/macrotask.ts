@@ -5,12 +5,6 @@
  * `seq` is the global enqueue order given by {@link MacrotaskScheduler.nextSeq}; the queue never
  * reorders, so delivery order is `seq` order. `extensionId` tells the host which extension the
  * completion is for (a frame carries the call id only; the host needs the route).
- *
- * @example
- * ```ts
- * import type { Macrotask } from 'sluice/kernel';
- * const task: Macrotask<string> = { seq: 14, extensionId: 'ext-a', callId: 'hc-42', outcome: 'done' };
- * ```
  */
 export interface Macrotask<O = unknown> {
   /** Global, strictly increasing enqueue number (0, 1, 2, … per scheduler). */

@@ -36,11 +36,6 @@ import { startRunner } from './start-runner.js';
  *   with a `registry` of your own, give the Exec tool its `containment` yourself
  *   (`createExecTool({ containment })`);
  * - `port` — the process port of the `exec` source, for tests.
- *
- * @example
- * ```ts
- * const supervisor = createSupervisor({ registry, kernel, onMalformed: (m) => log.warn(m.problem) });
- * ```
  */
 export interface SupervisorOptions {
   readonly registry?: ToolRegistry | undefined;
@@ -58,26 +53,13 @@ export interface SupervisorOptions {
 /**
  * Options of {@link Supervisor.spawn} for a child-process runner: its working directory and extra
  * environment variables (merged into the parent's; `undefined` removes one).
- *
- * @example
- * ```ts
- * supervisor.spawn(['python3', 'runner.py'], { cwd: '/srv/agent', env: { MODEL: 'small' } } satisfies SpawnRunnerOptions);
- * ```
  */
 export interface SpawnRunnerOptions {
   readonly cwd?: string | undefined;
   readonly env?: Record<string, string | undefined> | undefined;
 }
 
-/**
- * Runs runners and answers their tool calls (see {@link createSupervisor}).
- *
- * @example
- * ```ts
- * const handle = supervisor.spawn(['python3', 'runner.py']);
- * const info = await handle.wait({ onChunk: (chunk) => process.stdout.write(String(chunk.content)) });
- * ```
- */
+/** Runs runners and answers their tool calls (see {@link createSupervisor}). */
 export interface Supervisor {
   /**
    * Starts a runner now: a child process from `argv` (its own process group, NDJSON over stdio) or

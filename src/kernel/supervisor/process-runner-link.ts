@@ -3,14 +3,7 @@ import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
 import { type ExecOptions, exec } from '../../sources/exec.js';
 import type { RunnerLink, RunnerLinkEvent } from './runner-link.js';
 
-/**
- * Options of {@link processRunnerLink}.
- *
- * @example
- * ```ts
- * const options: ProcessRunnerLinkOptions = { cwd: '/srv/agent', maxMessageBytes: 1024 * 1024 };
- * ```
- */
+/** Options of {@link processRunnerLink}. */
 export interface ProcessRunnerLinkOptions {
   readonly cwd?: string | undefined;
   readonly env?: Record<string, string | undefined> | undefined;

@@ -9,16 +9,6 @@ import type { ToolResult } from '../tools/tool-result.js';
  * - `callTool(name, args)` — sends a `tool_call` with a fresh id and resolves with the matching
  *   `tool_result`'s result;
  * - `signal` — aborted when the supervisor stops the runner (timeout, `kill()`).
- *
- * @example
- * ```ts
- * const runner: InProcessRunner = async (channel) => {
- *   channel.send({ op: 'chunk', kind: 'token', content: 'thinking…' });
- *   const result = await channel.callTool('Exec', { argv: ['ls'], stream: true });
- *   channel.send({ op: 'result', value: result });
- *   return 0;
- * };
- * ```
  */
 export interface RunnerChannel {
   send(message: object): void;
@@ -31,13 +21,6 @@ export interface RunnerChannel {
  * A runner that lives in this process: a function given a {@link RunnerChannel}. What it returns
  * (or resolves) is its exit code (`undefined` = 0); a throw is exit code 1 with the error's message
  * on its stderr.
- *
- * @example
- * ```ts
- * const handle = supervisor.spawn(async (channel) => {
- *   channel.send({ op: 'chunk', kind: 'token', content: 'hi' });
- * });
- * ```
  */
 export type InProcessRunner = (
   channel: RunnerChannel,

@@ -17,12 +17,6 @@ import type { ToolResult } from '../tools/tool-result.js';
  * - `result` — the `value` of the runner's last `{ op: 'result' }` message, if any;
  * - `stderr` — what the runner wrote to stderr (capped);
  * - `durationMs` — from spawn to exit, by the supervisor's scheduler.
- *
- * @example
- * ```ts
- * const info: RunnerExitInfo = await handle.wait({ onChunk: console.log, timeoutMs: 60_000 });
- * if (info.timedOut) console.error('runner killed after', info.durationMs, 'ms');
- * ```
  */
 export interface RunnerExitInfo {
   readonly pid: number;
@@ -45,11 +39,6 @@ export interface RunnerExitInfo {
  * One tool call a runner made: its `id` and `name` as sent (`null` when missing or not valid) and
  * the result the supervisor answered (`undefined` while it is still running or when the runner
  * was gone before it finished).
- *
- * @example
- * ```ts
- * const failed = info.toolCalls.filter((call) => call.result?.ok === false);
- * ```
  */
 export interface RunnerToolCall {
   readonly id: string | number | null;
@@ -60,11 +49,6 @@ export interface RunnerToolCall {
 /**
  * A stdout line from a runner that is not a valid message: the `line` (cut to 200 characters) and
  * the `problem`, naming the field when it is one.
- *
- * @example
- * ```ts
- * for (const { line, problem } of info.malformed) console.warn(`runner said ${line}: ${problem}`);
- * ```
  */
 export interface MalformedLine {
   readonly line: string;

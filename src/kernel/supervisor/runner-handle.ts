@@ -9,11 +9,6 @@ import type { RunnerExitInfo } from './runner-exit-info.js';
  *   arrived before `wait()` first; whatever it throws is swallowed;
  * - `timeoutMs` — deadline from the call, by the supervisor's scheduler (0 or absent = none). It
  *   holds while a tool call is running: the runner's process group and the tool's are both killed.
- *
- * @example
- * ```ts
- * await handle.wait({ onChunk: (chunk) => ui.append(chunk), timeoutMs: 60_000 });
- * ```
  */
 export interface RunnerWaitOptions {
   readonly onChunk?: ((chunk: ToolChunk) => void) | undefined;
@@ -30,13 +25,6 @@ export interface RunnerWaitOptions {
  *   `maxChunks`), then follows live, and completes when the runner is gone (`observe()` returns it
  *   too);
  * - `kill()` — stops it now (process group, running tools included).
- *
- * @example
- * ```ts
- * const handle = supervisor.spawn(['python3', 'runner.py']);
- * handle.chunks$.subscribe((chunk) => ui.append(chunk.content));
- * const info = await handle.wait({ timeoutMs: 120_000 });
- * ```
  */
 export interface RunnerHandle {
   readonly pid: number;

@@ -4,12 +4,6 @@ import type { Observable } from 'rxjs';
  * What the supervisor sees of a runner, whatever it runs on: an Observable of its output lines
  * and its exit (unsubscribing kills it — the whole process group for a child), and `send` to
  * write one line to its input.
- *
- * @example
- * ```ts
- * const link = processRunnerLink(['python3', 'runner.py']);
- * link.events$.subscribe((event) => console.log(event));
- * ```
  */
 export interface RunnerLink {
   readonly events$: Observable<RunnerLinkEvent>;
@@ -19,11 +13,6 @@ export interface RunnerLink {
 /**
  * One thing a runner did: a piece of a stdout / stderr line (`partial: true` when the line goes on
  * in the next piece), or its exit.
- *
- * @example
- * ```ts
- * const event: RunnerLinkEvent = { type: 'line', stream: 'stdout', text: '{"op":"result","value":1}\n' };
- * ```
  */
 export type RunnerLinkEvent =
   | {

@@ -9,12 +9,6 @@ import { toolChunkSchema } from '../tools/tool-chunk.js';
  *   stdin (the call itself is validated by `dispatchToolCall`, which answers errors, so any object
  *   with this `op` is accepted here);
  * - `{ op: 'result', value }` — the runner's final answer, reported in `RunnerExitInfo.result`.
- *
- * @example
- * ```ts
- * import { runnerMessageSchema } from 'sluice/kernel';
- * runnerMessageSchema.parse({ op: 'chunk', kind: 'token', content: 'Hel' });
- * ```
  */
 export const runnerMessageSchema = z.discriminatedUnion('op', [
   toolChunkSchema,
@@ -22,13 +16,5 @@ export const runnerMessageSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('result'), value: z.unknown() }),
 ]);
 
-/**
- * A validated runner message (see {@link runnerMessageSchema}).
- *
- * @example
- * ```ts
- * import type { RunnerMessage } from 'sluice/kernel';
- * const msg: RunnerMessage = { op: 'result', value: { answer: 42 } };
- * ```
- */
+/** A validated runner message (see {@link runnerMessageSchema}). */
 export type RunnerMessage = z.infer<typeof runnerMessageSchema>;

@@ -2,14 +2,7 @@ import type { SchedulerLike } from 'rxjs';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { MalformedLine } from './runner-exit-info.js';
 
-/**
- * What {@link startRunner} needs besides the link.
- *
- * @example
- * ```ts
- * const deps: StartRunnerDeps = { pid: 1, registry, scheduler: asyncScheduler, onMalformed: console.warn };
- * ```
- */
+/** What {@link startRunner} needs besides the link. */
 export interface StartRunnerDeps {
   readonly pid: number;
   readonly registry: ToolRegistry;

@@ -9,14 +9,7 @@ import type { ToolContext } from './tool-context.js';
 import type { ToolRegistry } from './tool-registry.js';
 import type { ToolResult } from './tool-result.js';
 
-/**
- * Arguments of {@link dispatchToolCall}.
- *
- * @example
- * ```ts
- * const options: DispatchToolCallOptions = { msg, pid: 1, registry, onChunk: (chunk) => ui.push(chunk) };
- * ```
- */
+/** Arguments of {@link dispatchToolCall}. */
 export interface DispatchToolCallOptions {
   /** The call, as received: `{ op: 'tool_call', id, name, args }` (validated here). */
   readonly msg: unknown;

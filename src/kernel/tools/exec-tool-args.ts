@@ -26,12 +26,6 @@ const osString = (what: string) =>
  * - `rlimits` — `cpu_s`, `as_bytes` (default 512 MB, see {@link createExecTool} for Node
  *   children), `fsize_bytes` (default 64 MB), `nofile` (default 256);
  * - `stream` — `true` to stream one chunk per output line; must be a boolean if given.
- *
- * @example
- * ```ts
- * import { execToolArgsSchema } from 'sluice/kernel';
- * execToolArgsSchema.parse({ argv: ['make', 'test'], timeout_s: 300, stream: true });
- * ```
  */
 export const execToolArgsSchema = z.strictObject({
   argv: z
@@ -83,13 +77,5 @@ export const execToolArgsSchema = z.strictObject({
     .describe('Stream one chunk per output line'),
 });
 
-/**
- * Parsed Exec tool arguments, defaults applied (see {@link execToolArgsSchema}).
- *
- * @example
- * ```ts
- * import type { ExecToolArgs } from 'sluice/kernel';
- * const args: ExecToolArgs = execToolArgsSchema.parse({ argv: ['ls'] }); // timeout_s: 60, stream: false, …
- * ```
- */
+/** Parsed Exec tool arguments, defaults applied (see {@link execToolArgsSchema}). */
 export type ExecToolArgs = z.infer<typeof execToolArgsSchema>;

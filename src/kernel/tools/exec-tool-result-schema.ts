@@ -3,13 +3,6 @@ import { z } from 'zod';
 /**
  * The zod schema of an {@link ExecToolResult}: the Exec tool's `outputSchema`, so a host that
  * lists tools (an MCP server, for one) can publish the result's shape as JSON Schema.
- *
- * @example
- * ```ts
- * import { z } from 'zod';
- * import { execToolResultSchema } from 'sluice/kernel';
- * z.toJSONSchema(execToolResultSchema).required; // ['exit_code', 'signal', 'stdout', …]
- * ```
  */
 export const execToolResultSchema = z.object({
   exit_code: z.number().int().nullable().describe('The exit code, or null when a signal ended the program'),

@@ -10,15 +10,6 @@
  * - `containment` — `'cgroup'` (its own cgroup: daemons it started were killed with it) or `'group'`;
  * - `usage` — with a cgroup, the CPU time of every process it started (`cpu_user_ms`,
  *   `cpu_system_ms`), and where the controllers are enabled `memory_peak_bytes` and `pids_peak`.
- *
- * @example
- * ```ts
- * import type { ExecToolResult } from 'sluice/kernel';
- * const result: ExecToolResult = {
- *   exit_code: 0, signal: null, stdout: 'hi\n', stderr: '', truncated: false, timed_out: false, duration_ms: 4,
- *   containment: 'cgroup', usage: { cpu_user_ms: 1.2, cpu_system_ms: 0.8 },
- * };
- * ```
  */
 export interface ExecToolResult {
   readonly exit_code: number | null;
@@ -34,15 +25,7 @@ export interface ExecToolResult {
   readonly usage?: ExecToolUsage;
 }
 
-/**
- * What a command of the Exec tool used (its `usage`, with a cgroup): see {@link ExecToolResult}.
- *
- * @example
- * ```ts
- * import type { ExecToolUsage } from 'sluice/kernel';
- * const usage: ExecToolUsage = { cpu_user_ms: 840.2, cpu_system_ms: 41.7, pids_peak: 3 };
- * ```
- */
+/** What a command of the Exec tool used (its `usage`, with a cgroup): see {@link ExecToolResult}. */
 export interface ExecToolUsage {
   readonly cpu_user_ms: number;
   readonly cpu_system_ms: number;

@@ -14,11 +14,6 @@ const DEFAULT_NOFILE = 256;
  * the tree-wide `limits` of every command (`exec`'s `limits`: they need a cgroup and its
  * controllers, or every call fails with `LIMIT_UNAVAILABLE`); and, for tests, the scheduler of its
  * timeout and durations and the process port of the `exec` source.
- *
- * @example
- * ```ts
- * const tool = createExecTool({ containment: 'cgroup', limits: { pids: 512 } } satisfies ExecToolConfig);
- * ```
  */
 export interface ExecToolConfig {
   readonly scheduler?: SchedulerLike | undefined;

@@ -3,12 +3,6 @@ import { z } from 'zod';
 /**
  * The schema of a tool call as it crosses the wire: `{ op: 'tool_call', id, name, args }`. `id`
  * is a string or an integer chosen by the caller and echoed in the answer; `args` defaults to `{}`.
- *
- * @example
- * ```ts
- * import { toolCallMessageSchema } from 'sluice/kernel';
- * toolCallMessageSchema.parse({ op: 'tool_call', id: 1, name: 'Exec', args: { argv: ['true'] } });
- * ```
  */
 export const toolCallMessageSchema = z.object({
   op: z.literal('tool_call', { error: 'must be "tool_call"' }),
@@ -17,13 +11,5 @@ export const toolCallMessageSchema = z.object({
   args: z.unknown().optional(),
 });
 
-/**
- * A validated tool call (see {@link toolCallMessageSchema}).
- *
- * @example
- * ```ts
- * import type { ToolCallMessage } from 'sluice/kernel';
- * const msg: ToolCallMessage = { op: 'tool_call', id: 'a1', name: 'Exec', args: { argv: ['ls'] } };
- * ```
- */
+/** A validated tool call (see {@link toolCallMessageSchema}). */
 export type ToolCallMessage = z.infer<typeof toolCallMessageSchema>;

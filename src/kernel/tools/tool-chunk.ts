@@ -4,12 +4,6 @@ import { z } from 'zod';
  * The wire shape of one streamed chunk, as docs/protocol.md ("Chunks") defines it: `op: 'chunk'`, a free-form `kind`
  * the emitter chooses (`'stdout'`, `'stderr'`, `'token'`, …), the `content` delta, and optional
  * `metadata`. Tools emit it through {@link ToolContext.onChunk}; runners send it as one NDJSON line.
- *
- * @example
- * ```ts
- * import { toolChunkSchema } from 'sluice/kernel';
- * toolChunkSchema.parse({ op: 'chunk', kind: 'stdout', content: 'hi\n', metadata: { tool: 'Exec' } });
- * ```
  */
 export const toolChunkSchema = z.object({
   op: z.literal('chunk', { error: 'must be "chunk"' }),
@@ -21,11 +15,5 @@ export const toolChunkSchema = z.object({
 /**
  * One streamed chunk (see {@link toolChunkSchema}). `content` is a string for the Exec tool (one
  * line including its newline) and whatever the emitter chose otherwise.
- *
- * @example
- * ```ts
- * import type { ToolChunk } from 'sluice/kernel';
- * const chunk: ToolChunk = { op: 'chunk', kind: 'stderr', content: 'warning\n', metadata: { tool: 'Exec' } };
- * ```
  */
 export type ToolChunk = z.infer<typeof toolChunkSchema>;

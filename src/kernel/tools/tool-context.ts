@@ -14,15 +14,6 @@ import type { ToolChunk } from './tool-chunk.js';
  * - `demand` — present when the chunk listener can fall behind (an MCP client on a slow
  *   transport): while it is paused a tool that can wait should stop producing chunks. The Exec
  *   tool stops reading the child's pipes, so the child blocks (docs/backpressure.md).
- *
- * @example
- * ```ts
- * import type { ToolContext } from 'sluice/kernel';
- * function handler(args: { text: string }, ctx: ToolContext) {
- *   ctx.onChunk?.({ op: 'chunk', kind: 'text', content: args.text });
- *   return { length: args.text.length };
- * }
- * ```
  */
 export interface ToolContext<K = unknown> {
   readonly pid: number;

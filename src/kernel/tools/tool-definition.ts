@@ -8,17 +8,6 @@ import type { ToolContext } from './tool-context.js';
  * `handler` that receives the parsed arguments and a {@link ToolContext}. A host that lists its
  * tools (`serveMcp` in `sluice/mcp`) also publishes the optional `description` and the JSON
  * Schema of `schema` and `outputSchema`.
- *
- * @example
- * ```ts
- * import { z } from 'zod';
- * import type { ToolDefinition } from 'sluice/kernel';
- * const echo: ToolDefinition<{ text: string }, string> = {
- *   name: 'Echo',
- *   schema: z.object({ text: z.string({ error: 'be a string' }) }),
- *   handler: (args) => args.text,
- * };
- * ```
  */
 export interface ToolDefinition<A = any, R = unknown> {
   readonly name: string;

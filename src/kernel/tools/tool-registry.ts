@@ -1,17 +1,7 @@
 import { optionError } from '../../core/option-error.js';
 import type { ToolDefinition } from './tool-definition.js';
 
-/**
- * Tools by name. `register` refuses a second tool with the same name.
- *
- * @example
- * ```ts
- * import { createToolRegistry } from 'sluice/kernel';
- * const registry = createToolRegistry();
- * registry.register(echoTool);
- * registry.get('Echo'); // echoTool
- * ```
- */
+/** Tools by name. `register` refuses a second tool with the same name. */
 export interface ToolRegistry {
   /** Adds a tool; throws a `TypeError` for a bad definition or a name already taken. Returns the registry. */
   register(tool: ToolDefinition): ToolRegistry;

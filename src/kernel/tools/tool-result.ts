@@ -4,15 +4,6 @@
  * {@link dispatchToolCall}: `INVALID_MESSAGE` (the call itself is malformed), `UNKNOWN_TOOL`,
  * `INVALID_ARGUMENTS`, `TOOL_FAILED` (the handler threw something without a code), or the `code`
  * of the error the handler threw (`SPAWN_FAILED`, …).
- *
- * @example
- * ```ts
- * import type { ToolResult } from 'sluice/kernel';
- * const failed: ToolResult = {
- *   ok: false,
- *   error: { code: 'INVALID_ARGUMENTS', message: 'Expected `stream` to be a boolean, got "yes" (string)' },
- * };
- * ```
  */
 export type ToolResult<R = unknown> =
   | { readonly ok: true; readonly value: R }

@@ -5,14 +5,5 @@ import { spawnChild } from './spawn-child.js';
  * The real {@link ProcessPort}, on Node's own `child_process` (see {@link spawnChild}): every
  * child leads its own process group, and every kill goes to the whole group. It is `exec`'s
  * default; give it explicitly to wrap it (record, delay, refuse what it spawns).
- *
- * @example
- * ```ts
- * import { childProcessPort, exec, type ProcessPort } from 'sluice';
- * const logged: ProcessPort = {
- *   spawn: (request, events) => (console.log('spawning', request.file), childProcessPort.spawn(request, events)),
- * };
- * exec('ls', ['-l'], { port: logged }).subscribe(console.log);
- * ```
  */
 export const childProcessPort: ProcessPort = { spawn: spawnChild };

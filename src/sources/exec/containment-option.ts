@@ -3,10 +3,5 @@
  * process may make one (Linux, cgroup v2, root or a delegated subtree), its own process group
  * elsewhere; `'cgroup'` — a cgroup or the `CGROUP_UNAVAILABLE` error saying why not; `'group'` —
  * the process group only. See docs/containment.md.
- *
- * @example
- * ```ts
- * const containment: ContainmentOption = process.env.CI ? 'cgroup' : 'auto';
- * ```
  */
 export type ContainmentOption = 'auto' | 'cgroup' | 'group';

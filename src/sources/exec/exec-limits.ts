@@ -9,11 +9,6 @@
  * - `pids` — `pids.max`: a fork past it fails, and sluice then ends the run: `limitHit: 'pids'`.
  * - `cpuPercent` — `cpu.max`: at most this share of one CPU (200 = two CPUs); the run is slowed,
  *   never ended.
- *
- * @example
- * ```ts
- * const limits: ExecLimits = { memoryBytes: 512 * 1024 * 1024, pids: 256, cpuPercent: 100 };
- * ```
  */
 export interface ExecLimits {
   memoryBytes?: number;

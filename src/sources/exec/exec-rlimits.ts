@@ -3,11 +3,6 @@
  * limit (the hard one is one second above it, so the child sees `SIGXCPU` first); the others set
  * soft = hard. Node children cannot start under an `addressSpaceBytes` of 512 MB or so (V8
  * reserves a large virtual region up front): use it for non-Node children.
- *
- * @example
- * ```ts
- * const rlimits: ExecRlimits = { cpuSeconds: 10, addressSpaceBytes: 512 * 1024 * 1024 };
- * ```
  */
 export interface ExecRlimits {
   cpuSeconds?: number;

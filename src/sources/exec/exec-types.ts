@@ -10,11 +10,6 @@ import type { ProcessPort } from './process-port.js';
 /**
  * One line (or, with `lines: false`, one read) of the child's stdout or stderr: decoded text, or
  * with `encoding: 'buffer'` the bytes as the child wrote them (`C` is then `Uint8Array`).
- *
- * @example
- * ```ts
- * const event: ExecLineEvent = { sequence: 0, kind: 'stdout', content: 'hello\n', isFinal: false };
- * ```
  */
 export interface ExecLineEvent<C extends string | Uint8Array = string> extends ChunkEvent<C> {
   readonly kind: 'stdout' | 'stderr';
@@ -22,14 +17,7 @@ export interface ExecLineEvent<C extends string | Uint8Array = string> extends C
   readonly isFinal: false;
 }
 
-/**
- * The final event of a run: the child exited and both pipes were read to the end.
- *
- * @example
- * ```ts
- * if (event.kind === 'exit') console.log(event.content.exitCode);
- * ```
- */
+/** The final event of a run: the child exited and both pipes were read to the end. */
 export interface ExecExitEvent extends ChunkEvent<ExecResult> {
   readonly kind: 'exit';
   readonly content: ExecResult;
@@ -39,22 +27,12 @@ export interface ExecExitEvent extends ChunkEvent<ExecResult> {
 /**
  * An event of {@link exec}: line events, then exactly one `exit` event. `C` is the line content:
  * `string`, or `Uint8Array` with `encoding: 'buffer'`.
- *
- * @example
- * ```ts
- * exec('ls').subscribe((event: ExecEvent) => console.log(event.sequence, event.kind));
- * ```
  */
 export type ExecEvent<C extends string | Uint8Array = string> = ExecLineEvent<C> | ExecExitEvent;
 
 /**
  * Options of {@link exec}. Checked when `exec` is called: a bad one throws a `TypeError`
  * naming it.
- *
- * @example
- * ```ts
- * const options: ExecOptions = { cwd: '/tmp', timeoutMs: 10_000, reject: false };
- * ```
  */
 export interface ExecOptions {
   /** Working directory of the child. */

@@ -5,29 +5,10 @@ import type { ContainmentOption } from './containment-option.js';
 import type { ExecLimits } from './exec-limits.js';
 import type { ExecRlimits } from './exec-rlimits.js';
 
-/**
- * Which output pipe of a child.
- *
- * @example
- * ```ts
- * import type { OutputStream, ProcessEvents } from 'sluice';
- * const finish = (events: ProcessEvents) => {
- *   for (const stream of ['stdout', 'stderr'] satisfies OutputStream[]) events.end(stream);
- * };
- * ```
- */
+/** Which output pipe of a child. */
 export type OutputStream = 'stdout' | 'stderr';
 
-/**
- * How a child ended: an exit code, or the signal that killed it.
- *
- * @example
- * ```ts
- * import type { ExitInfo } from 'sluice';
- * const exited: ExitInfo = { exitCode: 0, signal: null };
- * const killed: ExitInfo = { exitCode: null, signal: 'SIGTERM' };
- * ```
- */
+/** How a child ended: an exit code, or the signal that killed it. */
 export interface ExitInfo {
   /** The exit code, `null` when a signal killed the child. */
   readonly exitCode: number | null;
@@ -35,19 +16,7 @@ export interface ExitInfo {
   readonly signal: string | null;
 }
 
-/**
- * What `exec` asks a {@link ProcessPort} to start: the validated `exec` arguments and options.
- *
- * @example
- * ```ts
- * import type { ProcessPort, SpawnRequest } from 'sluice';
- * const spawned: SpawnRequest[] = [];
- * const recordingPort = (inner: ProcessPort): ProcessPort => ({
- *   spawn: (request, events) => (spawned.push(request), inner.spawn(request, events)),
- * });
- * // exec('ls', ['-l'], { cwd: '/tmp' }) → { file: 'ls', args: ['-l'], cwd: '/tmp', hasInput: false, … }
- * ```
- */
+/** What `exec` asks a {@link ProcessPort} to start: the validated `exec` arguments and options. */
 export interface SpawnRequest {
   /** The file to run (resolved on `PATH` by the port). */
   readonly file: string;
@@ -74,12 +43,6 @@ export interface SpawnRequest {
 /**
  * What a {@link ProcessHandle} tells about a finished run's containment: how it was contained,
  * what it used, and which tree-wide limit it ran into.
- *
- * @example
- * ```ts
- * import type { ContainmentReport } from 'sluice';
- * const report: ContainmentReport = { containment: 'group', usage: null, limitHit: null };
- * ```
  */
 export interface ContainmentReport {
   readonly containment: Containment;
@@ -90,17 +53,6 @@ export interface ContainmentReport {
 /**
  * The callbacks a port calls as the child runs. `data` may come before or after `exit`; `end` is
  * called once per pipe; `spawnError` replaces everything else when the child could not start.
- *
- * @example
- * ```ts
- * import type { ProcessEvents } from 'sluice';
- * function replay(events: ProcessEvents, output: string, exitCode: number): void {
- *   events.data('stdout', new TextEncoder().encode(output));
- *   events.end('stdout');
- *   events.end('stderr');
- *   events.exit({ exitCode, signal: null });
- * }
- * ```
  */
 export interface ProcessEvents {
   /** The child wrote `bytes` to `stream`. */
@@ -113,20 +65,7 @@ export interface ProcessEvents {
   spawnError(error: unknown): void;
 }
 
-/**
- * A running child, as `exec` drives it: what {@link ProcessPort.spawn} returns.
- *
- * @example
- * ```ts
- * import type { ProcessHandle } from 'sluice';
- * const exited: ProcessHandle = {
- *   pid: undefined, // never started
- *   pause() {}, resume() {}, killGroup() {}, groupAlive: () => false,
- *   writeInput: (_bytes, callback) => callback(new Error('stdin is closed')),
- *   endInput() {}, destroy() {},
- * };
- * ```
- */
+/** A running child, as `exec` drives it: what {@link ProcessPort.spawn} returns. */
 export interface ProcessHandle {
   /** The child's pid, which is also its process group id; `undefined` if it did not start. */
   readonly pid: number | undefined;
@@ -156,26 +95,6 @@ export interface ProcessHandle {
  * drive the very same `exec` code under virtual time (`TestScheduler.run`).
  *
  * `spawn` may call `events.spawnError` synchronously, before it returns.
- *
- * @example
- * ```ts
- * import { exec, type ProcessPort } from 'sluice';
- * const port: ProcessPort = {
- *   spawn(request, events) {
- *     queueMicrotask(() => {
- *       events.data('stdout', new TextEncoder().encode(`ran ${request.file}\n`));
- *       events.end('stdout');
- *       events.end('stderr');
- *       events.exit({ exitCode: 0, signal: null });
- *     });
- *     return {
- *       pid: 1, pause() {}, resume() {}, killGroup() {}, groupAlive: () => false,
- *       writeInput: (_bytes, callback) => callback(), endInput() {}, destroy() {},
- *     };
- *   },
- * };
- * exec('anything', [], { port }).subscribe(console.log);
- * ```
  */
 export interface ProcessPort {
   spawn(request: SpawnRequest, events: ProcessEvents): ProcessHandle;

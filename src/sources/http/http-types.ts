@@ -5,12 +5,6 @@ import type { Demand } from '../../core/demand.js';
 /**
  * The content of the first event of an {@link http} stream (`kind: 'response'`): what the
  * server answered, before any byte of the body.
- *
- * @example
- * ```ts
- * import type { HttpResponseInfo } from 'sluice';
- * const info: HttpResponseInfo = { status: 200, statusText: 'OK', headers: { 'content-type': 'text/plain' }, url: 'http://127.0.0.1/' };
- * ```
  */
 export interface HttpResponseInfo {
   readonly status: number;
@@ -21,15 +15,7 @@ export interface HttpResponseInfo {
   readonly url: string;
 }
 
-/**
- * The content of the final event of an {@link http} stream (`kind: 'end'`).
- *
- * @example
- * ```ts
- * import type { HttpEndInfo } from 'sluice';
- * const end: HttpEndInfo = { status: 200, bytes: 20_971_520, durationMs: 412 };
- * ```
- */
+/** The content of the final event of an {@link http} stream (`kind: 'end'`). */
 export interface HttpEndInfo {
   /** The response status (also in the `response` event). */
   readonly status: number;
@@ -39,51 +25,21 @@ export interface HttpEndInfo {
   readonly durationMs: number;
 }
 
-/**
- * The first event: `{ sequence: 0, kind: 'response', content: HttpResponseInfo, isFinal: false }`.
- *
- * @example
- * ```ts
- * import { http, type HttpResponseEvent } from 'sluice';
- * http(url, undefined, { reject: false }).subscribe((event) => {
- *   if (event.kind === 'response') showStatus((event satisfies HttpResponseEvent).content.status);
- * });
- * ```
- */
+/** The first event: `{ sequence: 0, kind: 'response', content: HttpResponseInfo, isFinal: false }`. */
 export interface HttpResponseEvent extends ChunkEvent<HttpResponseInfo> {
   readonly kind: 'response';
   readonly content: HttpResponseInfo;
   readonly isFinal: false;
 }
 
-/**
- * A piece of the body: a `Uint8Array` read, or (with `lines: true`) one decoded line.
- *
- * @example
- * ```ts
- * import type { HttpBodyEvent } from 'sluice';
- * const line: HttpBodyEvent<string> = { sequence: 1, kind: 'body', content: 'GET / 200\n', isFinal: false };
- * ```
- */
+/** A piece of the body: a `Uint8Array` read, or (with `lines: true`) one decoded line. */
 export interface HttpBodyEvent<B extends Uint8Array | string = Uint8Array | string> extends ChunkEvent<B> {
   readonly kind: 'body';
   readonly content: B;
   readonly isFinal: false;
 }
 
-/**
- * The last event: `{ kind: 'end', content: HttpEndInfo, isFinal: true }`.
- *
- * @example
- * ```ts
- * import { http, type HttpEndEvent } from 'sluice';
- * import { last } from 'rxjs';
- * http(url).pipe(last()).subscribe((event) => {
- *   const { bytes, durationMs } = (event as HttpEndEvent).content;
- *   console.log(`${bytes} bytes in ${durationMs}ms`);
- * });
- * ```
- */
+/** The last event: `{ kind: 'end', content: HttpEndInfo, isFinal: true }`. */
 export interface HttpEndEvent extends ChunkEvent<HttpEndInfo> {
   readonly kind: 'end';
   readonly content: HttpEndInfo;
@@ -93,15 +49,6 @@ export interface HttpEndEvent extends ChunkEvent<HttpEndInfo> {
 /**
  * An event of an {@link http} stream: one `response`, then `body` chunks, then one final `end`.
  * `B` is `Uint8Array` by default and `string` with `lines: true`.
- *
- * @example
- * ```ts
- * import type { HttpEvent } from 'sluice';
- * const describe = (event: HttpEvent) =>
- *   event.kind === 'response' ? `status ${event.content.status}`
- *   : event.kind === 'body' ? `${event.content.length} units`
- *   : `${event.content.bytes} bytes in ${event.content.durationMs}ms`;
- * ```
  */
 export type HttpEvent<B extends Uint8Array | string = Uint8Array | string> =
   | HttpResponseEvent
@@ -111,12 +58,6 @@ export type HttpEvent<B extends Uint8Array | string = Uint8Array | string> =
 /**
  * Options of {@link http}. Validated when `http()` is called (a bad one throws a `TypeError`
  * naming it), before anything is fetched.
- *
- * @example
- * ```ts
- * import type { HttpOptions } from 'sluice';
- * const options: HttpOptions = { lines: true, timeoutMs: 30_000, reject: false };
- * ```
  */
 export interface HttpOptions {
   /** Emit the body as decoded UTF-8 lines (each with its `\n`) instead of raw reads. Default `false`. */

@@ -5,11 +5,6 @@ import { formatUsage } from '../../core/format-usage.js';
 /**
  * How a run ended, as the page shows it: `state` (the `data-state` of the page, which styles it)
  * and a sentence.
- *
- * @example
- * ```ts
- * const end: RunEnd = { state: 'exited', label: 'exit 0', text: 'Exited with code 0 after 3.2s', ok: true };
- * ```
  */
 export interface RunEnd {
   readonly state: 'exited' | 'killed' | 'timed-out' | 'cancelled' | 'stalled' | 'failed' | 'gone';

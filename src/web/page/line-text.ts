@@ -4,14 +4,6 @@
  * redraws itself ends as one line) — and escape sequences that set colours (SGR, `ESC [ … m`)
  * in the replaced text still apply to what follows. Pure functions, no DOM: the page's
  * `LogView` keeps one {@link LineText} per line.
- *
- * @example
- * ```ts
- * let line = emptyLine();
- * line = appendToLine(line, '10%\r20%\r');
- * line = appendToLine(line, '30%');
- * line.text; // '30%'
- * ```
  */
 export interface LineText {
   /** What the line shows (may hold escape sequences). */

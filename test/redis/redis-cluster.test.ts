@@ -6,6 +6,7 @@ import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import { runKeys } from '../../src/redis/run-keys.js';
 import { queueKey } from '../../src/redis/submit-run.js';
 import { fromRunStore } from '../../src/runs/from-run-store.js';
+import { chunk } from '../support/chunk.js';
 import { fixture, pollUntil } from '../support/processes.js';
 import { type RedisCluster, redisCliPath, startRedisCluster } from '../support/redis-cluster.js';
 import { redisServerPath } from '../support/redis-server.js';
@@ -14,12 +15,7 @@ import { needs } from '../support/system-tools.js';
 
 const ticker = fixture('redis-ticker.py');
 
-const line = (sequence: number, last: number): ChunkEvent<unknown> => ({
-  sequence,
-  kind: 'stdout',
-  content: `line ${sequence}\n`,
-  isFinal: sequence === last,
-});
+const line = (sequence: number, last: number) => chunk(sequence, `line ${sequence}\n`, sequence === last);
 
 /** Run ids whose slots are served by each of the cluster's three masters, one per master. */
 async function idsOnEachMaster(store: RedisRunStore, cluster: RedisCluster): Promise<Map<number, string>> {

@@ -1,16 +1,12 @@
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChunkEvent } from '../../src/core/chunk.js';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import type { RunRecord } from '../../src/runs/run-record.js';
+import { chunk } from '../support/chunk.js';
 import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
 
-const line = (sequence: number, last: number): ChunkEvent<unknown> => ({
-  sequence,
-  kind: 'stdout',
-  content: `${String(sequence).padStart(6, '0')} ${'x'.repeat(53)}\n`,
-  isFinal: sequence === last,
-});
+const line = (sequence: number, last: number) =>
+  chunk(sequence, `${String(sequence).padStart(6, '0')} ${'x'.repeat(53)}\n`, sequence === last);
 
 async function write(store: RedisRunStore, runId: string, count: number): Promise<void> {
   const writer = store.openWriter(runId);

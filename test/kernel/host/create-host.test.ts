@@ -2,6 +2,7 @@ import { Observable, Subject } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../../src/core/chunk.js';
+import { deferred } from '../../../src/core/deferred.js';
 import {
   type InvalidRequestError,
   isInvalidRequestError,
@@ -14,22 +15,19 @@ import type { HostcallOutcome } from '../../../src/kernel/protocol/hostcall-outc
 import type { JsonValue } from '../../../src/kernel/protocol/json-value.js';
 import type { Macrotask } from '../../../src/kernel/scheduler/macrotask.js';
 import { createMacrotaskScheduler } from '../../../src/kernel/scheduler/macrotask-scheduler.js';
+import { chunk } from '../../support/chunk.js';
 import { newTestScheduler } from '../../support/test-scheduler.js';
 
-const chunk = (content: JsonValue, sequence = 0, isFinal = false): ChunkEvent<JsonValue> => ({
-  sequence,
-  kind: 'chunk',
-  content,
-  isFinal,
-});
+const event = (content: JsonValue, sequence = 0, isFinal = false): ChunkEvent<JsonValue> =>
+  chunk(sequence, content, isFinal, { kind: 'chunk' });
 const events = {
-  a: chunk('a'),
-  b: chunk('b'),
-  c: chunk('c'),
-  d: chunk('d'),
-  e: chunk('e'),
-  f: chunk('f'),
-  g: chunk('g'),
+  a: event('a'),
+  b: event('b'),
+  c: event('c'),
+  d: event('d'),
+  e: event('e'),
+  f: event('f'),
+  g: event('g'),
 };
 /** One letter per delivered outcome: the chunk itself, `F` for the null final chunk, `E` for an Error. */
 const letter = (outcome: HostcallOutcome): string =>
@@ -147,7 +145,7 @@ describe('createHost — streaming calls in virtual time', () => {
     function* naturals() {
       for (let n = 0; ; n += 1) {
         yielded += 1;
-        yield chunk(n, n, n === 4);
+        yield event(n, n, n === 4);
       }
     }
     const source = () =>
@@ -172,7 +170,7 @@ describe('createHost — streaming calls in virtual time', () => {
       new Observable<ChunkEvent<JsonValue>>((subscriber) => {
         while (!subscriber.closed) {
           endless += 1;
-          subscriber.next(chunk('x'));
+          subscriber.next(event('x'));
         }
       });
     const host2 = createHost({ scheduler, logger: { warn: () => {} }, producers: { exec: flood } });
@@ -344,8 +342,8 @@ describe('createHost — dispatch and validation', () => {
     const unsubscribed: string[] = [];
     const producer: StreamProducer = (_payload, context) =>
       new Observable<ChunkEvent<JsonValue>>((subscriber) => {
-        subscriber.next(chunk(`${context.extensionId} 1`));
-        subscriber.next(chunk(`${context.extensionId} 2`));
+        subscriber.next(event(`${context.extensionId} 1`));
+        subscriber.next(event(`${context.extensionId} 2`));
         return () => unsubscribed.push(context.extensionId);
       });
     const scheduler = createMacrotaskScheduler<HostcallOutcome>({ driver: 'manual' });
@@ -394,22 +392,19 @@ describe('createHost — dispatch and validation', () => {
       handlers: { tool: (payload) => payload.n as number },
     });
     const seen: string[] = [];
-    let done: () => void = () => {};
-    const finished = new Promise<void>((resolve) => {
-      done = resolve;
-    });
+    const finished = deferred<void>();
     host.connect('ext-a', (task) => {
       if (task.callId === 'hc-0') throw new Error('listener broke');
       seen.push(task.callId);
     });
     host.connect('ext-b', (task) => {
       seen.push(`b:${task.callId}`);
-      done();
+      finished.resolve();
     });
     for (let n = 0; n < 5; n += 1)
       host.hostcall('ext-a', { callId: `hc-${n}`, kind: 'tool', payload: { n } });
     host.hostcall('ext-b', { callId: 'hc-0', kind: 'tool', payload: { n: 0 } });
-    await finished;
+    await finished.promise;
     expect(seen).toEqual(['hc-1', 'hc-2', 'hc-3', 'hc-4', 'b:hc-0']);
     expect(host.scheduler.size).toBe(0);
     expect(warnings).toEqual([

@@ -6,6 +6,7 @@ import { isSluiceError } from '../../src/core/errors/sluice-error.js';
 import { encodeChunkEvent } from '../../src/sse/encode-chunk-event.js';
 import { encodeGap } from '../../src/sse/encode-gap.js';
 import { SseParser } from '../../src/sse/sse-parser.js';
+import { chunk } from '../support/chunk.js';
 import { newTestScheduler } from '../support/test-scheduler.js';
 
 /** A scripted EventSource: the test feeds it server text and network events. */
@@ -41,7 +42,7 @@ class FakeEventSource implements EventSourceLike {
 }
 
 const line = (sequence: number, kind = 'stdout', isFinal = false) =>
-  encodeChunkEvent({ sequence, kind, content: isFinal ? null : `line ${sequence}`, isFinal });
+  encodeChunkEvent(chunk(sequence, isFinal ? null : `line ${sequence}`, isFinal, { kind }));
 
 describe('fromEventSource', () => {
   it('emits sequenced events, completes on the final one and closes the EventSource', () => {

@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { fromFetchStream } from '../../src/browser/from-fetch-stream.js';
 import { isSluiceError } from '../../src/core/errors/sluice-error.js';
 import { encodeChunkEvent } from '../../src/sse/encode-chunk-event.js';
+import { chunk } from '../support/chunk.js';
 
 const line = (sequence: number, isFinal = false) =>
-  encodeChunkEvent({ sequence, kind: isFinal ? 'exit' : 'stdout', content: `line ${sequence}`, isFinal });
+  encodeChunkEvent(chunk(sequence, `line ${sequence}`, isFinal, { kind: isFinal ? 'exit' : 'stdout' }));
 
 /** A fetch that answers each call from a script and records the requests. */
 function scriptedFetch(answers: Array<() => Response | Promise<Response>>) {

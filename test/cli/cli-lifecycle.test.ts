@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { deferred } from '../../src/core/deferred.js';
 import { bridgeCodec } from '../../src/kernel/protocol/bridge-codec.js';
 import { createFrameDecoder } from '../../src/kernel/protocol/frame-decoder.js';
 import type { HostcallOutcome } from '../../src/kernel/protocol/hostcall-outcome.js';
@@ -15,15 +16,12 @@ const sluice = (args: string[]) =>
 /** Collects a stream's text, and resolves `first` with its first chunk. */
 function collect(stream: NodeJS.ReadableStream | null | undefined) {
   let text = '';
-  let resolveFirst!: (chunk: string) => void;
-  const first = new Promise<string>((resolve) => {
-    resolveFirst = resolve;
-  });
+  const first = deferred<string>();
   stream?.on('data', (data: Buffer) => {
-    if (text === '') resolveFirst(String(data));
+    if (text === '') first.resolve(String(data));
     text += String(data);
   });
-  return { first, text: () => text };
+  return { first: first.promise, text: () => text };
 }
 
 function outcomes(text: string): HostcallOutcome[] {

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { lastValueFrom } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { failureExitCode, mirrorExitCode } from '../../src/cli/exit-code.js';
 import { SluiceError } from '../../src/core/errors/sluice-error.js';
 import { runFailureError, toRunFailure } from '../../src/runs/run-failure.js';
 import { exec } from '../../src/sources/exec.js';
-import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
+import { redisForSuite, redisServerPath } from '../support/redis-server.js';
 import { startCli } from '../support/sluice-cli.js';
 
 /** The error `exec` of `file` ends with, as sluice exec sees it and as a follower reads it back. */
@@ -43,27 +43,21 @@ describe('one exit-code rule for exec and follow', () => {
 describe.skipIf(redisServerPath === undefined)(
   'sluice exec --redis and sluice follow of a command not found',
   () => {
-    let server: RedisServer;
-    beforeAll(async () => {
-      server = await startRedis();
-    });
-    afterAll(async () => {
-      await server?.stop();
-    });
+    const redis = redisForSuite();
 
     it('both exit 127', async () => {
       const runId = `missing-${randomUUID()}`;
       const writer = await startCli([
         'exec',
         '--redis',
-        server.url,
+        redis.url,
         '--run-id',
         runId,
         '--',
         'sluice-no-such-command',
       ]);
       expect(writer.exitCode, writer.stderr).toBe(127);
-      const follower = await startCli(['follow', '--redis', server.url, runId]);
+      const follower = await startCli(['follow', '--redis', redis.url, runId]);
       expect(follower.exitCode, follower.stderr).toBe(127);
       expect(follower.stderr).toContain(
         `sluice: run ${runId}: SPAWN_FAILED: Command failed to spawn with ENOENT`,

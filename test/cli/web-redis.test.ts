@@ -9,7 +9,7 @@ import type { SseMessage } from '../../src/sse/sse-parser.js';
 import { launchChromium } from '../support/browser.js';
 import { fixture, pollUntil, processesWithTag } from '../support/processes.js';
 import { readSse } from '../support/read-sse.js';
-import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
+import { redisForSuite, redisServerPath } from '../support/redis-server.js';
 import { findBrowser, requireTool } from '../support/system-tools.js';
 
 const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
@@ -83,17 +83,15 @@ const RUN_PAGES = /sluice web: run pages at (http:\/\/\S+)\n/;
 describe.skipIf(redisServerPath === undefined)(
   'sluice exec --web --redis and sluice web: two servers, one Redis',
   () => {
-    let redis: RedisServer;
+    const redis = redisForSuite();
     let browser: Browser | undefined;
     beforeAll(async () => {
-      redis = await startRedis();
       if (browserPath !== undefined) browser = await launchChromium(browserPath);
     });
     afterAll(async () => {
       await browser?.close();
       for (const child of children)
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await redis?.stop();
     });
 
     it('the other server shows the run, resumes a viewer exactly, and its DELETE ends the run where it runs', async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SluiceError } from '../../src/core/errors/sluice-error.js';
 import { exec } from '../../src/sources/exec.js';
-import { ChunkTestScheduler } from '../../src/testing/index.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 const scenarioSchema = z.strictObject({
   name: z.string(),
@@ -62,7 +62,7 @@ describe('exec lifecycle scenarios (marbles/exec-*.json, a fake process under vi
   for (const file of files) {
     const scenario = scenarioSchema.parse(JSON.parse(readFileSync(join(folder, file), 'utf8')));
     it(`${file}: ${scenario.name}`, () => {
-      const scheduler = new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
+      const scheduler = newTestScheduler();
       scheduler.run(({ expectObservable, fakeExec, flush }) => {
         const port = fakeExec(scenario.process as Parameters<typeof fakeExec>[0]);
         const { error } = scenario.expected;

@@ -8,14 +8,12 @@ import { BufferOverflowError, isBufferOverflowError } from '../../src/core/error
 import { bounded } from '../../src/operators/bounded.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
 import { withDemand } from '../../src/testing/index.js';
-import { chunk } from '../support/chunk.js';
+import { chunk, chunkLetters } from '../support/chunk.js';
 import { newTestScheduler } from '../support/test-scheduler.js';
 
 type Event = ChunkEvent<string>;
 
 /** Marble values: each letter is an event whose sequence is its index and whose content is itself. */
-const letters = (names: string, final?: string): Record<string, Event> =>
-  Object.fromEntries([...names].map((name, index) => [name, chunk(index, name, name === final)]));
 
 /**
  * A producer that honours demand: on every tick of `ticks` it emits its next event, unless its
@@ -46,7 +44,7 @@ describe('bounded', () => {
       const scheduler = newTestScheduler();
       const log: string[] = [];
       scheduler.run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-        const values = letters('abcdef', 'f');
+        const values = chunkLetters('abcdef', 'f');
         const ticks = cold('  x----x----x----x----x----x----x----x----x----x');
         const ui = demand('   -------p------------------r');
         const expected = '    a----b--------------------(cd)e----(f|)';
@@ -101,7 +99,7 @@ describe('bounded', () => {
 
     it('keeps what a producer that ignores demand sends while paused (documented overshoot)', () => {
       newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-        const values = letters('abcde', 'e');
+        const values = chunkLetters('abcde', 'e');
         const source = cold('-a-b-c-d-(e|)', values);
         const ui = demand('  -p----------r');
         const expected = '   ------------(abcde|)';
@@ -112,7 +110,7 @@ describe('bounded', () => {
 
     it('delivers an error only after the events queued before it', () => {
       newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-        const values = letters('abc');
+        const values = chunkLetters('abc');
         const source = cold('-a-b-c-#', values, new Error('boom'));
         const ui = demand('  --p-------r');
         const expected = '   -a--------(bc#)';
@@ -127,7 +125,7 @@ describe('bounded', () => {
 
     it('completes only after the queue has drained', () => {
       newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-        const values = letters('abc');
+        const values = chunkLetters('abc');
         const source = cold('-a-b-c-|', values);
         const ui = demand('  --p-------r');
         const expected = '   -a--------(bc|)';
@@ -140,7 +138,7 @@ describe('bounded', () => {
   describe('dropping', () => {
     it('drops the newest events and reports the count on the next one, re-stamping sequences', () => {
       newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-        const source = cold('-a-b-c-d-e------f|', letters('abcdef', 'f'));
+        const source = cold('-a-b-c-d-e------f|', chunkLetters('abcdef', 'f'));
         const ui = demand('  --p---------r');
         const expected = '   -a----------(bc)(f|)';
         expectObservable(
@@ -149,7 +147,7 @@ describe('bounded', () => {
           a: chunk(0, 'a'),
           b: chunk(1, 'b'),
           c: chunk(2, 'c'),
-          f: chunk(3, 'f', true, { dropped: 2 }),
+          f: chunk(3, 'f', true, { metadata: { dropped: 2 } }),
         });
         expectSubscriptions(source.subscriptions).toBe('^---------------!');
       });
@@ -157,12 +155,12 @@ describe('bounded', () => {
 
     it('never drops the final event: the newest waiting event makes room for it', () => {
       newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-        const source = cold('-a-b-c-d-e-f|', letters('abcdef', 'f'));
+        const source = cold('-a-b-c-d-e-f|', chunkLetters('abcdef', 'f'));
         const ui = demand('  --p-----------r');
         const expected = '   -a------------(bf|)';
         expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'dropping' })))).toBe(
           expected,
-          { a: chunk(0, 'a'), b: chunk(1, 'b'), f: chunk(2, 'f', true, { dropped: 3 }) },
+          { a: chunk(0, 'a'), b: chunk(1, 'b'), f: chunk(2, 'f', true, { metadata: { dropped: 3 } }) },
         );
         expectSubscriptions(source.subscriptions).toBe('^----------!');
       });
@@ -170,7 +168,7 @@ describe('bounded', () => {
 
     it('reports drops that end the stream on a final sentinel when the source just completes', () => {
       newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-        const source = cold('-a-b-c-d-|', letters('abcd'));
+        const source = cold('-a-b-c-d-|', chunkLetters('abcd'));
         const ui = demand('  --p---------r');
         const expected = '   -a----------(bz|)';
         expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 1, strategy: 'dropping' })))).toBe(
@@ -178,7 +176,7 @@ describe('bounded', () => {
           {
             a: chunk(0, 'a'),
             b: chunk(1, 'b'),
-            z: { sequence: 2, kind: 'end', content: null, metadata: { dropped: 2 }, isFinal: true },
+            z: chunk(2, null, true, { kind: 'end', metadata: { dropped: 2 } }),
           },
         );
         expectSubscriptions(source.subscriptions).toBe('^--------!');
@@ -189,14 +187,14 @@ describe('bounded', () => {
   describe('sliding', () => {
     it('drops the oldest waiting events and reports the count on the event after the gap', () => {
       newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-        const source = cold('-a-b-c-d-e------f|', letters('abcdef', 'f'));
+        const source = cold('-a-b-c-d-e------f|', chunkLetters('abcdef', 'f'));
         const ui = demand('  --p---------r');
         const expected = '   -a----------(de)(f|)';
         expectObservable(
           withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'sliding' }), checkSequence())),
         ).toBe(expected, {
           a: chunk(0, 'a'),
-          d: chunk(1, 'd', false, { dropped: 2 }),
+          d: chunk(1, 'd', false, { metadata: { dropped: 2 } }),
           e: chunk(2, 'e'),
           f: chunk(3, 'f', true),
         });
@@ -206,13 +204,20 @@ describe('bounded', () => {
 
     it('never drops the final event and adds to a count the source already reported', () => {
       newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-        const values = { ...letters('abcdef', 'f'), b: chunk(1, 'b', false, { dropped: 5, partial: true }) };
+        const values = {
+          ...chunkLetters('abcdef', 'f'),
+          b: chunk(1, 'b', false, { metadata: { dropped: 5, partial: true } }),
+        };
         const source = cold('-a-b-c-d-e-f|', values);
         const ui = demand('  --p-----------r');
         const expected = '   -a------------(ef|)';
         expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'sliding' })))).toBe(
           expected,
-          { a: chunk(0, 'a'), e: chunk(1, 'e', false, { dropped: 3 + 5 }), f: chunk(2, 'f', true) },
+          {
+            a: chunk(0, 'a'),
+            e: chunk(1, 'e', false, { metadata: { dropped: 3 + 5 } }),
+            f: chunk(2, 'f', true),
+          },
         );
         // The source is let go when its final event arrives, not when the consumer resumes.
         expectSubscriptions(source.subscriptions).toBe('^----------!');
@@ -223,7 +228,7 @@ describe('bounded', () => {
   describe('error', () => {
     it('fails with BUFFER_OVERFLOW after the queued events and cancels the source at once', () => {
       newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-        const values = letters('abcdef', 'f');
+        const values = chunkLetters('abcdef', 'f');
         const source = cold('-a-b-c-d-e-f|', values);
         const ui = demand('  --p---------r');
         const expected = '   -a----------(bc#)';
@@ -238,7 +243,7 @@ describe('bounded', () => {
 
     it('lets the final event in even when the buffer is full', () => {
       newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-        const values = letters('abcd', 'd');
+        const values = chunkLetters('abcd', 'd');
         const source = cold('-a-b-c-d|', values);
         const ui = demand('  --p-------r');
         const expected = '   -a--------(bcd|)';
@@ -276,7 +281,7 @@ describe('bounded', () => {
     it('is a pass-through that gives the producer no demand either', () => {
       const seen: Array<Demand | undefined> = [];
       newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-        const values = letters('abc', 'c');
+        const values = chunkLetters('abc', 'c');
         const source = cold('-a-b-(c|)', values);
         const probed = new Observable<Event>((subscriber) => {
           seen.push(demandOf(subscriber));
@@ -305,7 +310,7 @@ describe('bounded', () => {
 
   it('cancels the source and frees the queue when unsubscribed', () => {
     newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-      const values = letters('abcd');
+      const values = chunkLetters('abcd');
       const source = cold('-a-b-c-d-|', values);
       const ui = demand('  --p');
       const unsub = '      ------!';

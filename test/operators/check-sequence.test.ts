@@ -5,14 +5,10 @@ import type { ChunkEvent } from '../../src/core/chunk.js';
 import { isSequenceError, SequenceError } from '../../src/core/errors/sequence-error.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
 import { sequenced } from '../../src/operators/sequenced.js';
+import { chunk } from '../support/chunk.js';
 import { newTestScheduler } from '../support/test-scheduler.js';
 
-const ev = (sequence: number, isFinal = false): ChunkEvent<string> => ({
-  sequence,
-  kind: 'body',
-  content: `c${sequence}`,
-  isFinal,
-});
+const ev = (sequence: number, isFinal = false) => chunk(sequence, `c${sequence}`, isFinal, { kind: 'body' });
 
 async function run(events: ChunkEvent<string>[]): Promise<{ delivered: number[]; error?: SequenceError }> {
   const delivered: number[] = [];

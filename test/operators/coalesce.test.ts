@@ -8,13 +8,10 @@ import { SequenceError } from '../../src/core/errors/sequence-error.js';
 import { chunkByteLength } from '../../src/operators/chunk-byte-length.js';
 import { coalesce } from '../../src/operators/coalesce.js';
 import { withDemand } from '../../src/testing/with-demand.js';
-import { chunk } from '../support/chunk.js';
+import { chunk, chunkLetters } from '../support/chunk.js';
 import { newTestScheduler } from '../support/test-scheduler.js';
 
 type Event = ChunkEvent<string | Uint8Array>;
-
-const letters = (names: string, final?: string): Record<string, Event> =>
-  Object.fromEntries([...names].map((name, index) => [name, chunk(index, name, name === final)]));
 
 describe('coalesce', () => {
   it('opens a window with its first event and emits it `maxDelayMs` later; quiet time emits nothing', () => {
@@ -109,7 +106,7 @@ describe('coalesce', () => {
 
   it('emits the pending batch before an error', () => {
     newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const v = letters('abc');
+      const v = chunkLetters('abc');
       const source = cold('-a---bc#', v, new Error('boom'));
       const expected = '   ----x--(y#)';
       expectObservable(source.pipe(coalesce({ maxDelayMs: 3 }))).toBe(
@@ -123,7 +120,7 @@ describe('coalesce', () => {
 
   it('clears its timer and drops the pending batch when unsubscribed', () => {
     newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold('-a-b------', letters('ab'));
+      const source = cold('-a-b------', chunkLetters('ab'));
       const unsub = '      ----!';
       expectObservable(source.pipe(coalesce({ maxDelayMs: 5 })), unsub).toBe('-----');
       expectSubscriptions(source.subscriptions).toBe('^---!');

@@ -1,5 +1,4 @@
 import { concat, concatMap, map, merge, Observable, of, take } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { Valve } from '../../src/core/demand.js';
@@ -10,25 +9,15 @@ import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
 import { joinRuns } from '../../src/operators/join-runs.js';
 import { sequenced } from '../../src/operators/sequenced.js';
+import { chunk } from '../support/chunk.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
-const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-
-const out = (sequence: number, content: string): ChunkEvent<string> => ({
-  sequence,
-  kind: 'stdout',
-  content,
-  isFinal: false,
-});
-const exit = (sequence: number, code: number): ChunkEvent<{ exitCode: number }> => ({
-  sequence,
-  kind: 'exit',
-  content: { exitCode: code },
-  isFinal: true,
-});
+const out = (sequence: number, content: string) => chunk(sequence, content);
+const exit = (sequence: number, code: number) => chunk(sequence, { exitCode: code }, true, { kind: 'exit' });
 
 describe('joinRuns', () => {
   it('renumbers two concatenated runs, keeps each end as a non-final event, and ends with one final event', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const first = cold('-a-(b|)', { a: out(0, 'one'), b: exit(1, 0) });
       const second = cold(' -c--(d|)', { c: out(0, 'two'), d: exit(1, 3) });
       const runs = cold('  (xy|)', { x: first, y: second });
@@ -51,7 +40,7 @@ describe('joinRuns', () => {
   });
 
   it("keeps the run's end at the frame it arrives, with its own metadata and the run's number", () => {
-    testScheduler().run(({ cold, expectObservable }) => {
+    newTestScheduler().run(({ cold, expectObservable }) => {
       const source = cold('-a-b-c-(d|)', {
         a: out(0, 'one'),
         b: { ...exit(1, 0), metadata: { reason: 'exit' } },
@@ -69,7 +58,7 @@ describe('joinRuns', () => {
   });
 
   it('numbers runs in the order they end when mergeMap interleaves them', () => {
-    testScheduler().run(({ cold, expectObservable }) => {
+    newTestScheduler().run(({ cold, expectObservable }) => {
       const slow = cold('-a----(b|)', { a: out(0, 'slow'), b: exit(1, 0) });
       const fast = cold('--c-(d|)', { c: out(0, 'fast'), d: exit(1, 0) });
       expectObservable(merge(slow, fast).pipe(joinRuns(), checkSequence())).toBe('-ac-d-(be|)', {
@@ -83,7 +72,7 @@ describe('joinRuns', () => {
   });
 
   it('a stream with no run at all still has exactly one final event', () => {
-    testScheduler().run(({ cold, expectObservable }) => {
+    newTestScheduler().run(({ cold, expectObservable }) => {
       expectObservable(cold<ChunkEvent<string>>('---|').pipe(joinRuns())).toBe('---(e|)', {
         e: { sequence: 0, kind: 'end', content: null, metadata: { runs: 0 }, isFinal: true },
       });
@@ -91,7 +80,7 @@ describe('joinRuns', () => {
   });
 
   it('passes an error through after the events before it, without a final event', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const failure = new SluiceError('EXEC_FAILED', 'Command failed with exit code 2');
       const source = cold('-a-b-#', { a: out(0, 'one'), b: exit(1, 0) }, failure);
       expectObservable(source.pipe(joinRuns())).toBe(
@@ -104,7 +93,7 @@ describe('joinRuns', () => {
   });
 
   it('makes a composed stream acceptable to sequenced() and checkSequence(), which reject it otherwise', () => {
-    testScheduler().run(({ cold, expectObservable }) => {
+    newTestScheduler().run(({ cold, expectObservable }) => {
       const source = cold<ChunkEvent<unknown>>('-a-b-c-(d|)', {
         a: out(0, 'one'),
         b: exit(1, 0),

@@ -12,7 +12,7 @@ const line = (content: string, extra: Partial<ChunkInput<string>> = {}): ChunkIn
   ...extra,
 });
 const event = (sequence: number, content: string | null, isFinal = false, kind = 'stdout') =>
-  chunk(sequence, content, isFinal, undefined, kind);
+  chunk(sequence, content, isFinal, { kind });
 
 describe('sequenced', () => {
   it('stamps contiguous sequence numbers from 0 and appends the null sentinel on completion', () => {

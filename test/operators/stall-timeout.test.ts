@@ -10,22 +10,15 @@ import { stallTimeout } from '../../src/operators/stall-timeout.js';
 import type { StallTimeoutInfo } from '../../src/operators/stall-timeout-info.js';
 import { exec } from '../../src/sources/exec.js';
 import { withDemand } from '../../src/testing/index.js';
-import { chunk } from '../support/chunk.js';
+import { chunk, chunkLetters } from '../support/chunk.js';
 import { groupAlive } from '../support/processes.js';
 import { needs } from '../support/system-tools.js';
 import { newTestScheduler } from '../support/test-scheduler.js';
 
 type Event = ChunkEvent<string>;
 
-const letters = (names: string, final?: string): Record<string, Event> =>
-  Object.fromEntries([...names].map((name, index) => [name, chunk(index, name, name === final)]));
-const stalled = (sequence: number): Event => ({
-  sequence,
-  kind: 'end',
-  content: null,
-  metadata: { reason: 'stalled' },
-  isFinal: true,
-});
+const stalled = (sequence: number): Event =>
+  chunk<string>(sequence, null, true, { kind: 'end', metadata: { reason: 'stalled' } });
 
 /** A producer that honours demand: it emits its next event on each tick of `ticks` unless paused. */
 function paced(ticks: Observable<unknown>, events: Event[]) {
@@ -61,9 +54,9 @@ describe('stallTimeout', () => {
       const ms = time('          ------|');
       const expected = '    a-b-c------(z|)';
       const tickSubs = '    ^----------!';
-      const source = paced(ticks, Object.values(letters('abcdefghijklmnop')));
+      const source = paced(ticks, Object.values(chunkLetters('abcdefghijklmnop')));
       expectObservable(withDemand(ui, source.pipe(stallTimeout({ ms, logger })))).toBe(expected, {
-        ...letters('abc'),
+        ...chunkLetters('abc'),
         z: stalled(3),
       });
       expectSubscriptions(ticks.subscriptions).toBe(tickSubs);
@@ -81,9 +74,9 @@ describe('stallTimeout', () => {
       const ms = time('           -----|');
       const expected = '    a-b-----------(cdz|)';
       const tickSubs = '    ^----------!';
-      const source = paced(ticks, Object.values(letters('abcdefghijklmnop')));
+      const source = paced(ticks, Object.values(chunkLetters('abcdefghijklmnop')));
       const output = source.pipe(stallTimeout({ ms, logger }), bounded({ capacity: 2 }));
-      expectObservable(withDemand(ui, output)).toBe(expected, { ...letters('abcd'), z: stalled(4) });
+      expectObservable(withDemand(ui, output)).toBe(expected, { ...chunkLetters('abcd'), z: stalled(4) });
       expectSubscriptions(ticks.subscriptions).toBe(tickSubs);
     });
     // c waits from frame 4, d from 6: the buffer is full and the producer blocked from frame 6.
@@ -98,9 +91,9 @@ describe('stallTimeout', () => {
       const ms = time('               -----|');
       const expected = '    a-b---c-d------(z|)';
       const tickSubs = '    ^--------------!';
-      const source = paced(ticks, Object.values(letters('abcdefghijklmnop')));
+      const source = paced(ticks, Object.values(chunkLetters('abcdefghijklmnop')));
       expectObservable(withDemand(ui, source.pipe(stallTimeout({ ms, logger })))).toBe(expected, {
-        ...letters('abcd'),
+        ...chunkLetters('abcd'),
         z: stalled(4),
       });
       expectSubscriptions(ticks.subscriptions).toBe(tickSubs);
@@ -123,9 +116,9 @@ describe('stallTimeout', () => {
       const tickSubs = '    ^-------------------!';
       pause.subscribe(() => valve.pause());
       takes.subscribe(() => valve.progress());
-      const source = paced(ticks, Object.values(letters('abcdefghijklmnop')));
+      const source = paced(ticks, Object.values(chunkLetters('abcdefghijklmnop')));
       expectObservable(withDemand(valve, source.pipe(stallTimeout({ ms, logger })))).toBe(expected, {
-        ...letters('ab'),
+        ...chunkLetters('ab'),
         z: stalled(2),
       });
       expectSubscriptions(ticks.subscriptions).toBe(tickSubs);
@@ -167,7 +160,7 @@ describe('stallTimeout', () => {
   it('never stalls while the consumer keeps pulling, however slow the stream', () => {
     const { calls, logger } = recorder();
     newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-      const values = letters('abcd', 'd');
+      const values = chunkLetters('abcd', 'd');
       const source = cold('-a-------b---c-------d|', values);
       const ui = demand('  ---p-r-p-r--p-r');
       const expected = '   -a-------b---c-------d|';
@@ -180,7 +173,7 @@ describe('stallTimeout', () => {
   it('cannot stall once the final event has passed', () => {
     const { calls, logger } = recorder();
     newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-      const values = letters('ab', 'b');
+      const values = chunkLetters('ab', 'b');
       const source = cold('-a-b----------|', values);
       const ui = demand('  ----p');
       expectObservable(withDemand(ui, source.pipe(stallTimeout({ ms: 2, logger })))).toBe(
@@ -195,7 +188,7 @@ describe('stallTimeout', () => {
   it('is disabled by `ms: 0`', () => {
     const { calls, logger } = recorder();
     newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-      const values = letters('abc', 'c');
+      const values = chunkLetters('abc', 'c');
       const source = cold('-a-b------------(c|)', values);
       const ui = demand('  --p');
       expectObservable(withDemand(ui, source.pipe(stallTimeout({ ms: 0, logger })))).toBe(
@@ -211,7 +204,7 @@ describe('stallTimeout', () => {
     const { calls, logger } = recorder();
     const seen: Array<Demand | undefined> = [];
     newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const values = letters('ab', 'b');
+      const values = chunkLetters('ab', 'b');
       const source = cold('-a------------(b|)', values);
       const probed = new Observable<Event>((subscriber) => {
         seen.push(demandOf(subscriber));
@@ -268,18 +261,21 @@ describe('stallTimeout', () => {
   it('calls onStall once with the info, and fails with what a throwing logger throws', () => {
     const infos: StallTimeoutInfo[] = [];
     newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-      const source = cold('ab', letters('ab'));
+      const source = cold('ab', chunkLetters('ab'));
       const ui = demand('  --p');
       const logger = { warn: () => undefined };
       const onStall = (info: StallTimeoutInfo) => infos.push(info);
       const output = source.pipe(stallTimeout({ ms: 200, logger, onStall }));
-      expectObservable(withDemand(ui, output)).toBe('ab 200ms (z|)', { ...letters('ab'), z: stalled(2) });
+      expectObservable(withDemand(ui, output)).toBe('ab 200ms (z|)', {
+        ...chunkLetters('ab'),
+        z: stalled(2),
+      });
       expectSubscriptions(source.subscriptions).toBe('^- 200ms !');
     });
     expect(infos).toEqual([{ ms: 200, lastSequence: 1, pausedAt: 2 }]);
 
     newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-      const source = cold('a', letters('a'));
+      const source = cold('a', chunkLetters('a'));
       const ui = demand('  -p');
       const logger = {
         warn: () => {
@@ -287,7 +283,7 @@ describe('stallTimeout', () => {
         },
       };
       const output = source.pipe(stallTimeout({ ms: 3, logger }));
-      expectObservable(withDemand(ui, output)).toBe('a---#', letters('a'), new Error('logger down'));
+      expectObservable(withDemand(ui, output)).toBe('a---#', chunkLetters('a'), new Error('logger down'));
       expectSubscriptions(source.subscriptions).toBe('^---!');
     });
   });
@@ -295,7 +291,7 @@ describe('stallTimeout', () => {
   it('clears its timer when unsubscribed', () => {
     const { calls, logger } = recorder();
     newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
-      const values = letters('ab');
+      const values = chunkLetters('ab');
       const source = cold('-a-b-----', values);
       const ui = demand('  --p');
       const unsub = '      ----!';

@@ -1,22 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisRunStore } from '../../src/redis/redis-run-store.js';
-import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
+import { describe, expect, it } from 'vitest';
+import { redisForSuite, redisServerPath } from '../support/redis-server.js';
 import { outcomesOf, sequencesOf, startCli } from '../support/sluice-cli.js';
 
 describe.skipIf(redisServerPath === undefined)(
   'sluice exec --redis / follow: whole logs, gaps said, one output format',
   () => {
-    let server: RedisServer;
-    let store: RedisRunStore;
-    beforeAll(async () => {
-      server = await startRedis();
-      store = new RedisRunStore({ url: server.url });
-    });
-    afterAll(async () => {
-      await store?.close();
-      await server?.stop();
-    });
+    const redis = redisForSuite({ store: {} });
 
     it('a 200 000-line run written with the defaults is followed whole after it ended, from another process', async () => {
       const runId = `whole-${randomUUID()}`;
@@ -24,7 +14,7 @@ describe.skipIf(redisServerPath === undefined)(
       const writer = await startCli([
         'exec',
         '--redis',
-        server.url,
+        redis.url,
         '--run-id',
         runId,
         '--',
@@ -33,15 +23,15 @@ describe.skipIf(redisServerPath === undefined)(
         script,
       ]);
       expect(writer.exitCode, writer.stderr).toBe(3);
-      expect(await store.info(runId)).toMatchObject({ state: 'ended', next: 200_001, oldest: 0 });
-      const text = await startCli(['follow', '--redis', server.url, runId]);
+      expect(await redis.store.info(runId)).toMatchObject({ state: 'ended', next: 200_001, oldest: 0 });
+      const text = await startCli(['follow', '--redis', redis.url, runId]);
       expect(text.exitCode, text.stderr).toBe(3);
       expect(text.stderr).toBe('');
       const lines = text.stdout.split('\n');
       expect(lines.length).toBe(200_000);
       expect(lines[0]).toBe('1');
       expect(lines[199_999]).toBe('200000');
-      const json = await startCli(['follow', '--redis', server.url, runId, '--json']);
+      const json = await startCli(['follow', '--redis', redis.url, runId, '--json']);
       expect(json.exitCode).toBe(3);
       expect(sequencesOf(json.stdout)).toEqual([...Array(200_001).keys()]);
       expect(outcomesOf(json.stdout).at(-1)).toMatchObject({ ok: false, code: 'EXEC_FAILED' });
@@ -52,7 +42,7 @@ describe.skipIf(redisServerPath === undefined)(
       const writer = await startCli([
         'exec',
         '--redis',
-        server.url,
+        redis.url,
         '--run-id',
         runId,
         '--max-events',
@@ -63,10 +53,10 @@ describe.skipIf(redisServerPath === undefined)(
         'seq 1 20000; exit 5',
       ]);
       expect(writer.exitCode).toBe(5);
-      const info = await store.info(runId);
+      const info = await redis.store.info(runId);
       const oldest = info?.oldest ?? 0;
       expect(oldest).toBeGreaterThan(18_000);
-      const text = await startCli(['follow', '--redis', server.url, runId]);
+      const text = await startCli(['follow', '--redis', redis.url, runId]);
       expect(text.exitCode).toBe(5);
       expect(text.stderr).toBe(
         `sluice: run ${runId}: events 0..${oldest - 1} (${oldest}) were trimmed by the store's retention; following from ${oldest}`,
@@ -74,7 +64,7 @@ describe.skipIf(redisServerPath === undefined)(
       const lines = text.stdout.trimEnd().split('\n');
       expect(lines[0]).toBe(String(oldest + 1));
       expect(lines.at(-1)).toBe('20000');
-      const json = await startCli(['follow', '--redis', server.url, runId, '--json']);
+      const json = await startCli(['follow', '--redis', redis.url, runId, '--json']);
       expect(json.exitCode).toBe(5);
       const outcomes = outcomesOf(json.stdout);
       expect(outcomes[0]).toEqual({
@@ -96,7 +86,7 @@ describe.skipIf(redisServerPath === undefined)(
         const published = await startCli([
           'exec',
           '--redis',
-          server.url,
+          redis.url,
           '--run-id',
           runId,
           '--json',
@@ -107,7 +97,7 @@ describe.skipIf(redisServerPath === undefined)(
           '-c',
           script,
         ]);
-        const followed = await startCli(['follow', '--redis', server.url, runId, '--json', '--wire', wire]);
+        const followed = await startCli(['follow', '--redis', redis.url, runId, '--json', '--wire', wire]);
         const stable = (stdout: string) =>
           stdout.replace(/"duration_ms":\d+/g, '"duration_ms":0').split('\n');
         expect(plain.exitCode).toBe(4);

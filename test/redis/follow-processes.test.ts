@@ -1,24 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import { fixture, pollUntil } from '../support/processes.js';
-import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
+import { redisForSuite, redisServerPath } from '../support/redis-server.js';
 import { outcomesOf, processesTagged, sequencesOf, startCli } from '../support/sluice-cli.js';
 import { needs } from '../support/system-tools.js';
 
 const ticker = fixture('redis-ticker.py');
 
 describe.skipIf(redisServerPath === undefined)('runs on Redis, across processes', () => {
-  let server: RedisServer;
-  let store: RedisRunStore;
-  beforeAll(async () => {
-    server = await startRedis();
-    store = new RedisRunStore({ url: server.url });
-  });
-  afterAll(async () => {
-    await store?.close();
-    await server?.stop();
-  });
+  const redis = redisForSuite({ store: {} });
 
   it.skipIf(!needs('python3'))(
     'a follower in another process resumes exactly after any sequence',
@@ -27,7 +18,7 @@ describe.skipIf(redisServerPath === undefined)('runs on Redis, across processes'
       const writer = await startCli([
         'exec',
         '--redis',
-        server.url,
+        redis.url,
         '--run-id',
         runId,
         '--',
@@ -37,11 +28,11 @@ describe.skipIf(redisServerPath === undefined)('runs on Redis, across processes'
         '0',
       ]);
       expect(writer.exitCode).toBe(0);
-      expect((await store.info(runId))?.next).toBe(41); // 40 lines + the exit event
+      expect((await redis.store.info(runId))?.next).toBe(41); // 40 lines + the exit event
       const afters = [0, 1, 17, 38, 39];
       const followers = await Promise.all(
         afters.map((after) =>
-          startCli(['follow', '--redis', server.url, runId, '--json', '--after', String(after)]),
+          startCli(['follow', '--redis', redis.url, runId, '--json', '--after', String(after)]),
         ),
       );
       for (const [index, follower] of followers.entries()) {
@@ -49,7 +40,7 @@ describe.skipIf(redisServerPath === undefined)('runs on Redis, across processes'
         expect(follower.exitCode, follower.stderr).toBe(0);
         expect(sequencesOf(follower.stdout)).toEqual([...Array(40 - after).keys()].map((n) => n + after + 1));
       }
-      const text = await startCli(['follow', '--redis', server.url, runId]);
+      const text = await startCli(['follow', '--redis', redis.url, runId]);
       expect(text.stdout.split('\n').slice(0, 2)).toEqual(['tick 0', 'tick 1']);
     },
   );
@@ -61,7 +52,7 @@ describe.skipIf(redisServerPath === undefined)('runs on Redis, across processes'
       const writer = startCli([
         'exec',
         '--redis',
-        server.url,
+        redis.url,
         '--run-id',
         runId,
         '--',
@@ -71,20 +62,17 @@ describe.skipIf(redisServerPath === undefined)('runs on Redis, across processes'
         '0.005',
       ]);
       // followers start while the run is live (it lasts about 1.5 s)
-      let started = false;
-      for (let attempt = 0; attempt < 200 && !started; attempt += 1) {
-        started = (await store.info(runId)) !== undefined;
-        if (!started) await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(started).toBe(true);
-      const followers = [1, 2].map(() => startCli(['follow', '--redis', server.url, runId, '--json']));
+      await expect
+        .poll(async () => (await redis.store.info(runId)) !== undefined, { timeout: 30_000 })
+        .toBe(true);
+      const followers = [1, 2].map(() => startCli(['follow', '--redis', redis.url, runId, '--json']));
       const [one, two, wrote] = await Promise.all([...followers, writer]);
       expect(wrote?.exitCode).toBe(0);
       const expected = [...Array(301).keys()];
       expect(sequencesOf(one?.stdout ?? '')).toEqual(expected);
       expect(sequencesOf(two?.stdout ?? '')).toEqual(expected);
       expect(one?.exitCode).toBe(0);
-      expect((await store.info(runId))?.state).toBe('ended');
+      expect((await redis.store.info(runId))?.state).toBe('ended');
     },
   );
 
@@ -96,7 +84,7 @@ describe.skipIf(redisServerPath === undefined)('runs on Redis, across processes'
       const owner = startCli([
         'exec',
         '--redis',
-        server.url,
+        redis.url,
         '--run-id',
         runId,
         '--',
@@ -109,10 +97,10 @@ describe.skipIf(redisServerPath === undefined)('runs on Redis, across processes'
       const child = () => processesTagged(tag).filter((pid) => pid !== owner.pid);
       expect(await pollUntil(() => child().length > 0, 20_000)).toBe(true);
       await expect
-        .poll(async () => (await store.info(runId))?.next ?? 0, { timeout: 20_000 })
+        .poll(async () => (await redis.store.info(runId))?.next ?? 0, { timeout: 20_000 })
         .toBeGreaterThan(0);
-      const follower = startCli(['follow', '--redis', server.url, runId, '--json']);
-      const other = new RedisRunStore({ url: server.url }); // another instance: its own connections
+      const follower = startCli(['follow', '--redis', redis.url, runId, '--json']);
+      const other = new RedisRunStore({ url: redis.url }); // another instance: its own connections
       const asked = performance.now();
       expect(await other.cancel(runId, 'stopped from elsewhere')).toBe(true);
       expect(await pollUntil(() => child().length === 0, 10_000)).toBe(true);
@@ -137,7 +125,7 @@ describe.skipIf(redisServerPath === undefined)('runs on Redis, across processes'
       const owner = startCli([
         'exec',
         '--redis',
-        server.url,
+        redis.url,
         '--run-id',
         runId,
         '--',
@@ -150,9 +138,9 @@ describe.skipIf(redisServerPath === undefined)('runs on Redis, across processes'
       const child = () => processesTagged(tag).filter((pid) => pid !== owner.pid);
       expect(await pollUntil(() => child().length > 0, 20_000)).toBe(true);
       await expect
-        .poll(async () => (await store.info(runId))?.next ?? 0, { timeout: 20_000 })
+        .poll(async () => (await redis.store.info(runId))?.next ?? 0, { timeout: 20_000 })
         .toBeGreaterThan(0);
-      const follower = startCli(['follow', '--redis', server.url, runId, '--json']);
+      const follower = startCli(['follow', '--redis', redis.url, runId, '--json']);
       owner.kill('SIGINT');
       const [ran, followed] = await Promise.all([owner, follower]);
       expect(ran.exitCode).toBe(130);

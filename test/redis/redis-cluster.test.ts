@@ -6,6 +6,7 @@ import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import { runKeys } from '../../src/redis/run-keys.js';
 import { queueKey } from '../../src/redis/submit-run.js';
 import { fromRunStore } from '../../src/runs/from-run-store.js';
+import { chunk } from '../support/chunk.js';
 import { fixture, pollUntil } from '../support/processes.js';
 import { type RedisCluster, redisCliPath, startRedisCluster } from '../support/redis-cluster.js';
 import { redisServerPath } from '../support/redis-server.js';
@@ -14,15 +15,10 @@ import { needs } from '../support/system-tools.js';
 
 const ticker = fixture('redis-ticker.py');
 
-const line = (sequence: number, last: number): ChunkEvent<unknown> => ({
-  sequence,
-  kind: 'stdout',
-  content: `line ${sequence}\n`,
-  isFinal: sequence === last,
-});
+const line = (sequence: number, last: number) => chunk(sequence, `line ${sequence}\n`, sequence === last);
 
 /** Run ids whose slots are served by each of the cluster's three masters, one per master. */
-async function idsOnEachMaster(store: RedisRunStore, cluster: RedisCluster): Promise<Map<number, string>> {
+async function idsOnEachMaster(cluster: RedisCluster): Promise<Map<number, string>> {
   const byMaster = new Map<number, string>();
   for (let attempt = 0; byMaster.size < 3 && attempt < 200; attempt += 1) {
     const runId = `cluster-${randomUUID()}`;
@@ -59,7 +55,7 @@ describe.skipIf(redisServerPath === undefined || redisCliPath === undefined)(
     });
 
     it('runs whose ids land on each master are written and followed whole, and resumed after any sequence', async () => {
-      const ids = await idsOnEachMaster(store, cluster);
+      const ids = await idsOnEachMaster(cluster);
       expect(ids.size).toBe(3);
       for (const runId of ids.values()) {
         const writer = store.openWriter(runId);
@@ -76,7 +72,7 @@ describe.skipIf(redisServerPath === undefined || redisCliPath === undefined)(
     });
 
     it('the CLI: exec --redis-cluster, then follow and resume from other processes; cancel from another instance', async () => {
-      const ids = [...(await idsOnEachMaster(store, cluster)).values()];
+      const ids = [...(await idsOnEachMaster(cluster)).values()];
       const nodes = cluster.addresses.join(',');
       const [first, second] = ids as [string, string];
       const writer = await startCli([
@@ -127,7 +123,7 @@ describe.skipIf(redisServerPath === undefined || redisCliPath === undefined)(
     }, 90_000);
 
     it('a master killed mid-run: its replica takes over, the writer goes on, followers resume — every sequence once, or a typed RUN_STORE_FAILED', async () => {
-      const ids = await idsOnEachMaster(store, cluster);
+      const ids = await idsOnEachMaster(cluster);
       const [master, runId] = [...ids.entries()][0] as [number, string];
       const writerStore = new RedisRunStore({
         cluster: cluster.addresses,

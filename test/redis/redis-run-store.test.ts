@@ -1,37 +1,29 @@
 import { lastValueFrom, tap } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
 import { isOwnerLostError } from '../../src/core/errors/owner-lost-error.js';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import { fromRunStore } from '../../src/runs/from-run-store.js';
 import { runStoreContract } from '../runs/run-store-contract.js';
 import { pollUntil } from '../support/processes.js';
-import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
+import { redisForSuite, redisServerPath } from '../support/redis-server.js';
 
 let runs = 0;
 describe.skipIf(redisServerPath === undefined)('RedisRunStore (a real redis-server)', () => {
-  let server: RedisServer;
-  beforeAll(async () => {
-    server = await startRedis();
-  });
-  afterAll(() => server?.stop());
+  const redis = redisForSuite();
 
   runStoreContract({
     store: ({ maxEvents }) =>
-      new RedisRunStore({ url: server.url, maxEvents, blockMs: 200, maxBatchEvents: 5 }),
+      new RedisRunStore({ url: redis.url, maxEvents, blockMs: 200, maxBatchEvents: 5 }),
     runId: () => `run-${process.pid}-${++runs}`,
   });
 });
 
 describe.skipIf(redisServerPath === undefined)('RedisRunStore reads on demand', () => {
-  let server: RedisServer;
-  beforeAll(async () => {
-    server = await startRedis();
-  });
-  afterAll(() => server?.stop());
+  const redis = redisForSuite();
 
   it('a consumer that stops pulling stops the XREADs; one that pulls again gets the rest in order', async () => {
-    const store = new RedisRunStore({ url: server.url, maxBatchEvents: 5, readCount: 1 });
+    const store = new RedisRunStore({ url: redis.url, maxBatchEvents: 5, readCount: 1 });
     const writer = store.openWriter('demand');
     for (let sequence = 0; sequence < 2000; sequence += 1) {
       writer.append({ sequence, kind: 'stdout', content: `${sequence}\n`, isFinal: sequence === 1999 });
@@ -61,15 +53,11 @@ describe.skipIf(redisServerPath === undefined)('RedisRunStore reads on demand', 
 });
 
 describe.skipIf(redisServerPath === undefined)('RedisRunStore leases', () => {
-  let server: RedisServer;
-  beforeAll(async () => {
-    server = await startRedis();
-  });
-  afterAll(() => server?.stop());
+  const redis = redisForSuite();
 
   it('an owner cut off past its lease is declared lost by a follower, and its later writes are refused', async () => {
-    const owner = new RedisRunStore({ url: server.url, leaseMs: 60_000 });
-    const follower = new RedisRunStore({ url: server.url, blockMs: 100 });
+    const owner = new RedisRunStore({ url: redis.url, leaseMs: 60_000 });
+    const follower = new RedisRunStore({ url: redis.url, blockMs: 100 });
     const writer = owner.openWriter('partitioned');
     writer.append({ sequence: 0, kind: 'stdout', content: 'a\n', isFinal: false });
     await expect.poll(async () => (await follower.info('partitioned'))?.next).toBe(1);
@@ -91,8 +79,8 @@ describe.skipIf(redisServerPath === undefined)('RedisRunStore leases', () => {
   });
 
   it('followers that time out together when the owner is lost: one declares it, every one ends with OWNER_LOST', async () => {
-    const owner = new RedisRunStore({ url: server.url, leaseMs: 60_000 });
-    const followers = Array.from({ length: 6 }, () => new RedisRunStore({ url: server.url, blockMs: 100 }));
+    const owner = new RedisRunStore({ url: redis.url, leaseMs: 60_000 });
+    const followers = Array.from({ length: 6 }, () => new RedisRunStore({ url: redis.url, blockMs: 100 }));
     const writer = owner.openWriter('lost-together');
     writer.append({ sequence: 0, kind: 'stdout', content: 'a\n', isFinal: false });
     await expect.poll(async () => (await followers[0]?.info('lost-together'))?.next).toBe(1);
@@ -113,8 +101,8 @@ describe.skipIf(redisServerPath === undefined)('RedisRunStore leases', () => {
 
   it('a cancel that lands before the owner has subscribed to the run still reaches it at once', async () => {
     // A lease of a minute: the heartbeat (which also sees a missed cancel) comes only after 20 s.
-    const owner = new RedisRunStore({ url: server.url, leaseMs: 60_000 });
-    const other = new RedisRunStore({ url: server.url });
+    const owner = new RedisRunStore({ url: redis.url, leaseMs: 60_000 });
+    const other = new RedisRunStore({ url: redis.url });
     await other.client.ping();
     const writer = owner.openWriter('early-cancel'); // OPEN goes out; the SUBSCRIBE needs a new connection
     const heard = new Promise<{ reason: string; by: unknown }>((resolve) =>

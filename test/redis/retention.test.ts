@@ -1,16 +1,12 @@
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChunkEvent } from '../../src/core/chunk.js';
+import { describe, expect, it } from 'vitest';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import type { RunRecord } from '../../src/runs/run-record.js';
-import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
+import { chunk } from '../support/chunk.js';
+import { redisForSuite, redisServerPath } from '../support/redis-server.js';
 
-const line = (sequence: number, last: number): ChunkEvent<unknown> => ({
-  sequence,
-  kind: 'stdout',
-  content: `${String(sequence).padStart(6, '0')} ${'x'.repeat(53)}\n`,
-  isFinal: sequence === last,
-});
+const line = (sequence: number, last: number) =>
+  chunk(sequence, `${String(sequence).padStart(6, '0')} ${'x'.repeat(53)}\n`, sequence === last);
 
 async function write(store: RedisRunStore, runId: string, count: number): Promise<void> {
   const writer = store.openWriter(runId);
@@ -22,14 +18,10 @@ async function write(store: RedisRunStore, runId: string, count: number): Promis
 }
 
 describe.skipIf(redisServerPath === undefined)('RedisRunStore retention by bytes and by count', () => {
-  let server: RedisServer;
-  beforeAll(async () => {
-    server = await startRedis();
-  });
-  afterAll(() => server?.stop());
+  const redis = redisForSuite();
 
   it('keeps the newest maxBytes of events (whole entries), and says what it trimmed with a gap', async () => {
-    const store = new RedisRunStore({ url: server.url, maxBytes: 100_000, maxBatchEvents: 50 });
+    const store = new RedisRunStore({ url: redis.url, maxBytes: 100_000, maxBatchEvents: 50 });
     await write(store, 'by-bytes', 5000);
     const info = await store.info('by-bytes');
     expect(info?.next).toBe(5000);
@@ -52,7 +44,7 @@ describe.skipIf(redisServerPath === undefined)('RedisRunStore retention by bytes
   });
 
   it('keeps the newest maxEvents events when the bytes allow more', async () => {
-    const store = new RedisRunStore({ url: server.url, maxEvents: 1000, maxBatchEvents: 10 });
+    const store = new RedisRunStore({ url: redis.url, maxEvents: 1000, maxBatchEvents: 10 });
     await write(store, 'by-count', 3000);
     const info = await store.info('by-count');
     expect(info?.oldest).toBeGreaterThan(1990);
@@ -61,14 +53,14 @@ describe.skipIf(redisServerPath === undefined)('RedisRunStore retention by bytes
   });
 
   it('by default keeps a whole 200 000-line log', async () => {
-    const store = new RedisRunStore({ url: server.url });
+    const store = new RedisRunStore({ url: redis.url });
     await write(store, 'whole', 200_000);
     expect(await store.info('whole')).toMatchObject({ next: 200_000, oldest: 0, state: 'ended' });
     await store.close();
   }, 60_000);
 
   it('refuses a maxBytes that is not a positive integer, naming it', () => {
-    expect(() => new RedisRunStore({ url: server.url, maxBytes: 0 })).toThrow(
+    expect(() => new RedisRunStore({ url: redis.url, maxBytes: 0 })).toThrow(
       'Expected the `maxBytes` option to be a positive integer, got `0` (number)',
     );
   });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { lastValueFrom } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import { runSseEndpoint } from '../../src/runs/run-sse-endpoint.js';
 import { toRunStore } from '../../src/runs/to-run-store.js';
@@ -10,7 +10,7 @@ import { exec } from '../../src/sources/exec.js';
 import type { SseMessage } from '../../src/sse/sse-parser.js';
 import { fixture } from '../support/processes.js';
 import { readSse } from '../support/read-sse.js';
-import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
+import { redisForSuite, redisServerPath } from '../support/redis-server.js';
 import { needs } from '../support/system-tools.js';
 
 const ticker = fixture('redis-ticker.py');
@@ -21,7 +21,7 @@ const ids = (messages: SseMessage[]) =>
     .map((message) => (JSON.parse(message.data) as { sequence: number }).sequence);
 
 describe.skipIf(redisServerPath === undefined)('runSseEndpoint: SSE from any instance', () => {
-  let redis: RedisServer;
+  const redis = redisForSuite();
   const servers: Server[] = [];
   const stores: RedisRunStore[] = [];
   const instance = async () => {
@@ -37,16 +37,12 @@ describe.skipIf(redisServerPath === undefined)('runSseEndpoint: SSE from any ins
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return { store, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
   };
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
   afterAll(async () => {
     for (const server of servers) {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
     for (const store of stores) await store.close();
-    await redis?.stop();
   });
 
   it.skipIf(!needs('python3'))(

@@ -1,37 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isOwnerLostError } from '../../src/core/errors/owner-lost-error.js';
-import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import { submitRun } from '../../src/redis/submit-run.js';
 import { fromRunStore } from '../../src/runs/from-run-store.js';
 import { fixture, pollUntil } from '../support/processes.js';
-import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
+import { redisForSuite, redisServerPath } from '../support/redis-server.js';
 import { processesTagged, startCli } from '../support/sluice-cli.js';
 import { needs } from '../support/system-tools.js';
 
 const ticker = fixture('redis-ticker.py');
 
 describe.skipIf(redisServerPath === undefined)('the worker pool (sluice worker, real processes)', () => {
-  let server: RedisServer;
-  let store: RedisRunStore;
-  beforeAll(async () => {
-    server = await startRedis();
-    store = new RedisRunStore({ url: server.url, blockMs: 200 });
-  });
-  afterAll(async () => {
-    await store?.close();
-    await server?.stop();
-  });
+  const redis = redisForSuite({ store: { blockMs: 200 } });
 
   it('runs submitted commands, with their exit codes, up to its concurrency', async () => {
-    const worker = startCli(['worker', '--redis', server.url, '--concurrency', '2']);
+    const worker = startCli(['worker', '--redis', redis.url, '--concurrency', '2']);
     const ids = await Promise.all(
       [0, 3, 7].map(async (code) => {
         const submitted = await startCli([
           'submit',
           '--redis',
-          server.url,
+          redis.url,
           '--',
           'sh',
           '-c',
@@ -41,7 +31,7 @@ describe.skipIf(redisServerPath === undefined)('the worker pool (sluice worker, 
         return submitted.stdout.trim();
       }),
     );
-    const followed = await Promise.all(ids.map((id) => startCli(['follow', '--redis', server.url, id])));
+    const followed = await Promise.all(ids.map((id) => startCli(['follow', '--redis', redis.url, id])));
     expect(followed.map((result) => result.exitCode)).toEqual([0, 3, 7]);
     expect(followed.map((result) => result.stdout)).toEqual(['hi 0', 'hi 3', 'hi 7']);
     worker.kill('SIGTERM');
@@ -54,16 +44,16 @@ describe.skipIf(redisServerPath === undefined)('the worker pool (sluice worker, 
     'kill -9 of a worker mid-run: its run is reclaimed, followers get OWNER_LOST, nothing is left running',
     async () => {
       const tag = `crash-${process.pid}-${randomUUID()}`;
-      const flags = ['--redis', server.url, '--lease-ms', '500', '--claim-idle-ms', '1500'];
+      const flags = ['--redis', redis.url, '--lease-ms', '500', '--claim-idle-ms', '1500'];
       const doomed = startCli(['worker', ...flags]);
-      const runId = await submitRun(store, { file: 'python3', args: [ticker, '100000', '0.02', tag] });
+      const runId = await submitRun(redis.store, { file: 'python3', args: [ticker, '100000', '0.02', tag] });
       const child = () => processesTagged(tag);
       expect(await pollUntil(() => child().length > 0, 20_000)).toBe(true);
       await expect
-        .poll(async () => (await store.info(runId))?.next ?? 0, { timeout: 20_000 })
+        .poll(async () => (await redis.store.info(runId))?.next ?? 0, { timeout: 20_000 })
         .toBeGreaterThan(2);
-      expect((await store.info(runId))?.owner).toContain(`:${doomed.pid}:`);
-      const followed = lastValueFrom(fromRunStore(store, runId).pipe(toArray())).catch(
+      expect((await redis.store.info(runId))?.owner).toContain(`:${doomed.pid}:`);
+      const followed = lastValueFrom(fromRunStore(redis.store, runId).pipe(toArray())).catch(
         (error: unknown) => error,
       );
       const survivor = startCli(['worker', ...flags]);
@@ -72,12 +62,12 @@ describe.skipIf(redisServerPath === undefined)('the worker pool (sluice worker, 
       expect(isOwnerLostError(error), String(error)).toBe(true);
       // the survivor reclaims the entry and acknowledges it; the command died with its pipe
       await expect
-        .poll(async () => ((await store.client.xpending('sluice:queue', 'workers')) as [number])[0], {
+        .poll(async () => ((await redis.store.client.xpending('sluice:queue', 'workers')) as [number])[0], {
           timeout: 20_000,
         })
         .toBe(0);
       expect(await pollUntil(() => child().length === 0, 10_000)).toBe(true);
-      const info = await store.info(runId);
+      const info = await redis.store.info(runId);
       expect(info?.state).toBe('ended');
       expect(info?.failure?.code).toBe('OWNER_LOST');
       survivor.kill('SIGTERM');
@@ -90,12 +80,12 @@ describe.skipIf(redisServerPath === undefined)('the worker pool (sluice worker, 
     'SIGTERM: running commands get the grace period, then are cancelled, and the worker exits 0',
     async () => {
       const tag = `grace-${process.pid}-${randomUUID()}`;
-      const worker = startCli(['worker', '--redis', server.url, '--grace-ms', '300']);
-      const runId = await submitRun(store, { file: 'python3', args: [ticker, '100000', '0.02', tag] });
+      const worker = startCli(['worker', '--redis', redis.url, '--grace-ms', '300']);
+      const runId = await submitRun(redis.store, { file: 'python3', args: [ticker, '100000', '0.02', tag] });
       await expect
-        .poll(async () => (await store.info(runId))?.next ?? 0, { timeout: 20_000 })
+        .poll(async () => (await redis.store.info(runId))?.next ?? 0, { timeout: 20_000 })
         .toBeGreaterThan(0);
-      const followed = lastValueFrom(fromRunStore(store, runId).pipe(toArray()));
+      const followed = lastValueFrom(fromRunStore(redis.store, runId).pipe(toArray()));
       worker.kill('SIGTERM');
       const events = await followed;
       expect(events.at(-1)).toMatchObject({
@@ -109,10 +99,10 @@ describe.skipIf(redisServerPath === undefined)('the worker pool (sluice worker, 
   );
 
   it('a run cancelled while queued ends at once, and no worker runs it', async () => {
-    const runId = await submitRun(store, { file: 'sh', args: ['-c', 'echo should-not-run'] });
-    expect((await store.info(runId))?.state).toBe('queued');
-    expect(await store.cancel(runId, 'not needed')).toBe(true);
-    const events = await lastValueFrom(fromRunStore(store, runId).pipe(toArray()));
+    const runId = await submitRun(redis.store, { file: 'sh', args: ['-c', 'echo should-not-run'] });
+    expect((await redis.store.info(runId))?.state).toBe('queued');
+    expect(await redis.store.cancel(runId, 'not needed')).toBe(true);
+    const events = await lastValueFrom(fromRunStore(redis.store, runId).pipe(toArray()));
     expect(events).toEqual([
       { sequence: 0, kind: 'end', content: null, metadata: { reason: 'not needed' }, isFinal: true },
     ]);

@@ -6,14 +6,11 @@ import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
 import { MemoryRunStore } from '../../src/runs/memory-run-store.js';
 import type { RunRecord } from '../../src/runs/run-record.js';
 import { encodeChunkEvent } from '../../src/sse/encode-chunk-event.js';
+import { chunk } from '../support/chunk.js';
 import { runStoreContract } from './run-store-contract.js';
 
-const line = (sequence: number, isFinal = false): ChunkEvent<unknown> => ({
-  sequence,
-  kind: isFinal ? 'exit' : 'stdout',
-  content: `line ${sequence}\n`,
-  isFinal,
-});
+const line = (sequence: number, isFinal = false): ChunkEvent<unknown> =>
+  chunk(sequence, `line ${sequence}\n`, isFinal, { kind: isFinal ? 'exit' : 'stdout' });
 
 /** A reader of `runId` whose demand is `valve`; returns what it saw (`g` for a gap, else sequences). */
 function reader(store: MemoryRunStore, runId: string, valve: Valve): { seen: string[]; sub: Subscription } {

@@ -6,6 +6,7 @@ import { isRunStoreError } from '../../src/core/errors/run-store-error.js';
 import { isSequenceError } from '../../src/core/errors/sequence-error.js';
 import { fromRunStore } from '../../src/runs/from-run-store.js';
 import type { RunStore } from '../../src/runs/run-store.js';
+import { chunk } from '../support/chunk.js';
 
 /** What a contract run needs: a fresh store with these bounds, and a unique run id. */
 export interface ContractHarness {
@@ -14,9 +15,7 @@ export interface ContractHarness {
 }
 
 const line = (sequence: number, isFinal = false): ChunkEvent<unknown> =>
-  isFinal
-    ? { sequence, kind: 'exit', content: { exitCode: 0 }, isFinal: true }
-    : { sequence, kind: 'stdout', content: `line ${sequence}\n`, isFinal: false };
+  isFinal ? chunk(sequence, { exitCode: 0 }, true, { kind: 'exit' }) : chunk(sequence, `line ${sequence}\n`);
 
 async function writeRun(store: RunStore, runId: string, count: number): Promise<void> {
   const writer = store.openWriter(runId);

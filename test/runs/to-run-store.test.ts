@@ -9,15 +9,12 @@ import { MemoryRunStore } from '../../src/runs/memory-run-store.js';
 import type { RunStore, RunWriter } from '../../src/runs/run-store.js';
 import { toRunStore } from '../../src/runs/to-run-store.js';
 import { exec } from '../../src/sources/exec.js';
+import { chunk } from '../support/chunk.js';
 import { groupGone } from '../support/processes.js';
 import { needs } from '../support/system-tools.js';
 
-const line = (sequence: number, isFinal = false): ChunkEvent<string> => ({
-  sequence,
-  kind: isFinal ? 'exit' : 'stdout',
-  content: `${sequence}\n`,
-  isFinal,
-});
+const line = (sequence: number, isFinal = false): ChunkEvent<string> =>
+  chunk(sequence, `${sequence}\n`, isFinal, { kind: isFinal ? 'exit' : 'stdout' });
 
 describe('toRunStore', () => {
   it('passes the stream through, publishes it, and completes once the store has the final event', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { execa } from 'execa';
 import { firstValueFrom, lastValueFrom, type Observable, take, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { deferred } from '../../src/core/deferred.js';
 import { type ExecError, type ExecEvent, type ExecOptions, type ExecResult, exec } from '../../src/index.js';
 import { cgroupOf, enabledControllers, sluiceCgroupsOf } from '../support/cgroups.js';
 import { fixture, pollUntil, processesWithTag } from '../support/processes.js';
@@ -47,19 +48,14 @@ async function runToEnd(source: Observable<ExecEvent>): Promise<ExecResult> {
 
 /** Runs the script of `escape`: `up` resolves once its escapes run, `outcome` when the stream ends. */
 function started(options: ExecOptions, leaving: string) {
-  let up: () => void = () => {};
-  const isUp = new Promise<void>((resolve) => {
-    up = resolve;
-  });
-  let settle: (outcome: { result?: ExecResult; error?: unknown }) => void = () => {};
-  const outcome = new Promise<{ result?: ExecResult; error?: unknown }>((resolve) => {
-    settle = resolve;
-  });
+  const up = deferred<void>();
+  const outcome = deferred<{ result?: ExecResult; error?: unknown }>();
   const subscription = exec('sh', ['-c', script(leaving)], { forceKillAfterMs: 300, ...options }).subscribe({
-    next: (event: ExecEvent) => (event.kind === 'exit' ? settle({ result: event.content }) : up()),
-    error: (error: unknown) => settle({ error }),
+    next: (event: ExecEvent) =>
+      event.kind === 'exit' ? outcome.resolve({ result: event.content }) : up.resolve(),
+    error: (error: unknown) => outcome.resolve({ error }),
   });
-  return { up: isUp, outcome, unsubscribe: () => subscription.unsubscribe() };
+  return { up: up.promise, outcome: outcome.promise, unsubscribe: () => subscription.unsubscribe() };
 }
 
 describe.skipIf(!needs('linux', 'ps') || !needsCgroup())(

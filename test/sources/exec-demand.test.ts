@@ -1,5 +1,6 @@
 import { map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import { deferred } from '../../src/core/deferred.js';
 import { type ExecEvent, exec, subscribeWithDemand, Valve } from '../../src/index.js';
 import {
   childPids,
@@ -33,7 +34,7 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))('exec demand', () => {
     const numbers: number[] = [];
     let receivedBytes = 0;
     let target = 1000;
-    let reached: () => void = () => {};
+    let reached = deferred<void>();
     const subscription = subscribeWithDemand(
       exec('python3', [counter]).pipe(map((event: ExecEvent) => event)),
       valve,
@@ -44,15 +45,13 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))('exec demand', () => {
           receivedBytes += event.content.length;
           if (numbers.length === target) {
             valve.pause();
-            reached();
+            reached.resolve();
           }
         },
         error: () => {},
       },
     );
-    await new Promise<void>((resolve) => {
-      reached = resolve;
-    });
+    await reached.promise;
     const pid = findChild(counter) as number;
     expect(pid).toBeGreaterThan(0);
 
@@ -66,11 +65,9 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))('exec demand', () => {
 
     // Resumed: lines flow again, numbered contiguously from 0.
     target = 50_000;
-    const more = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
+    reached = deferred<void>();
     valve.resume();
-    await more;
+    await reached.promise;
     expect(writtenBytes(pid)).toBeGreaterThan(written);
     expect(numbers.every((value, index) => value === index)).toBe(true);
 

@@ -1,21 +1,13 @@
 import { of, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { ExecError, type ExecEvent, type ExecResult, exec } from '../../src/index.js';
+import { ExecError, type ExecResult, exec } from '../../src/index.js';
+import { chunk } from '../support/chunk.js';
 import { execResult } from '../support/exec-result.js';
 import { newTestScheduler } from '../support/test-scheduler.js';
 
-const line = (sequence: number, kind: 'stdout' | 'stderr', content: string): ExecEvent => ({
-  sequence,
-  kind,
-  content,
-  isFinal: false,
-});
-const exit = (sequence: number, content: ExecResult): ExecEvent => ({
-  sequence,
-  kind: 'exit',
-  content,
-  isFinal: true,
-});
+const line = (sequence: number, kind: 'stdout' | 'stderr', content: string) =>
+  chunk(sequence, content, false, { kind });
+const exit = (sequence: number, content: ExecResult) => chunk(sequence, content, true, { kind: 'exit' });
 
 describe('exec lifecycle (fakeExec, virtual time)', () => {
   it('happy: lines of both pipes in arrival order, then the exit event once both pipes ended', () => {

@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { RedisRunStore, type RedisRunStoreOptions } from '../../src/redis/redis-run-store.js';
 import { requireTool, which } from './system-tools.js';
 
 /** The `redis-server` binary, or `undefined` (with a notice) where it is not installed. */
@@ -119,6 +121,52 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
     crash: async () => {
       await kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The redis-server of one `describe` block, from {@link redisForSuite}. */
+export interface SuiteRedis {
+  /** The running server: read it in tests and hooks (it exists from the block's `beforeAll` on). */
+  readonly server: RedisServer;
+  /** `server.url`. */
+  readonly url: string;
+  /** The `RedisRunStore` asked for with `redisForSuite({ store })`, on the server. */
+  readonly store: RedisRunStore;
+}
+
+/**
+ * Starts one `redis-server` for the tests of the enclosing `describe` (`beforeAll`) and stops it
+ * after them (`afterAll`), with a `RedisRunStore` on it when `store` gives its options (closed
+ * first). Call it before the block's own hooks: vitest runs `afterAll` hooks last-registered first,
+ * so the block's own cleanup (servers, stores it made) runs while Redis is still up. Guard the
+ * block with `describe.skipIf(redisServerPath === undefined)`.
+ */
+export function redisForSuite(
+  options: { readonly store?: Omit<RedisRunStoreOptions, 'url'> } = {},
+): SuiteRedis {
+  let server: RedisServer | undefined;
+  let store: RedisRunStore | undefined;
+  beforeAll(async () => {
+    server = await startRedis();
+    if (options.store !== undefined) store = new RedisRunStore({ ...options.store, url: server.url });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await server?.stop();
+  });
+  return {
+    get server() {
+      if (server === undefined) throw new Error('redisForSuite: the server starts in beforeAll');
+      return server;
+    },
+    get url() {
+      return this.server.url;
+    },
+    get store() {
+      if (store === undefined)
+        throw new Error('redisForSuite: no store was asked for, or beforeAll has not run');
+      return store;
     },
   };
 }

@@ -3,13 +3,12 @@ import { map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { type ChunkEvent, ExecError, exec, SequenceError } from '../../src/index.js';
 import { ChunkTestScheduler, chunkMatcher, exitEvent } from '../../src/testing/index.js';
-
-const withVitest = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
-const stdout = (sequence: number, content: string) => ({ sequence, kind: 'stdout', content, isFinal: false });
+import { chunk } from '../support/chunk.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 describe('asymmetric matchers in expected values', () => {
   it('match chunk contents and metadata inside an expectation', () => {
-    withVitest().run(({ expectObservable, fakeExec }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec }) => {
       const make = fakeExec({ stdout: '-a|', exit: { code: 0 } });
       expectObservable(exec('make', [], { port: make, reject: false })).toBe('-a(x|)', {
         a: expect.objectContaining({ kind: 'stdout', content: expect.stringMatching(/^a/) }),
@@ -24,7 +23,7 @@ describe('asymmetric matchers in expected values', () => {
   });
 
   it('match an error notification by its class, the actual error kept as it is', () => {
-    withVitest().run(({ expectObservable, fakeExec }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec }) => {
       const make = fakeExec({ exit: { code: 3 } });
       expectObservable(exec('make', [], { port: make })).toBe('#', undefined, expect.any(ExecError));
     });
@@ -32,7 +31,7 @@ describe('asymmetric matchers in expected values', () => {
 
   it('still fail when they do not match, with the diff of the values', () => {
     expect(() =>
-      withVitest().run(({ expectObservable, fakeExec }) => {
+      newTestScheduler().run(({ expectObservable, fakeExec }) => {
         const make = fakeExec({ stdout: '-a|', exit: { code: 0 } });
         expectObservable(exec('make', [], { port: make, reject: false })).toBe('-a(x|)', {
           a: expect.objectContaining({ content: 'b\n' }),
@@ -41,7 +40,7 @@ describe('asymmetric matchers in expected values', () => {
       }),
     ).toThrow(/to deeply equal/);
     expect(() =>
-      withVitest().run(({ expectObservable, fakeExec }) => {
+      newTestScheduler().run(({ expectObservable, fakeExec }) => {
         expectObservable(exec('make', [], { port: fakeExec({ exit: { code: 3 } }) })).toBe(
           '#',
           undefined,
@@ -54,15 +53,15 @@ describe('asymmetric matchers in expected values', () => {
 
 describe('exitEvent', () => {
   it("matches an exec's final exit event by code and signal, whatever else its result holds", () => {
-    withVitest().run(({ expectObservable, fakeExec }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec }) => {
       const ok = fakeExec({ stdout: '-a|', exit: { code: 0 } });
       expectObservable(exec('make', [], { port: ok })).toBe('-a(x|)', {
-        a: stdout(0, 'a\n'),
+        a: chunk(0, 'a\n'),
         x: exitEvent({ exitCode: 0, signal: null }),
       });
       const crash = fakeExec({ stdout: '--a', exit: { signal: 'SIGSEGV' } });
       expectObservable(exec('make', [], { port: crash, reject: false })).toBe('--(ax|)', {
-        a: stdout(0, 'a\n'),
+        a: chunk(0, 'a\n'),
         x: exitEvent({ sequence: 1, exitCode: null, signal: 'SIGSEGV', stdout: 'a\n' }),
       });
     });
@@ -73,7 +72,7 @@ describe('exitEvent', () => {
     scheduler().run(({ expectObservable, fakeExec }) => {
       const make = fakeExec({ stdout: '-a|', exit: { code: 2 } });
       expectObservable(exec('make', [], { port: make, reject: false })).toBe('-a(x|)', {
-        a: stdout(0, 'a\n'),
+        a: chunk(0, 'a\n'),
         x: exitEvent({ exitCode: 2 }),
       });
     });
@@ -81,7 +80,7 @@ describe('exitEvent', () => {
       scheduler().run(({ expectObservable, fakeExec }) => {
         const make = fakeExec({ stdout: '-a|', exit: { code: 2 } });
         expectObservable(exec('make', [], { port: make, reject: false })).toBe('-a(x|)', {
-          a: stdout(0, 'a\n'),
+          a: chunk(0, 'a\n'),
           x: exitEvent({ exitCode: 0 }),
         });
       }),
@@ -106,19 +105,19 @@ describe('exitEvent', () => {
   });
 
   it('shows that the exit result carries the raw output, and that maxOutputBytes: 0 drops it', () => {
-    withVitest().run(({ expectObservable, fakeExec }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec }) => {
       const secret = { s: 'token=hunter2\n' };
       const redact = map((event: ChunkEvent<unknown>) =>
         event.kind === 'stdout' ? { ...event, content: '[redacted]\n' } : event,
       );
       const keeps = fakeExec({ stdout: '-s|', values: secret, exit: { code: 0 } });
       expectObservable(exec('login', [], { port: keeps }).pipe(redact)).toBe('-a(x|)', {
-        a: stdout(0, '[redacted]\n'),
+        a: chunk(0, '[redacted]\n'),
         x: exitEvent({ stdout: 'token=hunter2\n' }),
       });
       const drops = fakeExec({ stdout: '-s|', values: secret, exit: { code: 0 } });
       expectObservable(exec('login', [], { port: drops, maxOutputBytes: 0 }).pipe(redact)).toBe('-a(x|)', {
-        a: stdout(0, '[redacted]\n'),
+        a: chunk(0, '[redacted]\n'),
         x: exitEvent({ exitCode: 0, stdout: '', truncated: true }),
       });
     });

@@ -3,34 +3,31 @@ import { createServer, get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { from, lastValueFrom, NEVER, Subject, toArray, VirtualAction, VirtualTimeScheduler } from 'rxjs';
+import { from, lastValueFrom, NEVER, Subject, toArray, VirtualTimeScheduler } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fromFetchStream } from '../../src/browser/from-fetch-stream.js';
 import type { ChunkEvent } from '../../src/core/chunk.js';
+import { advanceVirtualTime } from '../../src/testing/advance-virtual-time.js';
 import { isRunLimitError } from '../../src/web/run-limit-error.js';
 import { RunRegistry } from '../../src/web/run-registry.js';
+import { chunk } from '../support/chunk.js';
 import { pollUntil } from '../support/processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sluice-registry-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const lines = (count: number, width = 8): ChunkEvent<unknown>[] => [
-  ...Array.from({ length: count }, (_, sequence) => ({
-    sequence,
-    kind: sequence % 3 === 2 ? 'stderr' : 'stdout',
-    content: `line ${sequence}`.padEnd(width, '.') + '\n',
-    isFinal: false,
-  })),
-  { sequence: count, kind: 'exit', content: { exitCode: 0 }, isFinal: true },
+  ...Array.from({ length: count }, (_, sequence) =>
+    chunk(sequence, `line ${sequence}`.padEnd(width, '.') + '\n', false, {
+      kind: sequence % 3 === 2 ? 'stderr' : 'stdout',
+    }),
+  ),
+  chunk(count, { exitCode: 0 }, true, { kind: 'exit' }),
 ];
 
-const virtual = () => new VirtualTimeScheduler(VirtualAction, 0);
 /** Runs what is due up to `frame`, and leaves the clock there. */
-const advanceTo = (scheduler: VirtualTimeScheduler, frame: number) => {
-  scheduler.schedule(() => {}, frame - scheduler.frame);
-  scheduler.maxFrames = frame;
-  scheduler.flush();
-};
+const advanceTo = (clock: VirtualTimeScheduler, frame: number) =>
+  advanceVirtualTime(clock, frame - clock.now());
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Serves `registry.get(id).follow` on a real loopback server. */
@@ -62,7 +59,7 @@ function stuckViewer(url: string): Promise<IncomingMessage> {
 
 describe('RunRegistry', () => {
   it('frees an ended run with no viewer retainMs after it ended: forgotten, its log file deleted', async () => {
-    const scheduler = virtual();
+    const scheduler = new VirtualTimeScheduler();
     const registry = new RunRegistry({ retainMs: 60_000, logDir: dir, scheduler });
     const run = registry.start(from(lines(5)), { command: 'five lines', id: 'five' });
     await settled();
@@ -84,7 +81,7 @@ describe('RunRegistry', () => {
   });
 
   it('holds an ended run while a viewer is attached; retainMs counts from when the last viewer left', async () => {
-    const scheduler = virtual();
+    const scheduler = new VirtualTimeScheduler();
     const registry = new RunRegistry({ retainMs: 1000, logDir: false, scheduler });
     const run = registry.start(from(lines(40_000, 100)), { id: 'big' }); // ~6 MB of frames
     await settled();
@@ -112,7 +109,7 @@ describe('RunRegistry', () => {
   });
 
   it('a viewer of an ended run gets every event, then the run is freed once it has left', async () => {
-    const scheduler = virtual();
+    const scheduler = new VirtualTimeScheduler();
     const registry = new RunRegistry({ retainMs: 0, logDir: false, scheduler });
     const source = new Subject<ChunkEvent<unknown>>();
     const run = registry.start(source, { id: 'live' });

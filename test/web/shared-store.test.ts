@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import { exec } from '../../src/sources/exec.js';
 import type { SseMessage } from '../../src/sse/sse-parser.js';
@@ -10,7 +10,7 @@ import { RunRegistry } from '../../src/web/run-registry.js';
 import { startWebServer, type WebServer } from '../../src/web/start-web-server.js';
 import { fixture, groupGone, pollUntil, processAlive, processesWithTag } from '../support/processes.js';
 import { readSse } from '../support/read-sse.js';
-import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
+import { redisForSuite, redisServerPath } from '../support/redis-server.js';
 
 const ticker = fixture('redis-ticker.py');
 
@@ -29,7 +29,7 @@ const sequences = (messages: SseMessage[]) =>
     .map((m) => Number(m.lastEventId));
 
 describe.skipIf(redisServerPath === undefined)('sluice/web: two servers sharing one Redis', () => {
-  let redis: RedisServer;
+  const redis = redisForSuite();
   const instances: Instance[] = [];
   const scratch = mkdtempSync(join(tmpdir(), 'sluice-shared-'));
   const instance = async (): Promise<Instance> => {
@@ -41,16 +41,12 @@ describe.skipIf(redisServerPath === undefined)('sluice/web: two servers sharing 
     return made;
   };
   const auth = { 'x-sluice-token': TOKEN };
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
   afterAll(async () => {
     for (const { server, registry, store } of instances) {
       await server.close();
       await registry.close();
       await store.close();
     }
-    await redis?.stop();
     rmSync(scratch, { recursive: true, force: true });
   });
 

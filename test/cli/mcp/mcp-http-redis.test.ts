@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGroupOfSleeps } from '../../mcp/connect-in-memory.js';
 import { groupGone, pollUntil, processesWithTag } from '../../support/processes.js';
-import { type RedisServer, redisServerPath, startRedis } from '../../support/redis-server.js';
+import { redisForSuite, redisServerPath } from '../../support/redis-server.js';
 import { type RoundRobinProxy, startRoundRobinProxy } from '../../support/round-robin-proxy.js';
 import { needs } from '../../support/system-tools.js';
 import {
@@ -23,11 +23,10 @@ const median = (values: readonly number[]) => {
 describe.skipIf(redisServerPath === undefined)(
   'two sluice mcp --http --redis instances behind a round-robin balancer',
   () => {
-    let redis: RedisServer;
+    const redis = redisForSuite();
     let balancer: RoundRobinProxy;
     const instances: McpHttpProcess[] = [];
     beforeAll(async () => {
-      redis = await startRedis();
       const targets: number[] = [];
       balancer = await startRoundRobinProxy(targets);
       for (let index = 0; index < 2; index += 1) {
@@ -39,7 +38,6 @@ describe.skipIf(redisServerPath === undefined)(
     afterAll(async () => {
       for (const instance of instances) expect(await instance.stop()).toBe(0);
       await balancer?.close();
-      await redis?.stop();
     });
 
     it('resumes a call cut twice on the other instance: every one of 20 000 lines once, in order, and the result', async () => {

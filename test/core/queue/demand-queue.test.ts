@@ -13,7 +13,8 @@ import { InFlight } from '../../../src/core/queue/in-flight.js';
 import type { QueueOutlet } from '../../../src/core/queue/queue-outlet.js';
 import { RingQueue } from '../../../src/core/queue/ring-queue.js';
 import { bounded } from '../../../src/operators/bounded.js';
-import { ChunkTestScheduler, scriptedProducer, withDemand } from '../../../src/testing/index.js';
+import { scriptedProducer, withDemand } from '../../../src/testing/index.js';
+import { newTestScheduler } from '../../support/test-scheduler.js';
 
 /**
  * What a user composes, as the configurations these tests vary: a `DemandQueue` with a
@@ -786,10 +787,8 @@ describe('DemandQueue properties', () => {
 // The queue under an operator: bounded() is a DemandQueue gated by its consumer's demand.
 
 describe('DemandQueue under bounded(), in virtual time', () => {
-  const testScheduler = () => new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
-
   it('the gate holds values while the consumer is paused; the ending waits behind them', () => {
-    testScheduler().run(({ chunks, demand, expectChunks, expectSubscriptions }) => {
+    newTestScheduler().run(({ chunks, demand, expectChunks, expectSubscriptions }) => {
       const source = chunks('   -a-b-c-|');
       const consumer = demand(' --p-----r');
       const expected = '        -a------(bc|)';
@@ -800,7 +799,7 @@ describe('DemandQueue under bounded(), in virtual time', () => {
   });
 
   it('a consumer that stays paused never sees the ending; unsubscribing drops what waits', () => {
-    testScheduler().run(({ chunks, demand, expectChunks, expectSubscriptions }) => {
+    newTestScheduler().run(({ chunks, demand, expectChunks, expectSubscriptions }) => {
       const source = chunks('   -a-b-c-|');
       const consumer = demand(' --p');
       const unsub = '           ^---------!';
@@ -813,7 +812,7 @@ describe('DemandQueue under bounded(), in virtual time', () => {
 
   it("suspend: the producer's valve pauses once `capacity` values wait behind the gate, and resumes when they went out", () => {
     const trace: string[] = [];
-    const scheduler = testScheduler();
+    const scheduler = newTestScheduler();
     scheduler.run(({ demand, expectObservable }) => {
       const steps = [...'abcdef'].map((chunk, index) => ({ at: index + 1, chunk, final: chunk === 'f' }));
       const producer = scriptedProducer(steps, scheduler, (event, time) => trace.push(`${event}@${time}`));
@@ -833,7 +832,7 @@ describe('DemandQueue under bounded(), in virtual time', () => {
   });
 
   it('dropping: behind the gate the arriving values are dropped at `capacity`, and the gap is reported', () => {
-    testScheduler().run(({ chunks, demand, expectChunks }) => {
+    newTestScheduler().run(({ chunks, demand, expectChunks }) => {
       const source = chunks('   -a-b-c-d-e------|');
       const consumer = demand(' --p-------r');
       const expected = '        -a--------(bc)--|';

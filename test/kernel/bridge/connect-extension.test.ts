@@ -4,13 +4,10 @@ import type { ChunkEvent } from '../../../src/core/chunk.js';
 import { connectExtension } from '../../../src/kernel/bridge/connect-extension.js';
 import { createHost } from '../../../src/kernel/host/create-host.js';
 import type { JsonValue } from '../../../src/kernel/protocol/json-value.js';
+import { chunk } from '../../support/chunk.js';
 
-const event = (content: JsonValue, sequence: number): ChunkEvent<JsonValue> => ({
-  sequence,
-  kind: 'chunk',
-  content,
-  isFinal: false,
-});
+const event = (content: JsonValue, sequence: number): ChunkEvent<JsonValue> =>
+  chunk(sequence, content, false, { kind: 'chunk' });
 
 describe('connectExtension — the in-process delivery', () => {
   it('delivers scalar and object chunks, and still rejects one that is not JSON (INVALID_FRAME, stream cancelled)', async () => {

@@ -2,6 +2,7 @@ import { concatMap, Observable, of, Subject } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../../src/core/chunk.js';
+import { deferred } from '../../../src/core/deferred.js';
 import {
   type InvalidRequestError,
   isInvalidRequestError,
@@ -15,22 +16,19 @@ import type { JsonValue } from '../../../src/kernel/protocol/json-value.js';
 import type { Macrotask } from '../../../src/kernel/scheduler/macrotask.js';
 import { createMacrotaskScheduler } from '../../../src/kernel/scheduler/macrotask-scheduler.js';
 import { joinRuns } from '../../../src/operators/join-runs.js';
+import { chunk } from '../../support/chunk.js';
 import { newTestScheduler } from '../../support/test-scheduler.js';
 
-const chunk = (content: JsonValue, sequence = 0, isFinal = false): ChunkEvent<JsonValue> => ({
-  sequence,
-  kind: 'chunk',
-  content,
-  isFinal,
-});
+const event = (content: JsonValue, sequence = 0, isFinal = false): ChunkEvent<JsonValue> =>
+  chunk(sequence, content, isFinal, { kind: 'chunk' });
 const events = {
-  a: chunk('a'),
-  b: chunk('b'),
-  c: chunk('c'),
-  d: chunk('d'),
-  e: chunk('e'),
-  f: chunk('f'),
-  g: chunk('g'),
+  a: event('a'),
+  b: event('b'),
+  c: event('c'),
+  d: event('d'),
+  e: event('e'),
+  f: event('f'),
+  g: event('g'),
 };
 /** One letter per delivered outcome: the chunk itself, `F` for the null final chunk, `E` for an Error. */
 const letter = (outcome: HostcallOutcome): string =>
@@ -150,8 +148,8 @@ describe('createHost — streaming calls in virtual time', () => {
   it('a producer of several runs (concatMap) ends with STREAM_SEQUENCE at the second run, never silently at the first', () => {
     const testScheduler = newTestScheduler();
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const first = cold('-a-b-(x|)', { ...events, x: chunk('x', 2, true) });
-      const second = cold('-c-(y|)', { ...events, y: chunk('y', 1, true) });
+      const first = cold('-a-b-(x|)', { ...events, x: event('x', 2, true) });
+      const second = cold('-c-(y|)', { ...events, y: event('y', 1, true) });
       const { host, delivered, outcomes } = virtualHost(testScheduler, () =>
         of(first, second).pipe(concatMap((run) => run)),
       );
@@ -172,8 +170,8 @@ describe('createHost — streaming calls in virtual time', () => {
   it('the same runs through joinRuns() are one stream: every run runs, one final chunk at the end', () => {
     const testScheduler = newTestScheduler();
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const first = cold('-a-b-(x|)', { ...events, x: chunk('x', 2, true) });
-      const second = cold('-c-(y|)', { ...events, y: chunk('y', 1, true) });
+      const first = cold('-a-b-(x|)', { ...events, x: event('x', 2, true) });
+      const second = cold('-c-(y|)', { ...events, y: event('y', 1, true) });
       const { host, delivered } = virtualHost(testScheduler, () =>
         of(first, second).pipe(
           concatMap((run) => run),
@@ -190,7 +188,7 @@ describe('createHost — streaming calls in virtual time', () => {
   it('a final event waits for its producer to complete', () => {
     const testScheduler = newTestScheduler();
     testScheduler.run(({ cold, expectObservable }) => {
-      const producer = cold('-a-x--|', { ...events, x: chunk('x', 1, true) });
+      const producer = cold('-a-x--|', { ...events, x: event('x', 1, true) });
       const { host, delivered } = virtualHost(testScheduler, () => producer);
       host.hostcall('ext-a', streamExec('hc-1'));
       host.pull('ext-a', 'hc-1', Number.POSITIVE_INFINITY);
@@ -203,7 +201,7 @@ describe('createHost — streaming calls in virtual time', () => {
     function* naturals() {
       for (let n = 0; ; n += 1) {
         yielded += 1;
-        yield chunk(n, n, n === 4);
+        yield event(n, n, n === 4);
       }
     }
     const source = () =>
@@ -228,7 +226,7 @@ describe('createHost — streaming calls in virtual time', () => {
       new Observable<ChunkEvent<JsonValue>>((subscriber) => {
         while (!subscriber.closed) {
           endless += 1;
-          subscriber.next(chunk('x'));
+          subscriber.next(event('x'));
         }
       });
     const host2 = createHost({ scheduler, logger: { warn: () => {} }, producers: { exec: flood } });
@@ -400,8 +398,8 @@ describe('createHost — dispatch and validation', () => {
     const unsubscribed: string[] = [];
     const producer: StreamProducer = (_payload, context) =>
       new Observable<ChunkEvent<JsonValue>>((subscriber) => {
-        subscriber.next(chunk(`${context.extensionId} 1`));
-        subscriber.next(chunk(`${context.extensionId} 2`));
+        subscriber.next(event(`${context.extensionId} 1`));
+        subscriber.next(event(`${context.extensionId} 2`));
         return () => unsubscribed.push(context.extensionId);
       });
     const scheduler = createMacrotaskScheduler<HostcallOutcome>({ driver: 'manual' });
@@ -450,22 +448,19 @@ describe('createHost — dispatch and validation', () => {
       handlers: { tool: (payload) => payload.n as number },
     });
     const seen: string[] = [];
-    let done: () => void = () => {};
-    const finished = new Promise<void>((resolve) => {
-      done = resolve;
-    });
+    const finished = deferred<void>();
     host.connect('ext-a', (task) => {
       if (task.callId === 'hc-0') throw new Error('listener broke');
       seen.push(task.callId);
     });
     host.connect('ext-b', (task) => {
       seen.push(`b:${task.callId}`);
-      done();
+      finished.resolve();
     });
     for (let n = 0; n < 5; n += 1)
       host.hostcall('ext-a', { callId: `hc-${n}`, kind: 'tool', payload: { n } });
     host.hostcall('ext-b', { callId: 'hc-0', kind: 'tool', payload: { n: 0 } });
-    await finished;
+    await finished.promise;
     expect(seen).toEqual(['hc-1', 'hc-2', 'hc-3', 'hc-4', 'b:hc-0']);
     expect(host.scheduler.size).toBe(0);
     expect(warnings).toEqual([

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { Observable, take, toArray } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import {
   type Demand,
@@ -17,17 +16,17 @@ import {
   streamChunk,
 } from '../../../src/kernel/protocol/index.js';
 import { needs } from '../../support/system-tools.js';
+import { newTestScheduler } from '../../support/test-scheduler.js';
 
 const frame = (sequence: number, isFinal = false): HostcallFrame => ({
   callId: 'hc-42',
   outcome: streamChunk(sequence, `line ${sequence} ✓\n`, isFinal),
 });
 const line = (sequence: number, isFinal = false) => encodeFrame(frame(sequence, isFinal), serdeCodec);
-const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 describe('decodeFrames', () => {
   it('emits each frame when its line completes, across pieces', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const l0 = line(0);
       const source = cold('-a-b-c-|', {
         a: l0.slice(0, 10),
@@ -42,14 +41,14 @@ describe('decodeFrames', () => {
   });
 
   it('decodes a last line without a newline when the source completes', () => {
-    testScheduler().run(({ cold, expectObservable }) => {
+    newTestScheduler().run(({ cold, expectObservable }) => {
       const source = cold('-a--|', { a: line(0, true).slice(0, -1) });
       expectObservable(source.pipe(decodeFrames(serdeCodec))).toBe('----(x|)', { x: frame(0, true) });
     });
   });
 
   it("errors with the malformed line's InvalidFrameError and unsubscribes from the source", () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold('-a-b-c-|', { a: line(0), b: '{"call_id":"hc-42"}\n', c: line(1) });
       const subs = '       ^--!';
       const error = expect.objectContaining({
@@ -63,7 +62,7 @@ describe('decodeFrames', () => {
 
   it("with invalidFrames: 'skip', reports malformed lines and keeps the following frames", () => {
     const reported: unknown[] = [];
-    testScheduler().run(({ cold, expectObservable }) => {
+    newTestScheduler().run(({ cold, expectObservable }) => {
       const source = cold('-a-b-c-|', { a: line(0), b: 'oops\n{"call_id":5}\n', c: line(1) });
       const decoded = source.pipe(
         decodeFrames(serdeCodec, { invalidFrames: 'skip', onInvalidFrame: (error) => reported.push(error) }),
@@ -78,7 +77,7 @@ describe('decodeFrames', () => {
   });
 
   it('passes unsubscription through', () => {
-    testScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
+    newTestScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
       const source = hot('-a-b-c-d-|', { a: line(0), b: line(1), c: line(2), d: line(3) });
       const unsub = '     ----!';
       expectObservable(source.pipe(decodeFrames(serdeCodec)), unsub).toBe('-x-y-', {

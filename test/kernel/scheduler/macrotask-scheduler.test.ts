@@ -1,5 +1,6 @@
 import { type SchedulerAction, type SchedulerLike, Subject, Subscription } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import { deferred } from '../../../src/core/deferred.js';
 import { isSluiceError } from '../../../src/core/errors/sluice-error.js';
 import type { Macrotask } from '../../../src/kernel/scheduler/macrotask.js';
 import { createMacrotaskScheduler } from '../../../src/kernel/scheduler/macrotask-scheduler.js';
@@ -224,19 +225,16 @@ describe('createMacrotaskScheduler', () => {
 
   it('drains by itself on the event loop by default', async () => {
     const seen: number[] = [];
-    let done: () => void = () => {};
-    const finished = new Promise<void>((resolve) => {
-      done = resolve;
-    });
+    const finished = deferred<void>();
     const scheduler = createMacrotaskScheduler<number>({
       deliver: (task) => {
         seen.push(task.outcome);
-        if (seen.length === 200) done();
+        if (seen.length === 200) finished.resolve();
       },
     });
     for (let n = 0; n < 200; n += 1) scheduler.enqueue('ext-a', 'hc-1', n);
     expect(seen).toEqual([]);
-    await finished;
+    await finished.promise;
     expect(seen).toEqual(Array.from({ length: 200 }, (_, n) => n));
   });
 

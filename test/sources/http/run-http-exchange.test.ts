@@ -1,10 +1,11 @@
 import { filter, map, take, VirtualAction, VirtualTimeScheduler } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
+import { deferred } from '../../../src/core/deferred.js';
 import { Valve } from '../../../src/core/demand.js';
 import { type HttpEvent, http } from '../../../src/sources/http.js';
 import { withDemand } from '../../../src/testing/with-demand.js';
 import { record } from '../../fixtures/http-recorder.js';
+import { newTestScheduler } from '../../support/test-scheduler.js';
 
 const URL_ = 'http://127.0.0.1:9/fake';
 const encoder = new TextEncoder();
@@ -39,7 +40,7 @@ const contents = (events: HttpEvent[]) =>
 
 describe('http in virtual time', () => {
   it('times out on the scheduler with TIMEOUT and aborts the request', () => {
-    const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    const testScheduler = newTestScheduler();
     let signal: AbortSignal | undefined;
     const never = (_url: unknown, init?: RequestInit) => {
       signal = init?.signal ?? undefined;
@@ -57,7 +58,7 @@ describe('http in virtual time', () => {
   });
 
   it('unsubscribing before the timeout aborts the request and frees the timer', () => {
-    const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    const testScheduler = newTestScheduler();
     let signal: AbortSignal | undefined;
     const never = (_url: unknown, init?: RequestInit) => {
       signal = init?.signal ?? undefined;
@@ -72,12 +73,12 @@ describe('http in virtual time', () => {
 
   it('measures durationMs on the scheduler, and a finished exchange leaves no timeout behind', async () => {
     const scheduler = new VirtualTimeScheduler(VirtualAction, 250); // flush() stops at frame 250
-    let answer!: (response: Response) => void;
-    const later = () => new Promise<Response>((resolve) => (answer = resolve));
+    const answer = deferred<Response>();
+    const later = () => answer.promise;
     const recording = record(http(URL_, undefined, { timeoutMs: 1_000, scheduler, fetch: later }));
     scheduler.schedule(() => undefined, 250);
     scheduler.flush(); // virtual time is now 250
-    answer(new Response('done'));
+    answer.resolve(new Response('done'));
     expect(await recording.done).toEqual({});
     expect(recording.events.at(-1)?.content).toEqual({ status: 200, bytes: 4, durationMs: 250 });
     scheduler.maxFrames = Number.POSITIVE_INFINITY;

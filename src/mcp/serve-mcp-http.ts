@@ -193,6 +193,8 @@ async function route(context: McpPostContext, req: IncomingMessage, res: ServerR
     after: event.sequence,
     requestId: call.requestId,
     sessionId,
+    // A call running here follows this reader's pace too (see StreamReaders).
+    readers: context.calls.get(event.runId)?.readers,
   });
 }
 

@@ -71,10 +71,16 @@ export async function rawInitialize(url: string): Promise<string> {
 
 /**
  * Reads an SSE response as it arrives: `events` the complete events' JSON-RPC messages, `lastId`
- * the last event id, `lines` the lines carried by complete progress notifications so far.
+ * the last event id, `lines` the lines carried by complete progress notifications so far, `first`
+ * the text of the first one.
  */
 export function readSse(res: IncomingMessage) {
-  const state = { lines: 0, lastId: undefined as string | undefined, messages: [] as unknown[] };
+  const state = {
+    lines: 0,
+    first: undefined as string | undefined,
+    lastId: undefined as string | undefined,
+    messages: [] as unknown[],
+  };
   let buffer = '';
   res.setEncoding('utf8');
   res.on('data', (text: string) => {
@@ -90,6 +96,7 @@ export function readSse(res: IncomingMessage) {
       if (data === undefined) continue;
       const message = JSON.parse(data) as { method?: string; params?: { message?: string } };
       if (message.method === 'notifications/progress') {
+        state.first ??= message.params?.message;
         state.lines += (message.params?.message?.split('\n').length ?? 1) - 1;
       } else state.messages.push(message);
     }

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { asyncScheduler } from 'rxjs';
 import type { JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { asyncScheduler } from 'rxjs';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';

@@ -1,4 +1,4 @@
-import type { Subscription } from 'rxjs';
+import type { SchedulerLike, Subscription } from 'rxjs';
 import type { RunStore, RunWriter } from '../runs/run-store.js';
 
 /** The run that stands for MCP session `sessionId` in the store. */
@@ -8,8 +8,9 @@ const sessionRun = (sessionId: string) => `mcp-session:${sessionId}`;
  * The MCP sessions of `serveMcpHttp`, kept in a {@link RunStore} so that every instance sharing
  * the store knows them: a session is a run (`mcp-session:<id>`) without events, owned by the
  * instance that answered its `initialize`, live until it ends — by a `DELETE` on any instance
- * (a cancel through the store), by that instance closing, or, in Redis, by its lease running
- * out when that instance died. Instances running calls of a session watch its run and end those
+ * (a cancel through the store), by that instance closing, in Redis by its lease running out when
+ * that instance died, or after `idleMs` without a request or an open stream of it on the owning
+ * instance (see {@link McpSessions.hold}). Instances running calls of a session watch its run and end those
  * calls when it ends. Internal to `sluice/mcp`.
  *
  * @example
@@ -21,20 +22,29 @@ const sessionRun = (sessionId: string) => `mcp-session:${sessionId}`;
  */
 export class McpSessions {
   readonly #store: RunStore;
+  readonly #idleMs: number;
+  readonly #scheduler: SchedulerLike;
   readonly #owned = new Map<string, RunWriter>();
+  /** Of each owned session: its open requests and streams here, and the idle timer while none. */
+  readonly #activity = new Map<string, { open: number; timer: Subscription | undefined }>();
   readonly #watchers = new Map<
     string,
     { readonly subscription: Subscription; readonly ends: Set<() => void> }
   >();
 
-  constructor(store: RunStore) {
+  /** `idleMs` and `scheduler` were checked by `serveMcpHttp`. */
+  constructor(store: RunStore, idle: { readonly idleMs: number; readonly scheduler: SchedulerLike }) {
     this.#store = store;
+    this.#idleMs = idle.idleMs;
+    this.#scheduler = idle.scheduler;
   }
 
   /** Starts session `sessionId` owned by this instance. */
   async open(sessionId: string): Promise<void> {
     const writer = this.#store.openWriter(sessionRun(sessionId), { label: 'MCP session' });
     this.#owned.set(sessionId, writer);
+    this.#activity.set(sessionId, { open: 0, timer: undefined });
+    this.#armIdle(sessionId);
     writer.onCancel((reason) => this.#endOwned(sessionId, reason));
     writer.ended.then(
       () => writer.close(),
@@ -47,6 +57,26 @@ export class McpSessions {
     if (this.#owned.has(sessionId)) return true;
     const info = await this.#store.info(sessionRun(sessionId));
     return info !== undefined && info.state !== 'ended';
+  }
+
+  /**
+   * A request of the session is being served here (its response open): an owned session does not
+   * expire until the returned function is called (the response closed) and `idleMs` passed after
+   * the last one. A session owned elsewhere is not affected: its clock is its owner's.
+   */
+  hold(sessionId: string): () => void {
+    const activity = this.#activity.get(sessionId);
+    if (activity === undefined) return () => {};
+    activity.open += 1;
+    activity.timer?.unsubscribe();
+    activity.timer = undefined;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      activity.open -= 1;
+      if (activity.open === 0 && this.#activity.get(sessionId) === activity) this.#armIdle(sessionId);
+    };
   }
 
   /** Ends the session wherever it is owned; `false` when it was unknown or had ended. */
@@ -102,10 +132,22 @@ export class McpSessions {
     this.#watchers.clear();
   }
 
+  #armIdle(sessionId: string): void {
+    const activity = this.#activity.get(sessionId);
+    if (activity === undefined) return;
+    activity.timer?.unsubscribe();
+    activity.timer = this.#scheduler.schedule(
+      () => this.#endOwned(sessionId, `session idle for ${this.#idleMs} ms`),
+      this.#idleMs,
+    );
+  }
+
   #endOwned(sessionId: string, reason: string): void {
     const writer = this.#owned.get(sessionId);
     if (writer === undefined) return;
     this.#owned.delete(sessionId);
+    this.#activity.get(sessionId)?.timer?.unsubscribe();
+    this.#activity.delete(sessionId);
     try {
       writer.append({ sequence: 0, kind: 'end', content: null, metadata: { reason }, isFinal: true });
     } catch {

@@ -8,6 +8,7 @@ import type { RunRecord } from '../runs/run-record.js';
 import type { RunStore } from '../runs/run-store.js';
 import { nodeResponseSink } from '../sse/node-response-sink.js';
 import { formatEventId } from './mcp-event-id.js';
+import type { StreamReaders } from './stream-readers.js';
 
 /** A `: keepalive` comment this often on a quiet resumed stream (proxies drop idle connections). */
 const KEEP_ALIVE_MS = 15_000;
@@ -16,7 +17,8 @@ const KEEP_ALIVE_MS = 15_000;
  * Serves a reconnect (`GET` with `Last-Event-ID`) from the store: the run's messages after
  * `after`, live until its response, as the SDK's transport writes them (`event: message`, the
  * same event ids), so the client cannot tell which instance answers. The store is read only while
- * the socket drains. A stream that ended without a response, a gap (retention trimmed what the
+ * the socket drains; when the call runs on this instance, its progress waits for this reader
+ * too (`readers`). A stream that ended without a response, a gap (retention trimmed what the
  * client needs) or a failed run ends with a JSON-RPC error for `requestId`, so the client's call
  * fails instead of waiting, and it stops reconnecting. Internal to `sluice/mcp`.
  *
@@ -28,17 +30,25 @@ const KEEP_ALIVE_MS = 15_000;
 export function resumeMcpStream(
   store: RunStore,
   res: ServerResponse,
-  where: { runId: string; after: number; requestId: RequestId | undefined; sessionId: string },
+  where: {
+    runId: string;
+    after: number;
+    requestId: RequestId | undefined;
+    sessionId: string;
+    readers?: StreamReaders | undefined;
+  },
 ): void {
   const { runId, after, requestId } = where;
   res.setHeader('mcp-session-id', where.sessionId);
   const sink = nodeResponseSink(res);
   const valve = new Valve();
+  const removeReader = where.readers?.add(valve);
   let subscription: Subscription | undefined;
   let done = false;
   const finish = (last?: JSONRPCMessage) => {
     if (done) return;
     done = true;
+    removeReader?.();
     if (last !== undefined) sink.write(frame(undefined, last));
     sink.end();
     clearInterval(keepAlive);
@@ -54,6 +64,7 @@ export function resumeMcpStream(
   sink.onDrain(() => valve.resume());
   sink.onClose(() => {
     done = true;
+    removeReader?.();
     clearInterval(keepAlive);
     subscription?.unsubscribe();
   });

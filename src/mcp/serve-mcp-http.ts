@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { asyncScheduler } from 'rxjs';
+import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import type { ToolRegistry } from '../kernel/index.js';
@@ -40,6 +42,12 @@ export interface ServeMcpHttpOptions extends Omit<ServeMcpOptions, 'confineCwd'>
   readonly path?: string;
   /** The `retry:` a client waits before it reconnects a cut stream, in ms. Default `500`. */
   readonly retryMs?: number;
+  /**
+   * A session without a request or an open stream on the instance that owns it for this long, in
+   * ms, ends as a `DELETE` would end it: its streams close and its calls are cancelled (an Exec
+   * call's process group is killed). Timed on `scheduler`. Default `1_800_000` (30 minutes).
+   */
+  readonly sessionIdleMs?: number;
 }
 
 /** The request handler {@link serveMcpHttp} returns. */
@@ -83,9 +91,15 @@ export interface McpHttpHandler {
  */
 export function serveMcpHttp(registry: ToolRegistry, options: ServeMcpHttpOptions): McpHttpHandler {
   if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
-  const http = ['port', 'hosts', 'token', 'store', 'path', 'retryMs'];
+  const http = ['port', 'hosts', 'token', 'store', 'path', 'retryMs', 'sessionIdleMs'];
   rejectUnknownOptions(options, [...SERVE_MCP_OPTIONS.filter((name) => name !== 'confineCwd'), ...http]);
-  const { port, hosts = ['127.0.0.1', 'localhost', '[::1]'], path = '/mcp', retryMs = 500 } = options;
+  const {
+    port,
+    hosts = ['127.0.0.1', 'localhost', '[::1]'],
+    path = '/mcp',
+    retryMs = 500,
+    sessionIdleMs = 1_800_000,
+  } = options;
   if (!Number.isInteger(port) || port < 1 || port > 65_535) throw optionError('port', 'a port number', port);
   const token = options.token === undefined ? randomBytes(18).toString('base64url') : options.token;
   if (token !== null && (typeof token !== 'string' || token.length < 16)) {
@@ -95,6 +109,9 @@ export function serveMcpHttp(registry: ToolRegistry, options: ServeMcpHttpOption
     throw optionError('path', 'a path starting with /', path);
   if (!Number.isSafeInteger(retryMs) || retryMs < 0)
     throw optionError('retryMs', 'a non-negative integer', retryMs);
+  if (!Number.isInteger(sessionIdleMs) || sessionIdleMs < 1 || sessionIdleMs > MAX_DELAY_MS) {
+    throw optionError('sessionIdleMs', `an integer from 1 to ${MAX_DELAY_MS}`, sessionIdleMs);
+  }
   const store = options.store ?? new MemoryRunStore();
   if (typeof store?.openWriter !== 'function') throw optionError('store', 'a RunStore', store);
   const serverOptions = Object.fromEntries(
@@ -106,7 +123,11 @@ export function serveMcpHttp(registry: ToolRegistry, options: ServeMcpHttpOption
     { catchUp: false },
   );
   const check = mcpHttpGuard({ token: token ?? undefined, hosts, port });
-  const sessions = new McpSessions(store);
+  // The scheduler was checked by mcpServerFactory.
+  const sessions = new McpSessions(store, {
+    idleMs: sessionIdleMs,
+    scheduler: options.scheduler ?? asyncScheduler,
+  });
   // Loaded now, awaited by each request: where the optional peer is missing, a request is answered
   // with the PeerMissingError's message (500) rather than an unhandled rejection here.
   const sdk = loadMcpSdk();
@@ -179,6 +200,8 @@ async function route(context: McpPostContext, req: IncomingMessage, res: ServerR
     after: event.sequence,
     requestId: call.requestId,
     sessionId,
+    // A call running here follows this reader's pace too (see StreamReaders).
+    readers: context.calls.get(event.runId)?.readers,
   });
 }
 
@@ -205,6 +228,7 @@ async function post(context: McpPostContext, req: IncomingMessage, res: ServerRe
     }
     sessionId = randomUUID();
     await context.sessions.open(sessionId);
+    holdWhileOpen(context.sessions, sessionId, res);
   } else {
     sessionId = await liveSession(context, req, res);
     if (sessionId === undefined) return;
@@ -247,7 +271,14 @@ async function liveSession(
     refuse(res, 404, 'Session not found', undefined, -32001);
     return undefined;
   }
+  holdWhileOpen(context.sessions, sessionId, res);
   return sessionId;
+}
+
+/** The session is in use until `res` closes: its idle clock stops meanwhile. */
+function holdWhileOpen(sessions: McpSessions, sessionId: string, res: ServerResponse): void {
+  if (res.closed) return;
+  res.once('close', sessions.hold(sessionId));
 }
 
 /** A refusal as the SDK's transport words them: a JSON-RPC error body with `id: null`. */

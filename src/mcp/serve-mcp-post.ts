@@ -7,6 +7,8 @@ import type { McpSdk } from './load-mcp-sdk.js';
 import { callRunId } from './mcp-call-run-id.js';
 import { McpRunWriter } from './mcp-run-writer.js';
 import type { McpSessions } from './mcp-sessions.js';
+import { responseDemand } from './response-demand.js';
+import { StreamReaders } from './stream-readers.js';
 
 /** What {@link serveMcpPost} needs from the server it belongs to. */
 export interface McpPostContext {
@@ -15,8 +17,14 @@ export interface McpPostContext {
   /** The SDK, loaded once when the server starts (an optional peer: this rejects where it is missing). */
   readonly sdk: Promise<McpSdk>;
   readonly makeServer: (sdk: McpSdk) => Server;
-  /** The calls running on this instance, by run id: `stop(reason)` cancels one. */
-  readonly calls: Map<string, { stop(reason: string): void; readonly done: Promise<void> }>;
+  /**
+   * The calls running on this instance, by run id: `stop(reason)` cancels one; `readers` are the
+   * live readers of its stream here, whose pace its progress follows.
+   */
+  readonly calls: Map<
+    string,
+    { stop(reason: string): void; readonly done: Promise<void>; readonly readers: StreamReaders }
+  >;
   /** The `retry:` of the priming event: how long a client waits before it reconnects, in ms. */
   readonly retryMs: number;
 }
@@ -67,12 +75,14 @@ export async function serveMcpPost(
     retryInterval: context.retryMs,
   });
   const server = context.makeServer(sdk);
+  const readers = new StreamReaders();
   let answered = 0;
   let finished = false;
   let stopping = false;
   const finish = () => {
     if (finished) return;
     finished = true;
+    readers.close();
     stopCancel();
     stopWatch();
     context.calls.delete(runId);
@@ -81,43 +91,68 @@ export async function serveMcpPost(
   const stop = (reason: string) => {
     if (finished || stopping) return;
     stopping = true;
-    for (const request of requests) {
-      const cancel: JSONRPCMessage = {
-        jsonrpc: '2.0',
-        method: 'notifications/cancelled',
-        params: { requestId: request.id, reason },
-      };
-      transport.onmessage?.(cancel);
-    }
-    // The aborted handler sends nothing: an error response ends the stream (kept as the run's
-    // final event), so that the client, and any client resuming it, stops reconnecting.
-    const ends = requests.map((request) =>
-      transport
-        .send({
-          jsonrpc: '2.0',
-          id: request.id,
-          error: { code: sdk.ErrorCode.ConnectionClosed, message: `Request cancelled: ${reason}` },
-        })
-        .catch(() => {}),
-    );
-    void Promise.all(ends).then(() => {
+    readers.close();
+    const ends = cancelRequests(transport, requests, reason, sdk.ErrorCode.ConnectionClosed);
+    void ends.then(() => {
       log.end(reason);
       finish();
     });
   };
   const stopCancel = log.onCancel((reason) => stop(reason));
   const stopWatch = context.sessions.watch(sessionId, () => stop('session ended'));
-  context.calls.set(runId, { stop, done: log.done });
-  const send = transport.send.bind(transport);
-  transport.send = async (message, options) => {
-    await send(message, options);
-    if ('id' in message && ('result' in message || 'error' in message) && ++answered === requests.length) {
-      finish();
-    }
-  };
+  readers.add(responseDemand(res));
+  context.calls.set(runId, { stop, done: log.done, readers });
+  paceSends(transport, readers, () => {
+    if (++answered === requests.length) finish();
+  });
   await server.connect(transport);
   res.setHeader('mcp-session-id', sessionId);
   await transport.handleRequest(req, res, body);
   // Refused by the transport (a bad Accept or protocol version header): no request will be answered.
   if (res.statusCode >= 400) stop('refused');
+}
+
+type Transport = InstanceType<McpSdk['StreamableHTTPServerTransport']>;
+
+/**
+ * Aborts the handlers of `requests` (a `notifications/cancelled` each, as from the client) and
+ * answers each with an error response: the aborted handler sends nothing, and the response ends
+ * the stream (kept as the run's final event), so that the client, and any client resuming it,
+ * stops reconnecting. Resolves once the responses were sent (or failed).
+ */
+function cancelRequests(
+  transport: Transport,
+  requests: readonly JSONRPCRequest[],
+  reason: string,
+  code: number,
+): Promise<unknown> {
+  for (const request of requests) {
+    const cancel: JSONRPCMessage = {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: request.id, reason },
+    };
+    transport.onmessage?.(cancel);
+  }
+  return Promise.all(
+    requests.map((request) =>
+      transport
+        .send({ jsonrpc: '2.0', id: request.id, error: { code, message: `Request cancelled: ${reason}` } })
+        .catch(() => {}),
+    ),
+  );
+}
+
+/**
+ * Wraps `transport.send`: a notification waits for the stream's `readers` (a slow client pauses
+ * the tool through the progress pump); a response never does, so a cancel always ends the
+ * stream, and `onResponse` follows each response sent.
+ */
+function paceSends(transport: Transport, readers: StreamReaders, onResponse: () => void): void {
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    if (!('id' in message)) await readers.whenReady();
+    await send(message, options);
+    if ('id' in message && ('result' in message || 'error' in message)) onResponse();
+  };
 }

@@ -64,6 +64,9 @@ describe('serveMcpHttp options', () => {
       'Expected the `allowEnv` option to be an array of environment variable names',
     );
     expect(() => serveMcpHttp(registry, { port: 80, confineCwd: false } as never)).toThrow(/confineCwd/);
+    expect(() => serveMcpHttp(registry, { port: 80, sessionIdleMs: 0 })).toThrow(
+      'Expected the `sessionIdleMs` option to be an integer from 1 to 2147483647, got `0` (number)',
+    );
   });
 
   it('makes a random token unless given one, or none with null', () => {

@@ -1,0 +1,105 @@
+import { createServer, type IncomingMessage, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createToolRegistry, registerBuiltinTools } from '../../src/kernel/index.js';
+import { type McpHttpHandler, type ServeMcpHttpOptions, serveMcpHttp } from '../../src/mcp/index.js';
+
+/** `serveMcpHttp` on a real HTTP server on 127.0.0.1 (port 0), without a token. */
+export interface InProcessMcpHttp {
+  readonly url: string;
+  readonly mcp: McpHttpHandler;
+  /** `mcp.close()`, then the HTTP server's. */
+  close(): Promise<void>;
+}
+
+/** Starts {@link InProcessMcpHttp} with the built-in tools and `options`. */
+export async function startInProcessMcpHttp(
+  options: Omit<ServeMcpHttpOptions, 'port'>,
+): Promise<InProcessMcpHttp> {
+  let handle: McpHttpHandler['handle'] = (_req, res) => res.writeHead(503).end();
+  const http = createServer((req, res) => handle(req, res));
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  const mcp = serveMcpHttp(registerBuiltinTools(createToolRegistry()), { token: null, ...options, port });
+  handle = mcp.handle;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    mcp,
+    close: async () => {
+      await mcp.close();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    },
+  };
+}
+
+/** A raw request to the MCP endpoint (no SDK): the response, unread. */
+export function rawMcpRequest(
+  url: string,
+  init: { method: 'POST' | 'GET' | 'DELETE'; sessionId?: string; lastEventId?: string; body?: unknown },
+): Promise<IncomingMessage> {
+  const headers: Record<string, string> = {
+    accept: 'application/json, text/event-stream',
+    'content-type': 'application/json',
+    'mcp-protocol-version': '2025-06-18',
+  };
+  if (init.sessionId !== undefined) headers['mcp-session-id'] = init.sessionId;
+  if (init.lastEventId !== undefined) headers['last-event-id'] = init.lastEventId;
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: init.method, headers }, resolve);
+    req.on('error', reject);
+    req.end(init.body === undefined ? undefined : JSON.stringify(init.body));
+  });
+}
+
+/** `initialize` by a raw request; resolves the new session's id. */
+export async function rawInitialize(url: string): Promise<string> {
+  const res = await rawMcpRequest(url, {
+    method: 'POST',
+    body: {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    },
+  });
+  res.resume();
+  const sessionId = res.headers['mcp-session-id'];
+  if (typeof sessionId !== 'string')
+    throw new Error(`initialize answered ${res.statusCode} without a session`);
+  return sessionId;
+}
+
+/**
+ * Reads an SSE response as it arrives: `events` the complete events' JSON-RPC messages, `lastId`
+ * the last event id, `lines` the lines carried by complete progress notifications so far, `first`
+ * the text of the first one.
+ */
+export function readSse(res: IncomingMessage) {
+  const state = {
+    lines: 0,
+    first: undefined as string | undefined,
+    lastId: undefined as string | undefined,
+    messages: [] as unknown[],
+  };
+  let buffer = '';
+  res.setEncoding('utf8');
+  res.on('data', (text: string) => {
+    buffer += text;
+    let end = buffer.indexOf('\n\n');
+    while (end !== -1) {
+      const event = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      end = buffer.indexOf('\n\n');
+      const id = /^id: (.*)$/m.exec(event)?.[1];
+      if (id !== undefined) state.lastId = id;
+      const data = /^data: (.+)$/m.exec(event)?.[1];
+      if (data === undefined) continue;
+      const message = JSON.parse(data) as { method?: string; params?: { message?: string } };
+      if (message.method === 'notifications/progress') {
+        state.first ??= message.params?.message;
+        state.lines += (message.params?.message?.split('\n').length ?? 1) - 1;
+      } else state.messages.push(message);
+    }
+  });
+  return state;
+}

@@ -19,10 +19,7 @@ const MAX_LINES = 80;
  */
 const NOT_YET_SPLIT = new Set([
   'src/cli/parse-args.ts parseCliArgs',
-  'src/cli/run-cli.ts runCommand',
-  'src/kernel/supervisor/create-supervisor.ts createSupervisor',
   'src/operators/stall-timeout.ts stallTimeout',
-  'src/cli/run-text.ts runText',
   'src/kernel/host/create-host.ts createHost',
   'src/kernel/host/open-host-stream.ts openHostStream',
   'src/kernel/protocol/frame-decoder.ts createFrameDecoder',

@@ -3,11 +3,13 @@ import { isPeerMissingError } from '../core/errors/peer-missing-error.js';
 import { stallTimeout } from '../operators/stall-timeout.js';
 import { quoteCommand } from '../sources/exec/quote-command.js';
 import { type ExecEvent, exec } from '../sources/exec.js';
+import { withRemoteParent } from '../trace/with-remote-parent.js';
 import { asksForHelp } from './asks-for-help.js';
 import { childIo } from './child-io.js';
 import { cliExecOptions } from './cli-exec-options.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { demoScript } from './demo.js';
+import { envTraceCarrier } from './env-trace-carrier.js';
 import { execHelpText } from './exec-help.js';
 import { helpText } from './help.js';
 import { type CliCommand, type CliExecCommand, parseCliArgs } from './parse-args.js';
@@ -33,7 +35,8 @@ export async function runCli(
   signal?: AbortSignal,
 ): Promise<number> {
   try {
-    return await runCommand(argv, io, env, signal);
+    // In the trace of TRACEPARENT, when the environment has one: every run is then its child.
+    return await withRemoteParent(envTraceCarrier(env), () => runCommand(argv, io, env, signal));
   } catch (error) {
     // An optional peer (ioredis, the MCP SDK) not installed: say what to install, no stack.
     if (!isPeerMissingError(error)) throw error;

@@ -2,7 +2,7 @@ import type { Subscriber } from 'rxjs';
 import { Subscription } from 'rxjs';
 import type { Demand } from '../../core/demand.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
-import { SpawnError } from '../../core/errors/spawn-error.js';
+import { isSpawnError, SpawnError } from '../../core/errors/spawn-error.js';
 import type { DemandQueue } from '../../core/queue/demand-queue.js';
 import { stalledBelow } from '../../core/stalled-below.js';
 import { NOOP_RUN_SPAN } from '../../trace/noop-run-span.js';
@@ -124,10 +124,9 @@ export class ExecRun implements ProcessEvents {
     const { file, cwd } = this.#options;
     const errno = (error as { code?: string })?.code ?? 'UNKNOWN';
     const reason = isSluiceError(error) ? error : new SpawnError({ errno, file, cwd }, { cause: error });
-    this.#span.end('spawn_failure', {
-      errorType: isSluiceError(error) ? error.code : errno,
-      message: reason.message,
-    });
+    // `error.type`: the OS's code (`ENOENT`), else the error's own (`RLIMIT_UNAVAILABLE`, …).
+    const errorType = isSpawnError(reason) ? (reason.info?.errno ?? errno) : reason.code;
+    this.#span.end('spawn_failure', { errorType, message: reason.message });
     this.#lines.end({ error: true, reason });
   }
 

@@ -2,6 +2,7 @@ import { asyncScheduler, identity, type OperatorFunction, type SchedulerLike, ty
 import type { ChunkEvent } from '../core/chunk.js';
 import { demandOf } from '../core/demand-of.js';
 import { SequenceError } from '../core/errors/sequence-error.js';
+import { markStalled } from '../core/mark-stalled.js';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
@@ -112,6 +113,7 @@ export function stallTimeout<E extends ChunkEvent<unknown>>(
     const stall = (pausedAt: number) => {
       timer = undefined;
       finished = true;
+      markStalled(upstream, { ms }); // the producer's span ends with `stall` (docs/tracing.md)
       upstream.unsubscribe();
       stopListening();
       const info: StallTimeoutInfo = { ms, lastSequence, pausedAt };

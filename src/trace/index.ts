@@ -3,6 +3,7 @@
 export { activeCarrier } from './active-carrier.js';
 export { carrierOf } from './carrier-of.js';
 export { formatTraceparent } from './format-traceparent.js';
+export { NOOP_RUN_SPAN } from './noop-run-span.js';
 export { type ParsedTraceparent, parseTraceparent } from './parse-traceparent.js';
 export type {
   RunEndDetails,

@@ -1,13 +1,13 @@
-import { isPeerMissingError } from '../core/errors/peer-missing-error.js';
-import { requirePeer } from '../core/load-peer.js';
+import { createRequire } from 'node:module';
+import { isPeerNotFound } from '../core/is-peer-not-found.js';
 
 /** The `@opentelemetry/api` module, as sluice uses it. */
 export type TraceApi = typeof import('@opentelemetry/api');
 
 /**
- * Loads `@opentelemetry/api` with `load` (default: `require` it, an optional peer), or gives
- * `undefined` when it is not installed — tracing is then off and costs nothing. Any other failure
- * (a broken install) is thrown. {@link traceApi} calls it once and keeps the answer.
+ * Loads `@opentelemetry/api` (an optional peer) with `require` — by default Node's, from here —
+ * or gives `undefined` when it is not installed: tracing is then off and costs nothing. Any other
+ * failure (a broken install) is thrown. {@link traceApi} calls it once and keeps the answer.
  *
  * @example
  * ```ts
@@ -15,12 +15,12 @@ export type TraceApi = typeof import('@opentelemetry/api');
  * ```
  */
 export function loadTraceApi(
-  load: () => TraceApi = () => requirePeer<TraceApi>('@opentelemetry/api', 'tracing'),
+  require: (id: string) => unknown = createRequire(import.meta.url),
 ): TraceApi | undefined {
   try {
-    return load();
+    return require('@opentelemetry/api') as TraceApi;
   } catch (error) {
-    if (isPeerMissingError(error)) return undefined;
+    if (isPeerNotFound(error, '@opentelemetry/api')) return undefined;
     throw error;
   }
 }

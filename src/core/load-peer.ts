@@ -1,17 +1,7 @@
 import { createRequire } from 'node:module';
 import { PeerMissingError } from './errors/peer-missing-error.js';
+import { isPeerNotFound } from './is-peer-not-found.js';
 import { OPTIONAL_PEERS, type OptionalPeer } from './optional-peers.js';
-
-/**
- * Whether `error` says that `packageName` itself cannot be found — not one of its own files or
- * dependencies, which is a broken install, not a missing peer. Node's messages: `Cannot find
- * package 'x' imported from …` (`import`), `Cannot find module 'x'` (`require`).
- */
-function isPeerNotFound(error: unknown, packageName: string): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return false;
-  return typeof message === 'string' && new RegExp(`'${packageName}(/[^']*)?'`).test(message);
-}
 
 /**
  * Loads (with `import()`) a module of the optional peer `packageName` for `feature`, or rejects

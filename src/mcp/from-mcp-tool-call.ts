@@ -6,6 +6,7 @@ import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { McpToolError } from './mcp-tool-error.js';
+import { startMcpClientSpan } from './start-mcp-client-span.js';
 
 /**
  * One event of {@link fromMcpToolCall}: `kind: 'progress'` with the notification's
@@ -40,6 +41,8 @@ type ToolCaller = Pick<Client, 'callTool'>;
  * Unsubscribing before the result — `take`, `switchMap`, `break` in `for await` over
  * `toAsyncIterable` — aborts the request through the SDK, which sends `notifications/cancelled`:
  * a sluice server kills the command's process group at once. Each subscription is its own call.
+ * With `@opentelemetry/api` and an SDK, each call is a client span (`tools/call <tool>`) whose trace
+ * context goes to the server in `params._meta.traceparent` / `tracestate` (docs/mcp.md, "Tracing").
  * Notifications are pushed by the server: there is no demand to send back, so put `bounded` or
  * `coalesce` after this for a slow consumer. With the SDK's client (1.x), a server that sends its
  * last notification right before the result can lose it to a race in the SDK (docs/mcp.md);
@@ -83,10 +86,11 @@ export function fromMcpToolCall(
 
   return new Observable<McpToolCallEvent>((subscriber) => {
     const controller = new AbortController();
+    const { span, params: sent } = startMcpClientSpan(params);
     let sequence = 0;
     let settled = false;
     client
-      .callTool(params, undefined, {
+      .callTool(sent, undefined, {
         signal: controller.signal,
         timeout: timeoutMs,
         resetTimeoutOnProgress,
@@ -103,11 +107,13 @@ export function fromMcpToolCall(
           settled = true;
           const answer = result as CallToolResult;
           if (answer.isError === true) {
+            span.end('error', { errorType: 'tool_error', lines: sequence });
             subscriber.error(
               new McpToolError('MCP_TOOL_ERROR', { name, result: answer, progressEvents: sequence }),
             );
             return;
           }
+          span.end('complete', { lines: sequence });
           subscriber.next({ sequence, kind: 'result', content: answer, isFinal: true });
           subscriber.complete();
         },
@@ -115,18 +121,23 @@ export function fromMcpToolCall(
           if (settled) return;
           settled = true;
           const mcpCode = (error as { code?: unknown } | null)?.code;
-          subscriber.error(
-            new McpToolError(
-              'MCP_REQUEST_FAILED',
-              { name, progressEvents: sequence, ...(typeof mcpCode === 'number' ? { mcpCode } : {}) },
-              { cause: error },
-            ),
+          const failure = new McpToolError(
+            'MCP_REQUEST_FAILED',
+            { name, progressEvents: sequence, ...(typeof mcpCode === 'number' ? { mcpCode } : {}) },
+            { cause: error },
           );
+          span.end('error', {
+            errorType: String(mcpCode ?? failure.code),
+            message: failure.message,
+            lines: sequence,
+          });
+          subscriber.error(failure);
         },
       );
     return () => {
       if (settled) return;
       settled = true;
+      span.end('cancel', { lines: sequence });
       controller.abort('The subscriber unsubscribed');
     };
   });

@@ -23,6 +23,7 @@ import { restrictExecTool } from './restrict-exec-tool.js';
 import type { ServeMcpOptions } from './serve-mcp-options.js';
 import { toCallToolResult } from './to-call-tool-result.js';
 import { toMcpTool } from './to-mcp-tool.js';
+import { tracedToolCall } from './traced-tool-call.js';
 
 /** Text waiting for a slow client past which a streaming tool is paused (about 1 MiB). */
 const HIGH_WATER_CHARS = 1 << 20;
@@ -92,7 +93,9 @@ export function mcpServerFactory(
   return (sdk) => {
     const server = new sdk.Server(serverInfo, { capabilities: { tools: {} } });
     server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({ tools: listing }));
-    server.setRequestHandler(sdk.CallToolRequestSchema, (request, extra) => callTool(config, request, extra));
+    server.setRequestHandler(sdk.CallToolRequestSchema, (request, extra) =>
+      tracedToolCall(request, extra, () => callTool(config, request, extra)),
+    );
     return server;
   };
 }

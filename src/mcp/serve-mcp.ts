@@ -23,7 +23,10 @@ import type { ServeMcpOptions } from './serve-mcp-options.js';
  *   kills the whole process group at once;
  * - the result is a `CallToolResult`: the Exec tool's output as text within its output cap,
  *   the exec result as `structuredContent` (matching the listed `outputSchema`), and
- *   `isError: true` for a non-zero exit, a timeout, a kill, or a refused or invalid call.
+ *   `isError: true` for a non-zero exit, a timeout, a kill, or a refused or invalid call;
+ * - with `@opentelemetry/api` and an SDK, each call is a server span (`tools/call <tool>`) whose
+ *   parent is the request's `_meta.traceparent` (docs/mcp.md, "Tracing"): the host's trace goes on
+ *   into the tool's run and the command it starts.
  *
  * Safe by default: the Exec tool (any tool built with `createExecTool`) is listed only when
  * `allow` names programs, and then runs only those (see the README's MCP section). The registry

@@ -11,6 +11,7 @@ import type { ChunkEvent } from '../core/chunk.js';
 import type { Demand } from '../core/demand.js';
 import { demandOf } from '../core/demand-of.js';
 import { SequenceError } from '../core/errors/sequence-error.js';
+import { markStalled } from '../core/mark-stalled.js';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
@@ -170,6 +171,8 @@ class StallWatch<E extends ChunkEvent<unknown>> {
     const { ms, logger, onStall } = this.settings;
     this.#timer = undefined;
     this.#finished = true;
+    // The producer's span ends with `stall`, not `cancel` (docs/tracing.md).
+    if (this.#upstream !== undefined) markStalled(this.#upstream, { ms });
     this.#upstream?.unsubscribe();
     this.#stopListening();
     const info: StallTimeoutInfo = { ms, lastSequence: this.#lastSequence, pausedAt };

@@ -6,6 +6,7 @@ import { RunStoreError } from '../core/errors/run-store-error.js';
 import { isSluiceError } from '../core/errors/sluice-error.js';
 import { toRunFailure } from '../runs/run-failure.js';
 import type { RunRecord } from '../runs/run-record.js';
+import { type RunSpan, startRunSpan } from '../trace/index.js';
 import { evalScript } from './eval-script.js';
 import type { RedisClient } from './redis-client.js';
 import type { RedisRunContext } from './redis-run-context.js';
@@ -58,6 +59,9 @@ class RunReader {
    * blocking, and an empty read then means nothing more will come.
    */
   #ended = false;
+  /** The read's span, once the run is found ({@link followSpan}); the events it delivered. */
+  #span: RunSpan | undefined;
+  #delivered = 0;
 
   constructor(context: RedisRunContext, runId: string, after: number, subscriber: Subscriber<RunRecord>) {
     this.#context = context;
@@ -74,10 +78,15 @@ class RunReader {
 
   start(): void {
     this.#loop().then(
-      () => this.#subscriber.complete(),
+      () => {
+        this.#span?.end('complete', { lines: this.#delivered });
+        this.#subscriber.complete();
+      },
       (error: unknown) => {
         if (this.#closed) return;
         const runId = this.#runId;
+        const code = isSluiceError(error) ? error.code : 'RUN_STORE_FAILED';
+        this.#span?.end('error', { errorType: code, message: String(error), lines: this.#delivered });
         this.#subscriber.error(
           isSluiceError(error)
             ? error
@@ -96,6 +105,7 @@ class RunReader {
 
   close(): void {
     this.#closed = true;
+    this.#span?.end('cancel', { lines: this.#delivered });
     this.#stopDemand?.();
     this.#wake?.();
     this.#connection?.disconnect();
@@ -103,8 +113,16 @@ class RunReader {
 
   /** Step 1: is there a run, and anything after the cursor? Step 2: read until its end. */
   async #loop(): Promise<void> {
-    const [state, next, end] = await this.#context.client.hmget(this.#keys.meta, 'state', 'next', 'end');
+    const [state, next, end, traceparent, tracestate] = await this.#context.client.hmget(
+      this.#keys.meta,
+      'state',
+      'next',
+      'end',
+      'traceparent',
+      'tracestate',
+    );
     if (state === null) throw this.#notFound();
+    if (!this.#closed) this.#span = followSpan(this.#runId, this.#cursor - 1, traceparent, tracestate);
     if (end === 'final' && this.#cursor >= Number(next)) return; // nothing follows the final event
     const connection = this.#context.duplicate();
     this.#connection = connection;
@@ -187,6 +205,7 @@ class RunReader {
       if (events.length === 0) continue;
       const last = events[events.length - 1] as { sequence: number; isFinal: boolean };
       this.#cursor = last.sequence + 1;
+      this.#delivered += events.length;
       subscriber.next({ type: 'events', events });
       if (last.isFinal) return true;
     }
@@ -199,4 +218,25 @@ class RunReader {
       info: { runId },
     });
   }
+}
+
+/**
+ * The span of one read of a run (kind consumer, `follow run`), a child of the reader's active
+ * context, with a link to the trace context the run was written in when the run has one
+ * (docs/scaling.md, "Tracing"): a link, not a parent — a follower observes a run that is not its
+ * work, may come much later, and many may follow the same run.
+ */
+function followSpan(
+  runId: string,
+  after: number,
+  traceparent: string | null | undefined,
+  tracestate: string | null | undefined,
+): RunSpan {
+  const carrier = traceparent ? { traceparent, ...(tracestate ? { tracestate } : {}) } : undefined;
+  return startRunSpan(
+    'follow',
+    'follow run',
+    { 'sluice.run.id': runId, 'sluice.run.after': after },
+    { spanKind: 'consumer', ...(carrier === undefined ? {} : { links: [carrier] }) },
+  );
 }

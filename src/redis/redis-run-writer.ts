@@ -7,6 +7,7 @@ import { RunStoreError } from '../core/errors/run-store-error.js';
 import { SequenceError } from '../core/errors/sequence-error.js';
 import { toRunFailure } from '../runs/run-failure.js';
 import type { CancelDetails, RunWriter, RunWriterOptions } from '../runs/run-store.js';
+import { activeCarrier } from '../trace/active-carrier.js';
 import { evalScript } from './eval-script.js';
 import type { RedisRunContext } from './redis-run-context.js';
 import { encodeBatch } from './run-entry.js';
@@ -105,7 +106,10 @@ export class RedisRunWriter implements RunWriter {
         );
       },
     );
-    this.#open(options.label ?? '');
+    // The trace the run is written in (the worker's span of a job, the TRACEPARENT of `sluice
+    // exec --redis`): stored with the run, for its followers' spans to link to.
+    const carrier = activeCarrier();
+    this.#open([options.label ?? '', carrier?.traceparent ?? '', carrier?.tracestate ?? '']);
     const every = Math.max(1, Math.floor(context.leaseMs / 3));
     const writer = this;
     this.#heartbeat = context.scheduler.schedule(function () {
@@ -115,9 +119,15 @@ export class RedisRunWriter implements RunWriter {
   }
 
   /** Takes the run (the OPEN script), trying again while a Cluster fails over; then the batches go. */
-  #open(label: string): void {
+  #open(described: readonly [label: string, traceparent: string, tracestate: string]): void {
     const context = this.#context;
-    const args = [context.owner, context.leaseMs, this.#ttl(), Math.round(context.scheduler.now()), label];
+    const args = [
+      context.owner,
+      context.leaseMs,
+      this.#ttl(),
+      Math.round(context.scheduler.now()),
+      ...described,
+    ];
     this.#script(OPEN, args).then(
       () => {
         this.#opened = true;
@@ -127,7 +137,7 @@ export class RedisRunWriter implements RunWriter {
         // A retried OPEN that had been applied before its connection closed finds the run ours.
         if (this.#done) return;
         if (StoreRetry.retryable(error) && this.#retries.failed()) {
-          void this.#retries.pause().then(() => this.#open(label));
+          void this.#retries.pause().then(() => this.#open(described));
         } else this.#fail(error);
       },
     );

@@ -11,4 +11,7 @@ export const runJobSchema = z.object({
   maxEvents: z.number().int().positive().optional(),
   maxBytes: z.number().int().positive().optional(),
   retainMs: z.number().int().positive().optional(),
+  // Passed on as they are: a traceparent that does not parse is ignored where it is used.
+  traceparent: z.string().max(512).optional(),
+  tracestate: z.string().max(512).optional(),
 });

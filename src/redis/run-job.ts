@@ -14,4 +14,11 @@ export interface RunJob {
   readonly maxEvents?: number;
   readonly maxBytes?: number;
   readonly retainMs?: number;
+  /**
+   * The trace context the job was submitted in (W3C `traceparent`, `tracestate`), set by
+   * {@link submitRun} when a span was active: the worker's span of the run is its child
+   * (docs/scaling.md, "Tracing").
+   */
+  readonly traceparent?: string;
+  readonly tracestate?: string;
 }

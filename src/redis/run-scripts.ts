@@ -16,8 +16,9 @@ const script = (lua: string): RunScript => ({ lua, sha: createHash('sha1').updat
 // sequence n on.
 
 /**
- * ARGV: owner, leaseMs, ttlMs, startedAt, label. Takes a new or queued run; the same OPEN sent
- * again (a retry after a lost connection: same owner and startedAt) is acknowledged.
+ * ARGV: owner, leaseMs, ttlMs, startedAt, label, traceparent, tracestate (the trace context the run
+ * was opened in, `''` without one: a follower's span links to it). Takes a new or queued run; the
+ * same OPEN sent again (a retry after a lost connection: same owner and startedAt) is acknowledged.
  */
 export const OPEN = script(`
 local meta = redis.call('HMGET', KEYS[1], 'state', 'owner', 'started')
@@ -26,6 +27,7 @@ if state == 'running' and meta[2] == ARGV[1] and meta[3] == ARGV[4] then return 
 if state and state ~= 'queued' then return redis.error_reply('EXISTS ' .. state) end
 redis.call('HSET', KEYS[1], 'state', 'running', 'owner', ARGV[1], 'next', '0', 'started', ARGV[4])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'label', ARGV[5]) end
+if ARGV[6] and ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'traceparent', ARGV[6], 'tracestate', ARGV[7] or '') end
 redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 'OK'

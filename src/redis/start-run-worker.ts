@@ -16,6 +16,7 @@ import { runJobSchema } from './run-job-schema.js';
 import { runKeys } from './run-keys.js';
 import { OWNER_LOST } from './run-scripts.js';
 import { queueKey } from './submit-run.js';
+import { endWorkerRunSpan, startWorkerRunSpan } from './worker-run-span.js';
 
 /** Options of {@link startRunWorker}. */
 export interface RunWorkerOptions {
@@ -266,7 +267,9 @@ class WorkerPool {
     const ended = new Promise<void>((resolve) => {
       settle = resolve;
     });
-    const finish = (how: string) => {
+    const span = startWorkerRunSpan(this.#queue, this.#settings.group, entryId, job);
+    const finish = (how: string, end: ChunkEvent<unknown> | { error: unknown }) => {
+      endWorkerRunSpan(span, end);
       log(`finished run ${job.runId}: ${how}`);
       this.#acknowledge(entryId)
         .catch(() => {}) // unacknowledged: reclaimed later, and found ended
@@ -281,17 +284,18 @@ class WorkerPool {
       ...(job.cwd === undefined ? {} : { cwd: job.cwd }),
       ...(job.timeoutMs === undefined ? {} : { timeoutMs: job.timeoutMs }),
     });
-    const subscription = events
-      .pipe(toRunStore(withRetention(this.#store, job), job.runId, { label: command }))
-      .subscribe({
+    // Subscribed in the job's span: the run's `exec` span is its child, and the run stores its context.
+    const subscription = span.within(() =>
+      events.pipe(toRunStore(withRetention(this.#store, job), job.runId, { label: command })).subscribe({
         next: (event) => {
           if (!event.isFinal) return;
           const content = event.content as { exitCode?: number | null; signal?: string | null } | null;
-          if (event.kind === 'exit') finish(`exit ${content?.exitCode ?? content?.signal}`);
-          else finish(String(event.metadata?.reason ?? event.kind));
+          if (event.kind === 'exit') finish(`exit ${content?.exitCode ?? content?.signal}`, event);
+          else finish(String(event.metadata?.reason ?? event.kind), event);
         },
-        error: (error: unknown) => finish(`failed: ${(error as Error).message}`),
-      });
+        error: (error: unknown) => finish(`failed: ${(error as Error).message}`, { error }),
+      }),
+    );
     this.running.set(entryId, { runId: job.runId, subscription, ended });
   }
 

@@ -5,6 +5,7 @@ import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { activeCarrier } from '../trace/active-carrier.js';
 import { evalScript } from './eval-script.js';
 import type { RedisRunStore } from './redis-run-store.js';
 import type { RunJob } from './run-job.js';
@@ -41,7 +42,8 @@ export const queueKey = (prefix: string): string => `${prefix}:queue`;
 /**
  * Puts a command on the run queue of `store`'s Redis and resolves with its run id. The run exists
  * at once (state `queued`), so it can be followed — and cancelled — before a worker takes it;
- * a worker ({@link startRunWorker}) then runs it through `exec` and publishes its events.
+ * a worker ({@link startRunWorker}) then runs it through `exec` and publishes its events. The
+ * active span's trace context goes with the job, so the worker's span of the run is its child.
  *
  * @example
  * ```ts
@@ -96,6 +98,8 @@ export async function submitRun(store: RedisRunStore, options: SubmitRunOptions)
     maxEvents: readInteger(options, 'maxEvents', undefined, { min: 1 }),
     maxBytes: readInteger(options, 'maxBytes', undefined, { min: 1 }),
     retainMs: readInteger(options, 'retainMs', undefined, { min: 1 }),
+    // The submitter's trace: the worker's span of this run becomes its child.
+    ...activeCarrier(),
   };
   const keys = runKeys(store.prefix, runId);
   const { leaseMs } = store.context;

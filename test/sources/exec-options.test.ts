@@ -71,6 +71,8 @@ const cases: [string, unknown, string][] = [
     'Expected the `cancelSignal` option to be an AbortSignal, got `{"aborted":false}` (object)',
   ],
   ['cleanup', 'no', 'Expected the `cleanup` option to be a boolean, got `no` (string)'],
+  ['propagateTrace', 0, 'Expected the `propagateTrace` option to be a boolean, got `0` (number)'],
+  ['traceCommandArgs', 'yes', 'Expected the `traceCommandArgs` option to be a boolean, got `yes` (string)'],
   [
     'encoding',
     'latin1',
@@ -115,7 +117,7 @@ describe('exec options', () => {
       new TypeError(
         'Unknown `timeout` option (known options: cwd, env, extendEnv, input, lines, encoding, maxLineBytes, ' +
           'maxOutputBytes, timeoutMs, reject, killSignal, forceKillAfterMs, rlimits, containment, limits, cancelSignal, cleanup, ' +
-          'scheduler, port, demand)',
+          'propagateTrace, traceCommandArgs, scheduler, port, demand)',
       ),
     );
     expect(() => exec('ls', [], { port, rlimits: { cpu: 1 } } as ExecOptions)).toThrow(
@@ -170,6 +172,8 @@ describe('exec options', () => {
       rlimits: { cpuSeconds: 1, addressSpaceBytes: 1 << 30, fileSizeBytes: 0, openFiles: 10 },
       cancelSignal: new AbortController().signal,
       cleanup: false,
+      propagateTrace: false,
+      traceCommandArgs: true,
     });
     expect(source).toBeDefined();
     expect(spawned).toEqual([]);

@@ -85,6 +85,33 @@ export interface Supervisor {
  * ```
  */
 export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
+  const config = readSupervisorOptions(options);
+  let nextPid = 1;
+  return {
+    spawn(runner, spawnOptions) {
+      const checked = readSpawnOptions(spawnOptions);
+      checkRunner(runner);
+      return spawnRunner(runner, checked, nextPid++, config);
+    },
+  };
+}
+
+/** {@link SupervisorOptions}, checked and defaulted once, for every runner the supervisor starts. */
+interface SupervisorConfig {
+  readonly registry: ToolRegistry;
+  readonly kernel: unknown;
+  readonly scheduler: SchedulerLike;
+  readonly maxMessageBytes: number;
+  readonly maxChunks: number;
+  readonly maxMalformed: number;
+  readonly maxConcurrentToolCalls: number;
+  readonly onMalformed: ((malformed: MalformedLine) => void) | undefined;
+  readonly port: ExecOptions['port'];
+  readonly containment: NonNullable<ExecOptions['containment']>;
+}
+
+/** The options of `createSupervisor`, checked and defaulted. */
+function readSupervisorOptions(options: SupervisorOptions): SupervisorConfig {
   rejectUnknownOptions(options, [
     'registry',
     'kernel',
@@ -112,58 +139,67 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
       'a ToolRegistry',
       undefined,
     ) ?? registerBuiltinTools(createToolRegistry(), { containment });
-  const scheduler = readOption(options, 'scheduler', isSchedulerLike, 'a SchedulerLike', asyncScheduler);
-  const config = {
+  return {
+    registry,
+    kernel: options.kernel,
+    scheduler: readOption(options, 'scheduler', isSchedulerLike, 'a SchedulerLike', asyncScheduler),
     maxMessageBytes: readInteger(options, 'maxMessageBytes', 1024 * 1024, { min: 1 }),
     maxChunks: readInteger(options, 'maxChunks', 10_000, { min: 1 }),
     maxMalformed: readInteger(options, 'maxMalformed', 100, { min: 1 }),
     maxConcurrentToolCalls: readInteger(options, 'maxConcurrentToolCalls', 8, { min: 1 }),
+    onMalformed: readFunction<(malformed: MalformedLine) => void, undefined>(
+      options,
+      'onMalformed',
+      undefined,
+    ),
+    port: readOption<ExecOptions['port'], undefined>(
+      options,
+      'port',
+      (value) => typeof (value as { spawn?: unknown }).spawn === 'function',
+      'a ProcessPort',
+      undefined,
+    ),
+    containment,
   };
-  const onMalformed = readFunction<(malformed: MalformedLine) => void, undefined>(
-    options,
-    'onMalformed',
-    undefined,
-  );
-  const port = readOption<ExecOptions['port'], undefined>(
-    options,
-    'port',
-    (value) => typeof (value as { spawn?: unknown }).spawn === 'function',
-    'a ProcessPort',
-    undefined,
-  );
-  let nextPid = 1;
-  return {
-    spawn(runner, spawnOptions) {
-      const { cwd, env } = readSpawnOptions(spawnOptions);
-      const isArgv =
-        Array.isArray(runner) && runner.length > 0 && runner.every((arg) => typeof arg === 'string');
-      if (typeof runner !== 'function' && !isArgv) {
-        throw optionError('runner', 'a non-empty array of strings or a function', runner, 'argument');
-      }
-      let link: ReturnType<typeof inProcessRunnerLink>;
-      if (typeof runner === 'function') link = inProcessRunnerLink(runner);
-      else {
-        link = processRunnerLink(runner, {
+}
+
+/** Throws unless `runner` is a non-empty argv or a function. */
+function checkRunner(runner: unknown): void {
+  const isArgv = Array.isArray(runner) && runner.length > 0 && runner.every((arg) => typeof arg === 'string');
+  if (typeof runner !== 'function' && !isArgv) {
+    throw optionError('runner', 'a non-empty array of strings or a function', runner, 'argument');
+  }
+}
+
+/** Starts one runner (`argv` as a contained child process, or a function in this process) as kernel `pid`. */
+function spawnRunner(
+  runner: readonly string[] | InProcessRunner,
+  { cwd, env }: SpawnRunnerOptions,
+  pid: number,
+  config: SupervisorConfig,
+): RunnerHandle {
+  const { scheduler } = config;
+  const link =
+    typeof runner === 'function'
+      ? inProcessRunnerLink(runner)
+      : processRunnerLink(runner, {
           cwd,
           env,
           maxMessageBytes: config.maxMessageBytes,
           scheduler,
-          port,
-          containment,
+          port: config.port,
+          containment: config.containment,
         });
-      }
-      return startRunner(link, {
-        pid: nextPid++,
-        registry,
-        kernel: options.kernel,
-        scheduler,
-        onMalformed,
-        maxChunks: config.maxChunks,
-        maxMalformed: config.maxMalformed,
-        maxConcurrentToolCalls: config.maxConcurrentToolCalls,
-      });
-    },
-  };
+  return startRunner(link, {
+    pid,
+    registry: config.registry,
+    kernel: config.kernel,
+    scheduler,
+    onMalformed: config.onMalformed,
+    maxChunks: config.maxChunks,
+    maxMalformed: config.maxMalformed,
+    maxConcurrentToolCalls: config.maxConcurrentToolCalls,
+  });
 }
 
 /** The options of `spawn`, checked. */

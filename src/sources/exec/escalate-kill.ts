@@ -10,7 +10,8 @@ const STEPS_MS = [1, 2, 4, 8, 16, 32, 50];
  * later. The watch ends as soon as no member is alive (looking after 1, 2, 4, … ms, then every
  * 50 ms), so nothing stays scheduled once the group is gone: a program whose last run was
  * cancelled exits at once, not `forceKillAfterMs` later. Unsubscribing the returned subscription
- * stops the watch.
+ * stops the watch. With `onGone`, the watch also reports when the group is seen gone — after a
+ * `SIGKILL` too, for which it looks on (every 50 ms) for another `forceKillAfterMs` at most.
  *
  * @example
  * ```ts
@@ -22,9 +23,11 @@ export function escalateKill(
   handle: ProcessHandle,
   forceKillAfterMs: number,
   scheduler: SchedulerLike,
+  onGone?: () => void,
 ): Subscription {
   const watch = new Subscription();
-  const deadline = scheduler.now() + forceKillAfterMs;
+  let deadline = scheduler.now() + forceKillAfterMs;
+  let forced = false;
   let step = 0;
   const next = (): void => {
     const pause = Math.min(STEPS_MS[step] ?? 50, Math.max(0, deadline - scheduler.now()));
@@ -34,14 +37,22 @@ export function escalateKill(
   const look = (): void => {
     if (watch.closed) return;
     if (!handle.groupAlive()) {
+      onGone?.();
       watch.unsubscribe();
       return;
     }
-    if (deadline - scheduler.now() <= 0) {
-      handle.killGroup('SIGKILL');
+    if (deadline - scheduler.now() > 0) {
+      next();
+      return;
+    }
+    if (!forced) handle.killGroup('SIGKILL');
+    if (forced || onGone === undefined) {
       watch.unsubscribe();
       return;
     }
+    forced = true;
+    deadline = scheduler.now() + forceKillAfterMs;
+    step = STEPS_MS.length;
     next();
   };
   next(); // the signal was just sent: the first look comes a millisecond later

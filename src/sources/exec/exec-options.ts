@@ -38,6 +38,8 @@ export interface ResolvedExecOptions {
   readonly limits: ExecLimits | undefined;
   readonly cancelSignal: AbortSignal | undefined;
   readonly cleanup: boolean;
+  readonly propagateTrace: boolean;
+  readonly traceCommandArgs: boolean;
   readonly scheduler: SchedulerLike;
   readonly port: ProcessPort | undefined;
   readonly demand: Demand | undefined;
@@ -61,6 +63,8 @@ const KNOWN = [
   'limits',
   'cancelSignal',
   'cleanup',
+  'propagateTrace',
+  'traceCommandArgs',
   'scheduler',
   'port',
   'demand',
@@ -83,6 +87,48 @@ export function resolveExecOptions(
   args: unknown,
   options: ExecOptions | undefined,
 ): ResolvedExecOptions {
+  const checked = checkArguments(file, args, options);
+  const given: ExecOptions = options ?? {};
+  // A misspelt option (`timeout`, `rlimits.cpu`) must not silently run without it.
+  rejectUnknownOptions(given, KNOWN);
+  const io = readChildIo(given);
+  const containment = readOption<ContainmentOption>(
+    given,
+    'containment',
+    (value) => value === 'auto' || value === 'cgroup' || value === 'group',
+    "`'auto'`, `'cgroup'` or `'group'`",
+    'auto',
+  );
+  const resolved: Omit<ResolvedExecOptions, 'file' | 'args'> = {
+    ...io,
+    ...readOutput(given),
+    ...readEnding(given),
+    rlimits: readRlimits(given),
+    containment,
+    limits: readLimits(given, containment),
+    cleanup: readBoolean(given, 'cleanup', true),
+    propagateTrace: readBoolean(given, 'propagateTrace', true),
+    traceCommandArgs: readBoolean(given, 'traceCommandArgs', false),
+    scheduler: readOption(given, 'scheduler', isSchedulerLike, 'a SchedulerLike', asyncScheduler),
+    port: readOption<ProcessPort, undefined>(
+      given,
+      'port',
+      (value) => typeof (value as ProcessPort).spawn === 'function',
+      'a ProcessPort',
+      undefined,
+    ),
+    demand: readOption(given, 'demand', isDemand, 'a Demand (`paused` and `onChange()`)', undefined),
+  };
+  checkSpawnStrings(checked.file, checked.args, io.cwd, io.env);
+  return { ...checked, ...resolved };
+}
+
+/** `file`, `args` and that `options` is an object. */
+function checkArguments(
+  file: unknown,
+  args: unknown,
+  options: unknown,
+): { readonly file: string; readonly args: readonly string[] } {
   if (typeof file !== 'string' || file.length === 0)
     throw optionError('file', 'a non-empty string', file, 'argument');
   if (args !== undefined && (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string'))) {
@@ -91,9 +137,11 @@ export function resolveExecOptions(
   if (options !== undefined && (typeof options !== 'object' || options === null)) {
     throw optionError('options', 'an object', options, 'argument');
   }
-  const given: ExecOptions = options ?? {};
-  // A misspelt option (`timeout`, `rlimits.cpu`) must not silently run without it.
-  rejectUnknownOptions(given, KNOWN);
+  return { file, args: (args as readonly string[] | undefined) ?? [] };
+}
+
+/** Where and with what the child starts: `cwd`, `env`, `extendEnv`, `input`. */
+function readChildIo(given: ExecOptions) {
   const cwd = readOption<string, undefined>(
     given,
     'cwd',
@@ -119,6 +167,11 @@ export function resolveExecOptions(
     'a string, a Uint8Array or an Observable',
     undefined,
   );
+  return { cwd, env, extendEnv: readBoolean(given, 'extendEnv', true), input };
+}
+
+/** How the output becomes events and the result: `lines`, `encoding`, `maxLineBytes`, `maxOutputBytes`. */
+function readOutput(given: ExecOptions) {
   const encoding = readOption<'utf8' | 'buffer'>(
     given,
     'encoding',
@@ -126,6 +179,16 @@ export function resolveExecOptions(
     "`'utf8'` or `'buffer'`",
     'utf8',
   );
+  return {
+    lines: readBoolean(given, 'lines', true),
+    encoding,
+    maxLineBytes: readInteger(given, 'maxLineBytes', 65_536, { min: 1 }),
+    maxOutputBytes: readInteger(given, 'maxOutputBytes', 262_144),
+  };
+}
+
+/** How a run is ended and judged: `timeoutMs`, `reject`, `killSignal`, `forceKillAfterMs`, `cancelSignal`. */
+function readEnding(given: ExecOptions) {
   const killSignal = readOption<NodeJS.Signals>(
     given,
     'killSignal',
@@ -133,6 +196,18 @@ export function resolveExecOptions(
     'a signal name such as `SIGTERM`',
     'SIGTERM',
   );
+  return {
+    // Timer delays: a longer one would fire at once (see MAX_DELAY_MS).
+    timeoutMs: readInteger(given, 'timeoutMs', 0, { max: MAX_DELAY_MS }),
+    reject: readBoolean(given, 'reject', true),
+    killSignal,
+    forceKillAfterMs: readInteger(given, 'forceKillAfterMs', 2000, { max: MAX_DELAY_MS }),
+    cancelSignal: readOption(given, 'cancelSignal', isAbortSignal, 'an AbortSignal', undefined),
+  };
+}
+
+/** `rlimits`, only those given (`{}` means none). */
+function readRlimits(given: ExecOptions): ExecRlimits | undefined {
   const rlimits = readOption<ExecRlimits, undefined>(
     given,
     'rlimits',
@@ -149,49 +224,8 @@ export function resolveExecOptions(
     fileSizeBytes: limit('fileSizeBytes', 0),
     openFiles: limit('openFiles', 1),
   };
-  const containment = readOption<ContainmentOption>(
-    given,
-    'containment',
-    (value) => value === 'auto' || value === 'cgroup' || value === 'group',
-    "`'auto'`, `'cgroup'` or `'group'`",
-    'auto',
-  );
-  const treeLimits = readLimits(given, containment);
-  const resolved: Omit<ResolvedExecOptions, 'file' | 'args'> = {
-    cwd,
-    env,
-    extendEnv: readBoolean(given, 'extendEnv', true),
-    input,
-    lines: readBoolean(given, 'lines', true),
-    encoding,
-    maxLineBytes: readInteger(given, 'maxLineBytes', 65_536, { min: 1 }),
-    maxOutputBytes: readInteger(given, 'maxOutputBytes', 262_144),
-    // Timer delays: a longer one would fire at once (see MAX_DELAY_MS).
-    timeoutMs: readInteger(given, 'timeoutMs', 0, { max: MAX_DELAY_MS }),
-    reject: readBoolean(given, 'reject', true),
-    killSignal,
-    forceKillAfterMs: readInteger(given, 'forceKillAfterMs', 2000, { max: MAX_DELAY_MS }),
-    // Only the limits given, so that `{}` means none.
-    rlimits: Object.values(limits).some((value) => value !== undefined)
-      ? (Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)) as ExecRlimits)
-      : undefined,
-    containment,
-    limits: treeLimits,
-    cancelSignal: readOption(given, 'cancelSignal', isAbortSignal, 'an AbortSignal', undefined),
-    cleanup: readBoolean(given, 'cleanup', true),
-    scheduler: readOption(given, 'scheduler', isSchedulerLike, 'a SchedulerLike', asyncScheduler),
-    port: readOption<ProcessPort, undefined>(
-      given,
-      'port',
-      (value) => typeof (value as ProcessPort).spawn === 'function',
-      'a ProcessPort',
-      undefined,
-    ),
-    demand: readOption(given, 'demand', isDemand, 'a Demand (`paused` and `onChange()`)', undefined),
-  };
-  const argv = (args as readonly string[] | undefined) ?? [];
-  checkSpawnStrings(file, argv, cwd, env);
-  return { file, args: argv, ...resolved };
+  const set = Object.entries(limits).filter(([, value]) => value !== undefined);
+  return set.length === 0 ? undefined : (Object.fromEntries(set) as ExecRlimits);
 }
 
 /** `limits`, only those given (`{}` means none); they need a cgroup, so `containment: 'group'` refuses them. */

@@ -57,6 +57,11 @@ export class ExecOutput {
     this.#readers[stream].end();
   }
 
+  /** How many line events were emitted so far. */
+  get lines(): number {
+    return this.#sequence;
+  }
+
   /** The next sequence number (the final event's, once the pipes ended). */
   next(): number {
     return this.#sequence++;

@@ -2,13 +2,17 @@ import type { Subscriber } from 'rxjs';
 import { Subscription } from 'rxjs';
 import type { Demand } from '../../core/demand.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
-import { SpawnError } from '../../core/errors/spawn-error.js';
+import { isSpawnError, SpawnError } from '../../core/errors/spawn-error.js';
 import type { DemandQueue } from '../../core/queue/demand-queue.js';
+import { stalledBelow } from '../../core/stalled-below.js';
+import { NOOP_RUN_SPAN } from '../../trace/noop-run-span.js';
+import type { RunEndDetails, RunSpan } from '../../trace/run-span.js';
 import { execFailure } from './exec-failure.js';
 import { execLineQueue } from './exec-line-queue.js';
 import type { ResolvedExecOptions } from './exec-options.js';
 import { ExecOutput } from './exec-output.js';
 import { buildExecResult } from './exec-result.js';
+import { execSpanEnd, startExecSpan } from './exec-span.js';
 import type { ExecEvent } from './exec-types.js';
 import { GroupKiller } from './group-killer.js';
 import { writeInput } from './input-writer.js';
@@ -45,6 +49,12 @@ export class ExecRun implements ProcessEvents {
   #cancelled: { readonly reason: unknown } | undefined;
   #stopInput = (): void => {};
   #stopReading = (): void => {};
+  /** The run's span (docs/tracing.md); the no-op one without `@opentelemetry/api`. */
+  #span: RunSpan = NOOP_RUN_SPAN;
+  #sawOutput = false;
+  /** Demand's pauses, timed only while traced: when the current one began, and the total of those over. */
+  #pausedAt: number | undefined;
+  #pausedMs = 0;
 
   constructor(options: ResolvedExecOptions, subscriber: Subscriber<ExecEvent>, demand: Demand | undefined) {
     this.#options = options;
@@ -58,13 +68,20 @@ export class ExecRun implements ProcessEvents {
   /** Spawns the child and starts everything that watches it. */
   start(port: ProcessPort): void {
     this.#watchCancelSignal();
-    const handle = port.spawn(spawnRequest(this.#options), this);
+    const span = startExecSpan(this.#options);
+    this.#span = span;
+    const handle = port.spawn(spawnRequest(this.#options, span.carrier), this);
     this.#handle = handle;
+    if (span.recording && handle.pid !== undefined && !this.#done) {
+      span.add({ 'process.pid': handle.pid });
+      span.event('sluice.spawn', { 'process.pid': handle.pid });
+    }
     this.#killer = new GroupKiller(
       handle,
       this.#options.killSignal,
       this.#options.forceKillAfterMs,
       this.#options.scheduler,
+      span === NOOP_RUN_SPAN ? undefined : (killMs) => span.groupGone(killMs),
     );
     this.#followDemand(handle);
     this.#armTimeout();
@@ -75,6 +92,10 @@ export class ExecRun implements ProcessEvents {
 
   data(stream: OutputStream, bytes: Uint8Array): void {
     if (this.#done || this.#subscriber.closed) return;
+    if (!this.#sawOutput) {
+      this.#sawOutput = true;
+      this.#span.event('sluice.first_output', { 'sluice.stream': stream });
+    }
     this.#output.read(stream, bytes);
   }
 
@@ -103,6 +124,9 @@ export class ExecRun implements ProcessEvents {
     const { file, cwd } = this.#options;
     const errno = (error as { code?: string })?.code ?? 'UNKNOWN';
     const reason = isSluiceError(error) ? error : new SpawnError({ errno, file, cwd }, { cause: error });
+    // `error.type`: the OS's code (`ENOENT`), else the error's own (`RLIMIT_UNAVAILABLE`, …).
+    const errorType = isSpawnError(reason) ? (reason.info?.errno ?? errno) : reason.code;
+    this.#span.end('spawn_failure', { errorType, message: reason.message });
     this.#lines.end({ error: true, reason });
   }
 
@@ -128,7 +152,8 @@ export class ExecRun implements ProcessEvents {
       rlimits: options.rlimits,
       containment: handle.containment?.(),
     });
-    killer.settle();
+    killer.settle(); // reports the group gone to the span, if it was killed and is gone
+    this.#span.end(...execSpanEnd(result, this.#cancelled !== undefined, this.#counts()));
     this.#stopInput();
     handle.destroy();
     const error = execFailure(options, exit, result, this.#cancelled);
@@ -148,6 +173,8 @@ export class ExecRun implements ProcessEvents {
     this.#stopInput();
     this.#terminate();
     this.#handle?.destroy();
+    const errorType = isSluiceError(error) ? error.code : ((error as Error)?.name ?? 'Error');
+    this.#span.end('error', { ...this.#counts(), errorType, message: (error as Error)?.message });
     this.#lines.end({ error: true, reason: error });
   }
 
@@ -159,9 +186,31 @@ export class ExecRun implements ProcessEvents {
     if (!this.#done) {
       this.#done = true;
       this.#stopInput();
+      const stalled = this.#span === NOOP_RUN_SPAN ? undefined : stalledBelow(this.#subscriber);
+      if (stalled === undefined) this.#span.event('sluice.cancel');
+      else this.#span.event('sluice.stall', { 'sluice.stall_ms': stalled.ms });
       this.#terminate();
+      this.#endSpanOnceGone(stalled === undefined ? 'cancel' : 'stall');
     }
     this.#handle?.destroy();
+  }
+
+  /** The counts of the run so far, for its span's end. */
+  #counts(): Pick<RunEndDetails, 'lines' | 'bytes' | 'pausedMs'> {
+    const { stdout, stderr } = this.#output;
+    const pausedMs =
+      this.#pausedMs + (this.#pausedAt === undefined ? 0 : this.#options.scheduler.now() - this.#pausedAt);
+    return { lines: this.#output.lines, bytes: { stdout: stdout.total, stderr: stderr.total }, pausedMs };
+  }
+
+  /** A cancelled or stalled run's span ends once its group is gone (or the kill's watch gave up). */
+  #endSpanOnceGone(reason: 'cancel' | 'stall'): void {
+    const span = this.#span;
+    const details: RunEndDetails = reason === 'stall' ? { errorType: 'stall', message: 'stalled' } : {};
+    const counts = this.#counts();
+    const end = () => span.end(reason, { ...counts, ...details });
+    if (this.#killer === undefined) end();
+    else this.#killer.afterWatch(end);
   }
 
   #watchCancelSignal(): void {
@@ -170,6 +219,7 @@ export class ExecRun implements ProcessEvents {
     const onCancel = (): void => {
       if (this.#done || this.#timedOut || this.#cancelled !== undefined) return;
       this.#cancelled = { reason: cancelSignal.reason };
+      this.#span.event('sluice.cancel');
       this.#terminate();
     };
     cancelSignal.addEventListener('abort', onCancel, { once: true });
@@ -179,8 +229,26 @@ export class ExecRun implements ProcessEvents {
   /** The pipes are read while the line queue's valve flows. */
   #followDemand(handle: ProcessHandle): void {
     const valve = this.#lines.upstream;
-    this.#stopReading = valve.onChange((paused) => (paused ? handle.pause() : handle.resume()));
-    if (valve.paused) handle.pause();
+    const timed = this.#span !== NOOP_RUN_SPAN;
+    this.#stopReading = valve.onChange((paused) => {
+      if (paused) handle.pause();
+      else handle.resume();
+      if (timed) this.#timePause(paused);
+    });
+    if (valve.paused) {
+      handle.pause();
+      if (timed) this.#timePause(true);
+    }
+  }
+
+  /** Adds up how long demand held the pipes (`sluice.paused_ms`). */
+  #timePause(paused: boolean): void {
+    const now = this.#options.scheduler.now();
+    if (paused) this.#pausedAt ??= now;
+    else if (this.#pausedAt !== undefined) {
+      this.#pausedMs += now - this.#pausedAt;
+      this.#pausedAt = undefined;
+    }
   }
 
   #armTimeout(): void {
@@ -189,6 +257,7 @@ export class ExecRun implements ProcessEvents {
     const fire = (): void => {
       if (this.#done || this.#cancelled !== undefined) return;
       this.#timedOut = true;
+      this.#span.event('sluice.timeout', { 'sluice.timeout_ms': timeoutMs });
       this.#terminate();
     };
     this.#timers.add(scheduler.schedule(fire, timeoutMs));

@@ -92,6 +92,17 @@ export interface ExecOptions {
    * daemon).
    */
   cleanup?: boolean;
+  /**
+   * Put the run's trace context in the child's environment as `TRACEPARENT` (and `TRACESTATE`)
+   * when the run is traced, so that a child using OpenTelemetry joins the trace (default `true`;
+   * an `env` entry of the same name wins). See docs/tracing.md.
+   */
+  propagateTrace?: boolean;
+  /**
+   * Record the command line as the span's `process.command_args` (default `false`: arguments may
+   * hold secrets). See docs/tracing.md.
+   */
+  traceCommandArgs?: boolean;
   /** Clock of `timeoutMs`, `forceKillAfterMs` and `durationMs` (default `asyncScheduler`). */
   scheduler?: SchedulerLike;
   /** How processes are started (default: the real one, {@link childProcessPort}, on Node's `child_process`). */

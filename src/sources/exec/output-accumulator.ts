@@ -26,6 +26,11 @@ export class OutputAccumulator {
     this.#cap = cap;
   }
 
+  /** How many bytes were written, kept or not. */
+  get total(): number {
+    return this.#total;
+  }
+
   /** Whether more than `cap` bytes were written. */
   get truncated(): boolean {
     return this.#total > this.#cap;

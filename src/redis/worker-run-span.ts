@@ -1,0 +1,68 @@
+import type { ChunkEvent } from '../core/chunk.js';
+import { isSluiceError } from '../core/errors/sluice-error.js';
+import { type RunSpan, startRunSpan } from '../trace/index.js';
+import type { RunJob } from './run-job.js';
+
+/**
+ * The span of one job a worker runs (kind consumer, `process <queue>` as OpenTelemetry's messaging
+ * conventions name it). Its parent is the trace context the job was submitted in — one job, one
+ * run: the run is the submitter's work, so it belongs in the submitter's trace, as a child process
+ * does (docs/scaling.md, "Tracing"); a job submitted outside any trace gets the worker's active
+ * context. The run's `exec` span is its child, and the run stores its context for followers.
+ *
+ * @example
+ * ```ts
+ * const span = startWorkerRunSpan('sluice:queue', 'workers', '1700000000000-0', job);
+ * span.within(() => events.subscribe(…));
+ * ```
+ */
+export function startWorkerRunSpan(queue: string, group: string, entryId: string, job: RunJob): RunSpan {
+  const { traceparent, tracestate } = job;
+  const parent =
+    traceparent === undefined ? undefined : { traceparent, ...(tracestate ? { tracestate } : {}) };
+  return startRunSpan(
+    'worker',
+    `process ${queue}`,
+    {
+      'messaging.operation.type': 'process',
+      'messaging.destination.name': queue,
+      'messaging.consumer.group.name': group,
+      'messaging.message.id': entryId,
+      'sluice.run.id': job.runId,
+    },
+    { spanKind: 'consumer', ...(parent === undefined ? {} : { parent }) },
+  );
+}
+
+/**
+ * Ends a worker's job span with the run's end: its final event (`exit` with the exit code, or the
+ * `end` reason: a stall, a cancel) or its failure.
+ *
+ * @example
+ * ```ts
+ * endWorkerRunSpan(span, { sequence: 9, kind: 'exit', content: { exitCode: 0, signal: null }, isFinal: true });
+ * ```
+ */
+export function endWorkerRunSpan(
+  span: RunSpan,
+  end: ChunkEvent<unknown> | { readonly error: unknown },
+): void {
+  if ('error' in end) {
+    const { error } = end;
+    const errorType = isSluiceError(error) ? error.code : error instanceof Error ? error.name : 'Error';
+    span.end('error', { errorType, message: error instanceof Error ? error.message : String(error) });
+    return;
+  }
+  const content = end.content as {
+    exitCode?: number | null;
+    signal?: string | null;
+    timedOut?: boolean;
+  } | null;
+  if (end.kind === 'exit') {
+    const reason = content?.timedOut === true ? 'timeout' : content?.signal ? 'signal' : 'exit';
+    span.end(reason, { attributes: { 'process.exit.code': content?.exitCode ?? undefined } });
+    return;
+  }
+  const why = String(end.metadata?.reason ?? end.kind);
+  span.end(why === 'stalled' ? 'stall' : 'cancel', { attributes: { 'sluice.end_event_reason': why } });
+}

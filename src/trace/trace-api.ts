@@ -1,0 +1,44 @@
+import { createRequire } from 'node:module';
+import { isPeerNotFound } from '../core/is-peer-not-found.js';
+
+/** The `@opentelemetry/api` module, as sluice uses it. */
+export type TraceApi = typeof import('@opentelemetry/api');
+
+/**
+ * Loads `@opentelemetry/api` (an optional peer) with `require` — by default Node's, from here —
+ * or gives `undefined` when it is not installed: tracing is then off and costs nothing. Any other
+ * failure (a broken install) is thrown. {@link traceApi} calls it once and keeps the answer.
+ *
+ * @example
+ * ```ts
+ * const api = loadTraceApi(); // undefined without @opentelemetry/api
+ * ```
+ */
+export function loadTraceApi(
+  require: (id: string) => unknown = createRequire(import.meta.url),
+): TraceApi | undefined {
+  try {
+    return require('@opentelemetry/api') as TraceApi;
+  } catch (error) {
+    if (isPeerNotFound(error, '@opentelemetry/api')) return undefined;
+    throw error;
+  }
+}
+
+let loaded: { readonly api: TraceApi | undefined } | undefined;
+
+/**
+ * `@opentelemetry/api` if it is installed, else `undefined`: loaded synchronously on the first
+ * call (the first run that could be traced), then kept. The API's own global registry decides
+ * whether an SDK listens (docs/tracing.md).
+ *
+ * @example
+ * ```ts
+ * const api = traceApi();
+ * if (api !== undefined) api.trace.getActiveSpan();
+ * ```
+ */
+export function traceApi(): TraceApi | undefined {
+  loaded ??= { api: loadTraceApi() };
+  return loaded.api;
+}

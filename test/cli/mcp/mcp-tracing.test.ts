@@ -1,0 +1,98 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { context, SpanKind, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { lastValueFrom } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromMcpToolCall } from '../../../src/mcp/index.js';
+import { newSpanFile, readSpanFile, SPAN_FILE_SETUP } from '../../support/span-file.js';
+
+const main = new URL('../../../src/cli/main.ts', import.meta.url).pathname;
+
+// The host: this test process, traced by the real SDK into memory.
+const exporter = new InMemorySpanExporter();
+const contextManager = new AsyncLocalStorageContextManager().enable();
+context.setGlobalContextManager(contextManager);
+trace.setGlobalTracerProvider(
+  new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
+);
+const tracer = trace.getTracer('host');
+
+describe('sluice mcp over stdio carries the host’s trace (_meta.traceparent)', () => {
+  const spans = newSpanFile();
+  let client: Client;
+  beforeAll(async () => {
+    // The server: the real CLI, traced by a setup file loaded with --import (as docs/mcp.md says).
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', '--import', SPAN_FILE_SETUP, main, 'mcp', '--allow', 'sh'],
+      env: { ...(process.env as Record<string, string>), SLUICE_TEST_SPANS: spans },
+      stderr: 'pipe',
+    });
+    client = new Client({ name: 'traced-host', version: '1.0.0' });
+    await client.connect(transport);
+  });
+  afterAll(async () => {
+    await client?.close();
+    trace.disable();
+    context.disable();
+  });
+
+  it('a fromMcpToolCall inside a host span: the server’s call span is the child of the host’s client span', async () => {
+    const hostTraceId = await tracer.startActiveSpan('host', async (host) => {
+      const call = fromMcpToolCall(client, {
+        name: 'Exec',
+        arguments: { argv: ['sh', '-c', 'echo traced'] },
+      });
+      const result = await lastValueFrom(call);
+      expect(result.kind).toBe('result');
+      host.end();
+      return host.spanContext().traceId;
+    });
+    const clientSpan = exporter.getFinishedSpans().find((span) => span.name === 'tools/call Exec');
+    expect(clientSpan?.kind).toBe(SpanKind.CLIENT);
+    expect(clientSpan?.spanContext().traceId).toBe(hostTraceId);
+    expect(clientSpan?.attributes).toMatchObject({
+      'gen_ai.tool.name': 'Exec',
+      'sluice.run.kind': 'mcp-client',
+    });
+
+    const server = readSpanFile(spans).find((span) => span.name === 'tools/call Exec');
+    expect(server).toMatchObject({
+      kind: SpanKind.SERVER,
+      traceId: hostTraceId,
+      parentSpanId: clientSpan?.spanContext().spanId,
+      attributes: {
+        'mcp.method.name': 'tools/call',
+        'gen_ai.tool.name': 'Exec',
+        'gen_ai.operation.name': 'execute_tool',
+        'sluice.run.kind': 'mcp',
+        'sluice.end_reason': 'complete',
+      },
+    });
+  });
+
+  it('a plain SDK call with a traceparent of its own in _meta: the server’s span takes it as parent, tracestate kept', async () => {
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const result = await client.callTool({
+      name: 'Exec',
+      arguments: { argv: ['sh', '-c', 'exit 3'] },
+      _meta: { traceparent, tracestate: 'vendor=abc' },
+    });
+    expect(result.isError).toBe(true);
+    const server = readSpanFile(spans).filter((span) => span.traceId === '0af7651916cd43dd8448eb211c80319c');
+    expect(server).toHaveLength(1);
+    expect(server[0]).toMatchObject({
+      name: 'tools/call Exec',
+      parentSpanId: 'b7ad6b7169203331',
+      traceState: 'vendor=abc',
+      attributes: { 'error.type': 'tool_error', 'sluice.end_reason': 'error' },
+      status: { code: 2 },
+    });
+  });
+});

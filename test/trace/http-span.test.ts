@@ -40,7 +40,7 @@ describe('http traced with the OpenTelemetry SDK', () => {
       'sluice.run.kind': 'http',
       'sluice.end_reason': 'complete',
       'sluice.body.bytes': 8,
-      'sluice.lines': 4, // response, two lines, end
+      'sluice.lines': 2,
     });
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
     expect(span.events.map((event) => event.name)).toEqual(['sluice.first_output']);

@@ -48,6 +48,7 @@ export class HttpExchange {
   #response: HttpResponseInfo | undefined;
   #bytes = 0;
   #sequence = 0;
+  #bodyChunks = 0;
   #pausedMs = 0;
   #spanEnded = false;
 
@@ -124,8 +125,10 @@ export class HttpExchange {
         if (this.#bytes === 0) this.#span.event('sluice.first_output', { 'sluice.stream': 'body' });
         this.#bytes += count;
       },
-      emit: (content, partial) =>
-        this.#emit({ kind: 'body', content, isFinal: false }, partial ? { partial: true } : undefined),
+      emit: (content, partial) => {
+        this.#bodyChunks += 1;
+        return this.#emit({ kind: 'body', content, isFinal: false }, partial ? { partial: true } : undefined);
+      },
     };
   }
 
@@ -201,7 +204,7 @@ export class HttpExchange {
   #endSpan(reason: RunEndReason, errorType?: string, message?: string): void {
     this.#spanEnded = true;
     const details: RunEndDetails = {
-      lines: this.#sequence,
+      lines: this.#bodyChunks,
       bytes: { body: this.#bytes },
       pausedMs: this.#pausedMs,
       ...(errorType === undefined ? {} : { errorType }),

@@ -7,6 +7,10 @@ import type { RunParams, RunResult } from './bench-result.js';
 // process never loads sluice (and starts faster).
 async function runVariant(params: RunParams): Promise<RunResult> {
   const name = params.variant.replace(/@node$/, '');
+  // Tracing variants hide the OpenTelemetry API or register its SDK before sluice runs anything.
+  if (/^exec-(runs|push-no-otel|iterable-no-otel)/.test(name)) {
+    await (await import('./trace-runs.js')).prepareTraceVariant(name);
+  }
   // sluice loads execa and zod on first use: load them now, outside every measurement.
   if (/^(exec-|kernel-|mcp-|cli-|latency-exec|slow-exec|slow-kernel|compose-|work-|cancel-)/.test(name)) {
     await (await import('./warm-up.js')).warmUpSluice();

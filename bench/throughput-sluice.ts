@@ -4,6 +4,7 @@ import type { CliExecCommand } from '../src/cli/parse-args.js';
 import { coalesce, type ExecEvent, exec, onChunk, toAsyncIterable } from '../src/index.js';
 import { countProgressLines } from './count-progress-lines.js';
 import type { ThroughputVariant } from './throughput-raw.js';
+import { traceRunVariants } from './trace-runs.js';
 
 const isLine = (event: ExecEvent) => event.kind === 'stdout';
 const quiet = { warn() {} };
@@ -110,4 +111,10 @@ export const sluiceThroughput: Record<string, ThroughputVariant> = {
     await client.close();
     return lines;
   },
+  /** The hot path without `@opentelemetry/api` (bench/hide-otel.ts), beside the two above. */
+  'exec-push-no-otel': (command, args) =>
+    sluiceThroughput['exec-push']?.(command, args) ?? Promise.resolve(0),
+  'exec-iterable-no-otel': (command, args) =>
+    sluiceThroughput['exec-iterable']?.(command, args) ?? Promise.resolve(0),
+  ...traceRunVariants,
 };

@@ -216,7 +216,7 @@ export const slowVariants: Record<string, (run: SlowRun) => Promise<void>> = {
     const host = createHost({ logger: quiet });
     const { api } = connectExtension(host, 'bench');
     await consumeSlowly(
-      api.exec(run.command, [...run.args], { stream: true, buffer_size: SLOW_BUFFER_SIZE }),
+      api.exec(run.command, [...run.args], { stream: true, bufferSize: SLOW_BUFFER_SIZE }),
       run,
     );
   },

@@ -85,7 +85,7 @@ export const sluiceThroughput: Record<string, ThroughputVariant> = {
     const host = createHost({ logger: quiet });
     const { api } = connectExtension(host, 'bench');
     let lines = 0;
-    for await (const chunk of api.exec(command, [...args], { stream: true, buffer_size: 16 })) {
+    for await (const chunk of api.exec(command, [...args], { stream: true, bufferSize: 16 })) {
       if (typeof chunk === 'string') lines += 1;
     }
     return lines;

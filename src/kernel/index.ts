@@ -1,6 +1,97 @@
-export * from './bridge/index.js';
-export * from './host/index.js';
-export * from './protocol/index.js';
-export * from './scheduler/index.js';
-export * from './supervisor/index.js';
-export * from './tools/index.js';
+/**
+ * `sluice/kernel`: the host and extension sides of the hostcall protocol, the tools and the
+ * supervisor (docs/protocol.md) — what a user calls and the types written against it. The parts
+ * these are built from (payload schemas, the default producers, the host stream) stay internal;
+ * the errors a user catches (`SluiceError`, `InvalidFrameError`, `InvalidRequestError`,
+ * `SequenceError`) come from `sluice`.
+ */
+export {
+  type Bridge,
+  type BridgeOptions,
+  type BridgeStats,
+  type BridgeTransport,
+  type ConnectedExtension,
+  connectExtension,
+  createBridge,
+  createExtensionApi,
+  type ExecCallOptions,
+  type ExecCallResult,
+  type ExtensionApi,
+  HostcallStream,
+  type HttpCallOptions,
+  type HttpCallResult,
+} from './bridge/index.js';
+export {
+  type CancelReason,
+  createHost,
+  type Host,
+  type HostConnection,
+  type HostcallContext,
+  type HostcallHandler,
+  type HostDelivery,
+  type HostLogger,
+  type HostOptions,
+  type HostStream,
+  type StreamProducer,
+} from './host/index.js';
+export {
+  bridgeCodec,
+  createFrameDecoder,
+  type DecodeFramesConfig,
+  type DecodeResult,
+  decodeFrames,
+  encodeFrame,
+  type FrameDecoder,
+  type FrameDecoderConfig,
+  type HostcallFailure,
+  type HostcallFrame,
+  type HostcallKind,
+  type HostcallOutcome,
+  type HostcallPayload,
+  type HostcallRequest,
+  type HostcallStreamChunk,
+  type HostcallSuccess,
+  type JsonValue,
+  type OutcomeCodec,
+  serdeCodec,
+} from './protocol/index.js';
+export {
+  createMacrotaskScheduler,
+  type Macrotask,
+  type MacrotaskScheduler,
+  type MacrotaskSchedulerOptions,
+} from './scheduler/index.js';
+export {
+  createSupervisor,
+  type InProcessRunner,
+  type MalformedLine,
+  type RunnerChannel,
+  type RunnerExitInfo,
+  type RunnerHandle,
+  type RunnerMessage,
+  type RunnerToolCall,
+  type RunnerWaitOptions,
+  type SpawnRunnerOptions,
+  type Supervisor,
+  type SupervisorOptions,
+} from './supervisor/index.js';
+export {
+  createExecTool,
+  createToolRegistry,
+  type DispatchToolCallOptions,
+  dispatchToolCall,
+  type ExecToolArgs,
+  type ExecToolConfig,
+  type ExecToolResult,
+  type ExecToolUsage,
+  type ExecToolWireResult,
+  execToolArgsSchema,
+  execToolResultSchema,
+  registerBuiltinTools,
+  type ToolCallMessage,
+  type ToolChunk,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolRegistry,
+  type ToolResult,
+} from './tools/index.js';

@@ -69,6 +69,7 @@ export function restrictExecTool(
       'arrive as progress notifications when the call has a progress token.',
     schema,
     ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
+    ...(tool.encodeResult === undefined ? {} : { encodeResult: tool.encodeResult }),
     handler: (args: z.infer<typeof schema>, ctx) => {
       const [program, ...rest] = args.argv;
       return tool.handler(

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describeIssue } from '../core/errors/describe-issue.js';
 import { firstIssue } from '../core/errors/first-issue.js';
-import type { ExecToolResult, ToolDefinition, ToolResult } from '../kernel/index.js';
+import type { ExecToolWireResult, ToolDefinition, ToolResult } from '../kernel/index.js';
 
 /**
  * What {@link toCallToolResult} needs besides the result: the tool, the call's arguments, and how
@@ -20,7 +20,7 @@ export interface CallToolResultContext {
  *   the message as text;
  * - the Exec tool's result is its output as text (stdout, then stderr under a `[stderr]` line,
  *   each within `max_output_bytes`), a last line that sums it up (`exit 0 · 41 ms`, the cap when
- *   the output was cut, how many lines went out as progress), the {@link ExecToolResult} as
+ *   the output was cut, how many lines went out as progress), the {@link ExecToolWireResult} as
  *   `structuredContent`, and `isError: true` for a non-zero exit, a timeout, a signal or a
  *   resource limit;
  * - any other tool's value is its text (a string as is, anything else as JSON) and, when it is
@@ -52,7 +52,7 @@ export function toCallToolResult(result: ToolResult, context: CallToolResultCont
     : { content: [{ type: 'text', text }] };
 }
 
-function execResult(value: ExecToolResult, context: CallToolResultContext): CallToolResult {
+function execResult(value: ExecToolWireResult, context: CallToolResultContext): CallToolResult {
   const failed =
     value.exit_code !== 0 || value.timed_out || value.signal !== null || value.rlimit_hit !== undefined;
   let text = value.stdout;
@@ -67,7 +67,7 @@ function execResult(value: ExecToolResult, context: CallToolResultContext): Call
   };
 }
 
-function summary(value: ExecToolResult, context: CallToolResultContext): string {
+function summary(value: ExecToolWireResult, context: CallToolResultContext): string {
   const { streamedChunks } = context;
   const parsed = context.tool.schema.safeParse(context.args);
   const cap = parsed.success ? (parsed.data as { max_output_bytes?: unknown }).max_output_bytes : undefined;
@@ -94,7 +94,7 @@ function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-function isExecResult(value: unknown): value is ExecToolResult {
+function isExecResult(value: unknown): value is ExecToolWireResult {
   return isPlainObject(value) && typeof value.stdout === 'string' && typeof value.truncated === 'boolean';
 }
 

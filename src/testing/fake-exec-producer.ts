@@ -9,8 +9,9 @@ import type { FakeExec } from './fake-exec.js';
 /**
  * The kernel's streaming `exec` producer, on a fake process: the real {@link exec} source with
  * `port: fake` and the host's clock, mapped to wire chunks as the default producer maps them
- * (stdout lines as strings, stderr as `{ stderr }`, a final `{ exit_code, … }`; a failure is an
- * `Error` outcome). Every streaming `exec` hostcall spawns the fake's script once.
+ * (stdout lines as strings, stderr as `{ stderr }`, a final `{ exit_code, … }` in the wire's
+ * names, which an extension's bridge reads as `{ exitCode, … }`; a failure is an `Error` outcome).
+ * Every streaming `exec` hostcall spawns the fake's script once.
  *
  * @example
  * ```ts

@@ -58,11 +58,11 @@ const measured: Record<string, () => string | Promise<string>> = {
     return String(host.stream('ext-a', 'hc-1')?.credit);
   },
   'bridge window': async () => {
-    // The bridge's first pull, for an async-iterator consumer, with and without buffer_size.
+    // The bridge's first pull, for an async-iterator consumer, with and without bufferSize.
     const host = quietHost();
     const { api } = connectExtension(host, 'ext-a', { callIds: () => `hc-${host.activeStreams().length}` });
     const windows: number[] = [];
-    for (const options of [{ stream: true as const }, { stream: true as const, buffer_size: 6 }]) {
+    for (const options of [{ stream: true as const }, { stream: true as const, bufferSize: 6 }]) {
       const stream = api.exec('yes', options);
       const callId = `hc-${host.activeStreams().length - 1}`;
       void stream[Symbol.asyncIterator]().next();

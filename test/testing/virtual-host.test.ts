@@ -8,7 +8,7 @@ import { createVirtualHost, fakeExec } from '../../src/testing/index.js';
 async function collect(
   api: ExtensionApi,
   cmd: string,
-  options: { buffer_size?: number } = {},
+  options: { bufferSize?: number } = {},
 ): Promise<JsonValue[]> {
   const lines: JsonValue[] = [];
   for await (const line of api.exec(cmd, { stream: true, ...options })) lines.push(line);
@@ -123,7 +123,7 @@ describe('createVirtualHost', () => {
       'hc-42',
       Array.from({ length: 8 }, (_, n) => ({ at: (n + 1) * 10, chunk: `line ${n}` })),
     );
-    const stream = api.exec('yes', { stream: true, buffer_size: 2, stall_timeout_ms: 1000 });
+    const stream = api.exec('yes', { stream: true, bufferSize: 2, stallTimeoutMs: 1000 });
     const first = stream.next();
     vhost.advance(10);
     vhost.tick();

@@ -3,6 +3,7 @@ import { optionError } from '../../core/option-error.js';
 import { readFunction } from '../../core/read-function.js';
 import type { HostcallOutcome } from '../protocol/hostcall-outcome.js';
 import type { JsonValue } from '../protocol/json-value.js';
+import { fromWireNames, toWireNames } from '../protocol/wire-names.js';
 import type { Bridge } from './bridge.js';
 import type { BridgeOptions } from './bridge-options.js';
 import type { BridgeTransport } from './bridge-transport.js';
@@ -30,6 +31,9 @@ type Pending =
  *   final chunk or error the call is forgotten.
  * - An outcome for an unknown or completed call is ignored and counted (`stats.ignored`); one
  *   that does not decode is counted (`stats.invalid`) and fails its call with `INVALID_FRAME`.
+ * - Names: a payload is written, and a result or chunk that is an object is read, through the
+ *   one table of docs/protocol.md, "Names on the wire" (`bufferSize` ⇄ `buffer_size`,
+ *   `exitCode` ⇄ `exit_code`, …): TypeScript's names on this side, the wire's on the other.
  *
  * @example
  * ```ts
@@ -63,6 +67,7 @@ export function createBridge(options: BridgeOptions): Bridge {
       outcome = { type: 'error', code: 'INVALID_FRAME', message: reason };
       if (pending.type === 'stream') transport.cancelStream(callId);
     }
+    outcome = inTypeScriptNames(outcome);
     if (pending.type === 'stream') {
       pending.stream.deliver(outcome);
       return;
@@ -85,11 +90,12 @@ export function createBridge(options: BridgeOptions): Bridge {
       const callId = callIds();
       return new Promise<JsonValue>((resolve, reject) => {
         calls.set(callId, { type: 'call', resolve, reject });
-        transport.send({ callId, kind, payload });
+        transport.send({ callId, kind, payload: toWireNames(payload) });
       });
     },
-    stream(kind, payload) {
+    stream(kind, fields) {
       const callId = callIds();
+      const payload = toWireNames(fields);
       const prefetch =
         typeof payload.buffer_size === 'number' && payload.buffer_size > 0 ? payload.buffer_size : 16;
       const stream = new HostcallStream(callId, {
@@ -128,6 +134,17 @@ function readCallIds(options: BridgeOptions): () => string {
 }
 
 /** Settles a non-streaming call with its outcome (a stream chunk is a protocol error there). */
+/** An outcome's value or chunk in TypeScript's names (docs/protocol.md, "Names on the wire"). */
+function inTypeScriptNames(outcome: HostcallOutcome): HostcallOutcome {
+  if (outcome.type === 'success' && typeof outcome.value === 'object' && outcome.value !== null) {
+    return { ...outcome, value: fromWireNames(outcome.value) };
+  }
+  if (outcome.type === 'streamChunk' && typeof outcome.chunk === 'object' && outcome.chunk !== null) {
+    return { ...outcome, chunk: fromWireNames(outcome.chunk) };
+  }
+  return outcome;
+}
+
 function settleCall(
   pending: Extract<Pending, { type: 'call' }>,
   callId: string,

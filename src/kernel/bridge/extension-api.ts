@@ -1,34 +1,95 @@
-import type { ExecPayloadRlimits } from '../host/exec-payload.js';
+import type { ExecRlimits } from '../../sources/exec/exec-rlimits.js';
+import type { ExecResult } from '../../sources/exec.js';
 import type { HostcallPayload } from '../protocol/hostcall-request.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { Bridge } from './bridge.js';
 import type { HostcallStream } from './hostcall-stream.js';
 
-/** Options of `api.exec` (snake_case, as they go into the payload). */
+/**
+ * Options of `api.exec`, in TypeScript's names; the bridge writes them into the payload in the
+ * wire's (`bufferSize` → `buffer_size`, docs/protocol.md, "Names on the wire").
+ *
+ * @example
+ * ```ts
+ * const options: ExecCallOptions = { stream: true, bufferSize: 32, stallTimeoutMs: 0, rlimits: { cpuSeconds: 60 } };
+ * ```
+ */
 export interface ExecCallOptions {
   readonly stream?: boolean;
-  readonly buffer_size?: number;
-  readonly stall_timeout_ms?: number;
+  /** Capacity of the stream's bounded channel, in chunks. Default 16. */
+  readonly bufferSize?: number;
+  /** How long a full channel may wait for the consumer; `0` disables it. Default 30 000. */
+  readonly stallTimeoutMs?: number;
   readonly cwd?: string;
   readonly env?: Readonly<Record<string, string>>;
-  readonly timeout_ms?: number;
-  /** Resource limits of the child (`cpu_s`, `as_bytes`, `fsize_bytes`, `nofile`); see `ExecPayload`. */
-  readonly rlimits?: ExecPayloadRlimits;
+  readonly timeoutMs?: number;
+  /** Resource limits of the child, as the `exec` source's `rlimits`. */
+  readonly rlimits?: ExecRlimits;
 }
 
-/** Options of `api.http` (snake_case, as they go into the payload). */
+/**
+ * Options of `api.http`, in TypeScript's names (see {@link ExecCallOptions}).
+ *
+ * @example
+ * ```ts
+ * const options: HttpCallOptions = { stream: true, lines: true, timeoutMs: 30_000 };
+ * ```
+ */
 export interface HttpCallOptions {
   readonly stream?: boolean;
-  readonly buffer_size?: number;
-  readonly stall_timeout_ms?: number;
+  readonly bufferSize?: number;
+  readonly stallTimeoutMs?: number;
   readonly method?: string;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
-  readonly timeout_ms?: number;
+  readonly timeoutMs?: number;
   readonly lines?: boolean;
 }
 
-/** The extension-facing API of the hostcall protocol (see {@link createExtensionApi}). */
+/**
+ * What a non-streaming `api.exec` resolves with; a streaming one ends with the same fields less
+ * `stdout` and `stderr` as its final chunk (after an exit 0). A non-zero exit or a signal is
+ * still a result: read `exitCode`.
+ *
+ * @example
+ * ```ts
+ * const { exitCode, stdout }: ExecCallResult = await api.exec('git', ['status', '--short']);
+ * ```
+ */
+export interface ExecCallResult {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  readonly truncated: boolean;
+  readonly rlimitHit: ExecResult['rlimitHit'];
+  readonly durationMs: number;
+}
+
+/**
+ * What a non-streaming `api.http` resolves with; a streaming one's final chunk is the same less `body`.
+ *
+ * @example
+ * ```ts
+ * const { status, body }: HttpCallResult = await api.http('http://127.0.0.1:8080/health');
+ * ```
+ */
+export interface HttpCallResult {
+  readonly status: number;
+  readonly bytes: number;
+  readonly durationMs: number;
+  readonly body: string;
+}
+
+/**
+ * The extension-facing API of the hostcall protocol (see {@link createExtensionApi}).
+ *
+ * @example
+ * ```ts
+ * const result = await api.exec('ls', ['-la']); // { stdout, stderr, exitCode, … }
+ * ```
+ */
 export interface ExtensionApi {
   exec(cmd: string, options: ExecCallOptions & { readonly stream: true }): HostcallStream;
   exec(
@@ -40,9 +101,9 @@ export interface ExtensionApi {
     cmd: string,
     args?: readonly string[] | ExecCallOptions,
     options?: ExecCallOptions,
-  ): Promise<JsonValue>;
+  ): Promise<ExecCallResult>;
   http(url: string, options: HttpCallOptions & { readonly stream: true }): HostcallStream;
-  http(url: string, options?: HttpCallOptions): Promise<JsonValue>;
+  http(url: string, options?: HttpCallOptions): Promise<HttpCallResult>;
   /** Cancels a stream (docs/protocol.md, "Cancel"). */
   cancelStream(callId: string): void;
 }
@@ -50,10 +111,10 @@ export interface ExtensionApi {
 /**
  * The API an extension sees, on a {@link Bridge} (docs/protocol.md):
  *
- * - `api.exec(cmd, args?, { stream: true, buffer_size, stall_timeout_ms, cwd, env, timeout_ms, rlimits })`
+ * - `api.exec(cmd, args?, { stream: true, bufferSize, stallTimeoutMs, cwd, env, timeoutMs, rlimits })`
  *   returns a {@link HostcallStream} at once (so `await api.exec(…, { stream: true })` works
  *   too); without `stream: true` it returns a promise of the result
- *   `{ stdout, stderr, exit_code, … }`, the unchanged path. `args` may be left out.
+ *   `{ stdout, stderr, exitCode, … }`, the unchanged path. `args` may be left out.
  * - `api.http(url, { stream: true, … })` likewise (body chunks as strings).
  * - `api.cancelStream(callId)` cancels a stream (`stream.callId`).
  *

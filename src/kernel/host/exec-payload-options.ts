@@ -1,11 +1,12 @@
 import type { SchedulerLike } from 'rxjs';
+import type { ExecRlimits } from '../../sources/exec/exec-rlimits.js';
 import type { ExecOptions } from '../../sources/exec.js';
+import { fromWireNames } from '../protocol/wire-names.js';
 import type { ExecPayload } from './exec-payload.js';
 
 /**
  * Maps a validated `exec` payload to options of the `exec` source: `cwd`, `env`, `timeout_ms`
- * (`timeoutMs`, 0 = none) and `rlimits` (`cpu_s` → `cpuSeconds`, `as_bytes` →
- * `addressSpaceBytes`, `fsize_bytes` → `fileSizeBytes`, `nofile` → `openFiles`), on the host's
+ * (`timeoutMs`, 0 = none) and `rlimits` (`cpu_s` → `cpuSeconds`, … by {@link fromWireNames}), on the host's
  * clock. `reject` is the caller's: the streaming producer errors on a failed run, the
  * non-streaming handler reports it in its `Success`.
  *
@@ -23,14 +24,6 @@ export function execPayloadOptions(
   const options: ExecOptions = { timeoutMs: payload.timeout_ms ?? 0, scheduler, reject };
   if (payload.cwd !== undefined) options.cwd = payload.cwd;
   if (payload.env !== undefined) options.env = { ...payload.env };
-  const limits = payload.rlimits;
-  if (limits !== undefined) {
-    options.rlimits = {
-      ...(limits.cpu_s === undefined ? {} : { cpuSeconds: limits.cpu_s }),
-      ...(limits.as_bytes === undefined ? {} : { addressSpaceBytes: limits.as_bytes }),
-      ...(limits.fsize_bytes === undefined ? {} : { fileSizeBytes: limits.fsize_bytes }),
-      ...(limits.nofile === undefined ? {} : { openFiles: limits.nofile }),
-    };
-  }
+  if (payload.rlimits !== undefined) options.rlimits = fromWireNames({ ...payload.rlimits }) as ExecRlimits;
   return options;
 }

@@ -2,6 +2,7 @@ import { defer, filter, map } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
 import { http } from '../../sources/http.js';
 import type { JsonValue } from '../protocol/json-value.js';
+import { toWireNames } from '../protocol/wire-names.js';
 import type { HttpPayload } from './http-payload.js';
 import type { StreamProducer } from './stream-producer.js';
 
@@ -30,7 +31,7 @@ export const httpProducer: StreamProducer = (raw, context) => {
       map((event): ChunkEvent<JsonValue> => {
         if (event.kind === 'end') {
           const { status, bytes, durationMs } = event.content;
-          return { ...event, content: { status, bytes, duration_ms: durationMs } };
+          return { ...event, content: toWireNames({ status, bytes, durationMs }) };
         }
         const body = event.content as string | Uint8Array;
         const text = typeof body === 'string' ? body : decoder.decode(body, { stream: true });

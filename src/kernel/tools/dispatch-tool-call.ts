@@ -43,7 +43,7 @@ export interface DispatchToolCallOptions {
  *   registry,
  *   onChunk: (chunk) => process.stdout.write(String(chunk.content)),
  * });
- * // result: { ok: true, value: { exit_code: 0, stdout: 'hi\n', … } }
+ * // result: { ok: true, value: { exit_code: 0, stdout: 'hi\n', … } } (the answer travels: wire names)
  * ```
  */
 export async function dispatchToolCall(options: DispatchToolCallOptions): Promise<ToolResult> {
@@ -74,7 +74,8 @@ export async function dispatchToolCall(options: DispatchToolCallOptions): Promis
     ...(demand === undefined ? {} : { demand }),
   };
   try {
-    return { ok: true, value: await tool.handler(args.data, ctx) };
+    const value = await tool.handler(args.data, ctx);
+    return { ok: true, value: tool.encodeResult === undefined ? value : tool.encodeResult(value) };
   } catch (error) {
     const code = isSluiceError(error) ? error.code : 'TOOL_FAILED';
     const message = error instanceof Error ? error.message : String(error);

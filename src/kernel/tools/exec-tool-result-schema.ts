@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ExecToolResult } from './exec-tool-result.js';
 
 /**
  * The zod schema of an {@link ExecToolResult}: the Exec tool's `outputSchema`, so a host that
@@ -35,3 +36,16 @@ export const execToolResultSchema = z.object({
     .optional()
     .describe('What it used (only with containment cgroup)'),
 });
+
+/**
+ * The Exec tool's result as it travels — in a `tool_result` message, an MCP structured result —
+ * in the wire's names: {@link ExecToolResult}'s fields renamed by the table of docs/protocol.md,
+ * "Names on the wire".
+ *
+ * @example
+ * ```ts
+ * const wire: ExecToolWireResult = { exit_code: 0, signal: null, stdout: '', stderr: '', truncated: false,
+ *   timed_out: false, duration_ms: 4, containment: 'group' };
+ * ```
+ */
+export type ExecToolWireResult = z.infer<typeof execToolResultSchema>;

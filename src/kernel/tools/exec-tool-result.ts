@@ -1,34 +1,54 @@
 /**
- * The result of the Exec tool — the same shape whether it streamed or not.
+ * The result of the Exec tool in TypeScript — the same shape whether it streamed or not; the
+ * names are the `exec` source's (`ExecResult`). In a `tool_result` message and an MCP
+ * structured result it travels in the wire's names (`ExecToolWireResult`: `exit_code`, …,
+ * docs/protocol.md, "Names on the wire").
  *
- * - `exit_code` — the exit code, or `null` when the child died by a signal (see `signal`);
+ * - `exitCode` — the exit code, or `null` when the child died by a signal (see `signal`);
  * - `stdout` / `stderr` — the output, each capped at `max_output_bytes` (`truncated` says so);
- * - `timed_out` — the wall-clock limit killed it;
- * - `rlimit_hit` — present only when a resource limit killed it (`'cpu'`, `'fileSize'`, …);
- * - `limit_hit` — present only when a tree-wide limit of the host's config ended it (`'memory'`, `'pids'`);
- * - `duration_ms` — wall-clock run time;
+ * - `timedOut` — the wall-clock limit killed it;
+ * - `rlimitHit` — present only when a resource limit killed it (`'cpu'`, `'fileSize'`, …);
+ * - `limitHit` — present only when a tree-wide limit of the host's config ended it (`'memory'`, `'pids'`);
+ * - `durationMs` — wall-clock run time;
  * - `containment` — `'cgroup'` (its own cgroup: daemons it started were killed with it) or `'group'`;
- * - `usage` — with a cgroup, the CPU time of every process it started (`cpu_user_ms`,
- *   `cpu_system_ms`), and where the controllers are enabled `memory_peak_bytes` and `pids_peak`.
+ * - `usage` — with a cgroup, the CPU time of every process it started (`cpuUserMs`,
+ *   `cpuSystemMs`), and where the controllers are enabled `memoryPeakBytes` and `pidsPeak`.
+ *
+ * @example
+ * ```ts
+ * import type { ExecToolResult } from 'sluice/kernel';
+ * const result: ExecToolResult = {
+ *   exitCode: 0, signal: null, stdout: 'hi\n', stderr: '', truncated: false, timedOut: false, durationMs: 4,
+ *   containment: 'cgroup', usage: { cpuUserMs: 1.2, cpuSystemMs: 0.8 },
+ * };
+ * ```
  */
 export interface ExecToolResult {
-  readonly exit_code: number | null;
+  readonly exitCode: number | null;
   readonly signal: string | null;
   readonly stdout: string;
   readonly stderr: string;
   readonly truncated: boolean;
-  readonly timed_out: boolean;
-  readonly rlimit_hit?: 'cpu' | 'addressSpace' | 'fileSize' | 'openFiles';
-  readonly limit_hit?: 'memory' | 'pids';
-  readonly duration_ms: number;
+  readonly timedOut: boolean;
+  readonly rlimitHit?: 'cpu' | 'addressSpace' | 'fileSize' | 'openFiles';
+  readonly limitHit?: 'memory' | 'pids';
+  readonly durationMs: number;
   readonly containment: 'cgroup' | 'group';
   readonly usage?: ExecToolUsage;
 }
 
-/** What a command of the Exec tool used (its `usage`, with a cgroup): see {@link ExecToolResult}. */
+/**
+ * What a command of the Exec tool used (its `usage`, with a cgroup): see {@link ExecToolResult}.
+ *
+ * @example
+ * ```ts
+ * import type { ExecToolUsage } from 'sluice/kernel';
+ * const usage: ExecToolUsage = { cpuUserMs: 840.2, cpuSystemMs: 41.7, pidsPeak: 3 };
+ * ```
+ */
 export interface ExecToolUsage {
-  readonly cpu_user_ms: number;
-  readonly cpu_system_ms: number;
-  readonly memory_peak_bytes?: number;
-  readonly pids_peak?: number;
+  readonly cpuUserMs: number;
+  readonly cpuSystemMs: number;
+  readonly memoryPeakBytes?: number;
+  readonly pidsPeak?: number;
 }

@@ -2,11 +2,12 @@ import { CancelledError, isCancelledError } from '../../core/errors/cancelled-er
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { isSpawnError } from '../../core/errors/spawn-error.js';
 import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
-import { type ExecEvent, type ExecResult, type ExecUsage, exec } from '../../sources/exec.js';
+import { type ExecEvent, type ExecResult, exec } from '../../sources/exec.js';
 import type { RunEndReason } from '../../trace/run-span.js';
 import { startRunSpan } from '../../trace/start-run-span.js';
+import { toWireNames } from '../protocol/wire-names.js';
 import { type ExecToolArgs, execToolArgsSchema } from './exec-tool-args.js';
-import type { ExecToolResult, ExecToolUsage } from './exec-tool-result.js';
+import type { ExecToolResult } from './exec-tool-result.js';
 import { execToolResultSchema } from './exec-tool-result-schema.js';
 import { type ExecToolConfig, toExecOptions } from './to-exec-options.js';
 import type { ToolContext } from './tool-context.js';
@@ -15,7 +16,8 @@ import type { ToolDefinition } from './tool-definition.js';
 /**
  * Creates the `Exec` tool: runs `argv` on the `exec` source (own process group — and own cgroup
  * where this machine allows it, see `config.containment` — rlimits, wall-clock timeout, output
- * cap) and answers an {@link ExecToolResult}.
+ * cap) and answers an {@link ExecToolResult} (in a tool call's answer, in the wire's names:
+ * `exit_code`, …, docs/protocol.md, "Names on the wire").
  *
  * Streaming is on iff `args.stream === true` **and** the context has an `onChunk`: then every line
  * of stdout and of stderr is emitted, as it arrives, as
@@ -46,6 +48,7 @@ export function createExecTool(config: ExecToolConfig = {}): ToolDefinition<Exec
       'and resource limits, and answers its exit code and output.',
     outputSchema: execToolResultSchema,
     handler: (args, ctx) => runExecTool(args, ctx, config),
+    encodeResult: (result) => toWireNames({ ...result }),
   };
 }
 
@@ -102,25 +105,16 @@ function emit(ctx: ToolContext, kind: 'stdout' | 'stderr', content: string, part
 
 function toResult(result: ExecResult): ExecToolResult {
   return {
-    exit_code: result.exitCode,
+    exitCode: result.exitCode,
     signal: result.signal,
     stdout: result.stdout,
     stderr: result.stderr,
     truncated: result.truncated,
-    timed_out: result.timedOut,
-    ...(result.rlimitHit === null ? {} : { rlimit_hit: result.rlimitHit }),
-    ...(result.limitHit === null ? {} : { limit_hit: result.limitHit }),
-    duration_ms: result.durationMs,
+    timedOut: result.timedOut,
+    ...(result.rlimitHit === null ? {} : { rlimitHit: result.rlimitHit }),
+    ...(result.limitHit === null ? {} : { limitHit: result.limitHit }),
+    durationMs: result.durationMs,
     containment: result.containment,
-    ...(result.usage === null ? {} : { usage: toolUsage(result.usage) }),
-  };
-}
-
-function toolUsage(usage: ExecUsage): ExecToolUsage {
-  return {
-    cpu_user_ms: usage.cpuUserMs,
-    cpu_system_ms: usage.cpuSystemMs,
-    ...(usage.memoryPeakBytes === undefined ? {} : { memory_peak_bytes: usage.memoryPeakBytes }),
-    ...(usage.pidsPeak === undefined ? {} : { pids_peak: usage.pidsPeak }),
+    ...(result.usage === null ? {} : { usage: { ...result.usage } }),
   };
 }

@@ -14,7 +14,13 @@ export interface ToolDefinition<A = any, R = unknown> {
   readonly schema: z.ZodType<A>;
   /** What the tool does, for a model or a person choosing tools. */
   readonly description?: string;
-  /** The shape of the handler's result (an object schema), when it has a fixed one. */
-  readonly outputSchema?: z.ZodType<R>;
+  /** The shape of the result as it travels (after `encodeResult`; an object schema), when it has a fixed one. */
+  readonly outputSchema?: z.ZodType;
   readonly handler: (args: A, ctx: ToolContext) => R | Promise<R>;
+  /**
+   * The handler's value as it travels in the tool's answer (`dispatchToolCall`'s `ToolResult`, a
+   * runner's `tool_result`, an MCP structured result, which `outputSchema` describes). Default:
+   * the value itself. The Exec tool writes its result in the wire's names here.
+   */
+  encodeResult?(value: R): unknown;
 }

@@ -23,7 +23,7 @@ describe('connectExtension — the in-process delivery', () => {
       },
     });
     const { api, bridge } = connectExtension(host, 'ext-a');
-    const stream = api.exec('make', { stream: true, buffer_size: 4 });
+    const stream = api.exec('make', { stream: true, bufferSize: 4 });
     const got: JsonValue[] = [];
     let failure: unknown;
     try {

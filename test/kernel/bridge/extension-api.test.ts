@@ -31,16 +31,16 @@ describe('createExtensionApi', () => {
     const api = createExtensionApi(bridge);
     void api.exec('ls');
     void api.exec('ls', ['-la']);
-    api.exec('tail', { stream: true, stall_timeout_ms: 0 });
-    api.exec('make', ['build'], { stream: true, buffer_size: 32 });
+    api.exec('tail', { stream: true, stallTimeoutMs: 0 });
+    api.exec('make', ['build'], { stream: true, bufferSize: 32 });
     api.http('http://127.0.0.1/x', { stream: true, lines: true });
     void api.http('http://127.0.0.1/y');
     api.cancelStream('hc-3');
     expect(calls).toEqual([
       ['call', 'exec', { cmd: 'ls' }],
       ['call', 'exec', { cmd: 'ls', args: ['-la'] }],
-      ['stream', 'exec', { stream: true, stall_timeout_ms: 0, cmd: 'tail' }],
-      ['stream', 'exec', { stream: true, buffer_size: 32, cmd: 'make', args: ['build'] }],
+      ['stream', 'exec', { stream: true, stallTimeoutMs: 0, cmd: 'tail' }],
+      ['stream', 'exec', { stream: true, bufferSize: 32, cmd: 'make', args: ['build'] }],
       ['stream', 'http', { stream: true, lines: true, url: 'http://127.0.0.1/x' }],
       ['call', 'http', { url: 'http://127.0.0.1/y' }],
       ['cancel', 'hc-3'],
@@ -70,5 +70,40 @@ describe('createExtensionApi', () => {
     await expect(a.api.exec('')).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
     expect(host.activeStreams()).toEqual([]);
     expect(a.bridge.pending()).toEqual([]);
+  });
+});
+
+describe('names on the wire (docs/protocol.md)', () => {
+  it('the payload reaches the host in the wire names; results and chunks come back in TypeScript names', async () => {
+    const payloads: unknown[] = [];
+    const host = createHost({
+      logger: { warn: () => {} },
+      producers: {
+        exec: (payload) => {
+          payloads.push(payload);
+          return from([
+            { sequence: 0, kind: 'stdout', content: 'a\n', isFinal: false },
+            { sequence: 1, kind: 'exit', content: { exit_code: 0, duration_ms: 5 }, isFinal: true },
+          ] satisfies ChunkEvent<JsonValue>[]);
+        },
+      },
+      handlers: {
+        exec: (payload) => {
+          payloads.push(payload);
+          return { stdout: '', exit_code: 3, timed_out: false, duration_ms: 7 };
+        },
+      },
+    });
+    const { api } = connectExtension(host, 'ext-a');
+    const result = await api.exec('ls', { timeoutMs: 500, rlimits: { cpuSeconds: 2, openFiles: 64 } });
+    expect(result).toEqual({ stdout: '', exitCode: 3, timedOut: false, durationMs: 7 });
+    const chunks: unknown[] = [];
+    for await (const chunk of api.exec('ls', { stream: true, bufferSize: 4, stallTimeoutMs: 0 }))
+      chunks.push(chunk);
+    expect(chunks).toEqual(['a\n', { exitCode: 0, durationMs: 5 }]);
+    expect(payloads).toEqual([
+      { cmd: 'ls', timeout_ms: 500, rlimits: { cpu_s: 2, nofile: 64 } },
+      { cmd: 'ls', stream: true, buffer_size: 4, stall_timeout_ms: 0 },
+    ]);
   });
 });

@@ -51,7 +51,7 @@ describe('exec hostcalls with rlimits (real processes)', () => {
         try {
           for await (const value of api.exec('python3', ['-c', SPIN], {
             stream: true,
-            rlimits: { cpu_s: 1 },
+            rlimits: { cpuSeconds: 1 },
           })) {
             values.push(value);
           }
@@ -60,7 +60,7 @@ describe('exec hostcalls with rlimits (real processes)', () => {
         }
         return { values, error: undefined };
       })();
-      const plain = api.exec('python3', ['-c', SPIN], { rlimits: { cpu_s: 1 }, timeout_ms: 30_000 });
+      const plain = api.exec('python3', ['-c', SPIN], { rlimits: { cpuSeconds: 1 }, timeoutMs: 30_000 });
       const [stream, result] = await Promise.all([streaming, plain]);
 
       expect(stream.values).toEqual([expect.stringMatching(/^\d+\n$/)]);
@@ -70,7 +70,7 @@ describe('exec hostcalls with rlimits (real processes)', () => {
       );
       expect(await groupGone(Number.parseInt(String(stream.values[0]), 10))).toBe(true);
 
-      expect(result).toMatchObject({ exit_code: null, timed_out: false, rlimit_hit: 'cpu' });
+      expect(result).toMatchObject({ exitCode: null, timedOut: false, rlimitHit: 'cpu' });
       expect(['SIGXCPU', 'SIGKILL']).toContain((result as { signal: string }).signal);
       expect(host.activeStreams()).toEqual([]);
     },
@@ -81,7 +81,7 @@ describe('exec hostcalls with rlimits (real processes)', () => {
     const { api } = connectExtension(host, 'ext-a');
     const bad = (rlimits: unknown) =>
       api.exec('python3', ['-c', SPIN], { rlimits: rlimits as never }).catch((error: unknown) => error);
-    expect(await bad({ cpu_s: 0 })).toMatchObject({
+    expect(await bad({ cpuSeconds: 0 })).toMatchObject({
       code: 'INVALID_REQUEST',
       message: 'Invalid hostcall request: `payload.rlimits.cpu_s` must be a positive integer, got 0 (number)',
     });

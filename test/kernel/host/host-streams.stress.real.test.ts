@@ -66,7 +66,7 @@ async function consume(api: ReturnType<typeof createExtensionApi>, plan: Plan, f
   const linger = stopsEarly(plan) ? 'linger' : 'exit';
   const stream = api.exec('sh', ['-c', WRITER, 'sh', file, String(plan.lines), linger], {
     stream: true,
-    buffer_size: plan.bufferSize,
+    bufferSize: plan.bufferSize,
   });
   const values: unknown[] = [];
   // Stopping after 0 values: drop the iterator / cancel before the first next().
@@ -129,7 +129,7 @@ describe.skipIf(!needs('linux'))('host streams — stress with real processes', 
           expect(outcomes.at(-1), callId).toMatchObject({ type: 'streamChunk', isFinal: true });
           if (stopsEarly(plan)) expect(outcomes.at(-1), callId).toMatchObject({ chunk: null });
           else {
-            expect(values, callId).toEqual([...lines, expect.objectContaining({ exit_code: 0 })]);
+            expect(values, callId).toEqual([...lines, expect.objectContaining({ exitCode: 0 })]);
           }
         });
         // Every process group is gone, including those cancelled before they wrote their pid.

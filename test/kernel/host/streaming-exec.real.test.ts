@@ -140,8 +140,8 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))(
       const file = pidFile();
       const stream = api.exec('python3', ['-c', WRITER, file, '-1', 'grandchild'], {
         stream: true,
-        buffer_size: 16,
-        stall_timeout_ms: 0,
+        bufferSize: 16,
+        stallTimeoutMs: 0,
       });
       let read = 0;
       for await (const chunk of stream) {
@@ -161,8 +161,8 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))(
       const file = pidFile();
       const stream = api.exec('python3', ['-c', WRITER, file, '-1'], {
         stream: true,
-        buffer_size: 16,
-        stall_timeout_ms: 0,
+        bufferSize: 16,
+        stallTimeoutMs: 0,
       });
       const iterator = stream[Symbol.asyncIterator]();
       for (let i = 0; i < 10; i += 1) expect((await iterator.next()).value).toBe(line(i));
@@ -181,15 +181,15 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))(
       await waitGone(pid);
     });
 
-    it('stall_timeout_ms: 200 kills the blocked child, delivers the null final chunk and logs the warning', async () => {
+    it('stallTimeoutMs: 200 kills the blocked child, delivers the null final chunk and logs the warning', async () => {
       const warnings: string[] = [];
       const host = createHost({ logger: { warn: (message) => warnings.push(message) } });
       const { api } = connectExtension(host, 'ext-a');
       const file = pidFile();
       const stream = api.exec('python3', ['-c', WRITER, file, '-1', 'grandchild'], {
         stream: true,
-        buffer_size: 8,
-        stall_timeout_ms: 200,
+        bufferSize: 8,
+        stallTimeoutMs: 200,
       });
       const iterator = stream[Symbol.asyncIterator]();
       for (let i = 0; i < 3; i += 1) expect((await iterator.next()).value).toBe(line(i));
@@ -224,7 +224,7 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))(
       const fileA = pidFile();
       const fileB = pidFile();
       const streamA = a.api.exec('python3', ['-c', WRITER, fileA, '-1', 'grandchild'], { stream: true });
-      const streamB = b.api.exec('python3', ['-c', WRITER, fileB, '200'], { stream: true, buffer_size: 4 });
+      const streamB = b.api.exec('python3', ['-c', WRITER, fileB, '200'], { stream: true, bufferSize: 4 });
       const iterA = streamA[Symbol.asyncIterator]();
       const iterB = streamB[Symbol.asyncIterator]();
       expect((await iterA.next()).value).toBe(line(0));
@@ -236,7 +236,7 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))(
       const rest: unknown[] = [];
       for (let r = await iterB.next(); !r.done; r = await iterB.next()) rest.push(r.value);
       expect(rest.slice(0, 199)).toEqual(Array.from({ length: 199 }, (_, i) => line(i + 1)));
-      expect(rest[199]).toMatchObject({ exit_code: 0, signal: null });
+      expect(rest[199]).toMatchObject({ exitCode: 0, signal: null });
       expect(rest).toHaveLength(200);
     });
 
@@ -247,8 +247,8 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))(
       const fileA = pidFile();
       const streamA = a.api.exec('python3', ['-c', WRITER, fileA, '-1', 'grandchild'], {
         stream: true,
-        buffer_size: 4,
-        stall_timeout_ms: 0,
+        bufferSize: 4,
+        stallTimeoutMs: 0,
       });
       const iterA = streamA[Symbol.asyncIterator]();
       expect((await iterA.next()).value).toBe(line(0));
@@ -259,13 +259,13 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))(
       const count = 10_000;
       const streamB = b.api.exec('python3', ['-c', WRITER, pidFile(), String(count)], {
         stream: true,
-        buffer_size: 16,
+        bufferSize: 16,
       });
       const values: unknown[] = [];
       for await (const value of streamB) values.push(value);
       expect(values).toHaveLength(count + 1);
       expect(values.slice(0, count)).toEqual(Array.from({ length: count }, (_, i) => line(i)));
-      expect(values[count]).toMatchObject({ exit_code: 0, signal: null });
+      expect(values[count]).toMatchObject({ exitCode: 0, signal: null });
       // Meanwhile A did not move: its child wrote nothing more, its stream is still open and paused.
       expect(wchar(pidA)).toBe(writtenA);
       expect(wchan(pidA)).toMatch(BLOCKED_WRITE_OR_HIDDEN);
@@ -285,7 +285,7 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))(
       const runs = counts.map((count, i) => {
         const stream = api.exec('python3', ['-c', WRITER, pidFile(), String(count)], {
           stream: true,
-          buffer_size: 2 + i,
+          bufferSize: 2 + i,
         });
         return lastValueFrom(stream.pipe(toArray()));
       });
@@ -297,7 +297,7 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))(
           Array.from({ length: count }, (_, n) => line(n)),
         );
         expect(events.filter((event) => event.isFinal)).toHaveLength(1);
-        expect(events[count]).toMatchObject({ isFinal: true, content: { exit_code: 0 } });
+        expect(events[count]).toMatchObject({ isFinal: true, content: { exitCode: 0 } });
       });
       expect(host.activeStreams()).toEqual([]);
     });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createSupervisor } from '../../../src/kernel/supervisor/create-supervisor.js';
 import { dispatchToolCall } from '../../../src/kernel/tools/dispatch-tool-call.js';
-import type { ExecToolResult } from '../../../src/kernel/tools/exec-tool-result.js';
+import type { ExecToolWireResult } from '../../../src/kernel/tools/exec-tool-result-schema.js';
 import { execToolResultSchema } from '../../../src/kernel/tools/exec-tool-result-schema.js';
 import { registerBuiltinTools } from '../../../src/kernel/tools/register-builtin-tools.js';
 import type { ExecToolConfig } from '../../../src/kernel/tools/to-exec-options.js';
@@ -31,7 +31,7 @@ describe.skipIf(!needs('linux') || !needsCgroup())("the Exec tool's containment 
       ok: true,
       value: { exit_code: 0, stdout: 'started\n', containment: 'cgroup' },
     });
-    const value = (result as { value: ExecToolResult }).value;
+    const value = (result as { value: ExecToolWireResult }).value;
     expect(value.usage?.cpu_user_ms).toBeGreaterThanOrEqual(0);
     expect(execToolResultSchema.safeParse(value).success).toBe(true);
     expect(await pollUntil(() => processesWithTag(tag).length === 0, 5_000)).toBe(true);
@@ -47,7 +47,7 @@ describe.skipIf(!needs('linux') || !needsCgroup())("the Exec tool's containment 
         `${daemonScript(tag)} >/dev/null; exec >&- 2>&-`,
       ]);
       expect(result).toMatchObject({ ok: true, value: { exit_code: 0, containment: 'group' } });
-      expect((result as { value: ExecToolResult }).value).not.toHaveProperty('usage');
+      expect((result as { value: ExecToolWireResult }).value).not.toHaveProperty('usage');
       expect(processesWithTag(tag)).toHaveLength(1);
     } finally {
       for (const pid of processesWithTag(tag)) process.kill(pid, 'SIGKILL');

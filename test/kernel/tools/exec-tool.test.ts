@@ -7,6 +7,7 @@ import { type CancelledError, isCancelledError } from '../../../src/core/errors/
 import { dispatchToolCall } from '../../../src/kernel/tools/dispatch-tool-call.js';
 import { execToolArgsSchema } from '../../../src/kernel/tools/exec-tool-args.js';
 import type { ExecToolResult } from '../../../src/kernel/tools/exec-tool-result.js';
+import type { ExecToolWireResult } from '../../../src/kernel/tools/exec-tool-result-schema.js';
 import { registerBuiltinTools } from '../../../src/kernel/tools/register-builtin-tools.js';
 import type { ToolChunk } from '../../../src/kernel/tools/tool-chunk.js';
 import { createToolRegistry } from '../../../src/kernel/tools/tool-registry.js';
@@ -33,7 +34,7 @@ async function run(
 async function execOk(args: Record<string, unknown>, onChunk?: (chunk: ToolChunk) => void) {
   const result = await run(args, onChunk);
   if (!result.ok) throw new Error(`Exec failed: ${result.error.code} ${result.error.message}`);
-  return result.value as ExecToolResult;
+  return result.value as ExecToolWireResult;
 }
 
 const collector = () => {
@@ -46,7 +47,7 @@ const text = (chunks: ToolChunk[], kind: string) =>
     .map((chunk) => chunk.content)
     .join('');
 // What differs between two runs of the same command: their duration and (in a cgroup) their CPU time.
-const withoutDuration = ({ duration_ms, usage, ...rest }: ExecToolResult) => rest;
+const withoutDuration = ({ duration_ms, usage, ...rest }: ExecToolWireResult) => rest;
 const PY_OUT_ERR =
   'import sys\nfor i in range(3):\n  print(f"out {i}", flush=True)\nfor i in range(2):\n  sys.stderr.write(f"err {i}\\n")\n';
 
@@ -372,7 +373,7 @@ describe.skipIf(!needs('linux'))('Exec tool', () => {
     expect(isCancelledError(error)).toBe(true);
     expect((error as CancelledError<ExecToolResult>).result).toMatchObject({
       stdout: 'partial\n',
-      exit_code: null,
+      exitCode: null,
       signal: 'SIGTERM',
     });
     expect((error as CancelledError).info?.reason).toEqual(new Error('the user pressed stop'));

@@ -59,11 +59,40 @@ describe('the kernel tools/supervisor boundary', () => {
       'dispatchToolCall',
       'createExecTool',
       'registerBuiltinTools',
-      'toolChunkSchema',
       'createSupervisor',
-      'parseRunnerLine',
     ]) {
       expect(typeof (kernel as Record<string, unknown>)[name], name).not.toBe('undefined');
     }
+  });
+
+  it('sluice/kernel exports what users call, not the parts it is built from', () => {
+    const internals = [
+      'openHostStream',
+      'execProducer',
+      'execPayloadSchema',
+      'toExecOptions',
+      'toolChunkSchema',
+    ];
+    expect(internals.filter((name) => name in kernel)).toEqual([]);
+    expect(Object.keys(kernel).sort()).toEqual([
+      'HostcallStream',
+      'bridgeCodec',
+      'connectExtension',
+      'createBridge',
+      'createExecTool',
+      'createExtensionApi',
+      'createFrameDecoder',
+      'createHost',
+      'createMacrotaskScheduler',
+      'createSupervisor',
+      'createToolRegistry',
+      'decodeFrames',
+      'dispatchToolCall',
+      'encodeFrame',
+      'execToolArgsSchema',
+      'execToolResultSchema',
+      'registerBuiltinTools',
+      'serdeCodec',
+    ]);
   });
 });

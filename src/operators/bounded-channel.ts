@@ -2,6 +2,7 @@ import type { OperatorFunction } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
 import { demandOf } from '../core/demand-of.js';
 import { BufferOverflowError } from '../core/errors/buffer-overflow-error.js';
+import { SequenceError } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { DemandGate } from '../core/queue/demand-gate.js';
 import { DemandQueue } from '../core/queue/demand-queue.js';
@@ -29,8 +30,17 @@ export function boundedChannel<E extends ChunkEvent<unknown>>(
 ): OperatorFunction<E, E | ChunkEvent<never>> {
   return operate((source, subscriber) => {
     const down = demandOf(subscriber);
+    let finished = false;
     if (down === undefined) {
-      source.subscribe(createOperatorSubscriber(subscriber));
+      source.subscribe(
+        createOperatorSubscriber<E>(subscriber, (event) => {
+          if (finished) subscriber.error(wentOnAfterFinal(event));
+          else {
+            finished = event.isFinal;
+            subscriber.next(event);
+          }
+        }),
+      );
       return undefined;
     }
     const store = new BoundedQueue<E>(capacity, strategy);
@@ -47,12 +57,16 @@ export function boundedChannel<E extends ChunkEvent<unknown>>(
     const upstream = createOperatorSubscriber<E>(
       subscriber,
       (event) => {
+        if (finished) {
+          // Several runs in one stream: the error follows what is queued, the rest is cancelled.
+          upstream.unsubscribe();
+          queue.end({ error: true, reason: wentOnAfterFinal(event) });
+          return;
+        }
+        finished = event.isFinal;
         if (!queue.push(event)) {
           upstream.unsubscribe();
           queue.end({ error: true, reason: new BufferOverflowError({ capacity }) });
-        } else if (event.isFinal) {
-          upstream.unsubscribe();
-          queue.end({ error: false });
         }
       },
       () => {
@@ -65,4 +79,9 @@ export function boundedChannel<E extends ChunkEvent<unknown>>(
     subscribeWithDemand(source, demand, upstream);
     return () => queue.close();
   });
+}
+
+/** A source that goes on after its final event is several runs in one stream (the remedy: `joinRuns()`). */
+function wentOnAfterFinal(event: ChunkEvent<unknown>): SequenceError {
+  return new SequenceError({ rule: 'final-before-complete', expected: undefined, received: event.sequence });
 }

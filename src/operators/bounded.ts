@@ -48,8 +48,12 @@ const STRATEGIES: readonly unknown[] = ['suspend', 'dropping', 'sliding', 'error
  * - `error` fails with a {@link BufferOverflowError} (code `BUFFER_OVERFLOW`, `info.capacity`)
  *   and cancels the source; the final event alone may still get in (the stream is over).
  *
- * The stream ends when its final event has been delivered (the source is unsubscribed when the
- * final event arrives). Completion and errors — the source's or the overflow — wait until every
+ * The final event is forwarded like any other; the stream completes when the source does (every
+ * sluice source completes right after its final event). A source that goes on after a final
+ * event instead (several runs flattened by `concatMap` or `mergeMap`) makes the output error with
+ * a `SequenceError` (`STREAM_SEQUENCE`, rule `final-before-complete`) naming the remedy,
+ * `joinRuns()`, and the source is cancelled: never a silent end after the first run, with or
+ * without a consumer's demand. Completion and errors — the source's or the overflow — wait until every
  * event before them has been delivered: they never overtake the FIFO, even while the consumer
  * stays paused. Unsubscribing frees the FIFO and cancels the source.
  *

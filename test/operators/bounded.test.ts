@@ -1,12 +1,14 @@
 import fc from 'fast-check';
-import { type MonoTypeOperatorFunction, Observable, Subject, take } from 'rxjs';
+import { type MonoTypeOperatorFunction, map, Observable, Subject, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { type Demand, Valve } from '../../src/core/demand.js';
 import { demandOf } from '../../src/core/demand-of.js';
 import { BufferOverflowError, isBufferOverflowError } from '../../src/core/errors/buffer-overflow-error.js';
+import { SequenceError } from '../../src/core/errors/sequence-error.js';
 import { bounded } from '../../src/operators/bounded.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
+import { joinRuns } from '../../src/operators/join-runs.js';
 import { withDemand } from '../../src/testing/index.js';
 import { chunk } from '../support/chunk.js';
 import { newTestScheduler } from '../support/test-scheduler.js';
@@ -69,6 +71,8 @@ describe('bounded', () => {
             produced.push(next);
             subscriber.next(chunk(next, String(next), next === 99));
             next += 1;
+            // As every sluice source does: complete right after the final event.
+            if (next === 100) subscriber.complete();
           }
         };
         const stop = demand.onChange((paused) => paused || pump());
@@ -142,7 +146,7 @@ describe('bounded', () => {
       newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const source = cold('-a-b-c-d-e------f|', letters('abcdef', 'f'));
         const ui = demand('  --p---------r');
-        const expected = '   -a----------(bc)(f|)';
+        const expected = '   -a----------(bc)f|';
         expectObservable(
           withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'dropping' }), checkSequence())),
         ).toBe(expected, {
@@ -151,7 +155,7 @@ describe('bounded', () => {
           c: chunk(2, 'c'),
           f: chunk(3, 'f', true, { dropped: 2 }),
         });
-        expectSubscriptions(source.subscriptions).toBe('^---------------!');
+        expectSubscriptions(source.subscriptions).toBe('^----------------!');
       });
     });
 
@@ -164,7 +168,7 @@ describe('bounded', () => {
           expected,
           { a: chunk(0, 'a'), b: chunk(1, 'b'), f: chunk(2, 'f', true, { dropped: 3 }) },
         );
-        expectSubscriptions(source.subscriptions).toBe('^----------!');
+        expectSubscriptions(source.subscriptions).toBe('^-----------!');
       });
     });
 
@@ -191,7 +195,7 @@ describe('bounded', () => {
       newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const source = cold('-a-b-c-d-e------f|', letters('abcdef', 'f'));
         const ui = demand('  --p---------r');
-        const expected = '   -a----------(de)(f|)';
+        const expected = '   -a----------(de)f|';
         expectObservable(
           withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'sliding' }), checkSequence())),
         ).toBe(expected, {
@@ -200,7 +204,7 @@ describe('bounded', () => {
           e: chunk(2, 'e'),
           f: chunk(3, 'f', true),
         });
-        expectSubscriptions(source.subscriptions).toBe('^---------------!');
+        expectSubscriptions(source.subscriptions).toBe('^----------------!');
       });
     });
 
@@ -214,8 +218,8 @@ describe('bounded', () => {
           expected,
           { a: chunk(0, 'a'), e: chunk(1, 'e', false, { dropped: 3 + 5 }), f: chunk(2, 'f', true) },
         );
-        // The source is let go when its final event arrives, not when the consumer resumes.
-        expectSubscriptions(source.subscriptions).toBe('^----------!');
+        // The source completes (right after its final event) without waiting for the consumer.
+        expectSubscriptions(source.subscriptions).toBe('^-----------!');
       });
     });
   });
@@ -246,7 +250,7 @@ describe('bounded', () => {
           expected,
           values,
         );
-        expectSubscriptions(source.subscriptions).toBe('^------!');
+        expectSubscriptions(source.subscriptions).toBe('^-------!');
       });
     });
 
@@ -300,6 +304,54 @@ describe('bounded', () => {
       expect(seen[0]).toBeUndefined();
       expect(seen[1]).toBeInstanceOf(Valve);
       expect(seen[1]).not.toBe(valve);
+    });
+  });
+
+  describe('several runs in one stream (a final event before the source completes)', () => {
+    const afterFinal = (received: number) =>
+      new SequenceError({ rule: 'final-before-complete', expected: undefined, received });
+    const twoRuns = {
+      a: chunk(0, 'a'),
+      b: chunk(1, 'b', true),
+      c: chunk(0, 'c'),
+      d: chunk(1, 'd', true),
+    };
+
+    for (const strategy of ['suspend', 'dropping', 'sliding', 'error'] as const) {
+      it(`fails with STREAM_SEQUENCE after what is queued and cancels the rest (${strategy})`, () => {
+        newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+          const source = cold('-a-b-c-d|', twoRuns);
+          const ui = demand('  --p-------r');
+          const expected = '   -a--------(b#)';
+          expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 4, strategy })))).toBe(
+            expected,
+            twoRuns,
+            afterFinal(0),
+          );
+          // The second run's first event is the last thing read: its producer is cancelled at once.
+          expectSubscriptions(source.subscriptions).toBe('^----!');
+        });
+      });
+    }
+
+    it('fails the same way as a pass-through (no demand below)', () => {
+      newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+        const source = cold('-a-b-c-d|', twoRuns);
+        expectObservable(source.pipe(bounded())).toBe('-a-b-#', twoRuns, afterFinal(0));
+        expectSubscriptions(source.subscriptions).toBe('^----!');
+      });
+    });
+
+    it('carries several runs once joinRuns() made them one stream', () => {
+      newTestScheduler().run(({ cold, demand, expectObservable }) => {
+        const runs = cold('-a-b-c-d|', twoRuns);
+        const ui = demand('--p-------r');
+        const events = withDemand(ui, runs.pipe(joinRuns(), bounded({ capacity: 8 })));
+        expectObservable(events.pipe(map((event) => `${event.sequence}${event.isFinal ? '!' : ''}`))).toBe(
+          '-a--------(bcde|)',
+          { a: '0', b: '1', c: '2', d: '3', e: '4!' },
+        );
+      });
     });
   });
 
@@ -389,6 +441,7 @@ describe('bounded', () => {
           }
           valve.pause();
           push(true);
+          source.complete();
           const before = received.length;
           valve.resume();
           expect(received.length - before).toBeLessThanOrEqual(capacity);

@@ -53,7 +53,11 @@ export function textFrameEncoder(
   const sequenceEnd = sequenceAt + String(SEQUENCE).length;
   const textEnd = textAt + text.length;
   if (sequenceAt < textAt) {
-    const [a, b, c] = flat(sample.slice(0, sequenceAt), sample.slice(sequenceEnd, textAt), sample.slice(textEnd));
+    const [a, b, c] = flat(
+      sample.slice(0, sequenceAt),
+      sample.slice(sequenceEnd, textAt),
+      sample.slice(textEnd),
+    );
     const [open, close, closeLine] = flat(`${b}"`, `"${c}`, `\\n"${c}`);
     return (sequence, chunk) => {
       if (!PLAIN_LINE.test(chunk)) return `${a}${sequence}${b}${JSON.stringify(chunk)}${c}`;
@@ -62,7 +66,11 @@ export function textFrameEncoder(
         : `${a}${sequence}${open}${chunk}${close}`;
     };
   }
-  const [a, b, c] = flat(sample.slice(0, textAt), sample.slice(textEnd, sequenceAt), sample.slice(sequenceEnd));
+  const [a, b, c] = flat(
+    sample.slice(0, textAt),
+    sample.slice(textEnd, sequenceAt),
+    sample.slice(sequenceEnd),
+  );
   const [open, close, closeLine] = flat(`${a}"`, `"${b}`, `\\n"${b}`);
   return (sequence, chunk) => {
     if (!PLAIN_LINE.test(chunk)) return `${a}${JSON.stringify(chunk)}${b}${sequence}${c}`;

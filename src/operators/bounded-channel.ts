@@ -24,7 +24,7 @@ import type { BoundedStrategy } from './bounded-strategy.js';
  * ```
  */
 export function boundedChannel<E extends ChunkEvent<unknown>>(
-  capacity: number,
+  bufferSize: number,
   strategy: BoundedStrategy,
   passDemand: boolean,
 ): OperatorFunction<E, E | ChunkEvent<never>> {
@@ -43,12 +43,12 @@ export function boundedChannel<E extends ChunkEvent<unknown>>(
       );
       return undefined;
     }
-    const store = new BoundedQueue<E>(capacity, strategy);
+    const store = new BoundedQueue<E>(bufferSize, strategy);
     const queue = new DemandQueue<E | ChunkEvent<never>>(
       {
         store,
-        highWater: strategy === 'suspend' ? capacity : Number.POSITIVE_INFINITY,
-        lowWater: capacity - 1,
+        highWater: strategy === 'suspend' ? bufferSize : Number.POSITIVE_INFINITY,
+        lowWater: bufferSize - 1,
         deliver: (event) => subscriber.next(event),
         finish: (ending) => (ending.error ? subscriber.error(ending.reason) : subscriber.complete()),
       },
@@ -66,7 +66,7 @@ export function boundedChannel<E extends ChunkEvent<unknown>>(
         finished = event.isFinal;
         if (!queue.push(event)) {
           upstream.unsubscribe();
-          queue.end({ error: true, reason: new BufferOverflowError({ capacity }) });
+          queue.end({ error: true, reason: new BufferOverflowError({ bufferSize }) });
         }
       },
       () => {

@@ -44,7 +44,7 @@ function paced(ticks: Observable<unknown>, events: Event[], log: string[], now: 
 
 describe('bounded', () => {
   describe('suspend', () => {
-    it('pauses the producer when exactly `capacity` events wait and resumes it once fewer do', () => {
+    it('pauses the producer when exactly `bufferSize` events wait and resumes it once fewer do', () => {
       const scheduler = newTestScheduler();
       const log: string[] = [];
       scheduler.run(({ cold, demand, expectObservable, expectSubscriptions }) => {
@@ -54,14 +54,14 @@ describe('bounded', () => {
         const expected = '    a----b--------------------(cd)e----(f|)';
         const tickSubs = '    ^----------------------------------!';
         const source = paced(ticks, Object.values(values), log, () => scheduler.now());
-        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2 })))).toBe(expected, values);
+        expectObservable(withDemand(ui, source.pipe(bounded({ bufferSize: 2 })))).toBe(expected, values);
         expectSubscriptions(ticks.subscriptions).toBe(tickSubs);
       });
       // c is queued at 10, d at 15: two wait, so the producer pauses; c's delivery at 26 frees a slot.
       expect(log).toEqual(['15:pause', '26:resume']);
     });
 
-    it('keeps the producer at `capacity` ahead of a consumer that takes one event at a time', () => {
+    it('keeps the producer at `bufferSize` ahead of a consumer that takes one event at a time', () => {
       const produced: number[] = [];
       const source = new Observable<Event>((subscriber) => {
         const demand = demandOf(subscriber) as Demand;
@@ -83,7 +83,7 @@ describe('bounded', () => {
       valve.pause();
       const received: Event[] = [];
       let completed = false;
-      withDemand(valve, source.pipe(bounded({ capacity: 3 }))).subscribe({
+      withDemand(valve, source.pipe(bounded({ bufferSize: 3 }))).subscribe({
         next: (event) => {
           received.push(event);
           valve.pause();
@@ -109,7 +109,7 @@ describe('bounded', () => {
         const source = cold('-a-b-c-d-(e|)', values);
         const ui = demand('  -p----------r');
         const expected = '   ------------(abcde|)';
-        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2 })))).toBe(expected, values);
+        expectObservable(withDemand(ui, source.pipe(bounded({ bufferSize: 2 })))).toBe(expected, values);
         expectSubscriptions(source.subscriptions).toBe('^--------!');
       });
     });
@@ -120,7 +120,7 @@ describe('bounded', () => {
         const source = cold('-a-b-c-#', values, new Error('boom'));
         const ui = demand('  --p-------r');
         const expected = '   -a--------(bc#)';
-        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 4 })))).toBe(
+        expectObservable(withDemand(ui, source.pipe(bounded({ bufferSize: 4 })))).toBe(
           expected,
           values,
           new Error('boom'),
@@ -148,7 +148,7 @@ describe('bounded', () => {
         const ui = demand('  --p---------r');
         const expected = '   -a----------(bc)f|';
         expectObservable(
-          withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'dropping' }), checkSequence())),
+          withDemand(ui, source.pipe(bounded({ bufferSize: 2, strategy: 'dropping' }), checkSequence())),
         ).toBe(expected, {
           a: chunk(0, 'a'),
           b: chunk(1, 'b'),
@@ -164,7 +164,7 @@ describe('bounded', () => {
         const source = cold('-a-b-c-d-e-f|', letters('abcdef', 'f'));
         const ui = demand('  --p-----------r');
         const expected = '   -a------------(bf|)';
-        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'dropping' })))).toBe(
+        expectObservable(withDemand(ui, source.pipe(bounded({ bufferSize: 2, strategy: 'dropping' })))).toBe(
           expected,
           { a: chunk(0, 'a'), b: chunk(1, 'b'), f: chunk(2, 'f', true, { dropped: 3 }) },
         );
@@ -177,7 +177,7 @@ describe('bounded', () => {
         const source = cold('-a-b-c-d-|', letters('abcd'));
         const ui = demand('  --p---------r');
         const expected = '   -a----------(bz|)';
-        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 1, strategy: 'dropping' })))).toBe(
+        expectObservable(withDemand(ui, source.pipe(bounded({ bufferSize: 1, strategy: 'dropping' })))).toBe(
           expected,
           {
             a: chunk(0, 'a'),
@@ -197,7 +197,7 @@ describe('bounded', () => {
         const ui = demand('  --p---------r');
         const expected = '   -a----------(de)f|';
         expectObservable(
-          withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'sliding' }), checkSequence())),
+          withDemand(ui, source.pipe(bounded({ bufferSize: 2, strategy: 'sliding' }), checkSequence())),
         ).toBe(expected, {
           a: chunk(0, 'a'),
           d: chunk(1, 'd', false, { dropped: 2 }),
@@ -214,7 +214,7 @@ describe('bounded', () => {
         const source = cold('-a-b-c-d-e-f|', values);
         const ui = demand('  --p-----------r');
         const expected = '   -a------------(ef|)';
-        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'sliding' })))).toBe(
+        expectObservable(withDemand(ui, source.pipe(bounded({ bufferSize: 2, strategy: 'sliding' })))).toBe(
           expected,
           { a: chunk(0, 'a'), e: chunk(1, 'e', false, { dropped: 3 + 5 }), f: chunk(2, 'f', true) },
         );
@@ -231,10 +231,10 @@ describe('bounded', () => {
         const source = cold('-a-b-c-d-e-f|', values);
         const ui = demand('  --p---------r');
         const expected = '   -a----------(bc#)';
-        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'error' })))).toBe(
+        expectObservable(withDemand(ui, source.pipe(bounded({ bufferSize: 2, strategy: 'error' })))).toBe(
           expected,
           values,
-          new BufferOverflowError({ capacity: 2 }),
+          new BufferOverflowError({ bufferSize: 2 }),
         );
         expectSubscriptions(source.subscriptions).toBe('^------!');
       });
@@ -246,7 +246,7 @@ describe('bounded', () => {
         const source = cold('-a-b-c-d|', values);
         const ui = demand('  --p-------r');
         const expected = '   -a--------(bcd|)';
-        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'error' })))).toBe(
+        expectObservable(withDemand(ui, source.pipe(bounded({ bufferSize: 2, strategy: 'error' })))).toBe(
           expected,
           values,
         );
@@ -254,12 +254,12 @@ describe('bounded', () => {
       });
     });
 
-    it('carries the code and capacity', () => {
+    it('carries the code and bufferSize', () => {
       const valve = new Valve();
       valve.pause();
       const source = new Subject<Event>();
       let failure: unknown;
-      withDemand(valve, source.pipe(bounded({ capacity: 1, strategy: 'error' }))).subscribe({
+      withDemand(valve, source.pipe(bounded({ bufferSize: 1, strategy: 'error' }))).subscribe({
         error: (e) => (failure = e),
       });
       source.next(chunk(0, 'a'));
@@ -270,7 +270,7 @@ describe('bounded', () => {
       expect(isBufferOverflowError(failure)).toBe(true);
       expect(failure).toMatchObject({
         code: 'BUFFER_OVERFLOW',
-        info: { capacity: 1 },
+        info: { bufferSize: 1 },
         name: 'BufferOverflowError',
       });
     });
@@ -286,7 +286,10 @@ describe('bounded', () => {
           seen.push(demandOf(subscriber));
           return source.subscribe(subscriber);
         });
-        expectObservable(probed.pipe(bounded({ capacity: 1, strategy: 'error' }))).toBe('-a-b-(c|)', values);
+        expectObservable(probed.pipe(bounded({ bufferSize: 1, strategy: 'error' }))).toBe(
+          '-a-b-(c|)',
+          values,
+        );
         expectSubscriptions(source.subscriptions).toBe('^----!');
       });
       expect(seen).toEqual([undefined]);
@@ -323,7 +326,7 @@ describe('bounded', () => {
           const source = cold('-a-b-c-d|', twoRuns);
           const ui = demand('  --p-------r');
           const expected = '   -a--------(b#)';
-          expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 4, strategy })))).toBe(
+          expectObservable(withDemand(ui, source.pipe(bounded({ bufferSize: 4, strategy })))).toBe(
             expected,
             twoRuns,
             afterFinal(0),
@@ -346,7 +349,7 @@ describe('bounded', () => {
       newTestScheduler().run(({ cold, demand, expectObservable }) => {
         const runs = cold('-a-b-c-d|', twoRuns);
         const ui = demand('--p-------r');
-        const events = withDemand(ui, runs.pipe(joinRuns(), bounded({ capacity: 8 })));
+        const events = withDemand(ui, runs.pipe(joinRuns(), bounded({ bufferSize: 8 })));
         expectObservable(events.pipe(map((event) => `${event.sequence}${event.isFinal ? '!' : ''}`))).toBe(
           '-a--------(bcde|)',
           { a: '0', b: '1', c: '2', d: '3', e: '4!' },
@@ -379,17 +382,19 @@ describe('bounded', () => {
       return sideEffects;
     };
     expect(run(bounded())).toEqual([0, 1, 2]);
-    expect(run(bounded({ capacity: 1 }), new Valve())).toEqual([0, 1, 2]);
+    expect(run(bounded({ bufferSize: 1 }), new Valve())).toEqual([0, 1, 2]);
     const paused = new Valve();
     paused.pause();
-    expect(run(bounded({ capacity: 2, strategy: 'error' }), paused)).toEqual([0, 1, 2]);
+    expect(run(bounded({ bufferSize: 2, strategy: 'error' }), paused)).toEqual([0, 1, 2]);
   });
 
   it('validates its options before anything is subscribed', () => {
-    expect(() => bounded({ capacity: 0 })).toThrow(
-      new TypeError('Expected the `capacity` option to be a positive integer, got `0` (number)'),
+    expect(() => bounded({ bufferSize: 0 })).toThrow(
+      new TypeError('Expected the `bufferSize` option to be a positive integer, got `0` (number)'),
     );
-    expect(() => bounded({ capacity: 1.5 })).toThrow('`capacity` option to be a positive integer, got `1.5`');
+    expect(() => bounded({ bufferSize: 1.5 })).toThrow(
+      '`bufferSize` option to be a positive integer, got `1.5`',
+    );
     expect(() => bounded({ strategy: 'drop' as never })).toThrow(
       "Expected the `strategy` option to be one of 'suspend', 'dropping', 'sliding', 'error', got `drop` (string)",
     );
@@ -397,25 +402,25 @@ describe('bounded', () => {
   });
 
   it('rejects a misspelt option instead of ignoring it', () => {
-    expect(() => bounded({ capacity: 4, stratgy: 'sliding' } as never)).toThrow(
-      new TypeError('Unknown `stratgy` option (known options: capacity, strategy)'),
+    expect(() => bounded({ bufferSize: 4, stratgy: 'sliding' } as never)).toThrow(
+      new TypeError('Unknown `stratgy` option (known options: bufferSize, strategy)'),
     );
   });
 
-  it('property: sliding and dropping hold at most `capacity` events and account for every one', () => {
+  it('property: sliding and dropping hold at most `bufferSize` events and account for every one', () => {
     const command = fc.constantFrom('push', 'push', 'push', 'pause', 'resume');
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 5 }),
         fc.constantFrom('sliding' as const, 'dropping' as const),
         fc.array(command, { maxLength: 80 }),
-        (capacity, strategy, commands) => {
+        (bufferSize, strategy, commands) => {
           const source = new Subject<Event>();
           const valve = new Valve();
           const received: Event[] = [];
           let deliveredWhilePaused = 0;
           let completed = false;
-          withDemand(valve, source.pipe(bounded({ capacity, strategy }))).subscribe({
+          withDemand(valve, source.pipe(bounded({ bufferSize, strategy }))).subscribe({
             next: (event) => {
               if (valve.paused) deliveredWhilePaused += 1;
               received.push(event);
@@ -435,8 +440,8 @@ describe('bounded', () => {
             else {
               const before = received.length;
               valve.resume();
-              // A resume drains the queue: at most `capacity` events were held.
-              expect(received.length - before).toBeLessThanOrEqual(capacity);
+              // A resume drains the queue: at most `bufferSize` events were held.
+              expect(received.length - before).toBeLessThanOrEqual(bufferSize);
             }
           }
           valve.pause();
@@ -444,7 +449,7 @@ describe('bounded', () => {
           source.complete();
           const before = received.length;
           valve.resume();
-          expect(received.length - before).toBeLessThanOrEqual(capacity);
+          expect(received.length - before).toBeLessThanOrEqual(bufferSize);
           expect(completed).toBe(true);
           expect(deliveredWhilePaused).toBe(0);
           const dropped = received.reduce((sum, event) => sum + (event.metadata?.dropped ?? 0), 0);

@@ -82,7 +82,7 @@ describe('stallTimeout', () => {
       const expected = '    a-b-----------(cdz|)';
       const tickSubs = '    ^----------!';
       const source = paced(ticks, Object.values(letters('abcdefghijklmnop')));
-      const output = source.pipe(stallTimeout({ ms, logger }), bounded({ capacity: 2 }));
+      const output = source.pipe(stallTimeout({ ms, logger }), bounded({ bufferSize: 2 }));
       expectObservable(withDemand(ui, output)).toBe(expected, { ...letters('abcd'), z: stalled(4) });
       expectSubscriptions(ticks.subscriptions).toBe(tickSubs);
     });

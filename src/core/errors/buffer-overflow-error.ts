@@ -8,13 +8,13 @@ import { isSluiceError, SluiceError } from './sluice-error.js';
  * import { isBufferOverflowError, type BufferOverflowInfo } from 'sluice';
  * if (isBufferOverflowError(error)) {
  *   const info: BufferOverflowInfo | undefined = error.info;
- *   console.warn(`consumer fell ${info?.capacity} events behind`);
+ *   console.warn(`consumer fell ${info?.bufferSize} events behind`);
  * }
  * ```
  */
 export interface BufferOverflowInfo {
-  /** The capacity of the buffer that overflowed. */
-  capacity: number;
+  /** The size of the buffer that overflowed (`bufferSize` of `bounded()` or of `share()`'s `slowConsumer`). */
+  bufferSize: number;
 }
 
 /**
@@ -24,7 +24,7 @@ export interface BufferOverflowInfo {
  * @example
  * ```ts
  * import { BufferOverflowError } from 'sluice';
- * const error = new BufferOverflowError({ capacity: 16 });
+ * const error = new BufferOverflowError({ bufferSize: 16 });
  * error.message; // 'Buffer overflow: 16 events were already waiting for a paused consumer'
  * ```
  */
@@ -32,7 +32,7 @@ export class BufferOverflowError extends SluiceError<BufferOverflowInfo> {
   constructor(info: BufferOverflowInfo, options: { cause?: unknown } = {}) {
     super(
       'BUFFER_OVERFLOW',
-      `Buffer overflow: ${info.capacity} events were already waiting for a paused consumer`,
+      `Buffer overflow: ${info.bufferSize} events were already waiting for a paused consumer`,
       { info, cause: options.cause },
     );
   }
@@ -47,7 +47,7 @@ export class BufferOverflowError extends SluiceError<BufferOverflowInfo> {
  *
  * @example
  * ```ts
- * if (isBufferOverflowError(error)) console.log(error.info?.capacity);
+ * if (isBufferOverflowError(error)) console.log(error.info?.bufferSize);
  * ```
  */
 export function isBufferOverflowError(value: unknown): value is BufferOverflowError {

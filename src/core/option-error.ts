@@ -11,8 +11,8 @@ import { describeValue } from './describe-value.js';
  *
  * @example
  * ```ts
- * throw optionError('capacity', 'a positive integer', 0);
- * // TypeError: Expected the `capacity` option to be a positive integer, got `0` (number)
+ * throw optionError('bufferSize', 'a positive integer', 0);
+ * // TypeError: Expected the `bufferSize` option to be a positive integer, got `0` (number)
  * ```
  */
 export function optionError(

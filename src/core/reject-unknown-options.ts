@@ -8,8 +8,8 @@
  * @example
  * ```ts
  * import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
- * rejectUnknownOptions({ capacity: 4, stratgy: 'sliding' }, ['capacity', 'strategy']);
- * // TypeError: Unknown `stratgy` option (known options: capacity, strategy)
+ * rejectUnknownOptions({ bufferSize: 4, stratgy: 'sliding' }, ['bufferSize', 'strategy']);
+ * // TypeError: Unknown `stratgy` option (known options: bufferSize, strategy)
  * ```
  */
 export function rejectUnknownOptions(options: unknown, known: readonly string[], prefix = ''): void {

@@ -2,6 +2,7 @@ import type { OperatorFunction } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
 import { demandOf } from '../core/demand-of.js';
 import { BufferOverflowError } from '../core/errors/buffer-overflow-error.js';
+import { SequenceError } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { DemandGate } from '../core/queue/demand-gate.js';
 import { DemandQueue } from '../core/queue/demand-queue.js';
@@ -23,22 +24,31 @@ import type { BoundedStrategy } from './bounded-strategy.js';
  * ```
  */
 export function boundedChannel<E extends ChunkEvent<unknown>>(
-  capacity: number,
+  bufferSize: number,
   strategy: BoundedStrategy,
   passDemand: boolean,
 ): OperatorFunction<E, E | ChunkEvent<never>> {
   return operate((source, subscriber) => {
     const down = demandOf(subscriber);
+    let finished = false;
     if (down === undefined) {
-      source.subscribe(createOperatorSubscriber(subscriber));
+      source.subscribe(
+        createOperatorSubscriber<E>(subscriber, (event) => {
+          if (finished) subscriber.error(wentOnAfterFinal(event));
+          else {
+            finished = event.isFinal;
+            subscriber.next(event);
+          }
+        }),
+      );
       return undefined;
     }
-    const store = new BoundedQueue<E>(capacity, strategy);
+    const store = new BoundedQueue<E>(bufferSize, strategy);
     const queue = new DemandQueue<E | ChunkEvent<never>>(
       {
         store,
-        highWater: strategy === 'suspend' ? capacity : Number.POSITIVE_INFINITY,
-        lowWater: capacity - 1,
+        highWater: strategy === 'suspend' ? bufferSize : Number.POSITIVE_INFINITY,
+        lowWater: bufferSize - 1,
         deliver: (event) => subscriber.next(event),
         finish: (ending) => (ending.error ? subscriber.error(ending.reason) : subscriber.complete()),
       },
@@ -47,12 +57,16 @@ export function boundedChannel<E extends ChunkEvent<unknown>>(
     const upstream = createOperatorSubscriber<E>(
       subscriber,
       (event) => {
+        if (finished) {
+          // Several runs in one stream: the error follows what is queued, the rest is cancelled.
+          upstream.unsubscribe();
+          queue.end({ error: true, reason: wentOnAfterFinal(event) });
+          return;
+        }
+        finished = event.isFinal;
         if (!queue.push(event)) {
           upstream.unsubscribe();
-          queue.end({ error: true, reason: new BufferOverflowError({ capacity }) });
-        } else if (event.isFinal) {
-          upstream.unsubscribe();
-          queue.end({ error: false });
+          queue.end({ error: true, reason: new BufferOverflowError({ bufferSize }) });
         }
       },
       () => {
@@ -65,4 +79,9 @@ export function boundedChannel<E extends ChunkEvent<unknown>>(
     subscribeWithDemand(source, demand, upstream);
     return () => queue.close();
   });
+}
+
+/** A source that goes on after its final event is several runs in one stream (the remedy: `joinRuns()`). */
+function wentOnAfterFinal(event: ChunkEvent<unknown>): SequenceError {
+  return new SequenceError({ rule: 'final-before-complete', expected: undefined, received: event.sequence });
 }

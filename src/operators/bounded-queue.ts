@@ -12,7 +12,7 @@ interface Entry<E> {
 }
 
 /**
- * The FIFO behind {@link bounded}: applies the strategy when `capacity` events wait, never drops
+ * The FIFO behind {@link bounded}: applies the strategy when `bufferSize` events wait, never drops
  * the final event, attaches each drop count to the event that follows the gap, and re-stamps
  * sequences on the way out (`sequence − events dropped before it`) so that the output is
  * contiguous again. Internal to `src/operators`.
@@ -34,7 +34,7 @@ export class BoundedQueue<E extends ChunkEvent<unknown>> implements QueueStore<E
   #lastSequence = -1;
 
   constructor(
-    readonly capacity: number,
+    readonly bufferSize: number,
     readonly strategy: BoundedStrategy,
   ) {}
 
@@ -56,7 +56,7 @@ export class BoundedQueue<E extends ChunkEvent<unknown>> implements QueueStore<E
   offer(event: E): boolean {
     this.#lastSequence = event.sequence;
     const entry: Entry<E> = { event, dropped: this.#carry, inherited: this.#carryInherited };
-    const fits = this.size < this.capacity || this.strategy === 'suspend';
+    const fits = this.size < this.bufferSize || this.strategy === 'suspend';
     if (fits || (this.strategy === 'error' && event.isFinal)) return this.#push(entry);
     if (this.strategy === 'error') return false;
     if (this.strategy === 'dropping' && !event.isFinal) {

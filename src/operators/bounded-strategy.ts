@@ -1,5 +1,5 @@
 /**
- * What {@link bounded} does when `capacity` events wait for a paused consumer (Effect's names):
+ * What {@link bounded} does when `bufferSize` events wait for a paused consumer (Effect's names):
  *
  * - `suspend` — pause the producer through its demand (backpressure; nothing is lost);
  * - `dropping` — drop the newest event (the one arriving);

@@ -8,8 +8,8 @@ import type { BoundedStrategy } from './bounded-strategy.js';
 /** Options of {@link bounded}. Validated when `bounded(config)` is called. */
 export interface BoundedConfig {
   /** How many events may wait for a paused consumer. A positive integer; default `16`. */
-  readonly capacity?: number;
-  /** What happens when `capacity` events wait. Default `'suspend'`. */
+  readonly bufferSize?: number;
+  /** What happens when `bufferSize` events wait. Default `'suspend'`. */
   readonly strategy?: BoundedStrategy;
 }
 
@@ -21,10 +21,10 @@ const STRATEGIES: readonly unknown[] = ['suspend', 'dropping', 'sliding', 'error
  * a pass-through, since nobody ever pauses.
  *
  * An event is forwarded at once while the consumer flows and nothing waits; otherwise it waits
- * in a FIFO. When `capacity` events wait, the `strategy` applies:
+ * in a FIFO. When `bufferSize` events wait, the `strategy` applies:
  *
  * - `suspend` pauses the producer: the source is subscribed with this operator's own demand
- *   (on the subscriber chain), paused at `capacity` and resumed as soon as fewer wait. Events that still arrive while it is
+ *   (on the subscriber chain), paused at `bufferSize` and resumed as soon as fewer wait. Events that still arrive while it is
  *   paused (a producer finishing the read it was in) are kept, so the FIFO can overshoot by a few.
  *   A producer that ignores demand entirely (`fromEvent`, a `Subject`) is not slowed down and the
  *   FIFO grows without bound: use another strategy for those.
@@ -36,11 +36,15 @@ const STRATEGIES: readonly unknown[] = ['suspend', 'dropping', 'sliding', 'error
  *   passes `checkSequence()`; put `checkSequence()` *before* `bounded()` to check the source.
  *   If the source completes without a final event after dropping its last events, a final
  *   `{ kind: 'end', content: null }` sentinel carries that count.
- * - `error` fails with a {@link BufferOverflowError} (code `BUFFER_OVERFLOW`, `info.capacity`)
+ * - `error` fails with a {@link BufferOverflowError} (code `BUFFER_OVERFLOW`, `info.bufferSize`)
  *   and cancels the source; the final event alone may still get in (the stream is over).
  *
- * The stream ends when its final event has been delivered (the source is unsubscribed when the
- * final event arrives). Completion and errors — the source's or the overflow — wait until every
+ * The final event is forwarded like any other; the stream completes when the source does (every
+ * sluice source completes right after its final event). A source that goes on after a final
+ * event instead (several runs flattened by `concatMap` or `mergeMap`) makes the output error with
+ * a `SequenceError` (`STREAM_SEQUENCE`, rule `final-before-complete`) naming the remedy,
+ * `joinRuns()`, and the source is cancelled: never a silent end after the first run, with or
+ * without a consumer's demand. Completion and errors — the source's or the overflow — wait until every
  * event before them has been delivered: they never overtake the FIFO, even while the consumer
  * stays paused. Unsubscribing frees the FIFO and cancels the source.
  *
@@ -49,7 +53,7 @@ const STRATEGIES: readonly unknown[] = ['suspend', 'dropping', 'sliding', 'error
  * import { exec } from 'sluice/sources';
  * import { bounded } from 'sluice/operators';
  * import { toAsyncIterable } from 'sluice/adapters';
- * const events = exec('make', ['build']).pipe(bounded({ capacity: 64 }));
+ * const events = exec('make', ['build']).pipe(bounded({ bufferSize: 64 }));
  * for await (const event of toAsyncIterable(events, { bufferSize: 16 })) {
  *   await render(event); // make blocks on its stdout while 16 + 64 lines wait
  * }
@@ -59,14 +63,14 @@ export function bounded<E extends ChunkEvent<unknown>>(
   config: BoundedConfig = {},
 ): OperatorFunction<E, E | ChunkEvent<never>> {
   if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
-  rejectUnknownOptions(config, ['capacity', 'strategy']);
-  const capacity = config.capacity ?? 16;
+  rejectUnknownOptions(config, ['bufferSize', 'strategy']);
+  const bufferSize = config.bufferSize ?? 16;
   const strategy = config.strategy ?? 'suspend';
-  if (!Number.isInteger(capacity) || capacity < 1) {
-    throw optionError('capacity', 'a positive integer', capacity);
+  if (!Number.isInteger(bufferSize) || bufferSize < 1) {
+    throw optionError('bufferSize', 'a positive integer', bufferSize);
   }
   if (!STRATEGIES.includes(strategy)) {
     throw optionError('strategy', "one of 'suspend', 'dropping', 'sliding', 'error'", strategy);
   }
-  return boundedChannel<E>(capacity, strategy, false);
+  return boundedChannel<E>(bufferSize, strategy, false);
 }

@@ -25,9 +25,9 @@ export interface DemandShareConfig<T> extends ShareConfig<T> {
    * a `bounded()` channel, so drops are reported in `metadata.dropped`).
    */
   readonly governor?: Governor;
-  /** With `governor: 'fastest'`: each consumer's bound. Default `{ capacity: 256, strategy: 'sliding' }`. */
+  /** With `governor: 'fastest'`: each consumer's bound. Default `{ bufferSize: 256, strategy: 'sliding' }`. */
   readonly slowConsumer?: {
-    readonly capacity?: number;
+    readonly bufferSize?: number;
     readonly strategy?: 'dropping' | 'sliding' | 'error';
   };
 }
@@ -107,7 +107,7 @@ export function share<T>(config: DemandShareConfig<T> = {}): MonoTypeOperatorFun
       bound === undefined
         ? shared
         : ((shared as unknown as Observable<ChunkEvent<unknown>>).pipe(
-            boundedChannel<ChunkEvent<unknown>>(bound.capacity, bound.strategy, true),
+            boundedChannel<ChunkEvent<unknown>>(bound.bufferSize, bound.strategy, true),
           ) as unknown as Observable<T>);
     // A consumer that joins may change who governs (a flowing one, while every other is paused):
     // the producer, which may be waiting for a change, is told at once.
@@ -123,15 +123,15 @@ export function share<T>(config: DemandShareConfig<T> = {}): MonoTypeOperatorFun
 }
 
 function readSlowConsumer(value: DemandShareConfig<unknown>['slowConsumer']) {
-  if (value === undefined) return { capacity: 256, strategy: 'sliding' as const };
+  if (value === undefined) return { bufferSize: 256, strategy: 'sliding' as const };
   if (typeof value !== 'object' || value === null) throw optionError('slowConsumer', 'an object', value);
-  rejectUnknownOptions(value, ['capacity', 'strategy'], 'slowConsumer.');
-  const { capacity = 256, strategy = 'sliding' } = value;
-  if (!Number.isInteger(capacity) || capacity < 1) {
-    throw optionError('slowConsumer.capacity', 'a positive integer', capacity);
+  rejectUnknownOptions(value, ['bufferSize', 'strategy'], 'slowConsumer.');
+  const { bufferSize = 256, strategy = 'sliding' } = value;
+  if (!Number.isInteger(bufferSize) || bufferSize < 1) {
+    throw optionError('slowConsumer.bufferSize', 'a positive integer', bufferSize);
   }
   if (strategy !== 'dropping' && strategy !== 'sliding' && strategy !== 'error') {
     throw optionError('slowConsumer.strategy', "one of 'dropping', 'sliding', 'error'", strategy);
   }
-  return { capacity, strategy };
+  return { bufferSize, strategy };
 }

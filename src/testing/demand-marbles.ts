@@ -16,7 +16,7 @@ import { parseTimeline } from './parse-timeline.js';
  * import { demandMarbles, withDemand } from 'sluice/testing';
  * testScheduler.run(({ expectObservable }) => {
  *   const consumer = demandMarbles('---p----r'); // paused from 3 to 8
- *   expectObservable(withDemand(consumer, source$.pipe(bounded({ capacity: 2 })))).toBe(expected, values);
+ *   expectObservable(withDemand(consumer, source$.pipe(bounded({ bufferSize: 2 })))).toBe(expected, values);
  * });
  * ```
  */

@@ -24,6 +24,31 @@ describe('textFrameEncoder', () => {
     });
   }
 
+  it('escapes what JSON.stringify escapes, on the plain-line fast path and off it', () => {
+    const encode = textFrameEncoder('call-1', bridgeCodec);
+    const texts = [
+      'plain line\n',
+      'no newline',
+      '',
+      '\n',
+      'two\n\n',
+      'crlf\r\n',
+      'tab\there\n',
+      'a "quoted" line\n',
+      'back\\slash\n',
+      'caf\u00e9 \u2028 \u007f\n',
+      'pair \ud83d\ude00\n',
+      'lone \ud800 high\n',
+      'lone \udc00 low',
+      '\u0000nul\n',
+    ];
+    for (const text of texts) {
+      const expected = encodeFrame({ callId: 'call-1', outcome: streamChunk(7, text, false) }, bridgeCodec);
+      expect(encode(7, text)).toBe(expected);
+      expect(JSON.parse(encode(7, text)).outcome.chunk).toBe(text);
+    }
+  });
+
   it('falls back to encodeFrame when the call id itself holds the stand-in sequence', () => {
     const callId = 'run-987654321012345';
     const encode = textFrameEncoder(callId, bridgeCodec);

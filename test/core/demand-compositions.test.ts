@@ -180,7 +180,7 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))(
     it("share({ governor: 'fastest' }): the fast consumer sets the pace, the slow one keeps the newest", async () => {
       const { events, meter } = flood();
       const shared = events.pipe(
-        share({ governor: 'fastest', slowConsumer: { capacity: 64, strategy: 'sliding' } }),
+        share({ governor: 'fastest', slowConsumer: { bufferSize: 64, strategy: 'sliding' } }),
       );
       let slowSeen = 0;
       let dropped = 0;

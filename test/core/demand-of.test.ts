@@ -151,7 +151,7 @@ describe('demandOf', () => {
       const seen: (Demand | undefined)[] = [];
       const valve = new Valve();
       const events = probe(seen) as Observable<never>;
-      subscribeWithDemand(events.pipe(bounded({ capacity: 4 })), valve, {});
+      subscribeWithDemand(events.pipe(bounded({ bufferSize: 4 })), valve, {});
       expect(seen[0]).toBeInstanceOf(Valve);
       expect(seen[0]).not.toBe(valve);
     });
@@ -258,7 +258,7 @@ describe('demandOf', () => {
         const events = probe(seen) as Observable<never>;
         withDemand(
           valve,
-          events.pipe(bounded({ capacity: 4, strategy }) as OperatorFunction<never, never>),
+          events.pipe(bounded({ bufferSize: 4, strategy }) as OperatorFunction<never, never>),
         ).subscribe();
         expect(seen).toEqual([undefined]);
       }

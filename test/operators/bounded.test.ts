@@ -1,12 +1,14 @@
 import fc from 'fast-check';
-import { type MonoTypeOperatorFunction, Observable, Subject, take } from 'rxjs';
+import { type MonoTypeOperatorFunction, map, Observable, Subject, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { type Demand, Valve } from '../../src/core/demand.js';
 import { demandOf } from '../../src/core/demand-of.js';
 import { BufferOverflowError, isBufferOverflowError } from '../../src/core/errors/buffer-overflow-error.js';
+import { SequenceError } from '../../src/core/errors/sequence-error.js';
 import { bounded } from '../../src/operators/bounded.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
+import { joinRuns } from '../../src/operators/join-runs.js';
 import { withDemand } from '../../src/testing/index.js';
 import { chunk, chunkLetters } from '../support/chunk.js';
 import { newTestScheduler } from '../support/test-scheduler.js';
@@ -40,7 +42,7 @@ function paced(ticks: Observable<unknown>, events: Event[], log: string[], now: 
 
 describe('bounded', () => {
   describe('suspend', () => {
-    it('pauses the producer when exactly `capacity` events wait and resumes it once fewer do', () => {
+    it('pauses the producer when exactly `bufferSize` events wait and resumes it once fewer do', () => {
       const scheduler = newTestScheduler();
       const log: string[] = [];
       scheduler.run(({ cold, demand, expectObservable, expectSubscriptions }) => {
@@ -50,14 +52,14 @@ describe('bounded', () => {
         const expected = '    a----b--------------------(cd)e----(f|)';
         const tickSubs = '    ^----------------------------------!';
         const source = paced(ticks, Object.values(values), log, () => scheduler.now());
-        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2 })))).toBe(expected, values);
+        expectObservable(withDemand(ui, source.pipe(bounded({ bufferSize: 2 })))).toBe(expected, values);
         expectSubscriptions(ticks.subscriptions).toBe(tickSubs);
       });
       // c is queued at 10, d at 15: two wait, so the producer pauses; c's delivery at 26 frees a slot.
       expect(log).toEqual(['15:pause', '26:resume']);
     });
 
-    it('keeps the producer at `capacity` ahead of a consumer that takes one event at a time', () => {
+    it('keeps the producer at `bufferSize` ahead of a consumer that takes one event at a time', () => {
       const produced: number[] = [];
       const source = new Observable<Event>((subscriber) => {
         const demand = demandOf(subscriber) as Demand;
@@ -67,6 +69,8 @@ describe('bounded', () => {
             produced.push(next);
             subscriber.next(chunk(next, String(next), next === 99));
             next += 1;
+            // As every sluice source does: complete right after the final event.
+            if (next === 100) subscriber.complete();
           }
         };
         const stop = demand.onChange((paused) => paused || pump());
@@ -77,7 +81,7 @@ describe('bounded', () => {
       valve.pause();
       const received: Event[] = [];
       let completed = false;
-      withDemand(valve, source.pipe(bounded({ capacity: 3 }))).subscribe({
+      withDemand(valve, source.pipe(bounded({ bufferSize: 3 }))).subscribe({
         next: (event) => {
           received.push(event);
           valve.pause();
@@ -103,7 +107,7 @@ describe('bounded', () => {
         const source = cold('-a-b-c-d-(e|)', values);
         const ui = demand('  -p----------r');
         const expected = '   ------------(abcde|)';
-        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2 })))).toBe(expected, values);
+        expectObservable(withDemand(ui, source.pipe(bounded({ bufferSize: 2 })))).toBe(expected, values);
         expectSubscriptions(source.subscriptions).toBe('^--------!');
       });
     });
@@ -114,7 +118,7 @@ describe('bounded', () => {
         const source = cold('-a-b-c-#', values, new Error('boom'));
         const ui = demand('  --p-------r');
         const expected = '   -a--------(bc#)';
-        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 4 })))).toBe(
+        expectObservable(withDemand(ui, source.pipe(bounded({ bufferSize: 4 })))).toBe(
           expected,
           values,
           new Error('boom'),
@@ -140,16 +144,16 @@ describe('bounded', () => {
       newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const source = cold('-a-b-c-d-e------f|', chunkLetters('abcdef', 'f'));
         const ui = demand('  --p---------r');
-        const expected = '   -a----------(bc)(f|)';
+        const expected = '   -a----------(bc)f|';
         expectObservable(
-          withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'dropping' }), checkSequence())),
+          withDemand(ui, source.pipe(bounded({ bufferSize: 2, strategy: 'dropping' }), checkSequence())),
         ).toBe(expected, {
           a: chunk(0, 'a'),
           b: chunk(1, 'b'),
           c: chunk(2, 'c'),
           f: chunk(3, 'f', true, { metadata: { dropped: 2 } }),
         });
-        expectSubscriptions(source.subscriptions).toBe('^---------------!');
+        expectSubscriptions(source.subscriptions).toBe('^----------------!');
       });
     });
 
@@ -158,11 +162,11 @@ describe('bounded', () => {
         const source = cold('-a-b-c-d-e-f|', chunkLetters('abcdef', 'f'));
         const ui = demand('  --p-----------r');
         const expected = '   -a------------(bf|)';
-        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'dropping' })))).toBe(
+        expectObservable(withDemand(ui, source.pipe(bounded({ bufferSize: 2, strategy: 'dropping' })))).toBe(
           expected,
           { a: chunk(0, 'a'), b: chunk(1, 'b'), f: chunk(2, 'f', true, { metadata: { dropped: 3 } }) },
         );
-        expectSubscriptions(source.subscriptions).toBe('^----------!');
+        expectSubscriptions(source.subscriptions).toBe('^-----------!');
       });
     });
 
@@ -171,7 +175,7 @@ describe('bounded', () => {
         const source = cold('-a-b-c-d-|', chunkLetters('abcd'));
         const ui = demand('  --p---------r');
         const expected = '   -a----------(bz|)';
-        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 1, strategy: 'dropping' })))).toBe(
+        expectObservable(withDemand(ui, source.pipe(bounded({ bufferSize: 1, strategy: 'dropping' })))).toBe(
           expected,
           {
             a: chunk(0, 'a'),
@@ -189,16 +193,16 @@ describe('bounded', () => {
       newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
         const source = cold('-a-b-c-d-e------f|', chunkLetters('abcdef', 'f'));
         const ui = demand('  --p---------r');
-        const expected = '   -a----------(de)(f|)';
+        const expected = '   -a----------(de)f|';
         expectObservable(
-          withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'sliding' }), checkSequence())),
+          withDemand(ui, source.pipe(bounded({ bufferSize: 2, strategy: 'sliding' }), checkSequence())),
         ).toBe(expected, {
           a: chunk(0, 'a'),
           d: chunk(1, 'd', false, { metadata: { dropped: 2 } }),
           e: chunk(2, 'e'),
           f: chunk(3, 'f', true),
         });
-        expectSubscriptions(source.subscriptions).toBe('^---------------!');
+        expectSubscriptions(source.subscriptions).toBe('^----------------!');
       });
     });
 
@@ -211,7 +215,7 @@ describe('bounded', () => {
         const source = cold('-a-b-c-d-e-f|', values);
         const ui = demand('  --p-----------r');
         const expected = '   -a------------(ef|)';
-        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'sliding' })))).toBe(
+        expectObservable(withDemand(ui, source.pipe(bounded({ bufferSize: 2, strategy: 'sliding' })))).toBe(
           expected,
           {
             a: chunk(0, 'a'),
@@ -219,8 +223,8 @@ describe('bounded', () => {
             f: chunk(2, 'f', true),
           },
         );
-        // The source is let go when its final event arrives, not when the consumer resumes.
-        expectSubscriptions(source.subscriptions).toBe('^----------!');
+        // The source completes (right after its final event) without waiting for the consumer.
+        expectSubscriptions(source.subscriptions).toBe('^-----------!');
       });
     });
   });
@@ -232,10 +236,10 @@ describe('bounded', () => {
         const source = cold('-a-b-c-d-e-f|', values);
         const ui = demand('  --p---------r');
         const expected = '   -a----------(bc#)';
-        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'error' })))).toBe(
+        expectObservable(withDemand(ui, source.pipe(bounded({ bufferSize: 2, strategy: 'error' })))).toBe(
           expected,
           values,
-          new BufferOverflowError({ capacity: 2 }),
+          new BufferOverflowError({ bufferSize: 2 }),
         );
         expectSubscriptions(source.subscriptions).toBe('^------!');
       });
@@ -247,20 +251,20 @@ describe('bounded', () => {
         const source = cold('-a-b-c-d|', values);
         const ui = demand('  --p-------r');
         const expected = '   -a--------(bcd|)';
-        expectObservable(withDemand(ui, source.pipe(bounded({ capacity: 2, strategy: 'error' })))).toBe(
+        expectObservable(withDemand(ui, source.pipe(bounded({ bufferSize: 2, strategy: 'error' })))).toBe(
           expected,
           values,
         );
-        expectSubscriptions(source.subscriptions).toBe('^------!');
+        expectSubscriptions(source.subscriptions).toBe('^-------!');
       });
     });
 
-    it('carries the code and capacity', () => {
+    it('carries the code and bufferSize', () => {
       const valve = new Valve();
       valve.pause();
       const source = new Subject<Event>();
       let failure: unknown;
-      withDemand(valve, source.pipe(bounded({ capacity: 1, strategy: 'error' }))).subscribe({
+      withDemand(valve, source.pipe(bounded({ bufferSize: 1, strategy: 'error' }))).subscribe({
         error: (e) => (failure = e),
       });
       source.next(chunk(0, 'a'));
@@ -271,7 +275,7 @@ describe('bounded', () => {
       expect(isBufferOverflowError(failure)).toBe(true);
       expect(failure).toMatchObject({
         code: 'BUFFER_OVERFLOW',
-        info: { capacity: 1 },
+        info: { bufferSize: 1 },
         name: 'BufferOverflowError',
       });
     });
@@ -287,7 +291,10 @@ describe('bounded', () => {
           seen.push(demandOf(subscriber));
           return source.subscribe(subscriber);
         });
-        expectObservable(probed.pipe(bounded({ capacity: 1, strategy: 'error' }))).toBe('-a-b-(c|)', values);
+        expectObservable(probed.pipe(bounded({ bufferSize: 1, strategy: 'error' }))).toBe(
+          '-a-b-(c|)',
+          values,
+        );
         expectSubscriptions(source.subscriptions).toBe('^----!');
       });
       expect(seen).toEqual([undefined]);
@@ -305,6 +312,54 @@ describe('bounded', () => {
       expect(seen[0]).toBeUndefined();
       expect(seen[1]).toBeInstanceOf(Valve);
       expect(seen[1]).not.toBe(valve);
+    });
+  });
+
+  describe('several runs in one stream (a final event before the source completes)', () => {
+    const afterFinal = (received: number) =>
+      new SequenceError({ rule: 'final-before-complete', expected: undefined, received });
+    const twoRuns = {
+      a: chunk(0, 'a'),
+      b: chunk(1, 'b', true),
+      c: chunk(0, 'c'),
+      d: chunk(1, 'd', true),
+    };
+
+    for (const strategy of ['suspend', 'dropping', 'sliding', 'error'] as const) {
+      it(`fails with STREAM_SEQUENCE after what is queued and cancels the rest (${strategy})`, () => {
+        newTestScheduler().run(({ cold, demand, expectObservable, expectSubscriptions }) => {
+          const source = cold('-a-b-c-d|', twoRuns);
+          const ui = demand('  --p-------r');
+          const expected = '   -a--------(b#)';
+          expectObservable(withDemand(ui, source.pipe(bounded({ bufferSize: 4, strategy })))).toBe(
+            expected,
+            twoRuns,
+            afterFinal(0),
+          );
+          // The second run's first event is the last thing read: its producer is cancelled at once.
+          expectSubscriptions(source.subscriptions).toBe('^----!');
+        });
+      });
+    }
+
+    it('fails the same way as a pass-through (no demand below)', () => {
+      newTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+        const source = cold('-a-b-c-d|', twoRuns);
+        expectObservable(source.pipe(bounded())).toBe('-a-b-#', twoRuns, afterFinal(0));
+        expectSubscriptions(source.subscriptions).toBe('^----!');
+      });
+    });
+
+    it('carries several runs once joinRuns() made them one stream', () => {
+      newTestScheduler().run(({ cold, demand, expectObservable }) => {
+        const runs = cold('-a-b-c-d|', twoRuns);
+        const ui = demand('--p-------r');
+        const events = withDemand(ui, runs.pipe(joinRuns(), bounded({ bufferSize: 8 })));
+        expectObservable(events.pipe(map((event) => `${event.sequence}${event.isFinal ? '!' : ''}`))).toBe(
+          '-a--------(bcde|)',
+          { a: '0', b: '1', c: '2', d: '3', e: '4!' },
+        );
+      });
     });
   });
 
@@ -332,17 +387,19 @@ describe('bounded', () => {
       return sideEffects;
     };
     expect(run(bounded())).toEqual([0, 1, 2]);
-    expect(run(bounded({ capacity: 1 }), new Valve())).toEqual([0, 1, 2]);
+    expect(run(bounded({ bufferSize: 1 }), new Valve())).toEqual([0, 1, 2]);
     const paused = new Valve();
     paused.pause();
-    expect(run(bounded({ capacity: 2, strategy: 'error' }), paused)).toEqual([0, 1, 2]);
+    expect(run(bounded({ bufferSize: 2, strategy: 'error' }), paused)).toEqual([0, 1, 2]);
   });
 
   it('validates its options before anything is subscribed', () => {
-    expect(() => bounded({ capacity: 0 })).toThrow(
-      new TypeError('Expected the `capacity` option to be a positive integer, got `0` (number)'),
+    expect(() => bounded({ bufferSize: 0 })).toThrow(
+      new TypeError('Expected the `bufferSize` option to be a positive integer, got `0` (number)'),
     );
-    expect(() => bounded({ capacity: 1.5 })).toThrow('`capacity` option to be a positive integer, got `1.5`');
+    expect(() => bounded({ bufferSize: 1.5 })).toThrow(
+      '`bufferSize` option to be a positive integer, got `1.5`',
+    );
     expect(() => bounded({ strategy: 'drop' as never })).toThrow(
       "Expected the `strategy` option to be one of 'suspend', 'dropping', 'sliding', 'error', got `drop` (string)",
     );
@@ -350,25 +407,25 @@ describe('bounded', () => {
   });
 
   it('rejects a misspelt option instead of ignoring it', () => {
-    expect(() => bounded({ capacity: 4, stratgy: 'sliding' } as never)).toThrow(
-      new TypeError('Unknown `stratgy` option (known options: capacity, strategy)'),
+    expect(() => bounded({ bufferSize: 4, stratgy: 'sliding' } as never)).toThrow(
+      new TypeError('Unknown `stratgy` option (known options: bufferSize, strategy)'),
     );
   });
 
-  it('property: sliding and dropping hold at most `capacity` events and account for every one', () => {
+  it('property: sliding and dropping hold at most `bufferSize` events and account for every one', () => {
     const command = fc.constantFrom('push', 'push', 'push', 'pause', 'resume');
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 5 }),
         fc.constantFrom('sliding' as const, 'dropping' as const),
         fc.array(command, { maxLength: 80 }),
-        (capacity, strategy, commands) => {
+        (bufferSize, strategy, commands) => {
           const source = new Subject<Event>();
           const valve = new Valve();
           const received: Event[] = [];
           let deliveredWhilePaused = 0;
           let completed = false;
-          withDemand(valve, source.pipe(bounded({ capacity, strategy }))).subscribe({
+          withDemand(valve, source.pipe(bounded({ bufferSize, strategy }))).subscribe({
             next: (event) => {
               if (valve.paused) deliveredWhilePaused += 1;
               received.push(event);
@@ -388,15 +445,16 @@ describe('bounded', () => {
             else {
               const before = received.length;
               valve.resume();
-              // A resume drains the queue: at most `capacity` events were held.
-              expect(received.length - before).toBeLessThanOrEqual(capacity);
+              // A resume drains the queue: at most `bufferSize` events were held.
+              expect(received.length - before).toBeLessThanOrEqual(bufferSize);
             }
           }
           valve.pause();
           push(true);
+          source.complete();
           const before = received.length;
           valve.resume();
-          expect(received.length - before).toBeLessThanOrEqual(capacity);
+          expect(received.length - before).toBeLessThanOrEqual(bufferSize);
           expect(completed).toBe(true);
           expect(deliveredWhilePaused).toBe(0);
           const dropped = received.reduce((sum, event) => sum + (event.metadata?.dropped ?? 0), 0);

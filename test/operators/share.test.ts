@@ -294,7 +294,7 @@ describe("sluice's share(): the consumers' demand reaches the producer", () => {
     newTestScheduler().run(({ demand, expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const shared = exec('make', [], { port: fake }).pipe(
-        share({ governor: 'fastest', slowConsumer: { capacity: 2, strategy: 'sliding' } }),
+        share({ governor: 'fastest', slowConsumer: { bufferSize: 2, strategy: 'sliding' } }),
         map(stamped),
       );
       const lagging = demand('--p---------r');
@@ -323,7 +323,7 @@ describe("sluice's share(): the consumers' demand reaches the producer", () => {
     newTestScheduler().run(({ demand, expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const shared = exec('make', [], { port: fake }).pipe(
-        share({ governor: 'fastest', slowConsumer: { capacity: 2, strategy: 'error' } }),
+        share({ governor: 'fastest', slowConsumer: { bufferSize: 2, strategy: 'error' } }),
         map(letter),
       );
       const lagging = demand('--p---------r');
@@ -331,7 +331,7 @@ describe("sluice's share(): the consumers' demand reaches the producer", () => {
       expectObservable(withDemand(lagging, shared)).toBe(
         '-a----------(bc#)',
         undefined,
-        new BufferOverflowError({ capacity: 2 }),
+        new BufferOverflowError({ bufferSize: 2 }),
       );
       flush();
       expect(fake.pauses).toEqual([]);
@@ -342,7 +342,7 @@ describe("sluice's share(): the consumers' demand reaches the producer", () => {
     newTestScheduler().run(({ demand, expectObservable, fakeExec }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const shared = exec('make', [], { port: fake }).pipe(
-        share({ governor: 'fastest', slowConsumer: { capacity: 2, strategy: 'dropping' } }),
+        share({ governor: 'fastest', slowConsumer: { bufferSize: 2, strategy: 'dropping' } }),
         map(stamped),
       );
       const lagging = demand('--p---------r');
@@ -411,7 +411,7 @@ describe("sluice's share({ governor: 'fastest' }) with buffering consumers", () 
   it('the consumer that governs loses nothing, while the lagging one refills its buffer from its bound', () => {
     const { events, read } = bursting();
     const shared = events.pipe(
-      share({ governor: 'fastest', slowConsumer: { capacity: 64, strategy: 'sliding' } }),
+      share({ governor: 'fastest', slowConsumer: { bufferSize: 64, strategy: 'sliding' } }),
     );
     const slow = consumer(shared);
     const fast = consumer(shared);
@@ -436,8 +436,10 @@ describe("sluice's share() options", () => {
     expect(() => share({ governor: 'fastest', slowConsumer: 16 as never })).toThrow(
       new TypeError('Expected the `slowConsumer` option to be an object, got `16` (number)'),
     );
-    expect(() => share({ governor: 'fastest', slowConsumer: { capacity: 0 } })).toThrow(
-      new TypeError('Expected the `slowConsumer.capacity` option to be a positive integer, got `0` (number)'),
+    expect(() => share({ governor: 'fastest', slowConsumer: { bufferSize: 0 } })).toThrow(
+      new TypeError(
+        'Expected the `slowConsumer.bufferSize` option to be a positive integer, got `0` (number)',
+      ),
     );
     expect(() => share({ governor: 'fastest', slowConsumer: { strategy: 'suspend' as never } })).toThrow(
       new TypeError(
@@ -445,7 +447,7 @@ describe("sluice's share() options", () => {
       ),
     );
     expect(() => share({ governor: 'fastest', slowConsumer: { size: 4 } as never })).toThrow(
-      new TypeError('Unknown `slowConsumer.size` option (known options: capacity, strategy)'),
+      new TypeError('Unknown `slowConsumer.size` option (known options: bufferSize, strategy)'),
     );
     expect(() => share({ connector: 'subject' as never })).toThrow(
       new TypeError('Expected the `connector` option to be a function, got `subject` (string)'),

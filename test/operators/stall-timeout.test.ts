@@ -75,7 +75,7 @@ describe('stallTimeout', () => {
       const expected = '    a-b-----------(cdz|)';
       const tickSubs = '    ^----------!';
       const source = paced(ticks, Object.values(chunkLetters('abcdefghijklmnop')));
-      const output = source.pipe(stallTimeout({ ms, logger }), bounded({ capacity: 2 }));
+      const output = source.pipe(stallTimeout({ ms, logger }), bounded({ bufferSize: 2 }));
       expectObservable(withDemand(ui, output)).toBe(expected, { ...chunkLetters('abcd'), z: stalled(4) });
       expectSubscriptions(ticks.subscriptions).toBe(tickSubs);
     });

@@ -1,4 +1,4 @@
-import { map, of, take } from 'rxjs';
+import { map, of, take, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { zipWith } from '../../src/operators/zip-with.js';
 import { exec } from '../../src/sources/exec.js';
@@ -46,5 +46,38 @@ describe("sluice's zipWith(): the pause reaches the process that is ahead", () =
       expect(fake.pauses).toEqual([31]);
       expect(fake.kills.map(({ at }) => at)).toEqual([50]);
     });
+  });
+});
+
+describe("sluice's zipWith(…, { prefetch })", () => {
+  it('pauses the source that is ahead by prefetch values until its partner catches up', () => {
+    newChunkScheduler().run(({ cold, expectObservable, fakeExec, flush }) => {
+      const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
+      const slow = cold('               ---------1---------2---------3|');
+      const expected = '                ---------x---------y---------z(|)';
+      const values = { x: ['a', '1'], y: ['b', '2'], z: ['c', '3'] };
+      const zipped = exec('make', [], { port: fake }).pipe(map(letter), zipWith(slow, { prefetch: 2 }));
+      expectObservable(zipped).toBe(expected, values);
+      flush();
+      // As zip([fast, slow], { prefetch: 2 }): a and b wait from 3, then one is taken per pair.
+      expect(fake.pauses).toEqual([3, 9, 19, 29]);
+      expect(fake.resumes).toEqual([9, 19, 29]);
+      expect(fake.kills.map(({ at }) => at)).toEqual([30]);
+    });
+  });
+
+  it('refuses a bad or misspelt option, naming it, before anything is subscribed', () => {
+    expect(() => zipWith(of(1), { prefetch: 0 })).toThrow(
+      'Expected the `prefetch` option to be a positive integer, got `0` (number)',
+    );
+    expect(() => zipWith(of(1), { prefech: 4 } as never)).toThrow(
+      new TypeError('Unknown `prefech` option (known options: prefetch)'),
+    );
+  });
+
+  it('still reads a trailing array-like, promise or iterable as a source, as RxJS does', async () => {
+    const arrayLike = { length: 2, 0: 'a', 1: 'b' };
+    const pairs = of(1, 2).pipe(zipWith(arrayLike, Promise.resolve(true)), toArray());
+    expect(await new Promise((resolve) => pairs.subscribe(resolve))).toEqual([[1, 'a', true]]);
   });
 });

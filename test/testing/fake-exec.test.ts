@@ -123,7 +123,7 @@ describe('fakeExec', () => {
       const fake = fakeExec({ stdout: '-a-b-c|', exit: { code: 1 } });
       const consumer = demand('   --p-----r');
       const expected = '          -a------(bc#)';
-      const output = withDemand(consumer, exec('make', [], { port: fake }).pipe(bounded({ capacity: 8 })));
+      const output = withDemand(consumer, exec('make', [], { port: fake }).pipe(bounded({ bufferSize: 8 })));
       const failed = execResult('make', { exitCode: 1, durationMs: 6, stdout: 'a\nb\nc\n' });
       expectObservable(output).toBe(
         expected,

@@ -32,7 +32,7 @@ describe('chunk operators', () => {
 
   it('bounded and stallTimeout add the sentinel final event they may end with (content never)', () =>
     typeOnly(() => {
-      expectTypeOf(lines.pipe(bounded({ capacity: 64, strategy: 'sliding' }))).toEqualTypeOf<
+      expectTypeOf(lines.pipe(bounded({ bufferSize: 64, strategy: 'sliding' }))).toEqualTypeOf<
         Observable<ExecEvent | ChunkEvent<never>>
       >();
       expectTypeOf(lines.pipe(stallTimeout({ ms: 1000 }))).toEqualTypeOf<

@@ -57,7 +57,7 @@ describe('signatures of the buffering operators', () => {
     >();
   });
 
-  it('zip keeps the tuple, with a selector, and takes a prefetch in the array form', () => {
+  it('zip keeps the tuple, with a selector, and takes a prefetch in the array form; zipWith takes one last', () => {
     expectTypeOf(zip(of(1), of('a'))).toEqualTypeOf<Observable<[number, string]>>();
     expectTypeOf(zip([of(1), of('a')], { prefetch: 4 })).toEqualTypeOf<Observable<[number, string]>>();
     expectTypeOf(zip(of(1), of('a'), (n, s) => `${n}${s}`)).toEqualTypeOf<Observable<string>>();
@@ -65,6 +65,9 @@ describe('signatures of the buffering operators', () => {
       Observable<number>
     >();
     expectTypeOf(of(1).pipe(zipWith(of('a'), of(true)))).toEqualTypeOf<
+      Observable<[number, string, boolean]>
+    >();
+    expectTypeOf(of(1).pipe(zipWith(of('a'), of(true), { prefetch: 4 }))).toEqualTypeOf<
       Observable<[number, string, boolean]>
     >();
     expectTypeOf(zipAll<number>()).toEqualTypeOf<OperatorFunction<ObservableInput<number>, number[]>>();

@@ -2,8 +2,8 @@ import { isSluiceError, SluiceError } from './sluice-error.js';
 
 /** Details carried by a {@link BufferOverflowError}. */
 export interface BufferOverflowInfo {
-  /** The capacity of the buffer that overflowed. */
-  capacity: number;
+  /** The size of the buffer that overflowed (`bufferSize` of `bounded()` or of `share()`'s `slowConsumer`). */
+  bufferSize: number;
 }
 
 /**
@@ -13,7 +13,7 @@ export interface BufferOverflowInfo {
  * @example
  * ```ts
  * import { BufferOverflowError } from 'sluice';
- * const error = new BufferOverflowError({ capacity: 16 });
+ * const error = new BufferOverflowError({ bufferSize: 16 });
  * error.message; // 'Buffer overflow: 16 events were already waiting for a paused consumer'
  * ```
  */
@@ -21,7 +21,7 @@ export class BufferOverflowError extends SluiceError<BufferOverflowInfo> {
   constructor(info: BufferOverflowInfo, options: { cause?: unknown } = {}) {
     super(
       'BUFFER_OVERFLOW',
-      `Buffer overflow: ${info.capacity} events were already waiting for a paused consumer`,
+      `Buffer overflow: ${info.bufferSize} events were already waiting for a paused consumer`,
       { info, cause: options.cause },
     );
   }
@@ -36,7 +36,7 @@ export class BufferOverflowError extends SluiceError<BufferOverflowInfo> {
  *
  * @example
  * ```ts
- * if (isBufferOverflowError(error)) console.log(error.info?.capacity);
+ * if (isBufferOverflowError(error)) console.log(error.info?.bufferSize);
  * ```
  */
 export function isBufferOverflowError(value: unknown): value is BufferOverflowError {

@@ -793,7 +793,7 @@ describe('DemandQueue under bounded(), in virtual time', () => {
       const consumer = demand(' --p-----r');
       const expected = '        -a------(bc|)';
       const sourceSubs = '      ^------!';
-      expectChunks(withDemand(consumer, source.pipe(bounded({ capacity: 4 })))).toBe(expected);
+      expectChunks(withDemand(consumer, source.pipe(bounded({ bufferSize: 4 })))).toBe(expected);
       expectSubscriptions(source.subscriptions).toBe(sourceSubs);
     });
   });
@@ -805,7 +805,7 @@ describe('DemandQueue under bounded(), in virtual time', () => {
       const unsub = '           ^---------!';
       const expected = '        -a';
       const sourceSubs = '      ^------!';
-      expectChunks(withDemand(consumer, source.pipe(bounded({ capacity: 4 }))), unsub).toBe(expected);
+      expectChunks(withDemand(consumer, source.pipe(bounded({ bufferSize: 4 }))), unsub).toBe(expected);
       expectSubscriptions(source.subscriptions).toBe(sourceSubs);
     });
   });
@@ -824,7 +824,10 @@ describe('DemandQueue under bounded(), in virtual time', () => {
           { sequence, kind: 'chunk', content: chunk, isFinal: final },
         ]),
       );
-      expectObservable(withDemand(consumer, producer.pipe(bounded({ capacity: 2 })))).toBe(expected, values);
+      expectObservable(withDemand(consumer, producer.pipe(bounded({ bufferSize: 2 })))).toBe(
+        expected,
+        values,
+      );
     });
     // b (2) and c (3) wait behind the paused consumer: the producer is paused at 3 and holds d and e;
     // the consumer's resume at 10 hands b and c out, which resumes the producer at once.
@@ -836,7 +839,7 @@ describe('DemandQueue under bounded(), in virtual time', () => {
       const source = chunks('   -a-b-c-d-e------|');
       const consumer = demand(' --p-------r');
       const expected = '        -a--------(bc)--|';
-      const output = withDemand(consumer, source.pipe(bounded({ capacity: 2, strategy: 'dropping' })));
+      const output = withDemand(consumer, source.pipe(bounded({ bufferSize: 2, strategy: 'dropping' })));
       expectChunks(output).toBe(expected, {}, { end: { metadata: { dropped: 2 } } });
     });
   });

@@ -14,6 +14,7 @@ import { parseEventId } from './mcp-event-id.js';
 import { mcpHttpGuard } from './mcp-http-guard.js';
 import { mcpServerFactory, SERVE_MCP_OPTIONS } from './mcp-server-factory.js';
 import { McpSessions } from './mcp-sessions.js';
+import { McpTasks } from './mcp-tasks.js';
 import { readJsonBody } from './read-json-body.js';
 import { resumeMcpStream } from './resume-mcp-stream.js';
 import type { ServeMcpOptions } from './serve-mcp-options.js';
@@ -134,7 +135,7 @@ export function serveMcpHttp(registry: ToolRegistry, options: ServeMcpHttpOption
   const makeServer = mcpServerFactory(
     registry,
     { allowEnv: [], ...serverOptions, confineCwd: true },
-    { catchUp: false },
+    { catchUp: false, tasks: true },
   );
   const check = mcpHttpGuard({ token: token ?? undefined, hosts, port });
   // The scheduler was checked by mcpServerFactory.
@@ -146,7 +147,8 @@ export function serveMcpHttp(registry: ToolRegistry, options: ServeMcpHttpOption
   // with the PeerMissingError's message (500) rather than an unhandled rejection here.
   const sdk = loadMcpSdk();
   sdk.catch(() => {});
-  const context: McpPostContext = { store, sessions, sdk, makeServer, calls: new Map(), retryMs };
+  const tasks = new McpTasks(store, sessions);
+  const context: McpPostContext = { store, sessions, sdk, makeServer, tasks, calls: new Map(), retryMs };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const refusal = check(req);
@@ -164,8 +166,9 @@ export function serveMcpHttp(registry: ToolRegistry, options: ServeMcpHttpOption
     close: async () => {
       const running = [...context.calls.values()];
       for (const call of running) call.stop('server closed');
+      const tasksEnded = tasks.close();
       sessions.close();
-      await Promise.all(running.map((call) => call.done));
+      await Promise.all([...running.map((call) => call.done), tasksEnded]);
       if (options.store === undefined) await store.close();
     },
   };

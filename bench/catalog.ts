@@ -158,6 +158,11 @@ export const CATALOG: readonly VariantSpec[] = [
     label: 'MCP over HTTP: GET with Last-Event-ID → first resumed event (Redis store)',
   },
   {
+    name: 'redis-mcp-http-cancel',
+    group: 'redis',
+    label: 'MCP over HTTP: notifications/cancelled on a second instance → the group gone, via Redis',
+  },
+  {
     name: 'cancel-mcp-http-resume',
     group: 'cancel',
     label: 'MCP over HTTP: GET with Last-Event-ID → first resumed event (memory store)',

@@ -121,6 +121,14 @@ async function runVariant(params: RunParams): Promise<RunResult> {
       const { measureMcpHttpResume } = await import('./mcp-http.js');
       return { cancelMs: await measureMcpHttpResume('redis', Math.max(10, params.reps * 3)) };
     }
+    if (name === 'redis-mcp-http-cancel') {
+      const { measureMcpHttpCancel } = await import('./mcp-http.js');
+      const times = await measureMcpHttpCancel(
+        join(params.fixtures, 'group-term.sh'),
+        Math.max(5, params.reps * 3),
+      );
+      return { cancelMs: times };
+    }
     if (name === 'redis-cancel') return redis.measureRedisCancel(Math.max(5, params.reps * 3));
     if (name === 'redis-web-cancel') {
       const { measureRedisWebCancel } = await import('./redis-web.js');

@@ -7,13 +7,15 @@ import { createToolRegistry, registerBuiltinTools } from '../src/kernel/index.js
 import { serveMcpHttp } from '../src/mcp/index.js';
 import { RedisRunStore } from '../src/redis/index.js';
 import type { RunStore } from '../src/runs/run-store.js';
+// Zombie-aware, as in bench/cancel.ts.
+import { processGroupAlive as groupRunning } from '../src/sources/exec/process-group.js';
 import type { RunResult } from './bench-result.js';
 import { countProgressLines } from './count-progress-lines.js';
 import { writeLinesFile } from './line-format.js';
 import { startBenchRedis } from './redis-server.js';
 
 /** `serveMcpHttp` on a `node:http` server on 127.0.0.1, and the SDK's Client connected to it. */
-async function serveAndConnect(store: RunStore | undefined, allow: string) {
+async function serveAndConnect(store: RunStore | undefined, allow: string, token?: string) {
   let handle: ((req: never, res: never) => void) | undefined;
   const http: Server = createServer((req, res) => handle?.(req as never, res as never));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -23,6 +25,7 @@ async function serveAndConnect(store: RunStore | undefined, allow: string) {
     timeoutS: 600,
     port,
     ...(store === undefined ? {} : { store }),
+    ...(token === undefined ? {} : { token }),
   });
   handle = mcp.handle as never;
   const url = `http://127.0.0.1:${port}/mcp`;
@@ -150,6 +153,81 @@ export async function measureMcpHttpResume(where: 'memory' | 'redis', reps: numb
     await served.close();
     await store?.close();
     await redis?.stop();
+  }
+  return times;
+}
+
+/**
+ * `redis-mcp-http-cancel`: two `serveMcpHttp` instances sharing a local Redis; a `tools/call` of
+ * `script` on the first, and once its progress names the group's leader, `notifications/cancelled`
+ * POSTed to the **second**; the time from that POST until no process of the group runs (polled
+ * every millisecond), `reps` times. What a balancer in front adds is not counted.
+ *
+ * @example
+ * ```ts
+ * const times = await measureMcpHttpCancel('bench/fixtures/group-term.sh', 10);
+ * ```
+ */
+export async function measureMcpHttpCancel(script: string, reps: number): Promise<number[]> {
+  const redis = await startBenchRedis();
+  const stores = [new RedisRunStore({ url: redis.url }), new RedisRunStore({ url: redis.url })];
+  const first = await serveAndConnect(stores[0], 'sh');
+  const second = await serveAndConnect(stores[1], 'sh', first.token);
+  const headers = {
+    accept: 'application/json, text/event-stream',
+    'content-type': 'application/json',
+    authorization: `Bearer ${first.token}`,
+    'mcp-session-id': first.sessionId,
+    'mcp-protocol-version': '2025-06-18',
+  };
+  const times: number[] = [];
+  try {
+    for (let rep = 0; rep < reps; rep++) {
+      const id = `bench-cancel-${rep}`;
+      const call = await fetch(first.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'Exec', arguments: { argv: ['sh', script] }, _meta: { progressToken: 1 } },
+        }),
+      });
+      const reader = (call.body as ReadableStream<Uint8Array>).getReader();
+      let text = '';
+      let match: RegExpExecArray | null = null;
+      while (match === null) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the call ended before its group was ready: ${text}`);
+        text += new TextDecoder().decode(value);
+        match = /pid (\d+)/.exec(text);
+      }
+      const pgid = Number(match[1]);
+      const started = performance.now();
+      const cancel = fetch(second.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { requestId: id },
+        }),
+      });
+      const deadline = started + 10_000;
+      while (groupRunning(pgid)) {
+        if (performance.now() > deadline) throw new Error(`process group ${pgid} still running after cancel`);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      times.push(performance.now() - started);
+      await cancel;
+      await reader.cancel().catch(() => {});
+    }
+  } finally {
+    await second.close();
+    await first.close();
+    for (const store of stores) await store.close();
+    await redis.stop();
   }
   return times;
 }

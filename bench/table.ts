@@ -117,6 +117,7 @@ export function renderTable(entries: readonly BenchEntry[], summary: BenchSummar
             : e.name === 'redis-cancel' ||
                 e.name === 'redis-web-cancel' ||
                 e.name === 'redis-mcp-http-resume' ||
+                e.name === 'redis-mcp-http-cancel' ||
                 e.name === 'redis-cluster-failover'
               ? [e.label, `median ${n(e.medianMs, ' ms')}`, `max ${n(e.maxMs, ' ms')}, ${n(e.reps)} reps`]
               : e.name === 'redis-latency' || e.name === 'redis-cluster-latency'

@@ -1,5 +1,14 @@
+import type {
+  CreateTaskOptions,
+  TaskStore,
+} from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolRequest,
+  CallToolResult,
+  CreateTaskResult,
+  Task,
+} from '@modelcontextprotocol/sdk/types.js';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import packageJson from '../../package.json' with { type: 'json' };
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
@@ -59,8 +68,8 @@ export const SERVE_MCP_OPTIONS = [
 export function mcpServerFactory(
   registry: ToolRegistry,
   options: ServeMcpOptions,
-  { catchUp }: { readonly catchUp: boolean },
-): (sdk: McpSdk) => Server {
+  { catchUp, tasks = false }: { readonly catchUp: boolean; readonly tasks?: boolean },
+): (sdk: McpSdk, request?: McpRequestTasks) => Server {
   if (typeof registry?.get !== 'function' || typeof registry.names !== 'function') {
     throw optionError('registry', 'a ToolRegistry (createToolRegistry)', registry, 'argument');
   }
@@ -85,19 +94,58 @@ export function mcpServerFactory(
   }
 
   const { served, hidden } = exposeTools(registry, policy);
-  const listing = [...served.values()].map(toMcpTool);
+  // With tasks, every tool may be run as one (a task-augmented tools/call).
+  const listing = [...served.values()]
+    .map(toMcpTool)
+    .map((tool) => (tasks ? { ...tool, execution: { taskSupport: 'optional' as const } } : tool));
   const dispatchRegistry = createToolRegistry();
   for (const tool of served.values()) dispatchRegistry.register(tool);
   const config = { served, hidden, dispatchRegistry, progressIntervalMs, pid, scheduler, catchUp };
 
-  return (sdk) => {
-    const server = new sdk.Server(serverInfo, { capabilities: { tools: {} } });
+  return (sdk, requestTasks) => {
+    const server = new sdk.Server(
+      serverInfo,
+      requestTasks === undefined
+        ? { capabilities: { tools: {} } }
+        : { capabilities: { tools: {}, tasks: TASKS_CAPABILITY }, taskStore: requestTasks.store },
+    );
     server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({ tools: listing }));
     server.setRequestHandler(sdk.CallToolRequestSchema, (request, extra) =>
-      tracedToolCall(request, extra, () => callTool(config, request, extra)),
+      tracedToolCall(request, extra, () =>
+        request.params.task !== undefined && requestTasks !== undefined
+          ? startTask(config, request, extra, requestTasks)
+          : callTool(config, request, extra),
+      ),
     );
     return server;
   };
+}
+
+/** What a server of `serveMcpHttp` offers of MCP Tasks: `tools/call` as a task, `tasks/list`, `tasks/cancel`. */
+const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+
+/** The MCP Tasks of one request's server: the SDK `TaskStore` of its session, and how a task starts. */
+export interface McpRequestTasks {
+  readonly store: TaskStore;
+  /** Creates a task and runs `run` for it in the background; resolves with the `Task`. */
+  start(requested: CreateTaskOptions, run: (signal: AbortSignal) => Promise<CallToolResult>): Promise<Task>;
+}
+
+/**
+ * A task-augmented `tools/call`: answered at once with the task, while the tool runs (buffered:
+ * no progress) on this instance until its end or a `tasks/cancel`, wherever that arrives.
+ */
+async function startTask(
+  config: CallConfig,
+  request: CallToolRequest,
+  extra: CallExtra,
+  tasks: McpRequestTasks,
+): Promise<CreateTaskResult> {
+  if (!config.served.has(request.params.name)) return callTool(config, request, extra) as never;
+  const task = await tasks.start(request.params.task ?? {}, (signal) =>
+    callTool(config, request, { ...extra, signal, _meta: {} }),
+  );
+  return { task };
 }
 
 type CallConfig = {

@@ -14,6 +14,7 @@ import { parseEventId } from './mcp-event-id.js';
 import { mcpHttpGuard } from './mcp-http-guard.js';
 import { mcpServerFactory, SERVE_MCP_OPTIONS } from './mcp-server-factory.js';
 import { McpSessions } from './mcp-sessions.js';
+import { McpTasks } from './mcp-tasks.js';
 import { readJsonBody } from './read-json-body.js';
 import { resumeMcpStream } from './resume-mcp-stream.js';
 import type { ServeMcpOptions } from './serve-mcp-options.js';
@@ -120,7 +121,7 @@ export function serveMcpHttp(registry: ToolRegistry, options: ServeMcpHttpOption
   const makeServer = mcpServerFactory(
     registry,
     { allowEnv: [], ...serverOptions, confineCwd: true },
-    { catchUp: false },
+    { catchUp: false, tasks: true },
   );
   const check = mcpHttpGuard({ token: token ?? undefined, hosts, port });
   // The scheduler was checked by mcpServerFactory.
@@ -132,7 +133,8 @@ export function serveMcpHttp(registry: ToolRegistry, options: ServeMcpHttpOption
   // with the PeerMissingError's message (500) rather than an unhandled rejection here.
   const sdk = loadMcpSdk();
   sdk.catch(() => {});
-  const context: McpPostContext = { store, sessions, sdk, makeServer, calls: new Map(), retryMs };
+  const tasks = new McpTasks(store, sessions);
+  const context: McpPostContext = { store, sessions, sdk, makeServer, tasks, calls: new Map(), retryMs };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const refusal = check(req);
@@ -150,8 +152,9 @@ export function serveMcpHttp(registry: ToolRegistry, options: ServeMcpHttpOption
     close: async () => {
       const running = [...context.calls.values()];
       for (const call of running) call.stop('server closed');
+      const tasksEnded = tasks.close();
       sessions.close();
-      await Promise.all(running.map((call) => call.done));
+      await Promise.all([...running.map((call) => call.done), tasksEnded]);
       if (options.store === undefined) await store.close();
     },
   };
@@ -230,21 +233,16 @@ async function post(context: McpPostContext, req: IncomingMessage, res: ServerRe
     await context.sessions.open(sessionId);
     holdWhileOpen(context.sessions, sessionId, res);
   } else {
+    // Cancels go out at once, beside the session check (one store round trip less on the way
+    // to the process group): a cancel naming no live run of a live session changes nothing.
+    const claimed = req.headers['mcp-session-id'];
+    const cancels =
+      typeof claimed === 'string' && SESSION_ID.test(claimed)
+        ? forwardCancels(context.store, claimed, messages)
+        : Promise.resolve();
     sessionId = await liveSession(context, req, res);
+    await cancels;
     if (sessionId === undefined) return;
-  }
-  for (const message of messages) {
-    if (message.method !== 'notifications/cancelled') continue;
-    const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
-    if (typeof requestId !== 'string' && typeof requestId !== 'number') continue;
-    const reason = (message.params as { reason?: unknown }).reason;
-    await context.store.cancel(
-      callRunId(sessionId, requestId),
-      typeof reason === 'string' ? reason : 'cancelled',
-      {
-        by: 'client',
-      },
-    );
   }
   const requests = messages.filter(
     (message) => typeof message.method === 'string' && message.id !== undefined,
@@ -267,12 +265,35 @@ async function liveSession(
     refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required');
     return undefined;
   }
-  if (!/^[\w-]{1,100}$/.test(sessionId) || !(await context.sessions.alive(sessionId))) {
+  if (!SESSION_ID.test(sessionId) || !(await context.sessions.alive(sessionId))) {
     refuse(res, 404, 'Session not found', undefined, -32001);
     return undefined;
   }
   holdWhileOpen(context.sessions, sessionId, res);
   return sessionId;
+}
+
+/** What a session id looks like (ours are UUIDs). */
+const SESSION_ID = /^[\w-]{1,100}$/;
+
+/**
+ * Each `notifications/cancelled` of `messages` as a cancel of its call's run in the store, which
+ * reaches the instance running the call (docs/mcp.md, "Cancel from anywhere").
+ */
+async function forwardCancels(
+  store: RunStore,
+  sessionId: string,
+  messages: readonly Record<string, unknown>[],
+): Promise<void> {
+  const cancels = messages.flatMap((message) => {
+    if (message.method !== 'notifications/cancelled') return [];
+    const params = message.params as { requestId?: RequestId; reason?: unknown } | undefined;
+    const requestId = params?.requestId;
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return [];
+    const reason = typeof params?.reason === 'string' ? params.reason : 'cancelled';
+    return [store.cancel(callRunId(sessionId, requestId), reason, { by: 'client' })];
+  });
+  await Promise.all(cancels);
 }
 
 /** The session is in use until `res` closes: its idle clock stops meanwhile. */

@@ -6,7 +6,9 @@ import type { RunStore } from '../runs/run-store.js';
 import type { McpSdk } from './load-mcp-sdk.js';
 import { callRunId } from './mcp-call-run-id.js';
 import { McpRunWriter } from './mcp-run-writer.js';
+import type { McpRequestTasks } from './mcp-server-factory.js';
 import type { McpSessions } from './mcp-sessions.js';
+import type { McpTasks } from './mcp-tasks.js';
 import { responseDemand } from './response-demand.js';
 import { StreamReaders } from './stream-readers.js';
 
@@ -16,7 +18,9 @@ export interface McpPostContext {
   readonly sessions: McpSessions;
   /** The SDK, loaded once when the server starts (an optional peer: this rejects where it is missing). */
   readonly sdk: Promise<McpSdk>;
-  readonly makeServer: (sdk: McpSdk) => Server;
+  readonly makeServer: (sdk: McpSdk, tasks?: McpRequestTasks) => Server;
+  /** The MCP Tasks of every session, kept in the store. */
+  readonly tasks: McpTasks;
   /**
    * The calls running on this instance, by run id: `stop(reason)` cancels one; `readers` are the
    * live readers of its stream here, whose pace its progress follows.
@@ -74,7 +78,10 @@ export async function serveMcpPost(
     },
     retryInterval: context.retryMs,
   });
-  const server = context.makeServer(sdk);
+  const server = context.makeServer(sdk, {
+    store: context.tasks.forSession(sessionId),
+    start: (requested, run) => context.tasks.start(sessionId, requested, run),
+  });
   const readers = new StreamReaders();
   let answered = 0;
   let finished = false;

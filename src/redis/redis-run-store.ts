@@ -269,6 +269,23 @@ export class RedisRunStore implements RunStore {
     return live === 1;
   }
 
+  /** The ids of the runs whose id starts with `prefix` (a `SCAN` of every master in a Cluster). */
+  async runIds(prefix: string): Promise<string[]> {
+    const glob = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&');
+    const pattern = `${glob(this.prefix)}:{${glob(prefix)}*}:meta`;
+    const nodes = 'nodes' in this.client ? this.client.nodes('master') : [this.client];
+    const ids = new Set<string>();
+    for (const node of nodes) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+        cursor = next;
+        for (const key of keys) ids.add(key.slice(this.prefix.length + 2, -':meta'.length - 1));
+      } while (cursor !== '0');
+    }
+    return [...ids];
+  }
+
   async info(runId: string): Promise<RunInfo | undefined> {
     this.#checkRunId(runId);
     const keys = runKeys(this.prefix, runId);

@@ -277,6 +277,11 @@ export class MemoryRunStore implements RunStore {
     return this.#runs.get(runId)?.log;
   }
 
+  async runIds(prefix: string): Promise<string[]> {
+    this.#sweep();
+    return [...this.#runs.keys()].filter((runId) => runId.startsWith(prefix));
+  }
+
   /**
    * Forgets run `runId` now, before its retention would: a new read gets `RUN_NOT_FOUND`, reads
    * already open and its writer go on with what they hold. Returns whether the run was held.

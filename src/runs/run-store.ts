@@ -96,6 +96,11 @@ export interface RunStore {
   cancel(runId: string, reason?: string, details?: CancelDetails): Promise<boolean>;
   /** What the store knows about the run, or `undefined` for an unknown one. */
   info(runId: string): Promise<RunInfo | undefined>;
+  /**
+   * The ids of the runs the store holds whose id starts with `prefix` (in no particular order;
+   * ended runs until their retention passes). Optional: `sluice/mcp` lists MCP tasks with it.
+   */
+  runIds?(prefix: string): Promise<string[]>;
   /** Releases the store's resources (connections, timers). */
   close(): Promise<void>;
 }

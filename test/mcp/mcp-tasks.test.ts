@@ -1,0 +1,130 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisRunStore } from '../../src/redis/index.js';
+import { MemoryRunStore } from '../../src/runs/index.js';
+import { pollUntil, processesWithTag } from '../support/processes.js';
+import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
+import { needs } from '../support/system-tools.js';
+import { GROUP_OF_SLEEPS } from './connect-in-memory.js';
+import { type InProcessMcpHttp, startInProcessMcpHttp } from './serve-mcp-http-in-process.js';
+
+/**
+ * The SDK's own Client over its Streamable HTTP transport. With `rejoin`, that client connects
+ * again on a new transport to its session (its request ids go on: a session's ids are unique).
+ */
+async function connect(url: string, rejoin?: { client: Client; sessionId: string }) {
+  const transport = new StreamableHTTPClientTransport(
+    new URL(url),
+    rejoin === undefined ? {} : { sessionId: rejoin.sessionId },
+  );
+  const client = rejoin?.client ?? new Client({ name: 'sluice-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, sessionId: transport.sessionId as string };
+}
+
+/** Starts `argv` as a task with a task-augmented tools/call; resolves the task's id. */
+async function startTask(client: Client, argv: string[]): Promise<string> {
+  const created = await client.request(
+    { method: 'tools/call', params: { name: 'Exec', arguments: { argv }, task: { ttl: 60_000 } } },
+    CreateTaskResultSchema,
+  );
+  expect(created.task).toMatchObject({ status: 'working', ttl: 60_000 });
+  return created.task.taskId;
+}
+
+/** The behaviour every store must give. */
+function taskBehaviour(servers: () => { call: InProcessMcpHttp; other: InProcessMcpHttp }) {
+  it('runs a tools/call as a task: its status, then its result through the SDK’s task stream', async () => {
+    const { client } = await connect(servers().call.url);
+    const messages = [];
+    for await (const message of client.experimental.tasks.callToolStream(
+      { name: 'Exec', arguments: { argv: ['sh', '-c', 'echo one; sleep 0.2; echo two'] } },
+      CallToolResultSchema,
+      { task: { ttl: 60_000 } },
+    )) {
+      messages.push(message);
+    }
+    expect(messages[0]?.type).toBe('taskCreated');
+    const last = messages.at(-1);
+    expect(last?.type).toBe('result');
+    expect(last?.type === 'result' && last.result.structuredContent).toMatchObject({
+      exit_code: 0,
+      stdout: 'one\ntwo\n',
+    });
+    const taskId = messages[0]?.type === 'taskCreated' ? messages[0].task.taskId : '';
+    expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({ taskId, status: 'completed' });
+    const { tasks } = await client.experimental.tasks.listTasks();
+    expect(tasks.map((task) => [task.taskId, task.status])).toContainEqual([taskId, 'completed']);
+    await client.close();
+  });
+
+  it('outlives its client: a new connection to the session (on the other instance) gets the result', async () => {
+    const first = await connect(servers().call.url);
+    const taskId = await startTask(first.client, ['sh', '-c', 'sleep 0.3; echo late']);
+    await first.client.close(); // the connection ends; the session stays
+    const second = await connect(servers().other.url, first);
+    const result = await second.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    expect(result.structuredContent).toMatchObject({ exit_code: 0, stdout: 'late\n' });
+    expect(await second.client.experimental.tasks.getTask(taskId)).toMatchObject({ status: 'completed' });
+    // A task of another session is not found.
+    const stranger = await connect(servers().other.url);
+    await expect(stranger.client.experimental.tasks.getTask(taskId)).rejects.toThrow(/not found/i);
+    await second.client.close();
+    await stranger.client.close();
+  });
+
+  it.skipIf(!needs('linux'))(
+    'tasks/cancel (on the other instance) kills the task’s process group; the task says cancelled',
+    async () => {
+      const first = await connect(servers().call.url);
+      const tag = `sluice-task-cancel-${process.pid}-${Date.now()}`;
+      const taskId = await startTask(first.client, ['sh', '-c', GROUP_OF_SLEEPS, tag]);
+      expect(await pollUntil(() => processesWithTag(tag).length >= 3, 20_000)).toBe(true);
+      await first.client.close();
+      const second = await connect(servers().other.url, first);
+      const cancelled = await second.client.experimental.tasks.cancelTask(taskId);
+      expect(cancelled).toMatchObject({ taskId, status: 'cancelled' });
+      expect(await pollUntil(() => processesWithTag(tag).length === 0, 2_000)).toBe(true);
+      const result = await second.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+      expect(result.isError).toBe(true);
+      await second.client.close();
+    },
+  );
+}
+
+describe('serveMcpHttp: MCP Tasks in the memory store (one instance)', () => {
+  let server: InProcessMcpHttp;
+  beforeAll(async () => {
+    server = await startInProcessMcpHttp({ allow: ['sh'], store: new MemoryRunStore() });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await server?.mcp.store.close();
+  });
+  taskBehaviour(() => ({ call: server, other: server }));
+});
+
+describe.skipIf(redisServerPath === undefined)(
+  'serveMcpHttp: MCP Tasks in Redis (two instances, each request on either)',
+  () => {
+    let redis: RedisServer;
+    const servers: InProcessMcpHttp[] = [];
+    beforeAll(async () => {
+      redis = await startRedis();
+      for (let index = 0; index < 2; index += 1) {
+        const store = new RedisRunStore({ url: redis.url });
+        servers.push(await startInProcessMcpHttp({ allow: ['sh'], store }));
+      }
+    });
+    afterAll(async () => {
+      for (const server of servers) {
+        await server.close();
+        await server.mcp.store.close();
+      }
+      await redis?.stop();
+    });
+    taskBehaviour(() => ({ call: servers[0] as InProcessMcpHttp, other: servers[1] as InProcessMcpHttp }));
+  },
+);

@@ -111,11 +111,9 @@ export function mcpServerFactory(
     );
     server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({ tools: listing }));
     server.setRequestHandler(sdk.CallToolRequestSchema, (request, extra) =>
-      tracedToolCall(request, extra, () =>
-        request.params.task !== undefined && requestTasks !== undefined
-          ? startTask(config, request, extra, requestTasks)
-          : callTool(config, request, extra),
-      ),
+      request.params.task !== undefined && requestTasks !== undefined
+        ? startTask(config, request, extra, requestTasks)
+        : tracedToolCall(request, extra, () => callTool(config, request, extra)),
     );
     return server;
   };

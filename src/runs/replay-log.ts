@@ -32,17 +32,6 @@ export interface ReplayEntry {
  * log also records how the stream ended: its final event, or a failure. It is what
  * `MemoryRunStore` keeps per run (and so what `toServerSentEvents` serves): a reader that wants
  * the events back gets them decoded from their frames ({@link decodeChunkFrame}).
- *
- * @example
- * ```ts
- * import { ReplayLog } from 'sluice/adapters';
- * const log = new ReplayLog({ maxEvents: 2, maxBytes: 1 << 20 });
- * for (let sequence = 0; sequence < 3; sequence += 1) {
- *   log.append({ sequence, kind: 'stdout', content: `line ${sequence}`, isFinal: sequence === 2 });
- * }
- * log.oldest; // 1 — event 0 was evicted
- * log.get(2)?.isFinal; // true
- * ```
  */
 export class ReplayLog {
   readonly #bounds: ReplayBounds;

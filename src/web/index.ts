@@ -4,4 +4,4 @@ export { RunRegistry } from './run-registry.js';
 export type { RunRegistryOptions } from './run-registry-options.js';
 export { startWebServer, type WebServer, type WebServerOptions } from './start-web-server.js';
 export { createWebGuard, type WebGuard, type WebGuardOptions, type WebRefusal } from './web-guard.js';
-export type { WebRun } from './web-run.js';
+export { WebRun } from './web-run.js';

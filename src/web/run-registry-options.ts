@@ -65,12 +65,6 @@ const KNOWN = [
 /**
  * Checks {@link RunRegistryOptions} by hand and fills in the defaults; a bad one throws a
  * `TypeError` naming it, in execa's template.
- *
- * @example
- * ```ts
- * readRunRegistryOptions({ maxRuns: 0 });
- * // TypeError: Expected the `maxRuns` option to be a positive integer, got `0` (number)
- * ```
  */
 export function readRunRegistryOptions(options: RunRegistryOptions = {}): RunRegistryConfig {
   if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);

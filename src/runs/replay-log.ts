@@ -15,7 +15,6 @@ export interface ReplayBounds {
 
 /** One retained event: its encoded SSE frame and its size. */
 export interface ReplayEntry {
-  /** The event's sequence number. */
   readonly sequence: number;
   /** The event encoded as one SSE frame (`id`, `event`, `data`), ready to write. */
   readonly frame: string;
@@ -56,7 +55,6 @@ export class ReplayLog {
     return this.#next;
   }
 
-  /** How many events are retained. */
   get size(): number {
     return this.#entries.length - this.#head;
   }

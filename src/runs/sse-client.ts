@@ -98,12 +98,10 @@ export class SseClient {
     return this.#valve.paused;
   }
 
-  /** Whether the connection is gone. */
   get closed(): boolean {
     return this.#closed;
   }
 
-  /** Ends the response normally. */
   end(): void {
     if (this.#closed) return;
     this.#sink.end();

@@ -9,7 +9,6 @@ import { createWriteStream, unlink, type WriteStream } from 'node:fs';
  * registry, exported for apps that serve downloads themselves.
  */
 export class RunLogFile {
-  /** Where the log is written. */
   readonly path: string;
   readonly #stream: WriteStream;
   #bytes = 0;

@@ -44,7 +44,6 @@ export interface RunRegistryConfig {
   readonly retainMs: number;
   readonly replay: ReplayBounds;
   readonly logDir: string | false | undefined;
-  /** The store runs live in. */
   readonly store: RunStore;
   /** Whether `store` is the registry's own memory store (which it then empties as it frees runs). */
   readonly ownStore: MemoryRunStore | undefined;

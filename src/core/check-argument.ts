@@ -4,13 +4,6 @@ import { optionError } from './option-error.js';
  * Checks a positional argument with `accepts` and throws a `TypeError` naming it, in the template
  * of the options: "Expected the `source` argument to be an Observable, got `5` (number)".
  * Internal: not exported from the package.
- *
- * @example
- * ```ts
- * import { isObservable } from 'rxjs';
- * import { checkArgument } from '../core/check-argument.js';
- * checkArgument(source, 'source', isObservable, 'an Observable');
- * ```
  */
 export function checkArgument(
   value: unknown,

@@ -2,12 +2,6 @@
  * Formats a rejected value the way execa's option errors do: `` `-1` (number) ``, short and typed
  * (`` `[1,2]` (array) ``, `` `null` (null) ``, `` `[function]` (function) ``). Used by every
  * option check in sluice so all messages share one template.
- *
- * @example
- * ```ts
- * import { describeValue } from '../core/describe-value.js'; // internal: not exported from the package
- * describeValue(-1); // '`-1` (number)'
- * ```
  */
 export function describeValue(value: unknown): string {
   const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;

@@ -1,11 +1,4 @@
-/**
- * Formats a duration in milliseconds for people: `850ms`, `3.2s`, `2m05s`.
- *
- * @example
- * ```ts
- * formatDuration(3200); // '3.2s'
- * ```
- */
+/** Formats a duration in milliseconds for people: `850ms`, `3.2s`, `2m05s`. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)}ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;

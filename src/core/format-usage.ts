@@ -4,11 +4,6 @@ import type { ExecUsage } from './exec-usage.js';
  * What a run used, in a few words for people — the CLI's summary line and the live page's footer
  * show it: `cpu 0.84s (0.80s user, 0.04s system)`, then where the controllers gave them
  * `peak memory 12.3 MiB` and `at most 3 processes`. `null` usage (a run without a cgroup) gives `''`.
- *
- * @example
- * ```ts
- * formatUsage({ cpuUserMs: 800, cpuSystemMs: 40 }); // 'cpu 0.84s (0.80s user, 0.04s system)'
- * ```
  */
 export function formatUsage(usage: ExecUsage | null | undefined): string {
   if (usage === null || usage === undefined) return '';

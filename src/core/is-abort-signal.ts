@@ -2,12 +2,6 @@
  * Whether `value` can be used as an `AbortSignal` (an `aborted` flag and `addEventListener`), so
  * that a signal from another realm (a test DOM, a polyfill) works too. Every `signal` and
  * `cancelSignal` option of sluice is checked with it. Internal: not exported from the package.
- *
- * @example
- * ```ts
- * import { isAbortSignal } from '../core/is-abort-signal.js';
- * const signal = readOption(options, 'signal', isAbortSignal, 'an AbortSignal', undefined);
- * ```
  */
 export function isAbortSignal(value: unknown): value is AbortSignal {
   return (

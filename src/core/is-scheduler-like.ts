@@ -5,12 +5,6 @@ import type { SchedulerLike } from 'rxjs';
  * `schedule()`): `asyncScheduler`, a `TestScheduler`, a `VirtualTimeScheduler`, or one from
  * another copy of RxJS. Every `scheduler` option of sluice is checked with it. Internal: not
  * exported from the package.
- *
- * @example
- * ```ts
- * import { isSchedulerLike } from '../core/is-scheduler-like.js';
- * const scheduler = readOption(options, 'scheduler', isSchedulerLike, 'a SchedulerLike', asyncScheduler);
- * ```
  */
 export function isSchedulerLike(value: unknown): value is SchedulerLike {
   return (

@@ -5,14 +5,6 @@ import { toRunFailure } from './run-failure.js';
  * The `failure` control frame: the stream's source errored after the events before it. `data` is
  * `{"code":…,"name":…,"message":…}` (`code` is the sluice error code, or `'STREAM_FAILED'` for an
  * error that has none). No `id`: a client resuming after the last event gets the failure again.
- *
- * @example
- * ```ts
- * import { SluiceError } from 'sluice';
- * import { encodeFailure } from 'sluice/adapters';
- * encodeFailure(new SluiceError('EXEC_FAILED', 'Command failed with exit code 1'));
- * // 'event: failure\ndata: {"code":"EXEC_FAILED","name":"SluiceError","message":"Command failed with exit code 1"}\n\n'
- * ```
  */
 export function encodeFailure(error: unknown): string {
   return encodeRunFailure(toRunFailure(error));

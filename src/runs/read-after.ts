@@ -5,12 +5,6 @@ import type { RunReadOptions } from './run-store.js';
 /**
  * Checks the options of a run read and returns `after`: a sequence, or `-1` when absent (read
  * from the start). Throws a `TypeError` in the options template otherwise. Internal.
- *
- * @example
- * ```ts
- * readAfter({ after: 41 }); // 41
- * readAfter({}); // -1
- * ```
  */
 export function readAfter(options: RunReadOptions): number {
   if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);

@@ -15,7 +15,6 @@ export interface ReplayBounds {
 
 /** One retained event: its encoded SSE frame and its size. */
 export interface ReplayEntry {
-  /** The event's sequence number. */
   readonly sequence: number;
   /** The event encoded as one SSE frame (`id`, `event`, `data`), ready to write. */
   readonly frame: string;
@@ -32,17 +31,6 @@ export interface ReplayEntry {
  * log also records how the stream ended: its final event, or a failure. It is what
  * `MemoryRunStore` keeps per run (and so what `toServerSentEvents` serves): a reader that wants
  * the events back gets them decoded from their frames ({@link decodeChunkFrame}).
- *
- * @example
- * ```ts
- * import { ReplayLog } from 'sluice/adapters';
- * const log = new ReplayLog({ maxEvents: 2, maxBytes: 1 << 20 });
- * for (let sequence = 0; sequence < 3; sequence += 1) {
- *   log.append({ sequence, kind: 'stdout', content: `line ${sequence}`, isFinal: sequence === 2 });
- * }
- * log.oldest; // 1 — event 0 was evicted
- * log.get(2)?.isFinal; // true
- * ```
  */
 export class ReplayLog {
   readonly #bounds: ReplayBounds;
@@ -67,7 +55,6 @@ export class ReplayLog {
     return this.#next;
   }
 
-  /** How many events are retained. */
   get size(): number {
     return this.#entries.length - this.#head;
   }

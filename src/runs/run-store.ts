@@ -44,7 +44,6 @@ export interface RunReadOptions {
  * acknowledges them asynchronously, a bounded number at a time.
  */
 export interface RunWriter {
-  /** The run being written. */
   readonly runId: string;
   /**
    * Paused while the writer holds as many unacknowledged events as it may (a slow or paused store):

@@ -32,13 +32,6 @@ export interface SseClientConfig {
  * that errors ends the response with a `failure` frame.
  *
  * The one SSE writer of sluice: `toServerSentEvents` and `runSseEndpoint` both serve through it.
- *
- * @example
- * ```ts
- * const config = { heartbeatMs: 15_000, stallTimeoutMs: 30_000, retryMs: 1000, scheduler: asyncScheduler };
- * const client = new SseClient(store.read('build-7', { after: 41 }), nodeResponseSink(res), 42, config, () => {});
- * client.cursor; // 42, then 43, … as events are written
- * ```
  */
 export class SseClient {
   #cursor: number;
@@ -105,12 +98,10 @@ export class SseClient {
     return this.#valve.paused;
   }
 
-  /** Whether the connection is gone. */
   get closed(): boolean {
     return this.#closed;
   }
 
-  /** Ends the response normally. */
   end(): void {
     if (this.#closed) return;
     this.#sink.end();

@@ -5,13 +5,6 @@ import type { ChunkEvent } from '../core/chunk.js';
  * sequence, kind, content, metadata?, isFinal }`) — an equal copy of the event as JSON has it (what
  * a Redis run store gives back too). Only for frames sluice encoded itself (their `data` is one
  * JSON line); a browser decodes with `decodeSseMessage` instead, which checks what it gets.
- *
- * @example
- * ```ts
- * import { decodeChunkFrame, encodeChunkEvent } from 'sluice/adapters';
- * decodeChunkFrame(encodeChunkEvent({ sequence: 0, kind: 'stdout', content: 'hi', isFinal: false }));
- * // { sequence: 0, kind: 'stdout', content: 'hi', isFinal: false }
- * ```
  */
 export function decodeChunkFrame(frame: string): ChunkEvent<unknown> {
   const data = frame.indexOf('\ndata: ') + 7;

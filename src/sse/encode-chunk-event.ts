@@ -6,13 +6,6 @@ import { formatSseFrame } from './format-sse-frame.js';
  * event as JSON (`{ sequence, kind, content, metadata?, isFinal }`), so a client can rebuild the
  * event exactly and resume with `Last-Event-ID: <sequence>`. Throws what `JSON.stringify` throws
  * (a `BigInt` or a cycle in `content`).
- *
- * @example
- * ```ts
- * import { encodeChunkEvent } from 'sluice/adapters';
- * encodeChunkEvent({ sequence: 0, kind: 'stdout', content: 'hi', isFinal: false });
- * // 'id: 0\nevent: stdout\ndata: {"sequence":0,"kind":"stdout","content":"hi","isFinal":false}\n\n'
- * ```
  */
 export function encodeChunkEvent(event: ChunkEvent<unknown>): string {
   const body =

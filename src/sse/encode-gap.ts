@@ -12,12 +12,6 @@ export interface SseGap {
  * The `gap` control frame: sent instead of a silent skip when a client (a reconnecting one, or a
  * live one that fell behind) needs events the replay log no longer holds. It carries no `id`, so
  * the client's `Last-Event-ID` is unchanged; `data` is `{"from":…,"to":…}`.
- *
- * @example
- * ```ts
- * import { encodeGap } from 'sluice/adapters';
- * encodeGap({ from: 3, to: 41 }); // 'event: gap\ndata: {"from":3,"to":41}\n\n'
- * ```
  */
 export function encodeGap(gap: SseGap): string {
   return formatSseFrame({ event: 'gap', data: JSON.stringify({ from: gap.from, to: gap.to }) });

@@ -5,13 +5,6 @@ import { formatSseFrame } from './format-sse-frame.js';
  * The `failure` control frame of a failure as a run store keeps it: `data` is
  * `{"code":…,"name":…,"message":…}`, no `id` (a client resuming after the last event gets the
  * failure again). See `docs/sse.md`.
- *
- * @example
- * ```ts
- * import { encodeRunFailure } from 'sluice/adapters';
- * encodeRunFailure({ code: 'OWNER_LOST', name: 'OwnerLostError', message: 'Run 7 lost its owner' });
- * // 'event: failure\ndata: {"code":"OWNER_LOST","name":"OwnerLostError","message":"Run 7 lost its owner"}\n\n'
- * ```
  */
 export function encodeRunFailure(failure: RunFailure): string {
   const { code, name, message } = failure;

@@ -24,14 +24,6 @@ const LINE_BREAK = /\r\n|\r|\n/;
  * count as line breaks, as the parser will split them), and a blank line to dispatch it.
  * `id` and `event` must not contain a line break or (for `id`) a NUL: that throws a `TypeError`
  * rather than producing a frame that would parse differently.
- *
- * @example
- * ```ts
- * import { formatSseFrame } from 'sluice/adapters';
- * formatSseFrame({ id: 3, event: 'stdout', data: 'a\nb' });
- * // 'id: 3\nevent: stdout\ndata: a\ndata: b\n\n'
- * formatSseFrame({ comment: 'heartbeat' }); // ': heartbeat\n\n'
- * ```
  */
 export function formatSseFrame(frame: SseFrame): string {
   let text = '';

@@ -8,17 +8,6 @@ import type { SseSink } from './sse-sink.js';
  * next tick; `write` returns `false` once what waits (joined or in the socket) reaches the
  * response's high-water mark, or while the socket says it is full, and `onDrain` follows when
  * it has room again; `onClose` is the `'close'` event.
- *
- * @example
- * ```ts
- * import { createServer } from 'node:http';
- * import { nodeResponseSink } from 'sluice/adapters';
- * createServer((req, res) => {
- *   const sink = nodeResponseSink(res);
- *   sink.write(': hello\n\n');
- *   sink.end();
- * });
- * ```
  */
 export function nodeResponseSink(res: ServerResponse): SseSink {
   res.writeHead(200, {

@@ -5,13 +5,6 @@ import { optionError } from '../core/option-error.js';
  * parameter (used by `fromEventSource` when it opens a fresh connection itself). Returns
  * `undefined` when neither is present; throws a `TypeError` naming the field when the value is
  * not a non-negative integer.
- *
- * @example
- * ```ts
- * import { readLastEventId } from 'sluice/adapters';
- * readLastEventId('7', '/runs/1/events'); // 7
- * readLastEventId(undefined, '/runs/1/events?lastEventId=3'); // 3
- * ```
  */
 export function readLastEventId(
   header: string | null | undefined,

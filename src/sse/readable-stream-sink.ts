@@ -4,15 +4,6 @@ import type { SseSink } from './sse-sink.js';
  * A WHATWG `ReadableStream` of UTF-8 bytes fed through an {@link SseSink}: `write` enqueues and
  * returns `false` once `highWaterMark` chunks wait unread; the stream's `pull` is the drain; a
  * reader's `cancel()` is the close. Use the stream as a fetch-style `Response` body.
- *
- * @example
- * ```ts
- * import { readableStreamSink } from 'sluice/adapters';
- * const { stream, sink } = readableStreamSink(16);
- * sink.write(': hello\n\n');
- * sink.end();
- * new Response(stream, { headers: { 'content-type': 'text/event-stream' } });
- * ```
  */
 export function readableStreamSink(highWaterMark: number): {
   stream: ReadableStream<Uint8Array>;

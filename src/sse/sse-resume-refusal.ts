@@ -14,14 +14,6 @@ export interface SseResumeState {
  * an `EventSource` stops reconnecting), `400` when `lastEventId` is ahead of a run that may still
  * go on. `undefined`: stream the events after `lastEventId`. `what` names the run in messages.
  * See `docs/sse.md`.
- *
- * @example
- * ```ts
- * import { sseResumeRefusal } from 'sluice/adapters';
- * sseResumeRefusal({ ended: true, failed: false, next: 31 }, 30, 'run build-7')?.status; // 204
- * sseResumeRefusal({ ended: false, failed: false, next: 31 }, 40, 'run build-7')?.status; // 400
- * sseResumeRefusal({ ended: false, failed: false, next: 31 }, 12, 'run build-7'); // undefined
- * ```
  */
 export function sseResumeRefusal(
   state: SseResumeState,

@@ -70,11 +70,6 @@ const encoder = new TextEncoder();
 /**
  * Validates a {@link FakeProcessScript} (a `TypeError` naming the field, before anything runs)
  * and compiles it into time-ordered steps. Internal to `src/testing`.
- *
- * @example
- * ```ts
- * compileScript({ stdout: '-a|' }).steps; // data@1, end@2, exit@2
- * ```
  */
 export function compileScript(script: FakeProcessScript): CompiledScript {
   if (typeof script !== 'object' || script === null)

@@ -20,11 +20,6 @@ export type FakeProcessNote =
  * delivered what the pipes held. An exit does not wait for the reader. A kill it does not ignore
  * ends it at once: what the pipes hold is still delivered, then both pipes end. No promises, no
  * real timers. Internal to `src/testing`.
- *
- * @example
- * ```ts
- * const handle = startFakeProcess(compileScript({ stdout: '-a|' }), events, scheduler, 4242, note);
- * ```
  */
 export function startFakeProcess(
   script: CompiledScript,

@@ -11,11 +11,6 @@ export type TimelineEntry<T> =
  * Parses a marble diagram the way `TestScheduler.run` does (1 frame = 1 ms, spaces ignored, time
  * progressions such as `10ms `), whether or not a `run` is active, with RxJS's own parser.
  * Throws a `TypeError` naming `field` for a diagram RxJS rejects. Internal to `src/testing`.
- *
- * @example
- * ```ts
- * parseTimeline('-a 10ms b|', { a: 1, b: 2 }, 'stdout'); // a@1, b@13, |@14
- * ```
  */
 export function parseTimeline<T>(
   marbles: string,

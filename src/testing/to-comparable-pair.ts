@@ -21,12 +21,6 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  * for the runner's assertion to match; an {@link exitEvent} expectation is decided here, so that
  * it works under any assertion (a match compares equal, a mismatch shows the fields it expected
  * beside the actual event).
- *
- * @example
- * ```ts
- * const [a, e] = toComparablePair(frames, expectedFrames);
- * assert(a, e);
- * ```
  */
 export function toComparablePair(actual: unknown, expected: unknown): [unknown, unknown] {
   if (isExitEventExpectation(expected)) {

@@ -29,11 +29,6 @@ export interface VirtualHostOptions {
 /**
  * Validates the options of {@link createVirtualHost} before anything is created: a `TypeError`
  * naming the field ("Expected the `driver` option to be 'manual' or 'clock', got `auto` (string)").
- *
- * @example
- * ```ts
- * checkVirtualHostOptions({ driver: 'clock' });
- * ```
  */
 export function checkVirtualHostOptions(options: VirtualHostOptions): void {
   if (typeof options !== 'object' || options === null)

@@ -7,11 +7,6 @@ import { build } from 'esbuild';
  * build fail if anything on the page's import graph needs Node. The package build runs this once
  * and ships the result inside `dist` (see `tsup.config.ts`); from source (`npm start`, tests)
  * {@link loadPageScript} runs it on first use. esbuild is a development dependency only.
- *
- * @example
- * ```ts
- * const script = await bundlePageScript(); // the text of /assets/page.js
- * ```
  */
 export async function bundlePageScript(
   entry = fileURLToPath(new URL('./page/main.ts', import.meta.url)),

@@ -13,7 +13,6 @@ import { writeStoredLog } from './write-stored-log.js';
 
 /** Options of {@link createWebHandler}. */
 export interface WebHandlerOptions {
-  /** The runs served. */
   readonly registry: RunRegistry;
   /** The access checks (see `createWebGuard`). */
   readonly guard: WebGuard;

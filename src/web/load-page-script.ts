@@ -8,14 +8,6 @@ let script: Promise<Buffer> | undefined;
 /**
  * The run page's script (one ES module), gzipped: served as is to browsers (they all accept
  * `gzip`), and small inside the package. Bundled once per process.
- *
- * @example
- * ```ts
- * import { gunzipSync } from 'node:zlib';
- * const gzipped = await loadPageScript();
- * res.writeHead(200, { 'content-type': 'text/javascript', 'content-encoding': 'gzip' }).end(gzipped);
- * gunzipSync(gzipped).toString(); // the script's text
- * ```
  */
 export function loadPageScript(): Promise<Buffer> {
   script ??= import('./bundle-page-script.js').then(async ({ bundlePageScript }) =>

@@ -7,18 +7,8 @@ import { createWriteStream, unlink, type WriteStream } from 'node:fs';
  * appended as they arrive (stdout and stderr interleaved, as a terminal shows them); strings are
  * written as UTF-8, bytes as they are, anything else is skipped. Internal to `sluice/web`'s run
  * registry, exported for apps that serve downloads themselves.
- *
- * @example
- * ```ts
- * import { RunLogFile } from 'sluice/web';
- * const log = new RunLogFile('/tmp/run-1.log');
- * log.write('hello\n');
- * await log.end(); // flushed: the file holds 'hello\n'
- * log.remove();
- * ```
  */
 export class RunLogFile {
-  /** Where the log is written. */
   readonly path: string;
   readonly #stream: WriteStream;
   #bytes = 0;

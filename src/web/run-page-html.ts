@@ -14,12 +14,6 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 /**
  * The HTML of the run page (its script and styles are `/assets/page.js` and
  * `/assets/page.css`). The command is escaped; nothing else on the page comes from outside.
- *
- * @example
- * ```ts
- * import { renderRunPage } from 'sluice/web';
- * res.end(renderRunPage({ id: run.id, command: run.command, elapsedMs: 0, canStart: false }));
- * ```
  */
 export function renderRunPage(info: RunPageInfo): string {
   const command = escapeHtml(info.command);

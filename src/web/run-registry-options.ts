@@ -44,7 +44,6 @@ export interface RunRegistryConfig {
   readonly retainMs: number;
   readonly replay: ReplayBounds;
   readonly logDir: string | false | undefined;
-  /** The store runs live in. */
   readonly store: RunStore;
   /** Whether `store` is the registry's own memory store (which it then empties as it frees runs). */
   readonly ownStore: MemoryRunStore | undefined;
@@ -65,12 +64,6 @@ const KNOWN = [
 /**
  * Checks {@link RunRegistryOptions} by hand and fills in the defaults; a bad one throws a
  * `TypeError` naming it, in execa's template.
- *
- * @example
- * ```ts
- * readRunRegistryOptions({ maxRuns: 0 });
- * // TypeError: Expected the `maxRuns` option to be a positive integer, got `0` (number)
- * ```
  */
 export function readRunRegistryOptions(options: RunRegistryOptions = {}): RunRegistryConfig {
   if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);

@@ -68,7 +68,6 @@ export class RunRegistry {
     return this.#config;
   }
 
-  /** The store runs live in. */
   get store(): RunStore {
     return this.#config.store;
   }

@@ -10,7 +10,6 @@ import type { WebRun } from './web-run.js';
 
 /** Options of {@link startWebServer}. */
 export interface WebServerOptions {
-  /** The runs to serve. */
   readonly registry: RunRegistry;
   /** The address to bind. Default `127.0.0.1`. */
   readonly host?: string;

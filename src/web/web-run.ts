@@ -6,11 +6,9 @@ import type { RunLogFile } from './run-log-file.js';
 
 /** What a {@link WebRun} shares with its registry; internal to `sluice/web`. */
 export interface WebRunHooks {
-  /** The store the run lives in. */
   readonly store: RunStore;
   /** Serves the store's runs over SSE. */
   readonly endpoint: RunSseEndpoint;
-  /** A viewer attached or left. */
   viewersChanged(run: WebRun): void;
   /** At most this many viewers at once. */
   readonly maxViewers: number;

@@ -12,13 +12,6 @@ import type { RunStore } from '../runs/run-store.js';
  * store's retention has trimmed are replaced by one line saying so. Paced by the response (the
  * read pauses while it does not drain); a closed response stops the read. The download of a run
  * that another server runs (and spools the full log of). Internal to `sluice/web`.
- *
- * @example
- * ```ts
- * const info = await store.info('build-7');
- * res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
- * if (info) writeStoredLog(store, 'build-7', info.next - 1, res);
- * ```
  */
 export function writeStoredLog(store: RunStore, runId: string, last: number, res: ServerResponse): void {
   const valve = new Valve();

@@ -2,7 +2,6 @@
 // script that the build bundled (ESM and CommonJS), and nothing in `dist` imports esbuild.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { gunzipSync } from 'node:zlib';
 
 const esm = await import('../../dist/web/index.js');
 const cjs = createRequire(import.meta.url)('../../dist/web/index.cjs');
@@ -12,24 +11,23 @@ for (const [name, web] of [
   ['esm', esm],
   ['cjs', cjs],
 ]) {
-  const script = gunzipSync(await web.loadPageScript()).toString();
-  if (!script.startsWith('/* sluice run page.') || script.length < 10_000) {
-    throw new Error(`dist/web (${name}) does not hold the bundled page script`);
+  const registry = new web.RunRegistry({ logDir: false });
+  registry.start(exec('echo', ['from dist'], { reject: false }), { command: 'echo from dist' });
+  const server = await web.startWebServer({ registry });
+  try {
+    const page = await fetch(server.url);
+    const script = await fetch(`${server.origin}/assets/page.js`);
+    if (page.status !== 200 || !(await page.text()).includes('echo from dist')) {
+      throw new Error(`dist/web (${name}) serves no page`);
+    }
+    const text = await script.text();
+    if (script.status !== 200 || !text.startsWith('/* sluice run page.') || text.length < 10_000) {
+      throw new Error(`dist/web (${name}) does not serve the bundled page script`);
+    }
+  } finally {
+    await server.close();
+    registry.close();
   }
-}
-
-const registry = new esm.RunRegistry({ logDir: false });
-registry.start(exec('echo', ['from dist'], { reject: false }), { command: 'echo from dist' });
-const server = await esm.startWebServer({ registry });
-try {
-  const page = await fetch(server.url);
-  const script = await fetch(`${server.origin}/assets/page.js`);
-  if (page.status !== 200 || !(await page.text()).includes('echo from dist')) throw new Error('no page');
-  if (script.status !== 200 || !(await script.text()).includes('sluice run page'))
-    throw new Error('no script');
-} finally {
-  await server.close();
-  registry.close();
 }
 
 const files = readdirSync(new URL('../../dist/', import.meta.url), { recursive: true }).filter((file) =>

@@ -107,7 +107,6 @@ export class SseStream {
     return this.#empty;
   }
 
-  /** The clients attached right now. */
   get clients(): number {
     return this.#clients.size;
   }

@@ -17,12 +17,6 @@ export interface FieldIssue {
  * — ``` `payload.stream` must be a boolean, got "yes" (string) ```, `` `callId` is required, got
  * nothing ``. `whole` names the value itself when `field` is `''`. Never throws, whatever the
  * value. Options and arguments of the API have their own template (`optionError`).
- *
- * @example
- * ```ts
- * describeIssue({ field: 'sequence', value: Number.NaN, problem: 'must be an integer' }, 'the frame');
- * // '`sequence` must be an integer, got NaN (number)'
- * ```
  */
 export function describeIssue(issue: FieldIssue, whole: string): string {
   const where = issue.field === '' ? whole : `\`${issue.field}\``;

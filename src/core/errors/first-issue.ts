@@ -9,14 +9,6 @@ import type { FieldIssue } from './describe-issue.js';
  * another message reads `is invalid (…)`. zod's default wording for a wrong type becomes `must be
  * a string`; an unknown key is reported at its own path with its own value, as `is not a known
  * field`.
- *
- * @example
- * ```ts
- * import { describeIssue } from './describe-issue.js';
- * const result = schema.safeParse(input);
- * if (!result.success) describeIssue(firstIssue(result.error, input, 'payload'), 'the payload');
- * // '`payload.stream` must be a boolean, got "yes" (string)'
- * ```
  */
 export function firstIssue(error: z.ZodError, input: unknown, prefix = ''): FieldIssue {
   const issue = error.issues[0];

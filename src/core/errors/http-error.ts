@@ -7,7 +7,6 @@ export type HttpErrorCode = 'HTTP_STATUS' | 'HTTP_FAILED' | 'TIMEOUT';
 
 /** Details carried by an {@link HttpError}. */
 export interface HttpErrorInfo {
-  /** The requested URL. */
   readonly url: string;
   /** The request method (`GET` unless the request init said otherwise). */
   readonly method: string;

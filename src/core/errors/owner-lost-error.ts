@@ -2,7 +2,6 @@ import { isSluiceError, SluiceError } from './sluice-error.js';
 
 /** Details carried by an {@link OwnerLostError}. */
 export interface OwnerLostInfo {
-  /** The run whose owner was lost. */
   readonly runId: string;
   /** The owner's id, when the store knew it. */
   readonly owner: string | undefined;

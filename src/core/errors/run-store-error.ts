@@ -10,7 +10,6 @@ export type RunStoreErrorCode = 'RUN_NOT_FOUND' | 'RUN_EXISTS' | 'RUN_STORE_FAIL
 
 /** Details carried by a {@link RunStoreError}. */
 export interface RunStoreErrorInfo {
-  /** The run concerned. */
   readonly runId: string;
 }
 

@@ -12,7 +12,6 @@ export type SequenceRule =
 
 /** Details carried by a {@link SequenceError}. */
 export interface SequenceErrorInfo {
-  /** The rule that was broken. */
   rule: SequenceRule;
   /** The sequence number that was expected next (undefined after the final event). */
   expected: number | undefined;

@@ -32,7 +32,6 @@ export type SluiceErrorCode =
 
 /** Options accepted by every sluice error constructor. */
 export interface SluiceErrorOptions<I = unknown> {
-  /** The underlying error, if any. */
   cause?: unknown;
   /** Structured details about the failure (a result, a frame, the sequence numbers involved…). */
   info?: I;

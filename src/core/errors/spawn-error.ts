@@ -4,7 +4,6 @@ import { isSluiceError, SluiceError } from './sluice-error.js';
 export interface SpawnErrorInfo {
   /** The OS error code (`ENOENT`, `EACCES`, `ENOTDIR`, …), or `'UNKNOWN'`. */
   errno: string;
-  /** The file that was to be run. */
   file: string;
   /** The working directory it was to run in, if one was given. */
   cwd: string | undefined;

@@ -21,12 +21,6 @@ export interface RunEnd {
 /**
  * Describes a run's final event (`exit` from `exec`, or an `end` sentinel with its `reason`).
  * `cancelledHere` says whether this page asked for the cancel.
- *
- * @example
- * ```ts
- * describeEnd({ kind: 'end', content: null, metadata: { reason: 'cancelled', by: 'terminal' } }, false).text;
- * // 'Cancelled from the terminal'
- * ```
  */
 export function describeEnd(
   event: { kind: string; content: unknown; metadata?: Readonly<Record<string, unknown>> },
@@ -84,11 +78,6 @@ export function describeEnd(
  * the run is no longer held (`404`), access was refused, the run's owner was lost (`OWNER_LOST`:
  * the server running it died, its lease in the store expired), or the run itself failed (a
  * `failure` event: the command could not be started, say).
- *
- * @example
- * ```ts
- * describeFailure(new SluiceError('HTTP_FAILED', 'dropped 6 times')).text; // 'Connection lost: the server is gone'
- * ```
  */
 export function describeFailure(error: unknown): RunEnd {
   const code = (error as { code?: unknown } | null)?.code;

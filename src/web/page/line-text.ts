@@ -17,26 +17,12 @@ export interface LineText {
 const SGR = /\x1b\[[0-9;:]*m/g;
 const MAX_CARRIED = 16;
 
-/**
- * A line with nothing on it yet.
- *
- * @example
- * ```ts
- * emptyLine(); // { text: '', carried: '', returned: false }
- * ```
- */
+/** A line with nothing on it yet. */
 export function emptyLine(): LineText {
   return { text: '', carried: '', returned: false };
 }
 
-/**
- * Appends `piece` (no `\n` in it) to `line`, applying its carriage returns.
- *
- * @example
- * ```ts
- * appendToLine(emptyLine(), 'downloading… 50%\rdone').text; // 'done'
- * ```
- */
+/** Appends `piece` (no `\n` in it) to `line`, applying its carriage returns. */
 export function appendToLine(line: LineText, piece: string): LineText {
   if (piece === '') return line;
   if (!piece.includes('\r')) {
@@ -63,11 +49,6 @@ export function appendToLine(line: LineText, piece: string): LineText {
  * The SGR sequences of `text` still in force at its end: those after the last reset
  * (`ESC[0m`, `ESC[m`), at most the last 16. What a line hands on to the next line of its
  * stream, so colour set on one line and reset on a later one colours the lines between.
- *
- * @example
- * ```ts
- * activeSgr('\x1b[1mA\x1b[0m\x1b[31mB'); // '\x1b[31m'
- * ```
  */
 export function activeSgr(text: string): string {
   if (!text.includes('\x1b')) return '';
@@ -87,11 +68,6 @@ export function activeSgr(text: string): string {
 /**
  * `text` without a trailing escape sequence cut in the middle (a line split by the source's
  * line limit can end inside one), so an ANSI renderer never holds it back for the next call.
- *
- * @example
- * ```ts
- * withoutCutEscape('red \x1b[3'); // 'red '
- * ```
  */
 export function withoutCutEscape(text: string): string {
   const lastEscape = text.lastIndexOf('\x1b');

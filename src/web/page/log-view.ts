@@ -43,13 +43,6 @@ const MAX_HTML_PART = 50;
  * coloured lines goes as a whole, so up to 49 lines fewer may be shown). Lines that
  * arrive faster than frames are kept as text until the next frame, at most `2 × maxLines` of
  * them, so a hidden tab (no frames) stays bounded too.
- *
- * @example
- * ```ts
- * const view = new LogView(document.querySelector('#log')!, 5000);
- * view.push('stdout', '\x1b[31mred\x1b[0m and plain\n');
- * view.push('stderr', 'warning\n');
- * ```
  */
 export class LogView {
   readonly #container: HTMLElement;

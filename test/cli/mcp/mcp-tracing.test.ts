@@ -75,6 +75,9 @@ describe('sluice mcp over stdio carries the host’s trace (_meta.traceparent)',
         'sluice.end_reason': 'complete',
       },
     });
+    // The Exec tool's run is the server span's child: the host's trace reaches the command.
+    const run = readSpanFile(spans).find((span) => span.name === 'exec sh');
+    expect(run).toMatchObject({ traceId: hostTraceId, parentSpanId: server?.spanId });
   });
 
   it('a plain SDK call with a traceparent of its own in _meta: the server’s span takes it as parent, tracestate kept', async () => {

@@ -1,6 +1,10 @@
 import { CancelledError, isCancelledError } from '../../core/errors/cancelled-error.js';
+import { isSluiceError } from '../../core/errors/sluice-error.js';
+import { isSpawnError } from '../../core/errors/spawn-error.js';
 import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
-import { type ExecResult, type ExecUsage, exec } from '../../sources/exec.js';
+import { type ExecEvent, type ExecResult, type ExecUsage, exec } from '../../sources/exec.js';
+import type { RunEndReason } from '../../trace/run-span.js';
+import { startRunSpan } from '../../trace/start-run-span.js';
 import { type ExecToolArgs, execToolArgsSchema } from './exec-tool-args.js';
 import type { ExecToolResult, ExecToolUsage } from './exec-tool-result.js';
 import { execToolResultSchema } from './exec-tool-result-schema.js';
@@ -51,21 +55,40 @@ function runExecTool(args: ExecToolArgs, ctx: ToolContext, config: ExecToolConfi
   const options = toExecOptions(args, config);
   if (ctx.signal !== undefined) options.cancelSignal = ctx.signal;
   const source = exec(file, rest, options);
+  // The tool call's span (the GenAI conventions' `execute_tool`), parent of the run's own.
+  const span = startRunSpan('tool', 'execute_tool Exec', TOOL_ATTRIBUTES);
   return new Promise<ExecToolResult>((resolve, reject) => {
-    subscribeWithDemand(source, ctx.demand ?? null, {
-      next: (event) => {
-        if (event.kind === 'exit') resolve(toResult(event.content));
-        else if (streaming) emit(ctx, event.kind, event.content, event.metadata?.partial === true);
+    const observer = {
+      next: (event: ExecEvent) => {
+        if (event.kind === 'exit') {
+          span.end(toolEndReason(event.content));
+          resolve(toResult(event.content));
+        } else if (streaming) emit(ctx, event.kind, event.content, event.metadata?.partial === true);
       },
       error: (error: unknown) => {
-        if (!isCancelledError(error)) return reject(error);
+        const cancelled = isCancelledError(error);
+        const errorType = isSluiceError(error) ? error.code : '_OTHER';
+        span.end(cancelled ? 'cancel' : isSpawnError(error) ? 'spawn_failure' : 'error', {
+          errorType,
+          message: (error as Error)?.message,
+        });
+        if (!cancelled) return reject(error);
         const partial = error.info?.result as ExecResult | undefined;
         const result = partial === undefined ? undefined : toResult(partial);
         const message = `Exec \`${file}\` was cancelled`;
         reject(new CancelledError(message, { reason: error.info?.reason, result }, { cause: error }));
       },
-    });
+    };
+    span.within(() => subscribeWithDemand(source, ctx.demand ?? null, observer));
   });
+}
+
+const TOOL_ATTRIBUTES = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'Exec' } as const;
+
+/** The tool span's reason: how the run ended; its status is an error only when the call fails. */
+function toolEndReason(result: ExecResult): RunEndReason {
+  if (result.timedOut) return 'timeout';
+  return result.signal === null ? 'exit' : 'signal';
 }
 
 function emit(ctx: ToolContext, kind: 'stdout' | 'stderr', content: string, partial: boolean): void {

@@ -50,9 +50,11 @@ describe.skipIf(!needs('linux', 'python3'))('the supervisor traced (a span per r
       'sluice.tool_calls': 1,
       'sluice.lines': 2,
     });
-    // The runner's own process and the command its Exec call ran are both the runner span's children.
+    // The runner's own process and its Exec tool call are the runner span's children.
     expect(parentOf(named('exec python3')[0])).toBe(runner?.spanContext().spanId);
-    expect(parentOf(named('exec sh')[0])).toBe(runner?.spanContext().spanId);
+    const [tool] = named('execute_tool Exec');
+    expect(parentOf(tool)).toBe(runner?.spanContext().spanId);
+    expect(parentOf(named('exec sh')[0])).toBe(tool?.spanContext().spanId);
   });
 
   it('an in-process runner killed, and one timed out: cancel and timeout', async () => {

@@ -72,16 +72,7 @@ export function fromMcpToolCall(
   ) {
     throw optionError('params', 'an object with a non-empty `name`', params, 'argument');
   }
-  if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
-  rejectUnknownOptions(options, ['timeoutMs', 'resetTimeoutOnProgress', 'maxTotalTimeoutMs']);
-  const { timeoutMs = 60_000, resetTimeoutOnProgress = true, maxTotalTimeoutMs } = options;
-  if (!isDelay(timeoutMs)) throw optionError('timeoutMs', `an integer from 1 to ${MAX_DELAY_MS}`, timeoutMs);
-  if (typeof resetTimeoutOnProgress !== 'boolean') {
-    throw optionError('resetTimeoutOnProgress', 'a boolean', resetTimeoutOnProgress);
-  }
-  if (maxTotalTimeoutMs !== undefined && !isDelay(maxTotalTimeoutMs)) {
-    throw optionError('maxTotalTimeoutMs', `an integer from 1 to ${MAX_DELAY_MS}`, maxTotalTimeoutMs);
-  }
+  const { timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs } = readCallOptions(options);
   const { name } = params;
 
   return new Observable<McpToolCallEvent>((subscriber) => {
@@ -141,6 +132,21 @@ export function fromMcpToolCall(
       controller.abort('The subscriber unsubscribed');
     };
   });
+}
+
+/** The options of {@link fromMcpToolCall}, checked and defaulted. */
+function readCallOptions(options: FromMcpToolCallOptions) {
+  if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
+  rejectUnknownOptions(options, ['timeoutMs', 'resetTimeoutOnProgress', 'maxTotalTimeoutMs']);
+  const { timeoutMs = 60_000, resetTimeoutOnProgress = true, maxTotalTimeoutMs } = options;
+  if (!isDelay(timeoutMs)) throw optionError('timeoutMs', `an integer from 1 to ${MAX_DELAY_MS}`, timeoutMs);
+  if (typeof resetTimeoutOnProgress !== 'boolean') {
+    throw optionError('resetTimeoutOnProgress', 'a boolean', resetTimeoutOnProgress);
+  }
+  if (maxTotalTimeoutMs !== undefined && !isDelay(maxTotalTimeoutMs)) {
+    throw optionError('maxTotalTimeoutMs', `an integer from 1 to ${MAX_DELAY_MS}`, maxTotalTimeoutMs);
+  }
+  return { timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs };
 }
 
 function isDelay(value: unknown): boolean {

@@ -61,6 +61,9 @@ describe.skipIf(redisServerPath === undefined)('a Redis run keeps its trace (sub
         'process.exit.code': 4,
       },
     });
+    // The command's run is the job span's child.
+    const run = readSpanFile(spans.worker).find((span) => span.name === 'exec sh');
+    expect(run).toMatchObject({ traceId: SUBMITTER.traceId, parentSpanId: job?.spanId });
     // The run stores the context it was written in: the worker's span of it.
     const [traceparent, tracestate] = await store.client.hmget(
       runKeys('sluice', runId).meta,

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { isSchedulerLike } from '../../core/is-scheduler-like.js';
 import { optionError } from '../../core/option-error.js';
@@ -74,6 +75,8 @@ export interface Supervisor {
  * of its tools emits is recorded in arrival order, delivered to `wait({ onChunk })` in real time
  * and available as `handle.chunks$`; tool calls go through `dispatchToolCall` with a guarded
  * `onChunk`, so a `stream: true` Exec call streams its lines to the caller while the tool runs.
+ * With `@opentelemetry/api` and an SDK, each runner is a span (`runner <program>`, a child of the
+ * context `spawn` is called in) over its process's run and its tool calls (docs/tracing.md).
  *
  * @example
  * ```ts
@@ -192,6 +195,7 @@ function spawnRunner(
         });
   return startRunner(link, {
     pid,
+    name: typeof runner === 'function' ? undefined : basename(runner[0] as string),
     registry: config.registry,
     kernel: config.kernel,
     scheduler,

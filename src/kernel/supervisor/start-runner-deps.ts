@@ -5,6 +5,8 @@ import type { MalformedLine } from './runner-exit-info.js';
 /** What {@link startRunner} needs besides the link. */
 export interface StartRunnerDeps {
   readonly pid: number;
+  /** What the runner's span is named after (`runner <name>`): the program of a child runner. Default `in-process`. */
+  readonly name?: string | undefined;
   readonly registry: ToolRegistry;
   readonly kernel?: unknown;
   readonly scheduler: SchedulerLike;

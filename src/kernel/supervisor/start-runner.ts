@@ -6,6 +6,8 @@ import { readFunction } from '../../core/read-function.js';
 import { readInteger } from '../../core/read-integer.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
+import type { RunEndDetails, RunEndReason, RunSpan } from '../../trace/run-span.js';
+import { startRunSpan } from '../../trace/start-run-span.js';
 import { dispatchToolCall } from '../tools/dispatch-tool-call.js';
 import type { ToolChunk } from '../tools/tool-chunk.js';
 import { LineJoiner } from './line-joiner.js';
@@ -56,12 +58,17 @@ class Runner {
   #status: RunnerStatus | undefined;
   #failure: { error: unknown } | undefined;
   #sink: Subscription | undefined;
+  /** The runner's span: its link (a child process's `exec` span) and its tool calls run under it. */
+  readonly #span: RunSpan;
 
   constructor(
     private readonly link: RunnerLink,
     private readonly deps: StartRunnerDeps,
   ) {
     this.#startedAt = deps.scheduler.now();
+    this.#span = startRunSpan('runner', `runner ${deps.name ?? 'in-process'}`, {
+      'sluice.kernel.pid': deps.pid,
+    });
     this.#record = new RunnerRecord(
       deps.maxChunks ?? DEFAULT_MAX_CHUNKS,
       deps.maxMalformed ?? DEFAULT_MAX_MALFORMED,
@@ -82,22 +89,24 @@ class Runner {
     // Held before subscribing, so that an exit arriving synchronously during subscribe closes it at
     // once; it carries no demand: a runner is read as fast as it writes (chunks go to `onChunk`).
     this.#sink = new Subscription();
-    subscribeWithDemand(
-      this.link.events$,
-      null,
-      {
-        next: (event: RunnerLinkEvent) => this.#onEvent(event),
-        error: (error: unknown) => this.#fail(error),
-        complete: () => this.#finish({ exitCode: null, signal: null, timedOut: false }),
-      },
-      this.#sink,
+    this.#span.within(() =>
+      subscribeWithDemand(
+        this.link.events$,
+        null,
+        {
+          next: (event: RunnerLinkEvent) => this.#onEvent(event),
+          error: (error: unknown) => this.#fail(error),
+          complete: () => this.#finish({ exitCode: null, signal: null, timedOut: false }, 'complete'),
+        },
+        this.#sink,
+      ),
     );
     const chunks$ = new Observable<ToolChunk>((subscriber) => this.#replayThenFollow(subscriber));
     return {
       pid: this.deps.pid,
       chunks$,
       observe: () => chunks$,
-      kill: () => this.#finish({ exitCode: null, signal: null, timedOut: false }),
+      kill: () => this.#finish({ exitCode: null, signal: null, timedOut: false }, 'cancel'),
       wait: (options?: RunnerWaitOptions) => this.#wait(chunks$, options),
     };
   }
@@ -132,7 +141,7 @@ class Runner {
       timeoutMs === undefined || timeoutMs === 0
         ? undefined
         : this.deps.scheduler.schedule(
-            () => this.#finish({ exitCode: null, signal: null, timedOut: true }),
+            () => this.#finish({ exitCode: null, signal: null, timedOut: true }, 'timeout'),
             timeoutMs,
           );
     return this.#done.promise.finally(() => {
@@ -147,7 +156,7 @@ class Runner {
     this.#live.next(chunk);
   }
 
-  #finish(status: RunnerStatus): void {
+  #finish(status: RunnerStatus, reason: RunEndReason): void {
     if (this.#ended) return;
     this.#lines.flush();
     this.#status = status;
@@ -156,11 +165,15 @@ class Runner {
     this.#sink?.unsubscribe();
     this.#live.complete();
     const durationMs = Math.max(0, this.deps.scheduler.now() - this.#startedAt);
-    this.#done.resolve(this.#record.exitInfo(this.deps.pid, status, durationMs));
+    const info = this.#record.exitInfo(this.deps.pid, status, durationMs);
+    this.#span.end(reason, runnerSpanEnd(info));
+    this.#done.resolve(info);
   }
 
   #fail(error: unknown): void {
     if (this.#ended) return;
+    const message = error instanceof Error ? error.message : String(error);
+    this.#span.end('error', { errorType: error instanceof Error ? error.name : 'Error', message });
     this.#failure = { error };
     this.#calls.clear();
     this.#tools.abort();
@@ -178,8 +191,10 @@ class Runner {
   }
 
   #onEvent(event: RunnerLinkEvent) {
-    if (event.type === 'exit')
-      return this.#finish({ exitCode: event.exitCode, signal: event.signal, timedOut: false });
+    if (event.type === 'exit') {
+      const status = { exitCode: event.exitCode, signal: event.signal, timedOut: false };
+      return this.#finish(status, event.signal === null ? 'exit' : 'signal');
+    }
     if (event.stream === 'stderr') return this.#record.addStderr(event.text);
     this.#lines.push(event.text, event.partial === true);
   }
@@ -203,17 +218,28 @@ class Runner {
     const { pid, registry, kernel } = this.deps;
     this.#calls.add(async () => {
       const onChunk = (chunk: ToolChunk) => this.#emit(chunk);
-      const answer = await dispatchToolCall({
-        msg: message,
-        pid,
-        registry,
-        kernel,
-        onChunk,
-        signal: this.#tools.signal,
-      });
+      // In the runner's span: the Exec tool's run is its child.
+      const answer = await this.#span.within(() =>
+        dispatchToolCall({ msg: message, pid, registry, kernel, onChunk, signal: this.#tools.signal }),
+      );
       if (this.#ended) return;
       call.result = answer;
       this.link.send(toolResultLine(id, answer));
     });
   }
+}
+
+/** What a runner's span records at its end: exit code, chunks, tool calls, malformed lines, and status. */
+function runnerSpanEnd(info: RunnerExitInfo): RunEndDetails {
+  const failed = info.timedOut || info.signal !== null || (info.exitCode !== null && info.exitCode !== 0);
+  const errorType = info.timedOut ? 'timeout' : (info.signal ?? String(info.exitCode));
+  return {
+    lines: info.chunks.length + info.chunksDropped,
+    attributes: {
+      'process.exit.code': info.exitCode ?? undefined,
+      'sluice.tool_calls': info.toolCalls.length,
+      'sluice.malformed': info.malformed.length + info.malformedDropped,
+    },
+    ...(failed ? { errorType } : {}),
+  };
 }

@@ -75,6 +75,11 @@ describe('sluice mcp over stdio carries the host’s trace (_meta.traceparent)',
         'sluice.end_reason': 'complete',
       },
     });
+    // The Exec tool's span is the server span's child, the command's run its own: the host's trace reaches the command.
+    const tool = readSpanFile(spans).find((span) => span.name === 'execute_tool Exec');
+    expect(tool).toMatchObject({ traceId: hostTraceId, parentSpanId: server?.spanId });
+    const run = readSpanFile(spans).find((span) => span.name === 'exec sh');
+    expect(run).toMatchObject({ traceId: hostTraceId, parentSpanId: tool?.spanId });
   });
 
   it('a plain SDK call with a traceparent of its own in _meta: the server’s span takes it as parent, tracestate kept', async () => {
@@ -85,10 +90,14 @@ describe('sluice mcp over stdio carries the host’s trace (_meta.traceparent)',
       _meta: { traceparent, tracestate: 'vendor=abc' },
     });
     expect(result.isError).toBe(true);
-    const server = readSpanFile(spans).filter((span) => span.traceId === '0af7651916cd43dd8448eb211c80319c');
-    expect(server).toHaveLength(1);
+    const inTrace = readSpanFile(spans).filter((span) => span.traceId === '0af7651916cd43dd8448eb211c80319c');
+    expect(inTrace.map((span) => span.name).sort()).toEqual([
+      'exec sh',
+      'execute_tool Exec',
+      'tools/call Exec',
+    ]);
+    const server = inTrace.filter((span) => span.name === 'tools/call Exec');
     expect(server[0]).toMatchObject({
-      name: 'tools/call Exec',
       parentSpanId: 'b7ad6b7169203331',
       traceState: 'vendor=abc',
       attributes: { 'error.type': 'tool_error', 'sluice.end_reason': 'error' },

@@ -13,6 +13,7 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import packageJson from '../../package.json' with { type: 'json' };
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { optionError } from '../core/option-error.js';
+import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import {
   createToolRegistry,
@@ -77,14 +78,11 @@ export function mcpServerFactory(
   rejectUnknownOptions(options, SERVE_MCP_OPTIONS);
   const policy = readExecPolicy(options);
   const {
-    progressIntervalMs = 20,
     serverInfo = { name: 'sluice', version: packageJson.version },
     pid = process.pid,
     scheduler = asyncScheduler,
   } = options;
-  if (!Number.isInteger(progressIntervalMs) || progressIntervalMs < 0 || progressIntervalMs > MAX_DELAY_MS) {
-    throw optionError('progressIntervalMs', `an integer from 0 to ${MAX_DELAY_MS}`, progressIntervalMs);
-  }
+  const progressIntervalMs = readInteger(options, 'progressIntervalMs', 20, { max: MAX_DELAY_MS });
   if (typeof serverInfo?.name !== 'string' || typeof serverInfo.version !== 'string') {
     throw optionError('serverInfo', 'an object with a string `name` and `version`', serverInfo);
   }

@@ -4,6 +4,7 @@ import type { JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.
 import { asyncScheduler } from 'rxjs';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { optionError } from '../core/option-error.js';
+import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import type { ToolRegistry } from '../kernel/index.js';
 import { MemoryRunStore } from '../runs/memory-run-store.js';
@@ -94,13 +95,7 @@ export function serveMcpHttp(registry: ToolRegistry, options: ServeMcpHttpOption
   if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
   const http = ['port', 'hosts', 'token', 'store', 'path', 'retryMs', 'sessionIdleMs'];
   rejectUnknownOptions(options, [...SERVE_MCP_OPTIONS.filter((name) => name !== 'confineCwd'), ...http]);
-  const {
-    port,
-    hosts = ['127.0.0.1', 'localhost', '[::1]'],
-    path = '/mcp',
-    retryMs = 500,
-    sessionIdleMs = 1_800_000,
-  } = options;
+  const { port, hosts = ['127.0.0.1', 'localhost', '[::1]'], path = '/mcp' } = options;
   if (!Number.isInteger(port) || port < 1 || port > 65_535) throw optionError('port', 'a port number', port);
   const token = options.token === undefined ? randomBytes(18).toString('base64url') : options.token;
   if (token !== null && (typeof token !== 'string' || token.length < 16)) {
@@ -108,11 +103,8 @@ export function serveMcpHttp(registry: ToolRegistry, options: ServeMcpHttpOption
   }
   if (typeof path !== 'string' || !path.startsWith('/'))
     throw optionError('path', 'a path starting with /', path);
-  if (!Number.isSafeInteger(retryMs) || retryMs < 0)
-    throw optionError('retryMs', 'a non-negative integer', retryMs);
-  if (!Number.isInteger(sessionIdleMs) || sessionIdleMs < 1 || sessionIdleMs > MAX_DELAY_MS) {
-    throw optionError('sessionIdleMs', `an integer from 1 to ${MAX_DELAY_MS}`, sessionIdleMs);
-  }
+  const retryMs = readInteger(options, 'retryMs', 500);
+  const sessionIdleMs = readInteger(options, 'sessionIdleMs', 1_800_000, { min: 1, max: MAX_DELAY_MS });
   const store = options.store ?? new MemoryRunStore();
   if (typeof store?.openWriter !== 'function') throw optionError('store', 'a RunStore', store);
   const serverOptions = Object.fromEntries(

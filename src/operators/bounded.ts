@@ -1,6 +1,7 @@
 import type { OperatorFunction } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
 import { optionError } from '../core/option-error.js';
+import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { boundedChannel } from './bounded-channel.js';
 import type { BoundedStrategy } from './bounded-strategy.js';
@@ -64,11 +65,8 @@ export function bounded<E extends ChunkEvent<unknown>>(
 ): OperatorFunction<E, E | ChunkEvent<never>> {
   if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
   rejectUnknownOptions(config, ['bufferSize', 'strategy']);
-  const bufferSize = config.bufferSize ?? 16;
+  const bufferSize = readInteger(config, 'bufferSize', 16, { min: 1 });
   const strategy = config.strategy ?? 'suspend';
-  if (!Number.isInteger(bufferSize) || bufferSize < 1) {
-    throw optionError('bufferSize', 'a positive integer', bufferSize);
-  }
   if (!STRATEGIES.includes(strategy)) {
     throw optionError('strategy', "one of 'suspend', 'dropping', 'sliding', 'error'", strategy);
   }

@@ -11,6 +11,7 @@ import { AggregateDemand, type Governor } from '../core/aggregate-demand.js';
 import type { ChunkEvent } from '../core/chunk.js';
 import { chainDemand } from '../core/demand-of.js';
 import { optionError } from '../core/option-error.js';
+import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
 import { type SubjectNode, subjectObservers } from '../core/subscriber-chain.js';
@@ -126,10 +127,8 @@ function readSlowConsumer(value: DemandShareConfig<unknown>['slowConsumer']) {
   if (value === undefined) return { bufferSize: 256, strategy: 'sliding' as const };
   if (typeof value !== 'object' || value === null) throw optionError('slowConsumer', 'an object', value);
   rejectUnknownOptions(value, ['bufferSize', 'strategy'], 'slowConsumer.');
-  const { bufferSize = 256, strategy = 'sliding' } = value;
-  if (!Number.isInteger(bufferSize) || bufferSize < 1) {
-    throw optionError('slowConsumer.bufferSize', 'a positive integer', bufferSize);
-  }
+  const bufferSize = readInteger(value, 'bufferSize', 256, { min: 1, prefix: 'slowConsumer.' });
+  const { strategy = 'sliding' } = value;
   if (strategy !== 'dropping' && strategy !== 'sliding' && strategy !== 'error') {
     throw optionError('slowConsumer.strategy', "one of 'dropping', 'sliding', 'error'", strategy);
   }

@@ -1,4 +1,5 @@
 import { Observable, type Subscriber } from 'rxjs';
+import { deferred } from '../core/deferred.js';
 import type { Demand } from '../core/demand.js';
 import { demandOf } from '../core/demand-of.js';
 import { OwnerLostError } from '../core/errors/owner-lost-error.js';
@@ -144,9 +145,9 @@ class RunReader {
   /** Waits while the consumer's demand is paused. */
   async #flowing(): Promise<void> {
     while (this.#demand?.paused === true && !this.#closed) {
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-      });
+      const wake = deferred<void>();
+      this.#wake = wake.resolve;
+      await wake.promise;
       this.#wake = undefined;
     }
   }

@@ -1,5 +1,6 @@
 import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
+import { deferred } from '../core/deferred.js';
 import { OwnerLostError } from '../core/errors/owner-lost-error.js';
 import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
@@ -118,21 +119,17 @@ class WorkerPool {
   #stopping = false;
   #blocking: RedisClient | undefined;
   #wakeSlot: (() => void) | undefined;
-  #stopResolve: () => void = () => {};
+  readonly #stop = deferred<void>();
 
   constructor(store: RedisRunStore, settings: WorkerSettings) {
     this.#store = store;
     this.#settings = settings;
     this.#queue = queueKey(store.prefix);
-    let stopReject: (error: unknown) => void = () => {};
-    this.stopped = new Promise<void>((resolve, reject) => {
-      this.#stopResolve = resolve;
-      stopReject = reject;
-    });
+    this.stopped = this.#stop.promise;
     this.stopped.catch(() => {});
     this.#refresh = this.#keepClaimsFresh(store.context.scheduler);
     this.#looping = this.#loop().catch((error: unknown) => {
-      if (!this.#stopping) stopReject(error);
+      if (!this.#stopping) this.#stop.reject(error);
     });
   }
 
@@ -161,9 +158,9 @@ class WorkerPool {
     this.#blocking = this.#store.duplicate();
     while (!this.#stopping) {
       if (this.#free() <= 0) {
-        await new Promise<void>((resolve) => {
-          this.#wakeSlot = resolve;
-        });
+        const slot = deferred<void>();
+        this.#wakeSlot = slot.resolve;
+        await slot.promise;
         this.#wakeSlot = undefined;
         continue;
       }
@@ -263,10 +260,7 @@ class WorkerPool {
     const { log } = this.#settings;
     const command = [job.file, ...job.args].join(' ');
     log(`started run ${job.runId}: ${command}`);
-    let settle: () => void = () => {};
-    const ended = new Promise<void>((resolve) => {
-      settle = resolve;
-    });
+    const ended = deferred<void>();
     const span = startWorkerRunSpan(this.#queue, this.#settings.group, entryId, job);
     const finish = (how: string, end: ChunkEvent<unknown> | { error: unknown }) => {
       endWorkerRunSpan(span, end);
@@ -275,7 +269,7 @@ class WorkerPool {
         .catch(() => {}) // unacknowledged: reclaimed later, and found ended
         .finally(() => {
           this.running.delete(entryId);
-          settle();
+          ended.resolve();
           this.#wakeSlot?.();
         });
     };
@@ -296,7 +290,7 @@ class WorkerPool {
         error: (error: unknown) => finish(`failed: ${(error as Error).message}`, { error }),
       }),
     );
-    this.running.set(entryId, { runId: job.runId, subscription, ended });
+    this.running.set(entryId, { runId: job.runId, subscription, ended: ended.promise });
   }
 
   /** Step 6: stop taking jobs, give the running ones `graceMs`, cancel the rest. */
@@ -319,7 +313,7 @@ class WorkerPool {
     }
     await all();
     this.#refresh.unsubscribe();
-    this.#stopResolve();
+    this.#stop.resolve();
     return this.stopped;
   }
 }

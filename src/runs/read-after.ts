@@ -1,4 +1,5 @@
 import { optionError } from '../core/option-error.js';
+import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import type { RunReadOptions } from './run-store.js';
 
@@ -9,7 +10,5 @@ import type { RunReadOptions } from './run-store.js';
 export function readAfter(options: RunReadOptions): number {
   if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
   rejectUnknownOptions(options, ['after']);
-  const after = options.after ?? -1;
-  if (!Number.isSafeInteger(after) || after < -1) throw optionError('after', 'an integer >= -1', after);
-  return after;
+  return readInteger(options, 'after', -1, { min: -1 });
 }

@@ -1,24 +1,5 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
-
-async function run(
-  argv: string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (data: Buffer) => {
-    out += data;
-  });
-  stderr.on('data', (data: Buffer) => {
-    err += data;
-  });
-  const code = await runCli(argv, { stdout, stderr }, env);
-  return { code, stdout: out, stderr: err };
-}
+import { runCliInProcess } from '../support/run-cli-in-process.js';
 
 describe('sluice follow / submit / worker / web: command lines', () => {
   it.each([
@@ -50,7 +31,7 @@ describe('sluice follow / submit / worker / web: command lines', () => {
     ],
     [['web', '--redis', 'redis://h', 'run-7'], 'Unexpected argument `run-7`'],
   ])('%j is a usage error (exit 2)', async (argv, message) => {
-    const result = await run(argv);
+    const result = await runCliInProcess(argv);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
   });
@@ -61,14 +42,14 @@ describe('sluice follow / submit / worker / web: command lines', () => {
       ['web', '--redis', 'redis://h'],
       ['exec', '--web', '--', 'true'],
     ]) {
-      const result = await run(argv, env);
+      const result = await runCliInProcess(argv, env);
       expect(result.code).toBe(2);
       expect(result.stderr).toContain('`SLUICE_WEB_TOKEN` must be at least 16 characters long');
     }
   });
 
   it('--help lists them', async () => {
-    const result = await run(['--help']);
+    const result = await runCliInProcess(['--help']);
     expect(result.stdout).toContain('sluice follow --redis <url> <run-id>');
     expect(result.stdout).toContain('sluice submit --redis <url>');
     expect(result.stdout).toContain('sluice worker --redis <url>');

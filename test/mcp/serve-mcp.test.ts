@@ -178,7 +178,10 @@ describe('serveMcp: listing', () => {
       'Expected the `timeoutS` option to be a number of seconds in (0, 600], got `601` (number)',
     );
     await expect(serveMcp(registry, serverTransport, { progressIntervalMs: -1 })).rejects.toThrow(
-      'Expected the `progressIntervalMs` option to be an integer from 0 to 2147483647, got `-1` (number)',
+      'Expected the `progressIntervalMs` option to be a non-negative integer, got `-1` (number)',
+    );
+    await expect(serveMcp(registry, serverTransport, { progressIntervalMs: 2 ** 31 })).rejects.toThrow(
+      'Expected the `progressIntervalMs` option to be a non-negative integer up to 2147483647, got `2147483648` (number)',
     );
     await expect(serveMcp(registry, serverTransport, { allowed: ['npm'] } as never)).rejects.toThrow(
       'Unknown `allowed` option',

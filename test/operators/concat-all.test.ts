@@ -2,12 +2,8 @@ import { map, of, take, timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { concatAll } from '../../src/operators/concat-all.js';
 import { exec } from '../../src/sources/exec.js';
-import {
-  letter,
-  newChunkScheduler,
-  newTestScheduler,
-  synchronousSource,
-} from '../support/operator-marbles.js';
+import { letter, synchronousSource } from '../support/operator-marbles.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 describe("sluice's concatAll() as RxJS's", () => {
   it('subscribes the inner observables one after the other', () => {
@@ -36,7 +32,7 @@ describe("sluice's concatAll() as RxJS's", () => {
 
 describe("sluice's concatAll(): the pause reaches the process", () => {
   it('with no demanding consumer, paused while 1 + prefetch inner observables are held', () => {
-    newChunkScheduler().run(({ expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const worked = exec('make', [], { port: fake }).pipe(
         map((event) => timer(6).pipe(map(() => letter(event)))),

@@ -3,12 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { concatMap } from '../../src/operators/concat-map.js';
 import { type ExecEvent, exec } from '../../src/sources/exec.js';
 import { withDemand } from '../../src/testing/index.js';
-import {
-  letter,
-  newChunkScheduler,
-  newTestScheduler,
-  synchronousSource,
-} from '../support/operator-marbles.js';
+import { letter, synchronousSource } from '../support/operator-marbles.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 /** Four frames of work on an event, then its letter. */
 const work4 = (event: ExecEvent) => timer(4).pipe(map(() => letter(event)));
@@ -105,7 +101,7 @@ describe("sluice's concatMap() as RxJS's", () => {
 
 describe("sluice's concatMap(): the pause reaches the process", () => {
   it('with no demanding consumer, the process is paused while 1 + prefetch values are held', () => {
-    newChunkScheduler().run(({ expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const worked = exec('make', [], { port: fake }).pipe(concatMap(work4, { prefetch: 1 }));
       expectObservable(worked).toBe('-----a---b---c---d---e---f---(x|)');
@@ -117,7 +113,7 @@ describe("sluice's concatMap(): the pause reaches the process", () => {
   });
 
   it('combined with the consumer: paused while the consumer is, though the operator has room', () => {
-    newChunkScheduler().run(({ demand, expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ demand, expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d|' });
       const consumer = demand('   ---p-----r');
       const worked = exec('make', [], { port: fake }).pipe(concatMap(work4));
@@ -129,7 +125,7 @@ describe("sluice's concatMap(): the pause reaches the process", () => {
   });
 
   it("RxJS's concatMap with the same pipeline: the process is never paused (why sluice's is needed)", () => {
-    newChunkScheduler().run(({ expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const worked = exec('make', [], { port: fake }).pipe(rxConcatMap(work4));
       expectObservable(worked).toBe('-----a---b---c---d---e---f---(x|)');

@@ -2,12 +2,8 @@ import { map, of, take, timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { mergeAll } from '../../src/operators/merge-all.js';
 import { exec } from '../../src/sources/exec.js';
-import {
-  letter,
-  newChunkScheduler,
-  newTestScheduler,
-  synchronousSource,
-} from '../support/operator-marbles.js';
+import { letter, synchronousSource } from '../support/operator-marbles.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 describe("sluice's mergeAll() as RxJS's", () => {
   it('merges at most `concurrent` inner observables at a time', () => {
@@ -36,7 +32,7 @@ describe("sluice's mergeAll() as RxJS's", () => {
 
 describe("sluice's mergeAll(): the pause reaches the process", () => {
   it('with no demanding consumer, paused while concurrent + prefetch inner observables are held', () => {
-    newChunkScheduler().run(({ expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const worked = exec('make', [], { port: fake }).pipe(
         map((event) => timer(6).pipe(map(() => letter(event)))),

@@ -3,12 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { mergeMap } from '../../src/operators/merge-map.js';
 import { type ExecEvent, exec } from '../../src/sources/exec.js';
 import { withDemand } from '../../src/testing/index.js';
-import {
-  letter,
-  newChunkScheduler,
-  newTestScheduler,
-  synchronousSource,
-} from '../support/operator-marbles.js';
+import { letter, synchronousSource } from '../support/operator-marbles.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 /** Six frames of work on an event, then its letter. */
 const work6 = (event: ExecEvent) => timer(6).pipe(map(() => letter(event)));
@@ -87,7 +83,7 @@ describe("sluice's mergeMap() as RxJS's", () => {
 
 describe("sluice's mergeMap(): the pause reaches the process", () => {
   it('with no demanding consumer, paused while concurrent + prefetch values are held, resumed at half', () => {
-    newChunkScheduler().run(({ expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const worked = exec('make', [], { port: fake }).pipe(mergeMap(work6, 2, { prefetch: 1 }));
       expectObservable(worked).toBe('-------a-b---c-d---e-f---(x|)');
@@ -100,7 +96,7 @@ describe("sluice's mergeMap(): the pause reaches the process", () => {
   });
 
   it('with unbounded concurrency, paused while prefetch inner observables run', () => {
-    newChunkScheduler().run(({ expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const worked = exec('make', [], { port: fake }).pipe(mergeMap(work6, undefined, { prefetch: 2 }));
       expectObservable(worked).toBe('-------a-b---c-d---e-f---(x|)');
@@ -112,7 +108,7 @@ describe("sluice's mergeMap(): the pause reaches the process", () => {
   });
 
   it('combined with the consumer: paused while the consumer is, though the operator has room', () => {
-    newChunkScheduler().run(({ demand, expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ demand, expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d|' });
       const consumer = demand('   --p-------r');
       const worked = exec('make', [], { port: fake }).pipe(mergeMap(work6, 4));
@@ -125,7 +121,7 @@ describe("sluice's mergeMap(): the pause reaches the process", () => {
   });
 
   it("RxJS's mergeMap with the same pipeline: the process is never paused", () => {
-    newChunkScheduler().run(({ expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const worked = exec('make', [], { port: fake }).pipe(rxMergeMap(work6, 2));
       expectObservable(worked).toBe('-------a-b---c-d---e-f---(x|)');

@@ -2,12 +2,8 @@ import { map, of, take, timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { mergeScan } from '../../src/operators/merge-scan.js';
 import { type ExecEvent, exec } from '../../src/sources/exec.js';
-import {
-  letter,
-  newChunkScheduler,
-  newTestScheduler,
-  synchronousSource,
-} from '../support/operator-marbles.js';
+import { letter, synchronousSource } from '../support/operator-marbles.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 describe("sluice's mergeScan() as RxJS's", () => {
   it('accumulates through inner observables, each seeing the last value emitted', () => {
@@ -37,7 +33,7 @@ describe("sluice's mergeScan() as RxJS's", () => {
 
 describe("sluice's mergeScan(): the pause reaches the process", () => {
   it('with no demanding consumer, paused while concurrent + prefetch values are held', () => {
-    newChunkScheduler().run(({ expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c|' });
       const scanned = exec('make', [], { port: fake }).pipe(
         mergeScan((acc: string, event: ExecEvent) => timer(6).pipe(map(() => acc + letter(event))), '', 1, {

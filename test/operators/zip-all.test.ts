@@ -2,12 +2,8 @@ import { map, of, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { zipAll } from '../../src/operators/zip-all.js';
 import { exec } from '../../src/sources/exec.js';
-import {
-  letter,
-  newChunkScheduler,
-  newTestScheduler,
-  synchronousSource,
-} from '../support/operator-marbles.js';
+import { letter, synchronousSource } from '../support/operator-marbles.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 describe("sluice's zipAll() as RxJS's", () => {
   it('collects the inner observables until the source completes, then zips them', () => {
@@ -46,7 +42,7 @@ describe("sluice's zipAll() as RxJS's", () => {
 
 describe("sluice's zipAll(): the pause reaches the inner process that is ahead", () => {
   it('with no demanding consumer, an inner source ahead by 16 values is paused', () => {
-    newChunkScheduler().run(({ cold, expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ cold, expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-q-r-s-t|' });
       const partner = cold(`${'-'.repeat(49)}1|`);
       const zipped = of(exec('make', [], { port: fake }).pipe(map(letter)), partner).pipe(zipAll());

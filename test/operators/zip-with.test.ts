@@ -2,12 +2,8 @@ import { map, of, take, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { zipWith } from '../../src/operators/zip-with.js';
 import { exec } from '../../src/sources/exec.js';
-import {
-  letter,
-  newChunkScheduler,
-  newTestScheduler,
-  synchronousSource,
-} from '../support/operator-marbles.js';
+import { letter, synchronousSource } from '../support/operator-marbles.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 describe("sluice's zipWith() as RxJS's", () => {
   it('pairs the source with the others, value by value', () => {
@@ -36,7 +32,7 @@ describe("sluice's zipWith() as RxJS's", () => {
 
 describe("sluice's zipWith(): the pause reaches the process that is ahead", () => {
   it('with no demanding consumer, the source ahead by 16 values is paused', () => {
-    newChunkScheduler().run(({ cold, expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ cold, expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-q-r-s-t|' });
       const partner = cold(`${'-'.repeat(49)}1|`);
       const zipped = exec('make', [], { port: fake }).pipe(map(letter), zipWith(partner));

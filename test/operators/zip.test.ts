@@ -5,12 +5,8 @@ import { share } from '../../src/operators/share.js';
 import { zip } from '../../src/operators/zip.js';
 import { exec } from '../../src/sources/exec.js';
 import { withDemand } from '../../src/testing/index.js';
-import {
-  letter,
-  newChunkScheduler,
-  newTestScheduler,
-  synchronousSource,
-} from '../support/operator-marbles.js';
+import { letter, synchronousSource } from '../support/operator-marbles.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
 describe("sluice's zip() as RxJS's", () => {
   it('pairs the n-th values of its sources and completes when a finished source has nothing left', () => {
@@ -84,7 +80,7 @@ describe("sluice's zip() as RxJS's", () => {
 
 describe("sluice's zip(): the pause reaches the process that is ahead", () => {
   it('with no demanding consumer, a process ahead by prefetch values is paused until its partner catches up', () => {
-    newChunkScheduler().run(({ cold, expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ cold, expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const fast = exec('make', [], { port: fake }).pipe(map(letter));
       const slow = cold('               ---------1---------2---------3|');
@@ -100,7 +96,7 @@ describe("sluice's zip(): the pause reaches the process that is ahead", () => {
   });
 
   it('combined with the consumer: paused while the consumer is', () => {
-    newChunkScheduler().run(({ cold, demand, expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ cold, demand, expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const consumer = demand('           ---p-----r');
       const fast = exec('make', [], { port: fake }).pipe(map(letter));
@@ -123,7 +119,7 @@ describe("sluice's zip(): the pause reaches the process that is ahead", () => {
   });
 
   it("a producer shared by two of its sources: the bound can stall it, and prefetch: Infinity is RxJS's unbounded zip", () => {
-    newChunkScheduler().run(({ expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ expectObservable, fakeExec, flush }) => {
       const bounded = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const unbounded = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const firstAndAll = (shared: Observable<string>, config: PrefetchConfig) =>

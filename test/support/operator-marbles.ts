@@ -1,16 +1,5 @@
 import { Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
-import { expect } from 'vitest';
 import type { ExecEvent } from '../../src/sources/exec.js';
-import { ChunkTestScheduler } from '../../src/testing/index.js';
-
-/** A TestScheduler that asserts with vitest's deep equality. */
-export const newTestScheduler = (): TestScheduler =>
-  new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-
-/** sluice's ChunkTestScheduler (with `demand` and `fakeExec` helpers), asserting with vitest. */
-export const newChunkScheduler = (): ChunkTestScheduler =>
-  new ChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 /** An exec event as a marble letter: a line's content without its newline, `x` for the exit. */
 export const letter = (event: ExecEvent): string => (event.kind === 'exit' ? 'x' : event.content.trimEnd());

@@ -65,7 +65,7 @@ describe('serveMcpHttp options', () => {
     );
     expect(() => serveMcpHttp(registry, { port: 80, confineCwd: false } as never)).toThrow(/confineCwd/);
     expect(() => serveMcpHttp(registry, { port: 80, sessionIdleMs: 0 })).toThrow(
-      'Expected the `sessionIdleMs` option to be an integer from 1 to 2147483647, got `0` (number)',
+      'Expected the `sessionIdleMs` option to be a positive integer, got `0` (number)',
     );
   });
 

@@ -47,7 +47,7 @@ describe("sluice's zipWith(): the pause reaches the process that is ahead", () =
 
 describe("sluice's zipWith(…, { prefetch })", () => {
   it('pauses the source that is ahead by prefetch values until its partner catches up', () => {
-    newChunkScheduler().run(({ cold, expectObservable, fakeExec, flush }) => {
+    newTestScheduler().run(({ cold, expectObservable, fakeExec, flush }) => {
       const fake = fakeExec({ stdout: '-a-b-c-d-e-f|' });
       const slow = cold('               ---------1---------2---------3|');
       const expected = '                ---------x---------y---------z(|)';

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
 import { RunStoreError } from '../core/errors/run-store-error.js';
-import { requirePeer } from '../core/load-peer.js';
 import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';

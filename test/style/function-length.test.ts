@@ -85,5 +85,4 @@ describe('function length in src/', () => {
       { key: 'b.ts <function at line 7>', lines: 7 },
     ]);
   });
-
 });

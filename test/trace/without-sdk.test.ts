@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +42,7 @@ describe('loading @opentelemetry/api', () => {
     const outside = mkdtempSync(join(tmpdir(), 'sluice-no-otel-'));
     const require = createRequire(join(outside, 'index.js')); // no node_modules up from here
     expect(loadTraceApi(require)).toBeUndefined();
+    rmSync(outside, { recursive: true, force: true });
   });
 
   it('throws what is not a missing API: a broken install stays loud', () => {
@@ -52,6 +53,7 @@ describe('loading @opentelemetry/api', () => {
     writeFileSync(join(folder, 'package.json'), '{"name":"@opentelemetry/api","main":"index.js"}');
     writeFileSync(join(folder, 'index.js'), "throw new Error('broken build');");
     expect(() => loadTraceApi(createRequire(join(outside, 'index.js')))).toThrow('broken build');
+    rmSync(outside, { recursive: true, force: true });
   });
 
   it('makes the no-op span do nothing and run what it wraps', () => {

@@ -43,13 +43,6 @@ export interface RunEndDetails {
  * The span of one run, and its metrics: {@link startRunSpan} gives it. Every method is safe to
  * call in any order and more than once; after {@link RunSpan.end} only {@link RunSpan.groupGone}
  * still counts (its metric). Without `@opentelemetry/api` it is a shared object that does nothing.
- *
- * @example
- * ```ts
- * const span = startRunSpan('exec', 'exec make', { 'process.executable.name': 'make' });
- * span.event('sluice.spawn', { 'process.pid': 42 });
- * span.end('exit', { attributes: { 'process.exit.code': 0 }, lines: 10 });
- * ```
  */
 export interface RunSpan {
   /** Whether an SDK records this span: attributes worth computing only for it are computed only then. */

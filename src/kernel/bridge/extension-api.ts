@@ -8,11 +8,6 @@ import type { HostcallStream } from './hostcall-stream.js';
 /**
  * Options of `api.exec`, in TypeScript's names; the bridge writes them into the payload in the
  * wire's (`bufferSize` → `buffer_size`, docs/protocol.md, "Names on the wire").
- *
- * @example
- * ```ts
- * const options: ExecCallOptions = { stream: true, bufferSize: 32, stallTimeoutMs: 0, rlimits: { cpuSeconds: 60 } };
- * ```
  */
 export interface ExecCallOptions {
   readonly stream?: boolean;
@@ -27,14 +22,7 @@ export interface ExecCallOptions {
   readonly rlimits?: ExecRlimits;
 }
 
-/**
- * Options of `api.http`, in TypeScript's names (see {@link ExecCallOptions}).
- *
- * @example
- * ```ts
- * const options: HttpCallOptions = { stream: true, lines: true, timeoutMs: 30_000 };
- * ```
- */
+/** Options of `api.http`, in TypeScript's names (see {@link ExecCallOptions}). */
 export interface HttpCallOptions {
   readonly stream?: boolean;
   readonly bufferSize?: number;
@@ -50,11 +38,6 @@ export interface HttpCallOptions {
  * What a non-streaming `api.exec` resolves with; a streaming one ends with the same fields less
  * `stdout` and `stderr` as its final chunk (after an exit 0). A non-zero exit or a signal is
  * still a result: read `exitCode`.
- *
- * @example
- * ```ts
- * const { exitCode, stdout }: ExecCallResult = await api.exec('git', ['status', '--short']);
- * ```
  */
 export interface ExecCallResult {
   readonly stdout: string;
@@ -67,14 +50,7 @@ export interface ExecCallResult {
   readonly durationMs: number;
 }
 
-/**
- * What a non-streaming `api.http` resolves with; a streaming one's final chunk is the same less `body`.
- *
- * @example
- * ```ts
- * const { status, body }: HttpCallResult = await api.http('http://127.0.0.1:8080/health');
- * ```
- */
+/** What a non-streaming `api.http` resolves with; a streaming one's final chunk is the same less `body`. */
 export interface HttpCallResult {
   readonly status: number;
   readonly bytes: number;
@@ -82,14 +58,7 @@ export interface HttpCallResult {
   readonly body: string;
 }
 
-/**
- * The extension-facing API of the hostcall protocol (see {@link createExtensionApi}).
- *
- * @example
- * ```ts
- * const result = await api.exec('ls', ['-la']); // { stdout, stderr, exitCode, … }
- * ```
- */
+/** The extension-facing API of the hostcall protocol (see {@link createExtensionApi}). */
 export interface ExtensionApi {
   exec(cmd: string, options: ExecCallOptions & { readonly stream: true }): HostcallStream;
   exec(

@@ -41,11 +41,5 @@ export const execToolResultSchema = z.object({
  * The Exec tool's result as it travels — in a `tool_result` message, an MCP structured result —
  * in the wire's names: {@link ExecToolResult}'s fields renamed by the table of docs/protocol.md,
  * "Names on the wire".
- *
- * @example
- * ```ts
- * const wire: ExecToolWireResult = { exit_code: 0, signal: null, stdout: '', stderr: '', truncated: false,
- *   timed_out: false, duration_ms: 4, containment: 'group' };
- * ```
  */
 export type ExecToolWireResult = z.infer<typeof execToolResultSchema>;

@@ -13,15 +13,6 @@
  * - `containment` — `'cgroup'` (its own cgroup: daemons it started were killed with it) or `'group'`;
  * - `usage` — with a cgroup, the CPU time of every process it started (`cpuUserMs`,
  *   `cpuSystemMs`), and where the controllers are enabled `memoryPeakBytes` and `pidsPeak`.
- *
- * @example
- * ```ts
- * import type { ExecToolResult } from 'sluice/kernel';
- * const result: ExecToolResult = {
- *   exitCode: 0, signal: null, stdout: 'hi\n', stderr: '', truncated: false, timedOut: false, durationMs: 4,
- *   containment: 'cgroup', usage: { cpuUserMs: 1.2, cpuSystemMs: 0.8 },
- * };
- * ```
  */
 export interface ExecToolResult {
   readonly exitCode: number | null;
@@ -37,15 +28,7 @@ export interface ExecToolResult {
   readonly usage?: ExecToolUsage;
 }
 
-/**
- * What a command of the Exec tool used (its `usage`, with a cgroup): see {@link ExecToolResult}.
- *
- * @example
- * ```ts
- * import type { ExecToolUsage } from 'sluice/kernel';
- * const usage: ExecToolUsage = { cpuUserMs: 840.2, cpuSystemMs: 41.7, pidsPeak: 3 };
- * ```
- */
+/** What a command of the Exec tool used (its `usage`, with a cgroup): see {@link ExecToolResult}. */
 export interface ExecToolUsage {
   readonly cpuUserMs: number;
   readonly cpuSystemMs: number;

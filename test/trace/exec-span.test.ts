@@ -4,6 +4,7 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
+import { deferred } from '../../src/core/deferred.js';
 import { isSpawnError } from '../../src/core/errors/spawn-error.js';
 import { stallTimeout } from '../../src/operators/stall-timeout.js';
 import { exec } from '../../src/sources/exec.js';
@@ -92,16 +93,13 @@ describe('exec traced with the OpenTelemetry SDK', () => {
   });
 
   it('ends a run that stalled downstream with stall', async () => {
-    let stalled!: () => void;
-    const stall = new Promise<void>((resolve) => {
-      stalled = resolve;
-    });
+    const stall = deferred<void>();
     const source = exec('yes').pipe(
-      stallTimeout({ ms: 200, logger: { warn: () => {} }, onStall: () => stalled() }),
+      stallTimeout({ ms: 200, logger: { warn: () => {} }, onStall: () => stall.resolve() }),
     );
     const events = toAsyncIterable(source, { bufferSize: 4 });
     await events.next(); // then pulls no more: the consumer is stuck
-    await stall;
+    await stall.promise;
     const span = await tracing.ended(named('exec yes'));
     await events.return?.();
     expect(span.attributes).toMatchObject({ 'sluice.end_reason': 'stall', 'error.type': 'stall' });

@@ -30,7 +30,7 @@ export function aggregate(spec: VariantSpec, runs: readonly RunResult[], expecte
   if (spec.group === 'throughput') {
     const rates = runs.map((run) => (run.lines ?? 0) / (run.seconds ?? Number.NaN));
     const { median, min, max } = spread(rates);
-    const complete = runs.every((run) => run.lines === expectedLines);
+    const complete = runs.every((run) => run.lines === (run.expectedLines ?? expectedLines));
     return {
       ...base,
       producer: spec.producer,

@@ -30,7 +30,10 @@ async function runVariant(params: RunParams): Promise<RunResult> {
   if (throughput !== undefined) {
     const started = performance.now();
     const lines = await throughput(params.command, params.args);
-    return { lines, seconds: (performance.now() - started) / 1000 };
+    const seconds = (performance.now() - started) / 1000;
+    // The tracing variants count runs, not the command's lines (bench/trace-runs.ts).
+    if (!name.startsWith('exec-runs')) return { lines, seconds };
+    return { lines, seconds, expectedLines: (await import('./trace-runs.js')).TRACE_RUNS };
   }
   if (name.startsWith('latency-')) {
     const latency = (await import('./latency.js')).latencyVariants[name];

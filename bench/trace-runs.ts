@@ -3,16 +3,16 @@ import { traceApi } from '../src/trace/trace-api.js';
 import type { ThroughputVariant } from './throughput-raw.js';
 
 /** How many runs one measurement starts, one after the other. */
-const RUNS = 200;
+export const TRACE_RUNS = 200;
 
-/** `RUNS` runs of `true`, each read to its end with `for await` (the pull path); gives the count. */
+/** `TRACE_RUNS` runs of `true`, each read to its end with `for await` (the pull path); gives the count. */
 async function manyRuns(): Promise<number> {
-  for (let run = 0; run < RUNS; run++) {
+  for (let run = 0; run < TRACE_RUNS; run++) {
     for await (const _event of toAsyncIterable(exec('true'))) {
       // `true` prints nothing: only the exit event
     }
   }
-  return RUNS;
+  return TRACE_RUNS;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import nodeModule from 'node:module';
 import { isPeerNotFound } from '../core/is-peer-not-found.js';
 
 /** The `@opentelemetry/api` module, as sluice uses it. */
@@ -14,11 +14,9 @@ export type TraceApi = typeof import('@opentelemetry/api');
  * const api = loadTraceApi(); // undefined without @opentelemetry/api
  * ```
  */
-export function loadTraceApi(
-  require: (id: string) => unknown = createRequire(import.meta.url),
-): TraceApi | undefined {
+export function loadTraceApi(load: (id: string) => unknown = ownRequire()): TraceApi | undefined {
   try {
-    return require('@opentelemetry/api') as TraceApi;
+    return load('@opentelemetry/api') as TraceApi;
   } catch (error) {
     if (isPeerNotFound(error, '@opentelemetry/api')) return undefined;
     throw error;
@@ -41,4 +39,14 @@ let loaded: { readonly api: TraceApi | undefined } | undefined;
 export function traceApi(): TraceApi | undefined {
   loaded ??= { api: loadTraceApi() };
   return loaded.api;
+}
+
+/**
+ * The `require` to load the API with: one made for this ES module, or CommonJS's own where there
+ * is no `import.meta.url` (a CommonJS bundle). Not a named `createRequire` import: an ES bundle's
+ * usual banner declares one, and the two would clash.
+ */
+function ownRequire(): (id: string) => unknown {
+  const url: string | undefined = import.meta.url;
+  return url === undefined ? require : nodeModule.createRequire(url);
 }

@@ -48,7 +48,8 @@ describe.skipIf(!needs('linux') || !needsCgroup())("the Exec tool's containment 
       ]);
       expect(result).toMatchObject({ ok: true, value: { exit_code: 0, containment: 'group' } });
       expect((result as { value: ExecToolWireResult }).value).not.toHaveProperty('usage');
-      expect(processesWithTag(tag)).toHaveLength(1);
+      // The escaped daemon runs on (once its `exec -a` ran: it may still be starting).
+      expect(await pollUntil(() => processesWithTag(tag).length === 1, 5_000)).toBe(true);
     } finally {
       for (const pid of processesWithTag(tag)) process.kill(pid, 'SIGKILL');
     }

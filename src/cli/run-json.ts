@@ -16,7 +16,7 @@ import { stallTimeout } from '../operators/stall-timeout.js';
 import { type ExecResult, exec } from '../sources/exec.js';
 import { cliExecOptions } from './cli-exec-options.js';
 import { CliInterruption } from './cli-interruption.js';
-import { mirrorExitCode } from './exit-code.js';
+import { failureExitCode, mirrorExitCode } from './exit-code.js';
 import { NdjsonWriter } from './ndjson-writer.js';
 import type { CliExecCommand } from './parse-args.js';
 import { textFrameEncoder } from './text-frame-encoder.js';
@@ -87,14 +87,7 @@ export async function runJson(run: CliExecCommand, io: CliStreams, signal?: Abor
     await out.flush();
     if (isCancelledError(error)) return interruption?.exitCode ?? 130;
     if (isExecError(error)) return mirrorExitCode(error.result);
-    if (isSpawnError(error)) {
-      return mirrorExitCode({
-        exitCode: null,
-        signal: null,
-        timedOut: false,
-        errno: error.info?.errno ?? '',
-      });
-    }
+    if (isSpawnError(error)) return failureExitCode(error);
     return 1;
   }
 }

@@ -8,7 +8,7 @@ import { formatDuration } from '../core/format-duration.js';
 import { formatUsage } from '../core/format-usage.js';
 import type { ExecEvent, ExecResult } from '../sources/exec.js';
 import { CliInterruption } from './cli-interruption.js';
-import { mirrorExitCode } from './exit-code.js';
+import { failureExitCode, mirrorExitCode } from './exit-code.js';
 import { createOutputStats } from './output-stats.js';
 import { type CliStreams, createTextView } from './text-view.js';
 import { whenOutputClosed } from './when-output-closed.js';
@@ -56,8 +56,8 @@ export async function runText(
   return finishAfterEnd(ending, view, options.label, totals);
 }
 
-/** Options of {@link runText}. */
-interface TextRunOptions {
+/** Options of {@link runText} (and of a run shown on the web page as well, `runWeb`). */
+export interface TextRunOptions {
   live: boolean;
   color: boolean;
   bufferSize: number;
@@ -114,14 +114,7 @@ function finishAfterError(
     return interruption?.exitCode ?? 130;
   }
   view.finish(`sluice: ${options.label}: ${(error as Error).message}`);
-  if (isSpawnError(error)) {
-    return mirrorExitCode({
-      exitCode: null,
-      signal: null,
-      timedOut: false,
-      errno: error.info?.errno ?? '',
-    });
-  }
+  if (isSpawnError(error)) return failureExitCode(error);
   return 1;
 }
 

@@ -6,7 +6,7 @@ import { RunRegistry } from '../../web/run-registry.js';
 import { startWebServer, type WebServer } from '../../web/start-web-server.js';
 import type { CliWebOptions } from '../parse-args.js';
 import { publishInterruptible } from '../publish-interruptible.js';
-import { runText } from '../run-text.js';
+import { runText, type TextRunOptions } from '../run-text.js';
 import type { CliStreams } from '../text-view.js';
 
 /** How long sluice waits, after the run ended, for open pages to receive the end. */
@@ -45,14 +45,7 @@ export async function runWeb(
   events: Observable<ExecEvent<string | Uint8Array> | ChunkEvent<never>>,
   web: CliWebOptions,
   io: CliStreams,
-  options: {
-    live: boolean;
-    color: boolean;
-    bufferSize: number;
-    label: string;
-    echo?: string | undefined;
-    signal?: AbortSignal | undefined;
-  },
+  options: TextRunOptions,
   where: CliWebRun,
 ): Promise<number> {
   const registry = new RunRegistry({

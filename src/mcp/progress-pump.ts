@@ -57,89 +57,94 @@ export interface ProgressPump {
  * ```
  */
 export function createProgressPump(config: ProgressPumpConfig): ProgressPump {
-  const { send, intervalMs, highWaterChars, scheduler } = config;
-  const valve = new Valve();
-  let pending: string[] = [];
-  let pendingChars = 0;
-  let count = 0;
-  let lastSentAt = Number.NEGATIVE_INFINITY;
-  let inFlight = false;
-  let timer: Subscription | undefined;
-  let flushing = false; // the result is waiting: send the rest without waiting for the interval
-  let closed = false;
-  let stderrOpen = false; // a stderr line began (in partial pieces) and has not ended yet
-  const idle: (() => void)[] = [];
+  return new PacedProgressPump(config);
+}
 
-  const settleIdle = () => {
-    if (inFlight || timer !== undefined || pending.length > 0) return;
-    for (const resolve of idle.splice(0)) resolve();
+/** The pump's state: what waits, what is in flight, and when the next update may go. */
+class PacedProgressPump implements ProgressPump {
+  readonly demand = new Valve();
+  #pending: string[] = [];
+  #pendingChars = 0;
+  #count = 0;
+  #lastSentAt = Number.NEGATIVE_INFINITY;
+  #inFlight = false;
+  #timer: Subscription | undefined;
+  #flushing = false; // the result is waiting: send the rest without waiting for the interval
+  #closed = false;
+  #stderrOpen = false; // a stderr line began (in partial pieces) and has not ended yet
+  readonly #idle: (() => void)[] = [];
+
+  constructor(private readonly config: ProgressPumpConfig) {}
+
+  readonly push = (chunk: ToolChunk): void => {
+    if (this.#closed) return;
+    this.#count += 1;
+    const marked = markedText(chunk, this.#stderrOpen);
+    if (chunk.kind === 'stderr') this.#stderrOpen = chunk.metadata?.partial === true;
+    this.#pending.push(marked);
+    this.#pendingChars += marked.length;
+    if (this.#pendingChars >= this.config.highWaterChars) this.demand.pause();
+    this.#schedule();
   };
 
-  const sendNow = () => {
-    timer = undefined;
-    const message = pending.join('');
-    pending = [];
-    pendingChars = 0;
-    lastSentAt = scheduler.now();
-    inFlight = true;
-    send({ progress: count, message }).then(
+  readonly chunks = (): number => this.#count;
+
+  flush(): Promise<void> {
+    this.#flushing = true;
+    this.#timer?.unsubscribe();
+    this.#timer = undefined;
+    this.#schedule();
+    return new Promise<void>((resolve) => {
+      this.#idle.push(resolve);
+      this.#settleIdle();
+    });
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#timer?.unsubscribe();
+    this.#timer = undefined;
+    this.#pending = [];
+    this.#pendingChars = 0;
+    this.demand.resume();
+    this.#settleIdle();
+  }
+
+  #settleIdle(): void {
+    if (this.#inFlight || this.#timer !== undefined || this.#pending.length > 0) return;
+    for (const resolve of this.#idle.splice(0)) resolve();
+  }
+
+  #sendNow(): void {
+    this.#timer = undefined;
+    const message = this.#pending.join('');
+    this.#pending = [];
+    this.#pendingChars = 0;
+    this.#lastSentAt = this.config.scheduler.now();
+    this.#inFlight = true;
+    this.config.send({ progress: this.#count, message }).then(
       () => {
-        inFlight = false;
-        if (closed) return settleIdle();
-        if (pendingChars < highWaterChars) valve.resume();
-        schedule();
-        settleIdle();
+        this.#inFlight = false;
+        if (this.#closed) return this.#settleIdle();
+        if (this.#pendingChars < this.config.highWaterChars) this.demand.resume();
+        this.#schedule();
+        this.#settleIdle();
       },
       () => {
         // The transport is gone (and the call is cancelled with it): nothing more can be sent.
-        inFlight = false;
-        close();
+        this.#inFlight = false;
+        this.close();
       },
     );
-  };
+  }
 
-  const schedule = () => {
-    if (closed || inFlight || timer !== undefined || pending.length === 0) return;
-    const wait = flushing ? 0 : Math.max(0, lastSentAt + intervalMs - scheduler.now());
-    if (wait === 0 && flushing) sendNow();
-    else timer = scheduler.schedule(sendNow, wait);
-  };
-
-  const close = () => {
-    closed = true;
-    timer?.unsubscribe();
-    timer = undefined;
-    pending = [];
-    pendingChars = 0;
-    valve.resume();
-    settleIdle();
-  };
-
-  return {
-    push(chunk) {
-      if (closed) return;
-      count += 1;
-      const marked = markedText(chunk, stderrOpen);
-      if (chunk.kind === 'stderr') stderrOpen = chunk.metadata?.partial === true;
-      pending.push(marked);
-      pendingChars += marked.length;
-      if (pendingChars >= highWaterChars) valve.pause();
-      schedule();
-    },
-    demand: valve,
-    flush() {
-      flushing = true;
-      timer?.unsubscribe();
-      timer = undefined;
-      schedule();
-      return new Promise<void>((resolve) => {
-        idle.push(resolve);
-        settleIdle();
-      });
-    },
-    chunks: () => count,
-    close,
-  };
+  #schedule(): void {
+    if (this.#closed || this.#inFlight || this.#timer !== undefined || this.#pending.length === 0) return;
+    const { intervalMs, scheduler } = this.config;
+    const wait = this.#flushing ? 0 : Math.max(0, this.#lastSentAt + intervalMs - scheduler.now());
+    if (wait === 0 && this.#flushing) this.#sendNow();
+    else this.#timer = scheduler.schedule(() => this.#sendNow(), wait);
+  }
 }
 
 /** A chunk's text, `[stderr] ` at the start of a stderr line (not of its later partial pieces). */

@@ -15,8 +15,9 @@ import type { TraceCarrier } from './trace-carrier.js';
  * ```
  */
 export function withRemoteParent<T>(carrier: TraceCarrier | undefined, fn: () => T): T {
+  if (carrier === undefined) return fn(); // no remote parent: the API need not even be loaded
   const api = traceApi();
-  if (api === undefined || carrier === undefined) return fn();
+  if (api === undefined) return fn();
   const active = api.context.active();
   const parent = remoteContext(api, carrier, active);
   return parent === active ? fn() : api.context.with(parent, fn);

@@ -116,6 +116,8 @@ describe.skipIf(!needs('linux', 'ps') || !needsCgroup())(
       const tag = newTag();
       const run = started({ containment: 'group' }, ESCAPES['a setsid daemon'](tag));
       await run.up;
+      // Once `exec -a` ran, the daemon is in its own session: the group kill cannot reach it.
+      expect(await pollUntil(() => processesWithTag(tag).length === 1, 5_000)).toBe(true);
       run.unsubscribe();
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(processesWithTag(tag).length).toBe(1); // the daemon; afterEach kills it

@@ -20,8 +20,10 @@ function call(config: ExecToolConfig, argv: string[]) {
 }
 
 // The daemon does not hold the call's pipes: a process group's call ends when its leader does.
+// The script waits (on a FIFO) until the daemon is in its own session: were the leader to exit
+// first, the group kill could reach the daemon before `setsid` ran.
 const daemonScript = (tag: string) =>
-  `setsid bash -c 'exec -a ${tag} sleep 1000' >/dev/null 2>&1 & echo started`;
+  `f=$(mktemp -u); mkfifo "$f"; setsid bash -c "echo > '$f'; exec -a ${tag} sleep 1000" >/dev/null 2>&1 & read -r _ < "$f"; rm -f "$f"; echo started`;
 
 describe.skipIf(!needs('linux') || !needsCgroup())("the Exec tool's containment (the host's config)", () => {
   it("'cgroup': the call's daemon dies with it, and the result says containment and usage", async () => {

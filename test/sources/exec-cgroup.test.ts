@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { deferred } from '../../src/core/deferred.js';
 import { type ExecError, type ExecEvent, type ExecOptions, type ExecResult, exec } from '../../src/index.js';
 import { cgroupOf, enabledControllers, sluiceCgroupsOf } from '../support/cgroups.js';
-import { fixture, pollUntil, processesWithTag } from '../support/processes.js';
+import { fixture, pollUntil, processesNamed, processesWithTag } from '../support/processes.js';
 import { needs, needsCgroup, needsControllers, requireTool, which } from '../support/system-tools.js';
 
 /**
@@ -117,7 +117,7 @@ describe.skipIf(!needs('linux', 'ps') || !needsCgroup())(
       const run = started({ containment: 'group' }, ESCAPES['a setsid daemon'](tag));
       await run.up;
       // Once `exec -a` ran, the daemon is in its own session: the group kill cannot reach it.
-      expect(await pollUntil(() => processesWithTag(tag).length === 1, 5_000)).toBe(true);
+      expect(await pollUntil(() => processesNamed(`${tag}-daemon`).length === 1, 5_000)).toBe(true);
       run.unsubscribe();
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(processesWithTag(tag).length).toBe(1); // the daemon; afterEach kills it

@@ -126,12 +126,24 @@ export function groupGone(pgid: number, deadlineMs = 10_000): Promise<boolean> {
  * every process a test started, whichever group or parent it ended up in.
  */
 export function processesWithTag(tag: string): number[] {
+  return liveProcesses((cmdline) => cmdline.includes(tag));
+}
+
+/**
+ * The live processes whose `argv[0]` is `name` (as `exec -a name` sets it): unlike
+ * {@link processesWithTag}, not the shells whose scripts mention the name.
+ */
+export function processesNamed(name: string): number[] {
+  return liveProcesses((cmdline) => cmdline.split('\0', 1)[0] === name);
+}
+
+function liveProcesses(matches: (cmdline: string) => boolean): number[] {
   const found: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'latin1');
-      if (!cmdline.includes(tag)) continue;
+      if (!matches(cmdline)) continue;
       const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
       const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
       if (state !== 'Z' && state !== 'X') found.push(Number(entry));

@@ -151,6 +151,7 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
     redisLatencyP99VsLimit: div(figure('redis-latency', 'p99Us'), 20_000),
     redisCancelVsLimit: div(figure('redis-cancel', 'maxMs'), 100),
     redisWebCancelVsLimit: div(figure('redis-web-cancel', 'maxMs'), 100),
+    mcpHttpCancelMedianVsLimit: div(figure('redis-mcp-http-cancel', 'medianMs'), 100),
     cancelMcpVsTerm: div(figure('cancel-mcp', 'medianMs'), figure('cancel-term', 'medianMs')),
     cancelMcpVsLimit: div(figure('cancel-mcp', 'maxMs'), 100),
     importSluiceVsRxjs: div(figure('import-sluice', 'medianMs'), figure('import-rxjs', 'medianMs')),
@@ -220,6 +221,12 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
   target('redisLatencyP99VsLimit', '<=', 1, 'through Redis at 1k lines/s: p99 ≤ 20 ms');
   target('redisCancelVsLimit', '<=', 1, 'cancel from another instance reaches the owner ≤ 100 ms');
   target('redisWebCancelVsLimit', '<=', 1, 'DELETE on another web server → group gone ≤ 100 ms');
+  target(
+    'mcpHttpCancelMedianVsLimit',
+    '<=',
+    1,
+    'MCP over HTTP: cancel on another instance → group gone ≤ 100 ms (median)',
+  );
   const missed = Object.entries(targets)
     .filter(([, check]) => !check.met)
     .map(([name]) => name);

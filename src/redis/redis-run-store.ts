@@ -100,9 +100,6 @@ const KNOWN = [
   'scheduler',
 ];
 
-const positive = (options: object, name: string, fallback: number) =>
-  readInteger(options, name, fallback, { min: 1 });
-
 /** Options of {@link RedisRunStore.openWriter}: `RunWriterOptions`, and the run's own retention. */
 export interface RedisRunWriterOptions extends RunWriterOptions {
   readonly maxEvents?: number;
@@ -161,7 +158,7 @@ export class RedisRunStore implements RunStore {
   constructor(options: RedisRunStoreOptions) {
     if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
     rejectUnknownOptions(options, KNOWN);
-    this.#failAfterMs = positive(options, 'failAfterMs', 5000);
+    this.#failAfterMs = readInteger(options, 'failAfterMs', 5000, { min: 1 });
     const { client, owned } = connectRedis(options, this.#failAfterMs);
     this.client = client;
     this.#ownsClient = owned;
@@ -175,15 +172,15 @@ export class RedisRunStore implements RunStore {
       client: this.client,
       prefix: this.prefix,
       owner: this.owner,
-      maxEvents: positive(options, 'maxEvents', 1_000_000),
-      maxBytes: positive(options, 'maxBytes', 64 * 1024 * 1024),
-      retainMs: positive(options, 'retainMs', 3_600_000),
-      leaseMs: positive(options, 'leaseMs', 10_000),
-      maxBatchEvents: positive(options, 'maxBatchEvents', 1024),
-      maxBatchBytes: positive(options, 'maxBatchBytes', 262_144),
-      maxInFlight: positive(options, 'maxInFlight', 4),
-      readCount: positive(options, 'readCount', 16),
-      blockMs: positive(options, 'blockMs', 1000),
+      maxEvents: readInteger(options, 'maxEvents', 1_000_000, { min: 1 }),
+      maxBytes: readInteger(options, 'maxBytes', 64 * 1024 * 1024, { min: 1 }),
+      retainMs: readInteger(options, 'retainMs', 3_600_000, { min: 1 }),
+      leaseMs: readInteger(options, 'leaseMs', 10_000, { min: 1 }),
+      maxBatchEvents: readInteger(options, 'maxBatchEvents', 1024, { min: 1 }),
+      maxBatchBytes: readInteger(options, 'maxBatchBytes', 262_144, { min: 1 }),
+      maxInFlight: readInteger(options, 'maxInFlight', 4, { min: 1 }),
+      readCount: readInteger(options, 'readCount', 16, { min: 1 }),
+      blockMs: readInteger(options, 'blockMs', 1000, { min: 1 }),
       failAfterMs: this.#failAfterMs,
       scheduler,
       duplicate: () => this.duplicate(),
@@ -240,9 +237,9 @@ export class RedisRunStore implements RunStore {
     }
     const context = this.#context;
     const retention = {
-      maxEvents: positive(options, 'maxEvents', context.maxEvents),
-      maxBytes: positive(options, 'maxBytes', context.maxBytes),
-      retainMs: positive(options, 'retainMs', context.retainMs),
+      maxEvents: readInteger(options, 'maxEvents', context.maxEvents, { min: 1 }),
+      maxBytes: readInteger(options, 'maxBytes', context.maxBytes, { min: 1 }),
+      retainMs: readInteger(options, 'retainMs', context.retainMs, { min: 1 }),
     };
     const label = options.label === undefined ? {} : { label: options.label };
     return new RedisRunWriter({ ...context, ...retention }, runId, label);

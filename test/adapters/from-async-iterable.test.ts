@@ -5,8 +5,7 @@ import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
 import { Valve } from '../../src/core/demand.js';
 import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
 import { sequenced } from '../../src/operators/sequenced.js';
-
-const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+import { macrotask } from '../support/macrotask.js';
 
 /** An endless async iterable that counts the next() calls made on it and whether return() came. */
 function countingIterable() {
@@ -18,7 +17,7 @@ function countingIterable() {
         stats.pulls += 1;
         stats.inFlight += 1;
         stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
-        await tick();
+        await macrotask();
         stats.inFlight -= 1;
         return { done: false, value };
       },
@@ -74,12 +73,12 @@ describe('fromAsyncIterable', () => {
         if (seen.length === 3) valve.pause();
       },
     });
-    while (seen.length < 3) await tick();
-    for (let i = 0; i < 10; i += 1) await tick();
+    while (seen.length < 3) await macrotask();
+    for (let i = 0; i < 10; i += 1) await macrotask();
     expect(stats.pulls).toBe(3);
     expect(stats.maxInFlight).toBe(1);
     valve.resume();
-    while (seen.length < 6) await tick();
+    while (seen.length < 6) await macrotask();
     subscription.unsubscribe();
     expect(seen).toEqual([0, 1, 2, 3, 4, 5]);
     expect(stats.returned).toBe(1);
@@ -93,7 +92,7 @@ describe('fromAsyncIterable', () => {
     for await (const value of iterator) {
       consumed = value;
       lead = Math.max(lead, stats.pulls - consumed);
-      for (let i = 0; i < 8; i += 1) await tick();
+      for (let i = 0; i < 8; i += 1) await macrotask();
       // measured again once the producer had time to refill (it resumes at half the buffer)
       lead = Math.max(lead, stats.pulls - consumed);
       if (consumed === 40) break;

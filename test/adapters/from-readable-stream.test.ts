@@ -5,8 +5,7 @@ import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
 import { Valve } from '../../src/core/demand.js';
 import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
 import { sequenced } from '../../src/operators/sequenced.js';
-
-const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+import { macrotask } from '../support/macrotask.js';
 
 /** An endless stream with no queue of its own (highWaterMark 0): its source is pulled once per read(). */
 function countingStream() {
@@ -67,12 +66,12 @@ describe('fromReadableStream', () => {
         if (seen.length === 2 || seen.length === 5) valve.pause();
       },
     });
-    while (seen.length < 2) await tick();
-    for (let i = 0; i < 10; i += 1) await tick();
+    while (seen.length < 2) await macrotask();
+    for (let i = 0; i < 10; i += 1) await macrotask();
     expect(stats.pulls).toBe(2);
     valve.resume();
-    while (seen.length < 5) await tick();
-    for (let i = 0; i < 10; i += 1) await tick();
+    while (seen.length < 5) await macrotask();
+    for (let i = 0; i < 10; i += 1) await macrotask();
     subscription.unsubscribe();
     expect(seen).toEqual([0, 1, 2, 3, 4]);
     expect(stats.pulls).toBe(5);
@@ -86,7 +85,7 @@ describe('fromReadableStream', () => {
     for await (const value of toAsyncIterable(fromReadableStream(stream), { bufferSize: 3 })) {
       consumed = value + 1;
       lead = Math.max(lead, stats.pulls - consumed);
-      for (let i = 0; i < 8; i += 1) await tick();
+      for (let i = 0; i < 8; i += 1) await macrotask();
       if (consumed === 30) break;
     }
     expect(lead).toBeGreaterThanOrEqual(3);

@@ -5,12 +5,12 @@ import { onChunk } from '../../src/adapters/on-chunk.js';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
 import { toReadableStream } from '../../src/adapters/to-readable-stream.js';
 import { isSluiceError, SluiceError } from '../../src/core/errors/sluice-error.js';
+import { macrotask } from '../support/macrotask.js';
 import { demandCounter } from './demand-counter.js';
 
 // A consumer's buffer grows past 8 × its bufferSize (at least 64) only when its source keeps
 // pushing while paused: a Subject here, as fromEvent or any source that ignores demand would.
 
-const macrotask = () => new Promise((resolve) => setImmediate(resolve));
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, index) => from + index);
 
 function recordingLogger() {

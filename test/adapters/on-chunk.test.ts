@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { onChunk } from '../../src/adapters/on-chunk.js';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { sequenced } from '../../src/operators/sequenced.js';
+import { macrotask } from '../support/macrotask.js';
 import { demandCounter } from './demand-counter.js';
 
 const lines = (...contents: string[]) =>
@@ -10,8 +11,6 @@ const lines = (...contents: string[]) =>
     map((content) => ({ kind: 'stdout', content })),
     sequenced<string>(),
   );
-
-const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('onChunk', () => {
   afterEach(() => {
@@ -38,7 +37,7 @@ describe('onChunk', () => {
     await onChunk(of(1, 2, 3, 4, 5), async (value) => {
       running += 1;
       overlap = Math.max(overlap, running);
-      await tick();
+      await macrotask();
       order.push(value);
       running -= 1;
     });
@@ -55,7 +54,7 @@ describe('onChunk', () => {
       async () => {
         consumed += 1;
         lead = Math.max(lead, stats.produced - consumed);
-        for (let i = 0; i < 5; i += 1) await tick();
+        for (let i = 0; i < 5; i += 1) await macrotask();
       },
       { bufferSize: 4 },
     );
@@ -121,7 +120,7 @@ describe('onChunk', () => {
         throwError(() => boom),
       ),
       async (value) => {
-        await tick();
+        await macrotask();
         seen.push(value);
       },
     );

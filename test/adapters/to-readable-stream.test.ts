@@ -2,9 +2,9 @@ import { concat, filter, map, Observable, of, Subject, throwError } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { toReadableStream } from '../../src/adapters/to-readable-stream.js';
 import { sequenced } from '../../src/operators/sequenced.js';
+import { macrotask } from '../support/macrotask.js';
 import { demandCounter } from './demand-counter.js';
 
-const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Node's ReadableStream is async-iterable; TypeScript's DOM lib does not say so. */
 const iterate = <T>(stream: ReadableStream<T>) => stream as unknown as AsyncIterable<T>;
 
@@ -26,13 +26,13 @@ describe('toReadableStream', () => {
   it('pulls as demand: the producer fills highWaterMark, then waits for reads', async () => {
     const { source, stats } = demandCounter({ count: 1000 });
     const stream = toReadableStream(source.pipe(map((n) => n * 10)), { highWaterMark: 4 });
-    await tick();
+    await macrotask();
     expect(stats.sawDemand).toBe(true);
     expect(stats.produced).toBe(4);
     const reader = stream.getReader();
     for (let read = 1; read <= 20; read += 1) {
       expect(await reader.read()).toEqual({ done: false, value: (read - 1) * 10 });
-      await tick();
+      await macrotask();
       expect(stats.produced).toBe(4 + read);
     }
     await reader.cancel();
@@ -41,12 +41,12 @@ describe('toReadableStream', () => {
   it('with highWaterMark 0, the producer reads only while a read() is pending', async () => {
     const { source, stats } = demandCounter({ count: 1000 });
     const stream = toReadableStream(source, { highWaterMark: 0 });
-    await tick();
+    await macrotask();
     expect(stats.subscriptions).toBe(0);
     const reader = stream.getReader();
     for (let read = 1; read <= 10; read += 1) {
       expect(await reader.read()).toEqual({ done: false, value: read - 1 });
-      await tick();
+      await macrotask();
       expect(stats.produced).toBe(read);
     }
     await reader.cancel();
@@ -62,8 +62,8 @@ describe('toReadableStream', () => {
     });
     expect(tornDownFirst).toBe(true);
     const produced = stats.produced;
-    await tick();
-    await tick();
+    await macrotask();
+    await macrotask();
     expect(stats.produced).toBe(produced);
   });
 
@@ -92,7 +92,7 @@ describe('toReadableStream', () => {
     const subject = new Subject<string>();
     const reader = toReadableStream(subject).getReader();
     const first = reader.read();
-    await tick();
+    await macrotask();
     subject.next('x');
     expect(await first).toEqual({ done: false, value: 'x' });
     subject.complete();
@@ -108,7 +108,7 @@ describe('toReadableStream', () => {
       { highWaterMark: 0 },
     );
     await stream.cancel();
-    await tick();
+    await macrotask();
     expect(subscribed).toBe(false);
   });
 

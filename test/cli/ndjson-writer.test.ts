@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { NdjsonWriter } from '../../src/cli/ndjson-writer.js';
+import { macrotask } from '../support/macrotask.js';
 
 /** A real Writable that records each write() it is handed and completes it only when told to. */
 function slowSink(highWaterMark: number) {
@@ -19,8 +20,6 @@ function slowSink(highWaterMark: number) {
   return { stream, writes, release };
 }
 
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 describe('NdjsonWriter', () => {
   it('writes the lines given during one turn of the event loop as one write, in order', async () => {
     const writes: string[] = [];
@@ -33,12 +32,12 @@ describe('NdjsonWriter', () => {
     const out = new NdjsonWriter(stream);
     for (let n = 0; n < 1000; n += 1) expect(out.write(`{"n":${n}}\n`)).toBeUndefined();
     expect(writes).toEqual([]);
-    await turn();
+    await macrotask();
     expect(writes).toHaveLength(1);
     expect(writes[0]?.split('\n').slice(0, 3)).toEqual(['{"n":0}', '{"n":1}', '{"n":2}']);
     expect(writes[0]?.split('\n')).toHaveLength(1001);
     out.write('{"n":1000}\n');
-    await turn();
+    await macrotask();
     expect(writes).toEqual([expect.any(String), '{"n":1000}\n']);
   });
 
@@ -56,7 +55,7 @@ describe('NdjsonWriter', () => {
     const { stream, writes, release } = slowSink(16);
     const out = new NdjsonWriter(stream);
     out.write('{"a":"more than sixteen bytes"}\n');
-    await turn(); // the batch goes out and fills the stream's buffer
+    await macrotask(); // the batch goes out and fills the stream's buffer
     expect(writes).toHaveLength(1);
     const full = out.write('{"b":2}\n');
     expect(full).toBeInstanceOf(Promise);
@@ -64,7 +63,7 @@ describe('NdjsonWriter', () => {
     void full?.then(() => {
       settled = true;
     });
-    await turn();
+    await macrotask();
     expect(settled).toBe(false);
     release();
     await full;

@@ -11,6 +11,7 @@ import type { HostcallOutcome } from '../../src/kernel/protocol/hostcall-outcome
 import { streamOptionsSchema } from '../../src/kernel/protocol/stream-options.js';
 import { createMacrotaskScheduler } from '../../src/kernel/scheduler/macrotask-scheduler.js';
 import { resolveExecOptions } from '../../src/sources/exec/exec-options.js';
+import { macrotask } from '../support/macrotask.js';
 
 const document = readFileSync(
   join(dirname(fileURLToPath(import.meta.url)), '../../marbles/HOSTCALL.md'),
@@ -79,7 +80,7 @@ const measured: Record<string, () => string | Promise<string>> = {
     // The driver's first microtask was queued before this await's continuation: it ran one turn.
     await Promise.resolve();
     const firstTurn = delivered;
-    await new Promise((resolve) => setImmediate(resolve));
+    await macrotask();
     expect(delivered).toBe(1000);
     return String(firstTurn);
   },

@@ -5,6 +5,7 @@ import { isOwnerLostError } from '../../src/core/errors/owner-lost-error.js';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import { fromRunStore } from '../../src/runs/from-run-store.js';
 import { runStoreContract } from '../runs/run-store-contract.js';
+import { macrotask } from '../support/macrotask.js';
 import { pollUntil } from '../support/processes.js';
 import { redisForSuite, redisServerPath } from '../support/redis-server.js';
 
@@ -27,7 +28,7 @@ describe.skipIf(redisServerPath === undefined)('RedisRunStore reads on demand', 
     const writer = store.openWriter('demand');
     for (let sequence = 0; sequence < 2000; sequence += 1) {
       writer.append({ sequence, kind: 'stdout', content: `${sequence}\n`, isFinal: sequence === 1999 });
-      if (sequence % 5 === 4) await new Promise((resolve) => setImmediate(resolve));
+      if (sequence % 5 === 4) await macrotask();
     }
     await writer.ended;
     const xreads = async () => {

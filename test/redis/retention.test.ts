@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import type { RunRecord } from '../../src/runs/run-record.js';
 import { chunk } from '../support/chunk.js';
+import { macrotask } from '../support/macrotask.js';
 import { redisForSuite, redisServerPath } from '../support/redis-server.js';
 
 const line = (sequence: number, last: number) =>
@@ -12,7 +13,7 @@ async function write(store: RedisRunStore, runId: string, count: number): Promis
   const writer = store.openWriter(runId);
   for (let sequence = 0; sequence < count; sequence += 1) {
     writer.append(line(sequence, count - 1));
-    if (sequence % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
+    if (sequence % 100 === 99) await macrotask();
   }
   await writer.ended;
 }

@@ -8,6 +8,7 @@ import { runSseEndpoint } from '../../src/runs/run-sse-endpoint.js';
 import { toRunStore } from '../../src/runs/to-run-store.js';
 import { exec } from '../../src/sources/exec.js';
 import type { SseMessage } from '../../src/sse/sse-parser.js';
+import { macrotask } from '../support/macrotask.js';
 import { fixture } from '../support/processes.js';
 import { readSse } from '../support/read-sse.js';
 import { redisForSuite, redisServerPath } from '../support/redis-server.js';
@@ -98,7 +99,7 @@ describe.skipIf(redisServerPath === undefined)('runSseEndpoint: SSE from any ins
     const writer = store.openWriter(runId);
     for (let sequence = 0; sequence < 200; sequence += 1) {
       writer.append({ sequence, kind: 'stdout', content: `${sequence}\n`, isFinal: sequence === 199 });
-      if (sequence % 5 === 4) await new Promise((resolve) => setImmediate(resolve));
+      if (sequence % 5 === 4) await macrotask();
     }
     await writer.ended;
     const read = await readSse(`${base}/runs/${runId}/events`, { 'last-event-id': '9' });

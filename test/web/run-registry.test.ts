@@ -11,6 +11,7 @@ import { advanceVirtualTime } from '../../src/testing/advance-virtual-time.js';
 import { isRunLimitError } from '../../src/web/run-limit-error.js';
 import { RunRegistry } from '../../src/web/run-registry.js';
 import { chunk } from '../support/chunk.js';
+import { macrotask } from '../support/macrotask.js';
 import { pollUntil } from '../support/processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sluice-registry-'));
@@ -28,7 +29,6 @@ const lines = (count: number, width = 8): ChunkEvent<unknown>[] => [
 /** Runs what is due up to `frame`, and leaves the clock there. */
 const advanceTo = (clock: VirtualTimeScheduler, frame: number) =>
   advanceVirtualTime(clock, frame - clock.now());
-const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Serves `registry.get(id).follow` on a real loopback server. */
 async function serveRuns(registry: RunRegistry) {
@@ -62,7 +62,7 @@ describe('RunRegistry', () => {
     const scheduler = new VirtualTimeScheduler();
     const registry = new RunRegistry({ retainMs: 60_000, logDir: dir, scheduler });
     const run = registry.start(from(lines(5)), { command: 'five lines', id: 'five' });
-    await settled();
+    await macrotask();
     expect(run.ended).toBe(true);
     expect(run.endedAt).toBe(0);
     await run.log?.end();
@@ -84,7 +84,7 @@ describe('RunRegistry', () => {
     const scheduler = new VirtualTimeScheduler();
     const registry = new RunRegistry({ retainMs: 1000, logDir: false, scheduler });
     const run = registry.start(from(lines(40_000, 100)), { id: 'big' }); // ~6 MB of frames
-    await settled();
+    await macrotask();
     expect(run.ended).toBe(true);
     const server = await serveRuns(registry);
 
@@ -140,10 +140,10 @@ describe('RunRegistry', () => {
       'Run limit reached: 2 runs are already running (maxRuns)',
     );
     first.cancel();
-    await settled();
+    await macrotask();
     registry.start(from(lines(1)), { id: 'c' });
     registry.start(from(lines(1)), { id: 'd' });
-    await settled();
+    await macrotask();
     expect([...registry].map((run) => run.id)).toEqual(['b', 'c', 'd']); // `a` ended first: freed
     expect(registry.running).toBe(1);
     registry.close();

@@ -3,6 +3,7 @@ import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RingQueue } from '../../../src/core/queue/ring-queue.js';
+import { macrotask } from '../../support/macrotask.js';
 
 describe('RingQueue', () => {
   it('is a FIFO: shift gives the oldest, peek looks at it, pop takes the newest', () => {
@@ -91,7 +92,6 @@ describe('RingQueue memory', () => {
   // V8's gc(), reachable without --expose-gc: a value that left the queue must be collectable.
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
-  const macrotask = () => new Promise((resolve) => setImmediate(resolve));
 
   it('keeps no value alive once it left by shift, pop or clear', async () => {
     const queue = new RingQueue<object>();

@@ -4,6 +4,7 @@ import { deferred } from '../../../src/core/deferred.js';
 import { isSluiceError } from '../../../src/core/errors/sluice-error.js';
 import type { Macrotask } from '../../../src/kernel/scheduler/macrotask.js';
 import { createMacrotaskScheduler } from '../../../src/kernel/scheduler/macrotask-scheduler.js';
+import { macrotask } from '../../support/macrotask.js';
 import { newTestScheduler } from '../../support/test-scheduler.js';
 
 /** A driver whose drains run only when the test says so. */
@@ -248,7 +249,7 @@ describe('createMacrotaskScheduler', () => {
     expect(seen).toEqual([0, 1]);
     scheduler.enqueue('ext-a', 'hc-1', 2);
     scheduler.dispose();
-    await new Promise((resolve) => setImmediate(resolve));
+    await macrotask();
     expect(seen).toEqual([0, 1]);
     expect(scheduler.size).toBe(1);
     scheduler.enqueue('ext-a', 'hc-1', 3);

@@ -5,6 +5,7 @@ import type { RunnerLink, RunnerLinkEvent } from '../../../src/kernel/supervisor
 import { startRunner } from '../../../src/kernel/supervisor/start-runner.js';
 import type { ToolChunk } from '../../../src/kernel/tools/tool-chunk.js';
 import { createToolRegistry } from '../../../src/kernel/tools/tool-registry.js';
+import { macrotask } from '../../support/macrotask.js';
 import { newTestScheduler } from '../../support/test-scheduler.js';
 
 const line = (message: object): RunnerLinkEvent => ({
@@ -116,7 +117,7 @@ describe('startRunner', () => {
       subscriber.next(line({ op: 'tool_call', name: 'Missing' }));
     });
     const handle = startRunner(link(events, sent), { pid: 5, registry, scheduler: newTestScheduler() });
-    await new Promise((resolve) => setImmediate(resolve));
+    await macrotask();
     expect(sent.map((text) => JSON.parse(text))).toEqual([
       {
         op: 'tool_result',

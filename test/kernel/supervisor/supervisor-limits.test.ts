@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isSluiceError } from '../../../src/core/errors/sluice-error.js';
 import { createSupervisor } from '../../../src/kernel/supervisor/create-supervisor.js';
 import type { ToolChunk } from '../../../src/kernel/tools/tool-chunk.js';
+import { macrotask } from '../../support/macrotask.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/${name}`, import.meta.url));
 
@@ -88,7 +89,7 @@ describe('supervisor limits: memory bounded by the caps, not by what a runner wr
       }
       expect(most).toBeGreaterThan(1);
       expect(most).toBeLessThanOrEqual(8);
-      await new Promise((resolve) => setImmediate(resolve));
+      await macrotask();
       expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual([]);
     } finally {
       process.off('warning', onWarning);

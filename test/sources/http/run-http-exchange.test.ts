@@ -5,6 +5,7 @@ import { Valve } from '../../../src/core/demand.js';
 import { type HttpEvent, http } from '../../../src/sources/http.js';
 import { withDemand } from '../../../src/testing/with-demand.js';
 import { record } from '../../fixtures/http-recorder.js';
+import { macrotask } from '../../support/macrotask.js';
 import { newTestScheduler } from '../../support/test-scheduler.js';
 
 const URL_ = 'http://127.0.0.1:9/fake';
@@ -32,7 +33,7 @@ function fakeBody(chunks: string[]) {
 
 /** Lets every pending promise job and I/O callback run (for asserting that nothing more happens). */
 async function settle(): Promise<void> {
-  for (let round = 0; round < 5; round++) await new Promise((resolve) => setImmediate(resolve));
+  for (let round = 0; round < 5; round++) await macrotask();
 }
 
 const contents = (events: HttpEvent[]) =>

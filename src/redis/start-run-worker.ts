@@ -103,6 +103,8 @@ interface RunningJob {
   readonly runId: string;
   readonly subscription: Subscription;
   readonly ended: Promise<void>;
+  /** Ends the job's span, logs and acknowledges it, once: the stream's end, or a forced one. */
+  readonly finish: (how: string, end: ChunkEvent<unknown> | { error: unknown }) => void;
 }
 
 type QueueEntries = [entryId: string, fields: string[]][];
@@ -262,7 +264,10 @@ class WorkerPool {
     log(`started run ${job.runId}: ${command}`);
     const ended = deferred<void>();
     const span = startWorkerRunSpan(this.#queue, this.#settings.group, entryId, job);
+    let finished = false;
     const finish = (how: string, end: ChunkEvent<unknown> | { error: unknown }) => {
+      if (finished) return;
+      finished = true;
       endWorkerRunSpan(span, end);
       log(`finished run ${job.runId}: ${how}`);
       this.#acknowledge(entryId)
@@ -290,7 +295,7 @@ class WorkerPool {
         error: (error: unknown) => finish(`failed: ${(error as Error).message}`, { error }),
       }),
     );
-    this.running.set(entryId, { runId: job.runId, subscription, ended: ended.promise });
+    this.running.set(entryId, { runId: job.runId, subscription, ended: ended.promise, finish });
   }
 
   /** Step 6: stop taking jobs, give the running ones `graceMs`, cancel the rest. */
@@ -309,7 +314,11 @@ class WorkerPool {
     graceTimer?.unsubscribe();
     for (const run of this.running.values()) {
       this.#settings.log(`cancelling run ${run.runId}: the worker is stopping`);
-      await this.#store.cancel(run.runId, 'worker-stopped').catch(() => run.subscription.unsubscribe());
+      await this.#store.cancel(run.runId, 'worker-stopped').catch((error: unknown) => {
+        // The store cannot carry the cancel: end the run here (an unsubscribed stream says nothing more).
+        run.subscription.unsubscribe();
+        run.finish(`cancelled: the store is unreachable (${(error as Error).message})`, { error });
+      });
     }
     await all();
     this.#refresh.unsubscribe();

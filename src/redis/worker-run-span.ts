@@ -1,6 +1,6 @@
 import type { ChunkEvent } from '../core/chunk.js';
 import { isSluiceError } from '../core/errors/sluice-error.js';
-import { type RunSpan, startRunSpan } from '../trace/index.js';
+import { type RunEndDetails, type RunEndReason, type RunSpan, startRunSpan } from '../trace/index.js';
 import type { RunJob } from './run-job.js';
 
 /**
@@ -59,10 +59,28 @@ export function endWorkerRunSpan(
     timedOut?: boolean;
   } | null;
   if (end.kind === 'exit') {
-    const reason = content?.timedOut === true ? 'timeout' : content?.signal ? 'signal' : 'exit';
-    span.end(reason, { attributes: { 'process.exit.code': content?.exitCode ?? undefined } });
+    span.end(...exitEnd(content));
     return;
   }
   const why = String(end.metadata?.reason ?? end.kind);
-  span.end(why === 'stalled' ? 'stall' : 'cancel', { attributes: { 'sluice.end_event_reason': why } });
+  if (why === 'stalled')
+    span.end('stall', { errorType: 'stall', attributes: { 'sluice.end_event_reason': why } });
+  else span.end('cancel', { attributes: { 'sluice.end_event_reason': why } });
+}
+
+/** An exit's reason and status, as `exec`'s own span has them: an error unless it exited 0. */
+function exitEnd(
+  content: { exitCode?: number | null; signal?: string | null; timedOut?: boolean } | null,
+): [RunEndReason, RunEndDetails] {
+  const attributes = { 'process.exit.code': content?.exitCode ?? undefined };
+  if (content?.timedOut === true)
+    return ['timeout', { attributes, errorType: 'timeout', message: 'timed out' }];
+  if (content?.signal) {
+    const { signal } = content;
+    return ['signal', { attributes, errorType: signal, message: `killed by ${signal}` }];
+  }
+  const code = content?.exitCode;
+  if (code !== 0 && code !== undefined && code !== null)
+    return ['exit', { attributes, errorType: String(code), message: `exit code ${code}` }];
+  return ['exit', { attributes }];
 }

@@ -3,10 +3,12 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isRunStoreError } from '../../src/core/errors/run-store-error.js';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
+import { startRunWorker } from '../../src/redis/start-run-worker.js';
+import { submitRun } from '../../src/redis/submit-run.js';
 import { fromRunStore } from '../../src/runs/from-run-store.js';
 import { toRunStore } from '../../src/runs/to-run-store.js';
 import { exec } from '../../src/sources/exec.js';
-import { findChild, fixture, pollUntil, writtenBytes } from '../support/processes.js';
+import { findChild, fixture, pollUntil, processesNamed, writtenBytes } from '../support/processes.js';
 import { redisCommand, redisServerPath, startRedis } from '../support/redis-server.js';
 import { needs } from '../support/system-tools.js';
 
@@ -145,4 +147,26 @@ describe.skipIf(redisServerPath === undefined)('a run writer when Redis fails', 
       expect(events.at(-1)).toMatchObject({ kind: 'end', metadata: { reason: 'cancelled' } });
     },
   );
+});
+
+describe.skipIf(redisServerPath === undefined)('a worker when Redis fails', () => {
+  it('stop() while Redis is down: the cancel cannot be stored, the run ends here, nothing is left', async () => {
+    const server = await startRedis();
+    const store = new RedisRunStore({ url: server.url, blockMs: 200, failAfterMs: 1000, leaseMs: 60_000 });
+    const tag = `worker-down-${randomUUID()}`;
+    const log: string[] = [];
+    const worker = startRunWorker(store, { log: (line) => log.push(line) });
+    try {
+      await submitRun(store, { file: 'bash', args: ['-c', `exec -a ${tag} sleep 1000`] });
+      expect(await pollUntil(() => processesNamed(tag).length === 1, 20_000)).toBe(true);
+      await server.stop();
+      await worker.stop({ graceMs: 0 }); // settles: the run is ended here once the cancel fails
+      expect(worker.running).toBe(0);
+      expect(processesNamed(tag)).toEqual([]);
+      expect(log.some((line) => line.includes('cancelled: the store is unreachable'))).toBe(true);
+    } finally {
+      for (const pid of processesNamed(tag)) process.kill(pid, 'SIGKILL');
+      await store.close().catch(() => {});
+    }
+  });
 });

@@ -59,7 +59,9 @@ describe.skipIf(redisServerPath === undefined)('a Redis run keeps its trace (sub
         'messaging.consumer.group.name': 'workers',
         'sluice.end_reason': 'exit',
         'process.exit.code': 4,
+        'error.type': '4',
       },
+      status: { code: 2, message: 'exit code 4' }, // an error, as the command's own span says
     });
     // The command's run is the job span's child.
     const run = readSpanFile(spans.worker).find((span) => span.name === 'exec sh');

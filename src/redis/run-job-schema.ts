@@ -11,7 +11,9 @@ export const runJobSchema = z.object({
   maxEvents: z.number().int().positive().optional(),
   maxBytes: z.number().int().positive().optional(),
   retainMs: z.number().int().positive().optional(),
-  // Passed on as they are: a traceparent that does not parse is ignored where it is used.
-  traceparent: z.string().max(512).optional(),
-  tracestate: z.string().max(512).optional(),
+  // The submitter's trace, best effort: a value that is not a string of at most 512 characters is
+  // dropped (the job runs, outside that trace); a traceparent that does not parse is ignored where
+  // it is used.
+  traceparent: z.string().max(512).optional().catch(undefined),
+  tracestate: z.string().max(512).optional().catch(undefined),
 });

@@ -226,7 +226,11 @@ class WorkerPool {
       this.#start(entryId, job);
       return;
     }
-    if (state === 'running' && reclaimed) {
+    if (state === 'queued') {
+      // Nothing can run it: end the run (its followers learn why) rather than leave it queued.
+      await this.#store.cancel(runId, 'invalid-job');
+      log(`ended run ${runId}: its job is not one this worker can read`);
+    } else if (state === 'running' && reclaimed) {
       if ((await this.#declareLost(runId)) === 'ALIVE') return; // its owner still renews the lease
       log(`reclaimed run ${runId}: its worker died mid-run, ended with OWNER_LOST`);
     } else {

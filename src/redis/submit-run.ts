@@ -99,7 +99,7 @@ export async function submitRun(store: RedisRunStore, options: SubmitRunOptions)
     maxBytes: readInteger(options, 'maxBytes', undefined, { min: 1 }),
     retainMs: readInteger(options, 'retainMs', undefined, { min: 1 }),
     // The submitter's trace: the worker's span of this run becomes its child.
-    ...activeCarrier(),
+    ...submitterTrace(),
   };
   const keys = runKeys(store.prefix, runId);
   const { leaseMs } = store.context;
@@ -122,4 +122,15 @@ export async function submitRun(store: RedisRunStore, options: SubmitRunOptions)
   }
   await store.client.xadd(queueKey(store.prefix), '*', 'run', runId);
   return runId;
+}
+
+/**
+ * The active trace context for the job, with a `tracestate` over the 512 characters a job keeps
+ * left out (W3C lets a vendor truncate it; the trace itself still joins).
+ */
+function submitterTrace(): Pick<RunJob, 'traceparent' | 'tracestate'> {
+  const carrier = activeCarrier();
+  if (carrier === undefined) return {};
+  const { traceparent, tracestate } = carrier;
+  return tracestate !== undefined && tracestate.length <= 512 ? { traceparent, tracestate } : { traceparent };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { isOwnerLostError } from '../../src/core/errors/owner-lost-error.js';
+import { runKeys } from '../../src/redis/run-keys.js';
 import { submitRun } from '../../src/redis/submit-run.js';
 import { fromRunStore } from '../../src/runs/from-run-store.js';
 import { fixture, pollUntil } from '../support/processes.js';
@@ -106,5 +107,37 @@ describe.skipIf(redisServerPath === undefined)('the worker pool (sluice worker, 
     expect(events).toEqual([
       { sequence: 0, kind: 'end', content: null, metadata: { reason: 'not needed' }, isFinal: true },
     ]);
+  });
+
+  it('a job it cannot read ends its run (reason invalid-job); an oversized tracestate is only dropped', async () => {
+    const meta = (runId: string) => runKeys(redis.store.prefix, runId).meta;
+    const rewriteJob = async (runId: string, change: (job: Record<string, unknown>) => void) => {
+      const job = JSON.parse((await redis.store.client.hget(meta(runId), 'job')) ?? 'null');
+      change(job);
+      await redis.store.client.hset(meta(runId), 'job', JSON.stringify(job));
+    };
+    const broken = await submitRun(redis.store, { file: 'sh', args: ['-c', 'echo should-not-run'] });
+    await rewriteJob(broken, (job) => {
+      job.file = 42;
+    });
+    const traced = await submitRun(redis.store, { file: 'sh', args: ['-c', 'echo ran'] });
+    await rewriteJob(traced, (job) => {
+      job.traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+      job.tracestate = `v=${'x'.repeat(600)}`;
+    });
+    const worker = startCli(['worker', '--redis', redis.url]);
+    const [brokenEvents, tracedEvents] = await Promise.all(
+      [broken, traced].map((runId) => lastValueFrom(fromRunStore(redis.store, runId).pipe(toArray()))),
+    );
+    expect(brokenEvents).toEqual([
+      { sequence: 0, kind: 'end', content: null, metadata: { reason: 'invalid-job' }, isFinal: true },
+    ]);
+    expect(tracedEvents?.map((event) => [event.kind, event.kind === 'exit' ? 0 : event.content])).toEqual([
+      ['stdout', 'ran\n'],
+      ['exit', 0],
+    ]);
+    worker.kill('SIGTERM');
+    const stopped = await worker;
+    expect(stopped.stderr).toContain(`ended run ${broken}: its job is not one this worker can read`);
   });
 });

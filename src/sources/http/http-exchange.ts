@@ -194,7 +194,7 @@ export class HttpExchange {
   /** The subscription ended: the request is aborted; a span not ended yet was cancelled (or stalled). */
   #unsubscribed(): void {
     this.#controller.abort();
-    if (this.#spanEnded || this.#span === NOOP_RUN_SPAN) return;
+    if (this.#spanEnded || !this.#span.observed) return;
     const stalled = stalledBelow(this.#subscriber);
     if (stalled === undefined) this.#span.event('sluice.cancel');
     else this.#span.event('sluice.stall', { 'sluice.stall_ms': stalled.ms });

@@ -29,11 +29,14 @@ async function runVariant(params: RunParams): Promise<RunResult> {
       : undefined);
   if (throughput !== undefined) {
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     const lines = await throughput(params.command, params.args);
     const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore); // this process only: the reader, not its producer
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     // The tracing variants count runs, not the command's lines (bench/trace-runs.ts).
-    if (!name.startsWith('exec-runs')) return { lines, seconds };
-    return { lines, seconds, expectedLines: (await import('./trace-runs.js')).TRACE_RUNS };
+    if (!name.startsWith('exec-runs')) return { lines, seconds, cpuSeconds };
+    return { lines, seconds, cpuSeconds, expectedLines: (await import('./trace-runs.js')).TRACE_RUNS };
   }
   if (name.startsWith('latency-')) {
     const latency = (await import('./latency.js')).latencyVariants[name];

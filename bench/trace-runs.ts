@@ -37,7 +37,8 @@ export async function prepareTraceVariant(name: string): Promise<void> {
  * The per-run cost of tracing (docs/tracing.md): many short runs on the pull path, with
  * `@opentelemetry/api` installed but no SDK (`exec-runs`), without the API (`exec-runs-no-otel`,
  * see bench/hide-otel.ts), and with the SDK recording every span (`exec-runs-sdk`). Their "lines"
- * are runs. `exec-iterable-no-otel` and `exec-push-no-otel` are the hot path without the API.
+ * are runs (the table shows them in runs/s, bench/table.ts; their ratios are targets,
+ * bench/summary.ts). `exec-iterable-no-otel` and `exec-push-no-otel` are the hot path without the API.
  *
  * @example
  * ```ts

@@ -2,8 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { execa } from 'execa';
 import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { exec } from '../../src/sources/exec.js';
@@ -13,6 +15,8 @@ import { startRunSpan } from '../../src/trace/start-run-span.js';
 import { loadTraceApi, traceApi } from '../../src/trace/trace-api.js';
 import { withRemoteParent } from '../../src/trace/with-remote-parent.js';
 import { startTestServer } from '../fixtures/http-server.js';
+
+const EXEC_MODULE = fileURLToPath(new URL('../../src/sources/exec.ts', import.meta.url));
 
 // Nothing registers an SDK in this file: the API is installed (a devDependency) but nobody listens.
 describe('tracing without an SDK', () => {
@@ -26,6 +30,28 @@ describe('tracing without an SDK', () => {
     span.end('exit');
     const events = await lastValueFrom(exec('sh', ['-c', 'echo "[$TRACEPARENT]"']).pipe(toArray()));
     expect(events.map((event) => event.content)).toEqual(['[]\n', expect.objectContaining({ exitCode: 0 })]);
+  });
+
+  it('leaves @opentelemetry/api unloaded by a run while nothing is registered', async () => {
+    // A fresh process: which CommonJS modules are loaded after a run (sluice loads the API with
+    // `require`); then the API imported by hand, to show that the probe sees it when it is loaded.
+    const script = `
+      import { createRequire } from 'node:module';
+      import { lastValueFrom } from 'rxjs';
+      const { exec } = await import(${JSON.stringify(EXEC_MODULE)});
+      const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((id) => id.includes('@opentelemetry/api'));
+      await lastValueFrom(exec('true'));
+      const afterRun = loaded();
+      await import('@opentelemetry/api');
+      console.log(JSON.stringify({ afterRun, afterImport: loaded() }));`;
+    const { stdout } = await execa(process.execPath, [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      script,
+    ]);
+    expect(JSON.parse(stdout)).toEqual({ afterRun: false, afterImport: true });
   });
 
   it('sends http requests without trace headers', async () => {

@@ -53,6 +53,8 @@ export const CATALOG: readonly VariantSpec[] = [
   runs('exec-runs', "200 runs of 'true' → toAsyncIterable, API without SDK"),
   runs('exec-runs-no-otel', "200 runs of 'true' → toAsyncIterable, without @opentelemetry/api"),
   runs('exec-runs-sdk', "200 runs of 'true' → toAsyncIterable, SDK recording every span"),
+  runs('exec-spans', "an exec run's tracing alone (span, events, end, metrics), API without SDK"),
+  runs('exec-spans-sdk', "an exec run's tracing alone (span, events, end, metrics), SDK recording"),
   throughput('exec-onchunk', 'sluice exec → async onChunk'),
   throughput('exec-coalesce', 'sluice exec → coalesce → subscribe'),
   throughput('kernel-stream', 'sluice kernel host + bridge, for await'),

@@ -70,7 +70,9 @@ export function renderTable(entries: readonly BenchEntry[], summary: BenchSummar
               e.label,
               n(e.linesPerSec),
               `${n(e.linesPerSecMin)}–${n(e.linesPerSecMax)}`,
-              typeof e.cpuNsPerLine === 'number' ? `${(e.cpuNsPerLine / 1000).toFixed(0)} µs` : '—',
+              typeof e.cpuNsPerLine === 'number'
+                ? `${(e.cpuNsPerLine / 1000).toFixed(e.cpuNsPerLine < 10_000 ? 2 : 0)} µs`
+                : '—',
               e.complete ? 'yes' : 'NO',
             ],
         ),

@@ -31,14 +31,21 @@ export function aggregate(spec: VariantSpec, runs: readonly RunResult[], expecte
     const rates = runs.map((run) => (run.lines ?? 0) / (run.seconds ?? Number.NaN));
     const { median, min, max } = spread(rates);
     const complete = runs.every((run) => run.lines === (run.expectedLines ?? expectedLines));
+    const cpuNs = runs.map((run) => ((run.cpuSeconds ?? Number.NaN) * 1e9) / (run.lines || Number.NaN));
     return {
       ...base,
       producer: spec.producer,
+      ...(spec.unit === undefined ? {} : { unit: spec.unit }),
       runs: runs.length,
       linesPerSec: round(median),
       linesPerSecMin: round(min),
       linesPerSecMax: round(max),
+      // The reader's CPU time per line (per run, for the `runs` unit), in ns.
+      cpuNsPerLine: round(quantile(cpuNs, 0.5), 1),
       complete,
+      // In the order of the rounds, for the ratios of one variant to another in the same round (bench/summary.ts).
+      linesPerSecRuns: rates.map((rate) => round(rate, 1)),
+      cpuNsPerLineRuns: cpuNs.map((ns) => round(ns, 1)),
     };
   }
   if (spec.group === 'latency') {

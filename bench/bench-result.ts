@@ -3,6 +3,8 @@ export interface RunResult {
   /** Throughput: lines consumed and the seconds it took (from spawn to the last line). */
   readonly lines?: number;
   readonly seconds?: number;
+  /** Throughput: the CPU time (user + system) of the reading process over the same span, in seconds. */
+  readonly cpuSeconds?: number;
   /** Latency: write → handler, in microseconds, one per line (after warm-up). */
   readonly latenciesUs?: readonly number[];
   /** Slow consumer: the child's lead and the parent's memory. */

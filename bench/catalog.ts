@@ -18,6 +18,8 @@ export interface VariantSpec {
   readonly producer?: 'cat' | 'node';
   /** What it is, for the table. */
   readonly label: string;
+  /** Throughput variants whose "lines" are whole runs (bench/trace-runs.ts): their own table, in runs/s. */
+  readonly unit?: 'runs';
 }
 
 const throughput = (name: string, label: string, producer: 'cat' | 'node' = 'cat'): VariantSpec => ({
@@ -26,6 +28,8 @@ const throughput = (name: string, label: string, producer: 'cat' | 'node' = 'cat
   producer,
   label: producer === 'cat' ? label : `${label} (node producer)`,
 });
+
+const runs = (name: string, label: string): VariantSpec => ({ ...throughput(name, label), unit: 'runs' });
 
 /**
  * Every variant of the suite, in the order the table shows them.
@@ -46,9 +50,11 @@ export const CATALOG: readonly VariantSpec[] = [
   throughput('exec-iterable', 'sluice exec → toAsyncIterable'),
   throughput('exec-push-no-otel', 'sluice exec, subscribe (push), without @opentelemetry/api'),
   throughput('exec-iterable-no-otel', 'sluice exec → toAsyncIterable, without @opentelemetry/api'),
-  throughput('exec-runs', "200 runs of 'true' → toAsyncIterable, API without SDK (lines = runs)"),
-  throughput('exec-runs-no-otel', "200 runs of 'true' → toAsyncIterable, without @opentelemetry/api"),
-  throughput('exec-runs-sdk', "200 runs of 'true' → toAsyncIterable, SDK recording every span"),
+  runs('exec-runs', "200 runs of 'true' → toAsyncIterable, API without SDK"),
+  runs('exec-runs-no-otel', "200 runs of 'true' → toAsyncIterable, without @opentelemetry/api"),
+  runs('exec-runs-sdk', "200 runs of 'true' → toAsyncIterable, SDK recording every span"),
+  runs('exec-spans', "an exec run's tracing alone (span, events, end, metrics), API without SDK"),
+  runs('exec-spans-sdk', "an exec run's tracing alone (span, events, end, metrics), SDK recording"),
   throughput('exec-onchunk', 'sluice exec → async onChunk'),
   throughput('exec-coalesce', 'sluice exec → coalesce → subscribe'),
   throughput('kernel-stream', 'sluice kernel host + bridge, for await'),

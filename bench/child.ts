@@ -8,7 +8,7 @@ import type { RunParams, RunResult } from './bench-result.js';
 async function runVariant(params: RunParams): Promise<RunResult> {
   const name = params.variant.replace(/@node$/, '');
   // Tracing variants hide the OpenTelemetry API or register its SDK before sluice runs anything.
-  if (/^exec-(runs|push-no-otel|iterable-no-otel)/.test(name)) {
+  if (/^exec-(runs|spans|push-no-otel|iterable-no-otel)/.test(name)) {
     await (await import('./trace-runs.js')).prepareTraceVariant(name);
   }
   // sluice loads execa and zod on first use: load them now, outside every measurement.
@@ -29,11 +29,19 @@ async function runVariant(params: RunParams): Promise<RunResult> {
       : undefined);
   if (throughput !== undefined) {
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     const lines = await throughput(params.command, params.args);
     const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore); // this process only: the reader, not its producer
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     // The tracing variants count runs, not the command's lines (bench/trace-runs.ts).
-    if (!name.startsWith('exec-runs')) return { lines, seconds };
-    return { lines, seconds, expectedLines: (await import('./trace-runs.js')).TRACE_RUNS };
+    if (!/^exec-(runs|spans)/.test(name)) return { lines, seconds, cpuSeconds };
+    return {
+      lines,
+      seconds,
+      cpuSeconds,
+      expectedLines: (await import('./trace-runs.js')).TRACE_COUNTS[name],
+    };
   }
   if (name.startsWith('latency-')) {
     const latency = (await import('./latency.js')).latencyVariants[name];

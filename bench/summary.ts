@@ -52,10 +52,11 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
     a === null || b === null || b === 0 ? null : Number((a / b).toFixed(3));
   const rate = (name: string) => figure(name, 'linesPerSec');
   const diff = (a: number | null, b: number | null) => (a === null || b === null ? null : a - b);
-  // The median over rounds of one variant's wall time over another's in the same round: rounds
-  // run back to back, so a machine that gets busier or quieter shifts both sides alike.
-  const paired = (a: string, b: string): number | null => {
-    const runsOf = (name: string) => entries.find((entry) => entry.name === name)?.wallMsRuns;
+  // The median over rounds of one variant's wall time (or another per-round figure) over another's
+  // in the same round: rounds run back to back, so a machine that gets busier or quieter shifts
+  // both sides alike.
+  const paired = (a: string, b: string, key = 'wallMsRuns'): number | null => {
+    const runsOf = (name: string) => entries.find((entry) => entry.name === name)?.[key];
     const [left, right] = [runsOf(a), runsOf(b)];
     if (!Array.isArray(left) || !Array.isArray(right) || left.length === 0) return null;
     const ratios = left.flatMap((value, index) => {
@@ -77,6 +78,15 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
     cliJsonVsExecIterable: div(rate('cli-json'), rate('exec-iterable')),
     mcpProgressVsKernelStream: div(rate('mcp-progress'), rate('kernel-stream')),
     mcpProgressVsExecPush: div(rate('mcp-progress'), rate('exec-push')),
+    // Tracing's cost (docs/tracing.md): with @opentelemetry/api and no SDK, or the SDK, against
+    // without the API; lines/s (runs/s) ratios and the reader's CPU time per line (per run).
+    execRunsApiVsNoApi: paired('exec-runs', 'exec-runs-no-otel', 'linesPerSecRuns'),
+    execRunsSdkVsNoApi: paired('exec-runs-sdk', 'exec-runs-no-otel', 'linesPerSecRuns'),
+    execRunsCpuApiVsNoApi: paired('exec-runs', 'exec-runs-no-otel', 'cpuNsPerLineRuns'),
+    execRunsCpuSdkVsNoApi: paired('exec-runs-sdk', 'exec-runs-no-otel', 'cpuNsPerLineRuns'),
+    execIterableApiVsNoApi: paired('exec-iterable', 'exec-iterable-no-otel', 'linesPerSecRuns'),
+    execIterableCpuApiVsNoApi: paired('exec-iterable', 'exec-iterable-no-otel', 'cpuNsPerLineRuns'),
+    execPushApiVsNoApi: paired('exec-push', 'exec-push-no-otel', 'linesPerSecRuns'),
     nodeProducerExecPushVsDataSplit: div(rate('exec-push@node'), rate('raw-data-split@node')),
     slowExecIterableLeadVsLimit: div(figure('slow-exec-iterable', 'maxLeadBytes'), LEAD_LIMIT_BYTES),
     slowExecOnChunkLeadVsLimit: div(figure('slow-exec-onchunk', 'maxLeadBytes'), LEAD_LIMIT_BYTES),
@@ -195,6 +205,19 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
     target(`work${name}LeadVsLimit`, '<=', 1, `work per line, sluice ${name}: lead ≤ 20 values + 384 KiB`);
     target(`work${name}RssVsLimit`, '<=', 1, `work per line, sluice ${name}: RSS growth ≤ 20 MB`);
   }
+  target('execRunsApiVsNoApi', '>=', 0.98, 'exec runs/s with the API, no SDK ≥ 0.98 × without the API');
+  target(
+    'execIterableApiVsNoApi',
+    '>=',
+    0.98,
+    'exec → toAsyncIterable lines/s with the API, no SDK ≥ 0.98 × without (median of rounds)',
+  );
+  target(
+    'execIterableCpuApiVsNoApi',
+    '<=',
+    1.02,
+    "exec → toAsyncIterable: the reader's CPU per line with the API, no SDK ≤ 1.02 × without",
+  );
   target('kernelStreamVsExecIterable', '>=', 0.6, 'kernel host + bridge ≥ 0.6 × exec → toAsyncIterable');
   target('cliJsonVsExecIterable', '>=', 0.35, 'sluice exec --json | wc -l ≥ 0.35 × exec → toAsyncIterable');
   target('cancelMcpVsLimit', '<=', 1, 'cancel over MCP (abort → group gone) ≤ 100 ms');

@@ -37,21 +37,45 @@ export function renderTable(entries: readonly BenchEntry[], summary: BenchSummar
           ],
       ),
     );
+  const perLine = (e: BenchEntry) => e.unit !== 'runs';
   const parts = [`Machine: ${machine}`, ''];
   parts.push(
     '### Throughput (lines/s in the parent, median of runs, min–max)',
     '',
     markdown(
-      ['way of reading', 'lines/s', 'min–max', 'all lines'],
-      of('throughput').map(
-        (e) =>
-          failed(e) ?? [
-            e.label,
-            M(e.linesPerSec),
-            `${M(e.linesPerSecMin)}–${M(e.linesPerSecMax)}`,
-            e.complete ? 'yes' : 'NO',
-          ],
-      ),
+      ['way of reading', 'lines/s', 'min–max', 'CPU per line', 'all lines'],
+      of('throughput')
+        .filter(perLine)
+        .map(
+          (e) =>
+            failed(e) ?? [
+              e.label,
+              M(e.linesPerSec),
+              `${M(e.linesPerSecMin)}–${M(e.linesPerSecMax)}`,
+              n(e.cpuNsPerLine, ' ns'),
+              e.complete ? 'yes' : 'NO',
+            ],
+        ),
+    ),
+    '',
+    "### Runs (many short runs one after the other: runs/s, median of runs, min–max; the reader's CPU per run)",
+    '',
+    markdown(
+      ['way of running', 'runs/s', 'min–max', 'CPU per run', 'all runs'],
+      of('throughput')
+        .filter((e) => !perLine(e))
+        .map(
+          (e) =>
+            failed(e) ?? [
+              e.label,
+              n(e.linesPerSec),
+              `${n(e.linesPerSecMin)}–${n(e.linesPerSecMax)}`,
+              typeof e.cpuNsPerLine === 'number'
+                ? `${(e.cpuNsPerLine / 1000).toFixed(e.cpuNsPerLine < 10_000 ? 2 : 0)} µs`
+                : '—',
+              e.complete ? 'yes' : 'NO',
+            ],
+        ),
     ),
     '',
     '### Latency (one line every 2 ms, write → handler)',

@@ -17,6 +17,7 @@ import type { TraceCarrier } from './trace-carrier.js';
  */
 export class OtelRunSpan implements RunSpan {
   readonly recording: boolean;
+  readonly observed = true;
   readonly #api: TraceApi;
   readonly #span: Span;
   readonly #parent: Context;

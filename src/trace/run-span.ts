@@ -42,11 +42,17 @@ export interface RunEndDetails {
 /**
  * The span of one run, and its metrics: {@link startRunSpan} gives it. Every method is safe to
  * call in any order and more than once; after {@link RunSpan.end} only {@link RunSpan.groupGone}
- * still counts (its metric). Without `@opentelemetry/api` it is a shared object that does nothing.
+ * still counts (its metric). When no SDK listens it is an object that does nothing.
  */
 export interface RunSpan {
   /** Whether an SDK records this span: attributes worth computing only for it are computed only then. */
   readonly recording: boolean;
+  /**
+   * `false` when no SDK listens to this run (no tracer or meter provider registered, or no API):
+   * every method then does nothing, and the run skips the work only a span or a metric uses
+   * (timing demand's pauses, watching the kill, telling a stall from a cancel).
+   */
+  readonly observed: boolean;
   /** This span's context to hand to the child (`TRACEPARENT`), a header or `_meta`; `undefined` without a trace. */
   readonly carrier: TraceCarrier | undefined;
   /** Sets attributes (`undefined` values are skipped). */

@@ -1,4 +1,6 @@
 import type { Context, Link, SpanKind } from '@opentelemetry/api';
+import { activeCarrier } from './active-carrier.js';
+import { apiRegistry } from './api-registry.js';
 import { definedAttributes } from './defined-attributes.js';
 import { NOOP_RUN_SPAN } from './noop-run-span.js';
 import { OtelRunSpan } from './otel-run-span.js';
@@ -24,8 +26,10 @@ const SPAN_KINDS = { internal: 0, server: 1, client: 2, producer: 3, consumer: 4
 /**
  * Starts the span of one run (`run`: `exec`, `http`, … — its `sluice.run.kind`, also the metrics'
  * dimension) named `name`, as a child of the active context (or `options.parent`), and counts it
- * in `sluice.runs.started`. Without `@opentelemetry/api` it gives a {@link RunSpan} that does
- * nothing; with the API but no SDK, a non-recording one (cheap: see docs/tracing.md).
+ * in `sluice.runs.started`. When no SDK listens — `@opentelemetry/api` absent, or no tracer or
+ * meter provider registered with it — it gives a {@link RunSpan} that does nothing and is not
+ * `observed` (its run does no tracing work per line), carrying only an active remote parent's
+ * context on to the child; see docs/tracing.md, "How it costs".
  *
  * @example
  * ```ts
@@ -39,6 +43,7 @@ export function startRunSpan(
   attributes: TraceAttributes = {},
   options: RunSpanOptions = {},
 ): RunSpan {
+  if (options.parent === undefined && options.links === undefined && !listened()) return unobserved();
   const api = traceApi();
   if (api === undefined) return NOOP_RUN_SPAN;
   const active = api.context.active();
@@ -54,6 +59,23 @@ export function startRunSpan(
     parent,
   );
   return new OtelRunSpan(api, span, parent as Context, runMetrics(api), kindAttribute);
+}
+
+/** Whether a tracer or meter provider is registered (an SDK listens). */
+function listened(): boolean {
+  const registry = apiRegistry();
+  return registry !== undefined && (registry.trace !== undefined || registry.metrics !== undefined);
+}
+
+/**
+ * The span of a run nothing listens to: the shared no-op one, or, when a context manager holds an
+ * active remote parent (a `TRACEPARENT` made active by `withRemoteParent`), a no-op one carrying
+ * that parent's context, so that the trace reaches the child uncut.
+ */
+function unobserved(): RunSpan {
+  if (apiRegistry()?.context === undefined) return NOOP_RUN_SPAN; // no context manager: nothing is active
+  const carrier = activeCarrier();
+  return carrier === undefined ? NOOP_RUN_SPAN : Object.freeze({ ...NOOP_RUN_SPAN, carrier });
 }
 
 function links(api: TraceApi, carriers: readonly TraceCarrier[]): Link[] {

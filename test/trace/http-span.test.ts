@@ -1,7 +1,9 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { lastValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { HttpOptions } from '../../src/sources/http/http-types.js';
 import { http } from '../../src/sources/http.js';
+import { withRemoteParent } from '../../src/trace/with-remote-parent.js';
 import { startTestServer, type TestServer } from '../fixtures/http-server.js';
 import { named, registerTestTracing } from './trace-sdk.js';
 
@@ -12,7 +14,18 @@ beforeAll(async () => {
   server.route('/lines', (_req, res) => res.end('one\ntwo\n'));
   server.route('/missing', (_req, res) => res.writeHead(404).end('gone'));
   server.route('/forever', (_req, res) => res.writeHead(200).write('first\n'));
+  server.route('/headers', (req, res) => res.end(JSON.stringify(req.headers)));
 });
+
+/** The request headers the server received for one `http()` of `/headers`, and the exchange's span. */
+async function sentHeaders(init?: RequestInit, options?: HttpOptions) {
+  const events = await lastValueFrom(
+    http(server.url('/headers'), init, { ...options, lines: true }).pipe(toArray()),
+  );
+  const body = events.flatMap((event) => (event.kind === 'body' ? [event.content] : [])).join('');
+  const span = await tracing.ended(named('GET'));
+  return { headers: JSON.parse(body) as Record<string, string | undefined>, span };
+}
 afterAll(async () => {
   await server.close();
   await tracing.shutdown();
@@ -73,5 +86,37 @@ describe('http traced with the OpenTelemetry SDK', () => {
     expect(span.attributes['url.full']).toBe(
       server.url('/lines').replace('http://', 'http://REDACTED:REDACTED@'),
     );
+  });
+
+  it("sends the client span's context as traceparent (and tracestate) to the server", async () => {
+    const remote = {
+      traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+      tracestate: 'v=1',
+    };
+    const { headers, span } = await withRemoteParent(remote, () => sentHeaders());
+    const { traceId, spanId } = span.spanContext();
+    expect(traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736'); // the client span continues the remote trace
+    expect(headers.traceparent).toBe(`00-${traceId}-${spanId}-01`);
+    expect(headers.tracestate).toBe('v=1');
+  });
+
+  it('sends no trace headers with propagateTrace: false', async () => {
+    const { headers, span } = await sentHeaders(undefined, { propagateTrace: false });
+    expect(span.spanContext().traceId).toMatch(/^[0-9a-f]{32}$/); // traced all the same
+    expect(headers.traceparent).toBeUndefined();
+    expect(headers.tracestate).toBeUndefined();
+  });
+
+  it('never overwrites a traceparent the caller set, whatever the headers form', async () => {
+    const mine = '00-11111111111111111111111111111111-2222222222222222-01';
+    const asRecord = await sentHeaders({ headers: { TraceParent: mine, accept: 'text/plain' } });
+    expect(asRecord.headers).toMatchObject({ traceparent: mine, accept: 'text/plain' });
+    tracing.reset();
+    const asHeaders = await sentHeaders({ headers: new Headers({ traceparent: mine }) });
+    expect(asHeaders.headers.traceparent).toBe(mine);
+    tracing.reset();
+    const added = await sentHeaders({ headers: [['accept', 'text/plain']] });
+    const { traceId, spanId } = added.span.spanContext();
+    expect(added.headers).toMatchObject({ accept: 'text/plain', traceparent: `00-${traceId}-${spanId}-01` });
   });
 });

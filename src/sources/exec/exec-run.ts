@@ -81,7 +81,7 @@ export class ExecRun implements ProcessEvents {
       this.#options.killSignal,
       this.#options.forceKillAfterMs,
       this.#options.scheduler,
-      span === NOOP_RUN_SPAN ? undefined : (killMs) => span.groupGone(killMs),
+      span.observed ? (killMs) => span.groupGone(killMs) : undefined,
     );
     this.#followDemand(handle);
     this.#armTimeout();
@@ -186,7 +186,7 @@ export class ExecRun implements ProcessEvents {
     if (!this.#done) {
       this.#done = true;
       this.#stopInput();
-      const stalled = this.#span === NOOP_RUN_SPAN ? undefined : stalledBelow(this.#subscriber);
+      const stalled = this.#span.observed ? stalledBelow(this.#subscriber) : undefined;
       if (stalled === undefined) this.#span.event('sluice.cancel');
       else this.#span.event('sluice.stall', { 'sluice.stall_ms': stalled.ms });
       this.#terminate();
@@ -229,7 +229,7 @@ export class ExecRun implements ProcessEvents {
   /** The pipes are read while the line queue's valve flows. */
   #followDemand(handle: ProcessHandle): void {
     const valve = this.#lines.upstream;
-    const timed = this.#span !== NOOP_RUN_SPAN;
+    const timed = this.#span.observed;
     this.#stopReading = valve.onChange((paused) => {
       if (paused) handle.pause();
       else handle.resume();

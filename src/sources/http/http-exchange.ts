@@ -14,6 +14,7 @@ import type { HttpRequest } from './parse-http-request.js';
 import { type BodySink, pumpBody } from './pump-body.js';
 import { readErrorBody } from './read-error-body.js';
 import { toResponseInfo } from './to-response-info.js';
+import { traceHeaders } from './trace-headers.js';
 import { waitForFlow } from './wait-for-flow.js';
 
 /** How much of a rejected (non-2xx) response's body the `HTTP_STATUS` error carries. */
@@ -94,7 +95,9 @@ export class HttpExchange {
     const { signal } = this.#controller;
     const { init, url } = this.#request;
     const combined = init.signal ? AbortSignal.any([signal, init.signal]) : signal;
-    const answer = await this.#options.fetch(url, { ...init, signal: combined });
+    const carrier = this.#options.propagateTrace ? this.#span.carrier : undefined;
+    const headers = carrier === undefined ? {} : { headers: traceHeaders(init.headers, carrier) };
+    const answer = await this.#options.fetch(url, { ...init, ...headers, signal: combined });
     if (signal.aborted) return;
     const response = toResponseInfo(answer, url);
     this.#response = response;
@@ -194,7 +197,7 @@ export class HttpExchange {
   /** The subscription ended: the request is aborted; a span not ended yet was cancelled (or stalled). */
   #unsubscribed(): void {
     this.#controller.abort();
-    if (this.#spanEnded || this.#span === NOOP_RUN_SPAN) return;
+    if (this.#spanEnded || !this.#span.observed) return;
     const stalled = stalledBelow(this.#subscriber);
     if (stalled === undefined) this.#span.event('sluice.cancel');
     else this.#span.event('sluice.stall', { 'sluice.stall_ms': stalled.ms });

@@ -80,4 +80,10 @@ export interface HttpOptions {
    * `info.result` is what was received so far (status, bytes). Already aborted: nothing is fetched.
    */
   readonly cancelSignal?: AbortSignal;
+  /**
+   * Send the exchange's trace context as the W3C `traceparent` (and `tracestate`) request headers
+   * when it is traced, so that a traced server joins the trace (default `true`; a header of the
+   * same name in `init.headers` wins). See docs/tracing.md.
+   */
+  readonly propagateTrace?: boolean;
 }

@@ -22,6 +22,7 @@ export interface ResolvedHttpOptions {
   readonly demand: Demand | undefined;
   readonly fetch: typeof globalThis.fetch;
   readonly cancelSignal: AbortSignal | undefined;
+  readonly propagateTrace: boolean;
 }
 
 const KNOWN = [
@@ -33,6 +34,7 @@ const KNOWN = [
   'demand',
   'fetch',
   'cancelSignal',
+  'propagateTrace',
 ];
 
 /**
@@ -60,5 +62,6 @@ export function parseHttpOptions(options: HttpOptions | undefined): ResolvedHttp
     demand: readOption(options, 'demand', isDemand, 'a Demand (`paused` and `onChange()`)', undefined),
     fetch: readFunction<typeof globalThis.fetch>(options, 'fetch', globalThis.fetch),
     cancelSignal: readOption(options, 'cancelSignal', isAbortSignal, 'an AbortSignal', undefined),
+    propagateTrace: readBoolean(options, 'propagateTrace', true),
   };
 }

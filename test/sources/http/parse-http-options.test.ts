@@ -14,6 +14,7 @@ describe('parseHttpOptions', () => {
       scheduler: asyncScheduler,
       demand: undefined,
       fetch: globalThis.fetch,
+      propagateTrace: true,
     });
   });
 
@@ -48,9 +49,10 @@ describe('parseHttpOptions', () => {
       { cancelSignal: 'stop' },
       'Expected the `cancelSignal` option to be an AbortSignal, got `stop` (string)',
     ],
+    [{ propagateTrace: 0 }, 'Expected the `propagateTrace` option to be a boolean, got `0` (number)'],
     [
       { timeout: 5 },
-      'Unknown `timeout` option (known options: lines, maxLineBytes, timeoutMs, reject, scheduler, demand, fetch, cancelSignal)',
+      'Unknown `timeout` option (known options: lines, maxLineBytes, timeoutMs, reject, scheduler, demand, fetch, cancelSignal, propagateTrace)',
     ],
   ])('rejects %j with a TypeError naming the option', (options, message) => {
     expect(() => parseHttpOptions(options as never)).toThrow(new TypeError(message));

@@ -20,6 +20,7 @@ import type {
 } from '../runs/run-store.js';
 import { connectRedis } from './connect-redis.js';
 import { evalScript } from './eval-script.js';
+import { parseCancelRequest } from './parse-cancel-request.js';
 import { readRun } from './read-run.js';
 import type { RedisClient } from './redis-client.js';
 import type { RedisRunContext } from './redis-run-context.js';
@@ -116,6 +117,12 @@ function text(options: RedisRunStoreOptions, name: 'prefix' | 'owner', fallback:
     throw optionError(name, 'a non-empty string without braces or spaces', value);
   }
   return value;
+}
+
+/** A stored cancel request as `RunInfo.cancelRequest`: `{ ...details, reason }`. */
+function cancelRequestOf(request: string): CancelDetails {
+  const { reason, details } = parseCancelRequest(request);
+  return { ...details, reason };
 }
 
 /**
@@ -321,7 +328,7 @@ export class RedisRunStore implements RunStore {
       owner: owner ?? undefined,
       label: label ?? undefined,
       startedAt: started === null ? undefined : Number(started),
-      cancelRequest: cancel == null ? undefined : (JSON.parse(cancel) as CancelDetails),
+      cancelRequest: cancel == null ? undefined : cancelRequestOf(cancel),
     };
   }
 

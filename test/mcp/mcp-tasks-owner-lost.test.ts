@@ -79,11 +79,13 @@ describe.skipIf(redisServerPath === undefined || !needs('linux'))(
       survivor = await startInProcessMcpHttp({ allow: ['sh'], store: new RedisRunStore({ url: redis.url }) });
     });
     afterEach(() => {
-      // The killed instance could not kill its tool's group: the test does.
+      // The killed instance could not kill its tool's group: the test does (the tagged `sh` leads it).
       for (const pid of tags.splice(0).flatMap(processesWithTag)) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {}
+        for (const target of [-pid, pid]) {
+          try {
+            process.kill(target, 'SIGKILL');
+          } catch {}
+        }
       }
     });
     afterAll(async () => {

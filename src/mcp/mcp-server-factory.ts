@@ -105,7 +105,10 @@ export function mcpServerFactory(
       serverInfo,
       requestTasks === undefined
         ? { capabilities: { tools: {} } }
-        : { capabilities: { tools: {}, tasks: TASKS_CAPABILITY }, taskStore: requestTasks.store },
+        : {
+            capabilities: { tools: {}, tasks: requestTasks.listable === false ? NO_LIST : TASKS_CAPABILITY },
+            taskStore: requestTasks.store,
+          },
     );
     server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({ tools: listing }));
     server.setRequestHandler(sdk.CallToolRequestSchema, (request, extra) =>
@@ -119,12 +122,16 @@ export function mcpServerFactory(
 
 /** What a server of `serveMcpHttp` offers of MCP Tasks: `tools/call` as a task, `tasks/list`, `tasks/cancel`. */
 const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+/** The same, where the run store cannot list its runs (no `RunStore.runIds`): no `tasks/list`. */
+const NO_LIST = { cancel: {}, requests: TASKS_CAPABILITY.requests };
 
 /** The MCP Tasks of one request's server: the SDK `TaskStore` of its session, and how a task starts. */
 export interface McpRequestTasks {
   readonly store: TaskStore;
   /** Creates a task and runs `run` for it in the background; resolves with the `Task`. */
   start(requested: CreateTaskOptions, run: (signal: AbortSignal) => Promise<CallToolResult>): Promise<Task>;
+  /** `false` where the store cannot list tasks: `tasks/list` is then not declared. */
+  readonly listable?: boolean;
 }
 
 /**

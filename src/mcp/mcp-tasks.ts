@@ -4,21 +4,34 @@ import type {
   TaskStore,
 } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import type { CallToolResult, Result, Task } from '@modelcontextprotocol/sdk/types.js';
-import { filter, firstValueFrom, map, take, timeout } from 'rxjs';
-import type { ChunkEvent } from '../core/chunk.js';
-import type { RunStore, RunWriter } from '../runs/run-store.js';
+import { asyncScheduler, filter, firstValueFrom, type SchedulerLike, take, timeout } from 'rxjs';
+import { isRunStoreError } from '../core/errors/run-store-error.js';
+import type { LastRecord, RunStore, RunWriter } from '../runs/run-store.js';
+import { invalidParamsError } from './invalid-params-error.js';
 import type { McpSessions } from './mcp-sessions.js';
 
 /** How often a client is told to poll `tasks/get`, in ms. */
 const POLL_INTERVAL_MS = 500;
 /** How long `tasks/cancel` waits for the task's owner to end it before it answers anyway. */
 const CANCEL_WAIT_MS = 10_000;
+/** Tasks per `tasks/list` page, and how many of them are read at once. */
+const LIST_PAGE = 50;
+const LIST_READS = 8;
+
+/**
+ * A task id: its creation time (ms, base 36, 9 digits: ids sort in creation order, which pages
+ * `tasks/list`) and a random UUID.
+ */
+const TASK_ID = /^[0-9a-z]{9}-[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/;
 
 /** The run that holds task `taskId` of session `sessionId`. */
 const taskRun = (sessionId: string, taskId: string) => `mcp-task:${sessionId}:${taskId}`;
 
-/** The last event of a task's run: the `Task` of `kind: 'task'`, or the result with the final task. */
-type TaskEventContent = Task | { readonly task: Task; readonly result: CallToolResult };
+/** What a task's run says of it: the `Task`, and its result once it has ended. */
+interface TaskView {
+  readonly task: Task;
+  readonly result?: CallToolResult;
+}
 
 /**
  * MCP Tasks (the SDK's experimental `TaskStore`) kept in a {@link RunStore}, so that `tasks/get`,
@@ -27,12 +40,14 @@ type TaskEventContent = Task | { readonly task: Task; readonly result: CallToolR
  * final one with the terminal `Task` and the `CallToolResult`. The instance that got the
  * task-augmented `tools/call` runs the tool ({@link McpTasks.start}), independent of any
  * connection; a `tasks/cancel` anywhere reaches it through the store's cancel channel and aborts
- * the tool (the Exec tool kills its process group), as does the end of the session. A task is kept
- * for the store's retention after its end. Internal to `sluice/mcp`.
+ * the tool (the Exec tool kills its process group), as does the end of the session. A run that
+ * ended without that final event (its owner died: the store's lease verdict; or the store failed)
+ * is a `failed` task — `cancelled` if a cancel was asked for it. A task is kept for the store's
+ * retention after its end (its `ttl`). Internal to `sluice/mcp`.
  *
  * @example
  * ```ts
- * const tasks = new McpTasks(store, sessions);
+ * const tasks = new McpTasks(store, sessions, asyncScheduler);
  * const task = await tasks.start(sessionId, requested, (signal) => runTool(signal));
  * const server = new Server(info, { capabilities, taskStore: tasks.forSession(sessionId) });
  * ```
@@ -40,37 +55,40 @@ type TaskEventContent = Task | { readonly task: Task; readonly result: CallToolR
 export class McpTasks {
   readonly #store: RunStore;
   readonly #sessions: McpSessions;
+  readonly #scheduler: SchedulerLike;
   /** The tasks running here, by run id: aborting one cancels its tool. */
   readonly #running = new Map<string, { readonly abort: AbortController; readonly done: Promise<void> }>();
 
-  constructor(store: RunStore, sessions: McpSessions) {
+  constructor(store: RunStore, sessions: McpSessions, scheduler: SchedulerLike = asyncScheduler) {
     this.#store = store;
     this.#sessions = sessions;
+    this.#scheduler = scheduler;
+  }
+
+  /** Whether `tasks/list` can be answered: the store lists its runs (`RunStore.runIds`). */
+  get listable(): boolean {
+    return typeof this.#store.runIds === 'function';
   }
 
   /**
    * Creates a task of `sessionId` and runs `run` for it here, in the background: its result (or
-   * its failure, or a cancel) ends the task. Resolves with the new `Task` (`working`).
+   * its failure, or a cancel) ends the task. Resolves with the new `Task` (`working`); its `ttl`
+   * is the store's retention, whatever the client asked for (`_requested`, docs/mcp.md).
    */
   async start(
     sessionId: string,
-    requested: CreateTaskOptions,
+    _requested: CreateTaskOptions,
     run: (signal: AbortSignal) => Promise<CallToolResult>,
   ): Promise<Task> {
-    const taskId = randomUUID();
+    const created = Date.now();
+    const taskId = `${created.toString(36).padStart(9, '0')}-${randomUUID()}`;
     const runId = taskRun(sessionId, taskId);
     const writer = this.#store.openWriter(runId, { label: 'MCP task' });
-    const now = new Date().toISOString();
-    const task: Task = {
-      taskId,
-      status: 'working',
-      ttl: requested.ttl ?? null,
-      createdAt: now,
-      lastUpdatedAt: now,
-      pollInterval: POLL_INTERVAL_MS,
-    };
+    const task = this.#working(taskId);
     writer.append({ sequence: 0, kind: 'task', content: task, isFinal: false });
     const abort = new AbortController();
+    // The store failed, or ended the run for a lost lease: its result could never be stored.
+    writer.ended.catch((error: unknown) => abort.abort(`the run store failed: ${messageOf(error)}`));
     const stopCancel = writer.onCancel((reason) => abort.abort(reason));
     const stopWatch = this.#sessions.watch(sessionId, () => abort.abort('session ended'));
     const done = this.#runTask(writer, task, abort.signal, run).finally(() => {
@@ -87,29 +105,19 @@ export class McpTasks {
     return {
       createTask: () =>
         Promise.reject(new Error('sluice creates its tasks itself (a task-augmented tools/call)')),
-      getTask: (taskId) => this.#get(sessionId, taskId),
+      getTask: async (taskId) => (await this.#view(sessionId, taskId))?.task ?? null,
       storeTaskResult: () => Promise.reject(new Error("a task's result is stored by the tool's run")),
       getTaskResult: async (taskId) => {
-        const last = await this.#last(taskRun(sessionId, taskId));
-        if (last === undefined || !('result' in last)) throw new Error(`Task ${taskId} has no result yet`);
-        return last.result as Result;
+        const result = (await this.#view(sessionId, taskId))?.result;
+        if (result === undefined) throw new Error(`Task ${taskId} has no result yet`);
+        return result as Result;
       },
       updateTaskStatus: async (taskId, status, statusMessage) => {
         if (status !== 'cancelled')
           throw new Error(`Only a cancel changes a task's status here, not ${status}`);
         await this.#cancel(taskRun(sessionId, taskId), statusMessage ?? 'cancelled');
       },
-      listTasks: async () => {
-        const prefix = taskRun(sessionId, '');
-        if (this.#store.runIds === undefined) throw new Error('this run store cannot list its runs');
-        const ids = await this.#store.runIds(prefix);
-        const tasks = await Promise.all(ids.map((runId) => this.#get(sessionId, runId.slice(prefix.length))));
-        return {
-          tasks: tasks
-            .filter((task): task is Task => task !== null)
-            .sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
-        };
-      },
+      listTasks: (cursor) => this.#list(sessionId, cursor),
     };
   }
 
@@ -118,6 +126,19 @@ export class McpTasks {
     const running = [...this.#running.values()];
     for (const { abort } of running) abort.abort('server closed');
     await Promise.all(running.map(({ done }) => done));
+  }
+
+  /** The `Task` of a new task, as its first event holds it (a run with no event yet says the same). */
+  #working(taskId: string): Task {
+    const createdAt = new Date(Number.parseInt(taskId.slice(0, 9), 36)).toISOString();
+    return {
+      taskId,
+      status: 'working',
+      ttl: this.#store.retainMs ?? null,
+      createdAt,
+      lastUpdatedAt: createdAt,
+      pollInterval: POLL_INTERVAL_MS,
+    };
   }
 
   async #runTask(
@@ -133,7 +154,7 @@ export class McpTasks {
       result = await run(signal);
       status = result.isError === true ? 'failed' : 'completed';
     } catch (error) {
-      const message = (error as Error)?.message ?? String(error);
+      const message = messageOf(error);
       result = { content: [{ type: 'text', text: message }], isError: true };
       status = 'failed';
       statusMessage = message;
@@ -150,47 +171,68 @@ export class McpTasks {
     };
     try {
       writer.append({ sequence: 1, kind: 'task', content: { task: ended, result }, isFinal: true });
+    } catch (error) {
+      writer.fail(error); // a result the store cannot hold: the task fails with why
+    }
+    try {
       await writer.ended;
     } catch {
-      // The store failed: the task cannot be read anywhere any more.
+      // The store failed or ended the run itself: the run ends without its final event (by the
+      // store's failure record or its lease's verdict), which every instance reads as `failed`.
     } finally {
       writer.close();
     }
   }
 
-  async #get(sessionId: string, taskId: string): Promise<Task | null> {
-    if (!/^[\w-]{1,100}$/.test(taskId)) return null;
-    const last = await this.#last(taskRun(sessionId, taskId));
-    if (last === undefined) return null;
-    return 'result' in last ? last.task : last;
+  /** What task `taskId` of `sessionId` is now, from its run's newest record; `undefined` if unknown. */
+  async #view(sessionId: string, taskId: string): Promise<TaskView | undefined> {
+    if (!TASK_ID.test(taskId)) return undefined;
+    const runId = taskRun(sessionId, taskId);
+    let last: LastRecord | undefined;
+    try {
+      last = await this.#store.lastRecord(runId);
+    } catch (error) {
+      if (isRunStoreError(error, 'RUN_NOT_FOUND')) return undefined;
+      throw error;
+    }
+    if (last === undefined) return { task: this.#working(taskId) }; // its first event is on its way
+    if (last.type === 'event') {
+      const content = last.event.kind === 'task' ? (last.event.content as Task | TaskView) : undefined;
+      if (content !== undefined && 'task' in content) return content;
+      return { task: content ?? this.#working(taskId) };
+    }
+    // Ended without its final event: its owner died (the lease's verdict), or the store failed.
+    const cancel = (await this.#store.info(runId))?.cancelRequest;
+    const status = cancel === undefined ? 'failed' : 'cancelled';
+    const statusMessage = cancel === undefined ? last.failure.message : String(cancel.reason ?? 'cancelled');
+    const task: Task = { ...this.#working(taskId), status, statusMessage }; // when it ended is unknown
+    return { task, result: { content: [{ type: 'text', text: statusMessage }], isError: true } };
   }
 
-  /** The content of the run's newest event (`undefined` for an unknown run); an `end` sentinel as a cancelled task. */
-  async #last(runId: string): Promise<TaskEventContent | undefined> {
-    const info = await this.#store.info(runId);
-    if (info === undefined || info.next === 0) return undefined;
-    const event = await firstValueFrom(
-      this.#store.read(runId, { after: info.next - 2 }).pipe(
-        filter((record) => record.type === 'events'),
-        map((record) => (record.type === 'events' ? record.events.at(-1) : undefined)),
-        take(1),
-      ),
-      { defaultValue: undefined },
-    );
-    if (event === undefined) return undefined;
-    return contentOf(event, event.kind === 'end' ? await this.#first(runId) : undefined);
-  }
-
-  async #first(runId: string): Promise<Task | undefined> {
-    const event = await firstValueFrom(
-      this.#store.read(runId).pipe(
-        filter((record) => record.type === 'events'),
-        map((record) => (record.type === 'events' ? record.events[0] : undefined)),
-        take(1),
-      ),
-      { defaultValue: undefined },
-    );
-    return event?.kind === 'task' ? (event.content as Task) : undefined;
+  /**
+   * One page of the session's tasks, oldest first: those created after `cursor` (a task id), at
+   * most {@link LIST_PAGE}, read {@link LIST_READS} at a time; `nextCursor` when more follow.
+   */
+  async #list(
+    sessionId: string,
+    cursor: string | undefined,
+  ): Promise<{ tasks: Task[]; nextCursor?: string }> {
+    if (typeof this.#store.runIds !== 'function') throw new Error('this run store cannot list its runs');
+    if (cursor !== undefined && !TASK_ID.test(cursor)) throw invalidParamsError(`Invalid cursor: ${cursor}`);
+    const prefix = taskRun(sessionId, '');
+    const ids = (await this.#store.runIds(prefix))
+      .map((runId) => runId.slice(prefix.length))
+      .filter((taskId) => TASK_ID.test(taskId) && (cursor === undefined || taskId > cursor))
+      .sort();
+    const page = ids.slice(0, LIST_PAGE);
+    const tasks: Task[] = [];
+    for (let from = 0; from < page.length; from += LIST_READS) {
+      const views = await Promise.all(
+        page.slice(from, from + LIST_READS).map((taskId) => this.#view(sessionId, taskId)),
+      );
+      for (const view of views) if (view !== undefined) tasks.push(view.task);
+    }
+    return ids.length > page.length ? { tasks, nextCursor: page.at(-1) as string } : { tasks };
   }
 
   /** Asks the task's owner to cancel it, and waits (a while) for its end to be stored. */
@@ -199,7 +241,7 @@ export class McpTasks {
       this.#store.read(runId).pipe(
         filter((record) => record.type !== 'events' || record.events.some((event) => event.isFinal)),
         take(1),
-        timeout({ first: CANCEL_WAIT_MS }),
+        timeout({ first: CANCEL_WAIT_MS, scheduler: this.#scheduler }),
       ),
       { defaultValue: undefined },
     ).catch(() => undefined);
@@ -208,11 +250,4 @@ export class McpTasks {
   }
 }
 
-/** What event `event` of a task's run says; an `end` sentinel (a cancel the store applied) is a cancelled task. */
-function contentOf(event: ChunkEvent<unknown>, first: Task | undefined): TaskEventContent | undefined {
-  if (event.kind === 'task') return event.content as TaskEventContent;
-  if (event.kind !== 'end' || first === undefined) return undefined;
-  const reason = String((event.metadata as { reason?: unknown } | undefined)?.reason ?? 'cancelled');
-  const task: Task = { ...first, status: 'cancelled', statusMessage: reason, lastUpdatedAt: first.createdAt };
-  return { task, result: { content: [{ type: 'text', text: `Task cancelled: ${reason}` }], isError: true } };
-}
+const messageOf = (error: unknown): string => (error as Error)?.message ?? String(error);

@@ -125,7 +125,7 @@ export function serveMcpHttp(registry: ToolRegistry, options: ServeMcpHttpOption
   // with the PeerMissingError's message (500) rather than an unhandled rejection here.
   const sdk = loadMcpSdk();
   sdk.catch(() => {});
-  const tasks = new McpTasks(store, sessions);
+  const tasks = new McpTasks(store, sessions, options.scheduler ?? asyncScheduler);
   const context: McpPostContext = { store, sessions, sdk, makeServer, tasks, calls: new Map(), retryMs };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {

@@ -78,9 +78,13 @@ export async function serveMcpPost(
     },
     retryInterval: context.retryMs,
   });
+  // The transport is stateless (sessions are this server's): the SDK gives its handlers
+  // `extra.sessionId` from the transport's, which is then this session's (the span's mcp.session.id).
+  Object.defineProperty(transport, 'sessionId', { value: sessionId });
   const server = context.makeServer(sdk, {
     store: context.tasks.forSession(sessionId),
     start: (requested, run) => context.tasks.start(sessionId, requested, run),
+    listable: context.tasks.listable,
   });
   const readers = new StreamReaders();
   let answered = 0;

@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
+import { OwnerLostError } from '../core/errors/owner-lost-error.js';
 import { RunStoreError } from '../core/errors/run-store-error.js';
 import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { readAfter } from '../runs/read-after.js';
+import { toRunFailure } from '../runs/run-failure.js';
 import type { RunFailure, RunRecord } from '../runs/run-record.js';
 import type {
   CancelDetails,
+  LastRecord,
   RunInfo,
   RunReadOptions,
   RunStore,
@@ -17,13 +20,14 @@ import type {
 } from '../runs/run-store.js';
 import { connectRedis } from './connect-redis.js';
 import { evalScript } from './eval-script.js';
+import { parseCancelRequest } from './parse-cancel-request.js';
 import { readRun } from './read-run.js';
 import type { RedisClient } from './redis-client.js';
 import type { RedisRunContext } from './redis-run-context.js';
 import { RedisRunWriter } from './redis-run-writer.js';
 import { decodeEntry } from './run-entry.js';
 import { isRunId, runKeys } from './run-keys.js';
-import { CANCEL, RUN_SCRIPTS } from './run-scripts.js';
+import { CANCEL, OWNER_LOST, RUN_SCRIPTS } from './run-scripts.js';
 
 /**
  * Options of {@link RedisRunStore}. Give `url` or `cluster` (the store opens and closes its
@@ -113,6 +117,12 @@ function text(options: RedisRunStoreOptions, name: 'prefix' | 'owner', fallback:
     throw optionError(name, 'a non-empty string without braces or spaces', value);
   }
   return value;
+}
+
+/** A stored cancel request as `RunInfo.cancelRequest`: `{ ...details, reason }`. */
+function cancelRequestOf(request: string): CancelDetails {
+  const { reason, details } = parseCancelRequest(request);
+  return { ...details, reason };
 }
 
 /**
@@ -267,6 +277,7 @@ export class RedisRunStore implements RunStore {
 
   /** The ids of the runs whose id starts with `prefix` (a `SCAN` of every master in a Cluster). */
   async runIds(prefix: string): Promise<string[]> {
+    if (typeof prefix !== 'string') throw optionError('prefix', 'a string', prefix, 'argument');
     const glob = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&');
     const pattern = `${glob(this.prefix)}:{${glob(prefix)}*}:meta`;
     const nodes = 'nodes' in this.client ? this.client.nodes('master') : [this.client];
@@ -285,7 +296,7 @@ export class RedisRunStore implements RunStore {
   async info(runId: string): Promise<RunInfo | undefined> {
     this.#checkRunId(runId);
     const keys = runKeys(this.prefix, runId);
-    const [state, next, owner, end, label, started] = await this.client.hmget(
+    const [state, next, owner, end, label, started, cancel] = await this.client.hmget(
       keys.meta,
       'state',
       'next',
@@ -293,6 +304,7 @@ export class RedisRunStore implements RunStore {
       'end',
       'label',
       'started',
+      'cancel',
     );
     if (state === null) return undefined;
     const count = Number(next ?? 0);
@@ -316,7 +328,40 @@ export class RedisRunStore implements RunStore {
       owner: owner ?? undefined,
       label: label ?? undefined,
       startedAt: started === null ? undefined : Number(started),
+      cancelRequest: cancel == null ? undefined : cancelRequestOf(cancel),
     };
+  }
+
+  /**
+   * The run's newest record (see `RunStore.lastRecord`): the lease's verdict (the `OWNER_LOST`
+   * script a follower runs), then `XREVRANGE … COUNT 1` on the command connection.
+   */
+  async lastRecord(runId: string): Promise<LastRecord | undefined> {
+    this.#checkRunId(runId);
+    const keys = runKeys(this.prefix, runId);
+    const lost = JSON.stringify(toRunFailure(new OwnerLostError({ runId, owner: undefined })));
+    const verdict = await evalScript(
+      this.client,
+      OWNER_LOST,
+      [keys.meta, keys.events, keys.lease],
+      [lost, this.#context.retainMs],
+    );
+    if (verdict === 'GONE') {
+      throw new RunStoreError('RUN_NOT_FOUND', `Run ${runId} does not exist (or its retention has passed)`, {
+        info: { runId },
+      });
+    }
+    const [last] = (await this.client.xrevrange(keys.events, '+', '-', 'COUNT', 1)) as [string, string[]][];
+    if (last === undefined) return undefined;
+    const record = decodeEntry(last[0], last[1]);
+    if (record.type === 'failure') return record;
+    const event = record.type === 'events' ? record.events.at(-1) : undefined;
+    return event === undefined ? undefined : { type: 'event', event };
+  }
+
+  /** How long a run stays readable after its end, in ms (the `retainMs` option). */
+  get retainMs(): number {
+    return this.#context.retainMs;
   }
 
   async close(): Promise<void> {

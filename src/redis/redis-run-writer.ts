@@ -9,6 +9,7 @@ import { toRunFailure } from '../runs/run-failure.js';
 import type { CancelDetails, RunWriter, RunWriterOptions } from '../runs/run-store.js';
 import { activeCarrier } from '../trace/active-carrier.js';
 import { evalScript } from './eval-script.js';
+import { parseCancelRequest } from './parse-cancel-request.js';
 import type { RedisRunContext } from './redis-run-context.js';
 import { encodeBatch } from './run-entry.js';
 import { type RunKeys, runKeys } from './run-keys.js';
@@ -413,15 +414,4 @@ export class RedisRunWriter implements RunWriter {
       cause: error,
     });
   }
-}
-
-function parseCancelRequest(request: string): { reason: string; details: CancelDetails } {
-  try {
-    const parsed: unknown = JSON.parse(request);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-      const { reason, ...details } = parsed as Record<string, unknown>;
-      if (typeof reason === 'string') return { reason, details };
-    }
-  } catch {}
-  return { reason: request, details: {} };
 }

@@ -343,6 +343,7 @@ function withRetention(store: RedisRunStore, job: RunJob): RunStore {
     read: (runId, options) => store.read(runId, options),
     cancel: (runId, reason, details) => store.cancel(runId, reason, details),
     info: (runId) => store.info(runId),
+    lastRecord: (runId) => store.lastRecord(runId),
     close: () => store.close(),
   };
 }

@@ -14,6 +14,7 @@ import { ReplayLog } from './replay-log.js';
 import type { RunRecord } from './run-record.js';
 import type {
   CancelDetails,
+  LastRecord,
   RunInfo,
   RunReadOptions,
   RunStore,
@@ -50,6 +51,8 @@ interface MemoryRun {
   readonly readers: Set<MemoryReader>;
   readonly changed: Set<() => void>;
   readonly cancel: Set<(reason: string, details: CancelDetails) => void>;
+  /** The cancel request the run got while running: `{ ...details, reason }`. */
+  cancelRequest: CancelDetails | undefined;
 }
 
 let writers = 0;
@@ -142,6 +145,7 @@ export class MemoryRunStore implements RunStore {
       readers: new Set(),
       changed: new Set(),
       cancel: new Set(),
+      cancelRequest: undefined,
     };
     this.#runs.set(runId, run);
     const ended = deferred<void>();
@@ -248,6 +252,7 @@ export class MemoryRunStore implements RunStore {
     this.#sweep();
     const run = this.#runs.get(runId);
     if (run === undefined || run.log.ended || run.cancel.size === 0) return false;
+    run.cancelRequest = { ...details, reason };
     for (const listener of [...run.cancel]) listener(reason, details);
     return true;
   }
@@ -265,7 +270,25 @@ export class MemoryRunStore implements RunStore {
       owner: run.owner,
       label: run.label,
       startedAt: run.startedAt,
+      cancelRequest: run.cancelRequest,
     };
+  }
+
+  async lastRecord(runId: string): Promise<LastRecord | undefined> {
+    this.#sweep();
+    const log = this.#runs.get(runId)?.log;
+    if (log === undefined) {
+      throw new RunStoreError('RUN_NOT_FOUND', `Run ${runId} does not exist`, { info: { runId } });
+    }
+    const failure = log.failureInfo;
+    if (failure !== undefined) return { type: 'failure', failure };
+    const entry = log.get(log.next - 1); // the newest event is always retained
+    return entry === undefined ? undefined : { type: 'event', event: decodeChunkFrame(entry.frame) };
+  }
+
+  /** How long an ended run stays readable, in ms (the `retainMs` option). */
+  get retainMs(): number {
+    return this.#retainMs;
   }
 
   /**

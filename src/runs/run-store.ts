@@ -19,7 +19,17 @@ export interface RunInfo {
   readonly label: string | undefined;
   /** When the writer opened the run, in ms on its clock (its scheduler's `now()`), once it has. */
   readonly startedAt: number | undefined;
+  /**
+   * The cancel request the run got while running ({@link RunStore.cancel}: `{ ...details, reason }`),
+   * if any — what a run that ended without its final event (its owner died) was asked for.
+   */
+  readonly cancelRequest: CancelDetails | undefined;
 }
+
+/** The newest record of a run ({@link RunStore.lastRecord}): its last event, or the failure it ended with. */
+export type LastRecord =
+  | { readonly type: 'event'; readonly event: ChunkEvent<unknown> }
+  | { readonly type: 'failure'; readonly failure: RunFailure };
 
 /** Options of {@link RunStore.openWriter} (and of `toRunStore`). */
 export interface RunWriterOptions {
@@ -96,10 +106,19 @@ export interface RunStore {
   /** What the store knows about the run, or `undefined` for an unknown one. */
   info(runId: string): Promise<RunInfo | undefined>;
   /**
+   * The run's newest record, at once (no follow, no new connection): its last event, the failure
+   * it ended with, or `undefined` while it has none yet. Like a reader, it gives the lease's
+   * verdict: a running run whose owner's lease has expired is ended here with `OWNER_LOST` (that
+   * failure is then its last record). Rejects with `RUN_NOT_FOUND` for an unknown run.
+   */
+  lastRecord(runId: string): Promise<LastRecord | undefined>;
+  /**
    * The ids of the runs the store holds whose id starts with `prefix` (in no particular order;
    * ended runs until their retention passes). Optional: `sluice/mcp` lists MCP tasks with it.
    */
   runIds?(prefix: string): Promise<string[]>;
+  /** How long an ended run stays readable, in ms (its retention), where the store has one. */
+  readonly retainMs?: number;
   /** Releases the store's resources (connections, timers). */
   close(): Promise<void>;
 }

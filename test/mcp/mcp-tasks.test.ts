@@ -1,9 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { VirtualTimeScheduler } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpSessions } from '../../src/mcp/mcp-sessions.js';
+import { McpTasks } from '../../src/mcp/mcp-tasks.js';
 import { RedisRunStore } from '../../src/redis/index.js';
 import { MemoryRunStore } from '../../src/runs/index.js';
+import type { RunStore } from '../../src/runs/run-store.js';
+import { macrotask } from '../support/macrotask.js';
 import { pollUntil, processesWithTag } from '../support/processes.js';
 import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
 import { needs } from '../support/system-tools.js';
@@ -30,7 +36,8 @@ async function startTask(client: Client, argv: string[]): Promise<string> {
     { method: 'tools/call', params: { name: 'Exec', arguments: { argv }, task: { ttl: 60_000 } } },
     CreateTaskResultSchema,
   );
-  expect(created.task).toMatchObject({ status: 'working', ttl: 60_000 });
+  // The ttl is the store's retention (one hour by default), not the one asked for.
+  expect(created.task).toMatchObject({ status: 'working', ttl: 3_600_000 });
   return created.task.taskId;
 }
 
@@ -104,6 +111,82 @@ describe('serveMcpHttp: MCP Tasks in the memory store (one instance)', () => {
     await server?.mcp.store.close();
   });
   taskBehaviour(() => ({ call: server, other: server }));
+
+  it('tasks/list pages: 50 tasks, oldest first, then the rest after nextCursor; a cursor that names no task is refused', async () => {
+    const { client } = await connect(server.url);
+    const started: string[] = [];
+    for (let index = 0; index < 53; index += 1) started.push(await startTask(client, ['sh', '-c', ':']));
+    const first = await client.experimental.tasks.listTasks();
+    expect(first.tasks).toHaveLength(50);
+    expect(first.nextCursor).toBe(started[49]);
+    const second = await client.experimental.tasks.listTasks(first.nextCursor);
+    expect(second.nextCursor).toBeUndefined();
+    expect([...first.tasks, ...second.tasks].map((task) => task.taskId)).toEqual(started);
+    await expect(client.experimental.tasks.listTasks('nope')).rejects.toThrow(/Invalid cursor: nope/);
+    await client.close();
+  });
+});
+
+describe('serveMcpHttp: MCP Tasks in a store that cannot list its runs', () => {
+  let server: InProcessMcpHttp;
+  const memory = new MemoryRunStore();
+  beforeAll(async () => {
+    // The memory store's methods, without runIds.
+    const store: RunStore = {
+      openWriter: (runId, options) => memory.openWriter(runId, options),
+      read: (runId, options) => memory.read(runId, options),
+      cancel: (runId, reason, details) => memory.cancel(runId, reason, details),
+      info: (runId) => memory.info(runId),
+      lastRecord: (runId) => memory.lastRecord(runId),
+      close: () => memory.close(),
+    };
+    server = await startInProcessMcpHttp({ allow: ['sh'], store });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await memory.close();
+  });
+
+  it('declares tasks without list, and still runs a task', async () => {
+    const { client } = await connect(server.url);
+    expect(client.getServerCapabilities()?.tasks).toEqual({ cancel: {}, requests: { tools: { call: {} } } });
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'Exec', arguments: { argv: ['sh', '-c', ':'] }, task: {} } },
+      CreateTaskResultSchema,
+    );
+    expect(created.task.ttl).toBeNull(); // the store says no retention
+    const result = await client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema);
+    expect(result.structuredContent).toMatchObject({ exit_code: 0 });
+    await client.close();
+  });
+});
+
+describe('McpTasks: tasks/cancel waits for the end on the given scheduler', () => {
+  it('answers after 10 s of virtual time when the task’s owner never ends it', async () => {
+    const scheduler = new VirtualTimeScheduler();
+    const store = new MemoryRunStore({ scheduler });
+    const sessions = new McpSessions(store, { idleMs: 60_000, scheduler });
+    const tasks = new McpTasks(store, sessions, scheduler);
+    const taskId = `${Date.now().toString(36).padStart(9, '0')}-${randomUUID()}`;
+    // A task run whose owner hears no cancel (it went away without ending it).
+    const writer = store.openWriter(`mcp-task:s1:${taskId}`);
+    writer.append({ sequence: 0, kind: 'task', content: {}, isFinal: false });
+    let answered = false;
+    const cancel = tasks
+      .forSession('s1')
+      .updateTaskStatus(taskId, 'cancelled')
+      .then(() => {
+        answered = true;
+      });
+    await macrotask();
+    expect(answered).toBe(false);
+    scheduler.flush(); // 10 s pass
+    await macrotask();
+    expect(answered).toBe(true);
+    await cancel;
+    writer.fail(new Error('test over'));
+    sessions.close();
+  });
 });
 
 describe.skipIf(redisServerPath === undefined)(
@@ -126,5 +209,22 @@ describe.skipIf(redisServerPath === undefined)(
       await redis?.stop();
     });
     taskBehaviour(() => ({ call: servers[0] as InProcessMcpHttp, other: servers[1] as InProcessMcpHttp }));
+
+    it('a task whose run has no event yet (its instance between taking the run and its first write) is working', async () => {
+      const { client, sessionId } = await connect((servers[1] as InProcessMcpHttp).url);
+      const taskId = `${Date.now().toString(36).padStart(9, '0')}-${randomUUID()}`;
+      const elsewhere = new RedisRunStore({ url: redis.url });
+      const writer = elsewhere.openWriter(`mcp-task:${sessionId}:${taskId}`);
+      await expect.poll(() => elsewhere.info(`mcp-task:${sessionId}:${taskId}`)).toBeDefined();
+      expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({ taskId, status: 'working' });
+      writer.fail(new Error('test over'));
+      await writer.ended;
+      expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({
+        status: 'failed',
+        statusMessage: 'test over',
+      });
+      await elsewhere.close();
+      await client.close();
+    });
   },
 );

@@ -79,6 +79,33 @@ describe.skipIf(redisServerPath === undefined)('RedisRunStore leases', () => {
     await follower.close();
   });
 
+  it("lastRecord gives the lease's verdict: a run whose owner's lease expired ends with OWNER_LOST", async () => {
+    const owner = new RedisRunStore({ url: redis.url, leaseMs: 3_000 });
+    const reader = new RedisRunStore({ url: redis.url });
+    const writer = owner.openWriter('last-lost');
+    writer.append({ sequence: 0, kind: 'stdout', content: 'a\n', isFinal: false });
+    await expect.poll(async () => (await reader.info('last-lost'))?.next).toBe(1);
+    expect(await reader.lastRecord('last-lost')).toMatchObject({ type: 'event', event: { sequence: 0 } });
+    expect((await reader.info('last-lost'))?.state).toBe('running'); // a live lease: no verdict
+    await reader.client.del('sluice:{last-lost}:lease'); // the owner stopped renewing it
+    expect(await reader.lastRecord('last-lost')).toMatchObject({
+      type: 'failure',
+      failure: { code: 'OWNER_LOST' },
+    });
+    expect((await reader.info('last-lost'))?.state).toBe('ended');
+    expect(isOwnerLostError(await writer.ended.catch((e: unknown) => e))).toBe(true);
+    await owner.close();
+    await reader.close();
+  });
+
+  it('runIds refuses a prefix that is not a string, naming it', async () => {
+    const store = new RedisRunStore({ url: redis.url });
+    await expect(store.runIds(7 as unknown as string)).rejects.toThrow(
+      new TypeError('Expected the `prefix` argument to be a string, got `7` (number)'),
+    );
+    await store.close();
+  });
+
   it('followers that time out together when the owner is lost: one declares it, every one ends with OWNER_LOST', async () => {
     const owner = new RedisRunStore({ url: redis.url, leaseMs: 60_000 });
     const followers = Array.from({ length: 6 }, () => new RedisRunStore({ url: redis.url, blockMs: 100 }));

@@ -151,6 +151,56 @@ export function runStoreContract(harness: ContractHarness): void {
     await store.close();
   });
 
+  it('lastRecord: nothing before the first event, then the newest event, the final one, or the failure', async () => {
+    const store = harness.store({ maxEvents: 10 });
+    const runId = harness.runId();
+    const unknown = await store.lastRecord(runId).catch((e: unknown) => e);
+    expect(isRunStoreError(unknown, 'RUN_NOT_FOUND')).toBe(true);
+    const writer = store.openWriter(runId);
+    await expect.poll(() => store.info(runId), { timeout: 5000 }).toBeDefined();
+    expect(await store.lastRecord(runId)).toBeUndefined(); // the run exists, with no event yet
+    for (let sequence = 0; sequence < 30; sequence += 1) writer.append(line(sequence));
+    await expect
+      .poll(() => store.lastRecord(runId), { timeout: 5000 })
+      .toEqual({ type: 'event', event: line(29) });
+    writer.append(line(30, true));
+    await writer.ended;
+    expect(await store.lastRecord(runId)).toEqual({ type: 'event', event: line(30, true) });
+    const failed = harness.runId();
+    const failing = store.openWriter(failed);
+    failing.append(line(0));
+    failing.fail(Object.assign(new Error('boom'), { name: 'BoomError' }));
+    await failing.ended;
+    expect(await store.lastRecord(failed)).toEqual({
+      type: 'failure',
+      failure: { code: 'STREAM_FAILED', name: 'BoomError', message: 'boom' },
+    });
+    expect(store.retainMs).toBeGreaterThan(0);
+    await store.close();
+  });
+
+  it('info keeps the cancel request a running run got (none before)', async () => {
+    const store = harness.store({ maxEvents: 1000 });
+    const runId = harness.runId();
+    const writer = store.openWriter(runId);
+    writer.onCancel(() => {});
+    writer.append(line(0));
+    await expect.poll(async () => (await store.info(runId))?.next, { timeout: 5000 }).toBe(1);
+    expect((await store.info(runId))?.cancelRequest).toBeUndefined();
+    await expect
+      .poll(
+        () =>
+          store
+            .cancel(runId, 'enough', { by: 'test' })
+            .then(async () => (await store.info(runId))?.cancelRequest),
+        { timeout: 5000 },
+      )
+      .toEqual({ by: 'test', reason: 'enough' });
+    writer.append(line(1, true));
+    await writer.ended;
+    await store.close();
+  });
+
   it('an unknown run is RUN_NOT_FOUND; a second writer of a run is RUN_EXISTS', async () => {
     const store = harness.store({ maxEvents: 1000 });
     const runId = harness.runId();

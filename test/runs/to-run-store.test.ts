@@ -102,6 +102,7 @@ describe('toRunStore', () => {
       read: () => new Observable(),
       cancel: async () => false,
       info: async () => undefined,
+      lastRecord: async () => undefined,
       close: async () => {},
     };
     let producerDemand: Demand | undefined;

@@ -115,7 +115,7 @@ const rootAsWhole = loadsAsWhole(
 // `sluice exec -- cmd` reads 3 files of the CLI instead of 15.
 const cliAsWhole = loadsAsWhole(
   'sluice-cli-as-whole',
-  /[\\/]src[\\/](cli[\\/]run-json|cli[\\/]web[\\/]run-web|cli[\\/]exec-redis[\\/]open-run-publisher|cli[\\/]mcp[\\/]run-mcp|redis[\\/]index|redis[\\/]redis-run-store)\.ts$/,
+  /[\\/]src[\\/](cli[\\/]run-json|cli[\\/]run-frame-writer|cli[\\/]web[\\/]run-web|cli[\\/]exec-redis[\\/]open-run-publisher|cli[\\/]mcp[\\/]run-mcp|redis[\\/]index|redis[\\/]redis-run-store)\.ts$/,
   'src/cli/run-cli.ts',
 );
 const ENTRIES = {

@@ -1,6 +1,7 @@
 import type { Context, Link, SpanKind } from '@opentelemetry/api';
 import { definedAttributes } from './defined-attributes.js';
 import { NOOP_RUN_SPAN } from './noop-run-span.js';
+import { otelRegistered } from './otel-registered.js';
 import { OtelRunSpan } from './otel-run-span.js';
 import { parseTraceparent } from './parse-traceparent.js';
 import { remoteContext } from './remote-context.js';
@@ -24,8 +25,9 @@ const SPAN_KINDS = { internal: 0, server: 1, client: 2, producer: 3, consumer: 4
 /**
  * Starts the span of one run (`run`: `exec`, `http`, … — its `sluice.run.kind`, also the metrics'
  * dimension) named `name`, as a child of the active context (or `options.parent`), and counts it
- * in `sluice.runs.started`. Without `@opentelemetry/api` it gives a {@link RunSpan} that does
- * nothing; with the API but no SDK, a non-recording one (cheap: see docs/tracing.md).
+ * in `sluice.runs.started`. Without `@opentelemetry/api`, or with nothing registered with it and
+ * no `options.parent`, it gives a {@link RunSpan} that does nothing (the API not even loaded); with
+ * the API but no SDK and a parent, a non-recording one (cheap: see docs/tracing.md).
  *
  * @example
  * ```ts
@@ -39,6 +41,8 @@ export function startRunSpan(
   attributes: TraceAttributes = {},
   options: RunSpanOptions = {},
 ): RunSpan {
+  // Nothing registered and no remote parent: the span could only be a no-op (the API stays unloaded).
+  if (options.parent === undefined && !otelRegistered()) return NOOP_RUN_SPAN;
   const api = traceApi();
   if (api === undefined) return NOOP_RUN_SPAN;
   const active = api.context.active();

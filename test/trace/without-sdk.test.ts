@@ -6,6 +6,7 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { exec } from '../../src/sources/exec.js';
 import { NOOP_RUN_SPAN } from '../../src/trace/noop-run-span.js';
+import { otelRegistered } from '../../src/trace/otel-registered.js';
 import { startRunSpan } from '../../src/trace/start-run-span.js';
 import { loadTraceApi, traceApi } from '../../src/trace/trace-api.js';
 import { withRemoteParent } from '../../src/trace/with-remote-parent.js';
@@ -20,6 +21,27 @@ describe('tracing without an SDK', () => {
     span.end('exit');
     const events = await lastValueFrom(exec('sh', ['-c', 'echo "[$TRACEPARENT]"']).pipe(toArray()));
     expect(events.map((event) => event.content)).toEqual(['[]\n', expect.objectContaining({ exitCode: 0 })]);
+  });
+
+  it('gives the shared no-op span while nothing is registered, and a real one once something is', () => {
+    // Nothing registered and no parent: the API is not even needed (docs/tracing.md, "How it costs").
+    expect(otelRegistered()).toBe(false);
+    expect(startRunSpan('exec', 'exec x')).toBe(NOOP_RUN_SPAN);
+    expect(
+      withRemoteParent({ traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' }, () => 7),
+    ).toBe(7);
+    const api = traceApi();
+    if (api === undefined) throw new Error('@opentelemetry/api is a devDependency');
+    api.diag.setLogger(new api.DiagConsoleLogger(), api.DiagLogLevel.NONE); // registers something
+    try {
+      expect(otelRegistered()).toBe(true);
+      const span = startRunSpan('exec', 'exec x');
+      expect(span).not.toBe(NOOP_RUN_SPAN);
+      expect(span.recording).toBe(false);
+      span.end('exit');
+    } finally {
+      api.diag.disable();
+    }
   });
 
   it('passes a remote parent on to the child even without an SDK (the trace is not cut)', async () => {

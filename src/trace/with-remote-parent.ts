@@ -1,3 +1,4 @@
+import { apiRegistry } from './api-registry.js';
 import { remoteContext } from './remote-context.js';
 import { traceApi } from './trace-api.js';
 import type { TraceCarrier } from './trace-carrier.js';
@@ -16,6 +17,7 @@ import type { TraceCarrier } from './trace-carrier.js';
  */
 export function withRemoteParent<T>(carrier: TraceCarrier | undefined, fn: () => T): T {
   if (carrier === undefined) return fn(); // no remote parent: the API need not even be loaded
+  if (apiRegistry()?.context === undefined) return fn(); // no context manager: `context.with` would just call fn
   const api = traceApi();
   if (api === undefined) return fn();
   const active = api.context.active();

@@ -8,7 +8,6 @@ import { failureExitCode, mirrorExitCode } from '../exit-code.js';
 import { flagError } from '../flag-error.js';
 import { parseSubcommandArgs } from '../parse-subcommand-args.js';
 import { redisUrlFlag } from '../redis-url-flag.js';
-import { RunFrameWriter } from '../run-frame-writer.js';
 import type { Subcommand } from '../subcommand.js';
 import type { CliStreams } from '../text-view.js';
 import { wholeNumberFlag } from '../whole-number-flag.js';
@@ -65,7 +64,11 @@ export const followCommand: Subcommand = {
     const failAfterMs =
       timeout === undefined ? {} : { failAfterMs: wholeNumberFlag('redis-timeout-ms', timeout, 0, 1) };
     const store = new RedisRunStore({ ...connection, ...failAfterMs });
-    const view = values.json === true ? new RunFrameWriter(io, wire, callId) : new TextFollower(io, runId);
+    // The wire codecs (and zod) are loaded for `--json` only: `sluice exec` shares this module.
+    const view =
+      values.json === true
+        ? new (await import('../run-frame-writer.js')).RunFrameWriter(io, wire, callId)
+        : new TextFollower(io, runId);
     return follow(store, runId, after, view, signal).finally(() => store.close());
   },
 };

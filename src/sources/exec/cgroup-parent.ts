@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 
 /** The controllers sluice enables for its runs when this process's cgroup offers them. */
@@ -29,7 +28,12 @@ let runCount = 0;
  */
 export function acquireCgroupParent(base: string): CgroupParent {
   if (current === undefined) {
-    const path = `${base}/sluice-${process.pid}-${randomBytes(3).toString('hex')}`;
+    // The random part tells processes apart, it guards nothing: Math.random, not node:crypto,
+    // which would cost every exec ~10 ms of start-up to load (docs/benchmarks.md, "Start-up").
+    const random = Math.floor(Math.random() * 0x1000000)
+      .toString(16)
+      .padStart(6, '0');
+    const path = `${base}/sluice-${process.pid}-${random}`;
     mkdirSync(path);
     current = { path, controllers: enableControllers(path), runs: 0 };
   }

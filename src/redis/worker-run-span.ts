@@ -1,5 +1,5 @@
 import type { ChunkEvent } from '../core/chunk.js';
-import { isSluiceError } from '../core/errors/sluice-error.js';
+import { errorTypeOf } from '../trace/error-type-of.js';
 import { type RunEndDetails, type RunEndReason, type RunSpan, startRunSpan } from '../trace/index.js';
 import type { RunJob } from './run-job.js';
 
@@ -49,8 +49,10 @@ export function endWorkerRunSpan(
 ): void {
   if ('error' in end) {
     const { error } = end;
-    const errorType = isSluiceError(error) ? error.code : error instanceof Error ? error.name : 'Error';
-    span.end('error', { errorType, message: error instanceof Error ? error.message : String(error) });
+    span.end('error', {
+      errorType: errorTypeOf(error),
+      message: error instanceof Error ? error.message : String(error),
+    });
     return;
   }
   const content = end.content as {

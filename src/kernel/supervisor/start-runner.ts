@@ -6,6 +6,7 @@ import { readFunction } from '../../core/read-function.js';
 import { readInteger } from '../../core/read-integer.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
+import { errorTypeOf } from '../../trace/error-type-of.js';
 import type { RunEndDetails, RunEndReason, RunSpan } from '../../trace/run-span.js';
 import { startRunSpan } from '../../trace/start-run-span.js';
 import { dispatchToolCall } from '../tools/dispatch-tool-call.js';
@@ -173,7 +174,7 @@ class Runner {
   #fail(error: unknown): void {
     if (this.#ended) return;
     const message = error instanceof Error ? error.message : String(error);
-    this.#span.end('error', { errorType: error instanceof Error ? error.name : 'Error', message });
+    this.#span.end('error', { errorType: errorTypeOf(error), message });
     this.#failure = { error };
     this.#calls.clear();
     this.#tools.abort();

@@ -1,8 +1,8 @@
 import { CancelledError, isCancelledError } from '../../core/errors/cancelled-error.js';
-import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { isSpawnError } from '../../core/errors/spawn-error.js';
 import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
 import { type ExecEvent, type ExecResult, exec } from '../../sources/exec.js';
+import { errorTypeOf } from '../../trace/error-type-of.js';
 import type { RunEndReason } from '../../trace/run-span.js';
 import { startRunSpan } from '../../trace/start-run-span.js';
 import { toWireNames } from '../protocol/wire-names.js';
@@ -70,9 +70,8 @@ function runExecTool(args: ExecToolArgs, ctx: ToolContext, config: ExecToolConfi
       },
       error: (error: unknown) => {
         const cancelled = isCancelledError(error);
-        const errorType = isSluiceError(error) ? error.code : '_OTHER';
         span.end(cancelled ? 'cancel' : isSpawnError(error) ? 'spawn_failure' : 'error', {
-          errorType,
+          errorType: errorTypeOf(error),
           message: (error as Error)?.message,
         });
         if (!cancelled) return reject(error);

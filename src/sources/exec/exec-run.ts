@@ -5,6 +5,7 @@ import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { isSpawnError, SpawnError } from '../../core/errors/spawn-error.js';
 import type { DemandQueue } from '../../core/queue/demand-queue.js';
 import { stalledBelow } from '../../core/stalled-below.js';
+import { errorTypeOf } from '../../trace/error-type-of.js';
 import { NOOP_RUN_SPAN } from '../../trace/noop-run-span.js';
 import type { RunEndDetails, RunSpan } from '../../trace/run-span.js';
 import { execFailure } from './exec-failure.js';
@@ -173,8 +174,11 @@ export class ExecRun implements ProcessEvents {
     this.#stopInput();
     this.#terminate();
     this.#handle?.destroy();
-    const errorType = isSluiceError(error) ? error.code : ((error as Error)?.name ?? 'Error');
-    this.#span.end('error', { ...this.#counts(), errorType, message: (error as Error)?.message });
+    this.#span.end('error', {
+      ...this.#counts(),
+      errorType: errorTypeOf(error),
+      message: (error as Error)?.message,
+    });
     this.#lines.end({ error: true, reason: error });
   }
 

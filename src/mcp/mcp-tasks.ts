@@ -28,7 +28,9 @@ type TaskEventContent = Task | { readonly task: Task; readonly result: CallToolR
  * task-augmented `tools/call` runs the tool ({@link McpTasks.start}), independent of any
  * connection; a `tasks/cancel` anywhere reaches it through the store's cancel channel and aborts
  * the tool (the Exec tool kills its process group), as does the end of the session. A task is kept
- * for the store's retention after its end. Internal to `sluice/mcp`.
+ * for the store's retention after its end. `serveMcp` (one connection, stdio) keeps its tasks the
+ * same way in a memory store of its own, and cancels them when the connection closes. Internal to
+ * `sluice/mcp`.
  *
  * @example
  * ```ts
@@ -39,11 +41,12 @@ type TaskEventContent = Task | { readonly task: Task; readonly result: CallToolR
  */
 export class McpTasks {
   readonly #store: RunStore;
-  readonly #sessions: McpSessions;
+  readonly #sessions: McpSessions | undefined;
   /** The tasks running here, by run id: aborting one cancels its tool. */
   readonly #running = new Map<string, { readonly abort: AbortController; readonly done: Promise<void> }>();
 
-  constructor(store: RunStore, sessions: McpSessions) {
+  /** Without `sessions` (one connection: `serveMcp`), a task ends with {@link McpTasks.close} or its own end. */
+  constructor(store: RunStore, sessions?: McpSessions) {
     this.#store = store;
     this.#sessions = sessions;
   }
@@ -72,10 +75,10 @@ export class McpTasks {
     writer.append({ sequence: 0, kind: 'task', content: task, isFinal: false });
     const abort = new AbortController();
     const stopCancel = writer.onCancel((reason) => abort.abort(reason));
-    const stopWatch = this.#sessions.watch(sessionId, () => abort.abort('session ended'));
+    const stopWatch = this.#sessions?.watch(sessionId, () => abort.abort('session ended'));
     const done = this.#runTask(writer, task, abort.signal, run).finally(() => {
       stopCancel();
-      stopWatch();
+      stopWatch?.();
       this.#running.delete(runId);
     });
     this.#running.set(runId, { abort, done });

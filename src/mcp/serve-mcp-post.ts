@@ -6,7 +6,7 @@ import type { RunStore } from '../runs/run-store.js';
 import type { McpSdk } from './load-mcp-sdk.js';
 import { callRunId } from './mcp-call-run-id.js';
 import { McpRunWriter } from './mcp-run-writer.js';
-import type { McpRequestTasks } from './mcp-server-factory.js';
+import type { McpServerScope } from './mcp-server-factory.js';
 import type { McpSessions } from './mcp-sessions.js';
 import type { McpTasks } from './mcp-tasks.js';
 import { responseDemand } from './response-demand.js';
@@ -18,7 +18,7 @@ export interface McpPostContext {
   readonly sessions: McpSessions;
   /** The SDK, loaded once when the server starts (an optional peer: this rejects where it is missing). */
   readonly sdk: Promise<McpSdk>;
-  readonly makeServer: (sdk: McpSdk, tasks?: McpRequestTasks) => Server;
+  readonly makeServer: (sdk: McpSdk, scope: McpServerScope) => Server;
   /** The MCP Tasks of every session, kept in the store. */
   readonly tasks: McpTasks;
   /**
@@ -79,8 +79,11 @@ export async function serveMcpPost(
     retryInterval: context.retryMs,
   });
   const server = context.makeServer(sdk, {
-    store: context.tasks.forSession(sessionId),
-    start: (requested, run) => context.tasks.start(sessionId, requested, run),
+    sessionId,
+    tasks: {
+      store: context.tasks.forSession(sessionId),
+      start: (requested, run) => context.tasks.start(sessionId, requested, run),
+    },
   });
   const readers = new StreamReaders();
   let answered = 0;

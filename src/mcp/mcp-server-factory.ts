@@ -56,21 +56,22 @@ export const SERVE_MCP_OPTIONS = [
 /**
  * Checks `registry` and the options of {@link serveMcp} once, and returns a function that makes,
  * from the loaded SDK ({@link loadMcpSdk}: the SDK is an optional peer), an SDK `Server` serving those tools — one per connection over stdio, one per HTTP request in
- * `serveMcpHttp` (the listing is computed once and shared). With `catchUp`, a streamed result
+ * `serveMcpHttp` (the listing is computed once and shared). Every tool may be run as an MCP
+ * task, through the `scope`'s {@link McpRequestTasks}. With `catchUp`, a streamed result
  * waits for a `ping` round trip first (the stdio client's race, docs/mcp.md); over HTTP the
  * client reads each SSE event in its own turn, so the result needs no wait.
  *
  * @example
  * ```ts
  * const makeServer = mcpServerFactory(registry, { allow: ['git'] }, { catchUp: true });
- * await makeServer(await loadMcpSdk()).connect(transport);
+ * await makeServer(await loadMcpSdk(), { tasks }).connect(transport);
  * ```
  */
 export function mcpServerFactory(
   registry: ToolRegistry,
   options: ServeMcpOptions,
-  { catchUp, tasks = false }: { readonly catchUp: boolean; readonly tasks?: boolean },
-): (sdk: McpSdk, request?: McpRequestTasks) => Server {
+  { catchUp }: { readonly catchUp: boolean },
+): (sdk: McpSdk, scope: McpServerScope) => Server {
   if (typeof registry?.get !== 'function' || typeof registry.names !== 'function') {
     throw optionError('registry', 'a ToolRegistry (createToolRegistry)', registry, 'argument');
   }
@@ -92,38 +93,42 @@ export function mcpServerFactory(
   }
 
   const { served, hidden } = exposeTools(registry, policy);
-  // With tasks, every tool may be run as one (a task-augmented tools/call).
+  // Every tool may be run as a task (a task-augmented tools/call).
   const listing = [...served.values()]
     .map(toMcpTool)
-    .map((tool) => (tasks ? { ...tool, execution: { taskSupport: 'optional' as const } } : tool));
+    .map((tool) => ({ ...tool, execution: { taskSupport: 'optional' as const } }));
   const dispatchRegistry = createToolRegistry();
   for (const tool of served.values()) dispatchRegistry.register(tool);
   const config = { served, hidden, dispatchRegistry, progressIntervalMs, pid, scheduler, catchUp };
 
-  return (sdk, requestTasks) => {
-    const server = new sdk.Server(
-      serverInfo,
-      requestTasks === undefined
-        ? { capabilities: { tools: {} } }
-        : {
-            capabilities: { tools: {}, tasks: requestTasks.listable === false ? NO_LIST : TASKS_CAPABILITY },
-            taskStore: requestTasks.store,
-          },
-    );
+  return (sdk, { sessionId, tasks }) => {
+    const server = new sdk.Server(serverInfo, {
+      capabilities: { tools: {}, tasks: tasks.listable === false ? NO_LIST : TASKS_CAPABILITY },
+      taskStore: tasks.store,
+    });
     server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({ tools: listing }));
-    server.setRequestHandler(sdk.CallToolRequestSchema, (request, extra) =>
-      request.params.task !== undefined && requestTasks !== undefined
-        ? startTask(config, request, extra, requestTasks)
-        : tracedToolCall(request, extra, () => callTool(config, request, extra)),
-    );
+    server.setRequestHandler(sdk.CallToolRequestSchema, (request, sdkExtra) => {
+      const extra = { ...sdkExtra, sessionId: sdkExtra.sessionId ?? sessionId };
+      return request.params.task !== undefined && config.served.has(request.params.name)
+        ? startTask(config, request, extra, tasks)
+        : tracedToolCall(request, extra, () => callTool(config, request, extra));
+    });
     return server;
   };
 }
 
-/** What a server of `serveMcpHttp` offers of MCP Tasks: `tools/call` as a task, `tasks/list`, `tasks/cancel`. */
+/** What a server offers of MCP Tasks: `tools/call` as a task, `tasks/list`, `tasks/cancel`. */
 const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
 /** The same, where the run store cannot list its runs (no `RunStore.runIds`): no `tasks/list`. */
 const NO_LIST = { cancel: {}, requests: TASKS_CAPABILITY.requests };
+
+/** What one server made by {@link mcpServerFactory} serves besides the tools. */
+export interface McpServerScope {
+  /** The MCP session served, for the calls' spans where the SDK's transport knows none (`serveMcpHttp`'s sessions are its own). */
+  readonly sessionId?: string | undefined;
+  /** Where its tasks are kept and how one starts. */
+  readonly tasks: McpRequestTasks;
+}
 
 /** The MCP Tasks of one request's server: the SDK `TaskStore` of its session, and how a task starts. */
 export interface McpRequestTasks {
@@ -135,8 +140,9 @@ export interface McpRequestTasks {
 }
 
 /**
- * A task-augmented `tools/call`: answered at once with the task, while the tool runs (buffered:
- * no progress) on this instance until its end or a `tasks/cancel`, wherever that arrives.
+ * A task-augmented `tools/call` of a served tool: answered at once with the task, while the tool
+ * runs (buffered: no progress) on this instance until its end or a `tasks/cancel`, wherever that
+ * arrives. The call's span (`tracedToolCall`) lasts as long as the task, and ends as the task does.
  */
 async function startTask(
   config: CallConfig,
@@ -144,10 +150,10 @@ async function startTask(
   extra: CallExtra,
   tasks: McpRequestTasks,
 ): Promise<CreateTaskResult> {
-  if (!config.served.has(request.params.name)) return callTool(config, request, extra) as never;
-  const task = await tasks.start(request.params.task ?? {}, (signal) =>
-    callTool(config, request, { ...extra, signal, _meta: {} }),
-  );
+  const task = await tasks.start(request.params.task ?? {}, (signal) => {
+    const taskExtra = { ...extra, signal, _meta: {} };
+    return tracedToolCall(request, taskExtra, () => callTool(config, request, taskExtra));
+  });
   return { task };
 }
 

@@ -43,7 +43,9 @@ interface TaskView {
  * the tool (the Exec tool kills its process group), as does the end of the session. A run that
  * ended without that final event (its owner died: the store's lease verdict; or the store failed)
  * is a `failed` task — `cancelled` if a cancel was asked for it. A task is kept for the store's
- * retention after its end (its `ttl`). Internal to `sluice/mcp`.
+ * retention after its end (its `ttl`). `serveMcp` (one connection, stdio) keeps its tasks the same
+ * way in a memory store of its own, and cancels them when the connection closes. Internal to
+ * `sluice/mcp`.
  *
  * @example
  * ```ts
@@ -54,12 +56,13 @@ interface TaskView {
  */
 export class McpTasks {
   readonly #store: RunStore;
-  readonly #sessions: McpSessions;
+  readonly #sessions: McpSessions | undefined;
   readonly #scheduler: SchedulerLike;
   /** The tasks running here, by run id: aborting one cancels its tool. */
   readonly #running = new Map<string, { readonly abort: AbortController; readonly done: Promise<void> }>();
 
-  constructor(store: RunStore, sessions: McpSessions, scheduler: SchedulerLike = asyncScheduler) {
+  /** Without `sessions` (one connection: `serveMcp`), a task ends with {@link McpTasks.close} or its own end. */
+  constructor(store: RunStore, sessions?: McpSessions, scheduler: SchedulerLike = asyncScheduler) {
     this.#store = store;
     this.#sessions = sessions;
     this.#scheduler = scheduler;
@@ -90,10 +93,10 @@ export class McpTasks {
     // The store failed, or ended the run for a lost lease: its result could never be stored.
     writer.ended.catch((error: unknown) => abort.abort(`the run store failed: ${messageOf(error)}`));
     const stopCancel = writer.onCancel((reason) => abort.abort(reason));
-    const stopWatch = this.#sessions.watch(sessionId, () => abort.abort('session ended'));
+    const stopWatch = this.#sessions?.watch(sessionId, () => abort.abort('session ended'));
     const done = this.#runTask(writer, task, abort.signal, run).finally(() => {
       stopCancel();
-      stopWatch();
+      stopWatch?.();
       this.#running.delete(runId);
     });
     this.#running.set(runId, { abort, done });

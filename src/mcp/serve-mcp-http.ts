@@ -113,7 +113,7 @@ export function serveMcpHttp(registry: ToolRegistry, options: ServeMcpHttpOption
   const makeServer = mcpServerFactory(
     registry,
     { allowEnv: [], ...serverOptions, confineCwd: true },
-    { catchUp: false, tasks: true },
+    { catchUp: false },
   );
   const check = mcpHttpGuard({ token: token ?? undefined, hosts, port });
   // The scheduler was checked by mcpServerFactory.

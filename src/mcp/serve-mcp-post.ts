@@ -6,7 +6,7 @@ import type { RunStore } from '../runs/run-store.js';
 import type { McpSdk } from './load-mcp-sdk.js';
 import { callRunId } from './mcp-call-run-id.js';
 import { McpRunWriter } from './mcp-run-writer.js';
-import type { McpRequestTasks } from './mcp-server-factory.js';
+import type { McpServerScope } from './mcp-server-factory.js';
 import type { McpSessions } from './mcp-sessions.js';
 import type { McpTasks } from './mcp-tasks.js';
 import { responseDemand } from './response-demand.js';
@@ -18,7 +18,7 @@ export interface McpPostContext {
   readonly sessions: McpSessions;
   /** The SDK, loaded once when the server starts (an optional peer: this rejects where it is missing). */
   readonly sdk: Promise<McpSdk>;
-  readonly makeServer: (sdk: McpSdk, tasks?: McpRequestTasks) => Server;
+  readonly makeServer: (sdk: McpSdk, scope: McpServerScope) => Server;
   /** The MCP Tasks of every session, kept in the store. */
   readonly tasks: McpTasks;
   /**
@@ -78,13 +78,13 @@ export async function serveMcpPost(
     },
     retryInterval: context.retryMs,
   });
-  // The transport is stateless (sessions are this server's): the SDK gives its handlers
-  // `extra.sessionId` from the transport's, which is then this session's (the span's mcp.session.id).
-  Object.defineProperty(transport, 'sessionId', { value: sessionId });
   const server = context.makeServer(sdk, {
-    store: context.tasks.forSession(sessionId),
-    start: (requested, run) => context.tasks.start(sessionId, requested, run),
-    listable: context.tasks.listable,
+    sessionId,
+    tasks: {
+      store: context.tasks.forSession(sessionId),
+      start: (requested, run) => context.tasks.start(sessionId, requested, run),
+      listable: context.tasks.listable,
+    },
   });
   const readers = new StreamReaders();
   let answered = 0;

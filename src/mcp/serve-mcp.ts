@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { optionError } from '../core/option-error.js';
 import type { ToolRegistry } from '../kernel/index.js';
+import { MemoryRunStore } from '../runs/memory-run-store.js';
 import { loadMcpSdk } from './load-mcp-sdk.js';
 import { mcpServerFactory } from './mcp-server-factory.js';
+import { McpTasks } from './mcp-tasks.js';
 import type { ServeMcpOptions } from './serve-mcp-options.js';
 
 /**
@@ -24,6 +27,10 @@ import type { ServeMcpOptions } from './serve-mcp-options.js';
  * - the result is a `CallToolResult`: the Exec tool's output as text within its output cap,
  *   the exec result as `structuredContent` (matching the listed `outputSchema`), and
  *   `isError: true` for a non-zero exit, a timeout, a kill, or a refused or invalid call;
+ * - any tool can be run as an MCP task (the SDK's experimental Tasks): a `tools/call` with
+ *   `task` is answered at once with the task, which `tasks/get`, `tasks/result`, `tasks/list` and
+ *   `tasks/cancel` (which kills an Exec call's group) then reach; the tasks are kept in memory
+ *   for the connection, and cancelled when it closes;
  * - with `@opentelemetry/api` and an SDK, each call is a server span (`tools/call <tool>`) whose
  *   parent is the request's `_meta.traceparent` (docs/mcp.md, "Tracing"): the host's trace goes on
  *   into the tool's run and the command it starts.
@@ -49,7 +56,25 @@ export async function serveMcp(
   if (typeof transport?.start !== 'function' || typeof transport.send !== 'function') {
     throw optionError('transport', 'an MCP Transport', transport, 'argument');
   }
-  const server = mcpServerFactory(registry, options, { catchUp: true })(await loadMcpSdk());
+  const makeServer = mcpServerFactory(registry, options, { catchUp: true });
+  const sdk = await loadMcpSdk();
+  // The connection's MCP Tasks, kept in memory for it (docs/mcp.md, "Long calls: MCP Tasks").
+  const store = new MemoryRunStore();
+  const tasks = new McpTasks(store);
+  const connection = randomUUID();
+  const server = makeServer(sdk, {
+    tasks: {
+      store: tasks.forSession(connection),
+      start: (requested, run) => tasks.start(connection, requested, run),
+    },
+  });
+  // Chained before connect, which chains its own after: the tasks are cancelled (their process
+  // groups killed) before the server reports the close.
+  const onclose = transport.onclose;
+  transport.onclose = () => {
+    onclose?.();
+    void tasks.close().then(() => store.close());
+  };
   await server.connect(transport);
   return server;
 }

@@ -131,6 +131,8 @@ describe('serveMcp: listing', () => {
         required: ['greetings'],
         additionalProperties: false,
       },
+      // Any tool may be run as an MCP task (docs/mcp.md, "Long calls: MCP Tasks").
+      execution: { taskSupport: 'optional' },
     });
     const progress: unknown[] = [];
     const result = await client.callTool({ name: 'Greet', arguments: { name: 'Ada', times: 2 } }, undefined, {

@@ -4,7 +4,8 @@ export const mcpHelpText = `sluice mcp — serve sluice's Exec tool to an MCP ho
 Usage:
   sluice mcp [--allow <program>]… [--cwd <dir>] [--timeout-s <n>]
   sluice mcp --http [--host <address>] [--port <n>] [--allow-host <name[:port]>]… [--allow-env <NAME>]…
-             [--redis <url>] [--no-token] [--allow <program>]… [--cwd <dir>] [--timeout-s <n>]
+             [--redis <url>] [--no-token] [--session-idle-s <n>] [--allow <program>]… [--cwd <dir>]
+             [--timeout-s <n>]
 
 Options:
   --allow <program>   a program the Exec tool may run: argv[0] must be exactly this name or path
@@ -26,12 +27,17 @@ Over HTTP (--http; the endpoint is /mcp):
                       the same in a Redis Cluster (its startup nodes)
   --no-token          require no token (loopback hosts only). Otherwise every request carries
                       Authorization: Bearer <token>: SLUICE_MCP_TOKEN, or a random one printed on stderr
+  --session-idle-s <n>
+                      end a session after this many seconds without a request or an open stream of
+                      it (default 1800, at least 1): its calls and tasks are cancelled, their
+                      process groups killed
   A call's cwd must stay under --cwd. A client that loses the connection resumes with
   Last-Event-ID and gets every notification and the result once (see docs/mcp.md).
 
 While a command runs, its output lines go to the client as progress notifications (at most one
 per 20 ms, carrying every line since the last), if the client asked for progress. Cancelling
-the call, or closing the connection, kills the command's whole process group.
+the call, or closing the connection, kills the command's whole process group. A client may also
+run a call as an MCP task (tasks/get, tasks/result, tasks/cancel), over stdio or HTTP.
 
 Needs the optional peer @modelcontextprotocol/sdk (npm install "@modelcontextprotocol/sdk@^1.32.2").
 

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import { flagError } from '../flag-error.js';
 import { type RedisConnectionFlag, redisUrlFlag } from '../redis-url-flag.js';
@@ -18,6 +19,8 @@ export interface McpHttpFlags {
   /** Where the store is: `--redis <url>` or `--redis-cluster <host:port,…>`; `undefined`: memory. */
   readonly redis: RedisConnectionFlag | undefined;
   readonly noToken: boolean;
+  /** `--session-idle-s`: how long a session may be idle before it ends, in seconds (default 1800). */
+  readonly sessionIdleS: number;
 }
 
 /**
@@ -35,15 +38,30 @@ export interface McpCommand {
   readonly http: McpHttpFlags | undefined;
 }
 
-const HTTP_ONLY = ['host', 'port', 'allow-host', 'allow-env', 'redis', 'redis-cluster', 'no-token'] as const;
+const HTTP_ONLY = [
+  'host',
+  'port',
+  'allow-host',
+  'allow-env',
+  'redis',
+  'redis-cluster',
+  'no-token',
+  'session-idle-s',
+] as const;
+
+/** The longest `--session-idle-s`: the longest timer Node runs (`MAX_DELAY_MS`), in whole seconds. */
+const MAX_SESSION_IDLE_S = Math.floor(MAX_DELAY_MS / 1000);
+
+/** A number of seconds as the flags take it (`60`, `2.5`: no sign, no exponent); `NaN` otherwise. */
+const secondsOf = (text: string) => (/^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN);
 
 /**
  * Parses the arguments of `sluice mcp`: `--allow <program>` (repeatable), `--cwd <dir>` (an
  * existing directory, default the current one), `--timeout-s <n>` (seconds in (0, 600], default
  * 60), `-h`/`--help`; and with `--http`: `--host <address>` (default `127.0.0.1`), `--port <n>`
  * (default 0, a free one), `--allow-host <name[:port]>`, `--allow-env <NAME>` (repeatable),
- * `--redis <url>` and `--no-token` (only on a loopback host). A bad command line is a
- * `CliUsageError` (exit code 2).
+ * `--redis <url>`, `--no-token` (only on a loopback host) and `--session-idle-s <n>` (seconds
+ * from 1, default 1800). A bad command line is a `CliUsageError` (exit code 2).
  *
  * @example
  * ```ts
@@ -71,6 +89,7 @@ export function parseMcpArgs(argv: readonly string[], cwd: string = process.cwd(
         redis: { type: 'string' },
         'redis-cluster': { type: 'string' },
         'no-token': { type: 'boolean' },
+        'session-idle-s': { type: 'string' },
       },
     });
   } catch (error) {
@@ -83,7 +102,7 @@ export function parseMcpArgs(argv: readonly string[], cwd: string = process.cwd(
   const dir = resolve(cwd, (values.cwd as string | undefined) ?? '.');
   if (!isDirectory(dir)) throw flagError('cwd', 'a directory', values.cwd);
   const timeoutText = (values['timeout-s'] as string | undefined) ?? '60';
-  const timeoutS = /^\d+(\.\d+)?$/.test(timeoutText) ? Number(timeoutText) : Number.NaN;
+  const timeoutS = secondsOf(timeoutText);
   if (!(timeoutS > 0 && timeoutS <= 600)) {
     throw flagError('timeout-s', 'a number of seconds in (0, 600]', timeoutText);
   }
@@ -121,7 +140,12 @@ function readHttpFlags(values: Record<string, string | string[] | boolean | unde
       `\`--no-token\` is for a loopback host only (127.0.0.1, ::1, localhost), not \`${host}\``,
     );
   }
-  return { host, port, allowHosts, redis, noToken };
+  const idleText = (values['session-idle-s'] as string | undefined) ?? '1800';
+  const sessionIdleS = secondsOf(idleText);
+  if (!(sessionIdleS >= 1 && sessionIdleS <= MAX_SESSION_IDLE_S)) {
+    throw flagError('session-idle-s', `a number of seconds from 1 to ${MAX_SESSION_IDLE_S}`, idleText);
+  }
+  return { host, port, allowHosts, redis, noToken, sessionIdleS };
 }
 
 function isLoopback(host: string): boolean {

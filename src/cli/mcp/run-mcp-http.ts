@@ -58,6 +58,7 @@ export async function runMcpHttp(
     port: address.port,
     hosts: hostsOf(address.address, flags),
     token: flags.noToken ? null : (envToken ?? undefined),
+    sessionIdleMs: Math.round(flags.sessionIdleS * 1000),
     ...(store === undefined ? {} : { store }),
   });
   http.on('request', mcp.handle);
@@ -65,7 +66,9 @@ export async function runMcpHttp(
   io.stderr.write(
     `sluice mcp: serving MCP (Streamable HTTP) at http://${shown}:${address.port}/mcp for ${
       command.allow.join(', ') || 'no program (Exec is off: start with --allow <program>)'
-    } (cwd ${command.cwd}, timeout ${command.timeoutS} s, ${flags.redis === undefined ? 'memory store' : 'Redis store'})\n` +
+    } (cwd ${command.cwd}, timeout ${command.timeoutS} s, sessions idle out after ${flags.sessionIdleS} s, ${
+      flags.redis === undefined ? 'memory store' : 'Redis store'
+    })\n` +
       (mcp.token === undefined
         ? 'sluice mcp: no token required (--no-token, loopback only)\n'
         : `sluice mcp: token ${envToken === undefined ? mcp.token : '(SLUICE_MCP_TOKEN)'}: send \`Authorization: Bearer <token>\`\n`),

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { context, SpanKind, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
@@ -103,5 +104,34 @@ describe('sluice mcp over stdio carries the host’s trace (_meta.traceparent)',
       attributes: { 'error.type': 'tool_error', 'sluice.end_reason': 'error' },
       status: { code: 2 },
     });
+  });
+
+  it('a call run as a task: the same server span under the request’s traceparent, ended with the task', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const created = await client.request(
+      {
+        method: 'tools/call',
+        params: {
+          name: 'Exec',
+          arguments: { argv: ['sh', '-c', 'echo tasked'] },
+          task: {},
+          _meta: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+        },
+      },
+      CreateTaskResultSchema,
+    );
+    const result = await client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema);
+    expect(result.structuredContent).toMatchObject({ stdout: 'tasked\n' });
+    // The span ends before the task's result is stored: it is in the file by now.
+    const inTrace = readSpanFile(spans).filter((span) => span.traceId === traceId);
+    const server = inTrace.find((span) => span.name === 'tools/call Exec');
+    expect(server).toMatchObject({
+      kind: SpanKind.SERVER,
+      parentSpanId: '00f067aa0ba902b7',
+      attributes: { 'mcp.method.name': 'tools/call', 'sluice.end_reason': 'complete' },
+    });
+    const tool = inTrace.find((span) => span.name === 'execute_tool Exec');
+    expect(tool?.parentSpanId).toBe(server?.spanId);
+    expect(inTrace.find((span) => span.name === 'exec sh')?.parentSpanId).toBe(tool?.spanId);
   });
 });

@@ -66,7 +66,9 @@ describe('parseMcpArgs', () => {
       allowHosts: [],
       redis: undefined,
       noToken: false,
+      sessionIdleS: 1800,
     });
+    expect(parseMcpArgs(['--http', '--session-idle-s', '2.5'], here).http?.sessionIdleS).toBe(2.5);
     const command = parseMcpArgs(
       [
         '--http',
@@ -92,11 +94,17 @@ describe('parseMcpArgs', () => {
       allowHosts: ['mcp.example.com:443'],
       redis: { url: 'redis://127.0.0.1:6379' },
       noToken: false,
+      sessionIdleS: 1800,
     });
     expect(parseMcpArgs(['--http', '--no-token'], here).http?.noToken).toBe(true);
     const cases: [string[], string][] = [
       [['--port', '80'], '`--port` needs `--http`'],
       [['--allow-env', 'CI'], '`--allow-env` needs `--http`'],
+      [['--session-idle-s', '60'], '`--session-idle-s` needs `--http`'],
+      ...['0.5', '0', '-5', 'soon', '1e3', '', '2147484'].map((value): [string[], string] => [
+        ['--http', `--session-idle-s=${value}`],
+        `Expected the \`--session-idle-s\` flag to be a number of seconds from 1 to 2147483, got \`${value}\` (string)`,
+      ]),
       [
         ['--http', '--host', '0.0.0.0', '--no-token'],
         '`--no-token` is for a loopback host only (127.0.0.1, ::1, localhost), not `0.0.0.0`',

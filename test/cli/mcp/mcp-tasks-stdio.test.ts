@@ -63,7 +63,7 @@ describe('sluice mcp over stdio: Exec as an MCP task (the SDK Client against the
       'sh',
       go,
     ]);
-    expect(task).toMatchObject({ status: 'working', ttl: 60_000, pollInterval: 500 });
+    expect(task).toMatchObject({ status: 'working', ttl: 3_600_000, pollInterval: 500 });
     expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'working' });
     writeFileSync(go, '');
     let status = 'working';

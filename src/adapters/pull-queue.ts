@@ -1,8 +1,10 @@
-import { type Observable, Subscription } from 'rxjs';
+import { type Observable, type Subscriber, Subscription } from 'rxjs';
+import { offerDirectSink } from '../core/direct-sink.js';
 import { Credit } from '../core/queue/credit.js';
 import { DemandQueue, type QueueEnding } from '../core/queue/demand-queue.js';
 import { RingQueue } from '../core/queue/ring-queue.js';
 import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
+import { ObserverSubscriber } from '../core/subscriber-chain.js';
 import type { Overfill } from './ignored-demand.js';
 
 type Waiter<T> = {
@@ -108,20 +110,25 @@ export class PullQueue<T> {
     const subscription = new Subscription();
     this.#subscription = subscription;
     const queue = this.#queue;
-    subscribeWithDemand(
-      this.#source,
-      queue.upstream,
-      {
-        next: (value) => {
-          if (this.#finished) return;
-          queue.push(value);
-          if (this.#overfill !== undefined && queue.size >= this.#overfill.at) this.#overfilled();
-        },
-        error: (reason: unknown) => queue.end({ error: true, reason }),
-        complete: () => queue.end({ error: false }),
+    const subscriber = new ObserverSubscriber<T>({
+      next: (value) => {
+        if (this.#finished) return;
+        queue.push(value);
+        if (this.#overfill !== undefined && queue.size >= this.#overfill.at) this.#overfilled();
       },
-      subscription,
-    );
+      error: (reason: unknown) => queue.end({ error: true, reason }),
+      complete: () => queue.end({ error: false }),
+    });
+    // A producer subscribed to this very subscriber (`toAsyncIterable(exec(…))`) may push into the
+    // queue itself: what it pushes after the valve paused is the rest of a read it already made,
+    // not demand ignored, so it is not counted towards the ignored-demand warning.
+    offerDirectSink<Subscriber<T>, T>(subscriber, {
+      demand: queue.upstream,
+      push: (value) => {
+        if (!this.#finished) queue.push(value);
+      },
+    });
+    subscribeWithDemand(this.#source, queue.upstream, subscriber, subscription);
     if (this.#finished) subscription.unsubscribe();
   }
 

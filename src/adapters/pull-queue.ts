@@ -25,6 +25,9 @@ const DONE = Object.freeze({ done: true, value: undefined }) as IteratorResult<n
  *   `Math.floor(bufferSize / 2)` values (empty for `bufferSize` 1), or waits on an empty queue.
  *   With `bufferSize` 0 it flows only while a `next()` waits.
  * - Pending `next()` calls are served in call order, each with its own value.
+ * - The subscriber it makes offers the queue as a direct sink (`src/core/direct-sink.ts`): a
+ *   producer subscribed to it with nothing between (exec) pushes into the queue itself, and what
+ *   it pushes is not counted by `overfill`.
  * - An error is given to the first `next()` after every value queued before it; later calls
  *   (and the other waiters) get `done`. Completion gives `done` after the last value.
  * - `overfill` (the ignored-demand diagnostic) is called once if the queue grows far past

@@ -1,8 +1,10 @@
-import { type Observable, Subscription } from 'rxjs';
+import { type Observable, type Subscriber, Subscription } from 'rxjs';
+import { offerDirectSink } from '../core/direct-sink.js';
 import { Credit } from '../core/queue/credit.js';
 import { DemandQueue, type QueueEnding } from '../core/queue/demand-queue.js';
 import { RingQueue } from '../core/queue/ring-queue.js';
 import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
+import { ObserverSubscriber } from '../core/subscriber-chain.js';
 import type { Overfill } from './ignored-demand.js';
 
 type Waiter<T> = {
@@ -23,6 +25,9 @@ const DONE = Object.freeze({ done: true, value: undefined }) as IteratorResult<n
  *   `Math.floor(bufferSize / 2)` values (empty for `bufferSize` 1), or waits on an empty queue.
  *   With `bufferSize` 0 it flows only while a `next()` waits.
  * - Pending `next()` calls are served in call order, each with its own value.
+ * - The subscriber it makes offers the queue as a direct sink (`src/core/direct-sink.ts`): a
+ *   producer subscribed to it with nothing between (exec) pushes into the queue itself, and what
+ *   it pushes is not counted by `overfill`.
  * - An error is given to the first `next()` after every value queued before it; later calls
  *   (and the other waiters) get `done`. Completion gives `done` after the last value.
  * - `overfill` (the ignored-demand diagnostic) is called once if the queue grows far past
@@ -108,20 +113,25 @@ export class PullQueue<T> {
     const subscription = new Subscription();
     this.#subscription = subscription;
     const queue = this.#queue;
-    subscribeWithDemand(
-      this.#source,
-      queue.upstream,
-      {
-        next: (value) => {
-          if (this.#finished) return;
-          queue.push(value);
-          if (this.#overfill !== undefined && queue.size >= this.#overfill.at) this.#overfilled();
-        },
-        error: (reason: unknown) => queue.end({ error: true, reason }),
-        complete: () => queue.end({ error: false }),
+    const subscriber = new ObserverSubscriber<T>({
+      next: (value) => {
+        if (this.#finished) return;
+        queue.push(value);
+        if (this.#overfill !== undefined && queue.size >= this.#overfill.at) this.#overfilled();
       },
-      subscription,
-    );
+      error: (reason: unknown) => queue.end({ error: true, reason }),
+      complete: () => queue.end({ error: false }),
+    });
+    // A producer subscribed to this very subscriber (`toAsyncIterable(exec(…))`) may push into the
+    // queue itself: what it pushes after the valve paused is the rest of a read it already made,
+    // not demand ignored, so it is not counted towards the ignored-demand warning.
+    offerDirectSink<Subscriber<T>, T>(subscriber, {
+      demand: queue.upstream,
+      push: (value) => {
+        if (!this.#finished) queue.push(value);
+      },
+    });
+    subscribeWithDemand(this.#source, queue.upstream, subscriber, subscription);
     if (this.#finished) subscription.unsubscribe();
   }
 

@@ -36,7 +36,9 @@ export interface ToAsyncIterableOptions {
  *   consumer has taken the queue down to `Math.floor(bufferSize / 2)` values (to empty for
  *   `bufferSize` 1; with `0`, whenever a `next()` waits). So the producer stays within
  *   `bufferSize` values of the consumer, but is paused and resumed once per about
- *   `bufferSize / 2` values instead of once per value — that is what makes it fast.
+ *   `bufferSize / 2` values instead of once per value — that is what makes it fast. `exec`
+ *   subscribed with nothing between pushes its lines straight into this queue: the lines of
+ *   the read in hand when it paused wait here, not in a queue of exec's (docs/backpressure.md).
  *   A producer that ignores demand (`fromEvent`, a plain `Subject`, `delay`…) keeps pushing and
  *   the buffer grows: at 8 × `bufferSize` a warning says so (`onIgnoredDemand`); put
  *   `bounded({ strategy: 'dropping' | 'sliding' | 'error' })` in front of the adapter to cap it

@@ -3,13 +3,12 @@ import { Subscription } from 'rxjs';
 import type { Demand } from '../../core/demand.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { isSpawnError, SpawnError } from '../../core/errors/spawn-error.js';
-import type { DemandQueue } from '../../core/queue/demand-queue.js';
 import { stalledBelow } from '../../core/stalled-below.js';
 import { errorTypeOf } from '../../trace/error-type-of.js';
 import { NOOP_RUN_SPAN } from '../../trace/noop-run-span.js';
 import type { RunEndDetails, RunSpan } from '../../trace/run-span.js';
 import { execFailure } from './exec-failure.js';
-import { execLineQueue } from './exec-line-queue.js';
+import { type ExecLines, execLineQueue } from './exec-line-queue.js';
 import type { ResolvedExecOptions } from './exec-options.js';
 import { ExecOutput } from './exec-output.js';
 import { buildExecResult } from './exec-result.js';
@@ -37,7 +36,7 @@ import { spawnRequest } from './spawn-request.js';
 export class ExecRun implements ProcessEvents {
   readonly #options: ResolvedExecOptions;
   readonly #subscriber: Subscriber<ExecEvent>;
-  readonly #lines: DemandQueue<ExecEvent>;
+  readonly #lines: ExecLines;
   readonly #output: ExecOutput;
   readonly #ends = new RunEnds();
   /** The timeout, the grace period of pipes held open, the cancel signal's listener. */
@@ -61,7 +60,7 @@ export class ExecRun implements ProcessEvents {
     this.#options = options;
     this.#subscriber = subscriber;
     this.#startedAt = options.scheduler.now();
-    const lines = execLineQueue(subscriber, demand);
+    const lines = execLineQueue(subscriber, demand, options.demand !== undefined);
     this.#lines = lines;
     this.#output = new ExecOutput(options, (event) => lines.push(event));
   }

@@ -111,7 +111,7 @@ export const sluiceThroughput: Record<string, ThroughputVariant> = {
     await client.close();
     return lines;
   },
-  /** The hot path without `@opentelemetry/api` (bench/hide-otel.ts), beside the two above. */
+  /** The hot path without `@opentelemetry/api` (test/support/hide-otel.mjs), beside the two above. */
   'exec-push-no-otel': (command, args) =>
     sluiceThroughput['exec-push']?.(command, args) ?? Promise.resolve(0),
   'exec-iterable-no-otel': (command, args) =>

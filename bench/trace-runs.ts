@@ -50,7 +50,7 @@ export const TRACE_COUNTS: Readonly<Record<string, number>> = {
 
 /**
  * Prepares a tracing variant's process before its clock starts: a `*-no-otel` one loses
- * `@opentelemetry/api` (bench/hide-otel.ts); `exec-runs-sdk` and `exec-spans-sdk` register the OpenTelemetry SDK
+ * `@opentelemetry/api` (test/support/hide-otel.mjs); `exec-runs-sdk` and `exec-spans-sdk` register the OpenTelemetry SDK
  * with a processor that drops every span (the recording cost only).
  *
  * @example
@@ -59,7 +59,7 @@ export const TRACE_COUNTS: Readonly<Record<string, number>> = {
  * ```
  */
 export async function prepareTraceVariant(name: string): Promise<void> {
-  if (name.endsWith('-no-otel')) await import('./hide-otel.js');
+  if (name.endsWith('-no-otel')) await import(new URL('../test/support/hide-otel.mjs', import.meta.url).href);
   if (!name.endsWith('-sdk')) return;
   const { BasicTracerProvider } = await import('@opentelemetry/sdk-trace-base');
   const dropping = { onStart() {}, onEnd() {}, forceFlush: async () => {}, shutdown: async () => {} };
@@ -69,7 +69,7 @@ export async function prepareTraceVariant(name: string): Promise<void> {
 /**
  * The per-run cost of tracing (docs/tracing.md): many short runs on the pull path, with
  * `@opentelemetry/api` installed but no SDK (`exec-runs`), without the API (`exec-runs-no-otel`,
- * see bench/hide-otel.ts), and with the SDK recording every span (`exec-runs-sdk`). Their "lines"
+ * see test/support/hide-otel.mjs), and with the SDK recording every span (`exec-runs-sdk`). Their "lines"
  * are runs (the table shows them in runs/s, bench/table.ts; their ratios are targets,
  * bench/summary.ts). `exec-spans` and `exec-spans-sdk` time a run's tracing alone, without a
  * process. `exec-iterable-no-otel` and `exec-push-no-otel` are the hot path without the API.

@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -9,24 +8,17 @@ import { pollUntil, processesWithTag } from '../support/processes.js';
 import { redisForSuite, redisServerPath } from '../support/redis-server.js';
 import { needs } from '../support/system-tools.js';
 import { GROUP_OF_SLEEPS } from './connect-in-memory.js';
-import { type InProcessMcpHttp, startInProcessMcpHttp } from './serve-mcp-http-in-process.js';
+import {
+  connectMcpClient,
+  type InProcessMcpHttp,
+  startInProcessMcpHttp,
+} from './serve-mcp-http-in-process.js';
 
 const instanceScript = fileURLToPath(new URL('./mcp-tasks-instance.ts', import.meta.url));
 /** The lease of the instance that dies: its tasks are judged lost this long after its death. */
 const LEASE_MS = 2_000;
 /** The instance that goes on. */
 let survivor: InProcessMcpHttp;
-
-/** The SDK's Client over Streamable HTTP; with `rejoin`, the same client on a new transport to its session. */
-async function connect(url: string, rejoin?: { client: Client; sessionId: string }) {
-  const transport = new StreamableHTTPClientTransport(
-    new URL(url),
-    rejoin === undefined ? {} : { sessionId: rejoin.sessionId },
-  );
-  const client = rejoin?.client ?? new Client({ name: 'sluice-test', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, sessionId: transport.sessionId as string };
-}
 
 /** Starts the group of sleeps tagged `tag` as a task; resolves its id once the group runs. */
 async function startSleeps(client: Client, tag: string): Promise<string> {
@@ -46,9 +38,9 @@ async function startSleeps(client: Client, tag: string): Promise<string> {
  * it), on a client rejoined to `url`, where its task will run.
  */
 async function startOn(url: string) {
-  const home = await connect(survivor.url);
+  const home = await connectMcpClient(survivor.url);
   await home.client.close();
-  return connect(url, home);
+  return connectMcpClient(url, home);
 }
 
 /** Starts an instance in a process of its own; resolves its URL and a way to kill it. */
@@ -102,7 +94,7 @@ describe.skipIf(redisServerPath === undefined || !needs('linux'))(
       owner.child.kill('SIGKILL');
       await owner.child;
       await first.client.close(); // its connection went with the instance; the session stays
-      const second = await connect(survivor.url, first);
+      const second = await connectMcpClient(survivor.url, first);
       expect(await second.client.experimental.tasks.getTask(taskId)).toMatchObject({ status: 'working' });
       await expect
         .poll(() => second.client.experimental.tasks.getTask(taskId), {
@@ -124,7 +116,7 @@ describe.skipIf(redisServerPath === undefined || !needs('linux'))(
       owner.child.kill('SIGKILL');
       await owner.child;
       await first.client.close(); // its connection went with the instance; the session stays
-      const second = await connect(survivor.url, first);
+      const second = await connectMcpClient(survivor.url, first);
       const cancelled = await second.client.experimental.tasks.cancelTask(taskId);
       expect(cancelled).toMatchObject({ taskId, status: 'cancelled' });
       expect(await second.client.experimental.tasks.getTask(taskId)).toMatchObject({ status: 'cancelled' });
@@ -134,7 +126,7 @@ describe.skipIf(redisServerPath === undefined || !needs('linux'))(
     it('an instance whose run lost its lease (a partition) aborts the tool: its group is killed, the task failed', async () => {
       const store = new RedisRunStore({ url: redis.url, leaseMs: 3_000 });
       const owner = await startInProcessMcpHttp({ allow: ['sh'], store });
-      const { client, sessionId } = await connect(owner.url);
+      const { client, sessionId } = await connectMcpClient(owner.url);
       const tag = `sluice-task-lease-lost-${process.pid}-${Date.now()}`;
       tags.push(tag);
       const taskId = await startSleeps(client, tag);

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { VirtualTimeScheduler } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,21 +13,11 @@ import { pollUntil, processesWithTag } from '../support/processes.js';
 import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
 import { needs } from '../support/system-tools.js';
 import { GROUP_OF_SLEEPS } from './connect-in-memory.js';
-import { type InProcessMcpHttp, startInProcessMcpHttp } from './serve-mcp-http-in-process.js';
-
-/**
- * The SDK's own Client over its Streamable HTTP transport. With `rejoin`, that client connects
- * again on a new transport to its session (its request ids go on: a session's ids are unique).
- */
-async function connect(url: string, rejoin?: { client: Client; sessionId: string }) {
-  const transport = new StreamableHTTPClientTransport(
-    new URL(url),
-    rejoin === undefined ? {} : { sessionId: rejoin.sessionId },
-  );
-  const client = rejoin?.client ?? new Client({ name: 'sluice-test', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, sessionId: transport.sessionId as string };
-}
+import {
+  connectMcpClient,
+  type InProcessMcpHttp,
+  startInProcessMcpHttp,
+} from './serve-mcp-http-in-process.js';
 
 /** Starts `argv` as a task with a task-augmented tools/call; resolves the task's id. */
 async function startTask(client: Client, argv: string[]): Promise<string> {
@@ -44,7 +33,7 @@ async function startTask(client: Client, argv: string[]): Promise<string> {
 /** The behaviour every store must give. */
 function taskBehaviour(servers: () => { call: InProcessMcpHttp; other: InProcessMcpHttp }) {
   it('runs a tools/call as a task: its status, then its result through the SDK’s task stream', async () => {
-    const { client } = await connect(servers().call.url);
+    const { client } = await connectMcpClient(servers().call.url);
     const messages = [];
     for await (const message of client.experimental.tasks.callToolStream(
       { name: 'Exec', arguments: { argv: ['sh', '-c', 'echo one; sleep 0.2; echo two'] } },
@@ -68,15 +57,15 @@ function taskBehaviour(servers: () => { call: InProcessMcpHttp; other: InProcess
   });
 
   it('outlives its client: a new connection to the session (on the other instance) gets the result', async () => {
-    const first = await connect(servers().call.url);
+    const first = await connectMcpClient(servers().call.url);
     const taskId = await startTask(first.client, ['sh', '-c', 'sleep 0.3; echo late']);
     await first.client.close(); // the connection ends; the session stays
-    const second = await connect(servers().other.url, first);
+    const second = await connectMcpClient(servers().other.url, first);
     const result = await second.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
     expect(result.structuredContent).toMatchObject({ exit_code: 0, stdout: 'late\n' });
     expect(await second.client.experimental.tasks.getTask(taskId)).toMatchObject({ status: 'completed' });
     // A task of another session is not found.
-    const stranger = await connect(servers().other.url);
+    const stranger = await connectMcpClient(servers().other.url);
     await expect(stranger.client.experimental.tasks.getTask(taskId)).rejects.toThrow(/not found/i);
     await second.client.close();
     await stranger.client.close();
@@ -85,12 +74,12 @@ function taskBehaviour(servers: () => { call: InProcessMcpHttp; other: InProcess
   it.skipIf(!needs('linux'))(
     'tasks/cancel (on the other instance) kills the task’s process group; the task says cancelled',
     async () => {
-      const first = await connect(servers().call.url);
+      const first = await connectMcpClient(servers().call.url);
       const tag = `sluice-task-cancel-${process.pid}-${Date.now()}`;
       const taskId = await startTask(first.client, ['sh', '-c', GROUP_OF_SLEEPS, tag]);
       expect(await pollUntil(() => processesWithTag(tag).length >= 3, 20_000)).toBe(true);
       await first.client.close();
-      const second = await connect(servers().other.url, first);
+      const second = await connectMcpClient(servers().other.url, first);
       const cancelled = await second.client.experimental.tasks.cancelTask(taskId);
       expect(cancelled).toMatchObject({ taskId, status: 'cancelled' });
       expect(await pollUntil(() => processesWithTag(tag).length === 0, 2_000)).toBe(true);
@@ -113,7 +102,7 @@ describe('serveMcpHttp: MCP Tasks in the memory store (one instance)', () => {
   taskBehaviour(() => ({ call: server, other: server }));
 
   it('tasks/list pages: 50 tasks, oldest first, then the rest after nextCursor; a cursor that names no task is refused', async () => {
-    const { client } = await connect(server.url);
+    const { client } = await connectMcpClient(server.url);
     const started: string[] = [];
     for (let index = 0; index < 53; index += 1) started.push(await startTask(client, ['sh', '-c', ':']));
     const first = await client.experimental.tasks.listTasks();
@@ -148,7 +137,7 @@ describe('serveMcpHttp: MCP Tasks in a store that cannot list its runs', () => {
   });
 
   it('declares tasks without list, and still runs a task', async () => {
-    const { client } = await connect(server.url);
+    const { client } = await connectMcpClient(server.url);
     expect(client.getServerCapabilities()?.tasks).toEqual({ cancel: {}, requests: { tools: { call: {} } } });
     const created = await client.request(
       { method: 'tools/call', params: { name: 'Exec', arguments: { argv: ['sh', '-c', ':'] }, task: {} } },
@@ -211,7 +200,7 @@ describe.skipIf(redisServerPath === undefined)(
     taskBehaviour(() => ({ call: servers[0] as InProcessMcpHttp, other: servers[1] as InProcessMcpHttp }));
 
     it('a task whose run has no event yet (its instance between taking the run and its first write) is working', async () => {
-      const { client, sessionId } = await connect((servers[1] as InProcessMcpHttp).url);
+      const { client, sessionId } = await connectMcpClient((servers[1] as InProcessMcpHttp).url);
       const taskId = `${Date.now().toString(36).padStart(9, '0')}-${randomUUID()}`;
       const elsewhere = new RedisRunStore({ url: redis.url });
       const writer = elsewhere.openWriter(`mcp-task:${sessionId}:${taskId}`);

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createToolRegistry, registerBuiltinTools } from '../../src/kernel/index.js';
 import { type McpHttpHandler, type ServeMcpHttpOptions, serveMcpHttp } from '../../src/mcp/index.js';
 
@@ -102,4 +104,18 @@ export function readSse(res: IncomingMessage) {
     }
   });
   return state;
+}
+
+/**
+ * The SDK's own Client over its Streamable HTTP transport. With `rejoin`, that client connects
+ * again on a new transport to its session (its request ids go on: a session's ids are unique).
+ */
+export async function connectMcpClient(url: string, rejoin?: { client: Client; sessionId: string }) {
+  const transport = new StreamableHTTPClientTransport(
+    new URL(url),
+    rejoin === undefined ? {} : { sessionId: rejoin.sessionId },
+  );
+  const client = rejoin?.client ?? new Client({ name: 'sluice-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, sessionId: transport.sessionId as string };
 }

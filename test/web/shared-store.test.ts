@@ -59,10 +59,11 @@ describe.skipIf(redisServerPath === undefined)('sluice/web: two servers sharing 
       }),
       { command: 'seq to a thousand, in two parts' },
     );
-    // B has never heard of the run but shows it from the store, with the command A gave it.
-    const page = await fetch(`${b.server.origin}/runs/${run.id}`, { headers: auth });
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain('seq to a thousand, in two parts');
+    // B has never heard of the run but shows it from the store, with the command A gave it — once
+    // A's writer has opened the run there (start() returns before that round trip).
+    const pageOfB = () => fetch(`${b.server.origin}/runs/${run.id}`, { headers: auth });
+    await expect.poll(async () => (await pageOfB()).status, { timeout: 10_000 }).toBe(200);
+    expect(await (await pageOfB()).text()).toContain('seq to a thousand, in two parts');
 
     const seen: number[] = [];
     let last: number | undefined;

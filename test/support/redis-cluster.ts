@@ -46,13 +46,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
   const server = redisServerPath;
   const cli = redisCliPath;
   const dir = mkdtempSync(join(tmpdir(), 'sluice-cluster-'));
-  const ports: number[] = [];
-  while (ports.length < 6) {
-    const port = await freePort();
-    // The cluster bus listens on port + 10000: both must be free.
-    if (port < 55_000 && !ports.includes(port)) ports.push(port);
-  }
-  const nodes = ports.map((port) => ({ port, process: startNode(server, port, dir) }));
+  const nodes: ClusterNodeProcess[] = [];
   const stop = async () => {
     for (const node of nodes) {
       if (node.process.exitCode === null && node.process.signalCode === null) {
@@ -64,8 +58,8 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    for (const port of ports)
-      await waitFor(async () => (await redisCommand(port, 'PING').catch(() => '')) === '+PONG', 10_000);
+    while (nodes.length < 6) nodes.push(await startNode(server, dir, nodes));
+    const ports = nodes.map((node) => node.port);
     await run(
       cli,
       [
@@ -105,7 +99,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     throw new Error(`no master serves slot ${slot}`);
   };
   return {
-    addresses: ports.map((port) => `127.0.0.1:${port}`),
+    addresses: nodes.map((node) => `127.0.0.1:${node.port}`),
     nodes,
     masterOf,
     slotOf: async (key) => {
@@ -137,8 +131,52 @@ export async function startRedisCluster(): Promise<RedisCluster> {
   };
 }
 
-function startNode(server: string, port: number, dir: string): ChildProcess {
-  const args = [
+/**
+ * Starts one node on a free port and resolves once it answers `PING`. A port found free can be
+ * taken before the node binds it (by a parallel test, or its cluster bus port + 10000): a node that
+ * exits before answering is started again on another port, up to five times.
+ */
+async function startNode(
+  server: string,
+  dir: string,
+  others: readonly ClusterNodeProcess[],
+): Promise<ClusterNodeProcess> {
+  let lastError = '';
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const port = await freePort();
+    // The cluster bus listens on port + 10000: both must be free.
+    if (port >= 55_000 || others.some((node) => node.port === port)) continue;
+    const child = spawn(server, clusterNodeArgs(port, dir), { stdio: ['ignore', 'pipe', 'pipe'] });
+    // redis-server logs to stdout: keep the tail, which says why a node exited.
+    let log = '';
+    const keep = (data: Buffer) => {
+      log = (log + data.toString()).slice(-2000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    const started = await waitFor(
+      async () =>
+        child.exitCode !== null ||
+        child.signalCode !== null ||
+        (await redisCommand(port, 'PING').catch(() => '')) === '+PONG',
+      30_000,
+    ).then(
+      () => child.exitCode === null && child.signalCode === null,
+      () => false,
+    );
+    if (started) return { port, process: child };
+    lastError = log.trim().split('\n').at(-1) ?? '';
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    }
+  }
+  throw new Error(`no cluster node started after five ports: ${lastError}`);
+}
+
+function clusterNodeArgs(port: number, dir: string): string[] {
+  return [
     ...redisServerArgs(port, dir),
     '--cluster-enabled',
     'yes',
@@ -149,7 +187,6 @@ function startNode(server: string, port: number, dir: string): ChildProcess {
     '--appendonly',
     'no',
   ];
-  return spawn(server, args, { stdio: 'ignore' });
 }
 
 async function replicationUp(cli: string, port: number): Promise<boolean> {

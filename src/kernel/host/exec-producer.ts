@@ -1,4 +1,4 @@
-import { map } from 'rxjs';
+import { mapDirect } from '../../core/map-direct.js';
 import { exec } from '../../sources/exec.js';
 import { execEventToChunk } from './exec-event-to-chunk.js';
 import type { ExecPayload } from './exec-payload.js';
@@ -14,7 +14,7 @@ import type { StreamProducer } from './stream-producer.js';
  * A non-zero exit, a death by signal or `timeout_ms` end the stream with
  * `Error { code: 'EXEC_FAILED' | 'TIMEOUT' }` after the lines (a child killed by one of its
  * `rlimits` fails with `EXEC_FAILED`, the limit named in the message: "Command was killed with
- * SIGXCPU (cpu limit hit): …"); a spawn failure with `Error { code: 'SPAWN_FAILED' }`. The child's pipes are read only while the channel has room.
+ * SIGXCPU (cpu limit hit): …"); a spawn failure with `Error { code: 'SPAWN_FAILED' }`. The child's pipes are read only while the channel has room; `mapDirect` lets exec push the lines of a read straight into the channel.
  *
  * @example
  * ```ts
@@ -24,5 +24,5 @@ import type { StreamProducer } from './stream-producer.js';
 export const execProducer: StreamProducer = (raw, context) => {
   const payload = raw as unknown as ExecPayload;
   const options = execPayloadOptions(payload, context.scheduler, true);
-  return exec(payload.cmd, payload.args ?? [], options).pipe(map(execEventToChunk));
+  return exec(payload.cmd, payload.args ?? [], options).pipe(mapDirect(execEventToChunk));
 };

@@ -1,11 +1,13 @@
-import { type Observable, Subscription } from 'rxjs';
+import { type Observable, type Subscriber, Subscription } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
+import { offerDirectSink } from '../../core/direct-sink.js';
 import { SequenceError } from '../../core/errors/sequence-error.js';
 import { optionError } from '../../core/option-error.js';
 import { Credit } from '../../core/queue/credit.js';
 import { DemandQueue } from '../../core/queue/demand-queue.js';
 import { InFlight } from '../../core/queue/in-flight.js';
 import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
+import { ObserverSubscriber } from '../../core/subscriber-chain.js';
 import { failure, type HostcallOutcome, streamChunk } from '../protocol/hostcall-outcome.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { CancelReason } from './cancel-reason.js';
@@ -144,16 +146,20 @@ class ChannelledHostStream implements HostStream {
     this.started = true;
     // Held before subscribing: a synchronous producer sees it closed at once.
     this.subscription = new Subscription();
-    subscribeWithDemand(
-      producer,
-      this.channel.upstream,
-      {
-        next: (event: ChunkEvent<JsonValue>) => this.take(event),
-        error: (error: unknown) => this.end({ type: 'error', outcome: toFailure(error) }),
-        complete: () => this.end(this.held ?? { type: 'final', chunk: null }),
-      },
-      this.subscription,
-    );
+    const subscriber = new ObserverSubscriber<ChunkEvent<JsonValue>>({
+      next: (event) => this.take(event, true),
+      error: (error: unknown) => this.end({ type: 'error', outcome: toFailure(error) }),
+      complete: () => this.end(this.held ?? { type: 'final', chunk: null }),
+    });
+    // A producer that pushes into the channel itself (`exec` behind `mapDirect`) reads its pipes
+    // while the channel's valve flows, and the rest of a read in hand waits in the channel, counted
+    // (the overshoot of "Capacity"): the valve then turns once per read, not once per chunk
+    // (docs/benchmarks.md). That rest is not demand ignored, so it is not checked for overflow.
+    offerDirectSink<Subscriber<ChunkEvent<JsonValue>>, ChunkEvent<JsonValue>>(subscriber, {
+      demand: this.channel.upstream,
+      push: (event) => this.take(event, false),
+    });
+    subscribeWithDemand(producer, this.channel.upstream, subscriber, this.subscription);
   }
 
   pull(count: number): void {
@@ -189,7 +195,7 @@ class ChannelledHostStream implements HostStream {
    * stream with `STREAM_SEQUENCE` rather than at the first run's end (docs/protocol.md,
    * "Composed runs").
    */
-  private take(event: ChunkEvent<JsonValue>): void {
+  private take(event: ChunkEvent<JsonValue>, checkOverflow: boolean): void {
     if (this.held !== undefined) {
       const error = new SequenceError({
         rule: 'final-before-complete',
@@ -199,7 +205,8 @@ class ChannelledHostStream implements HostStream {
       this.end({ type: 'error', outcome: toFailure(error) });
     } else if (event.isFinal) this.held = { type: 'final', chunk: event.content };
     // The channel ignores what comes after its end (and after a close) by itself.
-    else this.push(event.content);
+    else if (checkOverflow) this.push(event.content);
+    else if (!this.isClosed) this.channel.push(event.content);
   }
 
   /** A producer that ignores the pause is cut off once `overflowLimit` chunks are undelivered. */

@@ -181,6 +181,31 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))(
       await waitGone(pid);
     });
 
+    it('the lines of one read wait in the channel, counted, with no overflow: 70 000 empty lines, every one once', async () => {
+      const host = createHost({ logger: { warn: () => {} } });
+      const { api } = connectExtension(host, 'ext-a');
+      // One write of 70 000 one-byte lines: a pipe read holds up to 65 536 of them, far past the
+      // capacity of 16, and together they pass the overflow limit (65 536) if taken for ignored demand.
+      const stream = api.exec('python3', ['-c', 'import sys\nsys.stdout.write("\\n" * 70000)'], {
+        stream: true,
+        bufferSize: 16,
+        stallTimeoutMs: 0,
+      });
+      const iterator = stream[Symbol.asyncIterator]();
+      expect((await iterator.next()).value).toBe('\n');
+      const hostSide = host.stream('ext-a', stream.callId);
+      // exec pushed the rest of its read into the channel, where it counts (docs/protocol.md, "Capacity").
+      expect(hostSide?.paused).toBe(true);
+      expect((hostSide?.channelled ?? 0) + (hostSide?.queued ?? 0)).toBeGreaterThan(16);
+      let lines = 1;
+      for (let result = await iterator.next(); !result.done; result = await iterator.next()) {
+        if (result.value === '\n') lines += 1;
+        else expect(result.value).toMatchObject({ exitCode: 0 });
+      }
+      expect(lines).toBe(70_000);
+      expect(host.activeStreams()).toEqual([]);
+    });
+
     it('stallTimeoutMs: 200 kills the blocked child, delivers the null final chunk and logs the warning', async () => {
       const warnings: string[] = [];
       const host = createHost({ logger: { warn: (message) => warnings.push(message) } });

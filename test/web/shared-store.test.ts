@@ -104,6 +104,10 @@ describe.skipIf(redisServerPath === undefined)('sluice/web: two servers sharing 
     const run = a.registry.start(exec('python3', [ticker, '100000', '0.01', tag]), { command: 'ticker' });
     expect(await pollUntil(() => processesWithTag(tag).length === 1, 20_000)).toBe(true);
     const [pid] = processesWithTag(tag) as [number];
+    // B knows the run only from the store, once A's writer has opened it there (start() returns
+    // before that round trip): a viewer of B's before then would get 404.
+    const pageOfB = () => fetch(`${b.server.origin}/runs/${run.id}`, { headers: auth });
+    await expect.poll(async () => (await pageOfB()).status, { timeout: 10_000 }).toBe(200);
     const viewers = [a, b].map(({ server }) => readSse(`${server.origin}/runs/${run.id}/events`, auth));
     expect(await pollUntil(() => run.viewers === 1, 10_000)).toBe(true);
 

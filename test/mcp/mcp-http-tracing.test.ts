@@ -1,11 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { context, createTraceState, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMcpClientSpan } from '../../src/mcp/start-mcp-client-span.js';
 import { MemoryRunStore } from '../../src/runs/index.js';
 import { registerTestTracing } from '../trace/trace-sdk.js';
-import { type InProcessMcpHttp, startInProcessMcpHttp } from './serve-mcp-http-in-process.js';
+import { mcpHttpForSuite } from './serve-mcp-http-in-process.js';
 
 const tracing = registerTestTracing();
 afterAll(() => tracing.shutdown());
@@ -46,14 +46,7 @@ describe('startMcpClientSpan: the trace context sent in _meta', () => {
 });
 
 describe('serveMcpHttp: the server span of a tools/call', () => {
-  let server: InProcessMcpHttp;
-  beforeAll(async () => {
-    server = await startInProcessMcpHttp({ allow: ['sh'], store: new MemoryRunStore() });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await server?.mcp.store.close();
-  });
+  const server = mcpHttpForSuite({ allow: ['sh'], store: new MemoryRunStore() });
 
   it('carries the session’s id as mcp.session.id', async () => {
     const transport = new StreamableHTTPClientTransport(new URL(server.url));

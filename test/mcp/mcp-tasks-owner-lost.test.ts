@@ -80,21 +80,27 @@ describe.skipIf(redisServerPath === undefined || !needs('linux'))(
         }
       }
     });
+    /**
+     * Starts a task on an instance of its own, kills that instance (`kill -9`: its task's group
+     * lives on, tagged `tag`), and rejoins the task's session on the survivor.
+     */
+    const orphanTask = async (tag: string) => {
+      const owner = await startInstance(redis.url);
+      const first = await startOn(owner.url);
+      tags.push(tag);
+      const taskId = await startSleeps(first.client, tag);
+      owner.child.kill('SIGKILL');
+      await owner.child;
+      await first.client.close(); // its connection went with the instance; the session stays
+      return { taskId, second: await connectMcpClient(survivor.url, first) };
+    };
     afterAll(async () => {
       await survivor?.close();
       await survivor?.mcp.store.close();
     });
 
     it('tasks/get on the other instance says failed once the dead instance’s lease has expired', async () => {
-      const owner = await startInstance(redis.url);
-      const first = await startOn(owner.url);
-      const tag = `sluice-task-owner-dies-${process.pid}-${Date.now()}`;
-      tags.push(tag);
-      const taskId = await startSleeps(first.client, tag);
-      owner.child.kill('SIGKILL');
-      await owner.child;
-      await first.client.close(); // its connection went with the instance; the session stays
-      const second = await connectMcpClient(survivor.url, first);
+      const { taskId, second } = await orphanTask(`sluice-task-owner-dies-${process.pid}-${Date.now()}`);
       expect(await second.client.experimental.tasks.getTask(taskId)).toMatchObject({ status: 'working' });
       await expect
         .poll(() => second.client.experimental.tasks.getTask(taskId), {
@@ -108,15 +114,9 @@ describe.skipIf(redisServerPath === undefined || !needs('linux'))(
     });
 
     it('tasks/cancel on the other instance answers cancelled, and the task stays cancelled', async () => {
-      const owner = await startInstance(redis.url);
-      const first = await startOn(owner.url);
-      const tag = `sluice-task-owner-dies-cancel-${process.pid}-${Date.now()}`;
-      tags.push(tag);
-      const taskId = await startSleeps(first.client, tag);
-      owner.child.kill('SIGKILL');
-      await owner.child;
-      await first.client.close(); // its connection went with the instance; the session stays
-      const second = await connectMcpClient(survivor.url, first);
+      const { taskId, second } = await orphanTask(
+        `sluice-task-owner-dies-cancel-${process.pid}-${Date.now()}`,
+      );
       const cancelled = await second.client.experimental.tasks.cancelTask(taskId);
       expect(cancelled).toMatchObject({ taskId, status: 'cancelled' });
       expect(await second.client.experimental.tasks.getTask(taskId)).toMatchObject({ status: 'cancelled' });

@@ -13,7 +13,7 @@ import { pollUntil, processesWithTag } from '../support/processes.js';
 import { needs } from '../support/system-tools.js';
 import { registerTestTracing } from '../trace/trace-sdk.js';
 import { GROUP_OF_SLEEPS } from './connect-in-memory.js';
-import { type InProcessMcpHttp, startInProcessMcpHttp } from './serve-mcp-http-in-process.js';
+import { mcpHttpForSuite } from './serve-mcp-http-in-process.js';
 
 // The server runs in this process, traced by the real SDK into memory; the client is the SDK's.
 const tracing = registerTestTracing();
@@ -30,11 +30,10 @@ const spanOf = (name: string, traceId: string) => (span: ReadableSpan) =>
   span.name === name && span.spanContext().traceId === traceId;
 
 describe('serveMcpHttp: a task-augmented tools/call is traced as a plain one, for as long as the task runs', () => {
-  let server: InProcessMcpHttp;
+  const server = mcpHttpForSuite({ allow: ['sh'], store: new MemoryRunStore() });
   let client: Client;
   let sessionId: string;
   beforeAll(async () => {
-    server = await startInProcessMcpHttp({ allow: ['sh'], store: new MemoryRunStore() });
     const transport = new StreamableHTTPClientTransport(new URL(server.url));
     client = new Client({ name: 'traced-host', version: '1.0.0' });
     await client.connect(transport);
@@ -42,8 +41,6 @@ describe('serveMcpHttp: a task-augmented tools/call is traced as a plain one, fo
   });
   afterAll(async () => {
     await client?.close();
-    await server?.close();
-    await server?.mcp.store.close();
     await tracing.shutdown();
   });
 

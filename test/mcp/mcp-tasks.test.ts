@@ -16,6 +16,7 @@ import { GROUP_OF_SLEEPS } from './connect-in-memory.js';
 import {
   connectMcpClient,
   type InProcessMcpHttp,
+  mcpHttpForSuite,
   startInProcessMcpHttp,
 } from './serve-mcp-http-in-process.js';
 
@@ -91,14 +92,7 @@ function taskBehaviour(servers: () => { call: InProcessMcpHttp; other: InProcess
 }
 
 describe('serveMcpHttp: MCP Tasks in the memory store (one instance)', () => {
-  let server: InProcessMcpHttp;
-  beforeAll(async () => {
-    server = await startInProcessMcpHttp({ allow: ['sh'], store: new MemoryRunStore() });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await server?.mcp.store.close();
-  });
+  const server = mcpHttpForSuite({ allow: ['sh'], store: new MemoryRunStore() });
   taskBehaviour(() => ({ call: server, other: server }));
 
   it('tasks/list pages: 50 tasks, oldest first, then the rest after nextCursor; a cursor that names no task is refused', async () => {

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll } from 'vitest';
 import { createToolRegistry, registerBuiltinTools } from '../../src/kernel/index.js';
 import { type McpHttpHandler, type ServeMcpHttpOptions, serveMcpHttp } from '../../src/mcp/index.js';
 
@@ -31,6 +32,35 @@ export async function startInProcessMcpHttp(
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
     },
+  };
+}
+
+/**
+ * {@link startInProcessMcpHttp} for the tests of the enclosing `describe` (`beforeAll`), closed
+ * after them with its run store (`afterAll`). Call it before the block's own hooks: vitest runs
+ * `afterAll` hooks last-registered first, so the block's own cleanup (clients) runs first.
+ */
+export function mcpHttpForSuite(options: Omit<ServeMcpHttpOptions, 'port'>): InProcessMcpHttp {
+  let server: InProcessMcpHttp | undefined;
+  beforeAll(async () => {
+    server = await startInProcessMcpHttp(options);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await server?.mcp.store.close();
+  });
+  const started = (): InProcessMcpHttp => {
+    if (server === undefined) throw new Error('mcpHttpForSuite: the server starts in beforeAll');
+    return server;
+  };
+  return {
+    get url() {
+      return started().url;
+    },
+    get mcp() {
+      return started().mcp;
+    },
+    close: () => started().close(),
   };
 }
 

@@ -2,13 +2,8 @@ import { concat, filter, map, Observable, of, Subject, scan, takeWhile, tap, thr
 import { describe, expect, it } from 'vitest';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
 import { sequenced } from '../../src/operators/sequenced.js';
+import { collectAsync as collect } from '../support/collect-async.js';
 import { demandCounter } from './demand-counter.js';
-
-async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const values: T[] = [];
-  for await (const value of iterable) values.push(value);
-  return values;
-}
 
 describe('toAsyncIterable', () => {
   it('yields every value in order, the final chunk event included, then done', async () => {

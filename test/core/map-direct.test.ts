@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
 import { type DirectSink, directSinkOf } from '../../src/core/direct-sink.js';
 import { mapDirect } from '../../src/core/map-direct.js';
+import { collectAsync as collect } from '../support/collect-async.js';
 
 /** A producer that pushes 1, 2, 3 into a direct sink when one is offered, else through `next`. */
 function probe(found: unknown[]): Observable<number> {
@@ -15,12 +16,6 @@ function probe(found: unknown[]): Observable<number> {
     }
     subscriber.complete();
   });
-}
-
-async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const values: T[] = [];
-  for await (const value of iterable) values.push(value);
-  return values;
 }
 
 describe('mapDirect', () => {

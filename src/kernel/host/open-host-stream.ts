@@ -47,7 +47,8 @@ const invalidPullMessage = (callId: string, count: unknown): string =>
  *   once (a pipe read already split into lines) may overshoot, and the overshoot waits in the
  *   channel, counted.
  * - **Stall**: a timer of `stallTimeoutMs` starts when the stream reaches capacity and is
- *   cleared when a slot frees; on expiry the stream is cancelled with reason `stalled` and the
+ *   cleared when a slot frees (started over at once if the stream is still at capacity after it:
+ *   an overshoot waiting in the channel); on expiry the stream is cancelled with reason `stalled` and the
  *   logger warns "Stream stalled: JS consumer did not pull for 30s" (the seconds from the ms).
  * - **Cancel** (`cancelStream`, stall, unload): unsubscribe the producer first (that kills the
  *   process group / aborts the request), drop the channel (including an error or final chunk
@@ -186,8 +187,16 @@ class ChannelledHostStream implements HostStream {
     else this.close(streamChunk(this.sequence, last.chunk, true), 'final');
   };
 
-  /** A delivered chunk frees its slot. */
-  private readonly release = (): void => this.inFlight.release(1);
+  /**
+   * A delivered chunk frees its slot, and the stall clock starts over: a stream still at capacity
+   * afterwards (the rest of a read waiting in the channel) has a consumer that moves.
+   */
+  private readonly release = (): void => {
+    this.inFlight.release(1);
+    if (this.isClosed || !this.channel.upstream.paused) return;
+    this.stall.stop();
+    this.stall.start();
+  };
 
   /**
    * A producer's event: a chunk goes into the channel; a final event waits for the producer to

@@ -206,6 +206,31 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))(
       expect(host.activeStreams()).toEqual([]);
     });
 
+    it('a consumer that keeps pulling through a read held in the channel is not stalled', async () => {
+      const warnings: string[] = [];
+      const host = createHost({ logger: { warn: (message) => warnings.push(message) } });
+      const { api } = connectExtension(host, 'ext-a');
+      // One read of thousands of lines stays in the channel, over capacity, for as long as the
+      // consumer takes them: 150 lines, one every 4 ms, is twice the stall timeout.
+      const stream = api.exec('python3', ['-c', 'import sys\nsys.stdout.write("x\\n" * 30000)'], {
+        stream: true,
+        bufferSize: 16,
+        stallTimeoutMs: 300,
+      });
+      const iterator = stream[Symbol.asyncIterator]();
+      for (let i = 0; i < 150; i += 1) {
+        expect((await iterator.next()).value).toBe('x\n');
+        await new Promise((resolve) => setTimeout(resolve, 4));
+      }
+      let lines = 150;
+      for (let result = await iterator.next(); !result.done; result = await iterator.next()) {
+        if (result.value === 'x\n') lines += 1;
+        else expect(result.value).toMatchObject({ exitCode: 0 });
+      }
+      expect(lines).toBe(30_000);
+      expect(warnings).toEqual([]);
+    });
+
     it('stallTimeoutMs: 200 kills the blocked child, delivers the null final chunk and logs the warning', async () => {
       const warnings: string[] = [];
       const host = createHost({ logger: { warn: (message) => warnings.push(message) } });

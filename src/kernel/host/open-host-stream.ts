@@ -193,9 +193,7 @@ class ChannelledHostStream implements HostStream {
    */
   private readonly release = (): void => {
     this.inFlight.release(1);
-    if (this.isClosed || !this.channel.upstream.paused) return;
-    this.stall.stop();
-    this.stall.start();
+    if (!this.isClosed && this.channel.upstream.paused) this.stall.restart();
   };
 
   /**

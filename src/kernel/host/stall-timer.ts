@@ -43,6 +43,11 @@ export class StallTimer {
     if (this.#timer === undefined) this.#schedule(this.#ms);
   }
 
+  /** A running clock starts over from now (a slot freed, the stream still at capacity). */
+  restart(): void {
+    if (this.#running) this.#since = this.#scheduler.now();
+  }
+
   /** Stops the stall clock (a pending timer lapses when it expires). */
   stop(): void {
     this.#running = false;

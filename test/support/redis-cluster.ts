@@ -1,9 +1,9 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, redisCommand, redisServerArgs, redisServerPath } from './redis-server.js';
+import { freePort, redisCommand, redisServerPath, startRedis } from './redis-server.js';
 import { requireTool, which } from './system-tools.js';
 
 const run = promisify(execFile);
@@ -43,7 +43,6 @@ export interface RedisCluster {
 export async function startRedisCluster(): Promise<RedisCluster> {
   if (redisServerPath === undefined || redisCliPath === undefined)
     throw new Error('redis-server is not installed');
-  const server = redisServerPath;
   const cli = redisCliPath;
   const dir = mkdtempSync(join(tmpdir(), 'sluice-cluster-'));
   const nodes: ClusterNodeProcess[] = [];
@@ -58,7 +57,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    while (nodes.length < 6) nodes.push(await startNode(server, dir, nodes));
+    while (nodes.length < 6) nodes.push(await startNode(dir, nodes));
     const ports = nodes.map((node) => node.port);
     await run(
       cli,
@@ -132,61 +131,27 @@ export async function startRedisCluster(): Promise<RedisCluster> {
 }
 
 /**
- * Starts one node on a free port and resolves once it answers `PING`. A port found free can be
- * taken before the node binds it (by a parallel test, or its cluster bus port + 10000): a node that
- * exits before answering is started again on another port, up to five times.
+ * Starts one node on a free port ({@link startRedis}, 30 s to answer `PING`). A port found free can
+ * be taken before the node binds it (by a parallel test, or its cluster bus port + 10000): a node
+ * that exits before answering is started again on another port, up to five times.
  */
-async function startNode(
-  server: string,
-  dir: string,
-  others: readonly ClusterNodeProcess[],
-): Promise<ClusterNodeProcess> {
+async function startNode(dir: string, others: readonly ClusterNodeProcess[]): Promise<ClusterNodeProcess> {
   let lastError = '';
-  for (let attempt = 0; attempt < 5; attempt++) {
+  for (let attempt = 0; attempt < 5; ) {
     const port = await freePort();
     // The cluster bus listens on port + 10000: both must be free.
     if (port >= 55_000 || others.some((node) => node.port === port)) continue;
-    const child = spawn(server, clusterNodeArgs(port, dir), { stdio: ['ignore', 'pipe', 'pipe'] });
-    // redis-server logs to stdout: keep the tail, which says why a node exited.
-    let log = '';
-    const keep = (data: Buffer) => {
-      log = (log + data.toString()).slice(-2000);
-    };
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
-    const started = await waitFor(
-      async () =>
-        child.exitCode !== null ||
-        child.signalCode !== null ||
-        (await redisCommand(port, 'PING').catch(() => '')) === '+PONG',
-      30_000,
-    ).then(
-      () => child.exitCode === null && child.signalCode === null,
-      () => false,
-    );
-    if (started) return { port, process: child };
-    lastError = log.trim().split('\n').at(-1) ?? '';
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
+    attempt += 1;
+    const args = ['--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`)];
+    args.push('--cluster-node-timeout', '1500');
+    try {
+      const node = await startRedis({ port, dir, args, readyMs: 30_000 });
+      return { port, process: node.process };
+    } catch (error) {
+      lastError = error instanceof Error ? error.message : String(error);
     }
   }
   throw new Error(`no cluster node started after five ports: ${lastError}`);
-}
-
-function clusterNodeArgs(port: number, dir: string): string[] {
-  return [
-    ...redisServerArgs(port, dir),
-    '--cluster-enabled',
-    'yes',
-    '--cluster-config-file',
-    join(dir, `nodes-${port}.conf`),
-    '--cluster-node-timeout',
-    '1500',
-    '--appendonly',
-    'no',
-  ];
 }
 
 async function replicationUp(cli: string, port: number): Promise<boolean> {

@@ -47,7 +47,7 @@ export function redisCommand(port: number, command: string): Promise<string> {
 }
 
 /** The arguments every test `redis-server` starts with: loopback, `port`, `dir`, no RDB snapshots, in the foreground. */
-export function redisServerArgs(port: number, dir: string): string[] {
+function redisServerArgs(port: number, dir: string): string[] {
   return ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--daemonize', 'no'];
 }
 
@@ -59,6 +59,10 @@ export interface RedisServerOptions {
   readonly port?: number;
   /** Reuse this data directory (a restart); default a fresh temporary one. */
   readonly dir?: string;
+  /** More `redis-server` arguments (a cluster node's). */
+  readonly args?: readonly string[];
+  /** How long it may take to answer `PING`. Default 10 s. */
+  readonly readyMs?: number;
 }
 
 /** A `redis-server` this test started: `url`, `port`, `dir`, and `stop()` (which waits for it to exit). */
@@ -84,20 +88,26 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
   const args = redisServerArgs(port, dir);
   args.push('--appendonly', options.appendonly ? 'yes' : 'no');
   if (options.appendonly) args.push('--appendfsync', 'always');
-  const child = spawn(redisServerPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (data: Buffer) => {
-    stderr += data.toString();
-  });
+  args.push(...(options.args ?? []));
+  const child = spawn(redisServerPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // redis-server logs to stdout: keep the tail, which says why it exited (a port taken, …).
+  let log = '';
+  const keep = (data: Buffer) => {
+    log = (log + data.toString()).slice(-2000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = performance.now() + 10_000;
+  const deadline = performance.now() + (options.readyMs ?? 10_000);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited: ${stderr}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`redis-server on ${port} exited: ${log.trim()}`);
     const pong = await redisCommand(port, 'PING').catch(() => '');
     if (pong === '+PONG') break;
     if (performance.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`redis-server did not answer PING on ${port}: ${stderr}`);
+      await exited;
+      throw new Error(`redis-server did not answer PING on ${port}: ${log.trim()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

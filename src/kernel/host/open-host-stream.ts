@@ -213,7 +213,7 @@ class ChannelledHostStream implements HostStream {
     } else if (event.isFinal) this.held = { type: 'final', chunk: event.content };
     // The channel ignores what comes after its end (and after a close) by itself.
     else if (checkOverflow) this.push(event.content);
-    else if (!this.isClosed) this.channel.push(event.content);
+    else this.channel.push(event.content);
   }
 
   /** A producer that ignores the pause is cut off once `overflowLimit` chunks are undelivered. */

@@ -48,6 +48,16 @@ async function drainRest(iterator: AsyncIterator<unknown>, from: number, window:
   expect(await iterator.next()).toEqual({ value: undefined, done: true });
 }
 
+/** Reads `iterator` to its end: how many chunks were `line`; any other chunk must be a clean exit. */
+async function countToExit(iterator: AsyncIterator<unknown>, line: string): Promise<number> {
+  let lines = 0;
+  for (let result = await iterator.next(); !result.done; result = await iterator.next()) {
+    if (result.value === line) lines += 1;
+    else expect(result.value).toMatchObject({ exitCode: 0 });
+  }
+  return lines;
+}
+
 async function waitFor<T>(probe: () => T | undefined, what: string, deadlineMs = 15_000): Promise<T> {
   const end = performance.now() + deadlineMs;
   for (;;) {
@@ -197,12 +207,7 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))(
       // exec pushed the rest of its read into the channel, where it counts (docs/protocol.md, "Capacity").
       expect(hostSide?.paused).toBe(true);
       expect((hostSide?.channelled ?? 0) + (hostSide?.queued ?? 0)).toBeGreaterThan(16);
-      let lines = 1;
-      for (let result = await iterator.next(); !result.done; result = await iterator.next()) {
-        if (result.value === '\n') lines += 1;
-        else expect(result.value).toMatchObject({ exitCode: 0 });
-      }
-      expect(lines).toBe(70_000);
+      expect(1 + (await countToExit(iterator, '\n'))).toBe(70_000);
       expect(host.activeStreams()).toEqual([]);
     });
 
@@ -222,12 +227,7 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))(
         expect((await iterator.next()).value).toBe('x\n');
         await new Promise((resolve) => setTimeout(resolve, 4));
       }
-      let lines = 150;
-      for (let result = await iterator.next(); !result.done; result = await iterator.next()) {
-        if (result.value === 'x\n') lines += 1;
-        else expect(result.value).toMatchObject({ exitCode: 0 });
-      }
-      expect(lines).toBe(30_000);
+      expect(150 + (await countToExit(iterator, 'x\n'))).toBe(30_000);
       expect(warnings).toEqual([]);
     });
 

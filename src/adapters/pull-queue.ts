@@ -127,9 +127,8 @@ export class PullQueue<T> {
     // not demand ignored, so it is not counted towards the ignored-demand warning.
     offerDirectSink<Subscriber<T>, T>(subscriber, {
       demand: queue.upstream,
-      push: (value) => {
-        if (!this.#finished) queue.push(value);
-      },
+      // A finished stream's queue is closed or ended: it ignores what comes.
+      push: (value) => queue.push(value),
     });
     subscribeWithDemand(this.#source, queue.upstream, subscriber, subscription);
     if (this.#finished) subscription.unsubscribe();

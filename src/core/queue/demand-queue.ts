@@ -89,7 +89,8 @@ export class DemandQueue<T> {
     this.#lowWater = options.lowWater ?? options.highWater - 1;
     this.#deliver = options.deliver;
     this.#finish = options.finish;
-    this.#outlet = outlets.length > 1 ? new EveryOutlet(outlets) : outlets[0];
+    this.#outlet =
+      outlets.length === 0 ? undefined : outlets.reduce((both, next) => new BothOutlets(both, next));
     // An outlet that opens lets values out; one that closes needs only the valve's check, which
     // drain() makes when it ends (or the drain under way, when it ends).
     this.#stopOutlet = this.#outlet?.watch(() => this.drain());
@@ -154,19 +155,27 @@ export class DemandQueue<T> {
   take(): T | undefined {
     if (this.#done || this.#store.size === 0) return undefined;
     const value = this.#store.shift() as T;
-    if (this.upstream.paused) this.upstream.progress();
+    const paused = this.upstream.paused;
+    if (paused) this.upstream.progress();
     if (this.#store.size === 0 && this.#ending !== undefined) this.#end();
-    else this.#update();
+    // A flowing valve stays flowing when a value leaves (an outlet that changes wakes drain()).
+    else if (paused) this.#update();
     return value;
   }
 
   /** Delivers what the outlets allow, then the ending if nothing is left before it. */
   drain(): void {
     if (this.#draining || this.#done) return;
+    const store = this.#store;
+    const outlet = this.#outlet;
+    // Nothing can go out (the common wake-up: a slot freed while no credit is left): only the valve.
+    if (store.size === 0 || (outlet !== undefined && !outlet.open)) {
+      if (store.size === 0 && this.#ending !== undefined) this.#end();
+      else this.#update();
+      return;
+    }
     this.#draining = true;
     try {
-      const store = this.#store;
-      const outlet = this.#outlet;
       while (store.size > 0 && (outlet === undefined || outlet.open)) {
         const value = store.shift() as T;
         outlet?.sent();
@@ -209,45 +218,42 @@ export class DemandQueue<T> {
   }
 }
 
-/** Several outlets as one: open while every one is. */
-class EveryOutlet implements QueueOutlet {
-  readonly #outlets: readonly QueueOutlet[];
+/**
+ * Two outlets as one: open while both are. More than two nest (`reduce`). The kernel's channel and
+ * bridge read these for every value, so each is a pair of plain reads rather than a loop.
+ */
+class BothOutlets implements QueueOutlet {
+  readonly #first: QueueOutlet;
+  readonly #second: QueueOutlet;
 
-  constructor(outlets: readonly QueueOutlet[]) {
-    this.#outlets = outlets;
+  constructor(first: QueueOutlet, second: QueueOutlet) {
+    this.#first = first;
+    this.#second = second;
   }
 
-  // Plain loops: these are read for every value on the kernel's path.
   get open(): boolean {
-    const outlets = this.#outlets;
-    for (let index = 0; index < outlets.length; index += 1)
-      if (!(outlets[index] as QueueOutlet).open) return false;
-    return true;
+    return this.#first.open && this.#second.open;
   }
 
   get held(): number {
-    const outlets = this.#outlets;
-    let held = 0;
-    for (let index = 0; index < outlets.length; index += 1) held += (outlets[index] as QueueOutlet).held;
-    return held;
+    return this.#first.held + this.#second.held;
   }
 
   get holdsProducer(): boolean {
-    const outlets = this.#outlets;
-    for (let index = 0; index < outlets.length; index += 1)
-      if ((outlets[index] as QueueOutlet).holdsProducer) return true;
-    return false;
+    return this.#first.holdsProducer || this.#second.holdsProducer;
   }
 
   sent(): void {
-    const outlets = this.#outlets;
-    for (let index = 0; index < outlets.length; index += 1) (outlets[index] as QueueOutlet).sent();
+    this.#first.sent();
+    this.#second.sent();
   }
 
   watch(wake: () => void): () => void {
-    const stops = this.#outlets.map((outlet) => outlet.watch(wake));
+    const stopFirst = this.#first.watch(wake);
+    const stopSecond = this.#second.watch(wake);
     return () => {
-      for (const stop of stops) stop();
+      stopFirst();
+      stopSecond();
     };
   }
 }

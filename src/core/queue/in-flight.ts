@@ -30,10 +30,13 @@ export class InFlight implements QueueOutlet {
     this.#wake();
   }
 
-  /** `count` values reached their consumer: they no longer count. */
-  release(count = 1): void {
+  /**
+   * `count` values reached their consumer: they no longer count. `wake: false` tells the queue
+   * nothing, for a caller that knows the change cannot matter to it (its valve stays paused).
+   */
+  release(count = 1, wake = true): void {
     this.#held = Math.max(0, this.#held - count);
-    this.#wake();
+    if (wake) this.#wake();
   }
 
   sent(): void {

@@ -192,7 +192,9 @@ class ChannelledHostStream implements HostStream {
    * afterwards (the rest of a read waiting in the channel) has a consumer that moves.
    */
   private readonly release = (): void => {
-    this.inFlight.release(1);
+    // While the channel alone holds a full buffer, the valve stays paused whatever is in flight:
+    // the queue need not be told (a read's overshoot is delivered chunk by chunk).
+    this.inFlight.release(1, this.channel.size < this.config.bufferSize);
     if (!this.isClosed && this.channel.upstream.paused) this.stall.restart();
   };
 

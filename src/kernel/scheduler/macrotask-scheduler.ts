@@ -234,14 +234,15 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     if (this.driver !== undefined) this.#turn = this.driver.schedule(() => this.#drain());
     else if (!this.#microtaskQueued) {
       this.#microtaskQueued = true;
-      void resolved.then(() => this.#onMicrotask());
+      void resolved.then(this.#onMicrotask);
     }
   }
 
-  #onMicrotask(): void {
+  // One function for every turn (not a closure per turn: a full stream arms a turn per pull).
+  readonly #onMicrotask = (): void => {
     this.#microtaskQueued = false;
     if (this.#armed) this.#drain();
-  }
+  };
 
   /** One driver turn: up to `batch` deliveries on one reading of the clock. */
   #drain(): void {

@@ -3,6 +3,7 @@ import type { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../../src/core/chunk.js';
 import { deferred } from '../../../src/core/deferred.js';
+import { directSinkOf } from '../../../src/core/direct-sink.js';
 import {
   type InvalidRequestError,
   isInvalidRequestError,
@@ -242,6 +243,40 @@ describe('createHost — streaming calls in virtual time', () => {
         message: 'The producer of `hc-2` ignored backpressure: 65536 chunks undelivered',
       },
     ]);
+  });
+
+  it('a read that overshoots the channel holds the producer until the channel alone is below capacity, then resumes it once', () => {
+    const scheduler = createMacrotaskScheduler<HostcallOutcome>({ driver: 'manual' });
+    const resumedAfter: number[] = [];
+    const delivered: string[] = [];
+    // Pushes ten chunks into the channel at once (one pipe read split into lines), then completes
+    // when its demand resumes, noting how many chunks had been delivered by then.
+    const oneRead: StreamProducer = () =>
+      new Observable<ChunkEvent<JsonValue>>((subscriber) => {
+        const sink = directSinkOf<ChunkEvent<JsonValue>>(subscriber);
+        if (sink === undefined) throw new Error('the channel offers no direct sink');
+        for (let index = 0; index < 10; index += 1) sink.push(event(`c${index}`, index));
+        return sink.demand.onChange((paused) => {
+          if (paused) return;
+          resumedAfter.push(delivered.length);
+          subscriber.complete();
+        });
+      });
+    const host = createHost({ scheduler, logger: { warn: () => {} }, producers: { exec: oneRead } });
+    host.connect('ext-a', (task) => delivered.push(letter(task.outcome)));
+    host.hostcall('ext-a', streamExec('hc-1', { buffer_size: 4 }));
+    const stream = host.stream('ext-a', 'hc-1') as HostStream;
+    const states: string[] = [];
+    for (let pull = 0; pull < 10; pull += 1) {
+      host.pull('ext-a', 'hc-1', 1);
+      scheduler.runUntilIdle();
+      states.push(`${stream.channelled}${stream.paused ? 'p' : ''}`);
+    }
+    // Capacity 4 counts the channel and the scheduler queue: flowing again once 3 wait in all. The
+    // producer then completes, and its ending waits in the channel (counted) behind c7..c9.
+    expect(states).toEqual(['9p', '8p', '7p', '6p', '5p', '4p', '4', '3', '2', '0']);
+    expect(resumedAfter).toEqual([7]);
+    expect(delivered).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9', 'F']);
   });
 });
 

@@ -133,7 +133,6 @@ function readCallIds(options: BridgeOptions): () => string {
   });
 }
 
-/** Settles a non-streaming call with its outcome (a stream chunk is a protocol error there). */
 /** An outcome's value or chunk in TypeScript's names (docs/protocol.md, "Names on the wire"). */
 function inTypeScriptNames(outcome: HostcallOutcome): HostcallOutcome {
   if (outcome.type === 'success' && typeof outcome.value === 'object' && outcome.value !== null) {
@@ -145,6 +144,7 @@ function inTypeScriptNames(outcome: HostcallOutcome): HostcallOutcome {
   return outcome;
 }
 
+/** Settles a non-streaming call with its outcome (a stream chunk is a protocol error there). */
 function settleCall(
   pending: Extract<Pending, { type: 'call' }>,
   callId: string,

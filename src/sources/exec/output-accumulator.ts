@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { utf8Boundary } from './utf8-boundary.js';
 
 /**
@@ -46,15 +47,31 @@ export class OutputAccumulator {
       return;
     }
     this.#full = true;
+    // The boundary depends on the three bytes before the cap at most: with that many of this write
+    // before it, the write alone decides, and nothing is copied.
+    if (room >= 3) {
+      const cut = utf8Boundary(bytes, room);
+      this.#chunks.push(bytes.subarray(0, cut));
+      this.#kept += cut;
+      return;
+    }
     const joined = Buffer.concat([...this.#chunks, bytes]);
     const cut = utf8Boundary(joined, this.#cap);
     this.#chunks = [joined.subarray(0, cut)];
     this.#kept = cut;
   }
 
-  /** The kept bytes, decoded (invalid bytes become U+FFFD). */
+  /**
+   * The kept bytes, decoded (invalid bytes become U+FFFD), as `Buffer.concat(kept).toString()`
+   * would, one kept write at a time: a character cut between two writes is carried by the
+   * decoder. A quarter-megabyte buffer and string made at once take fresh pages from the OS,
+   * which made this the larger part of a full run's end (docs/benchmarks.md).
+   */
   text(): string {
     if (this.#chunks.length === 0) return '';
-    return Buffer.concat(this.#chunks, this.#kept).toString('utf8');
+    const decoder = new StringDecoder('utf8');
+    let text = '';
+    for (const chunk of this.#chunks) text += decoder.write(chunk);
+    return text + decoder.end();
   }
 }

@@ -96,10 +96,16 @@ export class CgroupRun {
       cpuUserMs: (cpu.user_usec ?? 0) / 1000,
       cpuSystemMs: (cpu.system_usec ?? 0) / 1000,
     };
-    const memoryPeak = Number(this.read('memory.peak'));
-    const pidsPeak = Number(this.read('pids.peak'));
-    if (this.controllers.has('memory') && Number.isFinite(memoryPeak)) usage.memoryPeakBytes = memoryPeak;
-    if (this.controllers.has('pids') && Number.isFinite(pidsPeak)) usage.pidsPeak = pidsPeak;
+    // A controller that is not enabled has no files here: reading them would only fail (a thrown
+    // ENOENT per run).
+    if (this.controllers.has('memory')) {
+      const memoryPeak = Number(this.read('memory.peak'));
+      if (Number.isFinite(memoryPeak)) usage.memoryPeakBytes = memoryPeak;
+    }
+    if (this.controllers.has('pids')) {
+      const pidsPeak = Number(this.read('pids.peak'));
+      if (Number.isFinite(pidsPeak)) usage.pidsPeak = pidsPeak;
+    }
     return usage;
   }
 

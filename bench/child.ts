@@ -77,8 +77,8 @@ async function runVariant(params: RunParams): Promise<RunResult> {
   if (name === 'mcp-http-progress') {
     const { measureMcpHttpProgress } = await import('./mcp-http.js');
     const started = performance.now();
-    const { lines = 0 } = await measureMcpHttpProgress(params.command, params.args, 'memory');
-    return { lines, seconds: (performance.now() - started) / 1000 };
+    const { lines = 0, cpuSeconds } = await measureMcpHttpProgress(params.command, params.args, 'memory');
+    return { lines, seconds: (performance.now() - started) / 1000, cpuSeconds };
   }
   if (name === 'cancel-mcp-http-resume') {
     const { measureMcpHttpResume } = await import('./mcp-http.js');

@@ -69,9 +69,13 @@ export async function measureMcpHttpProgress(
   const served = await serveAndConnect(store, command);
   try {
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     const lines = await countProgressLines(served.client, command, args);
     const seconds = (performance.now() - started) / 1000;
-    return { lines, seconds, ...(expectedLines === undefined ? {} : { expectedLines }) };
+    // This process holds both ends (the server and the SDK's client): the CPU of the whole exchange.
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+    return { lines, seconds, cpuSeconds, ...(expectedLines === undefined ? {} : { expectedLines }) };
   } finally {
     await served.close();
     await store?.close();

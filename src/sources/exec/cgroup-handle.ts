@@ -42,7 +42,8 @@ export function containInCgroup(
     run.remove();
   };
   const removeIfDone = (): void => {
-    if (!destroyed || run.populated() || !run.remove()) return;
+    // rmdir fails while a process of the run lives: that is the check (no read of cgroup.events).
+    if (!destroyed || !run.remove()) return;
     for (const watcher of watchers.splice(0)) watcher.close();
     untrackCgroup(endAtExit);
   };

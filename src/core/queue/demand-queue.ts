@@ -168,25 +168,23 @@ export class DemandQueue<T> {
     if (this.#draining || this.#done) return;
     const store = this.#store;
     const outlet = this.#outlet;
-    // Nothing can go out (the common wake-up: a slot freed while no credit is left): only the valve.
-    if (store.size === 0 || (outlet !== undefined && !outlet.open)) {
-      if (store.size === 0 && this.#ending !== undefined) this.#end();
-      else this.#update();
-      return;
-    }
-    this.#draining = true;
-    try {
-      while (store.size > 0 && (outlet === undefined || outlet.open)) {
-        const value = store.shift() as T;
-        outlet?.sent();
-        if (this.upstream.paused) this.upstream.progress();
-        this.#deliver(value);
-        if (this.#done) return;
+    // Skipped when nothing can go out (the common wake-up: a slot freed while no credit is left):
+    // then only the valve is checked.
+    if (store.size > 0 && (outlet === undefined || outlet.open)) {
+      this.#draining = true;
+      try {
+        while (store.size > 0 && (outlet === undefined || outlet.open)) {
+          const value = store.shift() as T;
+          outlet?.sent();
+          if (this.upstream.paused) this.upstream.progress();
+          this.#deliver(value);
+          if (this.#done) return;
+        }
+      } finally {
+        this.#draining = false;
       }
-    } finally {
-      this.#draining = false;
     }
-    if (this.#store.size === 0 && this.#ending !== undefined) this.#end();
+    if (store.size === 0 && this.#ending !== undefined) this.#end();
     else this.#update();
   }
 

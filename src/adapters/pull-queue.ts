@@ -36,6 +36,9 @@ const DONE = Object.freeze({ done: true, value: undefined }) as IteratorResult<n
  *   returns), drops the queue, settles every waiter with `done`, and leaves the valve flowing
  *   (a consumer that left never holds a shared producer back).
  *
+ * - It is an `AsyncIterableIterator` itself — the one `toAsyncIterable` returns: `return()`
+ *   (what `break` calls) and `throw()` cancel.
+ *
  * Internal to `src/adapters`.
  *
  * @example
@@ -46,7 +49,7 @@ const DONE = Object.freeze({ done: true, value: undefined }) as IteratorResult<n
  * queue.cancel();
  * ```
  */
-export class PullQueue<T> {
+export class PullQueue<T> implements AsyncIterableIterator<T, undefined> {
   readonly #source: Observable<T>;
   readonly #queue: DemandQueue<T>;
   readonly #credit = new Credit();
@@ -72,8 +75,10 @@ export class PullQueue<T> {
 
   /** The next value, `done` at the end, or a rejection with the source's error. */
   next(): Promise<IteratorResult<T, undefined>> {
+    const queue = this.#queue;
+    // A finished queue holds nothing: a queued value needs no other check.
+    if (queue.size > 0) return Promise.resolve({ done: false, value: queue.take() as T });
     if (this.#finished) return Promise.resolve(DONE);
-    if (this.#queue.size > 0) return Promise.resolve({ done: false, value: this.#queue.take() as T });
     if (this.#ending !== undefined) return this.#end();
     const pending = new Promise<IteratorResult<T, undefined>>((resolve, reject) => {
       this.#waiters.push({ resolve, reject });
@@ -81,6 +86,22 @@ export class PullQueue<T> {
     this.#credit.request(1);
     if (this.#subscription === undefined) this.#subscribe();
     return pending;
+  }
+
+  /** Cancels (what `break` in `for await` calls), then `done` with `value`. */
+  return(value?: unknown): Promise<IteratorResult<T, undefined>> {
+    this.cancel();
+    return Promise.resolve({ done: true, value } as IteratorResult<T, undefined>);
+  }
+
+  /** Cancels, then rejects with `error`. */
+  throw(error?: unknown): Promise<IteratorResult<T, undefined>> {
+    this.cancel();
+    return Promise.reject(error);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
   }
 
   /**
@@ -128,7 +149,7 @@ export class PullQueue<T> {
     offerDirectSink<Subscriber<T>, T>(subscriber, {
       demand: queue.upstream,
       // A finished stream's queue is closed or ended: it ignores what comes.
-      push: (value) => queue.push(value),
+      push: queue.push.bind(queue),
     });
     subscribeWithDemand(this.#source, queue.upstream, subscriber, subscription);
     if (this.#finished) subscription.unsubscribe();

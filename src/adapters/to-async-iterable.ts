@@ -83,17 +83,6 @@ export function toAsyncIterable<T>(
     bufferSize,
     ignoredDemandHook(options, 'toAsyncIterable', bufferSize, (error) => queue.fail(error)),
   );
-  const iterator: AsyncIterableIterator<T> = {
-    next: () => queue.next() as Promise<IteratorResult<T>>,
-    return: (value?: unknown) => {
-      queue.cancel();
-      return Promise.resolve({ done: true, value } as IteratorResult<T>);
-    },
-    throw: (error?: unknown) => {
-      queue.cancel();
-      return Promise.reject(error);
-    },
-    [Symbol.asyncIterator]: () => iterator,
-  };
-  return iterator;
+  // The queue is the iterator itself: one call per `next()` on the hot path, not two.
+  return queue;
 }

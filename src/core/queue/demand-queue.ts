@@ -136,8 +136,10 @@ export class DemandQueue<T> {
       return true;
     }
     if (!store.push(value)) return false;
-    if (this.#direct || this.#draining) this.#update();
-    else this.drain();
+    if (this.#direct || this.#draining) {
+      // A paused valve stays paused while a value is added (only taking one can resume it).
+      if (!this.upstream.paused) this.#update();
+    } else this.drain();
     return true;
   }
 
@@ -153,13 +155,17 @@ export class DemandQueue<T> {
    * `undefined` when none waits. Hands out the ending when it is next.
    */
   take(): T | undefined {
-    if (this.#done || this.#store.size === 0) return undefined;
-    const value = this.#store.shift() as T;
-    const paused = this.upstream.paused;
-    if (paused) this.upstream.progress();
-    if (this.#store.size === 0 && this.#ending !== undefined) this.#end();
-    // A flowing valve stays flowing when a value leaves (an outlet that changes wakes drain()).
-    else if (paused) this.#update();
+    const store = this.#store;
+    if (this.#done || store.size === 0) return undefined;
+    const value = store.shift() as T;
+    const upstream = this.upstream;
+    const paused = upstream.paused;
+    if (paused) upstream.progress();
+    const size = store.size;
+    if (size === 0 && this.#ending !== undefined) this.#end();
+    // A flowing valve stays flowing when a value leaves (an outlet that changes wakes drain()), and
+    // a paused one stays paused while more than the low-water mark waits: #update is for the rest.
+    else if (paused && (size <= this.#lowWater || size === 0)) this.#update();
     return value;
   }
 

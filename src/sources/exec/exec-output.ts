@@ -16,15 +16,20 @@ interface PipeReader {
   end(): void;
 }
 
+/** Where the line events go, in order (`exec`'s line queue; an array in a test). */
+export interface LineEventSink {
+  push(event: ExecLineEvent): void;
+}
+
 /**
  * The output side of one exec run: turns the reads of both pipes into sequenced line events (in
- * arrival order, `sequence` counting from 0 across both pipes) handed to `emit`, and keeps what
+ * arrival order, `sequence` counting from 0 across both pipes) pushed into `events`, and keeps what
  * the result reports (`stdout`/`stderr` up to `maxOutputBytes`). `next()` gives the sequence of
  * the final event.
  *
  * @example
  * ```ts
- * const output = new ExecOutput(options, (event) => queue.push(event));
+ * const output = new ExecOutput(options, queue);
  * output.read('stdout', bytes); // emits one event per whole line
  * output.end('stdout'); // emits the unterminated rest, if any
  * ```
@@ -32,14 +37,14 @@ interface PipeReader {
 export class ExecOutput {
   readonly stdout: OutputAccumulator;
   readonly stderr: OutputAccumulator;
-  readonly #emit: (event: ExecLineEvent) => void;
+  readonly #events: LineEventSink;
   readonly #readers: Record<OutputStream, PipeReader>;
   #sequence = 0;
 
-  constructor(options: ResolvedExecOptions, emit: (event: ExecLineEvent) => void) {
+  constructor(options: ResolvedExecOptions, events: LineEventSink) {
     this.stdout = new OutputAccumulator(options.maxOutputBytes);
     this.stderr = new OutputAccumulator(options.maxOutputBytes);
-    this.#emit = emit;
+    this.#events = events;
     this.#readers = { stdout: this.#reader(options, 'stdout'), stderr: this.#reader(options, 'stderr') };
   }
 
@@ -68,10 +73,10 @@ export class ExecOutput {
   }
 
   #reader(options: ResolvedExecOptions, kind: OutputStream): PipeReader {
-    const emit = this.#emit;
+    const events = this.#events;
     const sink = (content: string | Uint8Array, partial: boolean): void => {
       const sequence = this.#sequence++;
-      emit(
+      events.push(
         (partial
           ? { sequence, kind, content, metadata: PARTIAL, isFinal: false }
           : { sequence, kind, content, isFinal: false }) as ExecLineEvent,

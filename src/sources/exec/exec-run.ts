@@ -62,7 +62,7 @@ export class ExecRun implements ProcessEvents {
     this.#startedAt = options.scheduler.now();
     const lines = execLineQueue(subscriber, demand, options.demand !== undefined);
     this.#lines = lines;
-    this.#output = new ExecOutput(options, (event) => lines.push(event));
+    this.#output = new ExecOutput(options, lines);
   }
 
   /** Spawns the child and starts everything that watches it. */

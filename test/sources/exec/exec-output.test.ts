@@ -9,9 +9,7 @@ const bytes = (text: string) => Buffer.from(text);
 describe('ExecOutput', () => {
   it('numbers the lines of both pipes in arrival order and keeps the output for the result', () => {
     const seen: ExecLineEvent[] = [];
-    const output = new ExecOutput(resolveExecOptions('x', [], { scheduler: asyncScheduler }), (event) =>
-      seen.push(event),
-    );
+    const output = new ExecOutput(resolveExecOptions('x', [], { scheduler: asyncScheduler }), seen);
     output.read('stdout', bytes('a\nb'));
     output.read('stderr', bytes('oops\n'));
     output.read('stdout', bytes('c\n'));
@@ -30,7 +28,7 @@ describe('ExecOutput', () => {
   it('marks the pieces of a line longer than maxLineBytes as partial', () => {
     const seen: ExecLineEvent[] = [];
     const options = resolveExecOptions('x', [], { maxLineBytes: 4, scheduler: asyncScheduler });
-    const output = new ExecOutput(options, (event) => seen.push(event));
+    const output = new ExecOutput(options, seen);
     output.read('stdout', bytes('abcdefg\n'));
     expect(seen.map((event) => [event.content, event.metadata?.partial === true])).toEqual([
       ['abcd', true],

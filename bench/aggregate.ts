@@ -30,7 +30,11 @@ export function aggregate(spec: VariantSpec, runs: readonly RunResult[], expecte
   if (spec.group === 'throughput') {
     const rates = runs.map((run) => (run.lines ?? 0) / (run.seconds ?? Number.NaN));
     const { median, min, max } = spread(rates);
-    const complete = runs.every((run) => run.lines === (run.expectedLines ?? expectedLines));
+    const expected = (run: RunResult) => run.expectedLines ?? expectedLines;
+    const complete = runs.every(
+      (run) =>
+        run.lines === expected(run) && (run.second === undefined || run.second.lines === expected(run)),
+    );
     const cpuNs = runs.map((run) => ((run.cpuSeconds ?? Number.NaN) * 1e9) / (run.lines || Number.NaN));
     return {
       ...base,
@@ -46,6 +50,7 @@ export function aggregate(spec: VariantSpec, runs: readonly RunResult[], expecte
       // In the order of the rounds, for the ratios of one variant to another in the same round (bench/summary.ts).
       linesPerSecRuns: rates.map((rate) => round(rate, 1)),
       cpuNsPerLineRuns: cpuNs.map((ns) => round(ns, 1)),
+      ...secondRuns(runs),
     };
   }
   if (spec.group === 'latency') {
@@ -130,4 +135,20 @@ export function aggregate(spec: VariantSpec, runs: readonly RunResult[], expecte
   const times = runs.map((run) => run.importMs ?? Number.NaN);
   const { median, min } = spread(times);
   return { ...base, reps: times.length, medianMs: round(median, 1), minMs: round(min, 1) };
+}
+
+/**
+ * The figures of the second runs in the same process (bench/child.ts), when the variant has them:
+ * the median lines/s and CPU per line once V8 has optimized the path, and the rates per round.
+ */
+function secondRuns(runs: readonly RunResult[]): Record<string, number | number[]> {
+  const seconds = runs.flatMap((run) => (run.second === undefined ? [] : [run.second]));
+  if (seconds.length === 0) return {};
+  const rates = seconds.map((second) => second.lines / second.seconds);
+  const cpuNs = seconds.map((second) => (second.cpuSeconds * 1e9) / (second.lines || Number.NaN));
+  return {
+    secondLinesPerSec: round(quantile(rates, 0.5)),
+    secondCpuNsPerLine: round(quantile(cpuNs, 0.5), 1),
+    secondLinesPerSecRuns: rates.map((rate) => round(rate, 1)),
+  };
 }

@@ -5,6 +5,8 @@ export interface RunResult {
   readonly seconds?: number;
   /** Throughput: the CPU time (user + system) of the reading process over the same span, in seconds. */
   readonly cpuSeconds?: number;
+  /** Throughput: the same variant run a second time in the same process, once V8 has optimized it. */
+  readonly second?: ThroughputFigures;
   /** Latency: write → handler, in microseconds, one per line (after warm-up). */
   readonly latenciesUs?: readonly number[];
   /** Slow consumer: the child's lead and the parent's memory. */
@@ -23,6 +25,13 @@ export interface RunResult {
   readonly expectedLines?: number;
   /** Redis memory for retained runs. */
   readonly redisMemory?: RedisMemoryFigures;
+}
+
+/** The figures of one throughput run: lines read, wall seconds, the reading process's CPU seconds. */
+export interface ThroughputFigures {
+  readonly lines: number;
+  readonly seconds: number;
+  readonly cpuSeconds: number;
 }
 
 /** Redis's `used_memory` growth for `runs` ended runs of `linesPerRun` 60-byte lines. */

@@ -51,6 +51,7 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
   const div = (a: number | null, b: number | null) =>
     a === null || b === null || b === 0 ? null : Number((a / b).toFixed(3));
   const rate = (name: string) => figure(name, 'linesPerSec');
+  const secondRate = (name: string) => figure(name, 'secondLinesPerSec');
   const diff = (a: number | null, b: number | null) => (a === null || b === null ? null : a - b);
   // The median over rounds of one variant's wall time (or another per-round figure) over another's
   // in the same round: rounds run back to back, so a machine that gets busier or quieter shifts
@@ -75,6 +76,11 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
     execOnChunkVsReadlineIterator: div(rate('exec-onchunk'), rate('readline-iterator')),
     execCoalesceVsDataSplit: div(rate('exec-coalesce'), rate('raw-data-split')),
     kernelStreamVsExecIterable: div(rate('kernel-stream'), rate('exec-iterable')),
+    // The same ratios between second runs (bench/child.ts): the per-line cost of the warmed-up paths.
+    execPushVsDataSplitSecond: div(secondRate('exec-push'), secondRate('raw-data-split')),
+    execIterableVsReadlineIteratorSecond: div(secondRate('exec-iterable'), secondRate('readline-iterator')),
+    kernelStreamVsExecIterableSecond: div(secondRate('kernel-stream'), secondRate('exec-iterable')),
+    cliJsonVsExecIterableSecond: div(secondRate('cli-json'), secondRate('exec-iterable')),
     cliJsonVsExecIterable: div(rate('cli-json'), rate('exec-iterable')),
     mcpProgressVsKernelStream: div(rate('mcp-progress'), rate('kernel-stream')),
     mcpProgressVsExecPush: div(rate('mcp-progress'), rate('exec-push')),
@@ -220,6 +226,25 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
   );
   target('kernelStreamVsExecIterable', '>=', 0.6, 'kernel host + bridge ≥ 0.6 × exec → toAsyncIterable');
   target('cliJsonVsExecIterable', '>=', 0.35, 'sluice exec --json | wc -l ≥ 0.35 × exec → toAsyncIterable');
+  target('execPushVsDataSplitSecond', '>=', 1.2, "second runs: exec push ≥ 1.2 × 'data'+split");
+  target(
+    'execIterableVsReadlineIteratorSecond',
+    '>=',
+    1.3,
+    'second runs: toAsyncIterable ≥ 1.3 × readline iterator',
+  );
+  target(
+    'kernelStreamVsExecIterableSecond',
+    '>=',
+    0.6,
+    'second runs: kernel host + bridge ≥ 0.6 × exec → toAsyncIterable',
+  );
+  target(
+    'cliJsonVsExecIterableSecond',
+    '>=',
+    0.35,
+    'second runs: sluice exec --json | wc -l ≥ 0.35 × exec → toAsyncIterable',
+  );
   target('cancelMcpVsLimit', '<=', 1, 'cancel over MCP (abort → group gone) ≤ 100 ms');
   target('latencyP50ExcessVsBudget', '<=', 1, "latency p50 ≤ raw 'data' p50 + 25 µs");
   target('latencyP99VsLimit', '<=', 1, 'latency p99 ≤ 1 ms');

@@ -40,10 +40,18 @@ export function renderTable(entries: readonly BenchEntry[], summary: BenchSummar
   const perLine = (e: BenchEntry) => e.unit !== 'runs';
   const parts = [`Machine: ${machine}`, ''];
   parts.push(
-    '### Throughput (lines/s in the parent, median of runs, min–max)',
+    '### Throughput (lines/s in the parent, median of runs, min–max; then the same variant run again in the same process, once V8 has optimized it)',
     '',
     markdown(
-      ['way of reading', 'lines/s', 'min–max', 'CPU per line', 'all lines'],
+      [
+        'way of reading',
+        'lines/s',
+        'min–max',
+        'CPU per line',
+        'second run: lines/s',
+        'second run: CPU per line',
+        'all lines',
+      ],
       of('throughput')
         .filter(perLine)
         .map(
@@ -53,6 +61,8 @@ export function renderTable(entries: readonly BenchEntry[], summary: BenchSummar
               M(e.linesPerSec),
               `${M(e.linesPerSecMin)}–${M(e.linesPerSecMax)}`,
               n(e.cpuNsPerLine, ' ns'),
+              M(e.secondLinesPerSec),
+              n(e.secondCpuNsPerLine, ' ns'),
               e.complete ? 'yes' : 'NO',
             ],
         ),

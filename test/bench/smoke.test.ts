@@ -38,6 +38,11 @@ describe.skipIf(!needs('linux', 'python3'))('bench/run.ts --quick --json', () =>
         expect(entry.complete, entry.name).toBe(true);
         expect(positive(entry.linesPerSec), entry.name).toBe(true);
         expect(entry.linesPerSecMin as number).toBeLessThanOrEqual(entry.linesPerSec as number);
+        // Every per-line variant read in-process is run a second time, warmed up (bench/child.ts).
+        if (entry.unit !== 'runs' && entry.name !== 'mcp-http-progress') {
+          expect(positive(entry.secondLinesPerSec), entry.name).toBe(true);
+          expect(positive(entry.secondCpuNsPerLine), entry.name).toBe(true);
+        }
       } else if (entry.group === 'latency') {
         expect(entry.samples, entry.name).toBeGreaterThan(0);
         expect(positive(entry.p50Us), entry.name).toBe(true);
@@ -71,6 +76,7 @@ describe.skipIf(!needs('linux', 'python3'))('bench/run.ts --quick --json', () =>
       expect(typeof ratio === 'number' && Number.isFinite(ratio), `ratio ${name} = ${ratio}`).toBe(true);
     }
     expect(Object.keys(last.summary?.targets ?? {})).toContain('execPushVsDataSplit');
+    expect(Object.keys(last.summary?.targets ?? {})).toContain('kernelStreamVsExecIterableSecond');
     expect(entries.filter((entry) => entry.group === 'throughput').every((entry) => entry.runs === 1)).toBe(
       true,
     );

@@ -132,10 +132,11 @@ export class HostcallStream
     if (this.#consumer === 'observable') return Promise.reject(this.#consumed('an iterator'));
     this.#consumer = 'iterator';
     if (this.#waiters.size === 0) {
-      if (this.#queue.size > 0) {
-        const result = this.#toResult(this.#queue.take() as HostcallStreamChunk);
+      const queue = this.#queue;
+      if (queue.size > 0) {
+        const result = this.#toResult(queue.take() as HostcallStreamChunk);
         // More than half the window still asked for or here: nothing to ask (#topUp's first test).
-        if (this.#outstanding + this.#queue.size <= this.#link.prefetch >> 1) this.#topUp();
+        if (this.#outstanding + queue.size <= this.#link.prefetch >> 1) this.#topUp();
         return Promise.resolve(result);
       }
       const ending = this.#ending;

@@ -150,7 +150,9 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   }
 
   enqueue(extensionId: string, callId: string, outcome: O, onDelivered?: () => void): Macrotask<O> {
-    const task: Macrotask<O> = { seq: this.nextSeq(), extensionId, callId, outcome };
+    const seq = this.#seq;
+    this.#seq = seq + 1;
+    const task: Macrotask<O> = { seq, extensionId, callId, outcome };
     this.#tasks[this.#tail] = task;
     this.#hooks[this.#tail] = onDelivered;
     this.#tail += 1;
@@ -169,7 +171,11 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     this.#tasks[this.#head] = undefined;
     this.#hooks[this.#head] = undefined;
     this.#head += 1;
-    this.#compact();
+    // Back to index 0 when the queue is empty (the common case, checked here); #compact the rest.
+    if (this.#head === this.#tail) {
+      this.#head = 0;
+      this.#tail = 0;
+    } else if (this.#head > 1024) this.#compact();
     try {
       deliver(task);
     } finally {
@@ -210,12 +216,9 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     this.#timers.unsubscribe();
   }
 
-  /** Back to index 0 when the queue is empty; drops a long delivered prefix when it is most of it. */
+  /** Drops a long delivered prefix when it is most of the arrays. */
   #compact(): void {
-    if (this.#head === this.#tail) {
-      this.#head = 0;
-      this.#tail = 0;
-    } else if (this.#head > 1024 && this.#head * 2 > this.#tail) {
+    if (this.#head * 2 > this.#tail) {
       this.#tasks.splice(0, this.#head);
       this.#hooks.splice(0, this.#head);
       this.#tail -= this.#head;

@@ -18,7 +18,7 @@ const round = (value: number, digits = 0) => Number(value.toFixed(digits));
 
 /**
  * Reduces the runs of one variant to its figures: lines/s median and min–max (and whether every
- * run read every line), latency p50/p99/max, slow-consumer lead and RSS, cancel and import times, start-up wall and CPU times.
+ * run read every line; with the same figures of the second runs in the process, when it has them), latency p50/p99/max, slow-consumer lead and RSS, cancel and import times, start-up wall and CPU times.
  *
  * @example
  * ```ts

@@ -76,12 +76,12 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
     execOnChunkVsReadlineIterator: div(rate('exec-onchunk'), rate('readline-iterator')),
     execCoalesceVsDataSplit: div(rate('exec-coalesce'), rate('raw-data-split')),
     kernelStreamVsExecIterable: div(rate('kernel-stream'), rate('exec-iterable')),
-    // The same ratios between second runs (bench/child.ts): the per-line cost of the warmed-up paths.
+    cliJsonVsExecIterable: div(rate('cli-json'), rate('exec-iterable')),
+    // The hot path's four ratios between second runs (bench/child.ts): the per-line cost of the warmed-up paths.
     execPushVsDataSplitSecond: div(secondRate('exec-push'), secondRate('raw-data-split')),
     execIterableVsReadlineIteratorSecond: div(secondRate('exec-iterable'), secondRate('readline-iterator')),
     kernelStreamVsExecIterableSecond: div(secondRate('kernel-stream'), secondRate('exec-iterable')),
     cliJsonVsExecIterableSecond: div(secondRate('cli-json'), secondRate('exec-iterable')),
-    cliJsonVsExecIterable: div(rate('cli-json'), rate('exec-iterable')),
     mcpProgressVsKernelStream: div(rate('mcp-progress'), rate('kernel-stream')),
     mcpProgressVsExecPush: div(rate('mcp-progress'), rate('exec-push')),
     // Tracing's cost (docs/tracing.md): with @opentelemetry/api and no SDK, or the SDK, against

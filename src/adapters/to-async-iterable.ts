@@ -83,6 +83,18 @@ export function toAsyncIterable<T>(
     bufferSize,
     ignoredDemandHook(options, 'toAsyncIterable', bufferSize, (error) => queue.fail(error)),
   );
-  // The queue is the iterator itself: one call per `next()` on the hot path, not two.
-  return queue;
+  const iterator: AsyncIterableIterator<T> = {
+    // The queue's own arrow: one call per value on the hot path, not a wrapper calling it.
+    next: queue.next as () => Promise<IteratorResult<T>>,
+    return: (value?: unknown) => {
+      queue.cancel();
+      return Promise.resolve({ done: true, value } as IteratorResult<T>);
+    },
+    throw: (error?: unknown) => {
+      queue.cancel();
+      return Promise.reject(error);
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
 }

@@ -1,4 +1,16 @@
-import { concat, filter, map, Observable, of, Subject, scan, takeWhile, tap, throwError } from 'rxjs';
+import {
+  concat,
+  filter,
+  finalize,
+  map,
+  Observable,
+  of,
+  Subject,
+  scan,
+  takeWhile,
+  tap,
+  throwError,
+} from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
 import { sequenced } from '../../src/operators/sequenced.js';
@@ -122,6 +134,32 @@ describe('toAsyncIterable', () => {
     await unused.return?.();
     expect(await unused.next()).toEqual({ done: true, value: undefined });
     expect(subscribed).toBe(false);
+  });
+
+  it('gives done to a next() made by the producer teardown that return() runs, with values still queued', async () => {
+    const subject = new Subject<number>();
+    let duringTeardown: Promise<IteratorResult<number>> | undefined;
+    const iterator: AsyncIterableIterator<number> = toAsyncIterable(
+      subject.pipe(
+        finalize(() => {
+          duringTeardown = iterator.next();
+        }),
+      ),
+    );
+    const first = iterator.next();
+    subject.next(1);
+    subject.next(2);
+    subject.next(3);
+    expect(await first).toEqual({ done: false, value: 1 });
+    await iterator.return?.();
+    expect(await duringTeardown).toEqual({ done: true, value: undefined });
+  });
+
+  it('keeps next() usable detached from its iterator, as a callback', async () => {
+    const { next } = toAsyncIterable(of('a', 'b'));
+    expect(await next()).toEqual({ done: false, value: 'a' });
+    expect(await next()).toEqual({ done: false, value: 'b' });
+    expect(await next()).toEqual({ done: true, value: undefined });
   });
 
   it('throw() unsubscribes and rejects with the given error, then gives done', async () => {

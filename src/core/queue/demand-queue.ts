@@ -136,8 +136,10 @@ export class DemandQueue<T> {
       return true;
     }
     if (!store.push(value)) return false;
-    if (this.#direct || this.#draining) {
-      // A paused valve stays paused while a value is added (only taking one can resume it).
+    if (this.#draining) this.#update();
+    // At rest, a paused valve has nothing to resume it for: every drop of the backlog and every
+    // change of an outlet checked it already, and a value added only raises the backlog.
+    else if (this.#direct) {
       if (!this.upstream.paused) this.#update();
     } else this.drain();
     return true;

@@ -150,9 +150,7 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   }
 
   enqueue(extensionId: string, callId: string, outcome: O, onDelivered?: () => void): Macrotask<O> {
-    const seq = this.#seq;
-    this.#seq = seq + 1;
-    const task: Macrotask<O> = { seq, extensionId, callId, outcome };
+    const task: Macrotask<O> = { seq: this.nextSeq(), extensionId, callId, outcome };
     this.#tasks[this.#tail] = task;
     this.#hooks[this.#tail] = onDelivered;
     this.#tail += 1;
@@ -171,11 +169,12 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     this.#tasks[this.#head] = undefined;
     this.#hooks[this.#head] = undefined;
     this.#head += 1;
-    // Back to index 0 when the queue is empty (the common case, checked here); #compact the rest.
+    // Back to index 0 whenever the queue empties; a long delivered prefix that is most of the
+    // arrays is dropped.
     if (this.#head === this.#tail) {
       this.#head = 0;
       this.#tail = 0;
-    } else if (this.#head > 1024) this.#compact();
+    } else if (this.#head > 1024 && this.#head * 2 > this.#tail) this.#dropDelivered();
     try {
       deliver(task);
     } finally {
@@ -216,14 +215,12 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     this.#timers.unsubscribe();
   }
 
-  /** Drops a long delivered prefix when it is most of the arrays. */
-  #compact(): void {
-    if (this.#head * 2 > this.#tail) {
-      this.#tasks.splice(0, this.#head);
-      this.#hooks.splice(0, this.#head);
-      this.#tail -= this.#head;
-      this.#head = 0;
-    }
+  /** Drops the delivered prefix of both arrays. */
+  #dropDelivered(): void {
+    this.#tasks.splice(0, this.#head);
+    this.#hooks.splice(0, this.#head);
+    this.#tail -= this.#head;
+    this.#head = 0;
   }
 
   /**

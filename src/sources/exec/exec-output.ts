@@ -16,7 +16,7 @@ interface PipeReader {
   end(): void;
 }
 
-/** Where the line events go, in order (`exec`'s line queue; an array in a test). */
+/** Where the line events go, in order: `exec`'s line queue. */
 export interface LineEventSink {
   push(event: ExecLineEvent): void;
 }

@@ -1,4 +1,4 @@
-import type { RunResult } from './bench-result.js';
+import type { RunResult, ThroughputFigures } from './bench-result.js';
 import type { VariantSpec } from './catalog.js';
 import { LINE_BYTES } from './line-format.js';
 import { quantile, spread } from './stats.js';
@@ -28,14 +28,13 @@ const round = (value: number, digits = 0) => Number(value.toFixed(digits));
 export function aggregate(spec: VariantSpec, runs: readonly RunResult[], expectedLines: number): BenchEntry {
   const base = { name: spec.name, group: spec.group, label: spec.label };
   if (spec.group === 'throughput') {
-    const rates = runs.map((run) => (run.lines ?? 0) / (run.seconds ?? Number.NaN));
+    const { rates, cpuNs } = perLine(runs);
     const { median, min, max } = spread(rates);
     const expected = (run: RunResult) => run.expectedLines ?? expectedLines;
     const complete = runs.every(
       (run) =>
         run.lines === expected(run) && (run.second === undefined || run.second.lines === expected(run)),
     );
-    const cpuNs = runs.map((run) => ((run.cpuSeconds ?? Number.NaN) * 1e9) / (run.lines || Number.NaN));
     return {
       ...base,
       producer: spec.producer,
@@ -144,11 +143,18 @@ export function aggregate(spec: VariantSpec, runs: readonly RunResult[], expecte
 function secondRuns(runs: readonly RunResult[]): Record<string, number | number[]> {
   const seconds = runs.flatMap((run) => (run.second === undefined ? [] : [run.second]));
   if (seconds.length === 0) return {};
-  const rates = seconds.map((second) => second.lines / second.seconds);
-  const cpuNs = seconds.map((second) => (second.cpuSeconds * 1e9) / (second.lines || Number.NaN));
+  const { rates, cpuNs } = perLine(seconds);
   return {
     secondLinesPerSec: round(quantile(rates, 0.5)),
     secondCpuNsPerLine: round(quantile(cpuNs, 0.5), 1),
     secondLinesPerSecRuns: rates.map((rate) => round(rate, 1)),
+  };
+}
+
+/** Lines/s and the reader's CPU ns per line of each throughput run (`NaN` where a figure is missing). */
+function perLine(runs: readonly Partial<ThroughputFigures>[]): { rates: number[]; cpuNs: number[] } {
+  return {
+    rates: runs.map((run) => (run.lines ?? 0) / (run.seconds ?? Number.NaN)),
+    cpuNs: runs.map((run) => ((run.cpuSeconds ?? Number.NaN) * 1e9) / (run.lines || Number.NaN)),
   };
 }

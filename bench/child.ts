@@ -1,20 +1,8 @@
 // One run of one variant, in a fresh Node process: `tsx bench/child.ts '<RunParams as JSON>'`.
 // Prints one JSON line (a RunResult) on stdout; the runner parses the last line.
 import { join } from 'node:path';
-import type { RunParams, RunResult, ThroughputFigures } from './bench-result.js';
-
-/** One run of a throughput variant: lines, wall seconds, and this process's CPU seconds (the reader's, not its producer's). */
-async function timeThroughput(
-  throughput: (command: string, args: readonly string[]) => Promise<number>,
-  params: RunParams,
-): Promise<ThroughputFigures> {
-  const started = performance.now();
-  const cpuBefore = process.cpuUsage();
-  const lines = await throughput(params.command, params.args);
-  const seconds = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
-  return { lines, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
-}
+import type { RunParams, RunResult } from './bench-result.js';
+import { timeThroughput } from './time-throughput.js';
 
 // Each group's module is imported only when one of its variants runs, so a raw baseline's
 // process never loads sluice (and starts faster).
@@ -41,14 +29,15 @@ async function runVariant(params: RunParams): Promise<RunResult> {
       ? (await import('./throughput-sluice.js')).sluiceThroughput[name]
       : undefined);
   if (throughput !== undefined) {
-    const first = await timeThroughput(throughput, params);
+    const read = () => throughput(params.command, params.args);
+    const first = await timeThroughput(read);
     // The tracing variants count runs, not the command's lines (bench/trace-runs.ts).
     if (/^exec-(runs|spans)/.test(name)) {
       return { ...first, expectedLines: (await import('./trace-runs.js')).TRACE_COUNTS[name] };
     }
     // The same variant again in the same process: the per-line cost once V8 has optimized the
     // path, beside the first run's, which also holds the JIT's warm-up (docs/benchmarks.md).
-    return { ...first, second: await timeThroughput(throughput, params) };
+    return { ...first, second: await timeThroughput(read) };
   }
   if (name.startsWith('latency-')) {
     const latency = (await import('./latency.js')).latencyVariants[name];

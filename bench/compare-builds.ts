@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { writeLinesFile } from './line-format.js';
 import { quantile } from './stats.js';
 import type { ThroughputVariant } from './throughput-raw.js';
+import { timeThroughput } from './time-throughput.js';
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const [other, roundsArg = '6', variantsArg, linesArg = '2000000'] = process.argv.slice(2);
@@ -45,14 +46,10 @@ try {
       for (const build of order) {
         const run = loaded[build][variant];
         if (run === undefined) throw new Error(`unknown variant ${variant}`);
-        const cpu = process.cpuUsage();
-        const started = performance.now();
-        const lines = await run('cat', [file]);
-        const wall = performance.now() - started;
-        const used = process.cpuUsage(cpu);
+        const { lines, seconds, cpuSeconds } = await timeThroughput(() => run('cat', [file]));
         const key = `${variant}\t${build}`;
-        cpuNs.set(key, [...(cpuNs.get(key) ?? []), ((used.user + used.system) * 1000) / lines]);
-        wallNs.set(key, [...(wallNs.get(key) ?? []), (wall * 1e6) / lines]);
+        cpuNs.set(key, [...(cpuNs.get(key) ?? []), (cpuSeconds * 1e9) / lines]);
+        wallNs.set(key, [...(wallNs.get(key) ?? []), (seconds * 1e9) / lines]);
       }
     }
   }

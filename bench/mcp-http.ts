@@ -13,6 +13,7 @@ import type { RunResult } from './bench-result.js';
 import { countProgressLines } from './count-progress-lines.js';
 import { writeLinesFile } from './line-format.js';
 import { startBenchRedis } from './redis-server.js';
+import { timeThroughput } from './time-throughput.js';
 
 /** `serveMcpHttp` on a `node:http` server on 127.0.0.1, and the SDK's Client connected to it. */
 async function serveAndConnect(store: RunStore | undefined, allow: string, token?: string) {
@@ -68,14 +69,9 @@ export async function measureMcpHttpProgress(
   const store = redis === undefined ? undefined : new RedisRunStore({ url: redis.url });
   const served = await serveAndConnect(store, command);
   try {
-    const started = performance.now();
-    const cpuBefore = process.cpuUsage();
-    const lines = await countProgressLines(served.client, command, args);
-    const seconds = (performance.now() - started) / 1000;
     // This process holds both ends (the server and the SDK's client): the CPU of the whole exchange.
-    const cpu = process.cpuUsage(cpuBefore);
-    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-    return { lines, seconds, cpuSeconds, ...(expectedLines === undefined ? {} : { expectedLines }) };
+    const figures = await timeThroughput(() => countProgressLines(served.client, command, args));
+    return { ...figures, ...(expectedLines === undefined ? {} : { expectedLines }) };
   } finally {
     await served.close();
     await store?.close();

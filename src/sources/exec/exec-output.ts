@@ -1,6 +1,7 @@
 import type { ChunkMetadata } from '../../core/chunk.js';
 import { ByteLineSplitter } from './byte-line-splitter.js';
 import { ByteReader } from './byte-reader.js';
+import type { ExecLines } from './exec-line-queue.js';
 import type { ResolvedExecOptions } from './exec-options.js';
 import type { ExecLineEvent } from './exec-types.js';
 import { OutputAccumulator } from './output-accumulator.js';
@@ -16,16 +17,11 @@ interface PipeReader {
   end(): void;
 }
 
-/** Where the line events go, in order: `exec`'s line queue. */
-export interface LineEventSink {
-  push(event: ExecLineEvent): void;
-}
-
 /**
  * The output side of one exec run: turns the reads of both pipes into sequenced line events (in
- * arrival order, `sequence` counting from 0 across both pipes) pushed into `events`, and keeps what
- * the result reports (`stdout`/`stderr` up to `maxOutputBytes`). `next()` gives the sequence of
- * the final event.
+ * arrival order, `sequence` counting from 0 across both pipes) pushed into `events` (the run's line
+ * queue), and keeps what the result reports (`stdout`/`stderr` up to `maxOutputBytes`). `next()`
+ * gives the sequence of the final event.
  *
  * @example
  * ```ts
@@ -37,11 +33,11 @@ export interface LineEventSink {
 export class ExecOutput {
   readonly stdout: OutputAccumulator;
   readonly stderr: OutputAccumulator;
-  readonly #events: LineEventSink;
+  readonly #events: Pick<ExecLines, 'push'>;
   readonly #readers: Record<OutputStream, PipeReader>;
   #sequence = 0;
 
-  constructor(options: ResolvedExecOptions, events: LineEventSink) {
+  constructor(options: ResolvedExecOptions, events: Pick<ExecLines, 'push'>) {
     this.stdout = new OutputAccumulator(options.maxOutputBytes);
     this.stderr = new OutputAccumulator(options.maxOutputBytes);
     this.#events = events;

@@ -1,10 +1,10 @@
-import { map } from 'rxjs';
 import { onChunk } from '../adapters/on-chunk.js';
 import type { ChunkEvent } from '../core/chunk.js';
 import { isCancelledError } from '../core/errors/cancelled-error.js';
 import { isExecError } from '../core/errors/exec-error.js';
 import { isSluiceError } from '../core/errors/sluice-error.js';
 import { isSpawnError } from '../core/errors/spawn-error.js';
+import { mapDirect } from '../core/map-direct.js';
 import { execEventToChunk } from '../kernel/host/exec-event-to-chunk.js';
 import { execExitInfo } from '../kernel/host/exec-exit-info.js';
 import { bridgeCodec } from '../kernel/protocol/bridge-codec.js';
@@ -52,8 +52,10 @@ export async function runJson(run: CliExecCommand, io: CliStreams, signal?: Abor
   const send = (outcome: HostcallOutcome): Promise<void> | undefined =>
     out.write(encodeFrame({ callId: run.callId, outcome }, codec));
   const textFrame = textFrameEncoder(run.callId, codec);
+  // `mapDirect`: without a stall timeout, `exec` pushes its lines straight into `onChunk`'s queue
+  // (no queue of its own and no subscriber chain per line: docs/benchmarks.md).
   const events = exec(run.file, run.args, { reject: true, ...cliExecOptions(run, signal) }).pipe(
-    map(execEventToChunk),
+    mapDirect(execEventToChunk),
     stallTimeout<ChunkEvent<JsonValue>>({
       ms: run.stallTimeoutMs,
       logger: { warn: (message) => io.stderr.write(`sluice: ${message}\n`) },

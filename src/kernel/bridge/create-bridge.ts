@@ -115,7 +115,13 @@ export function createBridge(options: BridgeOptions): Bridge {
     },
     pending: () => [...calls.keys()],
   };
-  inProcessDelivery.set(bridge, (callId, outcome) => complete(callId, outcome, checkHostOutcome));
+  inProcessDelivery.set(bridge, (callId, outcome) => {
+    // A text chunk the host built has nothing to check or rename: it goes straight to its stream
+    // (the stream checks its sequence). This is most of a streaming call's outcomes.
+    const pending = outcome.type === 'streamChunk' && typeof outcome.chunk === 'string' && calls.get(callId);
+    if (pending && pending.type === 'stream') pending.stream.deliver(outcome);
+    else complete(callId, outcome, checkHostOutcome);
+  });
   return bridge;
 }
 

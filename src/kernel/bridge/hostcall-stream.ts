@@ -93,6 +93,10 @@ export class HostcallStream
       new DemandGate(this.#gate),
       this.#credit,
     );
+    // The fields the end of the stream writes, written a second time (as in DemandQueue's constructor).
+    this.#settled = false;
+    this.#released = false;
+    this.#ending = undefined;
   }
 
   /**

@@ -116,6 +116,11 @@ class ChannelledHostStream implements HostStream {
     this.stopStall = this.channel.upstream.onChange((paused) =>
       paused ? this.stall.start() : this.stall.stop(),
     );
+    // The fields the end of the stream writes, written a second time (as in DemandQueue's constructor).
+    this.isClosed = false;
+    this.reason = undefined;
+    this.ending = undefined;
+    this.held = undefined;
   }
 
   get channelled(): number {

@@ -184,6 +184,52 @@ describe('sluice exec --json', () => {
   });
 });
 
+describe('sluice exec --json: the same frames whether exec pushes into the queue or not', () => {
+  /** The outcomes of a run, by kind: what does not depend on how the two pipes interleave. */
+  const byKind = (stdout: string) => {
+    const outcomes = decodeAll(stdout, bridgeCodec).map((f) => f.outcome);
+    const payloads = outcomes.map((c) => (c.type === 'streamChunk' ? c.chunk : c));
+    const last = JSON.stringify(outcomes.slice(-2)).replace(/"duration_ms":[\d.]+/g, '"duration_ms":0');
+    return {
+      lines: payloads.filter((p) => typeof p === 'string'),
+      stderr: payloads.filter((p) => typeof p === 'object' && p !== null && 'stderr' in p),
+      last: last.replace(/"sequence":\d+/g, '"sequence":0'),
+      count: outcomes.length,
+    };
+  };
+
+  it.each([
+    ['lines on both pipes, exit 1', ['sh', '-c', 'printf "a\\nb\\n"; echo warn >&2; printf c; exit 1']],
+    ['exit 0', ['sh', '-c', 'echo one; echo two']],
+    ['a command that does not exist', ['sluice-no-such-command-42']],
+  ])(
+    '%s: no stall timeout (exec pushes into the queue) against one (exec keeps its own)',
+    async (_name, command) => {
+      const direct = await sluice(['exec', '--json', '--', ...command]);
+      const chained = await sluice(['exec', '--json', '--stall-timeout-ms', '60000', '--', ...command]);
+      expect(direct.exitCode).toBe(chained.exitCode);
+      expect(byKind(direct.stdout as string)).toEqual(byKind(chained.stdout as string));
+    },
+  );
+
+  it('keeps every line in sequence through a small buffer, with no warning', async () => {
+    const result = await sluice(['exec', '--json', '--buffer-size', '2', '--', 'seq', '1', '20000']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('');
+    const chunks = decodeAll(result.stdout as string, bridgeCodec).map((f) => f.outcome);
+    const events = await lastValueFrom(
+      from(chunks).pipe(
+        filter((c) => c.type === 'streamChunk'),
+        map((c) => ({ sequence: c.sequence, kind: 'chunk', content: c.chunk, isFinal: c.isFinal })),
+        checkSequence(),
+        toArray(),
+      ),
+    );
+    expect(events).toHaveLength(20_001);
+    expect(events[19_999]?.content).toBe('20000\n');
+  });
+});
+
 describe('sluice exec --json with a reader that stops reading', () => {
   it.skipIf(!needs('linux', 'ps'))(
     'stalls: kills the command, exits 124, and ends the frames with a null final chunk',

@@ -91,13 +91,14 @@ export class DemandQueue<T> {
     this.#finish = options.finish;
     this.#outlet =
       outlets.length === 0 ? undefined : outlets.reduce((both, next) => new BothOutlets(both, next));
+    // Written a second time, as the end of the queue writes them: V8 takes a field written once for
+    // a constant and optimizes on it, and the first queue to end would throw that code away for
+    // every queue (docs/benchmarks.md, "Code that survives the end of a stream").
+    this.#ending = undefined;
+    this.#done = false;
     // An outlet that opens lets values out; one that closes needs only the valve's check, which
     // drain() makes when it ends (or the drain under way, when it ends).
     this.#stopOutlet = this.#outlet?.watch(() => this.drain());
-    // Written a second time: V8 takes a field written once for a constant and optimizes on it, and
-    // the first queue to end would throw that code away for every queue (docs/benchmarks.md, "Code that survives the end of a stream").
-    this.#ending = undefined;
-    this.#done = false;
     this.#update();
   }
 

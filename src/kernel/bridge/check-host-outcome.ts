@@ -1,11 +1,13 @@
 import type { HostcallOutcome } from '../protocol/hostcall-outcome.js';
 import { decodeOutcome } from './decode-outcome.js';
+import { isScalarChunk } from './is-scalar-chunk.js';
 
 /**
  * Checks an outcome that an in-process host built itself (delivered through
  * {@link inProcessDelivery}). The host makes the envelope (`type`, `sequence`, `isFinal`, `code`,
  * `message`) from its own counters, so a stream chunk whose payload is a JSON scalar (a line of
- * output: a string) is taken as it is, with a few comparisons and no allocation. Everything else —
+ * output: a string) is taken as it is ({@link isScalarChunk}; for a streaming call the bridge's
+ * in-process entry takes such a chunk straight to its stream, without this). Everything else —
  * a chunk that is an object or an array (it came from a producer and may not be JSON), a
  * `Success` value from a handler, an `Error` — gets the full {@link decodeOutcome}, with its
  * field-naming errors. (Internal to the bridge.)
@@ -17,18 +19,5 @@ import { decodeOutcome } from './decode-outcome.js';
  * ```
  */
 export function checkHostOutcome(outcome: HostcallOutcome): HostcallOutcome {
-  if (outcome.type === 'streamChunk' && isScalar(outcome.chunk)) {
-    const { sequence, isFinal } = outcome;
-    if (Number.isSafeInteger(sequence) && sequence >= 0 && typeof isFinal === 'boolean') return outcome;
-  }
-  return decodeOutcome(outcome);
-}
-
-function isScalar(value: unknown): boolean {
-  return (
-    value === null ||
-    typeof value === 'string' ||
-    typeof value === 'boolean' ||
-    (typeof value === 'number' && Number.isFinite(value))
-  );
+  return isScalarChunk(outcome) ? outcome : decodeOutcome(outcome);
 }

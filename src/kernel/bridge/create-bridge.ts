@@ -11,6 +11,7 @@ import { checkHostOutcome } from './check-host-outcome.js';
 import { decodeOutcome } from './decode-outcome.js';
 import { HostcallStream } from './hostcall-stream.js';
 import { inProcessDelivery } from './in-process-delivery.js';
+import { isScalarChunk } from './is-scalar-chunk.js';
 
 type Pending =
   | {
@@ -116,9 +117,10 @@ export function createBridge(options: BridgeOptions): Bridge {
     pending: () => [...calls.keys()],
   };
   inProcessDelivery.set(bridge, (callId, outcome) => {
-    // A text chunk the host built has nothing to check or rename: it goes straight to its stream
-    // (the stream checks its sequence). This is most of a streaming call's outcomes.
-    const pending = outcome.type === 'streamChunk' && typeof outcome.chunk === 'string' && calls.get(callId);
+    // Most of a streaming call's outcomes: a chunk around a scalar (a line) needs no decode and no
+    // renaming, so it goes straight to its stream, which checks its sequence. The same as
+    // `complete` does with it, minus the steps that would change nothing.
+    const pending = isScalarChunk(outcome) && calls.get(callId);
     if (pending && pending.type === 'stream') pending.stream.deliver(outcome);
     else complete(callId, outcome, checkHostOutcome);
   });

@@ -93,7 +93,8 @@ export class HostcallStream
       new DemandGate(this.#gate),
       this.#credit,
     );
-    // The fields the end of the stream writes, written a second time (as in DemandQueue's constructor).
+    // The fields the end of the stream writes, written a second time so that V8 does not take them
+    // for constants (docs/benchmarks.md, "Code that survives the end of a stream").
     this.#settled = false;
     this.#released = false;
     this.#ending = undefined;

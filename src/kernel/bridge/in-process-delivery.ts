@@ -3,8 +3,9 @@ import type { Bridge } from './bridge.js';
 
 /**
  * The in-process entry of each bridge made by `createBridge`: `completeHostcall` for an outcome an
- * in-process host built itself (a typed {@link HostcallOutcome}, checked with
- * {@link checkHostOutcome} instead of a full decode). Only {@link connectExtension} uses it; it is
+ * in-process host built itself (a typed {@link HostcallOutcome}: a stream's chunk around a scalar
+ * goes straight to its stream, anything else is checked with {@link checkHostOutcome} instead of a
+ * full decode). Only {@link connectExtension} uses it; it is
  * not exported from the package, so everything else — outcomes in the bridge shape, wire frames — still goes
  * through `completeHostcall` and its zod decode. (Internal to the bridge.)
  */

@@ -116,7 +116,8 @@ class ChannelledHostStream implements HostStream {
     this.stopStall = this.channel.upstream.onChange((paused) =>
       paused ? this.stall.start() : this.stall.stop(),
     );
-    // The fields the end of the stream writes, written a second time (as in DemandQueue's constructor).
+    // The fields the end of the stream writes, written a second time so that V8 does not take them
+    // for constants (docs/benchmarks.md, "Code that survives the end of a stream").
     this.isClosed = false;
     this.reason = undefined;
     this.ending = undefined;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isSluiceError } from '../../../src/core/errors/sluice-error.js';
 import { createBridge } from '../../../src/kernel/bridge/create-bridge.js';
+import { inProcessDelivery } from '../../../src/kernel/bridge/in-process-delivery.js';
 import { failure, streamChunk, success } from '../../../src/kernel/protocol/hostcall-outcome.js';
 import type { HostcallRequest } from '../../../src/kernel/protocol/hostcall-request.js';
 
@@ -128,5 +129,60 @@ describe('createBridge', () => {
     expect(() => createBridge({ send: 1, pull: () => {}, cancelStream: () => {} } as never)).toThrow(
       'Expected the `send` option to be a function, got `1` (number)',
     );
+  });
+
+  describe('the in-process entry (outcomes a host built itself)', () => {
+    const entry = (bridge: ReturnType<typeof createBridge>) => {
+      const deliver = inProcessDelivery.get(bridge);
+      if (deliver === undefined) throw new Error('no in-process entry');
+      return deliver;
+    };
+
+    it('hands a stream its chunks, renaming an object chunk and keeping its sequence and isFinal', () => {
+      const { bridge } = fakeTransport();
+      const events: unknown[] = [];
+      bridge.stream('exec', { cmd: 'make' }).subscribe((event) => events.push(event));
+      entry(bridge)('hc-1', streamChunk(0, 'line 1\n', false));
+      entry(bridge)('hc-1', streamChunk(1, 7, false));
+      entry(bridge)('hc-1', streamChunk(2, { exit_code: 0, timed_out: false }, true));
+      expect(events).toEqual([
+        { sequence: 0, kind: 'chunk', content: 'line 1\n', isFinal: false },
+        { sequence: 1, kind: 'chunk', content: 7, isFinal: false },
+        { sequence: 2, kind: 'chunk', content: { exitCode: 0, timedOut: false }, isFinal: true },
+      ]);
+    });
+
+    it('renames a success value of a plain call', async () => {
+      const { bridge } = fakeTransport();
+      const result = bridge.call('exec', { cmd: 'true' });
+      entry(bridge)('hc-1', success({ exit_code: 1 }));
+      expect(await result).toEqual({ exitCode: 1 });
+    });
+
+    it('counts a text chunk for an unknown call as ignored, and rejects one for a plain call', async () => {
+      const { bridge } = fakeTransport();
+      entry(bridge)('hc-9', streamChunk(0, 'stray\n', false));
+      expect(bridge.stats.ignored).toBe(1);
+      const result = bridge.call('tool', {});
+      entry(bridge)('hc-1', streamChunk(0, 'line\n', false));
+      await expect(result).rejects.toMatchObject({ code: 'INVALID_FRAME' });
+    });
+
+    it('fails a stream on an out-of-order text chunk (STREAM_SEQUENCE) and cancels it', async () => {
+      const { bridge, log } = fakeTransport();
+      const stream = bridge.stream('exec', { cmd: 'make' });
+      entry(bridge)('hc-1', streamChunk(1, 'second\n', false));
+      await expect(stream.next()).rejects.toMatchObject({ code: 'STREAM_SEQUENCE' });
+      expect(log).toContain('cancel hc-1');
+    });
+
+    it('decodes a text chunk with a malformed envelope, failing the stream with INVALID_FRAME', async () => {
+      const { bridge, log } = fakeTransport();
+      const stream = bridge.stream('exec', { cmd: 'make' });
+      entry(bridge)('hc-1', streamChunk(0, 'line\n', 'yes' as never));
+      await expect(stream.next()).rejects.toMatchObject({ code: 'INVALID_FRAME' });
+      expect(bridge.stats.invalid).toBe(1);
+      expect(log).toContain('cancel hc-1');
+    });
   });
 });

@@ -18,6 +18,8 @@ async function runVariant(params: RunParams): Promise<RunResult> {
   }
   // The kernel variants also load the kernel (and run one stream) before the clock starts.
   if (/^(kernel-|slow-kernel|mcp-)/.test(name)) await (await import('./warm-up.js')).warmUpKernel();
+  // The CLI variant also loads the CLI's `--json` path (and runs it once) before the clock starts.
+  if (name.startsWith('cli-')) await (await import('./warm-up.js')).warmUpCli();
   // The MCP variant also loads the SDK (and its own zod use) before the clock starts.
   if (name.startsWith('mcp-')) {
     await import('@modelcontextprotocol/sdk/client/index.js');

@@ -1,4 +1,6 @@
+import { Writable } from 'node:stream';
 import { lastValueFrom } from 'rxjs';
+import type { CliExecCommand } from '../src/cli/parse-args.js';
 import { exec } from '../src/index.js';
 
 /**
@@ -32,4 +34,23 @@ export async function warmUpKernel(): Promise<void> {
   for await (const _chunk of api.exec('true', [], { stream: true })) {
     // nothing: `true` prints nothing
   }
+}
+
+/**
+ * Loads the CLI's `--json` path (its argument parser, `runJson`, the frame encoder and the
+ * NDJSON writer) and runs `sluice exec --json -- true` into a stream that drops what it is given,
+ * before a CLI variant is measured, as {@link warmUpKernel} does for the kernel: the module loading
+ * (a third of the variant's first run under tsx, measured: docs/benchmarks.md) is not throughput.
+ *
+ * @example
+ * ```ts
+ * await warmUpCli(); // then start the clock
+ * ```
+ */
+export async function warmUpCli(): Promise<void> {
+  const { parseCliArgs } = await import('../src/cli/parse-args.js');
+  const { runJson } = await import('../src/cli/run-json.js');
+  const run = parseCliArgs(['exec', '--json', '--', 'true']) as CliExecCommand;
+  const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+  await runJson(run, { stdout: sink, stderr: sink });
 }

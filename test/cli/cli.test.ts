@@ -30,6 +30,17 @@ function decodeAll(text: string, codec: OutcomeCodec): HostcallFrame[] {
   return out as HostcallFrame[];
 }
 
+/** The stream chunks among `outcomes` as chunk events, through `checkSequence()` (it errors on a gap). */
+const checkedChunks = (outcomes: HostcallFrame['outcome'][]) =>
+  lastValueFrom(
+    from(outcomes).pipe(
+      filter((c) => c.type === 'streamChunk'),
+      map((c) => ({ sequence: c.sequence, kind: 'chunk', content: c.chunk, isFinal: c.isFinal })),
+      checkSequence(),
+      toArray(),
+    ),
+  );
+
 describe('sluice exec (text)', () => {
   it('streams stdout and stderr to their own streams and mirrors the exit code', async () => {
     const result = await sluice(['exec', '--', 'sh', '-c', 'echo one; echo two >&2; printf three; exit 3']);
@@ -124,14 +135,7 @@ describe('sluice exec --json', () => {
     expect(payloads.at(-1)).toEqual(
       expect.objectContaining({ exit_code: 0, signal: null, timed_out: false, truncated: false }),
     );
-    const events = await lastValueFrom(
-      from(chunks).pipe(
-        filter((c) => c.type === 'streamChunk'),
-        map((c) => ({ sequence: c.sequence, kind: 'chunk', content: c.chunk, isFinal: c.isFinal })),
-        checkSequence(),
-        toArray(),
-      ),
-    );
+    const events = await checkedChunks(chunks);
     expect(events.at(-1)?.isFinal).toBe(true);
   });
 
@@ -217,14 +221,7 @@ describe('sluice exec --json: the same frames whether exec pushes into the queue
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe('');
     const chunks = decodeAll(result.stdout as string, bridgeCodec).map((f) => f.outcome);
-    const events = await lastValueFrom(
-      from(chunks).pipe(
-        filter((c) => c.type === 'streamChunk'),
-        map((c) => ({ sequence: c.sequence, kind: 'chunk', content: c.chunk, isFinal: c.isFinal })),
-        checkSequence(),
-        toArray(),
-      ),
-    );
+    const events = await checkedChunks(chunks);
     expect(events).toHaveLength(20_001);
     expect(events[19_999]?.content).toBe('20000\n');
   });

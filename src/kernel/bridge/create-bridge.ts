@@ -116,15 +116,29 @@ export function createBridge(options: BridgeOptions): Bridge {
     },
     pending: () => [...calls.keys()],
   };
-  inProcessDelivery.set(bridge, (callId, outcome) => {
-    // Most of a streaming call's outcomes: a chunk around a scalar (a line) needs no decode and no
-    // renaming, so it goes straight to its stream, which checks its sequence. The same as
-    // `complete` does with it, minus the steps that would change nothing.
+  inProcessDelivery.set(
+    bridge,
+    inProcessEntry(calls, (callId, outcome) => complete(callId, outcome, checkHostOutcome)),
+  );
+  return bridge;
+}
+
+/**
+ * The bridge's in-process entry (see {@link inProcessDelivery}). Most of a streaming call's
+ * outcomes are a chunk around a scalar (a line): it needs no decode and no renaming, so it goes
+ * straight to its stream, which checks its sequence — what `complete` does with it, minus the steps
+ * that would change nothing (docs/benchmarks.md, "`--json` without a queue of its own"). Anything
+ * else goes to `complete`.
+ */
+function inProcessEntry(
+  calls: ReadonlyMap<string, Pending>,
+  complete: (callId: string, outcome: HostcallOutcome) => void,
+): (callId: string, outcome: HostcallOutcome) => void {
+  return (callId, outcome) => {
     const pending = isScalarChunk(outcome) && calls.get(callId);
     if (pending && pending.type === 'stream') pending.stream.deliver(outcome);
-    else complete(callId, outcome, checkHostOutcome);
-  });
-  return bridge;
+    else complete(callId, outcome);
+  };
 }
 
 /** Checks the transport's three methods (it may carry more: it is not an options bag); returns the call id source. */

@@ -6,7 +6,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Prints what was skipped for want of a system tool once, at the end (test/support/system-tools.ts).
-    globalSetup: ['test/support/skip-summary.ts'],
+    // Prints what was skipped for want of a system tool once, at the end (test/support/system-tools.ts);
+    // removes the cgroups that test processes killed with SIGKILL left (test/support/cgroup-sweep.ts).
+    globalSetup: ['test/support/skip-summary.ts', 'test/support/cgroup-sweep.ts'],
   },
 });

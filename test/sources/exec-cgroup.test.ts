@@ -127,6 +127,7 @@ describe.skipIf(!needs('linux', 'ps') || !needsCgroup())(
     it('a parent that dies of a signal or calls process.exit() takes its runs, daemons and cgroups with it', async () => {
       for (const mode of ['signal', 'exit'] as const) {
         const tag = newTag();
+        const spawnedAt = Date.now();
         const child = execa(
           process.execPath,
           ['--import', 'tsx', fixture('parent-with-daemon.ts'), mode, tag, 'cgroup'],
@@ -145,13 +146,13 @@ describe.skipIf(!needs('linux', 'ps') || !needsCgroup())(
         if (mode === 'signal') {
           // Up: the two daemons (and the run's leader, whose script names them), its sluice cgroup and the run's.
           expect(processesWithTag(tag).length).toBeGreaterThanOrEqual(2);
-          expect(sluiceCgroupsOf(child.pid).length).toBe(2);
+          expect(sluiceCgroupsOf(child.pid, spawnedAt).length).toBe(2);
         }
         if (mode === 'signal') child.kill('SIGTERM');
         const result = await child;
         expect(mode === 'signal' ? result.signal : result.exitCode).toBe(mode === 'signal' ? 'SIGTERM' : 3);
         expect(await pollUntil(() => processesWithTag(tag).length === 0, 5_000), mode).toBe(true);
-        expect(sluiceCgroupsOf(child.pid), mode).toEqual([]);
+        expect(sluiceCgroupsOf(child.pid, spawnedAt), mode).toEqual([]);
       }
     });
 

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmdirSync, statSync } from 'node:fs';
 import { cgroupSupport } from '../../src/sources/exec/cgroup-support.js';
+import { processAlive } from './processes.js';
 
 /** The cgroup under which this machine's runs get theirs (see src/sources/exec/cgroup-support.ts), or `undefined`. */
 export function cgroupBase(): string | undefined {
@@ -11,17 +12,27 @@ export function cgroupBase(): string | undefined {
  * The cgroups sluice made for the runs of process `pid` (this test process by default): its own
  * `sluice-<pid>-<random>` under the base and the runs' cgroups in it. Only these are a test's to
  * check: other processes' sluice cgroups belong to other tests.
+ *
+ * A process killed by `SIGKILL` leaves its `sluice-<pid>-…` cgroup behind (docs/containment.md),
+ * and pids are reused: a later process with the same pid would see that one as its own. So only
+ * cgroups changed at or after `since` (epoch ms; for this process, when it started) count — a
+ * cgroup directory's mtime is when it was made or last had a run's cgroup made or removed in it.
  */
-export function sluiceCgroupsOf(pid = process.pid): string[] {
+export function sluiceCgroupsOf(
+  pid = process.pid,
+  since = pid === process.pid ? performance.timeOrigin : 0,
+): string[] {
   const base = cgroupBase();
   if (base === undefined) return [];
   const found: string[] = [];
   for (const entry of readdirSync(base)) {
     if (!entry.startsWith(`sluice-${pid}-`)) continue;
-    found.push(`${base}/${entry}`);
+    const path = `${base}/${entry}`;
     try {
-      for (const run of readdirSync(`${base}/${entry}`, { withFileTypes: true })) {
-        if (run.isDirectory()) found.push(`${base}/${entry}/${run.name}`);
+      if (statSync(path).mtimeMs < since) continue;
+      found.push(path);
+      for (const run of readdirSync(path, { withFileTypes: true })) {
+        if (run.isDirectory()) found.push(`${path}/${run.name}`);
       }
     } catch {
       // removed meanwhile
@@ -49,4 +60,32 @@ export function enabledControllers(): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * Removes the empty `sluice-<pid>-…` cgroups (and their empty runs' cgroups) that processes no
+ * longer alive made or changed at or after `since` (epoch ms), and returns them: what the tests
+ * that kill a sluice process with `SIGKILL` leave behind by design (docs/containment.md). A cgroup
+ * that still holds a process is left (its `rmdir` fails).
+ */
+export function removeCgroupsLeftSince(since: number): string[] {
+  const base = cgroupBase();
+  if (base === undefined) return [];
+  const removed: string[] = [];
+  for (const entry of readdirSync(base)) {
+    const owner = /^sluice-(\d+)-[0-9a-f]+$/.exec(entry)?.[1];
+    if (owner === undefined || processAlive(Number(owner))) continue;
+    const path = `${base}/${entry}`;
+    try {
+      if (statSync(path).mtimeMs < since) continue;
+      for (const run of readdirSync(path, { withFileTypes: true })) {
+        if (run.isDirectory()) rmdirSync(`${path}/${run.name}`);
+      }
+      rmdirSync(path);
+      removed.push(path);
+    } catch {
+      // Still populated, or removed meanwhile.
+    }
+  }
+  return removed;
 }

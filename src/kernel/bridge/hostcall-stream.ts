@@ -59,17 +59,22 @@ export class HostcallStream
   /** The call id of the hostcall. */
   readonly callId: string;
   readonly #link: HostcallStreamLink;
-  /** The consumer's demand as the queue's gate (an Observable consumer's, mirrored; open for the iterator). */
-  readonly #gate = new Valve();
-  /** The chunks as they arrived (outcomes): an Observable consumer gets chunk events made from them. */
-  readonly #queue: DemandQueue<HostcallStreamChunk>;
-  /** What the consumer asked for: a pending `next()` each (unbounded for an Observable consumer). */
-  readonly #credit = new Credit();
+  /**
+   * The chunks as they arrived (outcomes), for the iterator — and for whichever consumer comes,
+   * until one does. The iterator takes from here directly: per chunk, one ring and its waiters.
+   */
+  readonly #chunks = new RingQueue<HostcallStreamChunk>();
+  /** The ending behind {@link HostcallStream.#chunks}, handed to the `next()` after the last chunk. */
+  #ending: QueueEnding | undefined;
+  /** Pending `next()` calls, oldest first (only while no chunk waits). */
   readonly #waiters = new RingQueue<Waiter>();
+  /** An Observable consumer's queue, made when it subscribes: its valve follows the consumer's demand. */
+  #queue: DemandQueue<HostcallStreamChunk> | undefined;
+  /** The Observable consumer's demand as the queue's gate (mirrored). */
+  readonly #gate = new Valve();
   #consumer: 'iterator' | 'observable' | undefined;
   #sink: Subscriber<ChunkEvent<JsonValue>> | undefined;
-  /** The ending that reached the head of the queue, for the iterator's next `next()`. */
-  #ending: QueueEnding | undefined;
+  #sinkDemandless = false;
   /** No more outcomes are taken (final chunk, error, sequence error, or released). */
   #settled = false;
   /** The consumer is gone or got everything: `next()` gives `done`. */
@@ -83,16 +88,6 @@ export class HostcallStream
     super((subscriber) => (this as HostcallStream).#subscribe(subscriber));
     this.callId = callId;
     this.#link = link;
-    this.#queue = new DemandQueue<HostcallStreamChunk>(
-      {
-        highWater: link.prefetch,
-        lowWater: Math.floor(link.prefetch / 2),
-        deliver: (event) => this.#deliverOut(event),
-        finish: (ending) => this.#finishOut(ending),
-      },
-      new DemandGate(this.#gate),
-      this.#credit,
-    );
     // The fields the end of the stream writes, written a second time so that V8 does not take them
     // for constants (docs/benchmarks.md, "Code that survives the end of a stream").
     this.#settled = false;
@@ -112,7 +107,7 @@ export class HostcallStream
     if (this.#settled) return;
     if (outcome.type === 'error') {
       this.#settle();
-      this.#queue.end({ error: true, reason: new SluiceError(outcome.code, outcome.message) });
+      this.#end({ error: true, reason: new SluiceError(outcome.code, outcome.message) });
       return;
     }
     if (outcome.type !== 'streamChunk') {
@@ -127,7 +122,7 @@ export class HostcallStream
     if (violation !== undefined) {
       this.#settle();
       this.#link.cancel();
-      this.#queue.end({ error: true, reason: violation });
+      this.#end({ error: true, reason: violation });
       return;
     }
     this.#accept(outcome);
@@ -136,26 +131,23 @@ export class HostcallStream
   next(): Promise<IteratorResult<JsonValue, undefined>> {
     if (this.#consumer === 'observable') return Promise.reject(this.#consumed('an iterator'));
     this.#consumer = 'iterator';
-    if (this.#waiters.size === 0) {
-      const queue = this.#queue;
-      if (queue.size > 0) {
-        const result = this.#toResult(queue.take() as HostcallStreamChunk);
-        // More than half the window still asked for or here: nothing to ask (#topUp's first test).
-        if (this.#outstanding + queue.size <= this.#link.prefetch >> 1) this.#topUp();
-        return Promise.resolve(result);
-      }
-      const ending = this.#ending;
-      if (ending !== undefined) {
-        this.#ending = undefined;
-        this.#released = true;
-        return ending.error ? Promise.reject(ending.reason) : Promise.resolve(DONE);
-      }
+    const chunks = this.#chunks;
+    if (chunks.size > 0) {
+      const result = this.#toResult(chunks.shift() as HostcallStreamChunk);
+      // More than half the window still asked for or here: nothing to ask (#topUp's first test).
+      if (this.#outstanding + chunks.size <= this.#link.prefetch >> 1) this.#topUp();
+      return Promise.resolve(result);
+    }
+    const ending = this.#ending;
+    if (ending !== undefined) {
+      this.#ending = undefined;
+      this.#released = true;
+      return ending.error ? Promise.reject(ending.reason) : Promise.resolve(DONE);
     }
     if (this.#released) return Promise.resolve(DONE);
     const pending = new Promise<IteratorResult<JsonValue, undefined>>((resolve, reject) => {
       this.#waiters.push({ resolve, reject });
     });
-    this.#credit.request(1);
     this.#topUp();
     return pending;
   }
@@ -173,66 +165,88 @@ export class HostcallStream
     this.#expected = event.sequence + 1;
     if (event.isFinal) {
       this.#settle();
-      this.#queue.push(event);
-      this.#queue.end({ error: false });
+      this.#put(event);
+      this.#end({ error: false });
       return;
     }
     if (this.#outstanding > 0) this.#outstanding -= 1;
-    this.#queue.push(event);
+    this.#put(event);
     // More than half the window still asked for or here: nothing to ask (#topUp's first test).
-    if (this.#outstanding + this.#queue.size <= this.#link.prefetch >> 1) this.#topUp();
+    if (this.#outstanding + this.#held() <= this.#link.prefetch >> 1) this.#topUp();
+  }
+
+  /** A chunk for the consumer: to a waiting `next()`, else behind the others. */
+  #put(event: HostcallStreamChunk): void {
+    if (this.#queue !== undefined) {
+      this.#queue.push(event);
+      return;
+    }
+    if (this.#released) return;
+    const waiter = this.#waiters.shift();
+    if (waiter === undefined) this.#chunks.push(event);
+    else waiter.resolve(this.#toResult(event));
+  }
+
+  /** The ending, after the chunks before it. */
+  #end(ending: QueueEnding): void {
+    if (this.#queue !== undefined) this.#queue.end(ending);
+    else if (this.#released) return;
+    else if (this.#chunks.size > 0 || this.#waiters.size === 0) this.#ending = ending;
+    else this.#finishWaiters(ending);
+  }
+
+  /** Chunks here, waiting for the consumer. */
+  #held(): number {
+    return this.#queue === undefined ? this.#chunks.size : this.#queue.size;
   }
 
   /**
-   * Asks the host for more while the queue's valve flows: up to `prefetch` chunks asked for or
-   * waiting here, once at most half of them are (a pull per half window, not per chunk).
+   * Asks the host for more while the consumer takes: up to `prefetch` chunks asked for or
+   * waiting here, once at most half of them are (a pull per half window, not per chunk). An
+   * Observable consumer's queue also needs its valve flowing (the consumer's demand).
    */
   #topUp(): void {
     if (this.#settled || this.#consumer === undefined) return;
     if (this.#flowing) return;
-    if (this.#consumer === 'observable' && this.#sinkDemandless) {
-      this.#flowing = true;
-      this.#outstanding = Number.POSITIVE_INFINITY;
-      this.#link.pull(Number.POSITIVE_INFINITY);
-      return;
+    const queue = this.#queue;
+    if (queue !== undefined) {
+      if (this.#sinkDemandless) {
+        this.#flowing = true;
+        this.#outstanding = Number.POSITIVE_INFINITY;
+        this.#link.pull(Number.POSITIVE_INFINITY);
+        return;
+      }
+      if (queue.upstream.paused || this.#gate.paused) return;
     }
-    if (this.#queue.upstream.paused || this.#gate.paused) return;
     const prefetch = this.#link.prefetch;
-    const held = this.#outstanding + this.#queue.size;
-    if (held > prefetch >> 1 && !(held === 0 && this.#waiters.size > 0)) return;
-    const count = Math.max(prefetch - held, this.#waiters.size - held, 0);
+    const waiting = this.#waiters.size;
+    const held = this.#outstanding + this.#held();
+    if (held > prefetch >> 1 && !(held === 0 && waiting > 0)) return;
+    const count = Math.max(prefetch - held, waiting - held, 0);
     if (count === 0) return;
     this.#outstanding += count;
     this.#link.pull(count);
   }
 
-  #sinkDemandless = false;
-
   #deliverOut(event: HostcallStreamChunk): void {
-    if (this.#sink !== undefined) {
-      this.#sink.next({
-        sequence: event.sequence,
-        kind: 'chunk',
-        content: event.chunk,
-        isFinal: event.isFinal,
-      });
-      return;
-    }
-    const waiter = this.#waiters.shift() as Waiter;
-    waiter.resolve(this.#toResult(event));
+    this.#sink?.next({
+      sequence: event.sequence,
+      kind: 'chunk',
+      content: event.chunk,
+      isFinal: event.isFinal,
+    });
   }
 
   #finishOut(ending: QueueEnding): void {
-    if (this.#sink !== undefined) {
-      if (ending.error) this.#sink.error(ending.reason);
-      else this.#sink.complete();
-      return;
-    }
-    const first = this.#waiters.shift();
-    if (first === undefined) {
-      this.#ending = ending;
-      return;
-    }
+    const sink = this.#sink;
+    if (sink === undefined) return;
+    if (ending.error) sink.error(ending.reason);
+    else sink.complete();
+  }
+
+  /** The first waiter gets the ending, the others `done`. */
+  #finishWaiters(ending: QueueEnding): void {
+    const first = this.#waiters.shift() as Waiter;
     this.#released = true;
     if (ending.error) first.reject(ending.reason);
     else first.resolve(DONE);
@@ -249,14 +263,20 @@ export class HostcallStream
 
   #release(): void {
     if (this.#released && this.#waiters.size === 0) {
-      this.#queue.close();
+      this.#drop();
       return;
     }
     this.#released = true;
-    this.#ending = undefined;
     if (!this.#settled) this.#link.cancel();
-    this.#queue.close();
+    this.#drop();
     for (let waiter = this.#waiters.shift(); waiter; waiter = this.#waiters.shift()) waiter.resolve(DONE);
+  }
+
+  /** Drops what waits for the consumer: nothing more goes out. */
+  #drop(): void {
+    this.#ending = undefined;
+    this.#chunks.clear();
+    this.#queue?.close();
   }
 
   #consumed(by: string): SluiceError {
@@ -275,16 +295,16 @@ export class HostcallStream
     this.#sink = subscriber;
     const demand = demandOf(subscriber);
     this.#sinkDemandless = demand === undefined;
-    const mirror = (paused: boolean) => {
+    const queue = this.#openQueue();
+    const stopDemand = demand?.onChange((paused) => {
       if (paused) this.#gate.pause();
       else {
         this.#gate.resume();
         this.#topUp();
       }
-    };
-    const stopDemand = demand?.onChange(mirror);
+    });
     if (demand?.paused) this.#gate.pause();
-    const stopValve = this.#queue.upstream.onChange((paused) => paused || this.#topUp());
+    const stopValve = queue.upstream.onChange((paused) => paused || this.#topUp());
     this.#credit.request(Number.POSITIVE_INFINITY);
     this.#topUp();
     return () => {
@@ -293,6 +313,32 @@ export class HostcallStream
       this.#sink = undefined;
       this.#release();
     };
+  }
+
+  readonly #credit = new Credit();
+
+  /**
+   * The Observable consumer's queue (the consumer's demand as its gate), with what arrived before
+   * it subscribed moved in, in order.
+   */
+  #openQueue(): DemandQueue<HostcallStreamChunk> {
+    const queue = new DemandQueue<HostcallStreamChunk>(
+      {
+        highWater: this.#link.prefetch,
+        lowWater: Math.floor(this.#link.prefetch / 2),
+        deliver: (event) => this.#deliverOut(event),
+        finish: (ending) => this.#finishOut(ending),
+      },
+      new DemandGate(this.#gate),
+      this.#credit,
+    );
+    for (let event = this.#chunks.shift(); event !== undefined; event = this.#chunks.shift())
+      queue.push(event);
+    const ending = this.#ending;
+    this.#ending = undefined;
+    this.#queue = queue;
+    if (ending !== undefined) queue.end(ending);
+    return queue;
   }
 
   #settle(): void {

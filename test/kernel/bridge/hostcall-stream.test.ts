@@ -160,6 +160,14 @@ describe('HostcallStream as an AsyncIterator', () => {
     ]);
     expect(other.calls).toEqual(['pull 4', 'cancel']);
   });
+  it('what arrived before the first next() is served first, then the ending', async () => {
+    const { stream } = fakeLink();
+    stream.deliver(streamChunk(0, 'a', false));
+    stream.deliver(failure('HTTP_STATUS', '404 Not Found'));
+    expect(await stream.next()).toEqual({ value: 'a', done: false });
+    await expect(stream.next()).rejects.toMatchObject({ code: 'HTTP_STATUS' });
+    expect(await stream.next()).toEqual({ value: undefined, done: true });
+  });
 });
 
 describe('HostcallStream as an Observable', () => {
@@ -212,6 +220,22 @@ describe('HostcallStream as an Observable', () => {
     valve.resume();
     expect(seen).toEqual(['a', 'b', 'c', 'd']);
     expect(calls).toEqual(['pull 3', 'pull 2', 'pull 2']); // one still asked for: two more
+  });
+
+  it('what arrived before the subscriber comes first, then the ending: an error waits behind the chunks', async () => {
+    const { calls, stream } = fakeLink();
+    stream.deliver(streamChunk(0, 'a', false));
+    stream.deliver(streamChunk(1, 'b', false));
+    stream.deliver(failure('EXEC_FAILED', 'spawn x ENOENT'));
+    const seen: unknown[] = [];
+    let failed: unknown;
+    stream.subscribe({
+      next: (event) => seen.push(event.content),
+      error: (error: unknown) => (failed = error),
+    });
+    expect(seen).toEqual(['a', 'b']);
+    expect(failed).toMatchObject({ code: 'EXEC_FAILED', message: 'spawn x ENOENT' });
+    expect(calls).toEqual(['settled']); // settled by the error: nothing more is asked for
   });
 
   it('has one consumer: a second subscriber or an iterator after a subscriber fails', async () => {

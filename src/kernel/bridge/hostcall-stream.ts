@@ -22,8 +22,10 @@ const DONE = Object.freeze({ value: undefined, done: true }) as IteratorResult<J
 
 /**
  * The extension side of one streaming hostcall: both an `AsyncIterableIterator` of chunks and an
- * RxJS `Observable` of chunk events (one consumer, either way). The chunks wait in a
- * {@link DemandQueue}; what the host is asked for (credit, docs/protocol.md) follows its valve.
+ * RxJS `Observable` of chunk events (one consumer, either way). For the iterator the chunks wait
+ * in a ring, or go straight to a waiting `next()`; an Observable consumer gets a
+ * {@link DemandQueue} gated by its demand, and what the host is asked for (credit,
+ * docs/protocol.md) also follows that queue's valve.
  *
  * As an iterator: `next()` resolves with the next chunk, from what is already here or when it
  * arrives; the stream keeps up to `prefetch` chunks (the call's `buffer_size`) asked for ahead of

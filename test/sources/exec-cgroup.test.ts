@@ -4,7 +4,7 @@ import { firstValueFrom, lastValueFrom, type Observable, take, toArray } from 'r
 import { afterEach, describe, expect, it } from 'vitest';
 import { deferred } from '../../src/core/deferred.js';
 import { type ExecError, type ExecEvent, type ExecOptions, type ExecResult, exec } from '../../src/index.js';
-import { cgroupOf, enabledControllers, sluiceCgroupsOf } from '../support/cgroups.js';
+import { cgroupOf, enabledControllers, sluiceCgroupsBefore, sluiceCgroupsOf } from '../support/cgroups.js';
 import { fixture, pollUntil, processesNamed, processesWithTag } from '../support/processes.js';
 import { needs, needsCgroup, needsControllers, requireTool, which } from '../support/system-tools.js';
 
@@ -127,7 +127,6 @@ describe.skipIf(!needs('linux', 'ps') || !needsCgroup())(
     it('a parent that dies of a signal or calls process.exit() takes its runs, daemons and cgroups with it', async () => {
       for (const mode of ['signal', 'exit'] as const) {
         const tag = newTag();
-        const spawnedAt = Date.now();
         const child = execa(
           process.execPath,
           ['--import', 'tsx', fixture('parent-with-daemon.ts'), mode, tag, 'cgroup'],
@@ -136,6 +135,9 @@ describe.skipIf(!needs('linux', 'ps') || !needsCgroup())(
             buffer: false,
           },
         );
+        // A dead process's cgroups may carry the child's pid (a pid reused after a SIGKILL).
+        const pid = child.pid as number;
+        const left = sluiceCgroupsBefore(pid);
         let stdout = '';
         await new Promise<void>((resolve) => {
           child.stdout?.on('data', (data: Buffer) => {
@@ -146,13 +148,13 @@ describe.skipIf(!needs('linux', 'ps') || !needsCgroup())(
         if (mode === 'signal') {
           // Up: the two daemons (and the run's leader, whose script names them), its sluice cgroup and the run's.
           expect(processesWithTag(tag).length).toBeGreaterThanOrEqual(2);
-          expect(sluiceCgroupsOf(child.pid, spawnedAt).length).toBe(2);
+          expect(sluiceCgroupsOf(pid, left).length).toBe(2);
         }
         if (mode === 'signal') child.kill('SIGTERM');
         const result = await child;
         expect(mode === 'signal' ? result.signal : result.exitCode).toBe(mode === 'signal' ? 'SIGTERM' : 3);
         expect(await pollUntil(() => processesWithTag(tag).length === 0, 5_000), mode).toBe(true);
-        expect(sluiceCgroupsOf(child.pid, spawnedAt), mode).toEqual([]);
+        expect(sluiceCgroupsOf(pid, left), mode).toEqual([]);
       }
     });
 

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, rmdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { cgroupSupport } from '../../src/sources/exec/cgroup-support.js';
 import { processAlive } from './processes.js';
 
@@ -9,36 +9,62 @@ export function cgroupBase(): string | undefined {
 }
 
 /**
- * The cgroups sluice made for the runs of process `pid` (this test process by default): its own
- * `sluice-<pid>-<random>` under the base and the runs' cgroups in it. Only these are a test's to
- * check: other processes' sluice cgroups belong to other tests.
- *
- * A process killed by `SIGKILL` leaves its `sluice-<pid>-…` cgroup behind (docs/containment.md),
- * and pids are reused: a later process with the same pid would see that one as its own. So only
- * cgroups changed at or after `since` (epoch ms; for this process, when it started) count — a
- * cgroup directory's mtime is when it was made or last had a run's cgroup made or removed in it.
+ * The `sluice-<pid>-…` cgroups (and their runs' cgroups) under the base, whoever made them.
  */
-export function sluiceCgroupsOf(
-  pid = process.pid,
-  since = pid === process.pid ? performance.timeOrigin : 0,
-): string[] {
+function sluiceCgroupsNamedFor(pid: number): string[] {
   const base = cgroupBase();
   if (base === undefined) return [];
   const found: string[] = [];
   for (const entry of readdirSync(base)) {
     if (!entry.startsWith(`sluice-${pid}-`)) continue;
-    const path = `${base}/${entry}`;
+    found.push(`${base}/${entry}`);
     try {
-      if (statSync(path).mtimeMs < since) continue;
-      found.push(path);
-      for (const run of readdirSync(path, { withFileTypes: true })) {
-        if (run.isDirectory()) found.push(`${path}/${run.name}`);
+      for (const run of readdirSync(`${base}/${entry}`, { withFileTypes: true })) {
+        if (run.isDirectory()) found.push(`${base}/${entry}/${run.name}`);
       }
     } catch {
       // removed meanwhile
     }
   }
   return found;
+}
+
+/** What carries this process's pid before it could make any cgroup: another, dead process's. */
+const leftBeforeThisProcess = new Set(sluiceCgroupsNamedFor(process.pid));
+
+/**
+ * The cgroups sluice made for the runs of process `pid` (this test process by default): its own
+ * `sluice-<pid>-<random>` under the base and the runs' cgroups in it. Only these are a test's to
+ * check: other processes' sluice cgroups belong to other tests.
+ *
+ * A process killed by `SIGKILL` leaves its cgroups behind (docs/containment.md), and pids are
+ * reused, so a cgroup named for a pid may be a dead process's. `left` names those to leave out:
+ * for this process, what carried its pid when this module loaded; for another, take
+ * {@link sluiceCgroupsBefore} right after spawning it, before it can have made any.
+ */
+export function sluiceCgroupsOf(): string[];
+export function sluiceCgroupsOf(pid: number, left: ReadonlySet<string>): string[];
+export function sluiceCgroupsOf(
+  pid: number = process.pid,
+  left: ReadonlySet<string> = leftBeforeThisProcess,
+): string[] {
+  return sluiceCgroupsNamedFor(pid).filter((path) => !left.has(path));
+}
+
+/**
+ * The cgroups named for process `pid` now: take it right after spawning the process (which needs
+ * far longer to start than this takes) and hand it to {@link sluiceCgroupsOf} as `left`.
+ *
+ * @example
+ * ```ts
+ * const child = execa(process.execPath, [script]);
+ * const left = sluiceCgroupsBefore(child.pid);
+ * // … later
+ * expect(sluiceCgroupsOf(child.pid, left)).toEqual([]);
+ * ```
+ */
+export function sluiceCgroupsBefore(pid: number): ReadonlySet<string> {
+  return new Set(sluiceCgroupsNamedFor(pid));
 }
 
 /** The cgroup v2 path of process `pid` (its `0::` line), or `undefined` once it is gone. */
@@ -63,21 +89,20 @@ export function enabledControllers(): string[] {
 }
 
 /**
- * Removes the empty `sluice-<pid>-…` cgroups (and their empty runs' cgroups) that processes no
- * longer alive made or changed at or after `since` (epoch ms), and returns them: what the tests
- * that kill a sluice process with `SIGKILL` leave behind by design (docs/containment.md). A cgroup
- * that still holds a process is left (its `rmdir` fails).
+ * Removes the empty `sluice-<pid>-…` cgroups (and their empty runs' cgroups) of processes no longer
+ * alive, and returns them: what the tests that kill a sluice process with `SIGKILL` leave behind
+ * by design (docs/containment.md), a probe's cgroup included. A cgroup that still holds a process
+ * is left (its `rmdir` fails).
  */
-export function removeCgroupsLeftSince(since: number): string[] {
+export function removeCgroupsOfDeadProcesses(): string[] {
   const base = cgroupBase();
   if (base === undefined) return [];
   const removed: string[] = [];
   for (const entry of readdirSync(base)) {
-    const owner = /^sluice-(\d+)-[0-9a-f]+$/.exec(entry)?.[1];
+    const owner = /^sluice-(\d+)-/.exec(entry)?.[1];
     if (owner === undefined || processAlive(Number(owner))) continue;
     const path = `${base}/${entry}`;
     try {
-      if (statSync(path).mtimeMs < since) continue;
       for (const run of readdirSync(path, { withFileTypes: true })) {
         if (run.isDirectory()) rmdirSync(`${path}/${run.name}`);
       }

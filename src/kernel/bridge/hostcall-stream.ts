@@ -63,7 +63,8 @@ export class HostcallStream
   readonly #link: HostcallStreamLink;
   /**
    * The chunks as they arrived (outcomes), for the iterator — and for whichever consumer comes,
-   * until one does. The iterator takes from here directly: per chunk, one ring and its waiters.
+   * until one does. The iterator takes from here directly: per chunk, one ring and its waiters,
+   * not a demand-gated queue (docs/backpressure.md, "One queue").
    */
   readonly #chunks = new RingQueue<HostcallStreamChunk>();
   /** The ending behind {@link HostcallStream.#chunks}, handed to the `next()` after the last chunk. */
@@ -74,6 +75,11 @@ export class HostcallStream
   #queue: DemandQueue<HostcallStreamChunk> | undefined;
   /** The Observable consumer's demand as the queue's gate (mirrored). */
   readonly #gate = new Valve();
+  /**
+   * The queue's credit: none until the subscriber's demand is mirrored on the gate, then
+   * unbounded (what the host is asked for follows the queue's valve instead).
+   */
+  readonly #credit = new Credit();
   #consumer: 'iterator' | 'observable' | undefined;
   #sink: Subscriber<ChunkEvent<JsonValue>> | undefined;
   #sinkDemandless = false;
@@ -123,7 +129,8 @@ export class HostcallStream
         : sequenceViolation(this.#expected, outcome.sequence, false);
     if (violation !== undefined) {
       this.#settle();
-      this.#link.cancel();
+      // A released stream was cancelled when it was released.
+      if (!this.#released) this.#link.cancel();
       this.#end({ error: true, reason: violation });
       return;
     }
@@ -155,6 +162,9 @@ export class HostcallStream
   }
 
   return(): Promise<IteratorResult<JsonValue, undefined>> {
+    // The iterator was this stream's consumer, even if it never called `next()`: a subscriber
+    // after it fails with STREAM_CONSUMED rather than getting what the host sends after the cancel.
+    this.#consumer ??= 'iterator';
     this.#release();
     return Promise.resolve(DONE);
   }
@@ -192,9 +202,11 @@ export class HostcallStream
   /** The ending, after the chunks before it. */
   #end(ending: QueueEnding): void {
     if (this.#queue !== undefined) this.#queue.end(ending);
-    else if (this.#released) return;
-    else if (this.#chunks.size > 0 || this.#waiters.size === 0) this.#ending = ending;
-    else this.#finishWaiters(ending);
+    else if (this.#chunks.size > 0) this.#ending = ending;
+    // Waiting `next()` calls are settled even when the stream was released: a final null chunk
+    // released it while handing `done` to the first of them.
+    else if (this.#waiters.size > 0) this.#finishWaiters(ending);
+    else if (!this.#released) this.#ending = ending;
   }
 
   /** Chunks here, waiting for the consumer. */
@@ -208,7 +220,7 @@ export class HostcallStream
    * Observable consumer's queue also needs its valve flowing (the consumer's demand).
    */
   #topUp(): void {
-    if (this.#settled || this.#consumer === undefined) return;
+    if (this.#settled || this.#released || this.#consumer === undefined) return;
     if (this.#flowing) return;
     const queue = this.#queue;
     if (queue !== undefined) {
@@ -277,7 +289,7 @@ export class HostcallStream
   /** Drops what waits for the consumer: nothing more goes out. */
   #drop(): void {
     this.#ending = undefined;
-    this.#chunks.clear();
+    if (this.#chunks.size > 0) this.#chunks.clear();
     this.#queue?.close();
   }
 
@@ -316,8 +328,6 @@ export class HostcallStream
       this.#release();
     };
   }
-
-  readonly #credit = new Credit();
 
   /**
    * The Observable consumer's queue (the consumer's demand as its gate), with what arrived before

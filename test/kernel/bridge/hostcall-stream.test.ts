@@ -160,6 +160,43 @@ describe('HostcallStream as an AsyncIterator', () => {
     ]);
     expect(other.calls).toEqual(['pull 4', 'cancel']);
   });
+
+  it('several next() calls waiting when a final null chunk arrives: each one gets done', async () => {
+    const { stream } = fakeLink();
+    const waiting = [stream.next(), stream.next(), stream.next()];
+    stream.deliver(streamChunk(0, null, true));
+    expect(await Promise.all(waiting)).toEqual([
+      { value: undefined, done: true },
+      { value: undefined, done: true },
+      { value: undefined, done: true },
+    ]);
+  });
+
+  it('after a break, what the host still sends asks for nothing more, and a late sequence error does not cancel again', async () => {
+    const { calls, stream } = fakeLink(4);
+    stream.deliver(streamChunk(0, 'a', false));
+    for await (const _value of stream) break;
+    for (let n = 1; n <= 3; n += 1) stream.deliver(streamChunk(n, `line ${n}`, false));
+    stream.deliver(streamChunk(9, 'out of order', false));
+    expect(calls).toEqual(['pull 4', 'cancel', 'settled']);
+    expect(await stream.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it('return() before any next() makes the iterator the consumer: a subscriber after it fails', async () => {
+    const { calls, stream } = fakeLink();
+    await stream.return();
+    stream.deliver(streamChunk(0, 'sent before the cancel arrived', false));
+    let failed: unknown;
+    const seen: unknown[] = [];
+    stream.subscribe({
+      next: (event) => seen.push(event.content),
+      error: (error: unknown) => (failed = error),
+    });
+    expect(isSluiceError(failed, 'STREAM_CONSUMED')).toBe(true);
+    expect(seen).toEqual([]);
+    expect(calls).toEqual(['cancel']);
+  });
+
   it('what arrived before the first next() is served first, then the ending', async () => {
     const { stream } = fakeLink();
     stream.deliver(streamChunk(0, 'a', false));
@@ -236,6 +273,39 @@ describe('HostcallStream as an Observable', () => {
     expect(seen).toEqual(['a', 'b']);
     expect(failed).toMatchObject({ code: 'EXEC_FAILED', message: 'spawn x ENOENT' });
     expect(calls).toEqual(['settled']); // settled by the error: nothing more is asked for
+  });
+
+  it('a subscriber that comes after the stream ended with nothing before it gets the ending at once', async () => {
+    const ended = fakeLink().stream;
+    ended.deliver(streamChunk(0, null, true));
+    expect(await lastValueFrom(ended.pipe(toArray()))).toEqual([
+      { sequence: 0, kind: 'chunk', content: null, isFinal: true },
+    ]);
+    const failed = fakeLink().stream;
+    failed.deliver(failure('UNSUPPORTED', 'no handler for `x`'));
+    await expect(lastValueFrom(failed)).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+  });
+
+  it('chunks that arrived before a subscriber whose demand is paused wait until it resumes', () => {
+    const { stream } = fakeLink(4);
+    stream.deliver(streamChunk(0, 'a', false));
+    stream.deliver(streamChunk(1, 'b', false));
+    const valve = new Valve();
+    valve.pause();
+    const seen: unknown[] = [];
+    subscribeWithDemand(stream, valve, { next: (event) => seen.push(event.content) });
+    expect(seen).toEqual([]);
+    valve.resume();
+    expect(seen).toEqual(['a', 'b']);
+  });
+
+  it('take(1) over chunks that arrived before the subscriber: one chunk, one cancel', () => {
+    const { calls, stream } = fakeLink();
+    for (let n = 0; n < 3; n += 1) stream.deliver(streamChunk(n, n, false));
+    const seen: unknown[] = [];
+    stream.pipe(take(1)).subscribe((event) => seen.push(event.content));
+    expect(seen).toEqual([0]);
+    expect(calls).toEqual(['pull Infinity', 'cancel']); // as with a synchronous source, above
   });
 
   it('has one consumer: a second subscriber or an iterator after a subscriber fails', async () => {

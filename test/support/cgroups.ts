@@ -30,7 +30,7 @@ function sluiceCgroupsNamedFor(pid: number): string[] {
 }
 
 /** What carries this process's pid before it could make any cgroup: another, dead process's. */
-const leftBeforeThisProcess = new Set(sluiceCgroupsNamedFor(process.pid));
+const leftBeforeThisProcess = sluiceCgroupsBefore(process.pid);
 
 /**
  * The cgroups sluice made for the runs of process `pid` (this test process by default): its own

@@ -3,7 +3,6 @@ import type { ChunkEvent } from '../../core/chunk.js';
 import { Valve } from '../../core/demand.js';
 import { demandOf } from '../../core/demand-of.js';
 import { SluiceError } from '../../core/errors/sluice-error.js';
-import { Credit } from '../../core/queue/credit.js';
 import { DemandGate } from '../../core/queue/demand-gate.js';
 import { DemandQueue, type QueueEnding } from '../../core/queue/demand-queue.js';
 import { RingQueue } from '../../core/queue/ring-queue.js';
@@ -73,13 +72,11 @@ export class HostcallStream
   readonly #waiters = new RingQueue<Waiter>();
   /** An Observable consumer's queue, made when it subscribes: its valve follows the consumer's demand. */
   #queue: DemandQueue<HostcallStreamChunk> | undefined;
-  /** The Observable consumer's demand as the queue's gate (mirrored). */
-  readonly #gate = new Valve();
   /**
-   * The queue's credit: none until the subscriber's demand is mirrored on the gate, then
-   * unbounded (what the host is asked for follows the queue's valve instead).
+   * The Observable consumer's demand as the queue's gate (mirrored). Closed while the subscriber
+   * is being set up, so that what arrived before it waits until then.
    */
-  readonly #credit = new Credit();
+  readonly #gate = new Valve();
   #consumer: 'iterator' | 'observable' | undefined;
   #sink: Subscriber<ChunkEvent<JsonValue>> | undefined;
   #sinkDemandless = false;
@@ -264,6 +261,11 @@ export class HostcallStream
     this.#released = true;
     if (ending.error) first.reject(ending.reason);
     else first.resolve(DONE);
+    this.#endWaiters();
+  }
+
+  /** Every waiting `next()` gets `done`. */
+  #endWaiters(): void {
     for (let waiter = this.#waiters.shift(); waiter; waiter = this.#waiters.shift()) waiter.resolve(DONE);
   }
 
@@ -283,7 +285,7 @@ export class HostcallStream
     this.#released = true;
     if (!this.#settled) this.#link.cancel();
     this.#drop();
-    for (let waiter = this.#waiters.shift(); waiter; waiter = this.#waiters.shift()) waiter.resolve(DONE);
+    this.#endWaiters();
   }
 
   /** Drops what waits for the consumer: nothing more goes out. */
@@ -309,6 +311,7 @@ export class HostcallStream
     this.#sink = subscriber;
     const demand = demandOf(subscriber);
     this.#sinkDemandless = demand === undefined;
+    this.#gate.pause();
     const queue = this.#openQueue();
     const stopDemand = demand?.onChange((paused) => {
       if (paused) this.#gate.pause();
@@ -317,9 +320,8 @@ export class HostcallStream
         this.#topUp();
       }
     });
-    if (demand?.paused) this.#gate.pause();
     const stopValve = queue.upstream.onChange((paused) => paused || this.#topUp());
-    this.#credit.request(Number.POSITIVE_INFINITY);
+    if (demand?.paused !== true) this.#gate.resume();
     this.#topUp();
     return () => {
       stopDemand?.();
@@ -342,7 +344,6 @@ export class HostcallStream
         finish: (ending) => this.#finishOut(ending),
       },
       new DemandGate(this.#gate),
-      this.#credit,
     );
     for (let event = this.#chunks.shift(); event !== undefined; event = this.#chunks.shift())
       queue.push(event);

@@ -1,4 +1,4 @@
-import type { QueueOutlet } from './queue-outlet.js';
+import type { OutletListener, QueueOutlet } from './queue-outlet.js';
 
 /**
  * A {@link QueueOutlet} that lets out as many values as were asked for: each value spends one
@@ -14,7 +14,7 @@ import type { QueueOutlet } from './queue-outlet.js';
  */
 export class Credit implements QueueOutlet {
   #count: number;
-  #wake: () => void = () => {};
+  #queue: OutletListener | undefined;
   readonly held = 0;
   readonly holdsProducer = false;
 
@@ -35,17 +35,17 @@ export class Credit implements QueueOutlet {
   /** Allows `count` more values out. */
   request(count: number): void {
     this.#count += count;
-    this.#wake();
+    this.#queue?.drain();
   }
 
   sent(): void {
     this.#count -= 1;
   }
 
-  watch(wake: () => void): () => void {
-    this.#wake = wake;
+  watch(queue: OutletListener): () => void {
+    this.#queue = queue;
     return () => {
-      this.#wake = () => {};
+      this.#queue = undefined;
     };
   }
 }

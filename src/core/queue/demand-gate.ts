@@ -1,5 +1,5 @@
 import type { Demand } from '../demand.js';
-import type { QueueOutlet } from './queue-outlet.js';
+import type { OutletListener, QueueOutlet } from './queue-outlet.js';
 
 /**
  * A {@link QueueOutlet} open while a downstream {@link Demand} flows: a queue's values go out only
@@ -35,7 +35,7 @@ export class DemandGate implements QueueOutlet {
 
   sent(): void {}
 
-  watch(wake: () => void): () => void {
-    return this.#demand.onChange(wake);
+  watch(queue: OutletListener): () => void {
+    return this.#demand.onChange(() => queue.drain());
   }
 }

@@ -1,5 +1,5 @@
 import { Valve } from '../demand.js';
-import type { QueueOutlet } from './queue-outlet.js';
+import type { OutletListener, QueueOutlet } from './queue-outlet.js';
 import { RingQueue } from './ring-queue.js';
 
 /** How a {@link DemandQueue}'s producer ended: completed, or failed with `reason`. */
@@ -17,7 +17,14 @@ export interface QueueStore<T> {
   clear(): void;
 }
 
-/** What every {@link DemandQueue} has: its water marks and where its values and its ending go. */
+/**
+ * What every {@link DemandQueue} has: its water marks and where its values and its ending go. The
+ * water marks and the store are read once, when the queue is made. `deliver` and `finish` are
+ * called as methods of this object, each time: a class whose methods they are gives their call
+ * sites one function for all its instances, and V8's optimized code then survives a new stream
+ * (docs/benchmarks.md, "One call target per call site"). An object literal of arrow functions
+ * works as well.
+ */
 export interface DemandQueueOptions<T> {
   /** The producer is paused once this many values wait (counting what the outlets hold). */
   readonly highWater: number;
@@ -74,8 +81,8 @@ export class DemandQueue<T> {
   readonly #direct: boolean;
   readonly #highWater: number;
   readonly #lowWater: number;
-  readonly #deliver: (value: T) => void;
-  readonly #finish: (ending: QueueEnding) => void;
+  /** The options: `deliver` and `finish` are called as their methods. */
+  readonly #ends: DemandQueueOptions<T>;
   readonly #outlet: QueueOutlet | undefined;
   #ending: QueueEnding | undefined;
   #done = false;
@@ -87,8 +94,7 @@ export class DemandQueue<T> {
     this.#direct = options.store === undefined;
     this.#highWater = options.highWater;
     this.#lowWater = options.lowWater ?? options.highWater - 1;
-    this.#deliver = options.deliver;
-    this.#finish = options.finish;
+    this.#ends = options;
     this.#outlet =
       outlets.length === 0 ? undefined : outlets.reduce((both, next) => new BothOutlets(both, next));
     // Written a second time, as the end of the queue writes them: V8 takes a field written once for
@@ -98,7 +104,7 @@ export class DemandQueue<T> {
     this.#done = false;
     // An outlet that opens lets values out; one that closes needs only the valve's check, which
     // drain() makes when it ends (or the drain under way, when it ends).
-    this.#stopOutlet = this.#outlet?.watch(() => this.drain());
+    this.#stopOutlet = this.#outlet?.watch(this);
     this.#update();
   }
 
@@ -130,7 +136,7 @@ export class DemandQueue<T> {
       // As in drain(): what the consumer pushes (or ends) while it is handed this value waits behind it.
       this.#draining = true;
       try {
-        this.#deliver(value);
+        this.#ends.deliver(value);
       } finally {
         this.#draining = false;
       }
@@ -190,7 +196,7 @@ export class DemandQueue<T> {
           const value = store.shift() as T;
           outlet?.sent();
           if (this.upstream.paused) this.upstream.progress();
-          this.#deliver(value);
+          this.#ends.deliver(value);
           if (this.#done) return;
         }
       } finally {
@@ -213,7 +219,7 @@ export class DemandQueue<T> {
   #end(): void {
     const ending = this.#ending as QueueEnding;
     this.close();
-    this.#finish(ending);
+    this.#ends.finish(ending);
   }
 
   #update(): void {
@@ -259,9 +265,9 @@ class BothOutlets implements QueueOutlet {
     this.#second.sent();
   }
 
-  watch(wake: () => void): () => void {
-    const stopFirst = this.#first.watch(wake);
-    const stopSecond = this.#second.watch(wake);
+  watch(queue: OutletListener): () => void {
+    const stopFirst = this.#first.watch(queue);
+    const stopSecond = this.#second.watch(queue);
     return () => {
       stopFirst();
       stopSecond();

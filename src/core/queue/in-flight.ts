@@ -1,4 +1,4 @@
-import type { QueueOutlet } from './queue-outlet.js';
+import type { OutletListener, QueueOutlet } from './queue-outlet.js';
 
 /**
  * A {@link QueueOutlet} that counts every value that went out as still held downstream until
@@ -15,7 +15,7 @@ import type { QueueOutlet } from './queue-outlet.js';
  */
 export class InFlight implements QueueOutlet {
   #held = 0;
-  #wake: () => void = () => {};
+  #queue: OutletListener | undefined;
   readonly open = true;
   readonly holdsProducer = false;
 
@@ -27,7 +27,7 @@ export class InFlight implements QueueOutlet {
   /** Counts `count` more values as held downstream (values handed on some other way). */
   hold(count = 1): void {
     this.#held += count;
-    this.#wake();
+    this.#queue?.drain();
   }
 
   /**
@@ -36,17 +36,17 @@ export class InFlight implements QueueOutlet {
    */
   release(count = 1, wake = true): void {
     this.#held = Math.max(0, this.#held - count);
-    if (wake) this.#wake();
+    if (wake) this.#queue?.drain();
   }
 
   sent(): void {
     this.#held += 1;
   }
 
-  watch(wake: () => void): () => void {
-    this.#wake = wake;
+  watch(queue: OutletListener): () => void {
+    this.#queue = queue;
     return () => {
-      this.#wake = () => {};
+      this.#queue = undefined;
     };
   }
 }

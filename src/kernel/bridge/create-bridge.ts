@@ -1,4 +1,5 @@
 import { SluiceError } from '../../core/errors/sluice-error.js';
+import { LastHitMap } from '../../core/last-hit-map.js';
 import { optionError } from '../../core/option-error.js';
 import { readFunction } from '../../core/read-function.js';
 import { type HostcallOutcome, streamChunk, success } from '../protocol/hostcall-outcome.js';
@@ -10,6 +11,7 @@ import type { BridgeTransport } from './bridge-transport.js';
 import { checkHostOutcome } from './check-host-outcome.js';
 import { decodeOutcome } from './decode-outcome.js';
 import { HostcallStream } from './hostcall-stream.js';
+import type { HostcallStreamLink } from './hostcall-stream-link.js';
 import { inProcessDelivery } from './in-process-delivery.js';
 import { isScalarChunk } from './is-scalar-chunk.js';
 
@@ -46,7 +48,7 @@ type Pending =
  */
 export function createBridge(options: BridgeOptions): Bridge {
   const callIds = readCallIds(options);
-  const calls = new Map<string, Pending>();
+  const calls = new LastHitMap<string, Pending>();
   let ignored = 0;
   let invalid = 0;
 
@@ -99,14 +101,7 @@ export function createBridge(options: BridgeOptions): Bridge {
       const payload = toWireNames(fields);
       const prefetch =
         typeof payload.buffer_size === 'number' && payload.buffer_size > 0 ? payload.buffer_size : 16;
-      const stream = new HostcallStream(callId, {
-        prefetch,
-        pull: (count) => transport.pull(callId, count),
-        cancel: () => transport.cancelStream(callId),
-        settled: () => {
-          if (calls.get(callId)?.type === 'stream') calls.delete(callId);
-        },
-      });
+      const stream = new HostcallStream(callId, new StreamLink(callId, prefetch, transport, calls));
       calls.set(callId, { type: 'stream', stream });
       transport.send({ callId, kind, payload: { ...payload, stream: true } });
       return stream;
@@ -139,6 +134,37 @@ function inProcessEntry(
     if (pending && pending.type === 'stream') pending.stream.deliver(outcome);
     else complete(callId, outcome);
   };
+}
+
+/**
+ * A stream's way back to its bridge: methods, not closures made per stream, so that the stream's
+ * call sites see one function for every stream and V8's optimized code holds for the next one
+ * (docs/benchmarks.md, "One call target per call site").
+ */
+class StreamLink implements HostcallStreamLink {
+  readonly prefetch: number;
+  readonly #callId: string;
+  readonly #transport: BridgeTransport;
+  readonly #calls: Map<string, Pending>;
+
+  constructor(callId: string, prefetch: number, transport: BridgeTransport, calls: Map<string, Pending>) {
+    this.prefetch = prefetch;
+    this.#callId = callId;
+    this.#transport = transport;
+    this.#calls = calls;
+  }
+
+  pull(count: number): void {
+    this.#transport.pull(this.#callId, count);
+  }
+
+  cancel(): void {
+    this.#transport.cancelStream(this.#callId);
+  }
+
+  settled(): void {
+    if (this.#calls.get(this.#callId)?.type === 'stream') this.#calls.delete(this.#callId);
+  }
 }
 
 /** Checks the transport's three methods (it may carry more: it is not an options bag); returns the call id source. */

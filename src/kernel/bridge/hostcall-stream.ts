@@ -179,21 +179,33 @@ export class HostcallStream
       return;
     }
     if (this.#outstanding > 0) this.#outstanding -= 1;
-    this.#put(event);
-    // More than half the window still asked for or here: nothing to ask (#topUp's first test).
-    if (this.#outstanding + this.#held() <= this.#link.prefetch >> 1) this.#topUp();
+    // A chunk that waits here leaves the window as full as it was (one less asked for, one more
+    // here), and the consumer's next `next()` looks at it. One handed straight out may leave it
+    // half empty. The test is made here, where every stream's first chunk goes (to its first
+    // `next()`), not on a count that comes low only now and then: a call V8 has not seen made when
+    // it optimizes this path would throw that code away mid-stream (docs/benchmarks.md, "One call
+    // target per call site").
+    if (this.#put(event)) this.#topUp();
   }
 
-  /** A chunk for the consumer: to a waiting `next()`, else behind the others. */
-  #put(event: HostcallStreamChunk): void {
+  /**
+   * A chunk for the consumer: to a waiting `next()`, else behind the others. Returns whether the
+   * window may now have room to ask for more: the chunk went to a waiting `next()`, or into a
+   * subscriber's queue (which may have handed it on).
+   */
+  #put(event: HostcallStreamChunk): boolean {
     if (this.#queue !== undefined) {
       this.#queue.push(event);
-      return;
+      return true;
     }
-    if (this.#released) return;
+    if (this.#released) return false;
     const waiter = this.#waiters.shift();
-    if (waiter === undefined) this.#chunks.push(event);
-    else waiter.resolve(this.#toResult(event));
+    if (waiter === undefined) {
+      this.#chunks.push(event);
+      return false;
+    }
+    waiter.resolve(this.#toResult(event));
+    return true;
   }
 
   /** The ending, after the chunks before it. */

@@ -1,3 +1,4 @@
+import { LastHitMap } from '../../core/last-hit-map.js';
 import type { HostStream } from './host-stream.js';
 
 interface Entry {
@@ -23,7 +24,7 @@ export class CallRegistry {
   /** Every call in flight, oldest first (for iteration). */
   readonly #entries = new Set<Entry>();
   /** The same entries by extension id, then call id: a lookup (a pull per chunk) builds no key string. */
-  readonly #index = new Map<string, Map<string, Entry>>();
+  readonly #index = new LastHitMap<string, LastHitMap<string, Entry>>();
 
   /** Whether `callId` of `extensionId` is in flight. */
   has(extensionId: string, callId: string): boolean {
@@ -41,7 +42,7 @@ export class CallRegistry {
     this.#entries.add(entry);
     let calls = this.#index.get(extensionId);
     if (calls === undefined) {
-      calls = new Map();
+      calls = new LastHitMap();
       this.#index.set(extensionId, calls);
     }
     calls.set(callId, entry);

@@ -1,3 +1,4 @@
+import { LastHitMap } from '../../core/last-hit-map.js';
 import { optionError } from '../../core/option-error.js';
 import { failure, type HostcallOutcome } from '../protocol/hostcall-outcome.js';
 import { createMacrotaskScheduler, type MacrotaskScheduler } from '../scheduler/macrotask-scheduler.js';
@@ -47,7 +48,7 @@ import { type ValidatedHostcall, validateHostcall } from './validate-hostcall.js
 export function createHost(options: HostOptions = {}): Host {
   const { scheduler, logger, producers, handlers } = readHostOptions(options);
   const queue = scheduler ?? createMacrotaskScheduler<HostcallOutcome>();
-  const deliveries = new Map<string, HostDelivery>();
+  const deliveries = new LastHitMap<string, HostDelivery>();
   const calls = new CallRegistry();
   const complete = (extensionId: string, callId: string, outcome: HostcallOutcome): void => {
     calls.delete(extensionId, callId);

@@ -1,10 +1,11 @@
 import { type Observable, type Subscriber, Subscription } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
-import { offerDirectSink } from '../../core/direct-sink.js';
+import type { Valve } from '../../core/demand.js';
+import { type DirectSink, offerDirectSink } from '../../core/direct-sink.js';
 import { SequenceError } from '../../core/errors/sequence-error.js';
 import { optionError } from '../../core/option-error.js';
 import { Credit } from '../../core/queue/credit.js';
-import { DemandQueue } from '../../core/queue/demand-queue.js';
+import { DemandQueue, type DemandQueueOptions } from '../../core/queue/demand-queue.js';
 import { InFlight } from '../../core/queue/in-flight.js';
 import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
 import { ObserverSubscriber } from '../../core/subscriber-chain.js';
@@ -79,8 +80,20 @@ export function openHostStream(config: HostStreamConfig): HostStream {
   return new ChannelledHostStream(config);
 }
 
-/** One streaming hostcall's host side, as {@link openHostStream} describes it. */
-class ChannelledHostStream implements HostStream {
+/**
+ * One streaming hostcall's host side, as {@link openHostStream} describes it.
+ *
+ * It is also its channel's options (`highWater`, `deliver`, `finish`) and its producer's direct
+ * sink (`demand`, `push`): methods, not closures made per stream, so that the call sites in
+ * `DemandQueue` and `mapDirect` see one function for every stream, and the code V8 optimized for
+ * one stream holds for the next (docs/benchmarks.md, "One call target per call site"). Being the
+ * options, a member named like another of `DemandQueueOptions` (`lowWater`, `store`) would
+ * configure the channel. The scheduler's `onDelivered` hook (`release`) stays a closure: the
+ * trace (docs/benchmarks.md) shows nothing thrown away at its call.
+ */
+class ChannelledHostStream
+  implements HostStream, DemandQueueOptions<JsonValue>, DirectSink<ChunkEvent<JsonValue>>
+{
   readonly extensionId: string;
   readonly callId: string;
   private readonly config: HostStreamConfig;
@@ -107,12 +120,7 @@ class ChannelledHostStream implements HostStream {
     this.callId = config.callId;
     this.overflowLimit = limitFor(config.bufferSize);
     this.stall = new StallTimer(config.scheduler, config.stallTimeoutMs, () => this.stalled());
-    // Capacity `bufferSize` with no hysteresis: the producer resumes as soon as a slot frees.
-    this.channel = new DemandQueue<JsonValue>(
-      { highWater: config.bufferSize, deliver: this.moveChunk, finish: this.moveEnding },
-      this.credits,
-      this.inFlight,
-    );
+    this.channel = new DemandQueue<JsonValue>(this, this.credits, this.inFlight);
     this.stopStall = this.channel.upstream.onChange((paused) =>
       paused ? this.stall.start() : this.stall.stop(),
     );
@@ -122,6 +130,16 @@ class ChannelledHostStream implements HostStream {
     this.reason = undefined;
     this.ending = undefined;
     this.held = undefined;
+  }
+
+  /** The channel's capacity (`bufferSize`, with no hysteresis: the producer resumes as soon as a slot frees). */
+  get highWater(): number {
+    return this.config.bufferSize;
+  }
+
+  /** The channel's valve: what the producer's direct `push` follows. */
+  get demand(): Valve {
+    return this.channel.upstream;
   }
 
   get channelled(): number {
@@ -162,10 +180,7 @@ class ChannelledHostStream implements HostStream {
     // while the channel's valve flows, and the rest of a read in hand waits in the channel, counted
     // (the overshoot of "Capacity"): the valve then turns once per read, not once per chunk
     // (docs/benchmarks.md). That rest is not demand ignored, so it is not checked for overflow.
-    offerDirectSink<Subscriber<ChunkEvent<JsonValue>>, ChunkEvent<JsonValue>>(subscriber, {
-      demand: this.channel.upstream,
-      push: (event) => this.take(event, false),
-    });
+    offerDirectSink<Subscriber<ChunkEvent<JsonValue>>, ChunkEvent<JsonValue>>(subscriber, this);
     subscribeWithDemand(producer, this.channel.upstream, subscriber, this.subscription);
   }
 
@@ -179,19 +194,24 @@ class ChannelledHostStream implements HostStream {
     if (!this.isClosed) this.close(streamChunk(this.sequence, null, true), reason);
   }
 
-  /** A chunk moves from the channel to the scheduler queue, taking the next sequence. */
-  private readonly moveChunk = (chunk: JsonValue): void => {
+  /** The producer's direct push: a chunk into the channel (see `start`). */
+  push(event: ChunkEvent<JsonValue>): void {
+    this.take(event, false);
+  }
+
+  /** The channel's `deliver`: a chunk moves to the scheduler queue, taking the next sequence. */
+  deliver(chunk: JsonValue): void {
     const { scheduler, extensionId, callId } = this.config;
     scheduler.enqueue(extensionId, callId, streamChunk(this.sequence, chunk, false), this.release);
     this.sequence += 1;
-  };
+  }
 
-  /** The producer's ending moves once every chunk before it has. */
-  private readonly moveEnding = (): void => {
+  /** The channel's `finish`: the producer's ending moves once every chunk before it has. */
+  finish(): void {
     const last = this.ending as Ending;
     if (last.type === 'error') this.close(last.outcome, 'error');
     else this.close(streamChunk(this.sequence, last.chunk, true), 'final');
-  };
+  }
 
   /**
    * A delivered chunk frees its slot, and the stall clock starts over: a stream still at capacity
@@ -220,12 +240,12 @@ class ChannelledHostStream implements HostStream {
       this.end({ type: 'error', outcome: toFailure(error) });
     } else if (event.isFinal) this.held = { type: 'final', chunk: event.content };
     // The channel ignores what comes after its end (and after a close) by itself.
-    else if (checkOverflow) this.push(event.content);
+    else if (checkOverflow) this.admit(event.content);
     else this.channel.push(event.content);
   }
 
   /** A producer that ignores the pause is cut off once `overflowLimit` chunks are undelivered. */
-  private push(chunk: JsonValue): void {
+  private admit(chunk: JsonValue): void {
     const { channel } = this;
     const waiting = channel.size;
     channel.push(chunk);

@@ -107,9 +107,12 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   // The FIFO: two parallel arrays (a task and its hook at the same index) used from `head` to
   // `tail`. A delivered slot is cleared at once (a delivered outcome is garbage while it is young)
   // and the indices go back to 0 whenever the queue empties: no wrapper object per enqueue, and
-  // no reallocation while the queue stays small.
-  readonly #tasks: (Macrotask<O> | undefined)[] = [];
-  readonly #hooks: ((() => void) | undefined)[] = [];
+  // no reallocation while the queue stays small. Both start with the elements kind they keep
+  // (objects or `undefined`, emptied in the constructor): an empty array literal holds small
+  // integers until its first task, and the code V8 optimized for one scheduler's arrays would not
+  // take the next scheduler's (docs/benchmarks.md, "One call target per call site").
+  readonly #tasks: (Macrotask<O> | undefined)[] = [undefined];
+  readonly #hooks: ((() => void) | undefined)[] = [undefined];
   #head = 0;
   #tail = 0;
   #seq = 0;
@@ -131,7 +134,10 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     private readonly driver: SchedulerLike | 'manual' | undefined,
     private readonly batch: number,
     private deliver: ((task: Macrotask<O>) => void) | undefined,
-  ) {}
+  ) {
+    this.#tasks.length = 0;
+    this.#hooks.length = 0;
+  }
 
   get size(): number {
     return this.#tail - this.#head;

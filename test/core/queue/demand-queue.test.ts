@@ -46,7 +46,7 @@ function composeQueue<T>(options: Composition<T>) {
           return inFlight.held;
         },
         sent: () => {},
-        watch: (wake) => inFlight.watch(wake),
+        watch: (queue) => inFlight.watch(queue),
       };
   outlets.push(held);
   const queue = new DemandQueue<T>(options, ...outlets);

@@ -48,6 +48,18 @@ describe('HostcallStream as an AsyncIterator', () => {
     expect(calls).toEqual(['pull 4', 'pull 2']); // two wait, none asked for: top up to 4
   });
 
+  it('a chunk handed straight to a waiting next() tops the window up at once, before the next next()', async () => {
+    const { calls, stream } = fakeLink(4);
+    const first = stream.next();
+    stream.deliver(streamChunk(0, 'a', false));
+    expect(await first).toEqual({ value: 'a', done: false });
+    const second = stream.next(); // nothing here: it waits, 3 still asked for
+    expect(calls).toEqual(['pull 4']);
+    stream.deliver(streamChunk(1, 'b', false)); // to the waiting next(): 2 asked for, none here
+    expect(calls).toEqual(['pull 4', 'pull 2']);
+    expect(await second).toEqual({ value: 'b', done: false });
+  });
+
   it('yields a final non-null chunk, then ends', async () => {
     const { stream } = fakeLink();
     stream.deliver(streamChunk(0, 'a', false));

@@ -6,7 +6,10 @@
 // order alternating from round to round, on `cat` of `lines` 60-byte lines. It prints, per variant
 // and build, the CPU time per line of this process (user + system; `cat`'s is not counted) for
 // every round and the median, and the median wall-clock rate. On a shared machine the CPU figures,
-// compared within a round, are the steady ones (docs/benchmarks.md).
+// compared within a round, are the steady ones (docs/benchmarks.md). Each build runs its own bench
+// modules: a build from 2026-12-04 (second night) on keeps one kernel host for every round of
+// `kernel-stream`, an older one makes a host per round, so that variant compares more than the
+// library between those two.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';

@@ -28,19 +28,25 @@ export class RingQueue<T> {
 
   /** Appends `value`; always `true` (the store contract of {@link DemandQueue}). */
   push(value: T): boolean {
-    if (this.#size === this.#items.length) this.#grow();
-    this.#items[(this.#head + this.#size) & this.#mask] = value;
-    this.#size += 1;
+    // Locals rather than repeated field reads: every stream inlines these two methods for each
+    // value, where their size counts (docs/benchmarks.md, "Smaller hot functions").
+    const size = this.#size;
+    if (size === this.#items.length) this.#grow();
+    this.#items[(this.#head + size) & this.#mask] = value;
+    this.#size = size + 1;
     return true;
   }
 
   /** Removes and returns the oldest value, or `undefined` when empty. */
   shift(): T | undefined {
-    if (this.#size === 0) return undefined;
-    const value = this.#items[this.#head];
-    this.#items[this.#head] = undefined;
-    this.#head = (this.#head + 1) & this.#mask;
-    this.#size -= 1;
+    const size = this.#size;
+    if (size === 0) return undefined;
+    const items = this.#items;
+    const head = this.#head;
+    const value = items[head];
+    items[head] = undefined;
+    this.#head = (head + 1) & this.#mask;
+    this.#size = size - 1;
     return value;
   }
 

@@ -231,17 +231,21 @@ class ChannelledHostStream
    * "Composed runs").
    */
   private take(event: ChunkEvent<JsonValue>, checkOverflow: boolean): void {
-    if (this.held !== undefined) {
-      const error = new SequenceError({
-        rule: 'final-before-complete',
-        expected: undefined,
-        received: event.sequence,
-      });
-      this.end({ type: 'error', outcome: toFailure(error) });
-    } else if (event.isFinal) this.held = { type: 'final', chunk: event.content };
+    if (this.held !== undefined) this.refuseAfterFinal(event);
+    else if (event.isFinal) this.held = { type: 'final', chunk: event.content };
     // The channel ignores what comes after its end (and after a close) by itself.
     else if (checkOverflow) this.admit(event.content);
     else this.channel.push(event.content);
+  }
+
+  /** An event after the producer's final event: the stream ends with `STREAM_SEQUENCE`. */
+  private refuseAfterFinal(event: ChunkEvent<JsonValue>): void {
+    const error = new SequenceError({
+      rule: 'final-before-complete',
+      expected: undefined,
+      received: event.sequence,
+    });
+    this.end({ type: 'error', outcome: toFailure(error) });
   }
 
   /** A producer that ignores the pause is cut off once `overflowLimit` chunks are undelivered. */

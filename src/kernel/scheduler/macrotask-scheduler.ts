@@ -144,9 +144,8 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   }
 
   now(): number {
-    if (!this.#inTurn) return this.clock.now();
-    if (this.#turnNow === undefined) this.#turnNow = this.clock.now();
-    return this.#turnNow;
+    // Small enough to be inlined where a stream restarts its stall clock at every delivery.
+    return this.#turnNow ?? this.#readClock();
   }
 
   nextSeq(): number {
@@ -160,7 +159,8 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     this.#tasks[this.#tail] = task;
     this.#hooks[this.#tail] = onDelivered;
     this.#tail += 1;
-    this.#arm();
+    // Armed already for all but the first task of a turn: the test is all that enqueue inlines.
+    if (!this.#armed) this.#arm();
     return task;
   }
 
@@ -170,17 +170,8 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     if (deliver === undefined) {
       throw new SluiceError('NO_DELIVERY', 'The macrotask scheduler has no delivery function');
     }
-    const task = this.#tasks[this.#head] as Macrotask<O>;
     const onDelivered = this.#hooks[this.#head];
-    this.#tasks[this.#head] = undefined;
-    this.#hooks[this.#head] = undefined;
-    this.#head += 1;
-    // Back to index 0 whenever the queue empties; a long delivered prefix that is most of the
-    // arrays is dropped.
-    if (this.#head === this.#tail) {
-      this.#head = 0;
-      this.#tail = 0;
-    } else if (this.#head > 1024 && this.#head * 2 > this.#tail) this.#dropDelivered();
+    const task = this.#shift();
     try {
       deliver(task);
     } finally {
@@ -221,6 +212,33 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     this.#timers.unsubscribe();
   }
 
+  /** Reads the clock; within a driver turn, keeps the reading for the rest of the turn. */
+  #readClock(): number {
+    const now = this.clock.now();
+    if (this.#inTurn) this.#turnNow = now;
+    return now;
+  }
+
+  /** Takes the oldest task out of the queue (read its hook first). */
+  #shift(): Macrotask<O> {
+    const head = this.#head;
+    const task = this.#tasks[head] as Macrotask<O>;
+    this.#tasks[head] = undefined;
+    this.#hooks[head] = undefined;
+    this.#head = head + 1;
+    // Back to index 0 whenever the queue empties (a long delivered prefix is dropped by #compact).
+    if (head + 1 === this.#tail) {
+      this.#head = 0;
+      this.#tail = 0;
+    } else if (head >= 1024) this.#compact();
+    return task;
+  }
+
+  /** Drops the delivered prefix of both arrays once it is most of them. */
+  #compact(): void {
+    if (this.#head * 2 > this.#tail) this.#dropDelivered();
+  }
+
   /** Drops the delivered prefix of both arrays. */
   #dropDelivered(): void {
     this.#tasks.splice(0, this.#head);
@@ -256,8 +274,23 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     this.#turn = undefined;
     if (this.deliver === undefined) return; // re-armed by setDelivery
     this.#inTurn = true;
+    // What tick() does, with one exception handler per turn rather than one per delivery: a handler
+    // around every delivery makes each chunk's inlined code costlier (docs/benchmarks.md, "Smaller
+    // hot functions"). The hook of a delivery that threw still runs before the error goes on.
+    let hookOnThrow: (() => void) | undefined;
     try {
-      for (let n = 0; n < this.batch && this.tick(); n += 1);
+      for (let n = 0; n < this.batch && this.#tail !== this.#head; n += 1) {
+        const deliver = this.deliver as (task: Macrotask<O>) => void;
+        const onDelivered = this.#hooks[this.#head];
+        const task = this.#shift();
+        hookOnThrow = onDelivered;
+        deliver(task);
+        hookOnThrow = undefined;
+        onDelivered?.();
+      }
+    } catch (error) {
+      hookOnThrow?.();
+      throw error;
     } finally {
       this.#inTurn = false;
       this.#turnNow = undefined;

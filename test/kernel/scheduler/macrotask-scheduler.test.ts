@@ -124,6 +124,39 @@ describe('createMacrotaskScheduler', () => {
     expect(scheduler.size).toBe(0);
   });
 
+  it('in a driver turn, the hook of a delivery that throws runs before the error goes on, and no later hook runs', () => {
+    const { driver, drains } = steppedDriver();
+    const log: string[] = [];
+    const scheduler = createMacrotaskScheduler<number>({
+      driver,
+      deliver: (task) => {
+        log.push(`deliver ${task.outcome}`);
+        if (task.outcome === 1) throw new Error('boom');
+      },
+    });
+    for (let n = 0; n < 3; n += 1) scheduler.enqueue('ext-a', `hc-${n}`, n, () => log.push(`hook ${n}`));
+    expect(() => drains.shift()?.()).toThrow('boom');
+    expect(log).toEqual(['deliver 0', 'hook 0', 'deliver 1', 'hook 1']);
+    drains.shift()?.();
+    expect(log.slice(4)).toEqual(['deliver 2', 'hook 2']);
+  });
+
+  it('in a driver turn, a hook that throws ends the turn once, without running again', () => {
+    const { driver, drains } = steppedDriver();
+    const hooks: number[] = [];
+    const scheduler = createMacrotaskScheduler<number>({ driver, deliver: () => {} });
+    for (let n = 0; n < 3; n += 1) {
+      scheduler.enqueue('ext-a', `hc-${n}`, n, () => {
+        hooks.push(n);
+        if (n === 0) throw new Error('hook failed');
+      });
+    }
+    expect(() => drains.shift()?.()).toThrow('hook failed');
+    expect(hooks).toEqual([0]);
+    drains.shift()?.();
+    expect(hooks).toEqual([0, 1, 2]);
+  });
+
   it('drains on the clock right after each enqueue when the clock is the driver (virtual time)', () => {
     const testScheduler = newTestScheduler();
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {

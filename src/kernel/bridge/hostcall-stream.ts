@@ -187,7 +187,10 @@ export class HostcallStream
     if (this.#put(event)) this.#topUp();
   }
 
-  /** The final chunk: no more outcomes are taken, and the consumer gets it, then the end. */
+  /**
+   * The final chunk: no more outcomes are taken, and the consumer gets it, then the end. A method
+   * of its own: it comes once per stream, and `#accept` runs for every chunk.
+   */
   #acceptFinal(event: HostcallStreamChunk): void {
     this.#settle();
     this.#put(event);

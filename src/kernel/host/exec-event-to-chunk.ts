@@ -23,8 +23,8 @@ export function execEventToChunk(event: ExecEvent): ChunkEvent<JsonValue> {
   return event.kind === 'stdout' ? event : otherEventToChunk(event);
 }
 
-/** The exit and stderr events as chunk events. */
-function otherEventToChunk(event: Exclude<ExecEvent, { kind: 'stdout' }>): ChunkEvent<JsonValue> {
+/** An event other than a stdout line (the exit, a stderr line) as a chunk event. */
+function otherEventToChunk(event: ExecEvent): ChunkEvent<JsonValue> {
   if (event.kind === 'exit') {
     return { sequence: event.sequence, kind: 'exit', content: execExitInfo(event.content), isFinal: true };
   }

@@ -31,7 +31,7 @@ export interface MacrotaskScheduler<O> {
   readonly clock: SchedulerLike;
   /** How many macrotasks wait to be delivered. */
   readonly size: number;
-  /** The clock's current time (ms); within a driver turn, the time the turn started. */
+  /** The clock's current time (ms); within a driver turn, the time of the turn's first reading (at most one per turn). */
   now(): number;
   /** Takes the next global sequence number. */
   nextSeq(): number;
@@ -144,7 +144,9 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   }
 
   now(): number {
-    // Small enough to be inlined where a stream restarts its stall clock at every delivery.
+    // `#turnNow` is set only within a turn (`#readClock`) and cleared when the turn ends, so outside
+    // a turn every call reads the clock. One field read: small enough to be inlined where a stream
+    // restarts its stall clock at every delivery.
     return this.#turnNow ?? this.#readClock();
   }
 
@@ -166,17 +168,10 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
 
   tick(): boolean {
     if (this.#tail === this.#head) return false;
-    const deliver = this.deliver;
-    if (deliver === undefined) {
+    if (this.deliver === undefined) {
       throw new SluiceError('NO_DELIVERY', 'The macrotask scheduler has no delivery function');
     }
-    const onDelivered = this.#hooks[this.#head];
-    const task = this.#shift();
-    try {
-      deliver(task);
-    } finally {
-      onDelivered?.();
-    }
+    this.#deliverUpTo(1);
     return true;
   }
 
@@ -219,28 +214,47 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     return now;
   }
 
-  /** Takes the oldest task out of the queue (read its hook first). */
-  #shift(): Macrotask<O> {
-    const head = this.#head;
-    const task = this.#tasks[head] as Macrotask<O>;
-    this.#tasks[head] = undefined;
-    this.#hooks[head] = undefined;
-    this.#head = head + 1;
-    // Back to index 0 whenever the queue empties (a long delivered prefix is dropped by #compact).
-    if (head + 1 === this.#tail) {
-      this.#head = 0;
-      this.#tail = 0;
-    } else if (head >= 1024) this.#compact();
-    return task;
+  /**
+   * Delivers up to `max` macrotasks, oldest first, each followed by its hook; returns how many. The
+   * hook of a delivery that throws runs before the error goes on, and the error (or a hook's) ends
+   * the loop. One exception handler for the loop, not one per delivery: a handler around every
+   * delivery makes each chunk's inlined code costlier (docs/benchmarks.md, "Smaller hot
+   * functions"). The caller checked that there is a delivery function; it is read for every task,
+   * as a delivery may call `setDelivery`.
+   */
+  #deliverUpTo(max: number): number {
+    let delivered = 0;
+    let hookOnThrow: (() => void) | undefined;
+    try {
+      while (delivered < max && this.#tail !== this.#head) {
+        const head = this.#head;
+        const task = this.#tasks[head] as Macrotask<O>;
+        const onDelivered = this.#hooks[head];
+        this.#tasks[head] = undefined;
+        this.#hooks[head] = undefined;
+        this.#head = head + 1;
+        // Back to index 0 whenever the queue empties; a long delivered prefix is dropped.
+        if (head + 1 === this.#tail) {
+          this.#head = 0;
+          this.#tail = 0;
+        } else if (head >= 1024) this.#compact();
+        delivered += 1;
+        const deliver = this.deliver as (task: Macrotask<O>) => void;
+        hookOnThrow = onDelivered;
+        deliver(task);
+        hookOnThrow = undefined;
+        onDelivered?.();
+      }
+    } catch (error) {
+      hookOnThrow?.();
+      throw error;
+    }
+    return delivered;
   }
 
   /** Drops the delivered prefix of both arrays once it is most of them. */
   #compact(): void {
-    if (this.#head * 2 > this.#tail) this.#dropDelivered();
-  }
-
-  /** Drops the delivered prefix of both arrays. */
-  #dropDelivered(): void {
+    if (this.#head * 2 <= this.#tail) return;
     this.#tasks.splice(0, this.#head);
     this.#hooks.splice(0, this.#head);
     this.#tail -= this.#head;
@@ -274,23 +288,8 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     this.#turn = undefined;
     if (this.deliver === undefined) return; // re-armed by setDelivery
     this.#inTurn = true;
-    // What tick() does, with one exception handler per turn rather than one per delivery: a handler
-    // around every delivery makes each chunk's inlined code costlier (docs/benchmarks.md, "Smaller
-    // hot functions"). The hook of a delivery that threw still runs before the error goes on.
-    let hookOnThrow: (() => void) | undefined;
     try {
-      for (let n = 0; n < this.batch && this.#tail !== this.#head; n += 1) {
-        const deliver = this.deliver as (task: Macrotask<O>) => void;
-        const onDelivered = this.#hooks[this.#head];
-        const task = this.#shift();
-        hookOnThrow = onDelivered;
-        deliver(task);
-        hookOnThrow = undefined;
-        onDelivered?.();
-      }
-    } catch (error) {
-      hookOnThrow?.();
-      throw error;
+      this.#deliverUpTo(this.batch);
     } finally {
       this.#inTurn = false;
       this.#turnNow = undefined;

@@ -137,11 +137,12 @@ describe('createMacrotaskScheduler', () => {
     for (let n = 0; n < 3; n += 1) scheduler.enqueue('ext-a', `hc-${n}`, n, () => log.push(`hook ${n}`));
     expect(() => drains.shift()?.()).toThrow('boom');
     expect(log).toEqual(['deliver 0', 'hook 0', 'deliver 1', 'hook 1']);
+    expect(drains).toHaveLength(1);
     drains.shift()?.();
     expect(log.slice(4)).toEqual(['deliver 2', 'hook 2']);
   });
 
-  it('in a driver turn, a hook that throws ends the turn once, without running again', () => {
+  it('in a driver turn, a hook that throws runs once and ends the turn; the next turn delivers the rest', () => {
     const { driver, drains } = steppedDriver();
     const hooks: number[] = [];
     const scheduler = createMacrotaskScheduler<number>({ driver, deliver: () => {} });
@@ -153,8 +154,27 @@ describe('createMacrotaskScheduler', () => {
     }
     expect(() => drains.shift()?.()).toThrow('hook failed');
     expect(hooks).toEqual([0]);
+    expect(drains).toHaveLength(1);
     drains.shift()?.();
     expect(hooks).toEqual([0, 1, 2]);
+  });
+
+  it('when a delivery and its hook both throw, the hook runs once and its error is the one that goes on', () => {
+    const { driver, drains } = steppedDriver();
+    let hookRuns = 0;
+    const scheduler = createMacrotaskScheduler<number>({
+      driver,
+      deliver: () => {
+        throw new Error('delivery failed');
+      },
+    });
+    scheduler.enqueue('ext-a', 'hc-1', 0, () => {
+      hookRuns += 1;
+      throw new Error('hook failed');
+    });
+    expect(() => drains.shift()?.()).toThrow('hook failed');
+    expect(hookRuns).toBe(1);
+    expect(scheduler.size).toBe(0);
   });
 
   it('drains on the clock right after each enqueue when the clock is the driver (virtual time)', () => {
@@ -254,7 +274,11 @@ describe('createMacrotaskScheduler', () => {
     drains.shift()?.();
     expect(reads).toBe(1);
     expect(seen).toEqual([101, 101, 101]);
+    // Outside a turn every call reads the clock: nothing of the turn's reading is kept.
     expect(scheduler.now()).toBe(106);
+    time = 200;
+    expect(scheduler.now()).toBe(200);
+    expect(reads).toBe(3);
   });
 
   it('drains by itself on the event loop by default', async () => {

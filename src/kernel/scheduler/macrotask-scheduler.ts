@@ -176,9 +176,8 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   }
 
   runUntilIdle(limit = 1_000_000): number {
-    let delivered = 0;
-    while (delivered < limit && this.tick()) delivered += 1;
-    return delivered;
+    // The first through tick(), which checks for a delivery function; the rest in one loop.
+    return limit >= 1 && this.tick() ? 1 + this.#deliverUpTo(limit - 1) : 0;
   }
 
   pending(): readonly Macrotask<O>[] {

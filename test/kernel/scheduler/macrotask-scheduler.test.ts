@@ -77,6 +77,15 @@ describe('createMacrotaskScheduler', () => {
     for (let n = 0; n < 5; n += 1) scheduler.enqueue('ext-a', 'hc-1', n);
     expect(scheduler.runUntilIdle(3)).toBe(3);
     expect(scheduler.size).toBe(2);
+    expect(scheduler.runUntilIdle(0)).toBe(0);
+    expect(scheduler.runUntilIdle(1)).toBe(1);
+    expect(scheduler.size).toBe(1);
+    // With nothing to deliver there is nothing to check; with work, a missing delivery throws.
+    const bare = createMacrotaskScheduler<number>({ driver: 'manual' });
+    expect(bare.runUntilIdle()).toBe(0);
+    bare.enqueue('ext-a', 'hc-1', 0);
+    expect(() => bare.runUntilIdle()).toThrow('no delivery function');
+    expect(bare.size).toBe(1);
   });
 
   it('throws a NO_DELIVERY SluiceError on tick without a delivery function, and leaves the task queued', () => {

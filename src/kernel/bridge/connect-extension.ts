@@ -1,5 +1,5 @@
 import type { Host } from '../host/host.js';
-import type { HostcallOutcome } from '../protocol/hostcall-outcome.js';
+import type { HostDelivery } from '../host/host-delivery.js';
 import type { Bridge } from './bridge.js';
 import { createBridge } from './create-bridge.js';
 import { createExtensionApi, type ExtensionApi } from './extension-api.js';
@@ -17,7 +17,8 @@ export interface ConnectedExtension {
 /**
  * Wires an extension to an in-process host: `host.connect(extensionId, …)` delivers to a new
  * bridge (through its in-process entry: a stream chunk the host built around a JSON scalar is
- * not decoded again with zod; other outcomes are), the bridge sends, pulls and cancels through the connection.
+ * not decoded again with zod; other outcomes are), the bridge sends, pulls and cancels as the
+ * connection would (`host.hostcall`, `host.pull`, `host.cancelStream` with this `extensionId`).
  * `callIds` defaults to `${extensionId}:hc-1`, `${extensionId}:hc-2`, … (the host keys calls by
  * extension, so any ids work; the prefix keeps logs readable).
  *
@@ -40,11 +41,16 @@ export function connectExtension(
       counter += 1;
       return `${extensionId}:hc-${counter}`;
     });
-  // The host built these outcomes itself: they take the bridge's in-process entry (no zod decode of
-  // each chunk of a stream).
-  let deliver: ((callId: string, outcome: HostcallOutcome) => void) | undefined;
-  const connection = host.connect(extensionId, (task) => deliver?.(task.callId, task.outcome));
-  const bridge = createBridge({ ...connection, callIds });
-  deliver = inProcessDelivery.get(bridge);
+  // The bridge talks to the host as the connection would; the bridge comes first, so that the host
+  // delivers to its in-process entry itself, with no closure in between called for every chunk
+  // (docs/benchmarks.md, "Smaller hot functions"). The host built these outcomes itself: the entry
+  // does not decode a stream's chunks with zod.
+  const bridge = createBridge({
+    send: (request) => host.hostcall(extensionId, request),
+    pull: (callId, count) => host.pull(extensionId, callId, count),
+    cancelStream: (callId) => host.cancelStream(extensionId, callId),
+    callIds,
+  });
+  const connection = host.connect(extensionId, inProcessDelivery.get(bridge) as HostDelivery);
   return { extensionId, bridge, api: createExtensionApi(bridge), disconnect: connection.disconnect };
 }

@@ -2,6 +2,7 @@ import { SluiceError } from '../../core/errors/sluice-error.js';
 import { LastHitMap } from '../../core/last-hit-map.js';
 import { optionError } from '../../core/option-error.js';
 import { readFunction } from '../../core/read-function.js';
+import type { HostDelivery } from '../host/host-delivery.js';
 import { type HostcallOutcome, streamChunk, success } from '../protocol/hostcall-outcome.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { fromWireNames, toWireNames } from '../protocol/wire-names.js';
@@ -128,8 +129,8 @@ export function createBridge(options: BridgeOptions): Bridge {
 function inProcessEntry(
   calls: ReadonlyMap<string, Pending>,
   complete: (callId: string, outcome: HostcallOutcome) => void,
-): (callId: string, outcome: HostcallOutcome) => void {
-  return (callId, outcome) => {
+): HostDelivery {
+  return ({ callId, outcome }) => {
     const pending = isScalarChunk(outcome) && calls.get(callId);
     if (pending && pending.type === 'stream') pending.stream.deliver(outcome);
     else complete(callId, outcome);

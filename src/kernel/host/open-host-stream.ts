@@ -4,7 +4,6 @@ import type { Valve } from '../../core/demand.js';
 import { type DirectSink, offerDirectSink } from '../../core/direct-sink.js';
 import { SequenceError } from '../../core/errors/sequence-error.js';
 import { optionError } from '../../core/option-error.js';
-import { Credit } from '../../core/queue/credit.js';
 import { DemandQueue, type DemandQueueOptions } from '../../core/queue/demand-queue.js';
 import { InFlight } from '../../core/queue/in-flight.js';
 import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
@@ -99,8 +98,8 @@ class ChannelledHostStream
   private readonly config: HostStreamConfig;
   private readonly overflowLimit: number;
   private readonly stall: StallTimer;
-  private readonly credits = new Credit();
-  private readonly inFlight = new InFlight();
+  /** The extension's credit and the chunks in the scheduler queue, not yet delivered. */
+  private readonly inFlight = new InFlight(0);
   /** Chunks wait here for credit; a moved chunk counts (in flight) until delivered. */
   private readonly channel: DemandQueue<JsonValue>;
   private readonly stopStall: () => void;
@@ -120,7 +119,7 @@ class ChannelledHostStream
     this.callId = config.callId;
     this.overflowLimit = limitFor(config.bufferSize);
     this.stall = new StallTimer(config.scheduler, config.stallTimeoutMs, () => this.stalled());
-    this.channel = new DemandQueue<JsonValue>(this, this.credits, this.inFlight);
+    this.channel = new DemandQueue<JsonValue>(this, this.inFlight);
     this.stopStall = this.channel.upstream.onChange((paused) =>
       paused ? this.stall.start() : this.stall.stop(),
     );
@@ -151,7 +150,7 @@ class ChannelledHostStream
   }
 
   get credit(): number {
-    return this.credits.count;
+    return this.inFlight.credit;
   }
 
   get paused(): boolean {
@@ -186,7 +185,7 @@ class ChannelledHostStream
 
   pull(count: number): void {
     if (this.isClosed) return;
-    if (isCredit(count)) this.credits.request(count);
+    if (isCredit(count)) this.inFlight.request(count);
     else this.close(failure('INVALID_REQUEST', invalidPullMessage(this.callId, count)), 'error');
   }
 

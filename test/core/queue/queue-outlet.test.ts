@@ -42,6 +42,24 @@ describe('the outlets wake the queue they watch', () => {
     expect(queue.drains).toBe(2);
   });
 
+  it('InFlight with credit: open while credit is left, each value out spends one and is held; request() wakes', () => {
+    const inFlight = new InFlight(0);
+    const queue = listener();
+    inFlight.watch(queue);
+    expect(inFlight.open).toBe(false);
+    inFlight.request(2);
+    expect([inFlight.open, inFlight.credit, queue.drains]).toEqual([true, 2, 1]);
+    inFlight.sent();
+    inFlight.sent();
+    expect([inFlight.open, inFlight.credit, inFlight.held]).toEqual([false, 0, 2]);
+    inFlight.release(1);
+    expect([inFlight.open, inFlight.held]).toEqual([false, 1]); // a release frees a slot, not credit
+    inFlight.request(Number.POSITIVE_INFINITY);
+    inFlight.sent();
+    expect([inFlight.open, inFlight.credit, inFlight.held]).toEqual([true, Number.POSITIVE_INFINITY, 2]);
+    expect(new InFlight().open).toBe(true); // without credit given: no limit
+  });
+
   it('DemandGate: each change of the demand calls queue.drain(); nothing after stop()', () => {
     const demand = new Valve();
     const queue = listener();

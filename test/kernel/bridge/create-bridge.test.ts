@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { isSluiceError } from '../../../src/core/errors/sluice-error.js';
 import { createBridge } from '../../../src/kernel/bridge/create-bridge.js';
 import { inProcessDelivery } from '../../../src/kernel/bridge/in-process-delivery.js';
-import { failure, streamChunk, success } from '../../../src/kernel/protocol/hostcall-outcome.js';
+import {
+  failure,
+  type HostcallOutcome,
+  streamChunk,
+  success,
+} from '../../../src/kernel/protocol/hostcall-outcome.js';
 import type { HostcallRequest } from '../../../src/kernel/protocol/hostcall-request.js';
 
 function fakeTransport() {
@@ -135,7 +140,9 @@ describe('createBridge', () => {
     const entry = (bridge: ReturnType<typeof createBridge>) => {
       const deliver = inProcessDelivery.get(bridge);
       if (deliver === undefined) throw new Error('no in-process entry');
-      return deliver;
+      // As a host delivers: a macrotask around the outcome.
+      return (callId: string, outcome: HostcallOutcome) =>
+        deliver({ seq: 0, extensionId: 'ext-a', callId, outcome });
     };
 
     it('hands a stream its chunks, renaming an object chunk and keeping its sequence and isFinal', () => {

@@ -59,7 +59,8 @@ export class InFlight implements QueueOutlet {
    * nothing, for a caller that knows the change cannot matter to it (its valve stays paused).
    */
   release(count = 1, wake = true): void {
-    this.#held = Math.max(0, this.#held - count);
+    const held = this.#held - count;
+    this.#held = held > 0 ? held : 0;
     if (wake) this.#queue?.drain();
   }
 

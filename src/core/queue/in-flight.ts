@@ -59,8 +59,7 @@ export class InFlight implements QueueOutlet {
    * nothing, for a caller that knows the change cannot matter to it (its valve stays paused).
    */
   release(count = 1, wake = true): void {
-    const held = this.#held - count;
-    this.#held = held > 0 ? held : 0;
+    this.#held = Math.max(0, this.#held - count);
     if (wake) this.#queue?.drain();
   }
 

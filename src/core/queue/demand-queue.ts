@@ -236,8 +236,9 @@ export class DemandQueue<T> {
 }
 
 /**
- * Two outlets as one: open while both are. More than two nest (`reduce`). The kernel's channel and
- * bridge read these for every value, so each is a pair of plain reads rather than a loop.
+ * Two outlets as one: open while both are. More than two nest (`reduce`). Each member is a pair of
+ * plain reads rather than a loop. None of sluice's own queues has two outlets today (the kernel's
+ * channel gives `InFlight` its credit instead: docs/backpressure.md); a queue's user may.
  */
 class BothOutlets implements QueueOutlet {
   readonly #first: QueueOutlet;

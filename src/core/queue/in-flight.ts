@@ -7,14 +7,15 @@ import type { OutletListener, QueueOutlet } from './queue-outlet.js';
  * credit is left, and each one spends one. The kernel's host channel uses both, in one outlet —
  * a chunk moves to the scheduler against the extension's pulls and occupies its slot until the
  * extension got it (docs/protocol.md). One outlet, not a `Credit` beside an `InFlight`: each
- * chunk then asks one outlet whether it may go, not two through a third (docs/benchmarks.md).
+ * chunk then asks one outlet whether it may go, not two through a third (docs/benchmarks.md,
+ * "Fewer steps per chunk, and where a first run's time goes").
  *
  * @example
  * ```ts
- * const window = new InFlight(0); // no credit yet: nothing goes out before a pull
- * const channel = new DemandQueue<JsonValue>({ highWater: 16, deliver, finish }, window);
- * window.request(8); // the extension pulled 8
- * scheduler.enqueue(…, () => window.release(1)); // delivered: the slot is free again
+ * const outlet = new InFlight(0); // no credit yet: nothing goes out before a pull
+ * const channel = new DemandQueue<JsonValue>({ highWater: 16, deliver, finish }, outlet);
+ * outlet.request(8); // the extension pulled 8
+ * scheduler.enqueue(…, () => outlet.release(1)); // delivered: the slot is free again
  * ```
  */
 export class InFlight implements QueueOutlet {

@@ -1,6 +1,6 @@
 import type { HostcallRequest } from '../protocol/hostcall-request.js';
 
-/** How a bridge reaches its host (in-process: a `HostConnection` from `host.connect`). */
+/** How a bridge reaches its host (in-process: a `HostConnection` from `host.connect`, or its methods). */
 export interface BridgeTransport {
   /** Hands a request to the host. */
   send(request: HostcallRequest): void;

@@ -1,4 +1,5 @@
 import type { Host } from '../host/host.js';
+import type { HostConnection } from '../host/host-connection.js';
 import type { HostDelivery } from '../host/host-delivery.js';
 import type { Bridge } from './bridge.js';
 import { createBridge } from './create-bridge.js';
@@ -17,8 +18,8 @@ export interface ConnectedExtension {
 /**
  * Wires an extension to an in-process host: `host.connect(extensionId, …)` delivers to a new
  * bridge (through its in-process entry: a stream chunk the host built around a JSON scalar is
- * not decoded again with zod; other outcomes are), the bridge sends, pulls and cancels as the
- * connection would (`host.hostcall`, `host.pull`, `host.cancelStream` with this `extensionId`).
+ * not decoded again with zod; other outcomes are), the bridge sends, pulls and cancels through
+ * the connection.
  * `callIds` defaults to `${extensionId}:hc-1`, `${extensionId}:hc-2`, … (the host keys calls by
  * extension, so any ids work; the prefix keeps logs readable).
  *
@@ -41,16 +42,18 @@ export function connectExtension(
       counter += 1;
       return `${extensionId}:hc-${counter}`;
     });
-  // The bridge talks to the host as the connection would; the bridge comes first, so that the host
-  // delivers to its in-process entry itself, with no closure in between called for every chunk
-  // (docs/benchmarks.md, "Smaller hot functions"). The host built these outcomes itself: the entry
-  // does not decode a stream's chunks with zod.
+  // The bridge comes first, so that the host delivers to its in-process entry itself, with no
+  // closure in between called for every chunk (docs/benchmarks.md, "Fewer steps per chunk, and
+  // where a first run's time goes"); it sends, pulls and cancels through the connection made for
+  // it (once per call or per half window, not per chunk). The host built these outcomes itself:
+  // the entry does not decode a stream's chunks with zod.
+  let connection: HostConnection | undefined;
   const bridge = createBridge({
-    send: (request) => host.hostcall(extensionId, request),
-    pull: (callId, count) => host.pull(extensionId, callId, count),
-    cancelStream: (callId) => host.cancelStream(extensionId, callId),
+    send: (request) => connection?.send(request),
+    pull: (callId, count) => connection?.pull(callId, count),
+    cancelStream: (callId) => connection?.cancelStream(callId),
     callIds,
   });
-  const connection = host.connect(extensionId, inProcessDelivery.get(bridge) as HostDelivery);
+  connection = host.connect(extensionId, inProcessDelivery.get(bridge) as HostDelivery);
   return { extensionId, bridge, api: createExtensionApi(bridge), disconnect: connection.disconnect };
 }

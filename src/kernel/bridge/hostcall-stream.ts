@@ -141,12 +141,12 @@ export class HostcallStream
     const chunks = this.#chunks;
     if (chunks.size > 0) {
       const event = chunks.shift() as HostcallStreamChunk;
-      const end = this.#isEnd(event);
+      const end = this.#endsIteration(event);
       // More than half the window still asked for or here: nothing to ask (#topUp's first test).
       if (this.#outstanding + chunks.size <= this.#link.prefetch >> 1) this.#topUp();
       // The result is made at the call, not taken from a helper: V8 then sees that it is no
-      // thenable and resolves it inline, rather than calling \`Promise.resolve\`'s builtin for every
-      // chunk (docs/benchmarks.md, "Smaller hot functions").
+      // thenable and resolves it inline, rather than calling `Promise.resolve`'s builtin for every
+      // chunk (docs/benchmarks.md, "Fewer steps per chunk, and where a first run's time goes").
       return end ? Promise.resolve(DONE) : Promise.resolve({ value: event.chunk, done: false });
     }
     const ending = this.#ending;
@@ -295,11 +295,11 @@ export class HostcallStream
   }
 
   #toResult(event: HostcallStreamChunk): IteratorResult<JsonValue, undefined> {
-    return this.#isEnd(event) ? DONE : { value: event.chunk, done: false };
+    return this.#endsIteration(event) ? DONE : { value: event.chunk, done: false };
   }
 
-  /** Whether `event` ends iteration (the final `null` chunk): the stream is then released. */
-  #isEnd(event: HostcallStreamChunk): boolean {
+  /** Whether `event` ends iteration (the final `null` chunk); if it does, releases the stream. */
+  #endsIteration(event: HostcallStreamChunk): boolean {
     if (!event.isFinal || event.chunk !== null) return false;
     this.#released = true;
     return true;

@@ -45,7 +45,7 @@ describe('the outlets wake the queue they watch', () => {
   it('InFlight with credit: open while credit is left, each value out spends one and is held; request() wakes', () => {
     const inFlight = new InFlight(0);
     const queue = listener();
-    inFlight.watch(queue);
+    const stop = inFlight.watch(queue);
     expect(inFlight.open).toBe(false);
     inFlight.request(2);
     expect([inFlight.open, inFlight.credit, queue.drains]).toEqual([true, 2, 1]);
@@ -58,6 +58,10 @@ describe('the outlets wake the queue they watch', () => {
     inFlight.sent();
     expect([inFlight.open, inFlight.credit, inFlight.held]).toEqual([true, Number.POSITIVE_INFINITY, 2]);
     expect(new InFlight().open).toBe(true); // without credit given: no limit
+    const drains = queue.drains;
+    stop();
+    inFlight.request(1);
+    expect(queue.drains).toBe(drains);
   });
 
   it('DemandGate: each change of the demand calls queue.drain(); nothing after stop()', () => {

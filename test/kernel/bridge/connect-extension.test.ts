@@ -40,4 +40,21 @@ describe('connectExtension — the in-process delivery', () => {
     expect(unsubscribed).toBe(true);
     expect(host.activeStreams()).toEqual([]);
   });
+  it('disconnect stops the deliveries to this extension only: its outcomes are counted undeliverable', async () => {
+    const host = createHost({
+      logger: { warn: () => {} },
+      producers: { exec: () => of(event('line\n', 0)) },
+    });
+    const a = connectExtension(host, 'ext-a');
+    const b = connectExtension(host, 'ext-b');
+    // A pull of ext-a's stream (its first next()), then the disconnect, before the host delivers.
+    void a.api.exec('make', { stream: true }).next();
+    a.disconnect();
+    const got: JsonValue[] = [];
+    for await (const line of b.api.exec('make', { stream: true })) got.push(line);
+    expect(got).toEqual(['line\n']);
+    // ext-a's line and its end (the null sentinel) had no connection to go to.
+    expect(host.stats.undeliverable).toBe(2);
+    expect(a.bridge.pending()).toEqual(['ext-a:hc-1']);
+  });
 });

@@ -15,7 +15,6 @@ import type { OutletListener, QueueOutlet } from './queue-outlet.js';
 export class Credit implements QueueOutlet {
   #count: number;
   #queue: OutletListener | undefined;
-  readonly held = 0;
   readonly holdsProducer = false;
 
   /** Starts with `initial` units (default 0: nothing goes out before it is asked for). */
@@ -28,6 +27,11 @@ export class Credit implements QueueOutlet {
     return this.#count;
   }
 
+  /** None: a value that went out is its consumer's ({@link InFlight} holds them until released). */
+  get held(): number {
+    return 0;
+  }
+
   get open(): boolean {
     return this.#count > 0;
   }
@@ -35,7 +39,7 @@ export class Credit implements QueueOutlet {
   /** Allows `count` more values out. */
   request(count: number): void {
     this.#count += count;
-    this.#queue?.drain();
+    this.wake();
   }
 
   sent(): void {
@@ -47,5 +51,10 @@ export class Credit implements QueueOutlet {
     return () => {
       this.#queue = undefined;
     };
+  }
+
+  /** Tells the queue that watches this outlet (if any) that it changed. */
+  protected wake(): void {
+    this.#queue?.drain();
   }
 }

@@ -1,14 +1,14 @@
-import type { OutletListener, QueueOutlet } from './queue-outlet.js';
+import { Credit } from './credit.js';
 
 /**
- * A {@link QueueOutlet} that counts every value that went out as still held downstream until
+ * A {@link Credit} that counts every value that went out as still held downstream until
  * {@link InFlight.release}d: the queue's producer is paused by what waits *plus* what is in
- * flight. It may also be given credit, as {@link Credit} is: then a value goes out only while
- * credit is left, and each one spends one. The kernel's host channel uses both, in one outlet —
- * a chunk moves to the scheduler against the extension's pulls and occupies its slot until the
- * extension got it (docs/protocol.md). One outlet, not a `Credit` beside an `InFlight`: each
- * chunk then asks one outlet whether it may go, not two through a third (docs/benchmarks.md,
- * "Fewer steps per chunk, and where a first run's time goes").
+ * flight. Its credit is unlimited unless it is given some: then a value goes out only while credit
+ * is left, as with `Credit`. The kernel's host channel uses both, in one outlet — a chunk moves to
+ * the scheduler against the extension's pulls and occupies its slot until the extension got it
+ * (docs/protocol.md). One outlet, not a `Credit` beside an `InFlight`: each chunk then asks one
+ * outlet whether it may go, not two through a third (docs/benchmarks.md, "Fewer steps per chunk,
+ * and where a first run's time goes").
  *
  * @example
  * ```ts
@@ -18,41 +18,23 @@ import type { OutletListener, QueueOutlet } from './queue-outlet.js';
  * scheduler.enqueue(…, () => outlet.release(1)); // delivered: the slot is free again
  * ```
  */
-export class InFlight implements QueueOutlet {
+export class InFlight extends Credit {
   #held = 0;
-  #credit: number;
-  #queue: OutletListener | undefined;
-  readonly holdsProducer = false;
 
   /** `credit`: how many values may go out before `request` adds more (default: no limit). */
   constructor(credit = Number.POSITIVE_INFINITY) {
-    this.#credit = credit;
+    super(credit);
   }
 
   /** Values out and not yet released. */
-  get held(): number {
+  override get held(): number {
     return this.#held;
-  }
-
-  /** The credit left (`Infinity` without a limit). */
-  get credit(): number {
-    return this.#credit;
-  }
-
-  get open(): boolean {
-    return this.#credit > 0;
-  }
-
-  /** Adds `count` to the credit (`Infinity`: no limit from now on). */
-  request(count: number): void {
-    this.#credit += count;
-    this.#queue?.drain();
   }
 
   /** Counts `count` more values as held downstream (values handed on some other way). */
   hold(count = 1): void {
     this.#held += count;
-    this.#queue?.drain();
+    this.wake();
   }
 
   /**
@@ -61,18 +43,11 @@ export class InFlight implements QueueOutlet {
    */
   release(count = 1, wake = true): void {
     this.#held = Math.max(0, this.#held - count);
-    if (wake) this.#queue?.drain();
+    if (wake) this.wake();
   }
 
-  sent(): void {
-    this.#credit -= 1;
+  override sent(): void {
+    super.sent();
     this.#held += 1;
-  }
-
-  watch(queue: OutletListener): () => void {
-    this.#queue = queue;
-    return () => {
-      this.#queue = undefined;
-    };
   }
 }

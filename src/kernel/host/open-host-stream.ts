@@ -150,7 +150,7 @@ class ChannelledHostStream
   }
 
   get credit(): number {
-    return this.inFlight.credit;
+    return this.inFlight.count;
   }
 
   get paused(): boolean {

@@ -48,15 +48,15 @@ describe('the outlets wake the queue they watch', () => {
     const stop = inFlight.watch(queue);
     expect(inFlight.open).toBe(false);
     inFlight.request(2);
-    expect([inFlight.open, inFlight.credit, queue.drains]).toEqual([true, 2, 1]);
+    expect([inFlight.open, inFlight.count, queue.drains]).toEqual([true, 2, 1]);
     inFlight.sent();
     inFlight.sent();
-    expect([inFlight.open, inFlight.credit, inFlight.held]).toEqual([false, 0, 2]);
+    expect([inFlight.open, inFlight.count, inFlight.held]).toEqual([false, 0, 2]);
     inFlight.release(1);
     expect([inFlight.open, inFlight.held]).toEqual([false, 1]); // a release frees a slot, not credit
     inFlight.request(Number.POSITIVE_INFINITY);
     inFlight.sent();
-    expect([inFlight.open, inFlight.credit, inFlight.held]).toEqual([true, Number.POSITIVE_INFINITY, 2]);
+    expect([inFlight.open, inFlight.count, inFlight.held]).toEqual([true, Number.POSITIVE_INFINITY, 2]);
     expect(new InFlight().open).toBe(true); // without credit given: no limit
     const drains = queue.drains;
     stop();

@@ -195,9 +195,7 @@ class ChannelledHostStream
 
   /** The producer's direct push: a chunk into the channel (see `start`). */
   push(event: ChunkEvent<JsonValue>): void {
-    // A chunk while no final event is held, nearly every event, goes in without a call to `take`.
-    if (this.held === undefined && !event.isFinal) this.channel.push(event.content);
-    else this.take(event, false);
+    this.take(event, false);
   }
 
   /** The channel's `deliver`: a chunk moves to the scheduler queue, taking the next sequence. */

@@ -17,6 +17,18 @@ interface Waiter {
   readonly reject: (error: unknown) => void;
 }
 
+/**
+ * Resolves a waiting `next()`. Every waiter's `resolve` is a function of its own (one per
+ * promise), so a call of it written where a chunk is delivered is specialized by V8 on the first
+ * waiter it saw, and the whole delivery path compiled around it is thrown away at the next one
+ * ("wrong call target"), then compiled again: in some first runs twice. Every waiter of every
+ * stream is resolved through the one call here, which V8 soon sees with many targets and compiles
+ * as a plain call (docs/benchmarks.md, "One call for every waiter").
+ */
+function settle(waiter: Waiter, result: IteratorResult<JsonValue, undefined>): void {
+  waiter.resolve(result);
+}
+
 const DONE = Object.freeze({ value: undefined, done: true }) as IteratorResult<JsonValue, undefined>;
 
 /**
@@ -217,7 +229,7 @@ export class HostcallStream
       this.#chunks.push(event);
       return false;
     }
-    waiter.resolve(this.#toResult(event));
+    settle(waiter, this.#toResult(event));
     return true;
   }
 
@@ -285,13 +297,13 @@ export class HostcallStream
     const first = this.#waiters.shift() as Waiter;
     this.#released = true;
     if (ending.error) first.reject(ending.reason);
-    else first.resolve(DONE);
+    else settle(first, DONE);
     this.#endWaiters();
   }
 
   /** Every waiting `next()` gets `done`. */
   #endWaiters(): void {
-    for (let waiter = this.#waiters.shift(); waiter; waiter = this.#waiters.shift()) waiter.resolve(DONE);
+    for (let waiter = this.#waiters.shift(); waiter; waiter = this.#waiters.shift()) settle(waiter, DONE);
   }
 
   #toResult(event: HostcallStreamChunk): IteratorResult<JsonValue, undefined> {

@@ -25,7 +25,7 @@ interface Waiter {
  * stream is resolved through the one call here, which V8 soon sees with many targets and compiles
  * as a plain call (docs/benchmarks.md, "One call for every waiter").
  */
-function settle(waiter: Waiter, result: IteratorResult<JsonValue, undefined>): void {
+function resolveWaiter(waiter: Waiter, result: IteratorResult<JsonValue, undefined>): void {
   waiter.resolve(result);
 }
 
@@ -229,7 +229,7 @@ export class HostcallStream
       this.#chunks.push(event);
       return false;
     }
-    settle(waiter, this.#toResult(event));
+    resolveWaiter(waiter, this.#toResult(event));
     return true;
   }
 
@@ -297,13 +297,14 @@ export class HostcallStream
     const first = this.#waiters.shift() as Waiter;
     this.#released = true;
     if (ending.error) first.reject(ending.reason);
-    else settle(first, DONE);
+    else resolveWaiter(first, DONE);
     this.#endWaiters();
   }
 
   /** Every waiting `next()` gets `done`. */
   #endWaiters(): void {
-    for (let waiter = this.#waiters.shift(); waiter; waiter = this.#waiters.shift()) settle(waiter, DONE);
+    for (let waiter = this.#waiters.shift(); waiter; waiter = this.#waiters.shift())
+      resolveWaiter(waiter, DONE);
   }
 
   #toResult(event: HostcallStreamChunk): IteratorResult<JsonValue, undefined> {

@@ -220,8 +220,8 @@ class ChannelledHostStream
     // While the channel alone holds a full buffer, the valve stays paused whatever is in flight:
     // the queue need not be told (a read's overshoot is delivered chunk by chunk).
     this.inFlight.release(1, this.channel.size < this.config.bufferSize);
-    // The clock runs exactly while the valve is paused and the stream open (it starts and stops
-    // with the valve, and the close disposes of it), so `restart` needs no test of its own here.
+    // The clock runs only while the valve is paused and the stream open (it starts and stops with
+    // the valve, and the close disposes of it), so `restart` needs no test of its own here.
     this.stall.restart();
   };
 

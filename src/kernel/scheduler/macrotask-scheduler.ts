@@ -31,11 +31,7 @@ export interface MacrotaskScheduler<O> {
   readonly clock: SchedulerLike;
   /** How many macrotasks wait to be delivered. */
   readonly size: number;
-  /**
-   * The clock's current time (ms). Within a driver turn, the time of the turn's first reading (at
-   * most one per turn); with the default clock and driver, the first reading of any turn in the
-   * same callback of the event loop (see {@link createMacrotaskScheduler}).
-   */
+  /** The clock's current time (ms); within a driver turn, the time of the turn's first reading (at most one per turn). */
   now(): number;
   /** Takes the next global sequence number. */
   nextSeq(): number;
@@ -74,11 +70,6 @@ export interface MacrotaskScheduler<O> {
  *   throws ends its turn (the error goes to the driver; with the default driver it rejects the
  *   microtask's promise, an unhandled rejection) but never the queue: the next turn is armed first. The
  *   host's delivery function catches and logs, so with a host nothing reaches the driver.
- * - The time: `now()` within a turn is the turn's first reading of the clock. With the defaults,
- *   a reading is also kept for the other turns of the same callback of the event loop (until its
- *   `process.nextTick` queue runs), as Node's own timers keep libuv's loop time: a full stream
- *   restarts its stall clock at every delivery, a turn per pull, and would otherwise read the clock
- *   a hundred times per pipe read (docs/benchmarks.md, "The clock once per callback").
  *
  * @example
  * ```ts
@@ -95,7 +86,7 @@ export function createMacrotaskScheduler<O = unknown>(
   options: MacrotaskSchedulerOptions<O> = {},
 ): MacrotaskScheduler<O> {
   rejectUnknownOptions(options, ['clock', 'driver', 'batch', 'deliver']);
-  const clock = readOption(options, 'clock', isSchedulerLike, 'a SchedulerLike', undefined);
+  const clock = readOption(options, 'clock', isSchedulerLike, 'a SchedulerLike', asyncScheduler);
   // `undefined`: the default microtask driver.
   const driver = readOption<SchedulerLike | 'manual', undefined>(
     options,
@@ -106,11 +97,7 @@ export function createMacrotaskScheduler<O = unknown>(
   );
   const batch = readInteger(options, 'batch', 64, { min: 1 });
   const deliver = readFunction<(task: Macrotask<O>) => void, undefined>(options, 'deliver', undefined);
-  // Only the real clock of the defaults is read once per callback of the event loop: a clock
-  // given (virtual time) and a driver given are read once per turn, so a turn at a later virtual
-  // time always reads it again.
-  const loopTime = clock === undefined && driver === undefined;
-  return new FifoScheduler(clock ?? asyncScheduler, driver, batch, deliver, loopTime);
+  return new FifoScheduler(clock, driver, batch, deliver);
 }
 
 /** A resolved promise: a reaction on it is the cheapest microtask (see `FifoScheduler.#arm`). */
@@ -141,17 +128,12 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   // It is read lazily: a turn in which nothing asks for the time never reads the clock.
   #turnNow: number | undefined;
   #inTurn = false;
-  // With the defaults, a turn's reading also holds for the later turns of the same callback of the
-  // event loop: it is forgotten when that callback's `process.nextTick` queue runs.
-  #loopNow: number | undefined;
-  #forgetQueued = false;
 
   constructor(
     readonly clock: SchedulerLike,
     private readonly driver: SchedulerLike | 'manual' | undefined,
     private readonly batch: number,
     private deliver: ((task: Macrotask<O>) => void) | undefined,
-    private readonly loopTime: boolean,
   ) {
     this.#tasks.length = 0;
     this.#hooks.length = 0;
@@ -222,33 +204,14 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     this.#turn = undefined;
     this.#armed = false;
     this.#timers.unsubscribe();
-    this.#loopNow = undefined;
   }
 
-  /**
-   * Reads the clock; within a driver turn, keeps the reading for the rest of the turn, and with the
-   * defaults for the later turns of this callback of the event loop.
-   */
+  /** Reads the clock; within a driver turn, keeps the reading for the rest of the turn. */
   #readClock(): number {
     const now = this.clock.now();
-    if (this.#inTurn) {
-      this.#turnNow = now;
-      if (this.loopTime) this.#keepForLoop(now);
-    }
+    if (this.#inTurn) this.#turnNow = now;
     return now;
   }
-
-  #keepForLoop(now: number): void {
-    this.#loopNow = now;
-    if (this.#forgetQueued) return;
-    this.#forgetQueued = true;
-    process.nextTick(this.#forgetLoopNow);
-  }
-
-  readonly #forgetLoopNow = (): void => {
-    this.#forgetQueued = false;
-    this.#loopNow = undefined;
-  };
 
   /**
    * Delivers up to `max` macrotasks, oldest first, each followed by its hook; returns how many. The
@@ -324,7 +287,6 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     this.#turn = undefined;
     if (this.deliver === undefined) return; // re-armed by setDelivery
     this.#inTurn = true;
-    this.#turnNow = this.#loopNow;
     try {
       this.#deliverUpTo(this.batch);
     } finally {

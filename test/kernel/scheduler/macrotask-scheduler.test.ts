@@ -20,12 +20,6 @@ function steppedDriver() {
   return { driver, drains };
 }
 
-/** Returns once the real clock reads later than `time`: a busy wait of a millisecond at most. */
-function untilTheClockPasses(time: number): void {
-  let now = Date.now();
-  while (now <= time) now = Date.now();
-}
-
 describe('createMacrotaskScheduler', () => {
   it('is a FIFO with a global seq; tick() delivers exactly one and says whether it did', () => {
     const delivered: Macrotask<string>[] = [];
@@ -294,53 +288,6 @@ describe('createMacrotaskScheduler', () => {
     time = 200;
     expect(scheduler.now()).toBe(200);
     expect(reads).toBe(3);
-  });
-
-  it('with the default clock and driver, keeps a reading for the later turns of one callback of the event loop', async () => {
-    const seen: number[] = [];
-    let done = deferred<void>();
-    const scheduler = createMacrotaskScheduler<number>({
-      batch: 1,
-      deliver: (task) => {
-        const now = scheduler.now();
-        seen.push(now);
-        // The real clock moves on before the next turn.
-        if (task.outcome === 0) untilTheClockPasses(now);
-        if (task.outcome !== 0) done.resolve();
-      },
-    });
-    // One task per turn: the second turn is a microtask after the first, in the same callback.
-    scheduler.enqueue('ext-a', 'hc-1', 0);
-    scheduler.enqueue('ext-a', 'hc-1', 1);
-    await done.promise;
-    expect(seen[1]).toBe(seen[0]);
-    // A later callback of the event loop reads the clock again.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    done = deferred<void>();
-    scheduler.enqueue('ext-a', 'hc-1', 2);
-    await done.promise;
-    expect(seen[2]).toBeGreaterThan(seen[0] as number);
-    scheduler.dispose();
-  });
-
-  it('with a clock given, reads it again in every turn, whatever drives them', async () => {
-    let time = 100;
-    const clock: SchedulerLike = { now: () => time, schedule: () => new Subscription() };
-    const seen: number[] = [];
-    const done = deferred<void>();
-    const scheduler = createMacrotaskScheduler<number>({
-      clock,
-      batch: 1,
-      deliver: (task) => {
-        seen.push(scheduler.now());
-        time += 1;
-        if (task.outcome === 1) done.resolve();
-      },
-    });
-    scheduler.enqueue('ext-a', 'hc-1', 0);
-    scheduler.enqueue('ext-a', 'hc-1', 1);
-    await done.promise;
-    expect(seen).toEqual([100, 101]);
   });
 
   it('drains by itself on the event loop by default', async () => {

@@ -14,6 +14,9 @@
  * ```
  */
 export class LastHitMap<K, V> extends Map<K, V> {
+  // Flags are tested with `=== true`: V8 does not record that a field holds a boolean, so a bare
+  // test checks for every falsy value, ten instructions instead of one (docs/benchmarks.md,
+  // "Young arrays, and flags tested against `true`").
   #remembered = false;
   #key: K | undefined;
   #value: V | undefined;
@@ -24,7 +27,7 @@ export class LastHitMap<K, V> extends Map<K, V> {
   }
 
   override get(key: K): V | undefined {
-    if (this.#remembered && key === this.#key) return this.#value;
+    if (this.#remembered === true && key === this.#key) return this.#value;
     const value = super.get(key);
     this.#key = key;
     this.#value = value;

@@ -1,10 +1,11 @@
 const MIN_CAPACITY = 16;
 
 /**
- * A FIFO on a ring buffer that grows by doubling: `push`, `shift`, `peek` and `pop` are O(1)
- * and allocate nothing in steady state — the one queue under every buffer in sluice (the
- * demand-gated {@link DemandQueue}, `bounded()`'s strategies, the adapters). A slot is cleared
- * when its value leaves, so the queue never keeps a value alive.
+ * A FIFO on a ring buffer that grows by doubling: `push`, `shift`, `peek` and `pop` are O(1) —
+ * the one queue under every buffer in sluice (the demand-gated {@link DemandQueue}, `bounded()`'s
+ * strategies, the adapters). A slot is cleared when its value leaves, so the queue never keeps a
+ * value alive. Each time it empties it starts on a new array of the same capacity (see
+ * {@link RingQueue.shift}).
  *
  * @example
  * ```ts
@@ -16,7 +17,7 @@ const MIN_CAPACITY = 16;
  * ```
  */
 export class RingQueue<T> {
-  #items: (T | undefined)[] = new Array<T | undefined>(MIN_CAPACITY).fill(undefined);
+  #items: (T | undefined)[] = new Array<T | undefined>(MIN_CAPACITY);
   #mask = MIN_CAPACITY - 1;
   #head = 0;
   #size = 0;
@@ -37,17 +38,34 @@ export class RingQueue<T> {
     return true;
   }
 
-  /** Removes and returns the oldest value, or `undefined` when empty. */
+  /**
+   * Removes and returns the oldest value, or `undefined` when empty. The value that empties the
+   * queue leaves its array behind: the next values go into a new one. An array that has lived
+   * long is in V8's old generation, and every young value stored into it costs a call of the
+   * write barrier (about 50 instructions); a new array is young, and a store into it costs a
+   * test. A queue that empties once per pipe read or per window of chunks allocates one array
+   * for each, and saves a call per value (docs/benchmarks.md, "Young arrays under the queues").
+   */
   shift(): T | undefined {
     const size = this.#size;
     if (size === 0) return undefined;
     const items = this.#items;
     const head = this.#head;
     const value = items[head];
+    this.#size = size - 1;
+    if (size === 1) {
+      this.#renew();
+      return value;
+    }
     items[head] = undefined;
     this.#head = (head + 1) & this.#mask;
-    this.#size = size - 1;
     return value;
+  }
+
+  /** A new, young array of the same capacity (holes read as `undefined`, as cleared slots). */
+  #renew(): void {
+    this.#items = new Array<T | undefined>(this.#items.length);
+    this.#head = 0;
   }
 
   /** The oldest value, left in place, or `undefined` when empty. */
@@ -67,7 +85,7 @@ export class RingQueue<T> {
 
   /** Drops every value (and shrinks back to the initial capacity). */
   clear(): void {
-    this.#items = new Array<T | undefined>(MIN_CAPACITY).fill(undefined);
+    this.#items = new Array<T | undefined>(MIN_CAPACITY);
     this.#mask = MIN_CAPACITY - 1;
     this.#head = 0;
     this.#size = 0;
@@ -75,7 +93,7 @@ export class RingQueue<T> {
 
   #grow(): void {
     const items = this.#items;
-    const grown = new Array<T | undefined>(items.length * 2).fill(undefined);
+    const grown = new Array<T | undefined>(items.length * 2);
     for (let index = 0; index < this.#size; index += 1)
       grown[index] = items[(this.#head + index) & this.#mask];
     this.#items = grown;

@@ -100,23 +100,35 @@ export function createMacrotaskScheduler<O = unknown>(
   return new FifoScheduler(clock, driver, batch, deliver);
 }
 
+/** A new array for a scheduler's tasks: room for the tasks of one pull, as holes. */
+function emptyTasks<O>(): (Macrotask<O> | undefined)[] {
+  return new Array<Macrotask<O> | undefined>(8);
+}
+
 /** A resolved promise: a reaction on it is the cheapest microtask (see `FifoScheduler.#arm`). */
 const resolved = Promise.resolve();
 
 class FifoScheduler<O> implements MacrotaskScheduler<O> {
   // The FIFO: two parallel arrays (a task and its hook at the same index) used from `head` to
   // `tail`. A delivered slot is cleared at once (a delivered outcome is garbage while it is young)
-  // and the indices go back to 0 whenever the queue empties: no wrapper object per enqueue, and
-  // no reallocation while the queue stays small. Both start with the elements kind they keep
-  // (objects or `undefined`, emptied in the constructor): an empty array literal holds small
-  // integers until its first task, and the code V8 optimized for one scheduler's arrays would not
-  // take the next scheduler's (docs/benchmarks.md, "One call target per call site").
-  readonly #tasks: (Macrotask<O> | undefined)[] = [undefined];
+  // and the indices go back to 0 whenever the queue empties: no wrapper object per enqueue. The
+  // tasks then go into a new array: tasks are young, and a store into an array that has grown old
+  // costs a call of V8's write barrier (docs/benchmarks.md, "Young arrays under the queues"); the
+  // hooks are mostly a stream's one `release`, old by then, and keep their array. The hooks start
+  // with the elements kind they keep (objects or `undefined`, emptied in the constructor): an
+  // empty array literal holds small integers until its first task, and the code V8 optimized for
+  // one scheduler's arrays would not take the next scheduler's (docs/benchmarks.md, "One call
+  // target per call site"); every tasks array is made by `emptyTasks`, whose allocation site V8
+  // soon makes hand out arrays of objects.
+  #tasks: (Macrotask<O> | undefined)[] = emptyTasks();
   readonly #hooks: ((() => void) | undefined)[] = [undefined];
   #head = 0;
   #tail = 0;
   #seq = 0;
   // A drain turn is armed (scheduled and not cancelled); `turn` is the driver's action, if any.
+  // Flags are tested with `=== true`: V8 does not record that a field holds a boolean, so a bare
+  // test checks for every falsy value, ten instructions instead of one (docs/benchmarks.md,
+  // "Young arrays, and flags tested against `true`").
   #armed = false;
   #turn: Subscription | undefined;
   // The default driver: whether a microtask is queued (dispose cannot take it back: it disarms).
@@ -135,7 +147,6 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     private readonly batch: number,
     private deliver: ((task: Macrotask<O>) => void) | undefined,
   ) {
-    this.#tasks.length = 0;
     this.#hooks.length = 0;
   }
 
@@ -162,7 +173,7 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     this.#hooks[this.#tail] = onDelivered;
     this.#tail += 1;
     // Armed already for all but the first task of a turn: the test is all that enqueue inlines.
-    if (!this.#armed) this.#arm();
+    if (this.#armed !== true) this.#arm();
     return task;
   }
 
@@ -209,7 +220,7 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   /** Reads the clock; within a driver turn, keeps the reading for the rest of the turn. */
   #readClock(): number {
     const now = this.clock.now();
-    if (this.#inTurn) this.#turnNow = now;
+    if (this.#inTurn === true) this.#turnNow = now;
     return now;
   }
 
@@ -236,6 +247,7 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
         if (head + 1 === this.#tail) {
           this.#head = 0;
           this.#tail = 0;
+          this.#tasks = emptyTasks();
         } else if (head >= 1024) this.#compact();
         delivered += 1;
         const deliver = this.deliver as (task: Macrotask<O>) => void;
@@ -266,10 +278,10 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
    * delivery that throws then becomes an unhandled rejection, as with `asapScheduler`.
    */
   #arm(): void {
-    if (this.driver === 'manual' || this.#armed || this.#tail === this.#head) return;
+    if (this.driver === 'manual' || this.#armed === true || this.#tail === this.#head) return;
     this.#armed = true;
     if (this.driver !== undefined) this.#turn = this.driver.schedule(() => this.#drain());
-    else if (!this.#microtaskQueued) {
+    else if (this.#microtaskQueued !== true) {
       this.#microtaskQueued = true;
       void resolved.then(this.#onMicrotask);
     }
@@ -278,7 +290,7 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   // One function for every turn (not a closure per turn: a full stream arms a turn per pull).
   readonly #onMicrotask = (): void => {
     this.#microtaskQueued = false;
-    if (this.#armed) this.#drain();
+    if (this.#armed === true) this.#drain();
   };
 
   /** One driver turn: up to `batch` deliveries on one reading of the clock. */

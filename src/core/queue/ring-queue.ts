@@ -1,11 +1,14 @@
 const MIN_CAPACITY = 16;
 
+/** The array of every empty ring: no room, so the next push makes a new array (see `#grow`). */
+const NONE: never[] = new Array<never>(0);
+
 /**
  * A FIFO on a ring buffer that grows by doubling: `push`, `shift`, `peek` and `pop` are O(1) —
  * the one queue under every buffer in sluice (the demand-gated {@link DemandQueue}, `bounded()`'s
  * strategies, the adapters). A slot is cleared when its value leaves, so the queue never keeps a
- * value alive. Each time it empties it starts on a new array of the same capacity (see
- * {@link RingQueue.shift}).
+ * value alive. Each time it empties it lets its array go, and the next push makes a new one of the
+ * same capacity (see {@link RingQueue.shift}).
  *
  * @example
  * ```ts
@@ -17,7 +20,9 @@ const MIN_CAPACITY = 16;
  * ```
  */
 export class RingQueue<T> {
-  #items: (T | undefined)[] = new Array<T | undefined>(MIN_CAPACITY);
+  #items: (T | undefined)[] = NONE;
+  /** The capacity of the next array: the last one's, or 16 at first. */
+  #capacity = MIN_CAPACITY;
   #mask = MIN_CAPACITY - 1;
   #head = 0;
   #size = 0;
@@ -40,11 +45,13 @@ export class RingQueue<T> {
 
   /**
    * Removes and returns the oldest value, or `undefined` when empty. The value that empties the
-   * queue leaves its array behind: the next values go into a new one. An array that has lived
-   * long is in V8's old generation, and every young value stored into it costs a call of the
-   * write barrier (about 50 instructions); a new array is young, and a store into it costs a
-   * test. A queue that empties once per pipe read or per window of chunks allocates one array
-   * for each, and saves a call per value (docs/benchmarks.md, "Young arrays under the queues").
+   * queue lets its array go, and the next push makes a new one. An array that has lived long is
+   * in V8's old generation, and every young value stored into it costs a call of the write
+   * barrier (about 50 instructions); a new array is young, and a store into it costs a test. A
+   * queue that empties once per pipe read or per window of chunks makes one array for each, and
+   * saves a call per value. The array is made at the next push, not when the queue empties: an
+   * empty queue holds no array for a scavenge to copy (docs/benchmarks.md, "Young arrays, and
+   * flags tested against `true`").
    */
   shift(): T | undefined {
     const size = this.#size;
@@ -54,18 +61,13 @@ export class RingQueue<T> {
     const value = items[head];
     this.#size = size - 1;
     if (size === 1) {
-      this.#renew();
+      this.#items = NONE;
+      this.#head = 0;
       return value;
     }
     items[head] = undefined;
     this.#head = (head + 1) & this.#mask;
     return value;
-  }
-
-  /** A new, young array of the same capacity (holes read as `undefined`, as cleared slots). */
-  #renew(): void {
-    this.#items = new Array<T | undefined>(this.#items.length);
-    this.#head = 0;
   }
 
   /** The oldest value, left in place, or `undefined` when empty. */
@@ -85,18 +87,24 @@ export class RingQueue<T> {
 
   /** Drops every value (and shrinks back to the initial capacity). */
   clear(): void {
-    this.#items = new Array<T | undefined>(MIN_CAPACITY);
+    this.#items = NONE;
+    this.#capacity = MIN_CAPACITY;
     this.#mask = MIN_CAPACITY - 1;
     this.#head = 0;
     this.#size = 0;
   }
 
+  /**
+   * A new array (holes read as `undefined`, as cleared slots): twice as large when the queue is
+   * full, or of the last capacity when it was empty (its array was let go).
+   */
   #grow(): void {
     const items = this.#items;
-    const grown = new Array<T | undefined>(items.length * 2);
+    const grown = new Array<T | undefined>(items.length === 0 ? this.#capacity : items.length * 2);
     for (let index = 0; index < this.#size; index += 1)
       grown[index] = items[(this.#head + index) & this.#mask];
     this.#items = grown;
+    this.#capacity = grown.length;
     this.#mask = grown.length - 1;
     this.#head = 0;
   }

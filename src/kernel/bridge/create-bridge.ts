@@ -131,8 +131,8 @@ function inProcessEntry(
   complete: (callId: string, outcome: HostcallOutcome) => void,
 ): HostDelivery {
   return ({ callId, outcome }) => {
-    const pending = isScalarChunk(outcome) && calls.get(callId);
-    if (pending && pending.type === 'stream') pending.stream.deliver(outcome);
+    const pending = isScalarChunk(outcome) ? calls.get(callId) : undefined;
+    if (pending !== undefined && pending.type === 'stream') pending.stream.deliver(outcome);
     else complete(callId, outcome);
   };
 }

@@ -113,7 +113,7 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   // `tail`. A delivered slot is cleared at once (a delivered outcome is garbage while it is young)
   // and the indices go back to 0 whenever the queue empties: no wrapper object per enqueue. The
   // tasks then go into a new array: tasks are young, and a store into an array that has grown old
-  // costs a call of V8's write barrier (docs/benchmarks.md, "Young arrays under the queues"); the
+  // costs a call of V8's write barrier (docs/benchmarks.md, "Young arrays, and flags tested against `true`"); the
   // hooks are mostly a stream's one `release`, old by then, and keep their array. The hooks start
   // with the elements kind they keep (objects or `undefined`, emptied in the constructor): an
   // empty array literal holds small integers until its first task, and the code V8 optimized for
@@ -138,7 +138,13 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   // microseconds, and what they do (a stall timer that starts and stops at every chunk of a full
   // stream) would otherwise read the clock once per chunk.
   // It is read lazily: a turn in which nothing asks for the time never reads the clock.
-  #turnNow: number | undefined;
+  // `#turnNowSet` says whether `#turnNow` holds this turn's reading: a number field that never
+  // holds `undefined` keeps its value unboxed, and a turn's reading allocates nothing.
+  #turnNow = 0;
+  #turnNowSet = false;
+  // Whether the driver is 'manual', read by every first enqueue of a turn (a flag: comparing the
+  // driver with a string there is a call).
+  readonly #manual: boolean;
   #inTurn = false;
 
   constructor(
@@ -148,6 +154,7 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     private deliver: ((task: Macrotask<O>) => void) | undefined,
   ) {
     this.#hooks.length = 0;
+    this.#manual = driver === 'manual';
   }
 
   get size(): number {
@@ -155,10 +162,10 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   }
 
   now(): number {
-    // `#turnNow` is set only within a turn (`#readClock`) and cleared when the turn ends, so outside
-    // a turn every call reads the clock. One field read: small enough to be inlined where a stream
+    // `#turnNow` is set only within a turn (`#readClock`) and let go when the turn ends, so outside
+    // a turn every call reads the clock. Two field reads: small enough to be inlined where a stream
     // restarts its stall clock at every delivery.
-    return this.#turnNow ?? this.#readClock();
+    return this.#turnNowSet === true ? this.#turnNow : this.#readClock();
   }
 
   nextSeq(): number {
@@ -220,7 +227,10 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   /** Reads the clock; within a driver turn, keeps the reading for the rest of the turn. */
   #readClock(): number {
     const now = this.clock.now();
-    if (this.#inTurn === true) this.#turnNow = now;
+    if (this.#inTurn === true) {
+      this.#turnNow = now;
+      this.#turnNowSet = true;
+    }
     return now;
   }
 
@@ -278,9 +288,11 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
    * delivery that throws then becomes an unhandled rejection, as with `asapScheduler`.
    */
   #arm(): void {
-    if (this.driver === 'manual' || this.#armed === true || this.#tail === this.#head) return;
+    if (this.#manual === true || this.#armed === true || this.#tail === this.#head) return;
     this.#armed = true;
-    if (this.driver !== undefined) this.#turn = this.driver.schedule(() => this.#drain());
+    // (Not 'manual': tested above.)
+    const driver = this.driver as SchedulerLike | undefined;
+    if (driver !== undefined) this.#turn = driver.schedule(() => this.#drain());
     else if (this.#microtaskQueued !== true) {
       this.#microtaskQueued = true;
       void resolved.then(this.#onMicrotask);
@@ -303,7 +315,7 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
       this.#deliverUpTo(this.batch);
     } finally {
       this.#inTurn = false;
-      this.#turnNow = undefined;
+      this.#turnNowSet = false;
       // Re-arm even when a delivery threw: one failing delivery must not stop the queue.
       this.#arm();
     }

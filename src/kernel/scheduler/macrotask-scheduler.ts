@@ -112,14 +112,14 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   // The FIFO: two parallel arrays (a task and its hook at the same index) used from `head` to
   // `tail`. A delivered slot is cleared at once (a delivered outcome is garbage while it is young)
   // and the indices go back to 0 whenever the queue empties: no wrapper object per enqueue. The
-  // tasks then go into a new array: tasks are young, and a store into an array that has grown old
-  // costs a call of V8's write barrier (docs/benchmarks.md, "Young arrays, and flags tested against `true`"); the
-  // hooks are mostly a stream's one `release`, old by then, and keep their array. The hooks start
-  // with the elements kind they keep (objects or `undefined`, emptied in the constructor): an
-  // empty array literal holds small integers until its first task, and the code V8 optimized for
-  // one scheduler's arrays would not take the next scheduler's (docs/benchmarks.md, "One call
-  // target per call site"); every tasks array is made by `emptyTasks`, whose allocation site V8
-  // soon makes hand out arrays of objects.
+  // tasks then go into a new array: tasks are young, and a store into an array that has grown
+  // old costs a call of V8's write barrier (docs/benchmarks.md, "Young arrays, and flags tested
+  // against `true`"); the hooks are mostly a stream's one `release`, old by then, and keep their
+  // array. The hooks start with the elements kind they keep (objects or `undefined`, emptied in
+  // the constructor): an empty array literal holds small integers until its first task, and the
+  // code V8 optimized for one scheduler's arrays would not take the next scheduler's
+  // (docs/benchmarks.md, "One call target per call site"); every tasks array is made by
+  // `emptyTasks`, whose allocation site V8 soon makes hand out arrays of objects.
   #tasks: (Macrotask<O> | undefined)[] = emptyTasks();
   readonly #hooks: ((() => void) | undefined)[] = [undefined];
   #head = 0;

@@ -5,6 +5,7 @@ import type { Bridge } from './bridge.js';
 import { createBridge } from './create-bridge.js';
 import { createExtensionApi, type ExtensionApi } from './extension-api.js';
 import { inProcessDelivery } from './in-process-delivery.js';
+import { internalized } from './internalized.js';
 
 /** An extension wired to an in-process host (see {@link connectExtension}). */
 export interface ConnectedExtension {
@@ -36,12 +37,17 @@ export function connectExtension(
   options: { readonly callIds?: () => string } = {},
 ): ConnectedExtension {
   let counter = 0;
-  const callIds =
+  const nextId =
     options.callIds ??
     (() => {
       counter += 1;
       return `${extensionId}:hc-${counter}`;
     });
+  // The ids are internalized, so that the host and the bridge find a call by comparing addresses
+  // (docs/benchmarks.md, "Ids V8 compares by address"); what is no function or no string is
+  // passed on as it is, for `createBridge` and the host to refuse.
+  const callIds = typeof nextId === 'function' ? () => internalized(nextId()) : nextId;
+  const id = internalized(extensionId);
   // The bridge comes first, so that the host delivers to its in-process entry itself, with no
   // closure in between called for every chunk (docs/benchmarks.md, "Fewer steps per chunk, and
   // where a first run's time goes"); it sends, pulls and cancels through the connection made for
@@ -54,6 +60,6 @@ export function connectExtension(
     cancelStream: (callId) => connection?.cancelStream(callId),
     callIds,
   });
-  connection = host.connect(extensionId, inProcessDelivery.get(bridge) as HostDelivery);
-  return { extensionId, bridge, api: createExtensionApi(bridge), disconnect: connection.disconnect };
+  connection = host.connect(id, inProcessDelivery.get(bridge) as HostDelivery);
+  return { extensionId: id, bridge, api: createExtensionApi(bridge), disconnect: connection.disconnect };
 }

@@ -6,7 +6,16 @@ import { createHost } from '../../../src/kernel/host/create-host.js';
 describe('internalized', () => {
   it('gives back the same characters for any string, including keys an object treats specially', () => {
     const n = 7;
-    for (const text of [`ext-a:hc-${n}`, '', '123', '4294967295', '-0', '__proto__', 'constructor', 'ü\u{1F600}']) {
+    for (const text of [
+      `ext-a:hc-${n}`,
+      '',
+      '123',
+      '4294967295',
+      '-0',
+      '__proto__',
+      'constructor',
+      'ü\u{1F600}',
+    ]) {
       expect(internalized(text)).toBe(text);
     }
   });
@@ -25,7 +34,11 @@ describe('internalized', () => {
     made.bridge.call('ui', { prompt: 'x' }).catch(() => {});
     expect(made.bridge.pending()).toEqual(['ext-a:hc-1']);
     let n = 0;
-    const given = connectExtension(host, 'ext-b', { callIds: () => `call-${(n += 1)}` });
+    const callIds = () => {
+      n += 1;
+      return `call-${n}`;
+    };
+    const given = connectExtension(host, 'ext-b', { callIds });
     given.bridge.call('ui', { prompt: 'x' }).catch(() => {});
     expect(given.bridge.pending()).toEqual(['call-1']);
   });

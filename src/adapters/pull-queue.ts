@@ -54,8 +54,7 @@ export class PullQueue<T> {
   readonly #waiters = new RingQueue<Waiter<T>>();
   #subscription: Subscription | undefined;
   #ending: QueueEnding | undefined;
-  // Flags are tested with `=== true`: V8 does not record that a field holds a boolean, so a bare
-  // test checks for every falsy value, ten instructions instead of one (docs/benchmarks.md,
+  // Flags are tested with `=== true`, one comparison where a bare test is ten (docs/benchmarks.md,
   // "Young arrays, and flags tested against `true`").
   #finished = false;
 

@@ -21,8 +21,7 @@ const NONE: never[] = new Array<never>(0);
  */
 export class RingQueue<T> {
   #items: (T | undefined)[] = NONE;
-  /** The capacity of the next array: the last one's, or 16 at first. */
-  #capacity = MIN_CAPACITY;
+  /** The last array's capacity − 1 (16 − 1 at first): kept when the array is let go. */
   #mask = MIN_CAPACITY - 1;
   #head = 0;
   #size = 0;
@@ -88,7 +87,6 @@ export class RingQueue<T> {
   /** Drops every value (and shrinks back to the initial capacity). */
   clear(): void {
     this.#items = NONE;
-    this.#capacity = MIN_CAPACITY;
     this.#mask = MIN_CAPACITY - 1;
     this.#head = 0;
     this.#size = 0;
@@ -100,11 +98,10 @@ export class RingQueue<T> {
    */
   #grow(): void {
     const items = this.#items;
-    const grown = new Array<T | undefined>(items.length === 0 ? this.#capacity : items.length * 2);
+    const grown = new Array<T | undefined>(items.length === 0 ? this.#mask + 1 : items.length * 2);
     for (let index = 0; index < this.#size; index += 1)
       grown[index] = items[(this.#head + index) & this.#mask];
     this.#items = grown;
-    this.#capacity = grown.length;
     this.#mask = grown.length - 1;
     this.#head = 0;
   }

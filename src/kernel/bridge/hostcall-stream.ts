@@ -92,8 +92,7 @@ export class HostcallStream
   #consumer: 'iterator' | 'observable' | undefined;
   #sink: Subscriber<ChunkEvent<JsonValue>> | undefined;
   #sinkDemandless = false;
-  // Flags are tested with `=== true`: V8 does not record that a field holds a boolean, so a bare
-  // test checks for every falsy value, ten instructions instead of one (docs/benchmarks.md,
+  // Flags are tested with `=== true`, one comparison where a bare test is ten (docs/benchmarks.md,
   // "Young arrays, and flags tested against `true`").
   /** No more outcomes are taken (final chunk, error, sequence error, or released). */
   #settled = false;
@@ -267,7 +266,7 @@ export class HostcallStream
         this.#link.pull(Number.POSITIVE_INFINITY);
         return;
       }
-      if (queue.upstream.paused === true || this.#gate.paused) return;
+      if (queue.upstream.paused === true || this.#gate.paused === true) return;
     }
     const prefetch = this.#link.prefetch;
     const waiting = this.#waiters.size;

@@ -104,8 +104,7 @@ class ChannelledHostStream
   private readonly channel: DemandQueue<JsonValue>;
   private readonly stopStall: () => void;
   private sequence = 0;
-  // Flags are tested with `=== true`: V8 does not record that a field holds a boolean, so a bare
-  // test checks for every falsy value, ten instructions instead of one (docs/benchmarks.md,
+  // Flags are tested with `=== true`, one comparison where a bare test is ten (docs/benchmarks.md,
   // "Young arrays, and flags tested against `true`").
   private isClosed = false;
   private reason: HostStream['endReason'];
@@ -169,7 +168,7 @@ class ChannelledHostStream
   }
 
   start(producer: Observable<ChunkEvent<JsonValue>>): void {
-    if (this.started || this.isClosed === true) return;
+    if (this.started === true || this.isClosed === true) return;
     this.started = true;
     // Held before subscribing: a synchronous producer sees it closed at once.
     this.subscription = new Subscription();

@@ -25,8 +25,7 @@ export class StallTimer {
   readonly #ms: number;
   readonly #onStall: () => void;
   #timer: Subscription | undefined;
-  // Flags are tested with `=== true`: V8 does not record that a field holds a boolean, so a bare
-  // test checks for every falsy value, ten instructions instead of one (docs/benchmarks.md,
+  // Flags are tested with `=== true`, one comparison where a bare test is ten (docs/benchmarks.md,
   // "Young arrays, and flags tested against `true`").
   #running = false;
   #since = 0;

@@ -126,8 +126,7 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   #tail = 0;
   #seq = 0;
   // A drain turn is armed (scheduled and not cancelled); `turn` is the driver's action, if any.
-  // Flags are tested with `=== true`: V8 does not record that a field holds a boolean, so a bare
-  // test checks for every falsy value, ten instructions instead of one (docs/benchmarks.md,
+  // Flags are tested with `=== true`, one comparison where a bare test is ten (docs/benchmarks.md,
   // "Young arrays, and flags tested against `true`").
   #armed = false;
   #turn: Subscription | undefined;
@@ -143,18 +142,21 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   #turnNow = 0;
   #turnNowSet = false;
   // Whether the driver is 'manual', read by every first enqueue of a turn (a flag: comparing the
-  // driver with a string there is a call).
+  // driver with a string there is a call), and the driver a turn is scheduled on (`undefined`:
+  // the default microtask, or none when manual).
   readonly #manual: boolean;
+  readonly #driver: SchedulerLike | undefined;
   #inTurn = false;
 
   constructor(
     readonly clock: SchedulerLike,
-    private readonly driver: SchedulerLike | 'manual' | undefined,
+    driver: SchedulerLike | 'manual' | undefined,
     private readonly batch: number,
     private deliver: ((task: Macrotask<O>) => void) | undefined,
   ) {
     this.#hooks.length = 0;
     this.#manual = driver === 'manual';
+    this.#driver = driver === 'manual' ? undefined : driver;
   }
 
   get size(): number {
@@ -290,9 +292,7 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   #arm(): void {
     if (this.#manual === true || this.#armed === true || this.#tail === this.#head) return;
     this.#armed = true;
-    // (Not 'manual': tested above.)
-    const driver = this.driver as SchedulerLike | undefined;
-    if (driver !== undefined) this.#turn = driver.schedule(() => this.#drain());
+    if (this.#driver !== undefined) this.#turn = this.#driver.schedule(() => this.#drain());
     else if (this.#microtaskQueued !== true) {
       this.#microtaskQueued = true;
       void resolved.then(this.#onMicrotask);

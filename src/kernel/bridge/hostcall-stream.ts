@@ -91,9 +91,9 @@ export class HostcallStream
   readonly #gate = new Valve();
   #consumer: 'iterator' | 'observable' | undefined;
   #sink: Subscriber<ChunkEvent<JsonValue>> | undefined;
-  #sinkDemandless = false;
   // Flags are tested with `=== true`, one comparison where a bare test is ten (docs/benchmarks.md,
   // "Young arrays, and flags tested against `true`").
+  #sinkDemandless = false;
   /** No more outcomes are taken (final chunk, error, sequence error, or released). */
   #settled = false;
   /** The consumer is gone or got everything: `next()` gives `done`. */

@@ -1,3 +1,4 @@
+import { cancelCommand } from './cancel/cancel-command.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { demoCommand } from './demo.js';
 import { execCommand } from './exec-command.js';
@@ -44,6 +45,7 @@ export const subcommands: ReadonlyMap<string, Subcommand> = new Map<string, Subc
   ['worker', workerCommand],
   ['web', webCommand],
   ['mcp', mcpCommand],
+  ['cancel', cancelCommand],
   ['help', helpCommand],
 ]);
 

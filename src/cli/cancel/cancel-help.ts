@@ -19,7 +19,7 @@ Options:
 
 Exits 0 once the cancel is recorded for a run still running, 1 when the run has already ended, is
 not in that Redis (or its retention has passed), or Redis cannot be reached, and 2 for a bad
-command line. See ${docsUrl('scaling.md')}.
+command line. How a cancel travels to the run's owner: ${docsUrl('scaling.md')}
 
 Examples:
   sluice cancel --redis redis://127.0.0.1:6379 build-7

@@ -134,7 +134,7 @@ export const isLinux = process.platform === 'linux';
  * What a test may need from the system, besides Node:
  *
  * - `linux` — the tests read `/proc` (a group's live members, a child's `wchar`) and use procps'
- *   `ps` options; sluice itself is Linux-first (see the README's "Platforms");
+ *   `ps` options; sluice itself is Linux-first (docs/reference.md, "Platforms and Node versions");
  * - `python3` — children whose writes block on a full pipe (a Node child's do not);
  * - `ps` — procps' `ps` (`ps -o … -g`, `--ppid`; on another system `ps` takes other options);
  * - `prlimit` — util-linux, behind `exec`'s `rlimits`;

@@ -2,6 +2,7 @@ import { accessSync, appendFileSync, constants, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import type { Containment } from '../../src/core/containment.js';
 import { cgroupSupport } from '../../src/sources/exec/cgroup-support.js';
 import { enabledControllers } from './cgroups.js';
 
@@ -207,6 +208,21 @@ export function needsCgroup(): boolean {
     'run them as root on Linux, or in `systemd-run --user --scope -p Delegate=yes`',
   );
   return false;
+}
+
+/**
+ * The containments a test of exec's real-process paths runs under: `'group'` everywhere (the path of
+ * every user without cgroups: not root, macOS, most containers), and `'cgroup'` where runs can get
+ * one here ({@link needsCgroup}). A test that passes `'auto'` alone would guard only one of them:
+ * a cgroup's `cgroup.kill` cleans up after a process group's kill that missed members.
+ *
+ * @example
+ * ```ts
+ * describe.each(containments())('exec cancel (containment %s)', (containment) => { … });
+ * ```
+ */
+export function containments(): Containment[] {
+  return needs('linux') && needsCgroup() ? ['group', 'cgroup'] : ['group'];
 }
 
 /**

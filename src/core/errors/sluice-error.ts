@@ -21,6 +21,7 @@ export type SluiceErrorCode =
   | 'CGROUP_UNAVAILABLE'
   | 'LIMIT_UNAVAILABLE'
   | 'LIMIT_EXCEEDED'
+  | 'TTY_UNAVAILABLE'
   | 'DEMAND_IGNORED'
   | 'OWNER_LOST'
   | 'RUN_NOT_FOUND'

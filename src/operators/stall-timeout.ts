@@ -10,7 +10,7 @@ import {
 import type { ChunkEvent } from '../core/chunk.js';
 import type { Demand } from '../core/demand.js';
 import { demandOf } from '../core/demand-of.js';
-import { SequenceError } from '../core/errors/sequence-error.js';
+import { finalBeforeComplete } from '../core/errors/sequence-error.js';
 import { markStalled } from '../core/mark-stalled.js';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
@@ -136,8 +136,7 @@ class StallWatch<E extends ChunkEvent<unknown>> {
   #pass(event: E): void {
     if (this.#finished) {
       // The source went on after its final event (several runs in one stream): not one run.
-      const rule = 'final-before-complete';
-      this.subscriber.error(new SequenceError({ rule, expected: undefined, received: event.sequence }));
+      this.subscriber.error(finalBeforeComplete(event.sequence));
       return;
     }
     this.#lastSequence = event.sequence;

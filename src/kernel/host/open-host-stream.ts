@@ -2,7 +2,7 @@ import { type Observable, type Subscriber, Subscription } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
 import type { Valve } from '../../core/demand.js';
 import { type DirectSink, offerDirectSink } from '../../core/direct-sink.js';
-import { SequenceError } from '../../core/errors/sequence-error.js';
+import { finalBeforeComplete } from '../../core/errors/sequence-error.js';
 import { optionError } from '../../core/option-error.js';
 import { DemandQueue, type DemandQueueOptions } from '../../core/queue/demand-queue.js';
 import { InFlight } from '../../core/queue/in-flight.js';
@@ -243,12 +243,7 @@ class ChannelledHostStream
 
   /** An event after the producer's final event: the stream ends with `STREAM_SEQUENCE`. */
   private refuseAfterFinal(event: ChunkEvent<JsonValue>): void {
-    const error = new SequenceError({
-      rule: 'final-before-complete',
-      expected: undefined,
-      received: event.sequence,
-    });
-    this.end({ type: 'error', outcome: toFailure(error) });
+    this.end({ type: 'error', outcome: toFailure(finalBeforeComplete(event.sequence)) });
   }
 
   /** A producer that ignores the pause is cut off once `overflowLimit` chunks are undelivered. */

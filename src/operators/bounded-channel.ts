@@ -1,5 +1,5 @@
 import type { OperatorFunction } from 'rxjs';
-import type { ChunkEvent } from '../core/chunk.js';
+import type { ChunkEvent, EndSentinel } from '../core/chunk.js';
 import { demandOf } from '../core/demand-of.js';
 import { BufferOverflowError } from '../core/errors/buffer-overflow-error.js';
 import { finalBeforeComplete } from '../core/errors/sequence-error.js';
@@ -27,7 +27,7 @@ export function boundedChannel<E extends ChunkEvent<unknown>>(
   bufferSize: number,
   strategy: BoundedStrategy,
   passDemand: boolean,
-): OperatorFunction<E, E | ChunkEvent<never>> {
+): OperatorFunction<E, E | EndSentinel> {
   return operate((source, subscriber) => {
     const down = demandOf(subscriber);
     let finished = false;
@@ -44,7 +44,7 @@ export function boundedChannel<E extends ChunkEvent<unknown>>(
       return undefined;
     }
     const store = new BoundedQueue<E>(bufferSize, strategy);
-    const queue = new DemandQueue<E | ChunkEvent<never>>(
+    const queue = new DemandQueue<E | EndSentinel>(
       {
         store,
         highWater: strategy === 'suspend' ? bufferSize : Number.POSITIVE_INFINITY,

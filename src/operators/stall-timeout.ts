@@ -7,7 +7,7 @@ import {
   type Subscriber,
   type Subscription,
 } from 'rxjs';
-import type { ChunkEvent } from '../core/chunk.js';
+import type { ChunkEvent, EndSentinel } from '../core/chunk.js';
 import type { Demand } from '../core/demand.js';
 import { demandOf } from '../core/demand-of.js';
 import { finalBeforeComplete } from '../core/errors/sequence-error.js';
@@ -76,7 +76,7 @@ const consoleLogger: StallTimeoutLogger = { warn: (message) => console.warn(mess
  */
 export function stallTimeout<E extends ChunkEvent<unknown>>(
   config: StallTimeoutConfig = {},
-): OperatorFunction<E, E | ChunkEvent<never>> {
+): OperatorFunction<E, E | EndSentinel> {
   const settings = readStallConfig(config);
   if (settings.ms === 0) return identity;
   return operate((source, subscriber) => {
@@ -105,7 +105,7 @@ class StallWatch<E extends ChunkEvent<unknown>> {
 
   constructor(
     private readonly settings: StallSettings,
-    private readonly subscriber: Subscriber<E | ChunkEvent<never>>,
+    private readonly subscriber: Subscriber<E | EndSentinel>,
     private readonly down: Demand,
   ) {}
 

@@ -5,6 +5,7 @@ import { delimiter, join } from 'node:path';
 import type { Containment } from '../../src/core/containment.js';
 import { cgroupSupport } from '../../src/sources/exec/cgroup-support.js';
 import { enabledControllers } from './cgroups.js';
+import { SKIP_KIND } from './skip-summary.js';
 
 /**
  * Tests that need a system tool (a browser, `redis-server`, `python3`, `prlimit`, `script`, …) or
@@ -98,11 +99,12 @@ function skipNotice(what: string, missing: string, skipped: string, hint: string
   if (noticed.has(what)) return;
   noticed.add(what);
   const line = `[sluice tests] ${missing}: skipping ${skipped} (${hint})`;
-  // Under vitest the global setup prints every notice once, at the end; otherwise print it now.
+  // Under vitest the global setup prints every notice once, at the end, under what
+  // SLUICE_REQUIRE_SYSTEM_TOOLS does with it (test/support/skip-summary.ts); otherwise print it now.
   const log = process.env.SLUICE_SKIPPED_LOG;
   try {
     if (log === undefined || log === '') throw new Error('no log');
-    appendFileSync(log, `${line}\n`);
+    appendFileSync(log, `${required ? SKIP_KIND.tool : SKIP_KIND.machine}\t${line}\n`);
   } catch {
     process.stderr.write(`${line}\n`);
   }
@@ -132,7 +134,7 @@ export const isLinux = process.platform === 'linux';
  * What a test may need from the system, besides Node:
  *
  * - `linux` — the tests read `/proc` (a group's live members, a child's `wchar`) and use procps'
- *   `ps` options; sluice itself is Linux-first (see the README's "Platforms");
+ *   `ps` options; sluice itself is Linux-first (docs/reference.md, "Platforms and Node versions");
  * - `python3` — children whose writes block on a full pipe (a Node child's do not);
  * - `ps` — procps' `ps` (`ps -o … -g`, `--ppid`; on another system `ps` takes other options);
  * - `prlimit` — util-linux, behind `exec`'s `rlimits`;
@@ -246,11 +248,37 @@ export function needsControllers(...names: string[]): boolean {
   for (const name of missing) {
     skipNotice(
       `controller ${name}`,
-      `the cgroup v2 \`${name}\` controller is not enabled on this machine (not in ${support.base}/cgroup.subtree_control; no tool is missing, so this is not a failure under SLUICE_REQUIRE_SYSTEM_TOOLS)`,
+      `the cgroup v2 \`${name}\` controller is not enabled on this machine (not in ${support.base}/cgroup.subtree_control)`,
       `the tests of the \`${name}\` limit`,
       `where it is wanted: echo +${name} > ${support.base}/cgroup.subtree_control`,
       false,
     );
   }
   return false;
+}
+
+/**
+ * Which of the cgroup v2 controllers `names` are not enabled for the runs of this process: the
+ * tests of `LIMIT_UNAVAILABLE` need one. Where every one is enabled, a notice says that those tests
+ * are skipped (never a failure: the limits' own tests run instead, {@link needsControllers}).
+ *
+ * @example
+ * ```ts
+ * const notEnabled = controllersNotEnabled('memory', 'pids', 'cpu');
+ * it.skipIf(notEnabled.length === 0)('a limit without its controller fails with LIMIT_UNAVAILABLE', …);
+ * ```
+ */
+export function controllersNotEnabled(...names: string[]): string[] {
+  const enabled = enabledControllers();
+  const missing = names.filter((name) => !enabled.includes(name));
+  if (missing.length === 0) {
+    skipNotice(
+      `controllers ${names.join(' ')} all enabled`,
+      `every one of the cgroup v2 controllers ${names.join(', ')} is enabled on this machine`,
+      'the tests of LIMIT_UNAVAILABLE for a limit whose controller is not enabled',
+      'they run where a controller is not enabled; the tests of the limits themselves ran instead',
+      false,
+    );
+  }
+  return missing;
 }

@@ -1,25 +1,25 @@
 import { Subject } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { StallTimer } from '../../../src/kernel/host/stall-timer.js';
-import { createMacrotaskScheduler } from '../../../src/kernel/scheduler/macrotask-scheduler.js';
-import { newTestScheduler } from '../../support/test-scheduler.js';
+import { StallClock } from '../../src/core/stall-clock.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
 
-/** A stall timer of `ms` on a virtual clock; `stalls` emits `s` per stall, `timers` counts scheduler timers. */
+/** A stall clock of `ms` on a virtual clock; `stalls` emits `s` per stall, `timers` counts timers. */
 function setup(testScheduler: TestScheduler, ms: number) {
-  const scheduler = createMacrotaskScheduler({ clock: testScheduler, driver: 'manual' });
-  const setTimer = scheduler.setTimer.bind(scheduler);
   let timers = 0;
-  scheduler.setTimer = (delayMs, callback) => {
-    timers += 1;
-    return setTimer(delayMs, callback);
-  };
   const stalls = new Subject<string>();
-  const stall = new StallTimer(scheduler, ms, () => stalls.next('s'));
+  const clock = {
+    now: () => testScheduler.now(),
+    setTimer: (delayMs: number, callback: () => void) => {
+      timers += 1;
+      return testScheduler.schedule(callback, delayMs);
+    },
+  };
+  const stall = new StallClock(clock, ms, () => stalls.next('s'));
   return { stall, stalls, timers: () => timers };
 }
 
-describe('StallTimer', () => {
+describe('StallClock', () => {
   it('fires once, exactly `ms` after start()', () => {
     const testScheduler = newTestScheduler();
     testScheduler.run(({ expectObservable }) => {
@@ -110,5 +110,27 @@ describe('StallTimer', () => {
       expectObservable(stalls).toBe('--s');
     });
     expect(count()).toBe(1);
+  });
+
+  it('restart() starts a running clock over, and does nothing to a stopped one; since says when', () => {
+    const testScheduler = newTestScheduler();
+    testScheduler.run(({ expectObservable }) => {
+      const { stall, stalls } = setup(testScheduler, 4);
+      stall.restart(); // not running: no-op
+      stall.start();
+      testScheduler.schedule(() => stall.restart(), 3);
+      testScheduler.schedule(() => expect(stall.since).toBe(3), 5);
+      expectObservable(stalls).toBe('-------s');
+    });
+  });
+
+  it('runs on an RxJS scheduler too (StallClock.on)', () => {
+    const testScheduler = newTestScheduler();
+    testScheduler.run(({ expectObservable }) => {
+      const stalls = new Subject<string>();
+      const stall = StallClock.on(testScheduler, 3, () => stalls.next('s'));
+      testScheduler.schedule(() => stall.start(), 2);
+      expectObservable(stalls).toBe('-----s');
+    });
   });
 });

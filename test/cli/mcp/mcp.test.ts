@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -11,15 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveExecOptions } from '../../../src/sources/exec/exec-options.js';
 import { GROUP_OF_SLEEPS, WAIT_FOR_FILE } from '../../mcp/connect-in-memory.js';
 import { groupAlive, groupGone, pollUntil, processGone } from '../../support/processes.js';
+import { CLI } from '../../support/sluice-cli.js';
 import { needs } from '../../support/system-tools.js';
-
-const main = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
 
 /** `sluice mcp …` as an MCP host runs it: a separate process on stdio, driven by the SDK's own Client. */
 async function startSluiceMcp(args: string[]) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', main, 'mcp', ...args],
+    args: [CLI, 'mcp', ...args],
     stderr: 'pipe',
   });
   let log = '';
@@ -265,17 +263,17 @@ describe('sluice mcp: lifetime and command line', () => {
   });
 
   it('prints its help, and exits 2 on a bad command line', async () => {
-    const help = await execa(process.execPath, ['--import', 'tsx', main, 'mcp', '--help'], { reject: false });
+    const help = await execa(process.execPath, [CLI, 'mcp', '--help'], { reject: false });
     expect(help.exitCode).toBe(0);
     expect(help.stdout).toContain('"args": ["sluice", "mcp", "--allow", "npm", "--allow", "git"]');
-    const bad = await execa(process.execPath, ['--import', 'tsx', main, 'mcp', '--timeout-s', 'soon'], {
+    const bad = await execa(process.execPath, [CLI, 'mcp', '--timeout-s', 'soon'], {
       reject: false,
     });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toBe(
       'sluice: Expected the `--timeout-s` flag to be a number of seconds in (0, 600], got `soon` (string)\nTry `sluice mcp --help`.',
     );
-    const unknown = await execa(process.execPath, ['--import', 'tsx', main, 'mcp', '--allow'], {
+    const unknown = await execa(process.execPath, [CLI, 'mcp', '--allow'], {
       reject: false,
     });
     expect(unknown.exitCode).toBe(2);

@@ -1,5 +1,7 @@
-import { NodeServices } from '@effect/platform-node';
-import { Effect, Stream } from 'effect';
+import * as NodeChildProcessSpawner from '@effect/platform-node-shared/NodeChildProcessSpawner';
+import * as NodeFileSystem from '@effect/platform-node-shared/NodeFileSystem';
+import * as NodePath from '@effect/platform-node-shared/NodePath';
+import { Effect, Layer, Stream } from 'effect';
 import { ChildProcess, ChildProcessSpawner } from 'effect/process';
 import { $ } from 'zx';
 import type { SlowRun } from './slow-consumer.js';
@@ -16,6 +18,12 @@ import { work1ms } from './work-per-line.js';
  * await measureSlow(workPeerVariants['work-effect'], side, flood, 3000);
  * ```
  */
+// The child-process spawner with the file system and paths it needs: the part of Effect's Node
+// services these runs use (its `@effect/platform-node` needs a newer Node than sluice's floor).
+const spawnerLayer = NodeChildProcessSpawner.layer.pipe(
+  Layer.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)),
+);
+
 export const workPeerVariants: Record<string, (run: SlowRun) => Promise<void>> = {
   'work-effect': async (run) => {
     const program = Effect.gen(function* () {
@@ -26,7 +34,7 @@ export const workPeerVariants: Record<string, (run: SlowRun) => Promise<void>> =
         Stream.interruptWhen(Effect.promise(() => run.over)),
         Stream.runDrain,
       );
-    }).pipe(Effect.provide(NodeServices.layer));
+    }).pipe(Effect.provide(spawnerLayer));
     await Effect.runPromise(program);
   },
   'work-zx': async (run) => {

@@ -4,7 +4,7 @@ import { deferred } from '../core/deferred.js';
 import { Valve } from '../core/demand.js';
 import { OwnerLostError } from '../core/errors/owner-lost-error.js';
 import { RunStoreError } from '../core/errors/run-store-error.js';
-import { SequenceError } from '../core/errors/sequence-error.js';
+import { SequenceError, sequenceViolation } from '../core/errors/sequence-error.js';
 import { toRunFailure } from '../runs/run-failure.js';
 import type { CancelDetails, RunWriter, RunWriterOptions } from '../runs/run-store.js';
 import { activeCarrier } from '../trace/active-carrier.js';
@@ -149,13 +149,9 @@ export class RedisRunWriter implements RunWriter {
   }
 
   append(event: ChunkEvent<unknown>): void {
-    if (this.#finalQueued || this.#failure !== undefined || this.#done) {
-      throw new SequenceError({ rule: 'after-final', expected: undefined, received: event.sequence });
-    }
-    if (event.sequence !== this.#next) {
-      const rule = event.sequence > this.#next ? 'gap' : 'order';
-      throw new SequenceError({ rule, expected: this.#next, received: event.sequence });
-    }
+    const finished = this.#finalQueued || this.#failure !== undefined || this.#done;
+    const violation = sequenceViolation(this.#next, event.sequence, finished);
+    if (violation !== undefined) throw violation;
     this.#next += 1;
     this.#pending.push(event);
     this.#pendingBytes += typeof event.content === 'string' ? event.content.length + 64 : 256;

@@ -4,7 +4,6 @@ import { deferred } from '../core/deferred.js';
 import { Valve } from '../core/demand.js';
 import { demandOf } from '../core/demand-of.js';
 import { RunStoreError } from '../core/errors/run-store-error.js';
-import { SequenceError } from '../core/errors/sequence-error.js';
 import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
@@ -160,10 +159,7 @@ export class MemoryRunStore implements RunStore {
       demand: run.valve,
       ended: ended.promise,
       append: (event) => {
-        if (run.log.ended) {
-          throw new SequenceError({ rule: 'after-final', expected: undefined, received: event.sequence });
-        }
-        run.log.append(event); // checks the sequence; throws what JSON.stringify throws
+        run.log.append(event); // checks the sequence rules; throws what JSON.stringify throws
         if (event.isFinal) end();
         this.#notify(run);
       },

@@ -1,5 +1,6 @@
 import { type Observable, type SchedulerLike, Subscription } from 'rxjs';
 import { Valve } from '../core/demand.js';
+import { StallClock } from '../core/stall-clock.js';
 import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
 import { encodeChunkEvent } from '../sse/encode-chunk-event.js';
 import { encodeGap } from '../sse/encode-gap.js';
@@ -37,13 +38,12 @@ export class SseClient {
   #cursor: number;
   #closed = false;
   readonly #sink: SseSink;
-  readonly #config: SseClientConfig;
   readonly #onGone: (client: SseClient) => void;
   readonly #valve = new Valve();
   readonly #stopListening: Array<() => void> = [];
   #subscription: Subscription | undefined;
   #heartbeat: Subscription | undefined;
-  #stall: Subscription | undefined;
+  readonly #stall: StallClock;
 
   constructor(
     records: Observable<RunRecord>,
@@ -54,8 +54,8 @@ export class SseClient {
   ) {
     this.#sink = sink;
     this.#cursor = cursor;
-    this.#config = config;
     this.#onGone = onGone;
+    this.#stall = StallClock.on(config.scheduler, config.stallTimeoutMs, () => this.drop());
     this.#stopListening.push(
       sink.onDrain(() => this.#drained()),
       sink.onClose(() => this.#gone()),
@@ -142,16 +142,12 @@ export class SseClient {
   #write(text: string): void {
     if (this.#closed || this.#sink.write(text)) return;
     this.#valve.pause();
-    const timeout = this.#config.stallTimeoutMs;
-    if (timeout > 0 && this.#stall === undefined) {
-      this.#stall = this.#config.scheduler.schedule(() => this.drop(), timeout);
-    }
+    this.#stall.start();
   }
 
   #drained(): void {
     if (!this.#valve.paused || this.#closed) return;
-    this.#stall?.unsubscribe();
-    this.#stall = undefined;
+    this.#stall.stop();
     this.#valve.resume();
   }
 
@@ -159,7 +155,7 @@ export class SseClient {
     if (this.#closed) return;
     this.#closed = true;
     this.#heartbeat?.unsubscribe();
-    this.#stall?.unsubscribe();
+    this.#stall.dispose();
     for (const stop of this.#stopListening.splice(0)) stop();
     const subscription = this.#subscription;
     this.#subscription = undefined;

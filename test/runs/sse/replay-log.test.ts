@@ -57,7 +57,7 @@ describe('ReplayLog', () => {
     const log = new ReplayLog({ maxEvents: 10, maxBytes: 1 << 20 });
     log.append(event(0));
     expect(() => log.append(event(2))).toThrow(expect.objectContaining({ code: 'STREAM_SEQUENCE' }));
-    expect(() => log.append(event(0))).toThrow(/out of order/);
+    expect(() => log.append(event(0))).toThrow(/duplicate/);
     log.append(event(1, 'done', true));
     expect(log.ended).toBe(true);
     let caught: unknown;

@@ -1,5 +1,5 @@
 import type { ChunkEvent } from '../core/chunk.js';
-import { SequenceError } from '../core/errors/sequence-error.js';
+import { SequenceError, sequenceViolation } from '../core/errors/sequence-error.js';
 import { encodeChunkEvent } from '../sse/encode-chunk-event.js';
 import { encodeRunFailure } from '../sse/encode-run-failure.js';
 import { toRunFailure } from './run-failure.js';
@@ -95,13 +95,8 @@ export class ReplayLog {
    * if its sequence is not {@link next}, or if the stream has already ended.
    */
   append(event: ChunkEvent<unknown>): ReplayEntry {
-    if (this.ended) {
-      throw new SequenceError({ rule: 'after-final', expected: undefined, received: event.sequence });
-    }
-    if (event.sequence !== this.#next) {
-      const rule = event.sequence > this.#next ? 'gap' : 'order';
-      throw new SequenceError({ rule, expected: this.#next, received: event.sequence });
-    }
+    const violation = sequenceViolation(this.#next, event.sequence, this.ended);
+    if (violation !== undefined) throw violation;
     const frame = encodeChunkEvent(event);
     const entry: ReplayEntry = {
       sequence: event.sequence,

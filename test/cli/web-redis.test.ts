@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SseMessage } from '../../src/sse/sse-parser.js';
+import type { SseMessage } from '../../src/runs/sse/sse-parser.js';
 import { launchChromium } from '../support/browser.js';
 import { fixture, pollUntil, processesWithTag } from '../support/processes.js';
 import { readSse } from '../support/read-sse.js';

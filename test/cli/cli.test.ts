@@ -1,7 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { filter, from, lastValueFrom, map, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
@@ -12,12 +11,12 @@ import type { OutcomeCodec } from '../../src/kernel/protocol/outcome-codec.js';
 import { serdeCodec } from '../../src/kernel/protocol/serde-codec.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
 import { groupGone, liveGroupMembers, pollUntil } from '../support/processes.js';
+import { CLI } from '../support/sluice-cli.js';
 import { needs } from '../support/system-tools.js';
 
-const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-/** Runs the CLI as a user would: a separate Node process (TypeScript through tsx). */
+/** Runs the CLI as a user would: a separate Node process, the built CLI. */
 const sluice = (args: string[], options: { buffer?: boolean } = {}) =>
-  execa(process.execPath, ['--import', 'tsx', main, ...args], {
+  execa(process.execPath, [CLI, ...args], {
     reject: false,
     stripFinalNewline: false,
     ...options,
@@ -299,7 +298,7 @@ describe('sluice on a terminal', () => {
       // `script` gives the CLI a real pty; the child prints, then waits for a file the test creates
       // only after the first line has reached the terminal, so the line is shown before the exit.
       const flag = `/tmp/sluice-cli-tty-${process.pid}-${Date.now()}`;
-      const command = `${process.execPath} --import tsx ${main} exec --color -- sh -c 'echo first; echo warn >&2; while [ ! -e ${flag} ]; do sleep 0.05; done; echo last'`;
+      const command = `${process.execPath} ${CLI} exec --color -- sh -c 'echo first; echo warn >&2; while [ ! -e ${flag} ]; do sleep 0.05; done; echo last'`;
       const run = execa('script', ['-q', '-e', '-c', command, '/dev/null'], { reject: false, buffer: false });
       let screen = '';
       let released = false;

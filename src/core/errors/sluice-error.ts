@@ -17,6 +17,7 @@ export type SluiceErrorCode =
   | 'CGROUP_UNAVAILABLE'
   | 'LIMIT_UNAVAILABLE'
   | 'LIMIT_EXCEEDED'
+  | 'TTY_UNAVAILABLE'
   // streams and their operators
   | 'STREAM_SEQUENCE'
   | 'STREAM_STALLED'

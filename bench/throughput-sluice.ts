@@ -5,7 +5,6 @@ import { coalesce, type ExecEvent, exec, onChunk, toAsyncIterable } from '../src
 import type { ExtensionApi } from '../src/kernel/index.js';
 import { countProgressLines } from './count-progress-lines.js';
 import type { ThroughputVariant } from './throughput-raw.js';
-import { traceRunVariants } from './trace-runs.js';
 
 const isLine = (event: ExecEvent) => event.kind === 'stdout';
 const quiet = { warn() {} };
@@ -129,5 +128,4 @@ export const sluiceThroughput: Record<string, ThroughputVariant> = {
     sluiceThroughput['exec-push']?.(command, args) ?? Promise.resolve(0),
   'exec-iterable-no-otel': (command, args) =>
     sluiceThroughput['exec-iterable']?.(command, args) ?? Promise.resolve(0),
-  ...traceRunVariants,
 };

@@ -67,7 +67,7 @@ async function runCommand(
       ? { ...(parseCliArgs(['exec', '--', process.execPath, '-e', demoScript]) as CliExecCommand) }
       : parsed;
   // What only some runs need is loaded when they need it: `sluice exec -- cmd` starts with the
-  // text view alone (the wire codecs, the web server and Redis stay unloaded; docs/benchmarks.md).
+  // text view alone (the wire codecs, the web server and Redis stay unloaded; docs/performance.md, "What start-up loads").
   if (run.json && run.redisStore !== undefined) {
     return (await import('./exec-redis/run-json-published.js')).runJsonPublished(run, io, signal);
   }

@@ -91,7 +91,7 @@ export const sluiceThroughput: Record<string, ThroughputVariant> = {
   /**
    * A streaming `exec` hostcall through the kernel's host and an extension's bridge, `for await`.
    * The first run makes the host and connects the extension; a second run in the same process is
-   * a second stream of them, as a long-lived host serves many (docs/benchmarks.md, Methodology).
+   * a second stream of them, as a long-lived host serves many (docs/benchmarks.md, "Method").
    */
   'kernel-stream': async (command, args) => {
     kernelApi ??= await connectBenchExtension();

@@ -37,10 +37,10 @@ const HELP = `usage: npm run bench -- [--json] [--full | --quick] [--lines N] [-
 const PROFILES = {
   quick: { lines: 20_000, runs: 1, latencyLines: 60, slowMs: 500, reps: 1, startRuns: 1, parallel: 3 },
   default: {
-    lines: 1_000_000,
+    lines: 500_000,
     runs: 3,
     latencyLines: 1000,
-    slowMs: 2000,
+    slowMs: 1500,
     reps: 5,
     startRuns: 10,
     parallel: 1,

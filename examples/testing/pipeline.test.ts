@@ -1,4 +1,4 @@
-// The "Testing your pipelines" example of the README, as a real test (it runs in `npm test`).
+// The example of docs/testing.md ("In your test runner"), as a real test (it runs in `npm test`).
 // An application imports `sluice` and `sluice/testing`; inside this repository the same modules
 // are imported from the sources.
 import type { SchedulerLike } from 'rxjs';

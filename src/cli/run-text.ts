@@ -1,6 +1,6 @@
 import { interval, type Observable } from 'rxjs';
 import { onChunk } from '../adapters/on-chunk.js';
-import type { ChunkEvent } from '../core/chunk.js';
+import type { EndSentinel } from '../core/chunk.js';
 import { isCancelledError } from '../core/errors/cancelled-error.js';
 import { isSpawnError } from '../core/errors/spawn-error.js';
 import { formatBytes } from '../core/format-bytes.js';
@@ -28,7 +28,7 @@ import { whenOutputClosed } from './when-output-closed.js';
  * ```
  */
 export async function runText(
-  events: Observable<ExecEvent<string | Uint8Array> | ChunkEvent<never>>,
+  events: Observable<ExecEvent<string | Uint8Array> | EndSentinel>,
   io: CliStreams,
   options: TextRunOptions,
 ): Promise<number> {
@@ -79,7 +79,7 @@ type TextView = ReturnType<typeof createTextView>;
 
 /** Shows an output event (its promise is the view's write: the demand) or notes how the run ended. */
 function showEvent(
-  event: ExecEvent<string | Uint8Array> | ChunkEvent<never>,
+  event: ExecEvent<string | Uint8Array> | EndSentinel,
   stats: ReturnType<typeof createOutputStats>,
   view: TextView,
   ending: RunEnding,

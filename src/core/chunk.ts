@@ -23,6 +23,18 @@ export interface ChunkEvent<T = unknown> {
 }
 
 /**
+ * The final event an operator adds itself, in place of one the source never gave:
+ * `stallTimeout` ends a stalled stream with it (`metadata.reason: 'stalled'`), `bounded` when
+ * the source completed without a final event after drops (`metadata.dropped`). Its `kind` is the
+ * literal `'end'`, so narrowing a stream's events on any other `kind` leaves it out.
+ */
+export interface EndSentinel extends ChunkEvent<never> {
+  readonly kind: 'end';
+  readonly content: null;
+  readonly isFinal: true;
+}
+
+/**
  * Metadata a chunk may carry. Well-known keys:
  * - `partial: true` — a piece of a line longer than the source's line limit;
  * - `reason` — on a final sentinel, why the stream ended early (`'stalled'`, `'cancelled'`, …);

@@ -4,7 +4,7 @@ import type { JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.
 import { asyncScheduler } from 'rxjs';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { optionError } from '../core/option-error.js';
-import { readInteger } from '../core/read-integer.js';
+import { readInteger, readPort } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import type { ToolRegistry } from '../kernel/index.js';
 import { MemoryRunStore } from '../runs/memory-run-store.js';
@@ -20,7 +20,6 @@ import { readJsonBody } from './read-json-body.js';
 import { resumeMcpStream } from './resume-mcp-stream.js';
 import type { ServeMcpOptions } from './serve-mcp-options.js';
 import { type McpPostContext, serveMcpPost } from './serve-mcp-post.js';
-
 /**
  * Options of {@link serveMcpHttp}: those of `serveMcp` (an Exec call's `env` may set only
  * `allowEnv` — default none — and its `cwd` always stays under `cwd`), and the HTTP ones.
@@ -95,8 +94,8 @@ export function serveMcpHttp(registry: ToolRegistry, options: ServeMcpHttpOption
   if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
   const http = ['port', 'hosts', 'token', 'store', 'path', 'retryMs', 'sessionIdleMs'];
   rejectUnknownOptions(options, [...SERVE_MCP_OPTIONS.filter((name) => name !== 'confineCwd'), ...http]);
-  const { port, hosts = ['127.0.0.1', 'localhost', '[::1]'], path = '/mcp' } = options;
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw optionError('port', 'a port number', port);
+  const { hosts = ['127.0.0.1', 'localhost', '[::1]'], path = '/mcp' } = options;
+  const port = readPort(options);
   const token = options.token === undefined ? randomBytes(18).toString('base64url') : options.token;
   if (token !== null && (typeof token !== 'string' || token.length < 16)) {
     throw optionError('token', 'a string of at least 16 characters, or null', token);

@@ -36,7 +36,7 @@ import type { ServeMcpOptions } from './serve-mcp-options.js';
  *   into the tool's run and the command it starts.
  *
  * Safe by default: the Exec tool (any tool built with `createExecTool`) is listed only when
- * `allow` names programs, and then runs only those (see the README's MCP section). The registry
+ * `allow` names programs, and then runs only those (docs/mcp.md, "The Exec policy: safe by default"). The registry
  * is read once, here: tools registered later are not served.
  *
  * @example

@@ -1,8 +1,8 @@
 import type { OperatorFunction } from 'rxjs';
-import type { ChunkEvent } from '../core/chunk.js';
+import type { ChunkEvent, EndSentinel } from '../core/chunk.js';
 import { demandOf } from '../core/demand-of.js';
 import { BufferOverflowError } from '../core/errors/buffer-overflow-error.js';
-import { SequenceError } from '../core/errors/sequence-error.js';
+import { finalBeforeComplete } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { DemandGate } from '../core/queue/demand-gate.js';
 import { DemandQueue } from '../core/queue/demand-queue.js';
@@ -27,14 +27,14 @@ export function boundedChannel<E extends ChunkEvent<unknown>>(
   bufferSize: number,
   strategy: BoundedStrategy,
   passDemand: boolean,
-): OperatorFunction<E, E | ChunkEvent<never>> {
+): OperatorFunction<E, E | EndSentinel> {
   return operate((source, subscriber) => {
     const down = demandOf(subscriber);
     let finished = false;
     if (down === undefined) {
       source.subscribe(
         createOperatorSubscriber<E>(subscriber, (event) => {
-          if (finished) subscriber.error(wentOnAfterFinal(event));
+          if (finished) subscriber.error(finalBeforeComplete(event.sequence));
           else {
             finished = event.isFinal;
             subscriber.next(event);
@@ -44,7 +44,7 @@ export function boundedChannel<E extends ChunkEvent<unknown>>(
       return undefined;
     }
     const store = new BoundedQueue<E>(bufferSize, strategy);
-    const queue = new DemandQueue<E | ChunkEvent<never>>(
+    const queue = new DemandQueue<E | EndSentinel>(
       {
         store,
         highWater: strategy === 'suspend' ? bufferSize : Number.POSITIVE_INFINITY,
@@ -60,7 +60,7 @@ export function boundedChannel<E extends ChunkEvent<unknown>>(
         if (finished) {
           // Several runs in one stream: the error follows what is queued, the rest is cancelled.
           upstream.unsubscribe();
-          queue.end({ error: true, reason: wentOnAfterFinal(event) });
+          queue.end({ error: true, reason: finalBeforeComplete(event.sequence) });
           return;
         }
         finished = event.isFinal;
@@ -79,9 +79,4 @@ export function boundedChannel<E extends ChunkEvent<unknown>>(
     subscribeWithDemand(source, demand, upstream);
     return () => queue.close();
   });
-}
-
-/** A source that goes on after its final event is several runs in one stream (the remedy: `joinRuns()`). */
-function wentOnAfterFinal(event: ChunkEvent<unknown>): SequenceError {
-  return new SequenceError({ rule: 'final-before-complete', expected: undefined, received: event.sequence });
 }

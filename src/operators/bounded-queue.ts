@@ -1,10 +1,10 @@
-import type { ChunkEvent } from '../core/chunk.js';
+import type { ChunkEvent, EndSentinel } from '../core/chunk.js';
 import type { QueueStore } from '../core/queue/demand-queue.js';
 import { RingQueue } from '../core/queue/ring-queue.js';
 import type { BoundedStrategy } from './bounded-strategy.js';
 
 interface Entry<E> {
-  readonly event: E | ChunkEvent<never>;
+  readonly event: E | EndSentinel;
   /** How many events this queue dropped right before this one (in sequence order). */
   dropped: number;
   /** The `metadata.dropped` counts of those dropped events (drops reported further upstream). */
@@ -24,7 +24,7 @@ interface Entry<E> {
  * queue.take(); // a1 re-stamped as sequence 0 with metadata { dropped: 1 }
  * ```
  */
-export class BoundedQueue<E extends ChunkEvent<unknown>> implements QueueStore<E | ChunkEvent<never>> {
+export class BoundedQueue<E extends ChunkEvent<unknown>> implements QueueStore<E | EndSentinel> {
   readonly #items = new RingQueue<Entry<E>>();
   /** Drops not yet attached to an event (`dropping`: the newest were dropped). */
   #carry = 0;
@@ -43,12 +43,12 @@ export class BoundedQueue<E extends ChunkEvent<unknown>> implements QueueStore<E
   }
 
   /** {@link BoundedQueue.offer}, as a `DemandQueue` store. */
-  push(event: E | ChunkEvent<never>): boolean {
+  push(event: E | EndSentinel): boolean {
     return this.offer(event as E);
   }
 
   /** {@link BoundedQueue.take}, as a `DemandQueue` store. */
-  shift(): E | ChunkEvent<never> | undefined {
+  shift(): E | EndSentinel | undefined {
     return this.take();
   }
 
@@ -77,7 +77,7 @@ export class BoundedQueue<E extends ChunkEvent<unknown>> implements QueueStore<E
   /** Reports drops that no later event can carry: queues a final `end` sentinel carrying them. */
   end(): void {
     if (this.#carry === 0) return;
-    const sentinel: ChunkEvent<never> = {
+    const sentinel: EndSentinel = {
       sequence: this.#lastSequence + 1,
       kind: 'end',
       content: null,
@@ -87,7 +87,7 @@ export class BoundedQueue<E extends ChunkEvent<unknown>> implements QueueStore<E
   }
 
   /** The oldest waiting event, re-stamped, or `undefined` when empty. */
-  take(): E | ChunkEvent<never> | undefined {
+  take(): E | EndSentinel | undefined {
     if (this.size === 0) return undefined;
     const { event, dropped, inherited } = this.#items.shift() as Entry<E>;
     this.#taken += dropped;

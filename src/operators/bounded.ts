@@ -1,5 +1,5 @@
 import type { OperatorFunction } from 'rxjs';
-import type { ChunkEvent } from '../core/chunk.js';
+import type { ChunkEvent, EndSentinel } from '../core/chunk.js';
 import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
@@ -62,7 +62,7 @@ const STRATEGIES: readonly unknown[] = ['suspend', 'dropping', 'sliding', 'error
  */
 export function bounded<E extends ChunkEvent<unknown>>(
   config: BoundedConfig = {},
-): OperatorFunction<E, E | ChunkEvent<never>> {
+): OperatorFunction<E, E | EndSentinel> {
   if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
   rejectUnknownOptions(config, ['bufferSize', 'strategy']);
   const bufferSize = readInteger(config, 'bufferSize', 16, { min: 1 });

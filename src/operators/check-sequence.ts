@@ -1,11 +1,10 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
-import { SequenceError } from '../core/errors/sequence-error.js';
+import { finalBeforeComplete, SequenceError, sequenceViolation } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { sequenceViolation } from './sequence-violation.js';
 
 /** Options of {@link checkSequence}. */
 export interface CheckSequenceConfig {
@@ -59,11 +58,7 @@ export function checkSequence<T extends ChunkEvent<unknown>>(
         subscriber,
         (event) => {
           const violation = finished
-            ? new SequenceError({
-                rule: 'final-before-complete',
-                expected: undefined,
-                received: event.sequence,
-              })
+            ? finalBeforeComplete(event.sequence)
             : sequenceViolation(expected, event.sequence, false, start);
           if (violation !== undefined) {
             subscriber.error(violation);

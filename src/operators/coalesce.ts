@@ -1,6 +1,6 @@
 import { asyncScheduler, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
-import { SequenceError } from '../core/errors/sequence-error.js';
+import { finalBeforeComplete } from '../core/errors/sequence-error.js';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
@@ -84,8 +84,7 @@ export function coalesce<E extends ChunkEvent<unknown>>(
         (event) => {
           if (final !== undefined) {
             flush();
-            const rule = 'final-before-complete';
-            subscriber.error(new SequenceError({ rule, expected: undefined, received: event.sequence }));
+            subscriber.error(finalBeforeComplete(event.sequence));
             return;
           }
           if (event.isFinal) {

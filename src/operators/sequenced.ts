@@ -1,6 +1,6 @@
 import type { OperatorFunction } from 'rxjs';
 import type { ChunkEvent, ChunkInput, ChunkMetadata } from '../core/chunk.js';
-import { SequenceError } from '../core/errors/sequence-error.js';
+import { finalBeforeComplete, type SequenceError } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
@@ -21,7 +21,7 @@ const METADATA = 'an object (`partial` a boolean, `reason` a string, `dropped` a
 function wentOnAfterFinal(input: ChunkInput<unknown>, next: number): SequenceError {
   const own = (input as { sequence?: unknown }).sequence;
   const received = typeof own === 'number' ? own : next;
-  return new SequenceError({ rule: 'final-before-complete', expected: undefined, received });
+  return finalBeforeComplete(received);
 }
 
 /** Options of {@link sequenced}. */

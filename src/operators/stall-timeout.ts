@@ -5,18 +5,18 @@ import {
   type OperatorFunction,
   type SchedulerLike,
   type Subscriber,
-  type Subscription,
 } from 'rxjs';
-import type { ChunkEvent } from '../core/chunk.js';
+import type { ChunkEvent, EndSentinel } from '../core/chunk.js';
 import type { Demand } from '../core/demand.js';
 import { demandOf } from '../core/demand-of.js';
-import { SequenceError } from '../core/errors/sequence-error.js';
+import { finalBeforeComplete } from '../core/errors/sequence-error.js';
 import { markStalled } from '../core/mark-stalled.js';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { StallClock } from '../core/stall-clock.js';
 import type { StallTimeoutInfo } from './stall-timeout-info.js';
 
 /** Where {@link stallTimeout} reports a stall. */
@@ -76,7 +76,7 @@ const consoleLogger: StallTimeoutLogger = { warn: (message) => console.warn(mess
  */
 export function stallTimeout<E extends ChunkEvent<unknown>>(
   config: StallTimeoutConfig = {},
-): OperatorFunction<E, E | ChunkEvent<never>> {
+): OperatorFunction<E, E | EndSentinel> {
   const settings = readStallConfig(config);
   if (settings.ms === 0) return identity;
   return operate((source, subscriber) => {
@@ -95,19 +95,18 @@ type StallSettings = ReturnType<typeof readStallConfig>;
 class StallWatch<E extends ChunkEvent<unknown>> {
   #lastSequence: number | undefined;
   #finished = false;
-  #timer: Subscription | undefined;
-  // The clock restarts on every sign of consumer progress while paused. Rather than rescheduling
-  // a timer per value, progress only records the time; an expiring timer that finds recent
-  // progress schedules itself again for the remainder.
-  #lastProgressAt = 0;
+  /** Runs while the consumer is paused; every sign of its progress starts it over. */
+  readonly #clock: StallClock;
   #upstream: Subscriber<E> | undefined;
   #stopListening: () => void = () => {};
 
   constructor(
     private readonly settings: StallSettings,
-    private readonly subscriber: Subscriber<E | ChunkEvent<never>>,
+    private readonly subscriber: Subscriber<E | EndSentinel>,
     private readonly down: Demand,
-  ) {}
+  ) {
+    this.#clock = StallClock.on(settings.scheduler, settings.ms, () => this.#stall(this.#clock.since));
+  }
 
   /** Subscribes to `source` and listens to the demand below; returns the teardown. */
   watch(source: Observable<E>): () => void {
@@ -117,16 +116,13 @@ class StallWatch<E extends ChunkEvent<unknown>> {
     source.subscribe(this.#upstream);
     return () => {
       this.#stopListening();
-      this.#disarm();
+      this.#clock.dispose();
     };
   }
 
   #listen(): () => void {
-    const { down, settings } = this;
-    const stopChange = down.onChange((paused) => (paused ? this.#arm() : this.#disarm()));
-    const stopProgress = down.onProgress?.(() => {
-      if (this.#timer !== undefined) this.#lastProgressAt = settings.scheduler.now();
-    });
+    const stopChange = this.down.onChange((paused) => (paused ? this.#arm() : this.#clock.stop()));
+    const stopProgress = this.down.onProgress?.(() => this.#clock.restart());
     return () => {
       stopChange();
       stopProgress?.();
@@ -136,40 +132,23 @@ class StallWatch<E extends ChunkEvent<unknown>> {
   #pass(event: E): void {
     if (this.#finished) {
       // The source went on after its final event (several runs in one stream): not one run.
-      const rule = 'final-before-complete';
-      this.subscriber.error(new SequenceError({ rule, expected: undefined, received: event.sequence }));
+      this.subscriber.error(finalBeforeComplete(event.sequence));
       return;
     }
     this.#lastSequence = event.sequence;
     if (event.isFinal) {
       this.#finished = true;
-      this.#disarm();
+      this.#clock.dispose();
     }
     this.subscriber.next(event);
   }
 
   #arm(): void {
-    this.#disarm();
-    if (this.#finished) return;
-    this.#lastProgressAt = this.settings.scheduler.now();
-    this.#timer = this.settings.scheduler.schedule(() => this.#check(), this.settings.ms);
-  }
-
-  #disarm(): void {
-    this.#timer?.unsubscribe();
-    this.#timer = undefined;
-  }
-
-  #check(): void {
-    const { ms, scheduler } = this.settings;
-    const idle = scheduler.now() - this.#lastProgressAt;
-    if (idle < ms) this.#timer = scheduler.schedule(() => this.#check(), ms - idle);
-    else this.#stall(this.#lastProgressAt);
+    if (!this.#finished) this.#clock.start();
   }
 
   #stall(pausedAt: number): void {
     const { ms, logger, onStall } = this.settings;
-    this.#timer = undefined;
     this.#finished = true;
     // The producer's span ends with `stall`, not `cancel` (docs/tracing.md).
     if (this.#upstream !== undefined) markStalled(this.#upstream, { ms });

@@ -4,10 +4,11 @@ import { deferred } from '../core/deferred.js';
 import { Valve } from '../core/demand.js';
 import { OwnerLostError } from '../core/errors/owner-lost-error.js';
 import { RunStoreError } from '../core/errors/run-store-error.js';
-import { SequenceError } from '../core/errors/sequence-error.js';
+import { SequenceError, sequenceViolation } from '../core/errors/sequence-error.js';
 import { toRunFailure } from '../runs/run-failure.js';
 import type { CancelDetails, RunWriter, RunWriterOptions } from '../runs/run-store.js';
 import { activeCarrier } from '../trace/active-carrier.js';
+import { redisFailure } from './connect-redis.js';
 import { evalScript } from './eval-script.js';
 import { parseCancelRequest } from './parse-cancel-request.js';
 import type { RedisRunContext } from './redis-run-context.js';
@@ -137,7 +138,7 @@ export class RedisRunWriter implements RunWriter {
       (error: unknown) => {
         // A retried OPEN that had been applied before its connection closed finds the run ours.
         if (this.#done) return;
-        if (StoreRetry.retryable(error) && this.#retries.failed()) {
+        if (StoreRetry.retryable(error, this.#context.client) && this.#retries.failed()) {
           void this.#retries.pause().then(() => this.#open(described));
         } else this.#fail(error);
       },
@@ -149,13 +150,9 @@ export class RedisRunWriter implements RunWriter {
   }
 
   append(event: ChunkEvent<unknown>): void {
-    if (this.#finalQueued || this.#failure !== undefined || this.#done) {
-      throw new SequenceError({ rule: 'after-final', expected: undefined, received: event.sequence });
-    }
-    if (event.sequence !== this.#next) {
-      const rule = event.sequence > this.#next ? 'gap' : 'order';
-      throw new SequenceError({ rule, expected: this.#next, received: event.sequence });
-    }
+    const finished = this.#finalQueued || this.#failure !== undefined || this.#done;
+    const violation = sequenceViolation(this.#next, event.sequence, finished);
+    if (violation !== undefined) throw violation;
     this.#next += 1;
     this.#pending.push(event);
     this.#pendingBytes += typeof event.content === 'string' ? event.content.length + 64 : 256;
@@ -293,7 +290,7 @@ export class RedisRunWriter implements RunWriter {
           return;
         }
         // A lost connection or a failover: send it again in a moment, within failAfterMs.
-        if (StoreRetry.retryable(error) && this.#retries.failed()) {
+        if (StoreRetry.retryable(error, this.#context.client) && this.#retries.failed()) {
           this.#retry.push(batch);
           this.#retryLater();
           return;
@@ -409,7 +406,8 @@ export class RedisRunWriter implements RunWriter {
       );
     }
     if (error instanceof SequenceError || error instanceof TypeError) return error;
-    return new RunStoreError('RUN_STORE_FAILED', `Run ${runId}: Redis failed: ${message}`, {
+    const failure = redisFailure(this.#context.client, error);
+    return new RunStoreError('RUN_STORE_FAILED', `Run ${runId}: Redis failed: ${failure}`, {
       info,
       cause: error,
     });

@@ -4,13 +4,10 @@ import { deferred } from '../core/deferred.js';
 import { Valve } from '../core/demand.js';
 import { demandOf } from '../core/demand-of.js';
 import { RunStoreError } from '../core/errors/run-store-error.js';
-import { SequenceError } from '../core/errors/sequence-error.js';
 import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { decodeChunkFrame } from '../sse/decode-chunk-frame.js';
 import { readAfter } from './read-after.js';
-import { ReplayLog } from './replay-log.js';
 import type { RunRecord } from './run-record.js';
 import type {
   CancelDetails,
@@ -21,6 +18,8 @@ import type {
   RunWriter,
   RunWriterOptions,
 } from './run-store.js';
+import { decodeChunkFrame } from './sse/decode-chunk-frame.js';
+import { ReplayLog } from './sse/replay-log.js';
 
 /** Options of {@link MemoryRunStore}. */
 export interface MemoryRunStoreOptions {
@@ -160,10 +159,7 @@ export class MemoryRunStore implements RunStore {
       demand: run.valve,
       ended: ended.promise,
       append: (event) => {
-        if (run.log.ended) {
-          throw new SequenceError({ rule: 'after-final', expected: undefined, received: event.sequence });
-        }
-        run.log.append(event); // checks the sequence; throws what JSON.stringify throws
+        run.log.append(event); // checks the sequence rules; throws what JSON.stringify throws
         if (event.isFinal) end();
         this.#notify(run);
       },

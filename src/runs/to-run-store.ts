@@ -2,7 +2,7 @@ import type { MonoTypeOperatorFunction, Observable, Subscriber, Subscription } f
 import type { ChunkEvent } from '../core/chunk.js';
 import { type Demand, Valve } from '../core/demand.js';
 import { demandOf } from '../core/demand-of.js';
-import { SequenceError } from '../core/errors/sequence-error.js';
+import { finalBeforeComplete, SequenceError } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
@@ -158,8 +158,7 @@ class RunPublication<T extends ChunkEvent<unknown>> {
     }
     if (this.#finished) return;
     if (this.#held !== undefined) {
-      const rule = 'final-before-complete';
-      this.#fail(new SequenceError({ rule, expected: undefined, received: event.sequence }));
+      this.#fail(finalBeforeComplete(event.sequence));
     } else if (event.isFinal) this.#held = event;
     else this.#publish(event);
   }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
 import { optionError } from '../core/option-error.js';
+import { readPort } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { createWebHandler } from './create-web-handler.js';
 import type { RunRegistry } from './run-registry.js';
@@ -59,10 +60,10 @@ export interface WebServer {
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
   rejectUnknownOptions(options, ['registry', 'host', 'port', 'token', 'allowedHosts', 'start', 'home']);
-  const { registry, host = '127.0.0.1', port = 0, allowedHosts = [] } = options;
+  const { registry, host = '127.0.0.1', allowedHosts = [] } = options;
   if (typeof registry?.start !== 'function') throw optionError('registry', 'a RunRegistry', registry);
   if (typeof host !== 'string' || host === '') throw optionError('host', 'a host name or address', host);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw optionError('port', 'a port number', port);
+  const port = readPort(options, { listens: true });
   if (!Array.isArray(allowedHosts) || allowedHosts.some((name) => typeof name !== 'string' || name === '')) {
     throw optionError('allowedHosts', 'an array of host names', allowedHosts);
   }

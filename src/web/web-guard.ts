@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { optionError } from '../core/option-error.js';
+import { readPort } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 
 /** Options of {@link createWebGuard}. */
@@ -155,14 +156,14 @@ function readGuardOptions(options: WebGuardOptions): {
 } {
   if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
   rejectUnknownOptions(options, ['token', 'hosts', 'port', 'cookieName']);
-  const { token, hosts, port } = options;
+  const { token, hosts } = options;
   if (typeof token !== 'string' || token.length < 16) {
     throw optionError('token', 'a string of at least 16 characters', token);
   }
   if (!Array.isArray(hosts) || hosts.some((host) => typeof host !== 'string' || host === '')) {
     throw optionError('hosts', 'an array of host names', hosts);
   }
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw optionError('port', 'a port number', port);
+  const port = readPort(options);
   const fixedName = options.cookieName;
   if (fixedName !== undefined && (typeof fixedName !== 'string' || !/^[A-Za-z0-9_-]+$/.test(fixedName))) {
     throw optionError('cookieName', 'a cookie name (letters, digits, `_`, `-`)', fixedName);

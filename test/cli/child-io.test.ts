@@ -1,10 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { CLI } from '../support/sluice-cli.js';
 
-const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const sluice = (args: string[], options: { input?: string; env?: Record<string, string | undefined> } = {}) =>
-  execa(process.execPath, ['--import', 'tsx', main, ...args], {
+  execa(process.execPath, [CLI, ...args], {
     reject: false,
     stripFinalNewline: false,
     ...options,

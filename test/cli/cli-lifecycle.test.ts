@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { deferred } from '../../src/core/deferred.js';
@@ -6,12 +5,11 @@ import { bridgeCodec } from '../../src/kernel/protocol/bridge-codec.js';
 import { createFrameDecoder } from '../../src/kernel/protocol/frame-decoder.js';
 import type { HostcallOutcome } from '../../src/kernel/protocol/hostcall-outcome.js';
 import { groupAlive, groupGone } from '../support/processes.js';
+import { CLI } from '../support/sluice-cli.js';
 import { needs } from '../support/system-tools.js';
 
-const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-/** The CLI as a user runs it: a separate Node process (TypeScript through tsx), stdout a pipe. */
-const sluice = (args: string[]) =>
-  execa(process.execPath, ['--import', 'tsx', main, ...args], { reject: false, buffer: false });
+/** The CLI as a user runs it: a separate Node process (the built CLI), stdout a pipe. */
+const sluice = (args: string[]) => execa(process.execPath, [CLI, ...args], { reject: false, buffer: false });
 
 /** Collects a stream's text, and resolves `first` with its first chunk. */
 function collect(stream: NodeJS.ReadableStream | null | undefined) {
@@ -129,7 +127,7 @@ describe.skipIf(!needs('linux'))('sluice exec when the reader goes away (| head 
   });
 
   it('the same under a real shell pipeline: `sluice exec -- yes | head -1`', async () => {
-    const command = `${process.execPath} --import tsx ${main} exec -- yes | head -1; echo "status \${PIPESTATUS[0]}"`;
+    const command = `${process.execPath} ${CLI} exec -- yes | head -1; echo "status \${PIPESTATUS[0]}"`;
     const result = await execa('bash', ['-c', command], { reject: false });
     expect(result.stdout).toBe('y\nstatus 141');
     expect(result.stderr).toBe('');
@@ -139,7 +137,7 @@ describe.skipIf(!needs('linux'))('sluice exec when the reader goes away (| head 
 describe('sluice exec text output', () => {
   it('on a pipe: the bytes as the command wrote them, a long line counted once, an honest summary', async () => {
     const script = `printf 'a\\377\\376\\n'; head -c 200000 /dev/zero | tr '\\0' x; echo; seq 1 3`;
-    const child = execa(process.execPath, ['--import', 'tsx', main, 'exec', '--', 'sh', '-c', script], {
+    const child = execa(process.execPath, [CLI, 'exec', '--', 'sh', '-c', script], {
       reject: false,
       encoding: 'buffer',
       stripFinalNewline: false,
@@ -155,13 +153,9 @@ describe('sluice exec text output', () => {
   });
 
   it('says nothing of the in-memory result being truncated: every line was shown', async () => {
-    const result = await execa(
-      process.execPath,
-      ['--import', 'tsx', main, 'exec', '--', 'seq', '1', '100000'],
-      {
-        reject: false,
-      },
-    );
+    const result = await execa(process.execPath, [CLI, 'exec', '--', 'seq', '1', '100000'], {
+      reject: false,
+    });
     expect(result.stdout.split('\n')).toHaveLength(100_000);
     expect(result.stderr).toMatch(/: exit 0 · [\d.]+m?s · 100000 lines · 575.1 KiB( · cpu .*)?$/);
     expect(result.stderr).not.toContain('truncated');
@@ -171,7 +165,7 @@ describe('sluice exec text output', () => {
     'on a terminal: a 200,000-character line is shown whole and counted as one line',
     async () => {
       const long = `head -c 200000 /dev/zero | tr '\\0' x; echo; echo after`;
-      const command = `${process.execPath} --import tsx ${main} exec --no-color -- sh -c "${long}"`;
+      const command = `${process.execPath} ${CLI} exec --no-color -- sh -c "${long}"`;
       const run = await execa('script', ['-q', '-e', '-c', command, '/dev/null'], { reject: false });
       expect(run.exitCode).toBe(0);
       const screen = String(run.stdout)
@@ -188,13 +182,9 @@ describe('sluice exec text output', () => {
 
 describe('sluice exec with a directory that will not do', () => {
   it('--cwd "" is a usage error (exit 2), no stack trace', async () => {
-    const result = await execa(
-      process.execPath,
-      ['--import', 'tsx', main, 'exec', '--cwd', '', '--', 'true'],
-      {
-        reject: false,
-      },
-    );
+    const result = await execa(process.execPath, [CLI, 'exec', '--cwd', '', '--', 'true'], {
+      reject: false,
+    });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(
       'sluice: Expected the `--cwd` flag to be a directory, got `` (string)\nTry `sluice exec --help`.',
@@ -202,13 +192,9 @@ describe('sluice exec with a directory that will not do', () => {
   });
 
   it('--cwd naming a file fails the spawn (exit 126) instead of exiting 0 with no output', async () => {
-    const result = await execa(
-      process.execPath,
-      ['--import', 'tsx', main, 'exec', '--cwd', '/etc/passwd', '--', 'true'],
-      {
-        reject: false,
-      },
-    );
+    const result = await execa(process.execPath, [CLI, 'exec', '--cwd', '/etc/passwd', '--', 'true'], {
+      reject: false,
+    });
     expect(result.exitCode).toBe(126);
     expect(result.stderr).toContain('ENOTDIR');
     expect(result.stderr).toContain('the `cwd` option is not a directory: /etc/passwd');

@@ -1,9 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { CLI } from '../support/sluice-cli.js';
 import { newSpanFile, readSpanFile, SPAN_FILE_SETUP } from '../support/span-file.js';
 
-const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const PARENT = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331' };
 
 describe('sluice exec in a trace (TRACEPARENT in, a setup file loaded with --import)', () => {
@@ -18,10 +17,8 @@ describe('sluice exec in a trace (TRACEPARENT in, a setup file loaded with --imp
         process.execPath,
         [
           '--import',
-          'tsx',
-          '--import',
           SPAN_FILE_SETUP,
-          main,
+          CLI,
           'exec',
           ...flags,
           '--',
@@ -52,11 +49,10 @@ describe('sluice exec in a trace (TRACEPARENT in, a setup file loaded with --imp
 
   it('without TRACEPARENT the run starts a trace of its own', async () => {
     const spans = newSpanFile();
-    const result = await execa(
-      process.execPath,
-      ['--import', 'tsx', '--import', SPAN_FILE_SETUP, main, 'exec', '--', 'true'],
-      { reject: false, env: { SLUICE_TEST_SPANS: spans, TRACEPARENT: '' } },
-    );
+    const result = await execa(process.execPath, ['--import', SPAN_FILE_SETUP, CLI, 'exec', '--', 'true'], {
+      reject: false,
+      env: { SLUICE_TEST_SPANS: spans, TRACEPARENT: '' },
+    });
     expect(result.exitCode, result.stderr).toBe(0);
     const [run] = readSpanFile(spans);
     expect(run?.name).toBe('exec true');

@@ -3,12 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pollUntil } from '../support/processes.js';
+import { CLI } from '../support/sluice-cli.js';
 import { needs } from '../support/system-tools.js';
 
-const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const socket = `sluice-test-${randomBytes(4).toString('hex')}`;
 const scratch = mkdtempSync(join(tmpdir(), 'sluice-tty-'));
 afterAll(() => {
@@ -42,7 +41,7 @@ describe.skipIf(!needs('tmux'))('sluice on a terminal (a tmux pane)', () => {
       'done',
       `echo "it's done"`,
     ].join('\n');
-    const command = `${process.execPath} --import tsx ${main} exec --color -- sh -c '${child.replaceAll("'", "'\\''")}'; echo "exit=$?" > ${answer}; sleep 30`;
+    const command = `${process.execPath} ${CLI} exec --color -- sh -c '${child.replaceAll("'", "'\\''")}'; echo "exit=$?" > ${answer}; sleep 30`;
     writeFileSync(burst, '');
     tm('new-session', '-d', '-x', '40', '-y', '14', '-s', 's', command);
 
@@ -123,7 +122,7 @@ describe.skipIf(!needs('tmux'))('sluice on a terminal (a tmux pane)', () => {
 
   it('--stdin inherit: a prompt reads what is typed in the terminal, and sluice ends with it', async () => {
     const answer = join(scratch, 'prompt-answer');
-    const command = `${process.execPath} --import tsx ${main} exec --stdin inherit -- sh -c 'printf "name? "; read name; echo "hello $name"'; echo "exit=$?" > ${answer}; sleep 30`;
+    const command = `${process.execPath} ${CLI} exec --stdin inherit -- sh -c 'printf "name? "; read name; echo "hello $name"'; echo "exit=$?" > ${answer}; sleep 30`;
     tm('new-session', '-d', '-x', '80', '-y', '10', '-s', 'p', command);
     const pane = () => tm('capture-pane', '-p', '-t', 'p');
     expect(await pollUntil(() => pane().includes('name? '), 30_000)).toBe(true);

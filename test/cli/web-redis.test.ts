@@ -2,17 +2,16 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SseMessage } from '../../src/sse/sse-parser.js';
+import type { SseMessage } from '../../src/runs/sse/sse-parser.js';
 import { launchChromium } from '../support/browser.js';
 import { fixture, pollUntil, processesWithTag } from '../support/processes.js';
 import { readSse } from '../support/read-sse.js';
 import { redisForSuite, redisServerPath } from '../support/redis-server.js';
+import { CLI } from '../support/sluice-cli.js';
 import { findBrowser, requireTool } from '../support/system-tools.js';
 
-const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const ticker = fixture('redis-ticker.py');
 const TOKEN = `shared-${randomBytes(12).toString('hex')}`;
 const browserPath = requireTool(
@@ -24,7 +23,7 @@ const children: ChildProcess[] = [];
 
 /** Starts `sluice <args>` as a user would; resolves once its stderr matched `ready` (the URL it prints). */
 async function sluice(args: readonly string[], ready: RegExp) {
-  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], {
+  const child = spawn(process.execPath, [CLI, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, SLUICE_WEB_TOKEN: TOKEN },
   });

@@ -2,14 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.js';
 import { groupGone, liveGroupMembers } from '../support/processes.js';
+import { CLI } from '../support/sluice-cli.js';
 import { findBrowser, needs, requireTool } from '../support/system-tools.js';
 
-const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const browserPath = requireTool(
   'a Chromium browser',
   findBrowser(),
@@ -30,13 +29,9 @@ afterAll(async () => {
 
 /** Starts `sluice exec --web -- sh -c <script>` as a user would; resolves once it printed its URL. */
 async function sluiceWeb(script: string, ...args: string[]) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', main, 'exec', '--web', '--', 'sh', '-c', script, 'sh', ...args],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [CLI, 'exec', '--web', '--', 'sh', '-c', script, 'sh', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stdout = '';
   let stderr = '';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { describeValue } from '../../src/core/describe-value.js';
 import { MAX_DELAY_MS } from '../../src/core/max-delay-ms.js';
-import { readInteger } from '../../src/core/read-integer.js';
+import { readInteger, readPort } from '../../src/core/read-integer.js';
 
 describe('readInteger', () => {
   it('returns the option, or the fallback when it is absent', () => {
@@ -44,6 +45,27 @@ describe('readInteger', () => {
     );
     expect(() => readInteger('big', 'size', 1)).toThrow(
       new TypeError('Expected the options to be an object, got `big` (string)'),
+    );
+  });
+});
+
+describe('readPort', () => {
+  it('reads a required port from 1 to 65535, naming the option', () => {
+    expect(readPort({ port: 8080 })).toBe(8080);
+    expect(readPort({ port: 65_535 })).toBe(65_535);
+    for (const port of [undefined, 0, -1, 65_536, 80.5, '80']) {
+      expect(() => readPort({ port })).toThrow(
+        new TypeError(`Expected the \`port\` option to be a port number, got ${describeValue(port)}`),
+      );
+    }
+  });
+
+  it('takes 0 (the default) for any free port where the server listens itself', () => {
+    expect(readPort({}, { listens: true })).toBe(0);
+    expect(readPort({ port: 0 }, { listens: true })).toBe(0);
+    expect(readPort({ port: 443 }, { listens: true })).toBe(443);
+    expect(() => readPort({ port: 70_000 }, { listens: true })).toThrow(
+      'Expected the `port` option to be a port number, or 0 for any free port, got `70000` (number)',
     );
   });
 });

@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPackage } from '../../bench/build-package.js';
+import { installDist } from '../support/build-dist.js';
 
-// sluice inside an app bundle: the package as built (the project's tsup config) is installed in a
+// sluice inside an app bundle: the package as built (dist, test/support/build-dist.ts) is installed in a
 // scratch folder, a small app using `sluice` and `sluice/kernel` is bundled by esbuild with every
 // dependency inside, and the bundle runs from another folder, with no node_modules anywhere above
 // it. Nothing may be loaded at run time from beside the bundle (no `createRequire` of a package).
@@ -21,14 +21,14 @@ const REQUIRE_BANNER =
 let scratch: string;
 let installed: string;
 
-beforeAll(async () => {
+beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'sluice-bundle-'));
   installed = join(scratch, 'project');
-  await buildPackage(ROOT, installed);
+  installDist(installed);
   // The app sits beside that node_modules: in the repository, `sluice` would be the repository
   // itself (a package may import itself by name) and its own `dist`.
   copyFileSync(APP, join(installed, 'app.mjs'));
-}, 180_000);
+});
 
 afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });

@@ -6,7 +6,8 @@
 //
 // - `import` of every entry point, and `require` of every entry point (CommonJS);
 // - the README snippets listed in SNIPPETS, taken from README.md as they are written (TypeScript
-//   types stripped with esbuild), in a `"type": "module"` project as the README tells consumers;
+//   types stripped with esbuild), in a `"type": "module"` project as the README tells consumers,
+//   none of which may leave a file in (or take one from) the folder it runs in;
 // - the CLI: `sluice exec -- echo hi`, in text and `--json`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
@@ -39,12 +40,17 @@ const SNIPPETS = [
     stdout: '0 stdout "one\\n"\n1 stderr "two\\n"\nEXEC_FAILED: exit 3\n',
   },
   { marker: "const numbers = exec('seq', ['1', '100000'])", stdout: '1250025000\n' },
-  { marker: 'const commands = from([' },
   { marker: 'lines.pipe(concatMap((line) => from(save(line))))', stdout: '500 500\n' },
+  { marker: "const run$ = exec('seq', ['1', '10000']).pipe(share())", stdout: '10000\n' },
   { marker: "toReadableStream(exec('ls', ['/'])" },
   { marker: "exec('yes').pipe(stallTimeout({ ms: 300 }))" },
   { marker: "connectExtension(host, 'ext-a');\nconst stream = await api.exec('sh'" },
   { marker: 'const result = await dispatchToolCall({' },
+  {
+    marker: 'const cwd = mkdtempSync(',
+    stdout: 'command 0 exited 0\ncommand 1 exited 0\ncommand 2 exited 3\nall 3 done\n',
+  },
+  { marker: "fakeExec({ stdout: '-a-b|', exit: { code: 2 } })", stdout: '' },
 ];
 
 const ENTRIES = Object.keys(pkg.exports)
@@ -111,7 +117,15 @@ lastValueFrom(exec('echo', ['from require'])).then((last) => process.stdout.writ
     }
     const file = `snippet-${i}.js`;
     writeFileSync(join(scratch, file), transformSync(block, { loader: 'ts', format: 'esm' }).code);
+    const before = readdirSync(scratch).filter((name) => name !== file);
     run(`README snippet ${JSON.stringify(marker)}`, [file], stdout);
+    // The reader's folder is theirs: a snippet works in a scratch folder of its own, or reads only.
+    const after = readdirSync(scratch).filter((name) => name !== file);
+    if (after.join('\n') !== before.join('\n')) {
+      failures.push(
+        `README snippet ${JSON.stringify(marker)}: changed the folder it ran in (${after.filter((name) => !before.includes(name)).join(', ') || 'removed files'})`,
+      );
+    }
   });
 
   const cli = join(modules, 'sluice', pkg.bin.sluice);

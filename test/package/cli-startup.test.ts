@@ -1,17 +1,18 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPackage } from '../../bench/build-package.js';
+import { CLI } from '../support/sluice-cli.js';
 
 // What `sluice exec -- cmd` loads, the part of its start-up the code decides (docs/benchmarks.md,
-// "Start-up"; the time itself is measured by the bench only). The package as built sits inside
-// the project's node_modules, so that everything an app might have installed beside sluice —
-// `@opentelemetry/api` above all — can be found, and must still not be loaded.
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SCRATCH = join(ROOT, 'node_modules', '.cache', 'sluice-test', 'cli-startup');
+// "Start-up"; the time itself is measured by the bench only). The CLI as built (dist, which
+// vitest's global setup builds: test/support/build-dist.ts) runs where the project's node_modules
+// can be found, so that everything an app might have installed beside sluice —
+// `@opentelemetry/api` above all — can be loaded, and must still not be.
+const SCRATCH = mkdtempSync(join(tmpdir(), 'sluice-cli-startup-'));
 
 // Records, at exit, every ES module file and CommonJS file the process loaded, and Node's builtins.
 const ESM_HOOKS = `import { appendFileSync } from 'node:fs';
@@ -30,15 +31,10 @@ process.on('exit', () => writeFileSync(${JSON.stringify(join(SCRATCH, 'loaded.js
 })));
 `;
 
-let main: string;
-
-beforeAll(async () => {
-  rmSync(SCRATCH, { recursive: true, force: true });
-  mkdirSync(SCRATCH, { recursive: true });
-  main = join(await buildPackage(ROOT, SCRATCH), 'dist', 'cli', 'main.js');
+beforeAll(() => {
   writeFileSync(join(SCRATCH, 'hooks.mjs'), ESM_HOOKS);
   writeFileSync(join(SCRATCH, 'recorder.cjs'), RECORDER);
-}, 180_000);
+});
 
 afterAll(() => {
   rmSync(SCRATCH, { recursive: true, force: true });
@@ -48,7 +44,7 @@ async function loadedBy(args: readonly string[]) {
   rmSync(join(SCRATCH, 'esm.log'), { force: true });
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['--require', join(SCRATCH, 'recorder.cjs'), main, ...args],
+    ['--require', join(SCRATCH, 'recorder.cjs'), CLI, ...args],
     { cwd: SCRATCH, env: { PATH: process.env.PATH }, encoding: 'utf8' },
   );
   const { cjs, builtins } = JSON.parse(readFileSync(join(SCRATCH, 'loaded.json'), 'utf8')) as {
@@ -69,7 +65,7 @@ describe('sluice exec -- cmd, as installed', () => {
   it('loads three files of its own and nothing else from node_modules', { timeout: 60_000 }, async () => {
     const { stdout, files } = await loadedBy(['exec', '--', 'echo', 'hello']);
     expect(stdout).toBe('hello\n');
-    const cli = join(main, '..');
+    const cli = join(CLI, '..');
     // main.js (which turns the compile cache on first), start-cli, and one chunk with rxjs inside.
     expect(files.every((file) => file.startsWith(`${cli}/`))).toBe(true);
     expect(files).toHaveLength(3);

@@ -1,16 +1,14 @@
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import { runKeys } from '../../src/redis/run-keys.js';
 import { type RedisServer, redisServerPath, startRedis } from '../support/redis-server.js';
+import { CLI } from '../support/sluice-cli.js';
 import { newSpanFile, readSpanFile, SPAN_FILE_SETUP } from '../support/span-file.js';
-
-const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
 /** The CLI traced as docs/tracing.md says: the SDK set up by a file loaded with `--import`. */
 function tracedCli(args: readonly string[], spans: string, env: Record<string, string> = {}) {
-  return execa(process.execPath, ['--import', 'tsx', '--import', SPAN_FILE_SETUP, main, ...args], {
+  return execa(process.execPath, ['--import', SPAN_FILE_SETUP, CLI, ...args], {
     reject: false,
     env: { SLUICE_TEST_SPANS: spans, ...env },
   });

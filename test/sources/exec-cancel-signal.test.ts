@@ -8,7 +8,7 @@ import {
   isCancelledError,
 } from '../../src/index.js';
 import { fixture, groupAlive } from '../support/processes.js';
-import { needs } from '../support/system-tools.js';
+import { containments, needs } from '../support/system-tools.js';
 
 /** Subscribes; `onLine` sees each line; resolves with the lines and how the stream ended. */
 function run(source: ReturnType<typeof exec>, onLine: (line: string) => void = () => {}) {
@@ -29,10 +29,11 @@ function run(source: ReturnType<typeof exec>, onLine: (line: string) => void = (
   });
 }
 
-describe.skipIf(!needs('linux'))('exec cancelSignal', () => {
+describe.skipIf(!needs('linux')).each(containments())('exec cancelSignal (containment %s)', (containment) => {
   it('abort() kills the group, then errors CANCELLED once it is gone, with the partial result', async () => {
     const controller = new AbortController();
     const source = exec('sh', ['-c', 'echo $$; echo second; sleep 300 & wait'], {
+      containment,
       cancelSignal: controller.signal,
     });
     let pgid = 0;
@@ -54,6 +55,7 @@ describe.skipIf(!needs('linux'))('exec cancelSignal', () => {
   it('errors CANCELLED with `reject: false` too, and names a reason the caller gave', async () => {
     const controller = new AbortController();
     const source = exec('sh', ['-c', 'echo up; exec sleep 300'], {
+      containment,
       cancelSignal: controller.signal,
       reject: false,
     });
@@ -67,6 +69,7 @@ describe.skipIf(!needs('linux'))('exec cancelSignal', () => {
   it('goes through the whole kill sequence: a group that ignores SIGTERM is SIGKILLed first', async () => {
     const controller = new AbortController();
     const source = exec('sh', [fixture('exec-ignore-term.sh')], {
+      containment,
       cancelSignal: controller.signal,
       forceKillAfterMs: 300,
     });
@@ -79,14 +82,16 @@ describe.skipIf(!needs('linux'))('exec cancelSignal', () => {
   it('already aborted: nothing spawns, the stream errors CANCELLED at once', async () => {
     const controller = new AbortController();
     controller.abort();
-    const ended = await run(exec('sluice-would-not-be-found', [], { cancelSignal: controller.signal }));
+    const ended = await run(
+      exec('sluice-would-not-be-found', [], { containment, cancelSignal: controller.signal }),
+    );
     expect(ended.error).toMatchObject({ code: 'CANCELLED', info: { result: undefined } });
   });
 
   it('an abort after the run ended changes nothing, and leaves no listener behind', async () => {
     const controller = new AbortController();
-    const ended = await run(exec('echo', ['done'], { cancelSignal: controller.signal }));
-    expect(ended.exit?.content).toMatchObject({ exitCode: 0, stdout: 'done\n' });
+    const ended = await run(exec('echo', ['done'], { containment, cancelSignal: controller.signal }));
+    expect(ended.exit?.content).toMatchObject({ exitCode: 0, stdout: 'done\n', containment });
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
     controller.abort();
   });

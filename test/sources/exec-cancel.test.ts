@@ -13,7 +13,7 @@ import {
   processAlive,
   processGone,
 } from '../support/processes.js';
-import { needs } from '../support/system-tools.js';
+import { containments, needs } from '../support/system-tools.js';
 
 /** Subscribes, waits for the line `ready\n`, and returns the lines seen so far and the subscription. */
 async function startUntilReady(source: Observable<ExecEvent>) {
@@ -38,10 +38,23 @@ async function startUntilReady(source: Observable<ExecEvent>) {
   return { lines, subscription, outcome };
 }
 
-describe.skipIf(!needs('linux', 'ps'))('exec cancel', () => {
-  it('kills the whole process group on unsubscribe (sh -c "sleep 300 & sleep 300")', async () => {
+/**
+ * Long enough that only `killSignal` can end a group within a test's deadline: neither the
+ * `SIGKILL` nor a cgroup's `cgroup.kill` comes to the rescue of a kill that missed a member.
+ */
+const NO_FORCE_KILL = { forceKillAfterMs: 60_000 };
+/** How long a group that got `killSignal` may take to die: generous, for a loaded machine. */
+const SIGNAL_DEADLINE_MS = 5_000;
+
+describe.skipIf(!needs('linux', 'ps')).each(containments())('exec cancel (containment %s)', (containment) => {
+  it('signals the whole process group on unsubscribe (sh -c "sleep 300 & sleep 300"), not only its leader', async () => {
     let pid: number | undefined;
-    const subscription = exec('sh', ['-c', 'sleep 300 & sleep 300']).subscribe({ error: () => {} });
+    const subscription = exec('sh', ['-c', 'sleep 300 & sleep 300'], {
+      containment,
+      ...NO_FORCE_KILL,
+    }).subscribe({
+      error: () => {},
+    });
     // The leader's pid is the group id: find our child by its command line.
     await pollUntil(() => {
       const found = findChildGroup('sleep 300 & sleep 300');
@@ -52,21 +65,21 @@ describe.skipIf(!needs('linux', 'ps'))('exec cancel', () => {
     const pgid = pid as number;
     expect(liveGroupMembers(pgid).length).toBeGreaterThanOrEqual(2);
     subscription.unsubscribe();
-    expect(await pollUntil(() => liveGroupMembers(pgid).length === 0, 10_000)).toBe(true);
+    expect(await pollUntil(() => liveGroupMembers(pgid).length === 0, SIGNAL_DEADLINE_MS)).toBe(true);
   });
 
   it('kills the background child too, and emits nothing after unsubscribe', async () => {
-    const source = exec('sh', [fixture('exec-group.sh')]);
+    const source = exec('sh', [fixture('exec-group.sh')], { containment, ...NO_FORCE_KILL });
     const { lines, subscription, outcome } = await startUntilReady(source);
     const childPid = Number(/child (\d+)/.exec(lines.join(''))?.[1]);
     expect(processAlive(childPid)).toBe(true);
     subscription.unsubscribe();
-    expect(await pollUntil(() => !processAlive(childPid), 10_000)).toBe(true);
+    expect(await pollUntil(() => !processAlive(childPid), SIGNAL_DEADLINE_MS)).toBe(true);
     expect(outcome).toEqual({ completed: false });
   });
 
   it('SIGKILLs a group that ignores SIGTERM once forceKillAfterMs passes', async () => {
-    const source = exec('sh', [fixture('exec-ignore-term.sh')], { forceKillAfterMs: 1000 });
+    const source = exec('sh', [fixture('exec-ignore-term.sh')], { containment, forceKillAfterMs: 1000 });
     const { subscription } = await startUntilReady(source);
     const pgid = findChildGroup(fixture('exec-ignore-term.sh')) as number;
     expect(pgid).toBeDefined();
@@ -82,6 +95,7 @@ describe.skipIf(!needs('linux', 'ps'))('exec cancel', () => {
   it('does not wait on the leader alone: a member that ignores SIGTERM is SIGKILLed after the leader died', async () => {
     // The leader (sh) and its foreground sleep die on SIGTERM; the background sleep ignores it.
     const source = exec('sh', ['-c', `(trap '' TERM; exec sleep 300) & echo "$$ $!"; sleep 300`], {
+      containment,
       forceKillAfterMs: 500,
     });
     const pids = new Subject<string>();
@@ -111,7 +125,7 @@ describe.skipIf(!needs('linux', 'ps'))('exec cancel', () => {
     ['SIGTERM', {}],
   ] as const)('sends %s (killSignal) to the group on unsubscribe', async (expected, options: ExecOptions) => {
     const report = join(mkdtempSync(join(tmpdir(), 'sluice-kill-signal-')), 'signal');
-    const source = exec('python3', [fixture('exec-report-signal.py'), report], options);
+    const source = exec('python3', [fixture('exec-report-signal.py'), report], { containment, ...options });
     const { subscription, outcome } = await startUntilReady(source);
     const pgid = findChildGroup(report) as number;
     expect(pgid).toBeDefined();
@@ -124,6 +138,7 @@ describe.skipIf(!needs('linux', 'ps'))('exec cancel', () => {
 
   it('escalates to SIGKILL on timeout too, and reports the signal', async () => {
     const source = exec('sh', [fixture('exec-ignore-term.sh')], {
+      containment,
       timeoutMs: 200,
       forceKillAfterMs: 200,
       reject: false,
@@ -136,9 +151,13 @@ describe.skipIf(!needs('linux', 'ps'))('exec cancel', () => {
   it('kills a background child that keeps the pipes open after the leader exited', async () => {
     const started = performance.now();
     const exit = (await lastExit(
-      exec('sh', ['-c', 'sleep 300 & echo "child $!"'], { forceKillAfterMs: 200, reject: false }),
+      exec('sh', ['-c', 'sleep 300 & echo "child $!"'], {
+        containment,
+        forceKillAfterMs: 200,
+        reject: false,
+      }),
     )) as ExecExitEvent;
-    expect(exit.content).toMatchObject({ exitCode: 0, signal: null, timedOut: false });
+    expect(exit.content).toMatchObject({ exitCode: 0, signal: null, timedOut: false, containment });
     const childPid = Number(/child (\d+)/.exec(exit.content.stdout)?.[1]);
     expect(await pollUntil(() => !processAlive(childPid), 10_000)).toBe(true);
     expect(performance.now() - started).toBeLessThan(10_000);
@@ -146,7 +165,7 @@ describe.skipIf(!needs('linux', 'ps'))('exec cancel', () => {
 
   it('kills members left in the group when the run ends', async () => {
     const exit = (await lastExit(
-      exec('sh', ['-c', 'sleep 300 >/dev/null 2>&1 & echo "child $!"'], { reject: false }),
+      exec('sh', ['-c', 'sleep 300 >/dev/null 2>&1 & echo "child $!"'], { containment, reject: false }),
     )) as ExecExitEvent;
     const childPid = Number(/child (\d+)/.exec(exit.content.stdout)?.[1]);
     expect(await pollUntil(() => !processAlive(childPid), 10_000)).toBe(true);

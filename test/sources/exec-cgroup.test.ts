@@ -4,9 +4,22 @@ import { firstValueFrom, lastValueFrom, type Observable, take, toArray } from 'r
 import { afterEach, describe, expect, it } from 'vitest';
 import { deferred } from '../../src/core/deferred.js';
 import { type ExecError, type ExecEvent, type ExecOptions, type ExecResult, exec } from '../../src/index.js';
-import { cgroupOf, enabledControllers, sluiceCgroupsBefore, sluiceCgroupsOf } from '../support/cgroups.js';
+import {
+  cgroupOf,
+  LIMIT_BY_CONTROLLER,
+  type LimitController,
+  sluiceCgroupsBefore,
+  sluiceCgroupsOf,
+} from '../support/cgroups.js';
 import { fixture, pollUntil, processesNamed, processesWithTag } from '../support/processes.js';
-import { needs, needsCgroup, needsControllers, requireTool, which } from '../support/system-tools.js';
+import {
+  controllersNotEnabled,
+  needs,
+  needsCgroup,
+  needsControllers,
+  requireTool,
+  which,
+} from '../support/system-tools.js';
 
 /**
  * The ways a descendant leaves its process group, each a shell that starts it and then prints
@@ -204,21 +217,15 @@ describe.skipIf(!needs('linux', 'ps') || !needsCgroup())(
 describe.skipIf(!needs('linux') || !needsCgroup())(
   'where a cgroup or a controller is missing: typed errors, never a silent no-op',
   () => {
-    const notEnabled = ['memory', 'pids', 'cpu'].filter((name) => !enabledControllers().includes(name));
+    const notEnabled = controllersNotEnabled('memory', 'pids', 'cpu') as LimitController[];
     // Where every controller is enabled, the limit tests below run instead.
     it.skipIf(notEnabled.length === 0)(
       'limits whose controller is not enabled fail with LIMIT_UNAVAILABLE naming it, before anything runs',
       async () => {
-        const controllers = notEnabled;
-        const limit = {
-          memory: { memoryBytes: 64 << 20 },
-          pids: { pids: 10 },
-          cpu: { cpuPercent: 50 },
-        } as const;
-        for (const controller of controllers) {
+        for (const controller of notEnabled) {
           const tag = newTag();
           const error = await lastValueFrom(
-            exec('sh', ['-c', `echo ran ${tag}`], { limits: limit[controller as keyof typeof limit] }),
+            exec('sh', ['-c', `echo ran ${tag}`], { limits: LIMIT_BY_CONTROLLER[controller] }),
           ).catch((caught: unknown) => caught);
           expect(error).toMatchObject({ code: 'LIMIT_UNAVAILABLE', info: { controller } });
           expect((error as Error).message).toContain(

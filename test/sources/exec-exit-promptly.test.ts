@@ -13,16 +13,17 @@ async function lingerMs(path: string): Promise<number> {
 
 describe.skipIf(!needs('linux'))('exec: a cancelled run does not keep the process alive', () => {
   it.each(['break', 'unsubscribe', 'take', 'readable-stream', 'on-chunk-signal', 'cancel-signal', 'timeout'])(
-    'a script that stops a run by %s exits within 300 ms (forceKillAfterMs is 2000)',
+    'a script that stops a run by %s exits at once, not after forceKillAfterMs (2000)',
     async (path) => {
-      expect(await lingerMs(path)).toBeLessThan(300);
+      // Half of forceKillAfterMs: generous for a loaded machine, and still far from the escalation.
+      expect(await lingerMs(path)).toBeLessThan(1000);
     },
   );
 
   it('…but waits out the kill sequence of a group that ignores SIGTERM, then exits', async () => {
     const ms = await lingerMs('ignores-term'); // forceKillAfterMs: 200
     expect(ms).toBeGreaterThanOrEqual(120);
-    expect(ms).toBeLessThan(1000);
+    expect(ms).toBeLessThan(1500); // not the default's 2000: the run's own forceKillAfterMs
   });
 
   it('the measure sees a timer that does keep a script alive', async () => {

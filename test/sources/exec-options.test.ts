@@ -112,12 +112,35 @@ describe('exec options', () => {
     );
   });
 
+  it('checks `tty` and names its nested fields', () => {
+    expect(() => exec('true', [], { port, tty: 'yes' } as unknown as ExecOptions)).toThrow(
+      new TypeError(
+        'Expected the `tty` option to be a boolean or an object (`columns`, `rows`, `resize`), got `yes` (string)',
+      ),
+    );
+    expect(() => exec('true', [], { port, tty: { columns: 0 } })).toThrow(
+      new TypeError('Expected the `tty.columns` option to be a positive integer, got `0` (number)'),
+    );
+    expect(() => exec('true', [], { port, tty: { rows: 70_000 } })).toThrow(
+      new TypeError(
+        'Expected the `tty.rows` option to be a positive integer up to 65535, got `70000` (number)',
+      ),
+    );
+    expect(() => exec('true', [], { port, tty: { resize: [] } } as unknown as ExecOptions)).toThrow(
+      new TypeError('Expected the `tty.resize` option to be an Observable, got `[]` (array)'),
+    );
+    expect(() => exec('true', [], { port, tty: { cols: 80 } } as ExecOptions)).toThrow(
+      new TypeError('Unknown `tty.cols` option (known options: columns, rows, resize)'),
+    );
+    expect(spawned).toEqual([]);
+  });
+
   it('rejects a misspelt option, at the top level and in rlimits, instead of running without it', () => {
     expect(() => exec('ls', [], { port, timeout: 100 } as ExecOptions)).toThrow(
       new TypeError(
         'Unknown `timeout` option (known options: cwd, env, extendEnv, input, lines, encoding, maxLineBytes, ' +
           'maxOutputBytes, timeoutMs, reject, killSignal, forceKillAfterMs, rlimits, containment, limits, cancelSignal, cleanup, ' +
-          'propagateTrace, traceCommandArgs, scheduler, port, demand)',
+          'propagateTrace, traceCommandArgs, scheduler, port, demand, tty)',
       ),
     );
     expect(() => exec('ls', [], { port, rlimits: { cpu: 1 } } as ExecOptions)).toThrow(

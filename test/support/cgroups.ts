@@ -114,3 +114,13 @@ export function removeCgroupsOfDeadProcesses(): string[] {
   }
   return removed;
 }
+
+/** A limit of `exec`'s `limits` for each cgroup v2 controller that enforces one. */
+export const LIMIT_BY_CONTROLLER = {
+  memory: { memoryBytes: 64 << 20 },
+  pids: { pids: 10 },
+  cpu: { cpuPercent: 50 },
+} as const;
+
+/** A controller of {@link LIMIT_BY_CONTROLLER}. */
+export type LimitController = keyof typeof LIMIT_BY_CONTROLLER;

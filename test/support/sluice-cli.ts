@@ -2,11 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 
-const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+/**
+ * The `sluice` CLI as built (`bin` of package.json), which vitest's global setup builds once per
+ * run (test/support/build-dist.ts): a test runs what users run, with plain `node`.
+ */
+export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
-/** Starts the `sluice` CLI as a user would: its own Node process (TypeScript through tsx). */
+/** Starts the `sluice` CLI as a user would: its own Node process, the built CLI. */
 export function startCli(args: readonly string[]): ResultPromise<{ reject: false; all: false }> {
-  return execa(process.execPath, ['--import', 'tsx', main, ...args], { reject: false, all: false });
+  return execa(process.execPath, [CLI, ...args], { reject: false, all: false });
 }
 
 /** The pids of live processes whose command line contains `tag` (any parent). */

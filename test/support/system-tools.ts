@@ -2,8 +2,10 @@ import { accessSync, appendFileSync, constants, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import type { Containment } from '../../src/core/containment.js';
 import { cgroupSupport } from '../../src/sources/exec/cgroup-support.js';
 import { enabledControllers } from './cgroups.js';
+import { SKIP_KIND } from './skip-summary.js';
 
 /**
  * Tests that need a system tool (a browser, `redis-server`, `python3`, `prlimit`, `script`, …) or
@@ -97,11 +99,12 @@ function skipNotice(what: string, missing: string, skipped: string, hint: string
   if (noticed.has(what)) return;
   noticed.add(what);
   const line = `[sluice tests] ${missing}: skipping ${skipped} (${hint})`;
-  // Under vitest the global setup prints every notice once, at the end; otherwise print it now.
+  // Under vitest the global setup prints every notice once, at the end, under what
+  // SLUICE_REQUIRE_SYSTEM_TOOLS does with it (test/support/skip-summary.ts); otherwise print it now.
   const log = process.env.SLUICE_SKIPPED_LOG;
   try {
     if (log === undefined || log === '') throw new Error('no log');
-    appendFileSync(log, `${line}\n`);
+    appendFileSync(log, `${required ? SKIP_KIND.tool : SKIP_KIND.machine}\t${line}\n`);
   } catch {
     process.stderr.write(`${line}\n`);
   }
@@ -131,7 +134,7 @@ export const isLinux = process.platform === 'linux';
  * What a test may need from the system, besides Node:
  *
  * - `linux` — the tests read `/proc` (a group's live members, a child's `wchar`) and use procps'
- *   `ps` options; sluice itself is Linux-first (see the README's "Platforms");
+ *   `ps` options; sluice itself is Linux-first (docs/reference.md, "Platforms and Node versions");
  * - `python3` — children whose writes block on a full pipe (a Node child's do not);
  * - `ps` — procps' `ps` (`ps -o … -g`, `--ppid`; on another system `ps` takes other options);
  * - `prlimit` — util-linux, behind `exec`'s `rlimits`;
@@ -210,6 +213,21 @@ export function needsCgroup(): boolean {
 }
 
 /**
+ * The containments a test of exec's real-process paths runs under: `'group'` everywhere (the path of
+ * every user without cgroups: not root, macOS, most containers), and `'cgroup'` where runs can get
+ * one here ({@link needsCgroup}). A test that passes `'auto'` alone would guard only one of them:
+ * a cgroup's `cgroup.kill` cleans up after a process group's kill that missed members.
+ *
+ * @example
+ * ```ts
+ * describe.each(containments())('exec cancel (containment %s)', (containment) => { … });
+ * ```
+ */
+export function containments(): Containment[] {
+  return needs('linux') && needsCgroup() ? ['group', 'cgroup'] : ['group'];
+}
+
+/**
  * Whether the cgroup v2 controllers `names` (`memory`, `pids`, `cpu`) are enabled for the runs of
  * this process (listed in its cgroup's `cgroup.subtree_control`). Otherwise a notice says which
  * controller is not enabled on this machine — never a failure, even under
@@ -230,11 +248,37 @@ export function needsControllers(...names: string[]): boolean {
   for (const name of missing) {
     skipNotice(
       `controller ${name}`,
-      `the cgroup v2 \`${name}\` controller is not enabled on this machine (not in ${support.base}/cgroup.subtree_control; no tool is missing, so this is not a failure under SLUICE_REQUIRE_SYSTEM_TOOLS)`,
+      `the cgroup v2 \`${name}\` controller is not enabled on this machine (not in ${support.base}/cgroup.subtree_control)`,
       `the tests of the \`${name}\` limit`,
       `where it is wanted: echo +${name} > ${support.base}/cgroup.subtree_control`,
       false,
     );
   }
   return false;
+}
+
+/**
+ * Which of the cgroup v2 controllers `names` are not enabled for the runs of this process: the
+ * tests of `LIMIT_UNAVAILABLE` need one. Where every one is enabled, a notice says that those tests
+ * are skipped (never a failure: the limits' own tests run instead, {@link needsControllers}).
+ *
+ * @example
+ * ```ts
+ * const notEnabled = controllersNotEnabled('memory', 'pids', 'cpu');
+ * it.skipIf(notEnabled.length === 0)('a limit without its controller fails with LIMIT_UNAVAILABLE', …);
+ * ```
+ */
+export function controllersNotEnabled(...names: string[]): string[] {
+  const enabled = enabledControllers();
+  const missing = names.filter((name) => !enabled.includes(name));
+  if (missing.length === 0) {
+    skipNotice(
+      `controllers ${names.join(' ')} all enabled`,
+      `every one of the cgroup v2 controllers ${names.join(', ')} is enabled on this machine`,
+      'the tests of LIMIT_UNAVAILABLE for a limit whose controller is not enabled',
+      'they run where a controller is not enabled; the tests of the limits themselves ran instead',
+      false,
+    );
+  }
+  return missing;
 }

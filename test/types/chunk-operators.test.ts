@@ -1,6 +1,6 @@
 import { type Observable, of } from 'rxjs';
 import { describe, expectTypeOf, it } from 'vitest';
-import { type ChunkEvent, type ExecEvent, exec } from '../../src/index.js';
+import { type ChunkEvent, type EndSentinel, type ExecEvent, exec } from '../../src/index.js';
 import {
   bounded,
   checkSequence,
@@ -30,13 +30,13 @@ describe('chunk operators', () => {
       expectTypeOf(lines.pipe(checkSequence())).toEqualTypeOf<Observable<ExecEvent>>();
     }));
 
-  it('bounded and stallTimeout add the sentinel final event they may end with (content never)', () =>
+  it('bounded and stallTimeout add the sentinel final event they may end with (its own kind, `end`)', () =>
     typeOnly(() => {
       expectTypeOf(lines.pipe(bounded({ bufferSize: 64, strategy: 'sliding' }))).toEqualTypeOf<
-        Observable<ExecEvent | ChunkEvent<never>>
+        Observable<ExecEvent | EndSentinel>
       >();
       expectTypeOf(lines.pipe(stallTimeout({ ms: 1000 }))).toEqualTypeOf<
-        Observable<ExecEvent | ChunkEvent<never>>
+        Observable<ExecEvent | EndSentinel>
       >();
       // @ts-expect-error: not a strategy
       bounded({ strategy: 'drop-everything' });

@@ -90,17 +90,17 @@ describe('joinRuns() types', () => {
     of(1, 2).pipe(joinRuns());
   });
 
-  it("compiles the README's queue example as written (never run: it would run npm)", () => {
-    const readmeExample = () => {
+  it("compiles the README's queue example as written (test/package/check-consumer.mjs runs it)", () => {
+    const readmeExample = (cwd: string) => {
       const store = new MemoryRunStore();
       const commands: [string, string[]][] = [
-        ['npm', ['ci']],
-        ['npm', ['test']],
-        ['npm', ['run', 'build']],
+        ['sh', ['-c', 'echo built > app.txt']],
+        ['sh', ['-c', 'grep -q built app.txt']],
+        ['sh', ['-c', 'exit 3']],
       ];
       return from(commands)
         .pipe(
-          concatMap(([file, args]) => exec(file, args, { reject: false })),
+          concatMap(([file, args]) => exec(file, args, { cwd, reject: false })),
           joinRuns(),
           toRunStore(store, 'ci-42'),
         )

@@ -170,6 +170,53 @@ describe.skipIf(browserPath === undefined || !needs('linux', 'ps'))(
       await context.close();
     });
 
+    it('keeps the last line in view above the end-of-run footer when a run ends right after it', async () => {
+      // The run waits until the page follows it (a first line shown), then writes 120 lines (stderr lines between them)
+      // and exits 1 at once: the last lines and the end arrive together.
+      const gate = join(scratch, 'gate-footer');
+      const { server } = await serve(
+        `echo started; while [ ! -e "$1" ]; do sleep 0.02; done
+i=1; while [ $i -le 120 ]; do echo "out $i"; if [ $((i % 5)) -eq 0 ]; then echo "err $i" >&2; fi; i=$((i+1)); done
+exit 1`,
+        { args: [gate] },
+      );
+      const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+      await page.goto(server.url);
+      await page.waitForFunction(() => document.querySelector('#log')?.textContent?.includes('started'));
+      writeFileSync(gate, '');
+      await waitForEnd(page);
+      expect(await page.textContent('#state')).toBe('exit 1');
+      // What a viewer sees once the page has drawn the end: what is on top at the last line.
+      await page.evaluate(
+        () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+      );
+      const seen = await page.evaluate(() => {
+        const log = document.querySelector('#log') as HTMLElement;
+        const last = log.lastElementChild as HTMLElement;
+        const text = last.lastChild as Text;
+        const range = document.createRange();
+        range.setStart(text, text.data.lastIndexOf('\n') + 1);
+        range.setEnd(text, text.data.length);
+        const line = range.getBoundingClientRect();
+        const onTop = document.elementFromPoint(line.left + 2, line.top + line.height / 2);
+        const footer = (document.querySelector('#end') as HTMLElement).getBoundingClientRect();
+        return {
+          text: range.toString(),
+          onTop:
+            onTop === null ? 'nothing' : log.contains(onTop) ? 'the log' : `#${onTop.id || onTop.tagName}`,
+          lineBottom: line.bottom,
+          footerTop: footer.top,
+          logBottom: log.getBoundingClientRect().bottom,
+        };
+      });
+      expect(seen.text).toMatch(/^(out|err) 120$/); // two pipes: either may come last
+      expect(seen.onTop).toBe('the log');
+      expect(seen.lineBottom).toBeLessThanOrEqual(seen.footerTop);
+      expect(seen.lineBottom).toBeLessThanOrEqual(seen.logBottom);
+      await page.screenshot({ path: 'test-artifacts/web-page-footer.png' });
+      await page.close();
+    });
+
     it('resumes after the server drops its connection mid-run: no line lost, none twice', async () => {
       const gate = join(scratch, 'gate-drop');
       const { server, run } = await serve(GATED, { args: [gate] });

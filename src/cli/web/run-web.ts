@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { ChunkEvent } from '../../core/chunk.js';
+import type { EndSentinel } from '../../core/chunk.js';
 import type { RunStore } from '../../runs/run-store.js';
 import type { ExecEvent } from '../../sources/exec.js';
 import { RunRegistry } from '../../web/run-registry.js';
@@ -42,7 +42,7 @@ export interface CliWebRun {
  * ```
  */
 export async function runWeb(
-  events: Observable<ExecEvent<string | Uint8Array> | ChunkEvent<never>>,
+  events: Observable<ExecEvent<string | Uint8Array> | EndSentinel>,
   web: CliWebOptions,
   io: CliStreams,
   options: TextRunOptions,
@@ -52,7 +52,7 @@ export async function runWeb(
     maxRuns: 1,
     ...(where.store === undefined ? {} : { store: where.store }),
   });
-  let published: ReturnType<typeof registry.publish<ExecEvent<string | Uint8Array> | ChunkEvent<never>>>;
+  let published: ReturnType<typeof registry.publish<ExecEvent<string | Uint8Array> | EndSentinel>>;
   try {
     published = registry.publish({
       command: options.echo ?? options.label,

@@ -1,3 +1,5 @@
+import { describeValue } from '../describe-value.js';
+
 /**
  * One problem found in JSON that arrived from outside (a wire frame, a hostcall payload, tool
  * arguments, a runner line, an SSE message): where, what was there, and what is wrong.
@@ -20,20 +22,5 @@ export interface FieldIssue {
  */
 export function describeIssue(issue: FieldIssue, whole: string): string {
   const where = issue.field === '' ? whole : `\`${issue.field}\``;
-  return `${where} ${issue.problem}, got ${formatValue(issue.value)}`;
-}
-
-function formatValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  let text: string;
-  try {
-    text =
-      typeof value === 'number' || typeof value === 'bigint'
-        ? String(value)
-        : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = '[a value that cannot be shown]';
-  }
-  if (text.length > 80) text = `${text.slice(0, 77)}...`;
-  return `${text} (${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`;
+  return `${where} ${issue.problem}, got ${describeValue(issue.value, 'json')}`;
 }

@@ -63,6 +63,46 @@ function describe({ rule, expected, received }: SequenceErrorInfo): string {
 }
 
 /**
+ * The sequence rules, checked for one event: `received` must be `expected` (`start` first — 0
+ * unless a stream is followed from later on — then one more each time), and nothing may follow
+ * the final event (`finished`). Returns the {@link SequenceError} to fail with, or `undefined`
+ * when the event is the right one. Every place that checks a sequence (`checkSequence()`, the
+ * kernel bridge's streams, the replay log and the run writers) checks it here. Internal.
+ *
+ * @example
+ * ```ts
+ * sequenceViolation(3, 5, false)?.info?.rule; // 'gap'
+ * ```
+ */
+export function sequenceViolation(
+  expected: number,
+  received: number,
+  finished: boolean,
+  start = 0,
+): SequenceError | undefined {
+  if (finished) return new SequenceError({ rule: 'after-final', expected: undefined, received });
+  if (received === expected) return undefined;
+  const rule =
+    expected === start
+      ? 'start'
+      : received > expected
+        ? 'gap'
+        : received === expected - 1
+          ? 'duplicate'
+          : 'order';
+  return new SequenceError({ rule, expected, received });
+}
+
+/**
+ * The error for a source that went on with `received` after its final event: several runs in
+ * one stream (`final-before-complete`; the message names the remedy, `joinRuns()`). Every
+ * operator and sink that holds one run builds it here. Internal.
+ */
+export function finalBeforeComplete(received: number): SequenceError {
+  return new SequenceError({ rule: 'final-before-complete', expected: undefined, received });
+}
+
+/**
  * Whether `value` is a {@link SequenceError} (code `STREAM_SEQUENCE`).
  *
  * @example

@@ -1,32 +1,51 @@
 const BRAND = Symbol.for('sluice.error');
 
 /**
- * The stable error codes sluice uses. Every {@link SluiceError} carries one of these (or a code a
- * producer chose).
+ * The stable error codes sluice uses: every code the library throws, puts on a failed hostcall or
+ * tool result, or stores for a failed run. Every {@link SluiceError} carries one of these (or a
+ * code a producer chose). test/core/errors/sluice-error-codes.test.ts reads `src` and fails on a
+ * code missing here.
  */
 export type SluiceErrorCode =
+  // exec and http sources
   | 'EXEC_FAILED'
   | 'SPAWN_FAILED'
   | 'TIMEOUT'
   | 'HTTP_STATUS'
   | 'HTTP_FAILED'
-  | 'STREAM_SEQUENCE'
-  | 'STREAM_STALLED'
-  | 'STREAM_CANCELLED'
-  | 'CANCELLED'
-  | 'BUFFER_OVERFLOW'
-  | 'INVALID_FRAME'
-  | 'INVALID_REQUEST'
   | 'RLIMIT_UNAVAILABLE'
   | 'CGROUP_UNAVAILABLE'
   | 'LIMIT_UNAVAILABLE'
   | 'LIMIT_EXCEEDED'
+  | 'TTY_UNAVAILABLE'
+  // streams and their operators
+  | 'STREAM_SEQUENCE'
+  | 'STREAM_STALLED'
+  | 'STREAM_CANCELLED'
+  | 'STREAM_CONSUMED'
+  | 'STREAM_FAILED'
+  | 'CANCELLED'
+  | 'BUFFER_OVERFLOW'
   | 'DEMAND_IGNORED'
+  // the kernel: frames, hostcalls, tools, the scheduler
+  | 'INVALID_FRAME'
+  | 'INVALID_REQUEST'
+  | 'INVALID_MESSAGE'
+  | 'INVALID_ARGUMENTS'
+  | 'UNKNOWN_TOOL'
+  | 'TOOL_FAILED'
+  | 'HOSTCALL_FAILED'
+  | 'UNSUPPORTED'
+  | 'UNSCRIPTED'
+  | 'NO_DELIVERY'
+  // run stores, the web page, MCP, optional peers
   | 'OWNER_LOST'
   | 'RUN_NOT_FOUND'
   | 'RUN_EXISTS'
   | 'RUN_STORE_FAILED'
   | 'RUN_LIMIT'
+  | 'MCP_TOOL_ERROR'
+  | 'MCP_REQUEST_FAILED'
   | 'PEER_MISSING'
   | (string & {});
 

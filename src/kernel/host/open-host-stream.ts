@@ -2,10 +2,11 @@ import { type Observable, type Subscriber, Subscription } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
 import type { Valve } from '../../core/demand.js';
 import { type DirectSink, offerDirectSink } from '../../core/direct-sink.js';
-import { SequenceError } from '../../core/errors/sequence-error.js';
+import { finalBeforeComplete } from '../../core/errors/sequence-error.js';
 import { optionError } from '../../core/option-error.js';
 import { DemandQueue, type DemandQueueOptions } from '../../core/queue/demand-queue.js';
 import { InFlight } from '../../core/queue/in-flight.js';
+import { StallClock } from '../../core/stall-clock.js';
 import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
 import { ObserverSubscriber } from '../../core/subscriber-chain.js';
 import { failure, type HostcallOutcome, streamChunk } from '../protocol/hostcall-outcome.js';
@@ -14,7 +15,6 @@ import type { CancelReason } from './cancel-reason.js';
 import type { HostStream } from './host-stream.js';
 import type { HostStreamConfig } from './host-stream-config.js';
 import { overflowLimit as limitFor } from './overflow-limit.js';
-import { StallTimer } from './stall-timer.js';
 import { toFailure } from './to-failure.js';
 
 /** The producer's last item: a final chunk (`null`: the sentinel) or an error. */
@@ -97,7 +97,7 @@ class ChannelledHostStream
   readonly callId: string;
   private readonly config: HostStreamConfig;
   private readonly overflowLimit: number;
-  private readonly stall: StallTimer;
+  private readonly stall: StallClock;
   /** The extension's credit and the chunks in the scheduler queue, not yet delivered. */
   private readonly inFlight = new InFlight(0);
   /** Chunks wait here for credit; a moved chunk counts (in flight) until delivered. */
@@ -119,7 +119,7 @@ class ChannelledHostStream
     this.extensionId = config.extensionId;
     this.callId = config.callId;
     this.overflowLimit = limitFor(config.bufferSize);
-    this.stall = new StallTimer(config.scheduler, config.stallTimeoutMs, () => this.stalled());
+    this.stall = new StallClock(config.scheduler, config.stallTimeoutMs, () => this.stalled());
     this.channel = new DemandQueue<JsonValue>(this, this.inFlight);
     this.stopStall = this.channel.upstream.onChange((paused) =>
       paused ? this.stall.start() : this.stall.stop(),
@@ -242,12 +242,7 @@ class ChannelledHostStream
 
   /** An event after the producer's final event: the stream ends with `STREAM_SEQUENCE`. */
   private refuseAfterFinal(event: ChunkEvent<JsonValue>): void {
-    const error = new SequenceError({
-      rule: 'final-before-complete',
-      expected: undefined,
-      received: event.sequence,
-    });
-    this.end({ type: 'error', outcome: toFailure(error) });
+    this.end({ type: 'error', outcome: toFailure(finalBeforeComplete(event.sequence)) });
   }
 
   /** A producer that ignores the pause is cut off once `overflowLimit` chunks are undelivered. */

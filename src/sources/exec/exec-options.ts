@@ -16,6 +16,12 @@ import type { ExecLimits } from './exec-limits.js';
 import type { ExecRlimits } from './exec-rlimits.js';
 import type { ExecOptions } from './exec-types.js';
 import type { ProcessPort } from './process-port.js';
+import type { TtySize } from './tty-command.js';
+
+/** `exec`'s `tty` option as a run uses it: the terminal's first size, and the later ones. */
+export interface ResolvedTty extends TtySize {
+  readonly resize: Observable<TtySize> | undefined;
+}
 
 /** {@link ExecOptions} with defaults applied, as `exec` runs with them. */
 export interface ResolvedExecOptions {
@@ -43,6 +49,7 @@ export interface ResolvedExecOptions {
   readonly scheduler: SchedulerLike;
   readonly port: ProcessPort | undefined;
   readonly demand: Demand | undefined;
+  readonly tty: ResolvedTty | undefined;
 }
 
 const KNOWN = [
@@ -68,9 +75,13 @@ const KNOWN = [
   'scheduler',
   'port',
   'demand',
+  'tty',
 ];
 const KNOWN_RLIMITS = ['cpuSeconds', 'addressSpaceBytes', 'fileSizeBytes', 'openFiles'];
 const KNOWN_LIMITS = ['memoryBytes', 'pids', 'cpuPercent'];
+const KNOWN_TTY = ['columns', 'rows', 'resize'];
+/** A terminal's size is two 16-bit fields (`struct winsize`). */
+const MAX_TTY_CELLS = 65_535;
 
 /**
  * Validates the arguments and options of `exec` and applies the defaults. Throws a `TypeError`
@@ -118,6 +129,7 @@ export function resolveExecOptions(
       undefined,
     ),
     demand: readOption(given, 'demand', isDemand, 'a Demand (`paused` and `onChange()`)', undefined),
+    tty: readTty(given),
   };
   checkSpawnStrings(checked.file, checked.args, io.cwd, io.env);
   return { ...checked, ...resolved };
@@ -255,4 +267,32 @@ function readLimits(given: ExecOptions, containment: ContainmentOption): ExecLim
     );
   }
   return Object.fromEntries(set) as ExecLimits;
+}
+
+/** `tty`: `true` is an 80 × 24 terminal; an object gives its size and later sizes; `false` or absent, pipes. */
+function readTty(given: ExecOptions): ResolvedTty | undefined {
+  const tty = readOption<ExecOptions['tty'], undefined>(
+    given,
+    'tty',
+    (value) =>
+      typeof value === 'boolean' || (typeof value === 'object' && value !== null && !Array.isArray(value)),
+    'a boolean or an object (`columns`, `rows`, `resize`)',
+    undefined,
+  );
+  if (tty === undefined || tty === false) return undefined;
+  if (tty === true) return { columns: 80, rows: 24, resize: undefined };
+  rejectUnknownOptions(tty, KNOWN_TTY, 'tty.');
+  const bounds = { min: 1, max: MAX_TTY_CELLS, prefix: 'tty.' };
+  return {
+    columns: readInteger(tty, 'columns', 80, bounds),
+    rows: readInteger(tty, 'rows', 24, bounds),
+    resize: readOption<Observable<TtySize>, undefined>(
+      tty,
+      'resize',
+      isObservable,
+      'an Observable',
+      undefined,
+      'tty.',
+    ),
+  };
 }

@@ -3,6 +3,7 @@ import { Subscription } from 'rxjs';
 import type { Demand } from '../../core/demand.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { isSpawnError, SpawnError } from '../../core/errors/spawn-error.js';
+import { optionError } from '../../core/option-error.js';
 import { stalledBelow } from '../../core/stalled-below.js';
 import { errorTypeOf } from '../../trace/error-type-of.js';
 import { NOOP_RUN_SPAN } from '../../trace/noop-run-span.js';
@@ -19,6 +20,7 @@ import { writeInput } from './input-writer.js';
 import type { ExitInfo, OutputStream, ProcessEvents, ProcessHandle, ProcessPort } from './process-port.js';
 import { RunEnds } from './run-ends.js';
 import { spawnRequest } from './spawn-request.js';
+import type { TtySize } from './tty-command.js';
 
 /**
  * The state of one exec subscription and its steps: {@link ExecRun.start} (watch the cancel
@@ -85,6 +87,7 @@ export class ExecRun implements ProcessEvents {
     );
     this.#followDemand(handle);
     this.#armTimeout();
+    this.#followResize(handle);
     if (!this.#done && this.#options.input !== undefined) {
       this.#stopInput = writeInput(this.#options.input, handle, (error) => this.fail(error));
     }
@@ -254,6 +257,18 @@ export class ExecRun implements ProcessEvents {
     }
   }
 
+  /** Each size of `tty.resize` goes to the terminal; a malformed one fails the run. */
+  #followResize(handle: ProcessHandle): void {
+    const resize = this.#options.tty?.resize;
+    if (this.#done || resize === undefined || handle.resize === undefined) return;
+    const apply = (size: TtySize): void => {
+      if (isTtySize(size)) handle.resize?.(size);
+      else
+        this.fail(optionError('tty.resize', 'to emit `{ columns, rows }` of integers from 1 to 65535', size));
+    };
+    this.#timers.add(resize.subscribe({ next: apply, error: (error: unknown) => this.fail(error) }));
+  }
+
   #armTimeout(): void {
     const { timeoutMs, scheduler } = this.#options;
     if (this.#done || timeoutMs <= 0) return;
@@ -269,4 +284,11 @@ export class ExecRun implements ProcessEvents {
   #terminate(): void {
     this.#killer?.kill(this.#ends.exit !== undefined);
   }
+}
+
+function isTtySize(size: unknown): size is TtySize {
+  const { columns, rows } = (size ?? {}) as Partial<TtySize>;
+  const cells = (value: unknown) =>
+    Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 65_535;
+  return cells(columns) && cells(rows);
 }

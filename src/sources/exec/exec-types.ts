@@ -6,6 +6,7 @@ import type { ContainmentOption } from './containment-option.js';
 import type { ExecLimits } from './exec-limits.js';
 import type { ExecRlimits } from './exec-rlimits.js';
 import type { ProcessPort } from './process-port.js';
+import type { TtySize } from './tty-command.js';
 
 /**
  * One line (or, with `lines: false`, one read) of the child's stdout or stderr: decoded text, or
@@ -109,4 +110,16 @@ export interface ExecOptions {
   port?: ProcessPort;
   /** Who may pause the reading of the pipes. Default: the consumer's demand ({@link demandOf}). */
   demand?: Demand;
+  /**
+   * Run the command on a pseudo-terminal (default `false`: pipes), so that it behaves as it does
+   * in a terminal: line-buffered output, colours, progress bars (docs/terminal.md). `true` is an
+   * 80 × 24 terminal; `{ columns, rows }` another size (1 to 65535 each), and each value of
+   * `resize` a new one (the child gets `SIGWINCH`). On a terminal stdout and stderr are one
+   * stream: every line event has `kind` `'stdout'` and ends with `\r\n` as the terminal sends it
+   * (`'stderr'` carries only the messages of `script` itself); `input` is typed into the terminal
+   * (and echoed, as a terminal does), and its end is an end-of-file (Ctrl-D). A death by signal n is
+   * reported as exit code 128 + n. Needs util-linux's `script`: fails with `TTY_UNAVAILABLE`
+   * without it.
+   */
+  tty?: boolean | { columns?: number; rows?: number; resize?: Observable<TtySize> };
 }

@@ -31,31 +31,57 @@ export function killProcessGroup(pgid: number, signal: NodeJS.Signals | 0): bool
  */
 export function processGroupAlive(pgid: number): boolean {
   if (!killProcessGroup(pgid, 0)) return false;
+  const members = liveProcesses((stat) => stat.pgrp === pgid, true);
+  return members === undefined || members.length > 0;
+}
+
+/**
+ * The pids of the processes (zombies excluded) whose `/proc/<pid>/stat` passes `test` — only the
+ * first one found with `first`; `undefined` on systems without `/proc`.
+ *
+ * @example
+ * ```ts
+ * liveProcesses((stat) => stat.session === sid); // [4242, 4250]
+ * ```
+ */
+export function liveProcesses(test: (stat: ProcessStat) => boolean, first = false): number[] | undefined {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return true;
+    return undefined;
   }
+  const found: number[] = [];
   for (const entry of entries) {
     const code = entry.charCodeAt(0);
     if (code < 48 || code > 57) continue;
     const stat = processStat(entry);
-    if (stat !== undefined && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') return true;
+    if (stat === undefined || stat.state === 'Z' || stat.state === 'X' || !test(stat)) continue;
+    found.push(Number(entry));
+    if (first) break;
   }
-  return false;
+  return found;
+}
+
+/** What {@link processStat} reads of a process. */
+export interface ProcessStat {
+  /** `R`, `S`, `Z`, … */
+  readonly state: string;
+  readonly ppid: number;
+  readonly pgrp: number;
+  readonly session: number;
 }
 
 /**
- * The state letter (`R`, `S`, `Z`, …) and process group of process `pid`, from `/proc/<pid>/stat`;
+ * The state letter, parent, process group and session of process `pid`, from `/proc/<pid>/stat`;
  * `undefined` when it is gone (or there is no `/proc`).
  *
  * @example
  * ```ts
- * processStat(process.pid); // { state: 'R', pgrp: 4242 }
+ * processStat(process.pid); // { state: 'R', ppid: 4200, pgrp: 4242, session: 4100 }
  * ```
  */
-export function processStat(pid: number | string): { state: string; pgrp: number } | undefined {
+export function processStat(pid: number | string): ProcessStat | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
@@ -63,6 +89,11 @@ export function processStat(pid: number | string): { state: string; pgrp: number
     return undefined;
   }
   // `pid (comm) state ppid pgrp …`: comm may contain spaces and parentheses, so parse after the last ')'.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ', 3);
-  return { state: fields[0] ?? '', pgrp: Number(fields[2]) };
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ', 4);
+  return {
+    state: fields[0] ?? '',
+    ppid: Number(fields[1]),
+    pgrp: Number(fields[2]),
+    session: Number(fields[3]),
+  };
 }

@@ -4,6 +4,7 @@ import type { LimitName } from '../../core/limit-name.js';
 import type { ContainmentOption } from './containment-option.js';
 import type { ExecLimits } from './exec-limits.js';
 import type { ExecRlimits } from './exec-rlimits.js';
+import type { TtySize } from './tty-command.js';
 
 /** Which output pipe of a child. */
 export type OutputStream = 'stdout' | 'stderr';
@@ -38,6 +39,11 @@ export interface SpawnRequest {
   readonly containment?: ContainmentOption;
   /** Limits of the whole run, enforced by its cgroup (`exec`'s `limits`), if any. */
   readonly limits?: ExecLimits | undefined;
+  /**
+   * Run the command on a pseudo-terminal of this size (`exec`'s `tty`): its stdin, stdout and
+   * stderr are the terminal, whose output arrives as `stdout`. Absent: pipes.
+   */
+  readonly tty?: TtySize | undefined;
 }
 
 /**
@@ -83,6 +89,8 @@ export interface ProcessHandle {
   endInput(): void;
   /** Stop listening and release the pipes (called when `exec` is done with the child). */
   destroy(): void;
+  /** Set the size of the child's terminal (a run with `tty`; absent on other handles). */
+  resize?(size: TtySize): void;
   /**
    * How the run was contained and what it used, asked once when the run ends. Absent means
    * `{ containment: 'group', usage: null, limitHit: null }` (a port without cgroups).

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { SpawnError } from '../../core/errors/spawn-error.js';
 import { cgroupCommand } from './cgroup-command.js';
@@ -11,6 +12,8 @@ import { openCgroup } from './open-cgroup.js';
 import { prlimitCommand } from './prlimit.js';
 import { killProcessGroup, processGroupAlive } from './process-group.js';
 import type { OutputStream, ProcessEvents, ProcessHandle, SpawnRequest } from './process-port.js';
+import { TTY_REPORT_FD, ttyCommand } from './tty-command.js';
+import { onTerminal } from './tty-session.js';
 
 /**
  * Spawns `request` with Node's own `child_process.spawn` and returns its handle, synchronously.
@@ -102,28 +105,43 @@ export function spawnChild(request: SpawnRequest, events: ProcessEvents): Proces
       stdin?.destroy();
     },
   };
+  const report = child.stdio[TTY_REPORT_FD] as Readable | undefined;
+  const terminal = report === undefined ? handle : onTerminal(handle, report, request.cleanup);
   const endOnPidsHit = request.limits?.pids !== undefined;
-  return cgroup === undefined ? handle : containInCgroup(handle, cgroup, request.cleanup, endOnPidsHit);
+  return cgroup === undefined ? terminal : containInCgroup(terminal, cgroup, request.cleanup, endOnPidsHit);
 }
 
+/**
+ * Spawns the command wrapped, innermost first: under `prlimit` (`rlimits`), on a terminal (`tty`,
+ * with a pipe on fd 3 for the terminal's report), joining the run's cgroup.
+ */
 function start(request: SpawnRequest, cgroup: CgroupRun | undefined): ChildProcess {
   const limited =
     request.rlimits === undefined
       ? { file: request.file, args: request.args }
       : prlimitCommand(request.file, request.args, request.rlimits);
+  const env = request.extendEnv ? { ...process.env, ...request.env } : { ...request.env };
+  const terminal =
+    request.tty === undefined
+      ? { ...limited, env: {} }
+      : ttyCommand(limited.file, limited.args, request.tty, env);
   const { file, args } =
-    cgroup === undefined ? limited : cgroupCommand(cgroup.procsFile, limited.file, limited.args);
+    cgroup === undefined ? terminal : cgroupCommand(cgroup.procsFile, terminal.file, terminal.args);
+  const stdin = request.hasInput ? 'pipe' : 'ignore';
   return spawn(file, args, {
     cwd: request.cwd,
-    env: request.extendEnv ? { ...process.env, ...request.env } : { ...request.env },
-    stdio: [request.hasInput ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    env: { ...env, ...terminal.env },
+    stdio: request.tty === undefined ? [stdin, 'pipe', 'pipe'] : [stdin, 'pipe', 'pipe', 'pipe'],
     detached: true,
   });
 }
 
-/** Under `prlimit` or the cgroup wrapper a missing command would be the wrapper's failure: look it up first. */
+/**
+ * Under `prlimit`, on a terminal or under the cgroup wrapper a missing command would be the
+ * wrapper's failure: look it up first.
+ */
 function checkBeforeSpawn(request: SpawnRequest, wrapped: boolean): void {
-  if (request.rlimits === undefined && !wrapped) return;
+  if (request.rlimits === undefined && request.tty === undefined && !wrapped) return;
   const env = request.extendEnv ? { ...process.env, ...request.env } : { ...request.env };
   const found = findExecutable(request.file, env.PATH, request.cwd);
   if (!('path' in found)) {

@@ -25,6 +25,7 @@ export function spawnRequest(options: ResolvedExecOptions, carrier?: TraceCarrie
     cleanup: options.cleanup,
     containment: options.containment,
     limits: options.limits,
+    tty: options.tty === undefined ? undefined : { columns: options.tty.columns, rows: options.tty.rows },
   };
 }
 

@@ -42,7 +42,8 @@ const MAX_HTML_PART = 50;
  * most `maxLines` lines in the DOM (older ones are removed and counted in {@link hidden}; a run of
  * coloured lines goes as a whole, so up to 49 lines fewer may be shown). Lines that
  * arrive faster than frames are kept as text until the next frame, at most `2 × maxLines` of
- * them, so a hidden tab (no frames) stays bounded too.
+ * them, so a hidden tab (no frames) stays bounded too. While the viewer is at the bottom it keeps
+ * the newest line in view, also when the pane changes size (docs/web.md, "The page").
  */
 export class LogView {
   readonly #container: HTMLElement;
@@ -59,6 +60,10 @@ export class LogView {
   #frame: number | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #nextRenderAt = 0;
+  /** Whether the pane keeps its newest line in view: until the viewer scrolls up, and again once they scroll to the bottom. */
+  #following = true;
+  /** Where the view itself last scrolled the pane to (a scroll event there is not the viewer's). */
+  #pinnedTop = 0;
   /** Called after each render (with the number of lines not shown). */
   onRender: ((hidden: number) => void) | undefined;
 
@@ -66,6 +71,13 @@ export class LogView {
     this.#container = container;
     this.#maxLines = maxLines;
     this.#up.use_classes = true;
+    container.addEventListener('scroll', () => this.#onScroll(), { passive: true });
+    // The pane changes size when the page around it does — the end-of-run footer or the note on
+    // trimmed lines appears, the window is resized — and a pane that followed the run must still
+    // show its newest line, not leave it under the footer. Observers run before the frame is drawn.
+    new ResizeObserver(() => {
+      if (this.#following) this.#scrollTo(container.scrollHeight);
+    }).observe(container);
   }
 
   /** Lines no longer (or never) in the DOM. */
@@ -132,7 +144,6 @@ export class LogView {
     this.#timer = undefined;
     const started = performance.now();
     const container = this.#container;
-    const stick = container.scrollTop + container.clientHeight >= container.scrollHeight - 8;
     for (const record of this.#dirty) if (record.el?.isConnected) this.#paintOpen(record, record.el);
     this.#dirty.clear();
     let records = this.#pending;
@@ -149,12 +160,24 @@ export class LogView {
     }
     this.#trim();
     const height = container.scrollHeight; // lays the new lines out now, inside the time measured
-    if (stick) container.scrollTop = height;
+    if (this.#following) this.#scrollTo(height);
     this.onRender?.(this.#hidden);
     // Rendering (with its layout) takes at most a third of the time: a flood is drawn a few times
     // a second, only its newest lines are laid out, and the page stays usable.
     const ended = performance.now();
     this.#nextRenderAt = ended + Math.min(500, 2 * (ended - started));
+  }
+
+  #scrollTo(top: number): void {
+    this.#container.scrollTop = top;
+    this.#pinnedTop = this.#container.scrollTop;
+  }
+
+  /** The viewer scrolled: the pane follows the run while they are at its bottom (within 8 px). */
+  #onScroll(): void {
+    const container = this.#container;
+    if (container.scrollTop === this.#pinnedTop) return; // the view's own scroll
+    this.#following = container.scrollTop + container.clientHeight >= container.scrollHeight - 8;
   }
 
   /** Renders the run of records from `index` as one element; returns where the next run starts. */

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from '../../support/sluice-cli.js';
 import { requireTool } from '../../support/system-tools.js';
 import { type McpHttpProcess, startMcpHttp } from './mcp-http-server.js';
 import { cachedOnNode22, fetchOnNode22, runOnNode22 } from './node22-npx.js';
@@ -11,7 +12,6 @@ import { cachedOnNode22, fetchOnNode22, runOnNode22 } from './node22-npx.js';
  */
 const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const main = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
 
 const found = requireTool(
   `the MCP Inspector (${INSPECTOR} on Node 22)`,
@@ -19,7 +19,7 @@ const found = requireTool(
   fetchOnNode22(INSPECTOR),
 );
 
-/** `mcp-inspector --cli <args> -- node --import tsx src/cli/main.ts mcp <server>` (the server on this Node). */
+/** `mcp-inspector --cli <args> -- node dist/cli/main.js mcp <server>` (the server on this Node). */
 const inspect = (args: string[], server: string[]) =>
   runOnNode22(INSPECTOR, [
     '--cli',
@@ -30,9 +30,7 @@ const inspect = (args: string[], server: string[]) =>
     ...args,
     '--',
     process.execPath,
-    '--import',
-    'tsx',
-    main,
+    CLI,
     'mcp',
     ...server,
   ]);

@@ -57,17 +57,21 @@ describe.skipIf(redisServerPath === undefined)(
     });
 
     it.skipIf(!needs('linux'))(
-      'kills the group when the cancel reaches the other instance: within 100 ms median, nothing left',
+      'kills the group when the cancel reaches the other instance: about as soon as when it reaches the one running it, nothing left',
       async () => {
         const client = await connectHttp(balancer.url, TOKEN);
-        const times: number[] = [];
-        // Every cancel goes to the instance that did not get the call.
-        balancer.pick = ({ rpc }) => {
-          if (rpc !== 'notifications/cancelled') return undefined;
-          const call = [...balancer.log].reverse().find((entry) => entry.rpc === 'tools/call');
-          return instances.map((instance) => instance.port).find((port) => port !== call?.target);
-        };
-        for (let round = 0; round < 7; round += 1) {
+        const times = { local: [] as number[], relayed: [] as number[] };
+        // Rounds alternate: the cancel goes to the instance that got the call (the baseline, measured
+        // under the same load), then to the other one, which relays it through Redis.
+        for (let round = 0; round < 10; round += 1) {
+          const way = round % 2 === 0 ? 'local' : 'relayed';
+          balancer.pick = ({ rpc }) => {
+            if (rpc !== 'notifications/cancelled') return undefined;
+            const call = [...balancer.log].reverse().find((entry) => entry.rpc === 'tools/call');
+            return instances
+              .map((instance) => instance.port)
+              .find((port) => (way === 'local') === (port === call?.target));
+          };
           const tag = `sluice-http-redis-cancel-${process.pid}-${Date.now()}-${round}`;
           const controller = new AbortController();
           const from = balancer.log.length;
@@ -75,17 +79,22 @@ describe.skipIf(redisServerPath === undefined)(
           expect(pgid).toBeGreaterThan(0);
           const started = performance.now();
           controller.abort('stop');
-          expect(await groupGone(pgid, 5_000)).toBe(true);
-          times.push(performance.now() - started);
+          expect(await groupGone(pgid, 10_000)).toBe(true);
+          times[way].push(performance.now() - started);
           const log = balancer.log.slice(from);
           const target = log.find((entry) => entry.rpc === 'tools/call')?.target;
           const cancel = log.find((entry) => entry.rpc === 'notifications/cancelled')?.target;
           expect(cancel).toBeDefined();
-          expect(cancel, JSON.stringify(log)).not.toBe(target);
-          expect(await pollUntil(() => processesWithTag(tag).length === 0, 2_000)).toBe(true);
+          expect(cancel === target, JSON.stringify(log)).toBe(way === 'local');
+          expect(await pollUntil(() => processesWithTag(tag).length === 0, 10_000)).toBe(true);
         }
         balancer.pick = undefined;
-        expect(median(times), times.map((time) => time.toFixed(1)).join(', ')).toBeLessThan(100);
+        // The relay is one Redis publish away: a relay that polled, or waited for the kill's
+        // escalation, would take several times the baseline. The slack covers a baseline of a few ms.
+        const shown = JSON.stringify(times, (_, value) =>
+          typeof value === 'number' ? Math.round(value) : value,
+        );
+        expect(median(times.relayed), shown).toBeLessThan(3 * median(times.local) + 100);
         await client.close();
       },
     );

@@ -1,9 +1,7 @@
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { execa, type ResultPromise } from 'execa';
-
-const main = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
+import { CLI } from '../../support/sluice-cli.js';
 
 /** A running `sluice mcp --http` process: its endpoint, its token (if any), and `stop()`. */
 export interface McpHttpProcess {
@@ -20,7 +18,7 @@ export async function startMcpHttp(
   args: readonly string[],
   env: Record<string, string> = {},
 ): Promise<McpHttpProcess> {
-  const child = execa(process.execPath, ['--import', 'tsx', main, 'mcp', '--http', ...args], {
+  const child = execa(process.execPath, [CLI, 'mcp', '--http', ...args], {
     reject: false,
     all: false,
     env,

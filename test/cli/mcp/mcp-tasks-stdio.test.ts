@@ -1,22 +1,20 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema, CreateTaskResultSchema, type Task } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GROUP_OF_SLEEPS } from '../../mcp/connect-in-memory.js';
 import { pollUntil, processAlive, processesWithTag } from '../../support/processes.js';
+import { CLI } from '../../support/sluice-cli.js';
 import { needs } from '../../support/system-tools.js';
-
-const main = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
 
 /** `sluice mcp --allow sh` as a host runs it (stdio), with the SDK's own Client. */
 async function startSluiceMcp(): Promise<{ client: Client; pid: number }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', main, 'mcp', '--allow', 'sh'],
+    args: [CLI, 'mcp', '--allow', 'sh'],
     stderr: 'pipe',
   });
   const client = new Client({ name: 'sluice-test', version: '1.0.0' });

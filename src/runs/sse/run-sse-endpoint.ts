@@ -1,0 +1,144 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { optionError } from '../../core/option-error.js';
+import { readInteger } from '../../core/read-integer.js';
+import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
+import type { RunStore } from '../run-store.js';
+import { nodeResponseSink } from './node-response-sink.js';
+import { acceptSseGet, readLastEventId } from './read-last-event-id.js';
+import { readableStreamSink } from './readable-stream-sink.js';
+import { SseClient } from './sse-client.js';
+import { sseResumeRefusal } from './sse-resume-refusal.js';
+import type { SseSink } from './sse-sink.js';
+
+/** Options of {@link runSseEndpoint} (the same meaning as in `toServerSentEvents`). */
+export interface RunSseOptions {
+  /** A `: heartbeat` comment this often on an open connection, in ms (`0` = none). Default `15_000`. */
+  readonly heartbeatMs?: number;
+  /** A client whose socket does not drain for this long is disconnected, in ms (`0` = never). Default `30_000`. */
+  readonly stallTimeoutMs?: number;
+  /** Sent first as `retry:` (the browser's reconnection delay), in ms. Default `1000`. */
+  readonly retryMs?: number;
+  /** The clock of heartbeats and stall timers. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+/**
+ * Serves the runs of a store over Server-Sent Events from *any* instance that reaches the store:
+ * returned by {@link runSseEndpoint}.
+ */
+export interface RunSseEndpoint {
+  /** `GET` follows the run (resuming after `Last-Event-ID` / `?lastEventId=`), `DELETE` cancels it. */
+  serve(runId: string, req: IncomingMessage, res: ServerResponse): void;
+  /** The fetch-style `GET`: a `Response` whose body is the run's event stream. */
+  toResponse(runId: string, request?: Request, highWaterMark?: number): Promise<Response>;
+}
+
+/**
+ * Server-Sent Events served from a {@link RunStore} instead of one process's replay log: a viewer
+ * whose reconnect lands on another server behind the load balancer resumes exactly there, and a
+ * `DELETE` on any server reaches the run's owner (through the store's cancel channel). The wire
+ * format is `toServerSentEvents`'s (`docs/sse.md`): each event's `id` is its sequence, `gap`
+ * (`{from, to}`) when the store's retention trimmed what the client needs — never a silent skip —
+ * `failure` (`{code, name, message}`; `OWNER_LOST` when the run's owner died) and heartbeats.
+ *
+ * Each connection reads the store on its own, paced by its socket: the store is read only while
+ * the socket drains (a Redis store's `XREAD` waits), so a slow client costs no memory. Answers:
+ * `200` and the events after `Last-Event-ID`; `204` when it already has the final event; `400`
+ * for a bad or future `Last-Event-ID`; `404` for an unknown run. `DELETE`: `204` when the request
+ * reached a live run, `409` when it had ended, `404` when unknown.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { runSseEndpoint } from 'sluice';
+ * import { RedisRunStore } from 'sluice/redis';
+ * const endpoint = runSseEndpoint(new RedisRunStore({ url: process.env.REDIS_URL! }));
+ * createServer((req, res) => {
+ *   const match = /^\/runs\/([\w.:-]+)\/events/.exec(req.url ?? '');
+ *   if (match) endpoint.serve(match[1]!, req, res);
+ *   else res.writeHead(404).end();
+ * }).listen(8080);
+ * ```
+ */
+export function runSseEndpoint(store: RunStore, options: RunSseOptions = {}): RunSseEndpoint {
+  if (typeof store !== 'object' || store === null || typeof store.read !== 'function') {
+    throw optionError('store', 'a RunStore', store, 'argument');
+  }
+  if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
+  rejectUnknownOptions(options, ['heartbeatMs', 'stallTimeoutMs', 'retryMs', 'scheduler']);
+  const heartbeatMs = readInteger(options, 'heartbeatMs', 15_000);
+  const stallTimeoutMs = readInteger(options, 'stallTimeoutMs', 30_000);
+  const retryMs = readInteger(options, 'retryMs', 1000);
+  const scheduler = options.scheduler ?? asyncScheduler;
+  if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
+    throw optionError('scheduler', 'a SchedulerLike', scheduler);
+  }
+
+  const config = { heartbeatMs, stallTimeoutMs, retryMs, scheduler };
+  const check = (runId: string, lastEventId: number | undefined) => refusalOf(store, runId, lastEventId);
+  const stream = (runId: string, sink: SseSink, lastEventId: number | undefined): void => {
+    const after = lastEventId ?? -1;
+    new SseClient(store.read(runId, { after }), sink, after + 1, config, () => {});
+  };
+
+  return {
+    serve: (runId, req, res) => {
+      const answer = (status: number, message = '') =>
+        res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(message);
+      const get = acceptSseGet(req, res, () => cancelRun(store, runId, answer));
+      if (get === undefined) return;
+      const { lastEventId } = get;
+      check(runId, lastEventId).then(
+        (refusal) => {
+          if (refusal !== undefined) answer(refusal.status, refusal.message);
+          else stream(runId, nodeResponseSink(res), lastEventId);
+        },
+        (error: unknown) => answer(503, (error as Error).message),
+      );
+    },
+    toResponse: async (runId, request, highWaterMark = 16) => {
+      let lastEventId: number | undefined;
+      try {
+        lastEventId = readLastEventId(request?.headers.get('last-event-id'), request?.url);
+      } catch (error) {
+        return new Response((error as Error).message, { status: 400 });
+      }
+      const refusal = await check(runId, lastEventId);
+      if (refusal !== undefined) {
+        return new Response(refusal.status === 204 ? null : refusal.message, { status: refusal.status });
+      }
+      const { stream: body, sink } = readableStreamSink(highWaterMark);
+      stream(runId, sink, lastEventId);
+      return new Response(body, {
+        headers: {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache, no-transform',
+        },
+      });
+    },
+  };
+}
+
+/** Why a request for `runId` after `lastEventId` gets no stream (`undefined`: it does). */
+async function refusalOf(
+  store: RunStore,
+  runId: string,
+  lastEventId: number | undefined,
+): Promise<{ status: number; message: string } | undefined> {
+  const info = await store.info(runId);
+  if (info === undefined) return { status: 404, message: `Run ${runId} does not exist` };
+  const state = { ended: info.state === 'ended', failed: info.failure !== undefined, next: info.next };
+  return sseResumeRefusal(state, lastEventId, `run ${runId}`);
+}
+
+/** `DELETE`: `204` when it reached a live run, `409` when the run had ended, `404` when unknown. */
+function cancelRun(store: RunStore, runId: string, answer: (status: number, message?: string) => void): void {
+  store.cancel(runId).then(
+    async (live) => {
+      if (live) return answer(204);
+      return answer((await store.info(runId)) === undefined ? 404 : 409, `Run ${runId} is not running`);
+    },
+    (error: unknown) => answer(503, (error as Error).message),
+  );
+}

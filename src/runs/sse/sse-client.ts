@@ -1,0 +1,165 @@
+import { type Observable, type SchedulerLike, Subscription } from 'rxjs';
+import { Valve } from '../../core/demand.js';
+import { StallClock } from '../../core/stall-clock.js';
+import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
+import type { RunRecord } from '../run-record.js';
+import { encodeChunkEvent } from './encode-chunk-event.js';
+import { encodeFailure } from './encode-failure.js';
+import { encodeGap } from './encode-gap.js';
+import { encodeRunFailure } from './encode-run-failure.js';
+import { formatSseFrame } from './format-sse-frame.js';
+import type { SseSink } from './sse-sink.js';
+
+/** Settings of one {@link SseClient} (`toServerSentEvents` and `runSseEndpoint` pass their own). */
+export interface SseClientConfig {
+  /** A `:` comment every this many ms while the connection is open (`0` = none). */
+  readonly heartbeatMs: number;
+  /** A client whose sink stays un-drained this long is dropped (`0` = never). */
+  readonly stallTimeoutMs: number;
+  /** Sent first as `retry:` (the browser's reconnection delay), unless `undefined`. */
+  readonly retryMs: number | undefined;
+  /** The clock of the heartbeat and the stall timer. */
+  readonly scheduler: SchedulerLike;
+}
+
+/**
+ * One SSE connection following a run: it subscribes a read of the run (a `RunStore.read`, after
+ * the client's `Last-Event-ID`) and writes each record as frames — an event as its frame (`id` =
+ * its sequence), a `gap` record as a `gap` frame, a `failure` as a `failure` frame — then ends the
+ * response after the final event or the failure. It is paced by its sink: when the sink's buffer
+ * is full the read's demand is paused (a memory store stops emitting, a Redis read stops issuing
+ * `XREAD`s) until the sink drains, so a slow client costs no memory. A sink that does not drain
+ * within `stallTimeoutMs` is destroyed (the client may reconnect with `Last-Event-ID`). A read
+ * that errors ends the response with a `failure` frame.
+ *
+ * The one SSE writer of sluice: `toServerSentEvents` and `runSseEndpoint` both serve through it.
+ */
+export class SseClient {
+  #cursor: number;
+  #closed = false;
+  readonly #sink: SseSink;
+  readonly #onGone: (client: SseClient) => void;
+  readonly #valve = new Valve();
+  readonly #stopListening: Array<() => void> = [];
+  #subscription: Subscription | undefined;
+  #heartbeat: Subscription | undefined;
+  readonly #stall: StallClock;
+
+  constructor(
+    records: Observable<RunRecord>,
+    sink: SseSink,
+    cursor: number,
+    config: SseClientConfig,
+    onGone: (client: SseClient) => void,
+  ) {
+    this.#sink = sink;
+    this.#cursor = cursor;
+    this.#onGone = onGone;
+    this.#stall = StallClock.on(config.scheduler, config.stallTimeoutMs, () => this.drop());
+    this.#stopListening.push(
+      sink.onDrain(() => this.#drained()),
+      sink.onClose(() => this.#gone()),
+    );
+    if (config.retryMs !== undefined) this.#write(formatSseFrame({ retry: config.retryMs }));
+    if (config.heartbeatMs > 0) {
+      const every = config.heartbeatMs;
+      const client = this;
+      this.#heartbeat = config.scheduler.schedule(function () {
+        if (!client.#valve.paused) client.#write(formatSseFrame({ comment: 'heartbeat' }));
+        this.schedule(undefined, every);
+      }, every);
+    }
+    const subscription = new Subscription();
+    this.#subscription = subscription;
+    if (this.#closed) return;
+    subscribeWithDemand(
+      records,
+      this.#valve,
+      {
+        next: (record: RunRecord) => this.#record(record),
+        error: (error: unknown) => {
+          this.#write(encodeFailure(error));
+          this.end();
+        },
+        complete: () => this.end(),
+      },
+      subscription,
+    );
+    if (this.#closed) subscription.unsubscribe();
+  }
+
+  /** The next sequence this client will write. */
+  get cursor(): number {
+    return this.#cursor;
+  }
+
+  /** Whether this client is waiting for its sink to drain. */
+  get waiting(): boolean {
+    return this.#valve.paused;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  end(): void {
+    if (this.#closed) return;
+    this.#sink.end();
+    this.#gone();
+  }
+
+  /** Drops the connection (the browser reconnects with `Last-Event-ID`). */
+  drop(): void {
+    if (this.#closed) return;
+    this.#sink.destroy();
+    this.#gone();
+  }
+
+  #record(record: RunRecord): void {
+    if (record.type === 'events') {
+      // A record's events are consecutive from the cursor (a store's reads guarantee it).
+      const frames = record.frames;
+      if (frames !== undefined) {
+        for (let index = 0; index < frames.length && !this.#closed; index += 1) {
+          this.#cursor += 1;
+          this.#write(frames[index] as string);
+        }
+        return;
+      }
+      for (const event of record.events) {
+        if (this.#closed) return;
+        this.#cursor = event.sequence + 1;
+        this.#write(encodeChunkEvent(event));
+      }
+    } else if (record.type === 'gap') {
+      this.#write(encodeGap(record));
+      this.#cursor = record.to + 1;
+    } else {
+      this.#write(encodeRunFailure(record.failure));
+    }
+  }
+
+  #write(text: string): void {
+    if (this.#closed || this.#sink.write(text)) return;
+    this.#valve.pause();
+    this.#stall.start();
+  }
+
+  #drained(): void {
+    if (!this.#valve.paused || this.#closed) return;
+    this.#stall.stop();
+    this.#valve.resume();
+  }
+
+  #gone(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#heartbeat?.unsubscribe();
+    this.#stall.dispose();
+    for (const stop of this.#stopListening.splice(0)) stop();
+    const subscription = this.#subscription;
+    this.#subscription = undefined;
+    subscription?.unsubscribe();
+    this.#onGone(this);
+  }
+}

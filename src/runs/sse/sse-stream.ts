@@ -1,0 +1,268 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type Observable, type SchedulerLike, Subscription } from 'rxjs';
+import type { ChunkEvent } from '../../core/chunk.js';
+import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
+import { checkSequence } from '../../operators/check-sequence.js';
+import { MemoryRunStore } from '../memory-run-store.js';
+import type { RunWriter } from '../run-store.js';
+import { nodeResponseSink } from './node-response-sink.js';
+import { acceptSseGet, readLastEventId } from './read-last-event-id.js';
+import { readableStreamSink } from './readable-stream-sink.js';
+import { type ReplayBounds, ReplayLog } from './replay-log.js';
+import { SseClient } from './sse-client.js';
+import { sseResumeRefusal } from './sse-resume-refusal.js';
+import type { SseSink } from './sse-sink.js';
+
+/**
+ * The validated settings of an {@link SseStream} (see `ToServerSentEventsOptions`): every field
+ * is required here; `toServerSentEvents` validates the options and fills in the defaults.
+ */
+export interface SseStreamConfig {
+  /** Bounds of the replay log. */
+  readonly replay: ReplayBounds;
+  /** A `:` heartbeat comment on every open connection this often, in ms (`0` = none). */
+  readonly heartbeatMs: number;
+  /** A client whose sink does not drain for this long is disconnected, in ms (`0` = never). */
+  readonly stallTimeoutMs: number;
+  /** Sent to each client first as `retry:`, in ms, unless `undefined`. */
+  readonly retryMs: number | undefined;
+  /** The clock of heartbeats and stall timers. */
+  readonly scheduler: SchedulerLike;
+}
+
+/**
+ * How a request to attach was answered: `200` with the attached client, `204` when the stream
+ * has already delivered its final event past `Last-Event-ID`, `400` when `Last-Event-ID` is
+ * ahead of the stream.
+ */
+export type SseAttachResult =
+  | { readonly status: 200; readonly client: SseClient }
+  | { readonly status: 204 | 400; readonly message: string };
+
+/**
+ * One sequenced stream served over Server-Sent Events to any number of clients: what
+ * `toServerSentEvents` returns. See `docs/sse.md` for the whole contract.
+ *
+ * - **One producer, one run in a memory store.** The source is subscribed once (on the first
+ *   client, or {@link start}) and written as the one run of a private `MemoryRunStore`: a bounded
+ *   {@link ReplayLog}. Each client is an {@link SseClient} reading that run after its own cursor,
+ *   at its own pace, honouring its socket's `drain` — the same client `runSseEndpoint` serves a
+ *   shared store (Redis, several servers) with.
+ * - **Resume.** A request with `Last-Event-ID: n` gets exactly the events after `n`, then the
+ *   live tail. If `n + 1` was evicted, it gets a `gap` event (`{from, to}`) and continues from the
+ *   oldest retained event — never a silent skip. A live client that falls behind the log's tail
+ *   is treated the same way.
+ * - **Backpressure.** The producer is paused (through sluice's demand) only while the log is full
+ *   and *every* attached client still needs its oldest event — i.e. the fastest client sets the
+ *   pace, a slower one never holds back the producer or the others: it loses the evicted events
+ *   (as a gap). With no client attached the producer is not paused (detach is not cancel; the log
+ *   keeps the newest events). A client that does not drain for `stallTimeoutMs` is disconnected,
+ *   so the producer is never held longer than that. Memory is bounded by the log's bounds plus
+ *   one socket buffer per client.
+ * - **Detach is not cancel.** A client going away leaves the run alone. {@link cancel} (or an
+ *   HTTP `DELETE` through {@link serve}) unsubscribes the producer — an `exec` source kills its
+ *   process group — and appends the final sentinel `{ kind: 'end', content: null,
+ *   metadata: { reason: 'cancelled' }, isFinal: true }`, which every client receives.
+ * - **Failure.** If the source errors, every client gets a `failure` event `{code, name, message}`
+ *   after the events before it, and the response ends.
+ * - **One run.** The final event is written when the source completes. A source that goes on
+ *   after it (several runs flattened by `concatMap`) fails the stream at once with a
+ *   `STREAM_SEQUENCE` failure naming the remedy, `joinRuns()` (docs/protocol.md, "Composed runs").
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { exec } from 'sluice/sources';
+ * import { toServerSentEvents } from 'sluice/adapters';
+ *
+ * const run = toServerSentEvents(exec('make', ['test'], { reject: false }), { replay: { maxEvents: 5000 } });
+ * createServer((req, res) => run.serve(req, res)).listen(8080); // GET follows, DELETE cancels
+ * ```
+ */
+export class SseStream {
+  readonly #source: Observable<ChunkEvent<unknown>>;
+  readonly #config: SseStreamConfig;
+  readonly #store: MemoryRunStore;
+  readonly #clients = new Set<SseClient>();
+  #writer: RunWriter | undefined;
+  #subscription: Subscription | undefined;
+  #started = false;
+  #empty: ReplayLog | undefined;
+
+  constructor(source: Observable<ChunkEvent<unknown>>, config: SseStreamConfig) {
+    this.#source = source;
+    this.#config = config;
+    this.#store = new MemoryRunStore({
+      ...config.replay,
+      retainMs: Number.MAX_SAFE_INTEGER, // the run lives as long as this stream
+      scheduler: config.scheduler,
+    });
+  }
+
+  /** The replay log (read-only use: `oldest`, `next`, `ended`, …). */
+  get log(): ReplayLog {
+    const log = this.#store.log(RUN);
+    if (log !== undefined) return log;
+    this.#empty ??= new ReplayLog(this.#config.replay);
+    return this.#empty;
+  }
+
+  get clients(): number {
+    return this.#clients.size;
+  }
+
+  /** Whether the producer is paused by the clients right now. */
+  get paused(): boolean {
+    return this.#writer?.demand.paused ?? false;
+  }
+
+  /** Whether the stream has ended (final event or failure in the log). */
+  get ended(): boolean {
+    return this.log.ended;
+  }
+
+  /** Subscribes the producer now, if not yet (otherwise the first client does). Returns `this`. */
+  start(): this {
+    if (this.#started) return this;
+    this.#started = true;
+    const writer = this.#open();
+    // Held before subscribing, so that cancel() can stop a synchronous source mid-loop; it carries
+    // the writer's demand (paused while the log is full and every client lags).
+    const append = (event: ChunkEvent<unknown>): void => {
+      try {
+        writer.append(event);
+      } catch (error) {
+        writer.fail(error); // e.g. content that JSON cannot encode
+      }
+      if (this.ended) this.#stop();
+    };
+    // The final event is written when the source completes: a source that goes on after it
+    // (several runs in one stream) fails the stream with checkSequence's error instead, before
+    // any client was told the stream had ended.
+    let final: ChunkEvent<unknown> | undefined;
+    const subscription = new Subscription();
+    this.#subscription = subscription;
+    subscribeWithDemand(
+      this.#source.pipe(checkSequence()),
+      writer.demand,
+      {
+        next: (event: ChunkEvent<unknown>) => {
+          if (event.isFinal) final = event;
+          else append(event);
+        },
+        error: (error: unknown) => writer.fail(error),
+        complete: () => {
+          if (final !== undefined) append(final); // checkSequence guarantees there is one
+        },
+      },
+      subscription,
+    );
+    if (this.ended) this.#stop();
+    return this;
+  }
+
+  /**
+   * Cancels the run: unsubscribes the producer (first: an `exec` source kills its process group)
+   * and appends the final sentinel with `metadata.reason` (`'cancelled'` by default), which every
+   * client receives. `details` are added to that metadata (e.g. `{ by: 'page' }`: who cancelled).
+   * Returns `false` if the stream had already ended.
+   */
+  cancel(reason = 'cancelled', details?: Readonly<Record<string, unknown>>): boolean {
+    if (this.ended) return false;
+    this.#started = true;
+    this.#stop();
+    if (this.ended) return false;
+    const writer = this.#open();
+    writer.append({
+      sequence: this.log.next,
+      kind: 'end',
+      content: null,
+      metadata: details === undefined ? { reason } : { ...details, reason },
+      isFinal: true,
+    });
+    return true;
+  }
+
+  /** Drops every client's connection without cancelling the run (they may reconnect and resume). */
+  disconnectClients(): void {
+    for (const client of [...this.#clients]) client.drop();
+  }
+
+  /**
+   * Attaches a client that resumes after `lastEventId` (`undefined` = from the start). Answers
+   * `204` when it already has the final event, `400` when `lastEventId` is ahead of the stream.
+   */
+  attach(sink: () => SseSink, lastEventId: number | undefined): SseAttachResult {
+    this.start();
+    const log = this.log;
+    const refusal = sseResumeRefusal(
+      { ended: log.ended, failed: log.failure !== undefined, next: log.next },
+      lastEventId,
+      'the stream',
+    );
+    if (refusal !== undefined) return refusal;
+    const after = lastEventId ?? -1;
+    const client = new SseClient(this.#store.read(RUN, { after }), sink(), after + 1, this.#config, (gone) =>
+      this.#clients.delete(gone),
+    );
+    if (!client.closed) this.#clients.add(client);
+    return { status: 200, client };
+  }
+
+  /**
+   * Handles one HTTP request for this stream: `GET` follows it (resuming after `Last-Event-ID` or
+   * `?lastEventId=`), `DELETE` cancels it (`204`), anything else gets `405`.
+   */
+  serve(req: IncomingMessage, res: ServerResponse): void {
+    const get = acceptSseGet(req, res, () => {
+      this.cancel();
+      res.writeHead(204).end();
+    });
+    if (get === undefined) return;
+    const result = this.attach(() => nodeResponseSink(res), get.lastEventId);
+    if (result.status !== 200)
+      res.writeHead(result.status, { 'content-type': 'text/plain' }).end(result.message);
+  }
+
+  /**
+   * The fetch-style equivalent of {@link serve} for `GET`: a `Response` whose body is this
+   * stream, resuming after the request's `Last-Event-ID` (or `?lastEventId=`). The body's
+   * `highWaterMark` (in frames) is its backpressure; cancelling the body detaches the client.
+   */
+  toResponse(request?: Request, highWaterMark = 16): Response {
+    let lastEventId: number | undefined;
+    try {
+      lastEventId = readLastEventId(request?.headers.get('last-event-id'), request?.url);
+    } catch (error) {
+      return new Response((error as Error).message, { status: 400 });
+    }
+    const { stream, sink } = readableStreamSink(highWaterMark);
+    const result = this.attach(() => sink, lastEventId);
+    if (result.status === 204) return new Response(null, { status: 204 });
+    if (result.status !== 200) return new Response(result.message, { status: result.status });
+    return new Response(stream, {
+      headers: {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+      },
+    });
+  }
+
+  /** The writer of the stream's run (opened once: by the producer, or by a cancel before it). */
+  #open(): RunWriter {
+    if (this.#writer === undefined) {
+      this.#writer = this.#store.openWriter(RUN);
+      // Another reader of the store may ask too (the store's cancel reaches the writer).
+      this.#writer.onCancel((reason, details) => this.cancel(reason, details));
+    }
+    return this.#writer;
+  }
+
+  #stop(): void {
+    const subscription = this.#subscription;
+    this.#subscription = undefined;
+    subscription?.unsubscribe();
+  }
+}
+
+const RUN = 'stream';

@@ -11,7 +11,12 @@ export * from './errors/invalid-request-error.js';
 export * from './errors/owner-lost-error.js';
 export * from './errors/peer-missing-error.js';
 export * from './errors/run-store-error.js';
-export * from './errors/sequence-error.js';
+export {
+  isSequenceError,
+  SequenceError,
+  type SequenceErrorInfo,
+  type SequenceRule,
+} from './errors/sequence-error.js';
 export * from './errors/sluice-error.js';
 export * from './errors/spawn-error.js';
 export { subscribeWithDemand } from './subscribe-with-demand.js';

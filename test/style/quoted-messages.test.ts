@@ -4,9 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { lastValueFrom, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { exec, stallTimeout, toAsyncIterable } from '../../src/index.js';
+import { exec, SluiceError, stallTimeout, toAsyncIterable } from '../../src/index.js';
 import { createToolRegistry, registerBuiltinTools } from '../../src/kernel/index.js';
 import { ChunkTestScheduler, createVirtualHost, withDemand } from '../../src/testing/index.js';
+import { describeEnd, describeFailure } from '../../src/web/page/describe-end.js';
 import { connectInMemory } from '../mcp/connect-in-memory.js';
 import { fixture } from '../support/processes.js';
 import { needs } from '../support/system-tools.js';
@@ -23,7 +24,8 @@ const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const MARK =
   /<!-- message: ([a-z0-9-]+) -->\s*(?:```[a-z]*\n([\s\S]*?)\n```|``\s?([\s\S]+?)\s?``|`([^`]+)`)/g;
 /** Code spans that read like sluice's own messages: these must be marked. */
-const LOOKS_LIKE_A_MESSAGE = /^(?:sluice: |Expected |Invalid arguments|Stream stalled|Command was killed)/;
+const LOOKS_LIKE_A_MESSAGE =
+  /^(?:sluice: |Expected |Invalid |Stream stalled|Command was killed|Cancelled from|Connection lost|This run is)/;
 
 /** How each marked message is made: the real code path, with the inputs the docs' example gives. */
 const PRODUCERS: Record<string, () => Promise<string>> = {
@@ -62,6 +64,17 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
     await first;
     vhost.advance(31_000);
     return vhost.logs[0] ?? '';
+  },
+  /** docs/protocol.md, "The bounded channel": a pull of 0 chunks ends the stream. */
+  'host-invalid-pull': async () => {
+    const vhost = createVirtualHost();
+    const { api } = vhost.extension('ext-a', { callIds: ['hc-1'] });
+    vhost.script('hc-1', [{ at: 10, chunk: 'line 0' }]);
+    const stream = api.exec('make', { stream: true });
+    const ended = stream.next().catch((error: Error) => error.message);
+    vhost.host.pull('ext-a', 'hc-1', 0);
+    vhost.runUntilIdle();
+    return String(await ended);
   },
   /** README and docs/mcp.md: a call outside `--allow npm --allow git`. */
   'mcp-exec-refused': async () => {
@@ -114,6 +127,15 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
       (error: Error) => error.message,
     );
   },
+  /** docs/web.md: the page's footer after Ctrl-C in the terminal that runs the command. */
+  'page-cancelled-from-terminal': async () =>
+    describeEnd({ kind: 'end', content: null, metadata: { reason: 'cancelled', by: 'terminal' } }, false)
+      .text,
+  /** docs/web.md: the page's footer once its server is gone (following failed after its retries). */
+  'page-connection-lost': async () => describeFailure(new SluiceError('HTTP_FAILED', 'fetch failed')).text,
+  /** docs/web.md: the page of a run the server's registry has freed. */
+  'page-run-not-held': async () =>
+    describeFailure(new SluiceError('HTTP_STATUS', 'HTTP 404', { info: { status: 404 } })).text,
 };
 /** Producers that need system tools this machine may lack (the skip summary names them). */
 const NEEDS: Record<string, () => boolean> = {
@@ -147,7 +169,7 @@ function quotes(): Quote[] {
 /** The quote as a pattern: `…` and `<placeholder>` match any text; any run of spaces is one. */
 function patternOf(quote: string): RegExp {
   const flat = quote.replace(/\s+/g, ' ').trim();
-  const parts = flat.split(/…|<[a-z-]+>/);
+  const parts = flat.split(/…|<[A-Za-z-]+>/);
   return new RegExp(`^${parts.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+?')}$`);
 }
 

@@ -2,8 +2,8 @@ import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
 import { SluiceError } from '../core/errors/sluice-error.js';
 import { checkSequence } from '../operators/check-sequence.js';
-import { decodeSseMessage } from '../sse/decode-sse-message.js';
-import type { SseMessage } from '../sse/sse-parser.js';
+import { decodeSseMessage } from '../runs/sse/decode-sse-message.js';
+import type { SseMessage } from '../runs/sse/sse-parser.js';
 
 /** What a transport reports about one connection: the callbacks an {@link SseConnect} receives. */
 export interface SseConnectionHandlers {

@@ -8,7 +8,7 @@ import { readFunction } from '../core/read-function.js';
 import { readInteger } from '../core/read-integer.js';
 import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { SseParser } from '../sse/sse-parser.js';
+import { SseParser } from '../runs/sse/sse-parser.js';
 import { followSse } from './follow-sse.js';
 
 /** Options of {@link fromFetchStream}. Each is validated before anything connects. */

@@ -6,7 +6,7 @@ import { Valve } from '../core/demand.js';
 import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
 import type { RunRecord } from '../runs/run-record.js';
 import type { RunStore } from '../runs/run-store.js';
-import { nodeResponseSink } from '../sse/node-response-sink.js';
+import { nodeResponseSink } from '../runs/sse/node-response-sink.js';
 import { formatEventId } from './mcp-event-id.js';
 import type { StreamReaders } from './stream-readers.js';
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ChunkEvent } from '../core/chunk.js';
 import { InvalidFrameError } from '../core/errors/invalid-frame-error.js';
 import type { RunRecord } from '../runs/run-record.js';
+import { chunkEventBody } from '../runs/sse/encode-chunk-event.js';
 
 // What a stream entry holds (docs/scaling.md): a batch `f` (first sequence) + `e` (the events as a
 // JSON array, each `{sequence, kind, content, metadata?, isFinal}` as in the SSE frame's data), or
@@ -30,17 +31,7 @@ export function encodeBatch(events: readonly ChunkEvent<unknown>[]): string {
   for (let index = 0; index < events.length; index += 1) {
     const event = events[index] as ChunkEvent<unknown>;
     if (index > 0) json += ',';
-    json += JSON.stringify(
-      event.metadata === undefined
-        ? { sequence: event.sequence, kind: event.kind, content: event.content, isFinal: event.isFinal }
-        : {
-            sequence: event.sequence,
-            kind: event.kind,
-            content: event.content,
-            metadata: event.metadata,
-            isFinal: event.isFinal,
-          },
-    );
+    json += JSON.stringify(chunkEventBody(event));
   }
   return `${json}]`;
 }

@@ -2,6 +2,6 @@ export * from './from-run-store.js';
 export * from './memory-run-store.js';
 export * from './run-failure.js';
 export * from './run-record.js';
-export * from './run-sse-endpoint.js';
 export * from './run-store.js';
+export * from './sse/run-sse-endpoint.js';
 export * from './to-run-store.js';

@@ -7,9 +7,7 @@ import { RunStoreError } from '../core/errors/run-store-error.js';
 import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { decodeChunkFrame } from '../sse/decode-chunk-frame.js';
 import { readAfter } from './read-after.js';
-import { ReplayLog } from './replay-log.js';
 import type { RunRecord } from './run-record.js';
 import type {
   CancelDetails,
@@ -20,6 +18,8 @@ import type {
   RunWriter,
   RunWriterOptions,
 } from './run-store.js';
+import { decodeChunkFrame } from './sse/decode-chunk-frame.js';
+import { ReplayLog } from './sse/replay-log.js';
 
 /** Options of {@link MemoryRunStore}. */
 export interface MemoryRunStoreOptions {

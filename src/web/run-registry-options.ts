@@ -4,8 +4,8 @@ import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { MemoryRunStore } from '../runs/memory-run-store.js';
-import type { ReplayBounds } from '../runs/replay-log.js';
 import type { RunStore } from '../runs/run-store.js';
+import type { ReplayBounds } from '../runs/sse/replay-log.js';
 
 /**
  * Options of a {@link RunRegistry}: its limits and its retention. Checked when the registry is

@@ -6,8 +6,8 @@ import { finalize, type MonoTypeOperatorFunction, type Observable, type Subscrip
 import type { ChunkEvent } from '../core/chunk.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { type RunSseEndpoint, runSseEndpoint } from '../runs/run-sse-endpoint.js';
 import type { RunStore } from '../runs/run-store.js';
+import { type RunSseEndpoint, runSseEndpoint } from '../runs/sse/run-sse-endpoint.js';
 import { toRunStore } from '../runs/to-run-store.js';
 import { RunLimitError } from './run-limit-error.js';
 import { RunLogFile } from './run-log-file.js';

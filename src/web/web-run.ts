@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RunSseEndpoint } from '../runs/run-sse-endpoint.js';
 import type { RunStore } from '../runs/run-store.js';
+import type { RunSseEndpoint } from '../runs/sse/run-sse-endpoint.js';
 import { RunLimitError } from './run-limit-error.js';
 import type { RunLogFile } from './run-log-file.js';
 

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { type EventSourceLike, fromEventSource } from '../../src/browser/from-event-source.js';
 import { isSequenceError } from '../../src/core/errors/sequence-error.js';
 import { isSluiceError } from '../../src/core/errors/sluice-error.js';
-import { encodeChunkEvent } from '../../src/sse/encode-chunk-event.js';
-import { encodeGap } from '../../src/sse/encode-gap.js';
-import { SseParser } from '../../src/sse/sse-parser.js';
+import { encodeChunkEvent } from '../../src/runs/sse/encode-chunk-event.js';
+import { encodeGap } from '../../src/runs/sse/encode-gap.js';
+import { SseParser } from '../../src/runs/sse/sse-parser.js';
 import { chunk } from '../support/chunk.js';
 import { newTestScheduler } from '../support/test-scheduler.js';
 

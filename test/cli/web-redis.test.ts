@@ -4,7 +4,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SseMessage } from '../../src/sse/sse-parser.js';
+import type { SseMessage } from '../../src/runs/sse/sse-parser.js';
 import { launchChromium } from '../support/browser.js';
 import { fixture, pollUntil, processesWithTag } from '../support/processes.js';
 import { readSse } from '../support/read-sse.js';

@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { lastValueFrom } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
-import { runSseEndpoint } from '../../src/runs/run-sse-endpoint.js';
+import { runSseEndpoint } from '../../src/runs/sse/run-sse-endpoint.js';
+import type { SseMessage } from '../../src/runs/sse/sse-parser.js';
 import { toRunStore } from '../../src/runs/to-run-store.js';
 import { exec } from '../../src/sources/exec.js';
-import type { SseMessage } from '../../src/sse/sse-parser.js';
 import { macrotask } from '../support/macrotask.js';
 import { fixture } from '../support/processes.js';
 import { readSse } from '../support/read-sse.js';
@@ -25,8 +25,9 @@ describe.skipIf(redisServerPath === undefined)('runSseEndpoint: SSE from any ins
   const redis = redisForSuite();
   const servers: Server[] = [];
   const stores: RedisRunStore[] = [];
-  const instance = async () => {
-    const store = new RedisRunStore({ url: redis.url, maxEvents: 50, maxBatchEvents: 5, blockMs: 200 });
+  /** An instance serving SSE from the shared Redis; its store keeps the newest `maxEvents` events of a run. */
+  const instance = async (maxEvents = 50) => {
+    const store = new RedisRunStore({ url: redis.url, maxEvents, maxBatchEvents: 5, blockMs: 200 });
     stores.push(store);
     const endpoint = runSseEndpoint(store, { heartbeatMs: 0 });
     const server = createServer((req, res) => {
@@ -49,8 +50,9 @@ describe.skipIf(redisServerPath === undefined)('runSseEndpoint: SSE from any ins
   it.skipIf(!needs('python3'))(
     'a viewer resumes exactly on another instance, and DELETE there cancels the run on the owner',
     async () => {
-      const owner = await instance();
-      const [a, b] = [await instance(), await instance()];
+      // History kept whole: a viewer that a loaded machine lets arrive late still starts at 0.
+      const owner = await instance(100_000);
+      const [a, b] = [await instance(100_000), await instance(100_000)];
       const runId = `sse-${randomUUID()}`;
       const run = lastValueFrom(
         exec('python3', [ticker, '100000', '0.01']).pipe(toRunStore(owner.store, runId)),

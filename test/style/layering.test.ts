@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
  * House rules on how `src/` hangs together. Its folders stand on floors, and a folder imports only
  * from its own floor or the floors below it:
  *
- *     core / trace → sources / operators / sse → adapters / runs → kernel / browser / web / redis / mcp / testing → cli
+ *     core / trace → sources / operators → adapters / runs → kernel / browser / web / redis / mcp / testing → cli
  *
  * (`src/index.ts`, the root barrel, stands with the third floor's entries.) Within a floor one
  * folder may build on another (`mcp` on `kernel`, `web` on `browser`, `adapters` on `runs`), but
@@ -84,7 +84,7 @@ function cycles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
 /** The floors of `src/`, lowest first: a folder imports from its own floor or a lower one. */
 const FLOORS: readonly (readonly string[])[] = [
   ['core', 'trace'],
-  ['sources', 'operators', 'sse'],
+  ['sources', 'operators'],
   ['adapters', 'runs'],
   ['kernel', 'browser', 'web', 'redis', 'mcp', 'testing', 'index.ts'],
   ['cli'],

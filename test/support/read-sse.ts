@@ -1,4 +1,4 @@
-import { type SseMessage, SseParser } from '../../src/sse/sse-parser.js';
+import { type SseMessage, SseParser } from '../../src/runs/sse/sse-parser.js';
 
 /**
  * Reads SSE messages from `url` until `enough` says stop or the stream ends, then drops the

@@ -1,4 +1,4 @@
-import type { ChunkEvent } from '../core/chunk.js';
+import type { ChunkEvent } from '../../core/chunk.js';
 
 /**
  * The chunk event an {@link encodeChunkEvent} frame carries: its `data` line parsed back (`{

@@ -1,7 +1,7 @@
-import type { ChunkEvent } from '../core/chunk.js';
-import { InvalidFrameError } from '../core/errors/invalid-frame-error.js';
-import { SequenceError } from '../core/errors/sequence-error.js';
-import { SluiceError } from '../core/errors/sluice-error.js';
+import type { ChunkEvent } from '../../core/chunk.js';
+import { InvalidFrameError } from '../../core/errors/invalid-frame-error.js';
+import { SequenceError } from '../../core/errors/sequence-error.js';
+import { SluiceError } from '../../core/errors/sluice-error.js';
 import type { SseMessage } from './sse-parser.js';
 
 /**

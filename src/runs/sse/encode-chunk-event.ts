@@ -1,4 +1,4 @@
-import type { ChunkEvent } from '../core/chunk.js';
+import type { ChunkEvent } from '../../core/chunk.js';
 import { formatSseFrame } from './format-sse-frame.js';
 
 /**
@@ -8,15 +8,25 @@ import { formatSseFrame } from './format-sse-frame.js';
  * (a `BigInt` or a cycle in `content`).
  */
 export function encodeChunkEvent(event: ChunkEvent<unknown>): string {
-  const body =
-    event.metadata === undefined
-      ? { sequence: event.sequence, kind: event.kind, content: event.content, isFinal: event.isFinal }
-      : {
-          sequence: event.sequence,
-          kind: event.kind,
-          content: event.content,
-          metadata: event.metadata,
-          isFinal: event.isFinal,
-        };
-  return formatSseFrame({ id: event.sequence, event: event.kind, data: JSON.stringify(body) });
+  return formatSseFrame({
+    id: event.sequence,
+    event: event.kind,
+    data: JSON.stringify(chunkEventBody(event)),
+  });
+}
+
+/**
+ * The event as it goes out as JSON, in the SSE frame's `data` and in a Redis batch alike:
+ * `{ sequence, kind, content, metadata?, isFinal }`, `metadata` only when the event has one.
+ */
+export function chunkEventBody(event: ChunkEvent<unknown>): object {
+  return event.metadata === undefined
+    ? { sequence: event.sequence, kind: event.kind, content: event.content, isFinal: event.isFinal }
+    : {
+        sequence: event.sequence,
+        kind: event.kind,
+        content: event.content,
+        metadata: event.metadata,
+        isFinal: event.isFinal,
+      };
 }

@@ -1,5 +1,5 @@
-import { encodeRunFailure } from '../sse/encode-run-failure.js';
-import { toRunFailure } from './run-failure.js';
+import { toRunFailure } from '../run-failure.js';
+import { encodeRunFailure } from './encode-run-failure.js';
 
 /**
  * The `failure` control frame: the stream's source errored after the events before it. `data` is

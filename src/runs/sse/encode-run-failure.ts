@@ -1,4 +1,4 @@
-import type { RunFailure } from '../core/run-failure.js';
+import type { RunFailure } from '../../core/run-failure.js';
 import { formatSseFrame } from './format-sse-frame.js';
 
 /**

@@ -1,4 +1,4 @@
-import { optionError } from '../core/option-error.js';
+import { optionError } from '../../core/option-error.js';
 /**
  * One Server-Sent Events frame. Every field is optional; a frame with only `comment` is a
  * heartbeat.

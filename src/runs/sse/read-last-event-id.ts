@@ -1,4 +1,6 @@
-import { optionError } from '../core/option-error.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { optionError } from '../../core/option-error.js';
+
 /**
  * Reads the resume position of an SSE request: the `Last-Event-ID` header (sent by a browser's
  * `EventSource` when it reconnects, or set by `fromFetchStream`), else the `lastEventId` query
@@ -15,6 +17,33 @@ export function readLastEventId(
   const query = url === undefined ? null : new URL(url, 'http://localhost').searchParams.get('lastEventId');
   if (query !== null && query !== '') return parse('lastEventId', 'query parameter', query);
   return undefined;
+}
+
+/**
+ * The first steps of serving an SSE endpoint over `node:http`: `DELETE` goes to `onDelete`, any
+ * method but `GET` gets `405`, a bad resume position `400` naming it. Returns the resume position
+ * of a `GET` to stream (`lastEventId`, `undefined` from the start), or `undefined` once the request
+ * is answered.
+ */
+export function acceptSseGet(
+  req: IncomingMessage,
+  res: ServerResponse,
+  onDelete: () => void,
+): { lastEventId: number | undefined } | undefined {
+  if (req.method === 'DELETE') {
+    onDelete();
+    return undefined;
+  }
+  if (req.method !== 'GET') {
+    res.writeHead(405, { allow: 'GET, DELETE' }).end();
+    return undefined;
+  }
+  try {
+    return { lastEventId: readLastEventId(req.headers['last-event-id'] as string | undefined, req.url) };
+  } catch (error) {
+    res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end((error as Error).message);
+    return undefined;
+  }
 }
 
 function parse(name: string, what: string, value: string): number {

@@ -1,9 +1,9 @@
-import type { ChunkEvent } from '../core/chunk.js';
-import { SequenceError, sequenceViolation } from '../core/errors/sequence-error.js';
-import { encodeChunkEvent } from '../sse/encode-chunk-event.js';
-import { encodeRunFailure } from '../sse/encode-run-failure.js';
-import { toRunFailure } from './run-failure.js';
-import type { RunFailure } from './run-record.js';
+import type { ChunkEvent } from '../../core/chunk.js';
+import { SequenceError, sequenceViolation } from '../../core/errors/sequence-error.js';
+import { toRunFailure } from '../run-failure.js';
+import type { RunFailure } from '../run-record.js';
+import { encodeChunkEvent } from './encode-chunk-event.js';
+import { encodeRunFailure } from './encode-run-failure.js';
 
 /** Bounds of a {@link ReplayLog}. */
 export interface ReplayBounds {

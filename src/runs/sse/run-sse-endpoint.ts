@@ -1,15 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
-import { optionError } from '../core/option-error.js';
-import { readInteger } from '../core/read-integer.js';
-import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { nodeResponseSink } from '../sse/node-response-sink.js';
-import { readLastEventId } from '../sse/read-last-event-id.js';
-import { readableStreamSink } from '../sse/readable-stream-sink.js';
-import { sseResumeRefusal } from '../sse/sse-resume-refusal.js';
-import type { SseSink } from '../sse/sse-sink.js';
-import type { RunStore } from './run-store.js';
+import { optionError } from '../../core/option-error.js';
+import { readInteger } from '../../core/read-integer.js';
+import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
+import type { RunStore } from '../run-store.js';
+import { nodeResponseSink } from './node-response-sink.js';
+import { acceptSseGet, readLastEventId } from './read-last-event-id.js';
+import { readableStreamSink } from './readable-stream-sink.js';
 import { SseClient } from './sse-client.js';
+import { sseResumeRefusal } from './sse-resume-refusal.js';
+import type { SseSink } from './sse-sink.js';
 
 /** Options of {@link runSseEndpoint} (the same meaning as in `toServerSentEvents`). */
 export interface RunSseOptions {
@@ -86,18 +86,9 @@ export function runSseEndpoint(store: RunStore, options: RunSseOptions = {}): Ru
     serve: (runId, req, res) => {
       const answer = (status: number, message = '') =>
         res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(message);
-      if (req.method === 'DELETE') return cancelRun(store, runId, answer);
-      if (req.method !== 'GET') {
-        res.writeHead(405, { allow: 'GET, DELETE' }).end();
-        return;
-      }
-      let lastEventId: number | undefined;
-      try {
-        lastEventId = readLastEventId(req.headers['last-event-id'] as string | undefined, req.url);
-      } catch (error) {
-        answer(400, (error as Error).message);
-        return;
-      }
+      const get = acceptSseGet(req, res, () => cancelRun(store, runId, answer));
+      if (get === undefined) return;
+      const { lastEventId } = get;
       check(runId, lastEventId).then(
         (refusal) => {
           if (refusal !== undefined) answer(refusal.status, refusal.message);

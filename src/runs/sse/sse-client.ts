@@ -1,14 +1,14 @@
 import { type Observable, type SchedulerLike, Subscription } from 'rxjs';
-import { Valve } from '../core/demand.js';
-import { StallClock } from '../core/stall-clock.js';
-import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
-import { encodeChunkEvent } from '../sse/encode-chunk-event.js';
-import { encodeGap } from '../sse/encode-gap.js';
-import { encodeRunFailure } from '../sse/encode-run-failure.js';
-import { formatSseFrame } from '../sse/format-sse-frame.js';
-import type { SseSink } from '../sse/sse-sink.js';
+import { Valve } from '../../core/demand.js';
+import { StallClock } from '../../core/stall-clock.js';
+import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
+import type { RunRecord } from '../run-record.js';
+import { encodeChunkEvent } from './encode-chunk-event.js';
 import { encodeFailure } from './encode-failure.js';
-import type { RunRecord } from './run-record.js';
+import { encodeGap } from './encode-gap.js';
+import { encodeRunFailure } from './encode-run-failure.js';
+import { formatSseFrame } from './format-sse-frame.js';
+import type { SseSink } from './sse-sink.js';
 
 /** Settings of one {@link SseClient} (`toServerSentEvents` and `runSseEndpoint` pass their own). */
 export interface SseClientConfig {

@@ -3,15 +3,15 @@ import { type Observable, type SchedulerLike, Subscription } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
 import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
 import { checkSequence } from '../../operators/check-sequence.js';
-import { MemoryRunStore } from '../../runs/memory-run-store.js';
-import { type ReplayBounds, ReplayLog } from '../../runs/replay-log.js';
-import type { RunWriter } from '../../runs/run-store.js';
-import { SseClient } from '../../runs/sse-client.js';
-import { nodeResponseSink } from '../../sse/node-response-sink.js';
-import { readLastEventId } from '../../sse/read-last-event-id.js';
-import { readableStreamSink } from '../../sse/readable-stream-sink.js';
-import { sseResumeRefusal } from '../../sse/sse-resume-refusal.js';
-import type { SseSink } from '../../sse/sse-sink.js';
+import { MemoryRunStore } from '../memory-run-store.js';
+import type { RunWriter } from '../run-store.js';
+import { nodeResponseSink } from './node-response-sink.js';
+import { acceptSseGet, readLastEventId } from './read-last-event-id.js';
+import { readableStreamSink } from './readable-stream-sink.js';
+import { type ReplayBounds, ReplayLog } from './replay-log.js';
+import { SseClient } from './sse-client.js';
+import { sseResumeRefusal } from './sse-resume-refusal.js';
+import type { SseSink } from './sse-sink.js';
 
 /**
  * The validated settings of an {@link SseStream} (see `ToServerSentEventsOptions`): every field
@@ -214,23 +214,12 @@ export class SseStream {
    * `?lastEventId=`), `DELETE` cancels it (`204`), anything else gets `405`.
    */
   serve(req: IncomingMessage, res: ServerResponse): void {
-    if (req.method === 'DELETE') {
+    const get = acceptSseGet(req, res, () => {
       this.cancel();
       res.writeHead(204).end();
-      return;
-    }
-    if (req.method !== 'GET') {
-      res.writeHead(405, { allow: 'GET, DELETE' }).end();
-      return;
-    }
-    let lastEventId: number | undefined;
-    try {
-      lastEventId = readLastEventId(req.headers['last-event-id'] as string | undefined, req.url);
-    } catch (error) {
-      res.writeHead(400, { 'content-type': 'text/plain' }).end((error as Error).message);
-      return;
-    }
-    const result = this.attach(() => nodeResponseSink(res), lastEventId);
+    });
+    if (get === undefined) return;
+    const result = this.attach(() => nodeResponseSink(res), get.lastEventId);
     if (result.status !== 200)
       res.writeHead(result.status, { 'content-type': 'text/plain' }).end(result.message);
   }

@@ -1,12 +1,12 @@
 import { asyncScheduler, isObservable, type Observable, type SchedulerLike } from 'rxjs';
-import { checkArgument } from '../core/check-argument.js';
-import type { ChunkEvent } from '../core/chunk.js';
-import { isSchedulerLike } from '../core/is-scheduler-like.js';
-import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
-import { readInteger } from '../core/read-integer.js';
-import { readOption } from '../core/read-option.js';
-import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { SseStream } from './sse/sse-stream.js';
+import { checkArgument } from '../../core/check-argument.js';
+import type { ChunkEvent } from '../../core/chunk.js';
+import { isSchedulerLike } from '../../core/is-scheduler-like.js';
+import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
+import { readInteger } from '../../core/read-integer.js';
+import { readOption } from '../../core/read-option.js';
+import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
+import { SseStream } from './sse-stream.js';
 
 /** Options of {@link toServerSentEvents}. Each is validated before anything subscribes. */
 export interface ToServerSentEventsOptions {

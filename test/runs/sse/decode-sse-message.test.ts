@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isInvalidFrameError } from '../../src/core/errors/invalid-frame-error.js';
-import { isSequenceError } from '../../src/core/errors/sequence-error.js';
-import { isSluiceError } from '../../src/core/errors/sluice-error.js';
-import { decodeSseMessage } from '../../src/sse/decode-sse-message.js';
+import { isInvalidFrameError } from '../../../src/core/errors/invalid-frame-error.js';
+import { isSequenceError } from '../../../src/core/errors/sequence-error.js';
+import { isSluiceError } from '../../../src/core/errors/sluice-error.js';
+import { decodeSseMessage } from '../../../src/runs/sse/decode-sse-message.js';
 
 const data = (value: unknown) => JSON.stringify(value);
 

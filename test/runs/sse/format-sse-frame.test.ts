@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { SluiceError } from '../../src/core/errors/sluice-error.js';
-import { encodeFailure } from '../../src/runs/encode-failure.js';
-import { encodeChunkEvent } from '../../src/sse/encode-chunk-event.js';
-import { encodeGap } from '../../src/sse/encode-gap.js';
-import { formatSseFrame } from '../../src/sse/format-sse-frame.js';
-import { SseParser } from '../../src/sse/sse-parser.js';
+import { SluiceError } from '../../../src/core/errors/sluice-error.js';
+import { encodeChunkEvent } from '../../../src/runs/sse/encode-chunk-event.js';
+import { encodeFailure } from '../../../src/runs/sse/encode-failure.js';
+import { encodeGap } from '../../../src/runs/sse/encode-gap.js';
+import { formatSseFrame } from '../../../src/runs/sse/format-sse-frame.js';
+import { SseParser } from '../../../src/runs/sse/sse-parser.js';
 
 describe('formatSseFrame', () => {
   it('writes id, event, retry and data lines, then a blank line', () => {

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isSequenceError } from '../../src/core/errors/sequence-error.js';
-import { ReplayLog } from '../../src/runs/replay-log.js';
-import { encodeChunkEvent } from '../../src/sse/encode-chunk-event.js';
-import { chunk } from '../support/chunk.js';
+import { isSequenceError } from '../../../src/core/errors/sequence-error.js';
+import { encodeChunkEvent } from '../../../src/runs/sse/encode-chunk-event.js';
+import { ReplayLog } from '../../../src/runs/sse/replay-log.js';
+import { chunk } from '../../support/chunk.js';
 
 const event = (sequence: number, content = `line ${sequence}`, isFinal = false) =>
   chunk(sequence, content, isFinal);

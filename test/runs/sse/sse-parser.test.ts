@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type SseMessage, SseParser } from '../../src/sse/sse-parser.js';
+import { type SseMessage, SseParser } from '../../../src/runs/sse/sse-parser.js';
 
 describe('SseParser', () => {
   it('dispatches on a blank line, joining data lines with LF', () => {

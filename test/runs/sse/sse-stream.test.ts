@@ -1,10 +1,10 @@
 import { asyncScheduler, map, Observable, type Subscriber } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { toServerSentEvents } from '../../../src/adapters/to-server-sent-events.js';
 import type { ChunkEvent } from '../../../src/core/chunk.js';
 import { sequenced } from '../../../src/operators/sequenced.js';
-import { SseParser } from '../../../src/sse/sse-parser.js';
-import type { SseSink } from '../../../src/sse/sse-sink.js';
+import { SseParser } from '../../../src/runs/sse/sse-parser.js';
+import type { SseSink } from '../../../src/runs/sse/sse-sink.js';
+import { toServerSentEvents } from '../../../src/runs/sse/to-server-sent-events.js';
 import { newTestScheduler } from '../../support/test-scheduler.js';
 
 /** A sink that turns what a client writes into marble values: `h` heartbeat, `g` gap, else the event's content. */

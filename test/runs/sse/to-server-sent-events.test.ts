@@ -3,15 +3,15 @@ import { createServer, get, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net';
 import { firstValueFrom, from, lastValueFrom, Observable, Subject, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SseStream } from '../../../src/adapters/sse/sse-stream.js';
-import { toServerSentEvents } from '../../../src/adapters/to-server-sent-events.js';
 import { fromFetchStream } from '../../../src/browser/from-fetch-stream.js';
 import type { ChunkEvent, ChunkInput } from '../../../src/core/chunk.js';
 import { isSequenceError } from '../../../src/core/errors/sequence-error.js';
 import { isSluiceError, SluiceError } from '../../../src/core/errors/sluice-error.js';
 import { sequenced } from '../../../src/operators/sequenced.js';
+import { type SseMessage, SseParser } from '../../../src/runs/sse/sse-parser.js';
+import type { SseStream } from '../../../src/runs/sse/sse-stream.js';
+import { toServerSentEvents } from '../../../src/runs/sse/to-server-sent-events.js';
 import { exec } from '../../../src/sources/exec.js';
-import { type SseMessage, SseParser } from '../../../src/sse/sse-parser.js';
 import { needs } from '../../support/system-tools.js';
 
 const servers: Server[] = [];

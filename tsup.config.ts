@@ -156,7 +156,14 @@ export default defineConfig([
     splitting: true,
     shims: true,
     treeshake: true,
-    external: [/^rxjs(\/|$)/, 'zod', 'signal-exit', 'ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
+    external: [
+      /^rxjs(\/|$)/,
+      'zod',
+      'signal-exit',
+      'ioredis',
+      /^@modelcontextprotocol\/sdk(\/|$)/,
+      /^@xterm\//,
+    ],
     esbuildPlugins: [rootAsWhole, pageScriptPlugin],
   },
   {
@@ -176,7 +183,7 @@ export default defineConfig([
     splitting: true,
     banner: { js: '#!/usr/bin/env node' },
     noExternal: ['rxjs', 'zod', 'signal-exit'],
-    external: ['ioredis', /^@modelcontextprotocol\/sdk(\/|$)/],
+    external: ['ioredis', /^@modelcontextprotocol\/sdk(\/|$)/, /^@xterm\//],
     esbuildPlugins: [cliAsWhole, rxjsAsEsm, pageScriptPlugin],
   },
 ]);

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import type { CliExecCommand } from '../src/cli/parse-args.js';
 import { coalesce, type ExecEvent, exec, onChunk, toAsyncIterable } from '../src/index.js';
 import type { ExtensionApi } from '../src/kernel/index.js';
 import { countProgressLines } from './count-progress-lines.js';
@@ -75,14 +74,14 @@ export const sluiceThroughput: Record<string, ThroughputVariant> = {
    * the frames of stdout lines: every frame but the final one.
    */
   'cli-json': async (command, args) => {
-    const { parseCliArgs } = await import('../src/cli/parse-args.js');
+    const { parseExecArgs } = await import('../src/cli/parse-args.js');
     const { runJson } = await import('../src/cli/run-json.js');
     const wc = spawn('wc', ['-l'], { stdio: ['pipe', 'pipe', 'inherit'] });
     let counted = '';
     wc.stdout.setEncoding('utf8').on('data', (text: string) => {
       counted += text;
     });
-    const run = parseCliArgs(['exec', '--json', '--', command, ...args]) as CliExecCommand;
+    const run = parseExecArgs(['--json', '--', command, ...args]);
     const code = await runJson(run, { stdout: wc.stdin, stderr: process.stderr });
     wc.stdin.end();
     await once(wc, 'close');

@@ -1,6 +1,5 @@
 import { Writable } from 'node:stream';
 import { lastValueFrom } from 'rxjs';
-import type { CliExecCommand } from '../src/cli/parse-args.js';
 import { exec } from '../src/index.js';
 
 /**
@@ -48,9 +47,9 @@ export async function warmUpKernel(): Promise<void> {
  * ```
  */
 export async function warmUpCli(): Promise<void> {
-  const { parseCliArgs } = await import('../src/cli/parse-args.js');
+  const { parseExecArgs } = await import('../src/cli/parse-args.js');
   const { runJson } = await import('../src/cli/run-json.js');
-  const run = parseCliArgs(['exec', '--json', '--', 'true']) as CliExecCommand;
+  const run = parseExecArgs(['--json', '--', 'true']);
   const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
   await runJson(run, { stdout: sink, stderr: sink });
 }

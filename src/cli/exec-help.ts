@@ -1,3 +1,5 @@
+import { docsUrl } from './subcommand.js';
+
 /** The text `sluice exec --help` prints. */
 export const execHelpText = `sluice exec — run a command and stream its output live, line by line
 
@@ -19,7 +21,8 @@ Options:
   --containment auto|cgroup|group
                             contain the run in its own cgroup, which also holds daemons that leave
                             the process group (cgroup: or fail saying why; group: never; default
-                            auto: a cgroup where this machine allows it; see docs/containment.md)
+                            auto: a cgroup where this machine allows it; see
+                            ${docsUrl('containment.md')})
   --cwd <dir>               run the command in <dir>
   --color / --no-color      force colours on or off (default: on for a terminal, off with NO_COLOR);
                             with colours on, the command gets FORCE_COLOR (unless already set)

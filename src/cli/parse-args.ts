@@ -1,14 +1,14 @@
-import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { CliUsageError } from './cli-usage-error.js';
-import { commandAfterDashesHint } from './command-after-dashes-hint.js';
 import { flagError } from './flag-error.js';
+import { type CliFlags, type GivenFlags, parseSubcommandArgs } from './parse-subcommand-args.js';
 import { REDIS_STORE_FLAGS, redisStoreFlags } from './redis-store-flags.js';
-import { subcommands } from './subcommands.js';
+import { HELP_FLAG } from './subcommand.js';
 import { wholeNumberFlag } from './whole-number-flag.js';
 
-const EXEC_OPTIONS = {
-  help: { type: 'boolean', short: 'h' },
+/** The flags of `sluice exec`, as its help lists them. */
+export const EXEC_FLAGS = {
+  ...HELP_FLAG,
   json: { type: 'boolean' },
   wire: { type: 'string' },
   'call-id': { type: 'string' },
@@ -28,7 +28,7 @@ const EXEC_OPTIONS = {
   ...REDIS_STORE_FLAGS,
   'redis-strict': { type: 'boolean' },
   'run-id': { type: 'string' },
-} satisfies NonNullable<ParseArgsConfig['options']>;
+} satisfies CliFlags;
 
 /** What `sluice exec` was asked to do. */
 export interface CliExecCommand {
@@ -71,60 +71,22 @@ export interface CliWebOptions {
   readonly allowHosts: readonly string[];
 }
 
-/** The parsed command line: run a command, show help, or run the demo. */
-export type CliCommand =
-  | CliExecCommand
-  | { readonly command: 'help'; readonly topic?: string }
-  | { readonly command: 'version' }
-  | { readonly command: 'demo' };
-
 /**
- * Parses the `sluice` command line (without `node` and the script path).
+ * Parses the arguments of `sluice exec` (the words after `exec`): its flags, checked one by one
+ * and together, and the command to run.
  *
  * @example
  * ```ts
- * parseCliArgs(['exec', '--timeout-ms', '5000', '--', 'make', 'test']);
+ * parseExecArgs(['--timeout-ms', '5000', '--', 'make', 'test']);
  * // { command: 'exec', file: 'make', args: ['test'], timeoutMs: 5000, … }
  * ```
  */
-export function parseCliArgs(argv: readonly string[]): CliCommand {
-  if (argv.length === 0) return { command: 'demo' };
-  const [subcommand, ...rest] = argv;
-  if (subcommand === '--help' || subcommand === '-h') return { command: 'help' };
-  if (subcommand === 'help') return helpCommand(rest);
-  if (subcommand === '--version' || subcommand === '-V') return { command: 'version' };
-  if (subcommand === 'demo') return { command: 'demo' };
-  if (subcommand !== 'exec') {
-    const known = ['exec', 'demo', ...subcommands.keys()].map((name) => `\`${name}\``).join(', ');
-    throw new CliUsageError(`Unknown command \`${subcommand}\`: expected one of ${known}, or \`--help\``);
-  }
-  return execCommand(rest);
-}
-
-type GivenFlags = Record<string, string | boolean | string[] | undefined>;
-
-/** `sluice exec [options] -- <command> [args…]`: the flags read, checked together, and the command. */
-function execCommand(rest: readonly string[]): CliCommand {
-  const split = rest.indexOf('--');
-  const flags = split === -1 ? rest : rest.slice(0, split);
-  const positional = split === -1 ? [] : rest.slice(split + 1);
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args: [...flags],
-      strict: true,
-      allowPositionals: true,
-      options: EXEC_OPTIONS,
-    });
-  } catch (error) {
-    throw new CliUsageError(commandAfterDashesHint(flags, EXEC_OPTIONS) ?? (error as Error).message);
-  }
-  if (parsed.values.help) return { command: 'help', topic: 'exec' };
-  const command = [...parsed.positionals, ...positional];
+export function parseExecArgs(argv: readonly string[]): CliExecCommand {
+  const { values: given, positionals, rest } = parseSubcommandArgs(argv, EXEC_FLAGS, 'exec');
+  const command = [...positionals, ...rest];
   if (command.length === 0) {
     throw new CliUsageError('Missing the command to run: `sluice exec [options] -- <command> [args…]`');
   }
-  const given = parsed.values as GivenFlags;
   const values = readExecFlags(given);
   checkWebFlags(given, values);
   const redisStore = readPublishFlags(given, values.redis);
@@ -222,15 +184,4 @@ function readPublishFlags(given: GivenFlags, redis: string | undefined) {
     );
   }
   return publishes ? redisStoreFlags(given, 'sluice exec --redis <url> -- <command>') : undefined;
-}
-
-/** `sluice help [<command>]`: the overview, or the help of one command. */
-function helpCommand(rest: readonly string[]): CliCommand {
-  const [topic, ...extra] = rest;
-  if (topic === undefined) return { command: 'help' };
-  if ((topic !== 'exec' && !subcommands.has(topic)) || extra.length > 0) {
-    const known = ['exec', ...subcommands.keys()].map((name) => `\`${name}\``).join(', ');
-    throw new CliUsageError(`No help for \`${rest.join(' ')}\`: expected one of ${known}`);
-  }
-  return { command: 'help', topic };
 }

@@ -43,7 +43,7 @@ import { whenOutputClosed } from './when-output-closed.js';
  *
  * @example
  * ```ts
- * const code = await runJson(parseCliArgs(['exec', '--json', '--', 'ls']) as CliExecCommand, process);
+ * const code = await runJson(parseExecArgs(['--json', '--', 'ls']), process);
  * ```
  */
 export async function runJson(run: CliExecCommand, io: CliStreams, signal?: AbortSignal): Promise<number> {

@@ -7,6 +7,8 @@ export const OPTIONAL_PEERS = {
   ioredis: '^6.0.0',
   '@modelcontextprotocol/sdk': '^1.32.2',
   '@opentelemetry/api': '^1.3.0',
+  '@xterm/headless': '^6.0.0',
+  '@xterm/addon-serialize': '^0.14.0',
 } as const;
 
 /** The name of an optional peer dependency of sluice. */

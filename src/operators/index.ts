@@ -9,6 +9,7 @@ export * from './merge-all.js';
 export * from './merge-map.js';
 export * from './merge-scan.js';
 export type { PrefetchConfig } from './prefetch-config.js';
+export * from './render-terminal.js';
 export * from './sequenced.js';
 export * from './share.js';
 export * from './share-replay.js';

@@ -14,8 +14,10 @@ export interface RedisConnectionOptions {
  * `client`), with the store's failure bound: a command that Redis has not answered within
  * `failAfterMs` — the server died, or is unreachable — is rejected then (ioredis's
  * `commandTimeout`), instead of after ioredis's 20 reconnect attempts. A Cluster reconnects its
- * nodes and follows `MOVED` and failovers by itself. Returns the client and whether the store owns
- * it (and so closes it). Internal.
+ * nodes and follows `MOVED` and failovers by itself. A client that has never reached Redis and is
+ * refused (no server, no route, an unknown host, wrong credentials) gives up at once instead (see
+ * {@link watchConnection}). Returns the client and whether the store owns it (and so closes it).
+ * Internal.
  *
  * @example
  * ```ts
@@ -35,7 +37,12 @@ export function connectRedis(
     );
   }
   // Reconnect fast; a command waits for a reconnect at most failAfterMs.
-  const redisOptions = { connectionName: 'sluice', commandTimeout: failAfterMs, maxRetriesPerRequest: null };
+  const redisOptions = {
+    connectionName: 'sluice',
+    commandTimeout: failAfterMs,
+    connectTimeout: failAfterMs,
+    maxRetriesPerRequest: null,
+  };
   if (options.client !== undefined) {
     if (typeof options.client !== 'object' || typeof options.client.duplicate !== 'function') {
       throw optionError('client', 'an ioredis Redis or Cluster client', options.client);
@@ -63,8 +70,81 @@ export function connectRedis(
       retryStrategy: (times) => Math.min(times * 100, 1000),
     });
   }
-  client.on('error', () => {}); // surfaced by the commands that fail
+  watchConnection(client, addressOf(options));
   return { client, owned: true };
+}
+
+/** Why each watched client gave up, and the address it was for. */
+const given = new WeakMap<RedisClient, { address: string; cause?: string }>();
+
+/**
+ * Watches a connection the store opened (its command client, or a duplicate for blocking reads):
+ * until it has reached Redis once, an error that says Redis cannot be reached there — refused, no
+ * route, an unknown host, a connect that timed out, credentials refused — ends it at once, so
+ * that its commands fail now, not after the store's failure bound, and {@link redisFailure} says
+ * why. Once it has been ready, a lost connection is retried as before (a restart, a failover).
+ * Internal.
+ */
+export function watchConnection(client: RedisClient, address: string): void {
+  const state: { address: string; cause?: string } = { address };
+  given.set(client, state);
+  let reached = false;
+  client.once('ready', () => {
+    reached = true;
+  });
+  client.on('error', (error: NodeJS.ErrnoException & { lastNodeError?: NodeJS.ErrnoException }) => {
+    if (reached || state.cause !== undefined) return;
+    // A Cluster that reached none of its startup nodes says why in the last node's error.
+    const cause = unreachableCause(error.lastNodeError ?? error);
+    if (cause === undefined) return;
+    state.cause = cause;
+    client.disconnect();
+  });
+}
+
+/** The address a watched client connects to, for a duplicate of it: `host:port` or the Cluster's nodes. */
+export function addressOfClient(client: RedisClient): string {
+  return given.get(client)?.address ?? 'Redis';
+}
+
+/**
+ * What went wrong with a command of `client`, for a message: "cannot reach Redis at
+ * 127.0.0.1:6499: connection refused (ECONNREFUSED)" when the client gave up before it ever
+ * reached Redis (the command itself then only says "Connection is closed."), else the command's
+ * own error message. Internal.
+ */
+export function redisFailure(client: RedisClient, error: unknown): string {
+  const state = given.get(client);
+  if (state?.cause !== undefined) return `cannot reach Redis at ${state.address}: ${state.cause}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The cause of a connection error that means Redis is not reachable at that address; else `undefined`. */
+function unreachableCause(error: NodeJS.ErrnoException): string | undefined {
+  const { code = '', message } = error;
+  if (code === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED)';
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `no route to host (${code})`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `unknown host (${code})`;
+  if (code === 'ETIMEDOUT') return 'the connection timed out (ETIMEDOUT)';
+  if (/^(WRONGPASS|NOAUTH|NOPERM)|invalid password/i.test(message)) {
+    return `authentication failed (${message})`;
+  }
+  return undefined;
+}
+
+/** Where the options connect, for messages: `host:port` of the URL, or the Cluster's startup nodes. */
+function addressOf(options: RedisConnectionOptions): string {
+  if (options.cluster !== undefined) {
+    return options.cluster
+      .map((node) => (typeof node === 'string' ? node : `${node.host}:${node.port}`))
+      .join(',');
+  }
+  try {
+    const url = new URL(options.url ?? '');
+    return `${url.hostname}:${url.port === '' ? 6379 : url.port}`;
+  } catch {
+    return String(options.url);
+  }
 }
 
 function clusterNodes(

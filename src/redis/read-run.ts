@@ -8,6 +8,7 @@ import { isSluiceError } from '../core/errors/sluice-error.js';
 import { toRunFailure } from '../runs/run-failure.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { type RunSpan, startRunSpan } from '../trace/index.js';
+import { redisFailure } from './connect-redis.js';
 import { evalScript } from './eval-script.js';
 import type { RedisClient } from './redis-client.js';
 import type { RedisRunContext } from './redis-run-context.js';
@@ -93,7 +94,7 @@ class RunReader {
             ? error
             : new RunStoreError(
                 'RUN_STORE_FAILED',
-                `Run ${runId}: reading from Redis failed: ${String(error)}`,
+                `Run ${runId}: reading from Redis failed: ${redisFailure(this.#context.client, error)}`,
                 {
                   info: { runId },
                   cause: error,
@@ -165,7 +166,7 @@ class RunReader {
       return reply?.[0]?.[1] ?? [];
     } catch (error) {
       // A failover (a Cluster's master died): read again from the cursor, within failAfterMs.
-      if (this.#closed || !StoreRetry.retryable(error) || !this.#retries.failed()) throw error;
+      if (this.#closed || !StoreRetry.retryable(error, connection) || !this.#retries.failed()) throw error;
       await this.#retries.pause();
       return undefined;
     }

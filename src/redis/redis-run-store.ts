@@ -18,7 +18,7 @@ import type {
   RunWriter,
   RunWriterOptions,
 } from '../runs/run-store.js';
-import { connectRedis } from './connect-redis.js';
+import { addressOfClient, connectRedis, watchConnection } from './connect-redis.js';
 import { evalScript } from './eval-script.js';
 import { parseCancelRequest } from './parse-cancel-request.js';
 import { readRun } from './read-run.js';
@@ -214,7 +214,8 @@ export class RedisRunStore implements RunStore {
    */
   duplicate(): RedisClient {
     const connection = this.#duplicateClient();
-    connection.on('error', () => {});
+    if (this.#ownsClient) watchConnection(connection, addressOfClient(this.client));
+    else connection.on('error', () => {});
     connection.once('end', () => this.#connections.delete(connection));
     this.#connections.add(connection);
     return connection;

@@ -8,6 +8,7 @@ import { SequenceError, sequenceViolation } from '../core/errors/sequence-error.
 import { toRunFailure } from '../runs/run-failure.js';
 import type { CancelDetails, RunWriter, RunWriterOptions } from '../runs/run-store.js';
 import { activeCarrier } from '../trace/active-carrier.js';
+import { redisFailure } from './connect-redis.js';
 import { evalScript } from './eval-script.js';
 import { parseCancelRequest } from './parse-cancel-request.js';
 import type { RedisRunContext } from './redis-run-context.js';
@@ -137,7 +138,7 @@ export class RedisRunWriter implements RunWriter {
       (error: unknown) => {
         // A retried OPEN that had been applied before its connection closed finds the run ours.
         if (this.#done) return;
-        if (StoreRetry.retryable(error) && this.#retries.failed()) {
+        if (StoreRetry.retryable(error, this.#context.client) && this.#retries.failed()) {
           void this.#retries.pause().then(() => this.#open(described));
         } else this.#fail(error);
       },
@@ -289,7 +290,7 @@ export class RedisRunWriter implements RunWriter {
           return;
         }
         // A lost connection or a failover: send it again in a moment, within failAfterMs.
-        if (StoreRetry.retryable(error) && this.#retries.failed()) {
+        if (StoreRetry.retryable(error, this.#context.client) && this.#retries.failed()) {
           this.#retry.push(batch);
           this.#retryLater();
           return;
@@ -405,7 +406,8 @@ export class RedisRunWriter implements RunWriter {
       );
     }
     if (error instanceof SequenceError || error instanceof TypeError) return error;
-    return new RunStoreError('RUN_STORE_FAILED', `Run ${runId}: Redis failed: ${message}`, {
+    const failure = redisFailure(this.#context.client, error);
+    return new RunStoreError('RUN_STORE_FAILED', `Run ${runId}: Redis failed: ${failure}`, {
       info,
       cause: error,
     });

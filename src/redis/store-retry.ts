@@ -10,7 +10,7 @@ const RETRY_DELAY_MS = 200;
  * @example
  * ```ts
  * const retry = new StoreRetry(scheduler, 5000);
- * if (StoreRetry.retryable(error) && retry.failed()) await retry.pause();
+ * if (StoreRetry.retryable(error, client) && retry.failed()) await retry.pause();
  * ```
  */
 export class StoreRetry {
@@ -27,9 +27,11 @@ export class StoreRetry {
    * Whether a failed Redis command may be tried again: a lost connection, a Cluster that is failing
    * over (`CLUSTERDOWN`, `TRYAGAIN`, `READONLY`, `LOADING`, too many redirections) — but not a
    * refusal by a run script (`GONE`, `NOTOWNER`, `ENDED`, `SEQUENCE`, `EXISTS`), a bad command, or a
-   * command that already waited the store's whole failure bound (`Command timed out`).
+   * command that already waited the store's whole failure bound (`Command timed out`), nor one
+   * of a connection that will not reconnect (`client`'s status `end`: closed, or given up).
    */
-  static retryable(error: unknown): boolean {
+  static retryable(error: unknown, client: { readonly status: string }): boolean {
+    if (client.status === 'end') return false;
     const message = error instanceof Error ? error.message : String(error);
     if (/^(ERR )?(GONE|NOTOWNER|ENDED|SEQUENCE|EXISTS|NOSCRIPT)/.test(message)) return false;
     if (/Command timed out/.test(message)) return false;

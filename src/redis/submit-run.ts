@@ -6,6 +6,7 @@ import { readInteger } from '../core/read-integer.js';
 import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { activeCarrier } from '../trace/active-carrier.js';
+import { redisFailure } from './connect-redis.js';
 import { evalScript } from './eval-script.js';
 import type { RedisRunStore } from './redis-run-store.js';
 import type { RunJob } from './run-job.js';
@@ -115,10 +116,14 @@ export async function submitRun(store: RedisRunStore, options: SubmitRunOptions)
     if (error instanceof Error && /^(ERR )?EXISTS/.test(error.message)) {
       throw new RunStoreError('RUN_EXISTS', `Run ${runId} already exists`, { info: { runId } });
     }
-    throw new RunStoreError('RUN_STORE_FAILED', `Submitting run ${runId} failed: ${String(error)}`, {
-      info: { runId },
-      cause: error,
-    });
+    throw new RunStoreError(
+      'RUN_STORE_FAILED',
+      `Submitting run ${runId} failed: ${redisFailure(store.client, error)}`,
+      {
+        info: { runId },
+        cause: error,
+      },
+    );
   }
   await store.client.xadd(queueKey(store.prefix), '*', 'run', runId);
   return runId;

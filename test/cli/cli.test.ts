@@ -11,6 +11,7 @@ import type { OutcomeCodec } from '../../src/kernel/protocol/outcome-codec.js';
 import { serdeCodec } from '../../src/kernel/protocol/serde-codec.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
 import { groupGone, liveGroupMembers, pollUntil } from '../support/processes.js';
+import { runCliInProcess } from '../support/run-cli-in-process.js';
 import { CLI } from '../support/sluice-cli.js';
 import { needs } from '../support/system-tools.js';
 
@@ -46,8 +47,14 @@ describe('sluice exec (text)', () => {
     expect(result.exitCode).toBe(3);
     expect(result.stdout).toBe('one\nthree');
     expect(result.stderr).toMatch(
-      /^two\nsluice: sh -c echo one; echo two >&2; printf three; exit 3: exit 3 · [\d.]+m?s · 3 lines · 13 B( · cpu .*)?\n$/,
+      /^two\nsluice: sh -c 'echo one; echo two >&2; printf three; exit 3': exit 3 · [\d.]+m?s · 3 lines · 13 B( · cpu .*)?\n$/,
     );
+  });
+
+  it('names the command in the summary line quoted as the echo line quotes it', async () => {
+    const result = await runCliInProcess(['exec', '--', 'sh', '-c', 'echo out; echo "it\'s" >&2; exit 3']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^sluice: sh -c 'echo out; echo "it'\\''s" >&2; exit 3': exit 3 · /m);
   });
 
   it('exits 128 + n when the command dies by signal n, and 124 on timeout', async () => {
@@ -77,11 +84,26 @@ describe('sluice exec (text)', () => {
     const out = (demo.stdout as string).split('\n');
     expect(out[0]).toBe('== resolving dependencies');
     expect(out.at(-2)).toBe('done: 487 steps');
-    // 481 lines on stdout, 13 warnings on stderr, then the summary line.
-    expect(out).toHaveLength(481 + 1);
+    // 494 lines on stdout, 5 warnings on stderr, then the summary line.
+    expect(out).toHaveLength(494 + 1);
     const err = (demo.stderr as string).split('\n');
-    expect(err.filter((line) => line.startsWith('warning: '))).toHaveLength(13);
-    expect(err.at(-2)).toMatch(/^sluice: demo: exit 0 · [\d.]+m?s · 494 lines · [\d.]+ KiB( · cpu .*)?$/);
+    expect(err.filter((line) => line.startsWith('warning: '))).toHaveLength(5);
+    expect(err.at(-2)).toMatch(/^sluice: demo: exit 0 · [\d.]+m?s · 499 lines · [\d.]+ KiB( · cpu .*)?$/);
+  });
+
+  it('shows each warning of the demo where it was written, on one output as a terminal has', async () => {
+    // stdout and stderr into one pipe, in the order sluice writes them, as on a terminal.
+    const demo = await execa('sh', ['-c', '"$0" "$1" demo 2>&1', process.execPath, CLI], {
+      reject: false,
+    });
+    expect(demo.exitCode).toBe(0);
+    const lines = demo.stdout.split('\n');
+    const lineBefore = (warning: string) => lines[lines.findIndex((line) => line.startsWith(warning)) - 1];
+    expect(lineBefore('warning: src/legacy.js')).toBe('compiling 18/40');
+    expect(lineBefore('warning: src/util.js')).toBe('compiling 33/40');
+    expect(lineBefore('warning: test "slow io"')).toBe('running tests 12/30');
+    expect(lineBefore('warning: 2 tests skipped')).toBe('running tests 27/30');
+    expect(lineBefore('warning: 3 files')).toBe('writing report 6/10');
   });
 
   it('prints help with examples', async () => {

@@ -1,7 +1,14 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { subcommands } from '../../src/cli/subcommands.js';
 import { runCliInProcess } from '../support/run-cli-in-process.js';
 
-const COMMANDS = ['exec', 'follow', 'submit', 'worker', 'web', 'mcp'] as const;
+/** Every command of the table the CLI dispatches on: `demo` and `help` too. */
+const COMMANDS = [...subcommands.keys()];
+
+/** The part of a help text that lists the options: from `Options:` to `Examples:`. */
+const optionsOf = (help: string) => help.slice(help.indexOf('\nOptions:\n'), help.indexOf('\nExamples:\n'));
 
 describe('sluice <command> --help', () => {
   it.each(COMMANDS)('%s answers --help and -h with its own usage and examples, exit 0', async (name) => {
@@ -14,9 +21,37 @@ describe('sluice <command> --help', () => {
       expect(result.stdout).toBe(long.stdout);
     }
     expect(long.stdout).toMatch(new RegExp(`^sluice ${name} — `));
-    expect(long.stdout).toMatch(new RegExp(`Usage:\\n  sluice ${name} `));
+    expect(long.stdout).toMatch(new RegExp(`Usage:\\n  sluice ${name}\\b`));
     const examples = long.stdout.slice(long.stdout.indexOf('Examples:\n'));
-    expect(examples).toMatch(new RegExp(`^Examples:\\n(  sluice ${name} .*\\n)`));
+    expect(examples).toMatch(new RegExp(`^Examples:\\n(  sluice ${name}\\b.*\\n)`));
+  });
+
+  it.each(COMMANDS)('%s: its help lists exactly the flags its parser reads', (name) => {
+    const command = subcommands.get(name)!;
+    const options = optionsOf(command.help);
+    expect(options).not.toBe('');
+    const listed = [...new Set(options.match(/--[a-z][a-z-]*/g))].sort();
+    expect(listed).toEqual(
+      Object.keys(command.flags)
+        .map((flag) => `--${flag}`)
+        .sort(),
+    );
+    for (const [flag, { short }] of Object.entries(command.flags)) {
+      if (short !== undefined) expect(options).toContain(`-${short}, --${flag}`);
+    }
+  });
+
+  it.each(COMMANDS)('%s: its help points to pages a user has (the README, or docs on GitHub)', (name) => {
+    const help = subcommands.get(name)!.help;
+    // The npm package ships no docs/ folder: a bare `docs/x.md` is a path the user does not have.
+    expect(help).not.toMatch(/(^|[^/])docs\/[\w-]+\.md/m);
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const base = 'https://github.com/sluice-js/sluice/blob/main/';
+    for (const [, page] of help.matchAll(
+      /https:\/\/github\.com\/sluice-js\/sluice\/blob\/main\/([\w/.-]+)/g,
+    )) {
+      expect(existsSync(`${root}${page}`), `${base}${page}`).toBe(true);
+    }
   });
 
   it('each command has help of its own', async () => {
@@ -42,10 +77,17 @@ describe('sluice <command> --help', () => {
     expect(result.stderr).toContain('Try `sluice submit --help`.');
   });
 
+  it('an unknown command is a usage error that lists the commands', async () => {
+    const result = await runCliInProcess(['frobnicate']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Unknown command `frobnicate`: expected one of `exec`, `demo`, `follow`');
+    expect(result.stderr).toContain('Try `sluice --help`.');
+  });
+
   it('`sluice help <unknown>` is a usage error', async () => {
     const result = await runCliInProcess(['help', 'frobnicate']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('No help for `frobnicate`: expected one of `exec`, `follow`');
+    expect(result.stderr).toContain('No help for `frobnicate`: expected one of `exec`, `demo`, `follow`');
   });
 });
 
@@ -66,7 +108,7 @@ describe('sluice exec with the command before `--`', () => {
   it('an unknown flag with no command before it is an unknown flag', async () => {
     const result = await runCliInProcess(['exec', '--frobnicate', '--', 'ls']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("Unknown option '--frobnicate'");
+    expect(result.stderr).toBe('sluice: Unknown `--frobnicate` flag\nTry `sluice exec --help`.\n');
     expect(result.stderr).not.toContain('after the command');
   });
 });

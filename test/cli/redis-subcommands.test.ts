@@ -23,7 +23,12 @@ describe('sluice follow / submit / worker / web: command lines', () => {
       ['worker', '--redis', 'redis://h', '--concurrency', '0'],
       'Expected the `--concurrency` flag to be a whole number from 1',
     ],
-    [['worker', '--frobnicate'], "Unknown option '--frobnicate'"],
+    [['worker', '--frobnicate'], 'Unknown `--frobnicate` flag'],
+    [['worker', '--concurency', '2'], 'Unknown `--concurency` flag (did you mean `--concurrency`?)'],
+    [
+      ['follow', '--redis', 'redis://h', 'x', '--after'],
+      'Expected the `--after` flag to be followed by its value',
+    ],
     [['web'], 'Missing `--redis <url>`'],
     [
       ['web', '--redis', 'redis://h', '--port', '70000'],

@@ -73,7 +73,7 @@ try {
     `${packages.length} > ${MAX_PACKAGES}: ${packages.join(', ')}`,
   );
   check('size of node_modules', bytes <= MAX_BYTES, `${(bytes / 1e6).toFixed(1)} MB > ${MAX_BYTES / 1e6} MB`);
-  for (const peer of ['ioredis', '@modelcontextprotocol/sdk']) {
+  for (const peer of ['ioredis', '@modelcontextprotocol/sdk', '@xterm/headless', '@xterm/addon-serialize']) {
     if (packages.includes(`node_modules/${peer}`))
       throw new Error(`${peer} was installed: it must be an optional peer`);
   }

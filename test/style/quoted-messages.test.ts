@@ -25,7 +25,7 @@ const MARK =
   /<!-- message: ([a-z0-9-]+) -->\s*(?:```[a-z]*\n([\s\S]*?)\n```|``\s?([\s\S]+?)\s?``|`([^`]+)`)/g;
 /** Code spans that read like sluice's own messages: these must be marked. */
 const LOOKS_LIKE_A_MESSAGE =
-  /^(?:sluice: |Expected |Invalid arguments|Stream stalled|Command was killed|Cancelled from|Connection lost|This run is)/;
+  /^(?:sluice: |Expected |Invalid |Stream stalled|Command was killed|Cancelled from|Connection lost|This run is)/;
 
 /** How each marked message is made: the real code path, with the inputs the docs' example gives. */
 const PRODUCERS: Record<string, () => Promise<string>> = {
@@ -64,6 +64,17 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
     await first;
     vhost.advance(31_000);
     return vhost.logs[0] ?? '';
+  },
+  /** docs/protocol.md, "The bounded channel": a pull of 0 chunks ends the stream. */
+  'host-invalid-pull': async () => {
+    const vhost = createVirtualHost();
+    const { api } = vhost.extension('ext-a', { callIds: ['hc-1'] });
+    vhost.script('hc-1', [{ at: 10, chunk: 'line 0' }]);
+    const stream = api.exec('make', { stream: true });
+    const ended = stream.next().catch((error: Error) => error.message);
+    vhost.host.pull('ext-a', 'hc-1', 0);
+    vhost.runUntilIdle();
+    return String(await ended);
   },
   /** README and docs/mcp.md: a call outside `--allow npm --allow git`. */
   'mcp-exec-refused': async () => {
@@ -158,7 +169,7 @@ function quotes(): Quote[] {
 /** The quote as a pattern: `…` and `<placeholder>` match any text; any run of spaces is one. */
 function patternOf(quote: string): RegExp {
   const flat = quote.replace(/\s+/g, ' ').trim();
-  const parts = flat.split(/…|<[a-z-]+>/);
+  const parts = flat.split(/…|<[A-Za-z-]+>/);
   return new RegExp(`^${parts.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+?')}$`);
 }
 

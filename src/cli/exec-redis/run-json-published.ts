@@ -5,6 +5,7 @@ import { isCancelledError } from '../../core/errors/cancelled-error.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { streamChunk } from '../../kernel/protocol/hostcall-outcome.js';
 import { stallTimeout } from '../../operators/stall-timeout.js';
+import { quoteCommand } from '../../sources/exec/quote-command.js';
 import { exec } from '../../sources/exec.js';
 import { cliExecOptions } from '../cli-exec-options.js';
 import { CliInterruption } from '../cli-interruption.js';
@@ -25,7 +26,7 @@ import { openRunPublisher, REDIS_STRICT_EXIT_CODE } from './open-run-publisher.j
  *
  * @example
  * ```ts
- * const code = await runJsonPublished(parseCliArgs(['exec', '--redis', url, '--json', '--', 'ls']) as CliExecCommand, process);
+ * const code = await runJsonPublished(parseExecArgs(['--redis', url, '--json', '--', 'ls']), process);
  * ```
  */
 export async function runJsonPublished(
@@ -35,7 +36,7 @@ export async function runJsonPublished(
 ): Promise<number> {
   const store = run.redisStore;
   if (store === undefined) throw new TypeError('runJsonPublished needs `--redis`');
-  const label = [run.file, ...run.args].join(' ');
+  const label = quoteCommand(run.file, run.args);
   const publisher = await openRunPublisher<ChunkEvent<unknown>>(store, run.runId, label, io);
   const frames = new RunFrameWriter(io, run.wire, run.callId);
   const events = (

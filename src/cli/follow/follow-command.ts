@@ -8,11 +8,22 @@ import { failureExitCode, mirrorExitCode } from '../exit-code.js';
 import { flagError } from '../flag-error.js';
 import { parseSubcommandArgs } from '../parse-subcommand-args.js';
 import { redisUrlFlag } from '../redis-url-flag.js';
-import type { Subcommand } from '../subcommand.js';
+import { HELP_FLAG, type Subcommand } from '../subcommand.js';
 import type { CliStreams } from '../text-view.js';
 import { wholeNumberFlag } from '../whole-number-flag.js';
 import { writePaced } from '../write-paced.js';
 import { followHelpText } from './follow-help.js';
+
+const FOLLOW_FLAGS = {
+  ...HELP_FLAG,
+  redis: { type: 'string' },
+  'redis-cluster': { type: 'string' },
+  'redis-timeout-ms': { type: 'string' },
+  after: { type: 'string' },
+  json: { type: 'boolean' },
+  wire: { type: 'string' },
+  'call-id': { type: 'string' },
+} as const;
 
 const USAGE = 'sluice follow --redis <url> <run-id> [--after <seq>] [--json [--wire bridge|serde]]';
 
@@ -30,16 +41,9 @@ const USAGE = 'sluice follow --redis <url> <run-id> [--after <seq>] [--json [--w
 export const followCommand: Subcommand = {
   summary: `${USAGE}\n                            print a run's events from any machine, live, and exit with its code`,
   help: followHelpText,
+  flags: FOLLOW_FLAGS,
   run: async (argv, io, _env, signal) => {
-    const { values, positionals } = parseSubcommandArgs(argv, {
-      redis: { type: 'string' },
-      'redis-cluster': { type: 'string' },
-      'redis-timeout-ms': { type: 'string' },
-      after: { type: 'string' },
-      json: { type: 'boolean' },
-      wire: { type: 'string' },
-      'call-id': { type: 'string' },
-    });
+    const { values, positionals } = parseSubcommandArgs(argv, FOLLOW_FLAGS);
     const connection = redisUrlFlag(
       values.redis as string | undefined,
       USAGE,

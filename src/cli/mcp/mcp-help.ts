@@ -1,3 +1,5 @@
+import { docsUrl } from '../subcommand.js';
+
 /** The text `sluice mcp --help` prints. */
 export const mcpHelpText = `sluice mcp — serve sluice's Exec tool to an MCP host over stdio or Streamable HTTP
 
@@ -32,7 +34,8 @@ Over HTTP (--http; the endpoint is /mcp):
                       it (default 1800, at least 1): its calls and tasks are cancelled, their
                       process groups killed
   A call's cwd must stay under --cwd. A client that loses the connection resumes with
-  Last-Event-ID and gets every notification and the result once (see docs/mcp.md).
+  Last-Event-ID and gets every notification and the result once (see
+  ${docsUrl('mcp.md')}).
 
 While a command runs, its output lines go to the client as progress notifications (at most one
 per 20 ms, carrying every line since the last), if the client asked for progress. Cancelling

@@ -1,11 +1,12 @@
 import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import { flagError } from '../flag-error.js';
+import { type GivenFlags, parseSubcommandArgs } from '../parse-subcommand-args.js';
 import { type RedisConnectionFlag, redisUrlFlag } from '../redis-url-flag.js';
+import { HELP_FLAG } from '../subcommand.js';
 import { wholeNumberFlag } from '../whole-number-flag.js';
 
 /**
@@ -37,6 +38,23 @@ export interface McpCommand {
   /** `--http` and its flags; `undefined`: stdio. */
   readonly http: McpHttpFlags | undefined;
 }
+
+/** The flags of `sluice mcp`. */
+export const MCP_FLAGS = {
+  ...HELP_FLAG,
+  allow: { type: 'string', multiple: true },
+  cwd: { type: 'string' },
+  'timeout-s': { type: 'string' },
+  http: { type: 'boolean' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+  'allow-env': { type: 'string', multiple: true },
+  redis: { type: 'string' },
+  'redis-cluster': { type: 'string' },
+  'no-token': { type: 'boolean' },
+  'session-idle-s': { type: 'string' },
+} as const;
 
 const HTTP_ONLY = [
   'host',
@@ -70,32 +88,10 @@ const secondsOf = (text: string) => (/^\d+(\.\d+)?$/.test(text) ? Number(text) :
  * ```
  */
 export function parseMcpArgs(argv: readonly string[], cwd: string = process.cwd()): McpCommand {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        allow: { type: 'string', multiple: true },
-        cwd: { type: 'string' },
-        'timeout-s': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        http: { type: 'boolean' },
-        host: { type: 'string' },
-        port: { type: 'string' },
-        'allow-host': { type: 'string', multiple: true },
-        'allow-env': { type: 'string', multiple: true },
-        redis: { type: 'string' },
-        'redis-cluster': { type: 'string' },
-        'no-token': { type: 'boolean' },
-        'session-idle-s': { type: 'string' },
-      },
-    });
-  } catch (error) {
-    throw new CliUsageError((error as Error).message);
-  }
-  const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
+  const { values, positionals, rest } = parseSubcommandArgs(argv, MCP_FLAGS);
+  const extra = [...positionals, ...rest][0];
+  if (extra !== undefined)
+    throw new CliUsageError(`Unexpected argument \`${extra}\`: \`sluice mcp [options]\``);
   const allow = (values.allow as string[] | undefined) ?? [];
   const empty = allow.find((program) => program.trim() === '');
   if (empty !== undefined) throw flagError('allow', 'a program name or path', empty);
@@ -117,7 +113,7 @@ export function parseMcpArgs(argv: readonly string[], cwd: string = process.cwd(
   return { help: values.help === true, allow, cwd: dir, timeoutS, allowEnv, http };
 }
 
-function readHttpFlags(values: Record<string, string | string[] | boolean | undefined>): McpHttpFlags {
+function readHttpFlags(values: GivenFlags): McpHttpFlags {
   const host = (values.host as string | undefined) ?? '127.0.0.1';
   if (host === '') throw flagError('host', 'an address or host name', host);
   const port = wholeNumberFlag('port', values.port as string | undefined, 0, 0, 65_535);

@@ -2,9 +2,17 @@ import { CliUsageError } from '../cli-usage-error.js';
 import { flagError } from '../flag-error.js';
 import { parseSubcommandArgs } from '../parse-subcommand-args.js';
 import { REDIS_STORE_FLAGS, redisStoreFlags } from '../redis-store-flags.js';
-import type { Subcommand } from '../subcommand.js';
+import { HELP_FLAG, type Subcommand } from '../subcommand.js';
 import { wholeNumberFlag } from '../whole-number-flag.js';
 import { submitHelpText } from './submit-help.js';
+
+const SUBMIT_FLAGS = {
+  ...HELP_FLAG,
+  ...REDIS_STORE_FLAGS,
+  'run-id': { type: 'string' },
+  cwd: { type: 'string' },
+  'timeout-ms': { type: 'string' },
+} as const;
 
 const USAGE = 'sluice submit --redis <url> [--run-id <id>] [--max-bytes N] -- <command> [args…]';
 
@@ -17,13 +25,9 @@ const USAGE = 'sluice submit --redis <url> [--run-id <id>] [--max-bytes N] -- <c
 export const submitCommand: Subcommand = {
   summary: `${USAGE}\n                            queue a command for the workers; prints its run id`,
   help: submitHelpText,
+  flags: SUBMIT_FLAGS,
   run: async (argv, io) => {
-    const { values, positionals, rest } = parseSubcommandArgs(argv, {
-      ...REDIS_STORE_FLAGS,
-      'run-id': { type: 'string' },
-      cwd: { type: 'string' },
-      'timeout-ms': { type: 'string' },
-    });
+    const { values, positionals, rest } = parseSubcommandArgs(argv, SUBMIT_FLAGS, 'submit');
     const { maxEvents, maxBytes, retainMs, ...connection } = redisStoreFlags(values, USAGE);
     const command = [...positionals, ...rest];
     if (command.length === 0) throw new CliUsageError(`Missing the command to run: \`${USAGE}\``);

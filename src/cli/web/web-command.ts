@@ -2,9 +2,18 @@ import { once } from 'node:events';
 import { CliUsageError } from '../cli-usage-error.js';
 import { parseSubcommandArgs } from '../parse-subcommand-args.js';
 import { redisUrlFlag } from '../redis-url-flag.js';
-import type { Subcommand } from '../subcommand.js';
+import { HELP_FLAG, type Subcommand } from '../subcommand.js';
 import { wholeNumberFlag } from '../whole-number-flag.js';
 import { webHelpText } from './web-help.js';
+
+const WEB_FLAGS = {
+  ...HELP_FLAG,
+  redis: { type: 'string' },
+  'redis-cluster': { type: 'string' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+} as const;
 
 const USAGE = 'sluice web --redis <url> [--host <address>] [--port <n>] [--allow-host <name[:port]>]';
 
@@ -18,16 +27,11 @@ const USAGE = 'sluice web --redis <url> [--host <address>] [--port <n>] [--allow
  * until a signal (SIGINT, SIGTERM) stops it, and exits 0.
  */
 export const webCommand: Subcommand = {
-  summary: `${USAGE}\n                            serve the live page of any run in Redis (see docs/scaling.md)`,
+  summary: `${USAGE}\n                            serve the live page of any run in Redis`,
   help: webHelpText,
+  flags: WEB_FLAGS,
   run: async (argv, io, env, signal) => {
-    const { values, positionals } = parseSubcommandArgs(argv, {
-      redis: { type: 'string' },
-      'redis-cluster': { type: 'string' },
-      host: { type: 'string' },
-      port: { type: 'string' },
-      'allow-host': { type: 'string', multiple: true },
-    });
+    const { values, positionals } = parseSubcommandArgs(argv, WEB_FLAGS);
     if (positionals.length > 0) {
       throw new CliUsageError(`Unexpected argument \`${positionals[0]}\`: \`${USAGE}\``);
     }

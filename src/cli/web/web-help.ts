@@ -11,6 +11,7 @@ access token, is printed on stderr. Runs until SIGINT or SIGTERM, then exits 0.
 Options:
   --redis <url>             the Redis the runs are published to (redis:// or rediss://); needs the
                             optional peer ioredis
+  --redis-cluster <h:p,…>   the startup nodes of the Redis Cluster they are published to, instead
   --host <address>          the address to listen on (default: 127.0.0.1)
   --port <n>                the port (default: a free one)
   --allow-host <name[:port]>

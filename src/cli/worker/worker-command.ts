@@ -1,9 +1,19 @@
 import { once } from 'node:events';
+import { CliUsageError } from '../cli-usage-error.js';
 import { parseSubcommandArgs } from '../parse-subcommand-args.js';
 import { REDIS_STORE_FLAGS, redisStoreFlags } from '../redis-store-flags.js';
-import type { Subcommand } from '../subcommand.js';
+import { HELP_FLAG, type Subcommand } from '../subcommand.js';
 import { wholeNumberFlag } from '../whole-number-flag.js';
 import { workerHelpText } from './worker-help.js';
+
+const WORKER_FLAGS = {
+  ...HELP_FLAG,
+  ...REDIS_STORE_FLAGS,
+  concurrency: { type: 'string' },
+  'grace-ms': { type: 'string' },
+  'lease-ms': { type: 'string' },
+  'claim-idle-ms': { type: 'string' },
+} as const;
 
 const USAGE = 'sluice worker --redis <url> [--concurrency N]';
 
@@ -16,14 +26,11 @@ const USAGE = 'sluice worker --redis <url> [--concurrency N]';
 export const workerCommand: Subcommand = {
   summary: `${USAGE}\n                            run queued commands (SIGTERM: finish, then stop)`,
   help: workerHelpText,
+  flags: WORKER_FLAGS,
   run: async (argv, io, _env, signal) => {
-    const { values } = parseSubcommandArgs(argv, {
-      ...REDIS_STORE_FLAGS,
-      concurrency: { type: 'string' },
-      'grace-ms': { type: 'string' },
-      'lease-ms': { type: 'string' },
-      'claim-idle-ms': { type: 'string' },
-    });
+    const { values, positionals, rest } = parseSubcommandArgs(argv, WORKER_FLAGS);
+    const extra = [...positionals, ...rest][0];
+    if (extra !== undefined) throw new CliUsageError(`Unexpected argument \`${extra}\`: \`${USAGE}\``);
     const storeOptions = redisStoreFlags(values, USAGE);
     const concurrency = wholeNumberFlag(
       'concurrency',

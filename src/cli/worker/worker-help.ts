@@ -11,6 +11,12 @@ are cancelled. A dead worker's runs are taken over by the others. Logs what it d
 Options:
   --redis <url>          the Redis of the run queue (redis:// or rediss://); needs the optional
                          peer ioredis
+  --redis-cluster <h:p,…>
+                         the startup nodes of a Redis Cluster, instead of --redis
+  --redis-timeout-ms <n> a run's publishing fails after Redis failed this long (default: 5000)
+  --max-bytes <n> / --max-events <n> / --retain-ms <n>
+                         what Redis keeps of each run unless it was submitted with its own: its
+                         newest 64 MiB / 1000000 events, for an hour after its end (default)
   --concurrency <n>      runs at a time (default: 1)
   --grace-ms <n>         how long running commands may finish on stop (default: 30000)
   --lease-ms <n>         the owner's lease: a run whose worker stops renewing it for this long ends

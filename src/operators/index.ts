@@ -14,6 +14,7 @@ export * from './sequenced.js';
 export * from './share.js';
 export * from './share-replay.js';
 export * from './stall-timeout.js';
+export * from './to-asciicast.js';
 export * from './zip.js';
 export * from './zip-all.js';
 export * from './zip-with.js';

@@ -1,0 +1,101 @@
+import { asyncScheduler, type OperatorFunction, type SchedulerLike } from 'rxjs';
+import type { ChunkEvent } from '../core/chunk.js';
+import { isSchedulerLike } from '../core/is-scheduler-like.js';
+import { createOperatorSubscriber, operate } from '../core/operate.js';
+import { readInteger } from '../core/read-integer.js';
+import { readOption } from '../core/read-option.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+
+/** Options of {@link toAsciicast}. Validated when `toAsciicast(config)` is called. */
+export interface ToAsciicastConfig {
+  /** The terminal's width in the header: give the run's (`exec`'s `tty.columns`). Default 80. */
+  readonly columns?: number;
+  /** The terminal's height in the header: give the run's (`exec`'s `tty.rows`). Default 24. */
+  readonly rows?: number;
+  /** The recording's `title` in the header. Default: none. */
+  readonly title?: string;
+  /** The clock of the event times and of the header's `timestamp`. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+/**
+ * Turns a run's events into an asciicast v2 recording, the file format `asciinema play` and
+ * `asciinema cat` read (docs/terminal.md, "Recording"). Each value is one line of the file, `\n`
+ * included, so writing the values one after another writes the file:
+ *
+ * - first the header, `{"version":2,"width":…,"height":…,"timestamp":…}` (and `title` when given),
+ *   when the first event comes; `timestamp` is that moment in Unix seconds;
+ * - then `[time, "o", data]` for each event whose content is text or bytes (`stdout`, and the
+ *   `stderr` of a pipe run): `time` is in seconds since the first event, read from `scheduler`,
+ *   `data` the content as JSON text (bytes are decoded as UTF-8, a character split between
+ *   chunks kept whole).
+ *
+ * Other events (the final `exit`) write no line. A source that ends with no event at all still
+ * gives the header, so the file is valid. Errors pass through after the lines before them. Demand
+ * passes through.
+ *
+ * @example
+ * ```ts
+ * import { createWriteStream } from 'node:fs';
+ * import { exec } from 'sluice';
+ * import { toAsciicast } from 'sluice/operators';
+ * const file = createWriteStream('build.cast');
+ * exec('make', [], { tty: { columns: 100, rows: 30 } })
+ *   .pipe(toAsciicast({ columns: 100, rows: 30, title: 'make' }))
+ *   .subscribe({ next: (line) => file.write(line), complete: () => file.end() });
+ * // then: asciinema play build.cast
+ * ```
+ */
+export function toAsciicast(config: ToAsciicastConfig = {}): OperatorFunction<ChunkEvent<unknown>, string> {
+  rejectUnknownOptions(config, ['columns', 'rows', 'title', 'scheduler']);
+  const bounds = { min: 1, max: 65_535 };
+  const columns = readInteger(config, 'columns', 80, bounds);
+  const rows = readInteger(config, 'rows', 24, bounds);
+  const title = readOption<string, undefined>(
+    config,
+    'title',
+    (value) => typeof value === 'string',
+    'a string',
+    undefined,
+  );
+  const scheduler = readOption(config, 'scheduler', isSchedulerLike, 'a SchedulerLike', asyncScheduler);
+  return operate((source, subscriber) => {
+    let start: number | undefined;
+    const decoder = new TextDecoder();
+    /** Writes the header the first time, and gives the time since then in seconds. */
+    const elapsed = (): number => {
+      const now = scheduler.now();
+      if (start === undefined) {
+        start = now;
+        const header = { version: 2, width: columns, height: rows, timestamp: Math.floor(now / 1000), title };
+        subscriber.next(`${JSON.stringify(header)}\n`);
+      }
+      return Math.round((now - start) * 1000) / 1_000_000;
+    };
+    source.subscribe(
+      createOperatorSubscriber<ChunkEvent<unknown>>(
+        subscriber,
+        (event) => {
+          const time = elapsed();
+          const data = outputText(event.content, decoder);
+          if (data !== undefined && data !== '') subscriber.next(`${JSON.stringify([time, 'o', data])}\n`);
+        },
+        () => {
+          elapsed();
+          subscriber.complete();
+        },
+        (error) => {
+          elapsed();
+          subscriber.error(error);
+        },
+      ),
+    );
+  });
+}
+
+/** The text `content` puts on the terminal, or `undefined` when it is neither text nor bytes. */
+function outputText(content: unknown, decoder: TextDecoder): string | undefined {
+  if (typeof content === 'string') return content;
+  if (content instanceof Uint8Array) return decoder.decode(content, { stream: true });
+  return undefined;
+}

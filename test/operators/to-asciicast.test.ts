@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { lastValueFrom, of, toArray } from 'rxjs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { toAsciicast } from '../../src/operators/to-asciicast.js';
+import { exec } from '../../src/sources/exec.js';
+import { chunk } from '../support/chunk.js';
+import { needs, requireTool, which } from '../support/system-tools.js';
+import { newTestScheduler } from '../support/test-scheduler.js';
+
+const EXIT = chunk(3, 0, true, { kind: 'exit' });
+
+describe('toAsciicast', () => {
+  it('writes the header at the first event, then one output line per chunk, in seconds from it (marbles)', () => {
+    const scheduler = newTestScheduler();
+    scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold('500ms a 249ms b 1249ms c 99ms (x|)', {
+        a: chunk(0, '\u001b[1;31mHello\u001b[0m\r\n'),
+        b: chunk(1, 'oops "quoted"\n', false, { kind: 'stderr' }),
+        c: chunk(2, new TextEncoder().encode('caf\u00e9\r\n')),
+        x: EXIT,
+      });
+      const cast = source.pipe(toAsciicast({ columns: 100, rows: 30, title: 'demo', scheduler }));
+      expectObservable(cast).toBe('500ms (ha) 246ms b 1249ms c 99ms |', {
+        h: '{"version":2,"width":100,"height":30,"timestamp":0,"title":"demo"}\n',
+        a: '[0,"o","\\u001b[1;31mHello\\u001b[0m\\r\\n"]\n',
+        b: '[0.25,"o","oops \\"quoted\\"\\n"]\n',
+        c: '[1.5,"o","café\\r\\n"]\n',
+      });
+      expectSubscriptions(source.subscriptions).toBe('^ 2099ms !');
+    });
+  });
+
+  it('keeps a character split between byte chunks whole, and times to the microsecond', () => {
+    const bytes = new TextEncoder().encode('é');
+    const scheduler = newTestScheduler();
+    scheduler.run(({ cold, expectObservable }) => {
+      const source = cold('a 1ms b|', { a: chunk(0, bytes.subarray(0, 1)), b: chunk(1, bytes.subarray(1)) });
+      expectObservable(source.pipe(toAsciicast({ scheduler }))).toBe('h 1ms b|', {
+        h: '{"version":2,"width":80,"height":24,"timestamp":0}\n',
+        b: '[0.002,"o","é"]\n',
+      });
+    });
+  });
+
+  it('gives the header alone for a source that ends with no event', async () => {
+    const lines = await lastValueFrom(of().pipe(toAsciicast({ columns: 10, rows: 5 }), toArray()));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ version: 2, width: 10, height: 5 });
+  });
+
+  it('checks its options before anything is subscribed', () => {
+    expect(() => toAsciicast({ columns: 0 })).toThrow(
+      'Expected the `columns` option to be a positive integer, got `0` (number)',
+    );
+    expect(() => toAsciicast({ title: 3 as unknown as string })).toThrow(
+      'Expected the `title` option to be a string, got `3` (number)',
+    );
+    expect(() => toAsciicast({ scheduler: {} as never })).toThrow(
+      'Expected the `scheduler` option to be a SchedulerLike',
+    );
+    expect(() => toAsciicast({ width: 80 } as never)).toThrow('Unknown `width` option');
+  });
+});
+
+const asciinema = requireTool('asciinema', which('asciinema'), 'apt-get install asciinema');
+
+describe.skipIf(asciinema === undefined || !needs('script'))('toAsciicast of a real terminal run', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'sluice-cast-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('writes a file that `asciinema cat` prints as the run printed it', async () => {
+    const size = { columns: 60, rows: 10 };
+    const lines = await lastValueFrom(
+      exec('sh', ['-c', 'printf "hello\\n"; printf "world\\n"'], { tty: size }).pipe(
+        toAsciicast({ ...size, title: 'hello world' }),
+        toArray(),
+      ),
+    );
+    const file = join(folder, 'run.cast');
+    writeFileSync(file, lines.join(''));
+    // `asciinema cat` reads its keys from /dev/tty: it runs on a terminal of its own, a sluice terminal run.
+    const printed = await lastValueFrom(
+      exec(asciinema as string, ['cat', file], { tty: size, timeoutMs: 10_000 }).pipe(toArray()),
+    );
+    const text = printed
+      .flatMap((event) => (event.kind === 'stdout' ? [event.content as string] : []))
+      .join('');
+    expect(text.replaceAll('\r\n', '\n')).toBe('hello\nworld\n');
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      version: 2,
+      width: 60,
+      height: 10,
+      title: 'hello world',
+    });
+  });
+});

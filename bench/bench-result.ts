@@ -73,4 +73,9 @@ export interface RunParams {
   readonly latencyLines: number;
   readonly fixtures: string;
   readonly tmp: string;
+  /**
+   * Runs of the measurements made of many short runs, when not their own count: `exec-runs*` (200;
+   * `exec-spans*` go through 100 span lifecycles per run) and `redis-memory` (1000 ended runs).
+   */
+  readonly manyRuns?: number;
 }

@@ -1,164 +1,28 @@
-// One run of one variant, in a fresh Node process: `tsx bench/child.ts '<RunParams as JSON>'`.
-// Prints one JSON line (a RunResult) on stdout; the runner parses the last line.
-import { join } from 'node:path';
+// Runs of variants in a fresh Node process: `tsx bench/child.ts '<RunParams as JSON>'` runs one
+// and prints its RunResult as one JSON line on stdout (the runner parses the last line);
+// `tsx bench/child.ts '[<RunParams>, …]'` runs several, one after the other in this process, and
+// prints the array of their results (the smoke test's batches of variants that change the process
+// for good, such as hiding `@opentelemetry/api`).
 import type { RunParams, RunResult } from './bench-result.js';
-import { timeThroughput } from './time-throughput.js';
+import { runVariant } from './variant.js';
 
-// Each group's module is imported only when one of its variants runs, so a raw baseline's
-// process never loads sluice (and starts faster).
-async function runVariant(params: RunParams): Promise<RunResult> {
-  const name = params.variant.replace(/@node$/, '');
-  // Tracing variants hide the OpenTelemetry API or register its SDK before sluice runs anything.
-  if (/^exec-(runs|spans|push-no-otel|iterable-no-otel)/.test(name)) {
-    await (await import('./trace-runs.js')).prepareTraceVariant(name);
-  }
-  // sluice loads execa and zod on first use: load them now, outside every measurement.
-  if (/^(exec-|kernel-|mcp-|cli-|latency-exec|slow-exec|slow-kernel|compose-|work-|cancel-)/.test(name)) {
-    await (await import('./warm-up.js')).warmUpSluice();
-  }
-  // The kernel variants also load the kernel (and run one stream) before the clock starts.
-  if (/^(kernel-|slow-kernel|mcp-)/.test(name)) await (await import('./warm-up.js')).warmUpKernel();
-  // The CLI variant also loads the CLI's `--json` path (and runs it once) before the clock starts.
-  if (name.startsWith('cli-')) await (await import('./warm-up.js')).warmUpCli();
-  // The MCP variant also loads the SDK (and its own zod use) before the clock starts.
-  if (name.startsWith('mcp-')) {
-    await import('@modelcontextprotocol/sdk/client/index.js');
-    await import('../src/mcp/index.js');
-  }
-  const throughput =
-    (await import('./throughput-raw.js')).rawThroughput[name] ??
-    (/^(exec|kernel|mcp|cli)-/.test(name)
-      ? (await import('./throughput-sluice.js')).sluiceThroughput[name]
-      : undefined);
-  if (throughput !== undefined) {
-    const read = () => throughput(params.command, params.args);
-    const first = await timeThroughput(read);
-    // The tracing variants count runs, not the command's lines (bench/trace-runs.ts).
-    if (/^exec-(runs|spans)/.test(name)) {
-      return { ...first, expectedLines: (await import('./trace-runs.js')).TRACE_COUNTS[name] };
-    }
-    // The same variant again in the same process: the per-line cost once V8 has optimized the
-    // path, beside the first run's, which also holds the JIT's warm-up (docs/benchmarks.md).
-    return { ...first, second: await timeThroughput(read) };
-  }
-  if (name.startsWith('latency-')) {
-    const latency = (await import('./latency.js')).latencyVariants[name];
-    if (latency !== undefined) return { latenciesUs: await latency(params.command, params.args) };
-  }
-  if (name.startsWith('slow-')) {
-    const { measureSlow, slowVariants } = await import('./slow-consumer.js');
-    const slow = slowVariants[name];
-    const side = join(params.tmp, `${name}.pid`);
-    if (slow !== undefined) {
-      return { slow: await measureSlow(slow, side, join(params.fixtures, 'flood.py'), params.slowMs) };
-    }
-  }
-  if (name.startsWith('compose-')) {
-    const { measureSlow } = await import('./slow-consumer.js');
-    const compose = (await import('./compose.js')).composeVariants[name];
-    const side = join(params.tmp, `${name}.pid`);
-    if (compose !== undefined) {
-      return { slow: await measureSlow(compose, side, join(params.fixtures, 'flood.py'), params.slowMs) };
-    }
-  }
-  if (name.startsWith('work-')) {
-    const { measureSlow } = await import('./slow-consumer.js');
-    const work =
-      name === 'work-effect' || name === 'work-zx'
-        ? (await import('./work-peers.js')).workPeerVariants[name]
-        : (await import('./work-per-line.js')).workVariants[name];
-    const side = join(params.tmp, `${name}.pid`);
-    if (work !== undefined) {
-      return { slow: await measureSlow(work, side, join(params.fixtures, 'flood.py'), params.slowMs) };
-    }
-  }
-  if (name === 'mcp-http-progress') {
-    const { measureMcpHttpProgress } = await import('./mcp-http.js');
-    // Its own span (the exchange, not the server's setup): the one its CPU figure covers too.
-    const {
-      lines = 0,
-      seconds,
-      cpuSeconds,
-    } = await measureMcpHttpProgress(params.command, params.args, 'memory');
-    return { lines, seconds, cpuSeconds };
-  }
-  if (name === 'cancel-mcp-http-resume') {
-    const { measureMcpHttpResume } = await import('./mcp-http.js');
-    return { cancelMs: await measureMcpHttpResume('memory', Math.max(10, params.reps * 3)) };
-  }
-  if (name === 'cancel-mcp') {
-    const { measureMcpCancel } = await import('./cancel-mcp.js');
-    return { cancelMs: await measureMcpCancel(join(params.fixtures, 'group-term.sh'), params.reps) };
-  }
-  if (name.startsWith('cancel-') && name !== 'cancel-mcp') {
-    const { measureCancel } = await import('./cancel.js');
-    const fixture = name.startsWith('cancel-term')
-      ? 'group-term.sh'
-      : name.startsWith('cancel-ignore-term')
-        ? 'group-ignore-term.sh'
-        : 'daemon-term.sh';
-    const containment = name.endsWith('-cgroup') ? 'cgroup' : 'group';
-    return { cancelMs: await measureCancel(join(params.fixtures, fixture), params.reps, containment) };
-  }
-  if (name === 'spawn-group' || name === 'spawn-cgroup') {
-    const { measureSpawn } = await import('./cancel.js');
-    return {
-      cancelMs: await measureSpawn(
-        Math.max(20, params.reps * 4),
-        name === 'spawn-cgroup' ? 'cgroup' : 'group',
-      ),
-    };
-  }
-  if (name.startsWith('redis-')) {
-    await (await import('./warm-up.js')).warmUpSluice();
-    const redis = await import('./redis.js');
-    if (name === 'redis-throughput')
-      return redis.measureRedisThroughput(params.tmp, Math.min(params.lines, 500_000));
-    if (name === 'redis-latency') {
-      return redis.measureRedisLatency(join(params.fixtures, 'ticker.mjs'), params.latencyLines, 1);
-    }
-    if (name === 'redis-cluster-throughput')
-      return redis.measureRedisThroughput(params.tmp, Math.min(params.lines, 500_000), true);
-    if (name === 'redis-cluster-latency') {
-      return redis.measureRedisLatency(join(params.fixtures, 'ticker.mjs'), params.latencyLines, 1, true);
-    }
-    if (name === 'redis-cluster-failover') return redis.measureRedisClusterFailover(Math.max(1, params.reps));
-    if (name === 'redis-memory') return redis.measureRedisMemory(1000, 100);
-    if (name === 'redis-mcp-http-progress') {
-      const mcp = await import('./mcp-http.js');
-      const lines = Math.min(params.lines, 500_000);
-      const file = await mcp.redisProgressFile(params.tmp, lines);
-      return mcp.measureMcpHttpProgress('cat', [file], 'redis', lines);
-    }
-    if (name === 'redis-mcp-http-resume') {
-      const { measureMcpHttpResume } = await import('./mcp-http.js');
-      return { cancelMs: await measureMcpHttpResume('redis', Math.max(10, params.reps * 3)) };
-    }
-    if (name === 'redis-mcp-http-cancel') {
-      const { measureMcpHttpCancel } = await import('./mcp-http.js');
-      const times = await measureMcpHttpCancel(
-        join(params.fixtures, 'group-term.sh'),
-        Math.max(5, params.reps * 3),
-      );
-      return { cancelMs: times };
-    }
-    if (name === 'redis-cancel') return redis.measureRedisCancel(Math.max(5, params.reps * 3));
-    if (name === 'redis-web-cancel') {
-      const { measureRedisWebCancel } = await import('./redis-web.js');
-      return measureRedisWebCancel(join(params.fixtures, 'group-term.sh'), Math.max(5, params.reps * 3));
-    }
-  }
-  throw new Error(`unknown variant ${params.variant}`);
+const params = JSON.parse(process.argv[2] ?? '{}') as RunParams | RunParams[];
+
+async function runAll(): Promise<RunResult | RunResult[]> {
+  if (!Array.isArray(params)) return runVariant(params);
+  const results: RunResult[] = [];
+  for (const one of params) results.push(await runVariant(one));
+  return results;
 }
 
-const params = JSON.parse(process.argv[2] ?? '{}') as RunParams;
-runVariant(params).then(
+runAll().then(
   (result) => {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     process.exit(0);
   },
   (error: unknown) => {
-    process.stderr.write(`${params.variant}: ${error instanceof Error ? error.stack : String(error)}\n`);
+    const names = Array.isArray(params) ? params.map((one) => one.variant).join(', ') : params.variant;
+    process.stderr.write(`${names}: ${error instanceof Error ? error.stack : String(error)}\n`);
     process.exit(1);
   },
 );

@@ -1,15 +1,13 @@
 // Two builds side by side in ONE process: `npx tsx bench/compare-builds.ts <other checkout>
 // [rounds] [variants, comma-separated] [lines]`, e.g. `npx tsx bench/compare-builds.ts /tmp/main 6
-// readline-iterator,exec-push,exec-iterable,kernel-stream` (the other checkout needs node_modules;
-// a symlink to this one's will do). Both builds' bench modules are loaded (each its own copy of
+// exec-push,exec-iterable,kernel-stream,cli-json` (the other checkout needs node_modules; a
+// symlink to this one's will do; docs/benchmarks.md, "Comparing a change with `main`"). Both builds' bench modules are loaded (each its own copy of
 // sluice, one rxjs) and warmed up; then each round runs every variant once per build, the builds'
 // order alternating from round to round, on `cat` of `lines` 60-byte lines. It prints, per variant
 // and build, the CPU time per line of this process (user + system; `cat`'s is not counted) for
 // every round and the median, and the median wall-clock rate. On a shared machine the CPU figures,
-// compared within a round, are the steady ones (docs/benchmarks.md). Each build runs its own bench
-// modules: a build from 2026-12-04 (second night) on keeps one kernel host for every round of
-// `kernel-stream`, an older one makes a host per round, so that variant compares more than the
-// library between those two.
+// compared within a round, are the steady ones. Each build runs its own bench modules, so a
+// change to a variant's own code compares more than the library.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -23,7 +21,7 @@ const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const [other, roundsArg = '6', variantsArg, linesArg = '2000000'] = process.argv.slice(2);
 if (other === undefined)
   throw new Error('usage: compare-builds.ts <other checkout> [rounds] [variants] [lines]');
-const variants = (variantsArg ?? 'readline-iterator,exec-push,exec-iterable,kernel-stream').split(',');
+const variants = (variantsArg ?? 'readline-iterator,exec-push,exec-iterable,kernel-stream,cli-json').split(',');
 const builds = { this: ROOT, other: resolve(other) };
 
 async function load(root: string): Promise<Record<string, ThroughputVariant>> {

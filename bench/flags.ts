@@ -4,8 +4,8 @@ export interface BenchFlags {
   readonly json: boolean;
   /** Also write the JSON lines to this file (with the table on stdout). */
   readonly jsonFile: string | undefined;
-  /** Tiny sizes, one run each: the smoke test's mode. */
-  readonly quick: boolean;
+  /** Which sizes the unset flags take: `quick` (tiny, a check that the runner works), the default, or `full`. */
+  readonly profile: 'quick' | 'default' | 'full';
   /** Lines the throughput producers write. */
   readonly lines: number;
   /** Runs of each throughput variant (the median is reported). */
@@ -20,18 +20,37 @@ export interface BenchFlags {
   readonly startRuns: number;
   /** How many benchmark children run at once (default 1; `--quick` 3: its figures are only a smoke test). */
   readonly parallel: number;
-  /** Only variants whose name matches this regular expression (the summary then lacks ratios). */
+  /** Only variants whose name matches this regular expression (the targets of the others read "not run"). */
   readonly only: RegExp | undefined;
 }
 
-const HELP = `usage: npm run bench -- [--json] [--quick] [--lines N] [--runs N] [--latency-lines N]
+const HELP = `usage: npm run bench -- [--json] [--full | --quick] [--lines N] [--runs N] [--latency-lines N]
                         [--slow-ms MS] [--reps N] [--start-runs N] [--parallel N]
                         [--only REGEX]
                         [--json-file FILE]`;
 
 /**
- * Parses the runner's flags (`--lines 500000`, `--lines=500000`). `--quick` sets small defaults
- * that explicit flags still override. Throws a `TypeError` naming a bad flag.
+ * The sizes of each profile: the default fits the whole catalogue in about five minutes on two
+ * cores; `--full` takes the long runs (about three times as long), whose medians move less;
+ * `--quick` only checks that every variant runs (its figures mean nothing).
+ */
+const PROFILES = {
+  quick: { lines: 20_000, runs: 1, latencyLines: 60, slowMs: 500, reps: 1, startRuns: 1, parallel: 3 },
+  default: {
+    lines: 500_000,
+    runs: 3,
+    latencyLines: 1000,
+    slowMs: 1500,
+    reps: 5,
+    startRuns: 10,
+    parallel: 1,
+  },
+  full: { lines: 2_000_000, runs: 7, latencyLines: 1500, slowMs: 3000, reps: 7, startRuns: 30, parallel: 1 },
+} as const;
+
+/**
+ * Parses the runner's flags (`--lines 500000`, `--lines=500000`). `--full` and `--quick` choose
+ * the sizes of the flags left unset. Throws a `TypeError` naming a bad flag.
  *
  * @example
  * ```ts
@@ -49,14 +68,17 @@ export function parseFlags(argv: readonly string[]): BenchFlags {
     const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
     if (!match) throw new TypeError(`Unexpected argument \`${arg}\`\n${HELP}`);
     const [, name = '', inline] = match;
-    if (name === 'json' || name === 'quick') given.set(name, 'true');
+    if (name === 'json' || name === 'quick' || name === 'full') given.set(name, 'true');
     else {
       const value = inline ?? argv[++index];
       if (value === undefined) throw new TypeError(`Expected a value after \`--${name}\``);
       given.set(name, value);
     }
   }
-  const quick = given.has('quick');
+  if (given.has('quick') && given.has('full'))
+    throw new TypeError('Expected `--quick` or `--full`, not both');
+  const profile = given.delete('quick') ? 'quick' : given.delete('full') ? 'full' : 'default';
+  const sizes = PROFILES[profile];
   const count = (name: string, fallback: number, minimum = 1): number => {
     const raw = given.get(name);
     given.delete(name);
@@ -69,14 +91,14 @@ export function parseFlags(argv: readonly string[]): BenchFlags {
   };
   const flags: BenchFlags = {
     json: given.delete('json'),
-    quick: given.delete('quick'),
-    lines: count('lines', quick ? 20_000 : 2_000_000),
-    runs: count('runs', quick ? 1 : 7),
-    latencyLines: count('latency-lines', quick ? 60 : 1500, 30),
-    slowMs: count('slow-ms', quick ? 500 : 3000, 50),
-    reps: count('reps', quick ? 1 : 7),
-    startRuns: count('start-runs', quick ? 1 : 30),
-    parallel: count('parallel', quick ? 3 : 1),
+    profile,
+    lines: count('lines', sizes.lines),
+    runs: count('runs', sizes.runs),
+    latencyLines: count('latency-lines', sizes.latencyLines, 30),
+    slowMs: count('slow-ms', sizes.slowMs, 50),
+    reps: count('reps', sizes.reps),
+    startRuns: count('start-runs', sizes.startRuns),
+    parallel: count('parallel', sizes.parallel),
     jsonFile: given.get('json-file'),
     only: given.has('only') ? new RegExp(given.get('only') as string) : undefined,
   };

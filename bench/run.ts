@@ -10,12 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { aggregate, type BenchEntry } from './aggregate.js';
 import type { RunParams, RunResult } from './bench-result.js';
 import { CATALOG, type VariantSpec } from './catalog.js';
-import { type BenchFlags, parseFlags } from './flags.js';
+import { parseFlags } from './flags.js';
 import { bundleSluice, measureImport } from './import-cost.js';
 import { writeLinesFile } from './line-format.js';
 import { prepareStart, timeProcess } from './start.js';
 import { summarize } from './summary.js';
 import { renderTable } from './table.js';
+import { producerOf } from './variant.js';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH);
@@ -55,19 +56,6 @@ function runChild(params: RunParams): Promise<RunResult> {
   });
 }
 
-function producer(spec: VariantSpec, flags: BenchFlags, file: string): Pick<RunParams, 'command' | 'args'> {
-  if (spec.group === 'latency') {
-    return {
-      command: process.execPath,
-      args: [join(FIXTURES, 'ticker.mjs'), String(flags.latencyLines), '2'],
-    };
-  }
-  if (spec.producer === 'node') {
-    return { command: process.execPath, args: [join(FIXTURES, 'lines.mjs'), String(flags.lines)] };
-  }
-  return { command: 'cat', args: [file] };
-}
-
 async function main(): Promise<void> {
   const flags = parseFlags(process.argv.slice(2));
   const selected = CATALOG.filter((spec) => flags.only === undefined || flags.only.test(spec.name));
@@ -95,7 +83,7 @@ async function main(): Promise<void> {
     const inChild = (spec: VariantSpec) => () =>
       runChild({
         variant: spec.name,
-        ...producer(spec, flags, file),
+        ...producerOf(spec, flags, file),
         lines: flags.lines,
         slowMs: flags.slowMs,
         reps: flags.reps,

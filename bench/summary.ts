@@ -9,6 +9,8 @@ export interface TargetCheck {
   readonly ratio: number | null;
   readonly op: '>=' | '<=';
   readonly limit: number;
+  /** False when a variant it compares was not run (`--only`): the target is then neither met nor missed. */
+  readonly ran: boolean;
   readonly met: boolean;
   readonly means: string;
 }
@@ -17,8 +19,14 @@ export interface TargetCheck {
 export interface BenchSummary {
   readonly ratios: Record<string, number | null>;
   readonly targets: Record<string, TargetCheck>;
+  /** Targets whose variants ran and whose ratio misses its limit (or is missing: a variant failed). */
   readonly missed: readonly string[];
+  /** Targets left out because a variant they compare was not selected. */
+  readonly notRun: readonly string[];
 }
+
+/** A figure or ratio: `null` when a variant ran but gave none (it failed), `undefined` when it did not run. */
+type Figure = number | null | undefined;
 
 /** The slow consumer's allowed lead: `bufferSize` chunks + 128 KiB. */
 export const LEAD_LIMIT_BYTES = SLOW_BUFFER_SIZE * LINE_BYTES + 128 * 1024;
@@ -71,7 +79,8 @@ const HOT_PATH = [
 
 /**
  * Computes the ratios between variants of the same run and checks the targets (docs/benchmarks.md).
- * A ratio whose variants did not run (or failed) is `null`, and its target counts as missed.
+ * A ratio whose variants did not run (or failed) is `null`; its target counts as missed when a
+ * variant failed, and as not run when a variant was not selected.
  *
  * @example
  * ```ts
@@ -79,21 +88,29 @@ const HOT_PATH = [
  * ```
  */
 export function summarize(entries: readonly BenchEntry[]): BenchSummary {
-  const figure = (name: string, key: string): number | null => {
-    const value = entries.find((entry) => entry.name === name)?.[key];
+  const figure = (name: string, key: string): Figure => {
+    const entry = entries.find((candidate) => candidate.name === name);
+    if (entry === undefined) return undefined;
+    const value = entry[key];
     return typeof value === 'number' && Number.isFinite(value) ? value : null;
   };
-  const div = (a: number | null, b: number | null) =>
-    a === null || b === null || b === 0 ? null : Number((a / b).toFixed(3));
+  const div = (a: Figure, b: Figure): Figure =>
+    a === undefined || b === undefined
+      ? undefined
+      : a === null || b === null || b === 0
+        ? null
+        : Number((a / b).toFixed(3));
   const rate = (name: string) => figure(name, 'linesPerSec');
   const secondRate = (name: string) => figure(name, 'secondLinesPerSec');
-  const diff = (a: number | null, b: number | null) => (a === null || b === null ? null : a - b);
+  const diff = (a: Figure, b: Figure): Figure =>
+    a === undefined || b === undefined ? undefined : a === null || b === null ? null : a - b;
   // The median over rounds of one variant's wall time (or another per-round figure) over another's
   // in the same round: rounds run back to back, so a machine that gets busier or quieter shifts
   // both sides alike.
-  const paired = (a: string, b: string, key = 'wallMsRuns'): number | null => {
-    const runsOf = (name: string) => entries.find((entry) => entry.name === name)?.[key];
-    const [left, right] = [runsOf(a), runsOf(b)];
+  const paired = (a: string, b: string, key = 'wallMsRuns'): Figure => {
+    const [entryA, entryB] = [a, b].map((name) => entries.find((entry) => entry.name === name));
+    if (entryA === undefined || entryB === undefined) return undefined;
+    const [left, right] = [entryA[key], entryB[key]];
     if (!Array.isArray(left) || !Array.isArray(right) || left.length === 0) return null;
     const ratios = left.flatMap((value, index) => {
       const other = right[index];
@@ -102,7 +119,7 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
     return ratios.length === 0 ? null : Number(quantile(ratios, 0.5).toFixed(3));
   };
 
-  const ratios: Record<string, number | null> = {
+  const figures: Record<string, Figure> = {
     ...Object.fromEntries(
       HOT_PATH.flatMap(({ name, variant, baseline }) => [
         [name, div(rate(variant), rate(baseline))],
@@ -221,11 +238,13 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
       figure('start-execa-script', 'medianCpuMs'),
     ),
   };
+  const ratios = Object.fromEntries(Object.entries(figures).map(([name, value]) => [name, value ?? null]));
   const targets: Record<string, TargetCheck> = {};
   const target = (name: string, op: TargetCheck['op'], limit: number, means: string) => {
     const ratio = ratios[name] ?? null;
+    const ran = figures[name] !== undefined;
     const met = ratio !== null && (op === '>=' ? ratio >= limit : ratio <= limit);
-    targets[name] = { ratio, op, limit, met, means };
+    targets[name] = { ratio, op, limit, ran, met, means };
   };
   for (const { name, limit, means } of HOT_PATH) target(name, '>=', limit, means);
   for (const { name, limit, means } of HOT_PATH) {
@@ -288,8 +307,12 @@ export function summarize(entries: readonly BenchEntry[]): BenchSummary {
     1,
     'MCP over HTTP: cancel on another instance → group gone ≤ 100 ms (median)',
   );
-  const missed = Object.entries(targets)
-    .filter(([, check]) => !check.met)
-    .map(([name]) => name);
-  return { ratios, targets, missed };
+  const names = (keep: (check: TargetCheck) => boolean) =>
+    Object.entries(targets).flatMap(([name, check]) => (keep(check) ? [name] : []));
+  return {
+    ratios,
+    targets,
+    missed: names((check) => check.ran && !check.met),
+    notRun: names((check) => !check.ran),
+  };
 }

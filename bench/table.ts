@@ -176,7 +176,7 @@ export function renderTable(entries: readonly BenchEntry[], summary: BenchSummar
         t.means,
         t.ratio === null ? '—' : t.ratio.toFixed(2),
         `${t.op} ${t.limit}`,
-        t.met ? 'yes' : '**no**',
+        t.ran ? (t.met ? 'yes' : '**no**') : 'not run',
       ]),
     ),
   );

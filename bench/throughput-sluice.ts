@@ -4,7 +4,6 @@ import { coalesce, type ExecEvent, exec, onChunk, toAsyncIterable } from '../src
 import type { ExtensionApi } from '../src/kernel/index.js';
 import { countProgressLines } from './count-progress-lines.js';
 import type { ThroughputVariant } from './throughput-raw.js';
-import { traceRunVariants } from './trace-runs.js';
 
 const isLine = (event: ExecEvent) => event.kind === 'stdout';
 const quiet = { warn() {} };
@@ -91,7 +90,7 @@ export const sluiceThroughput: Record<string, ThroughputVariant> = {
   /**
    * A streaming `exec` hostcall through the kernel's host and an extension's bridge, `for await`.
    * The first run makes the host and connects the extension; a second run in the same process is
-   * a second stream of them, as a long-lived host serves many (docs/benchmarks.md, Methodology).
+   * a second stream of them, as a long-lived host serves many (docs/benchmarks.md, "Method").
    */
   'kernel-stream': async (command, args) => {
     kernelApi ??= await connectBenchExtension();
@@ -128,5 +127,4 @@ export const sluiceThroughput: Record<string, ThroughputVariant> = {
     sluiceThroughput['exec-push']?.(command, args) ?? Promise.resolve(0),
   'exec-iterable-no-otel': (command, args) =>
     sluiceThroughput['exec-iterable']?.(command, args) ?? Promise.resolve(0),
-  ...traceRunVariants,
 };

@@ -54,8 +54,7 @@ export class PullQueue<T> {
   readonly #waiters = new RingQueue<Waiter<T>>();
   #subscription: Subscription | undefined;
   #ending: QueueEnding | undefined;
-  // Flags are tested with `=== true`, one comparison where a bare test is ten (docs/benchmarks.md,
-  // "Young arrays, and flags tested against `true`").
+  // Flags are tested with `=== true` (docs/performance.md, "Flags tested against `true`").
   #finished = false;
 
   constructor(source: Observable<T>, bufferSize: number, overfill?: Overfill) {

@@ -7,8 +7,8 @@ const MAX_BATCH = 64 * 1024;
 /**
  * Writes NDJSON lines to a stream in batches: the lines given during one turn of the event loop
  * (the frames of one read of the command, typically) go out as one `write()`, and a batch that
- * reaches 64 KiB goes out at once. One `write()` per line was 86 % of `sluice exec --json`'s CPU
- * profile (docs/benchmarks.md).
+ * reaches 64 KiB goes out at once: a `write()` per line would cost more than the rest of
+ * `sluice exec --json` (docs/performance.md, "`--json` without a queue of its own").
  *
  * Backpressure is the stream's: while its buffer is full, {@link NdjsonWriter.write} returns a
  * promise that settles on `'drain'` (or `'close'`/`'error'`, so a reader that went away never

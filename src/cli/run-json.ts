@@ -53,7 +53,7 @@ export async function runJson(run: CliExecCommand, io: CliStreams, signal?: Abor
     out.write(encodeFrame({ callId: run.callId, outcome }, codec));
   const textFrame = textFrameEncoder(run.callId, codec);
   // `mapDirect`: without a stall timeout, `exec` pushes its lines straight into `onChunk`'s queue
-  // (no queue of its own and no subscriber chain per line: docs/benchmarks.md, "`--json` without a
+  // (no queue of its own and no subscriber chain per line: docs/performance.md, "`--json` without a
   // queue of its own").
   const events = exec(run.file, run.args, { reject: true, ...cliExecOptions(run, signal) }).pipe(
     mapDirect(execEventToChunk),

@@ -10,16 +10,16 @@ const TEXT = '\u0000sluice-text-frame\u0000';
  * Text that `JSON.stringify` writes unchanged between its quotes, but for one trailing `\n`: no
  * control character, `"`, `\\` or UTF-16 surrogate (a lone one is escaped; a pair is checked
  * by `JSON.stringify` too, not worth telling apart here). Such a line's JSON is put in with one
- * regular-expression test instead of a `JSON.stringify` (a third of its cost), and with the quotes
- * and the escaped newline folded into the frame's constant parts: each part is one more piece to
- * copy when a batch of frames is written (docs/benchmarks.md).
+ * regular-expression test instead of a `JSON.stringify`, and with the quotes and the escaped
+ * newline folded into the frame's constant parts: each part is one more piece to copy when a
+ * batch of frames is written (docs/performance.md, "`--json` without a queue of its own").
  */
 const PLAIN_LINE = /^[^\u0000-\u001f"\\\ud800-\udfff]*\n?$/;
 
 /**
  * `parts` as flat strings: a string built by `+` or sliced from another is a tree V8 walks on
- * every copy, and each frame's constant parts are copied into every batch (about half the cost of
- * writing a batch, measured: docs/benchmarks.md). `join` builds a flat copy.
+ * every copy, and each frame's constant parts are copied into every batch (docs/performance.md,
+ * "`--json` without a queue of its own"). `join` builds a flat copy.
  */
 function flat(...parts: string[]): string[] {
   return parts.map((part) => [part, ''].join(''));

@@ -7,7 +7,7 @@ const SINK = Symbol.for('sluice.directSink');
  * the producer may push into it instead of calling `subscriber.next` per value, and follows its
  * `demand` (the queue's valve). What it saves is a second queue on the hot path: `exec` keeps the
  * lines of the read in hand in its own queue while the consumer is paused; with a direct sink
- * they wait in the consumer's queue instead, once (docs/benchmarks.md). Ending, errors and
+ * they wait in the consumer's queue instead, once (docs/performance.md, "One queue on the hot path"). Ending, errors and
  * teardown still go through the subscriber. Internal: not exported from the package.
  */
 export interface DirectSink<T> {

@@ -1,7 +1,7 @@
 /**
  * A `Map` that answers a `get` of the key it was last asked for without looking it up again. The
  * kernel asks its maps for the same extension and the same call for every chunk of a stream, and
- * a hash lookup costs more time than its few instructions suggest (docs/benchmarks.md, "One call
+ * a hash lookup costs more time than its few instructions suggest (docs/performance.md, "One call
  * target per call site"). Every `set`, `delete` and `clear` forgets the last answer, so it is never
  * stale. Keys compare with `===`: a `NaN` key is simply looked up each time. (Internal.)
  *
@@ -14,8 +14,7 @@
  * ```
  */
 export class LastHitMap<K, V> extends Map<K, V> {
-  // Flags are tested with `=== true`, one comparison where a bare test is ten (docs/benchmarks.md,
-  // "Young arrays, and flags tested against `true`").
+  // Flags are tested with `=== true` (docs/performance.md, "Flags tested against `true`").
   #remembered = false;
   #key: K | undefined;
   #value: V | undefined;

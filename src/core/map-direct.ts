@@ -26,7 +26,7 @@ export function mapDirect<T, R>(project: (value: T) => R): OperatorFunction<T, R
 /**
  * The direct sink `mapDirect` offers above: a class, not an object of closures made per
  * subscription, so that the producer's call site sees one `push` for every stream and V8's
- * optimized code holds for the next one (docs/benchmarks.md, "One call target per call site").
+ * optimized code holds for the next one (docs/performance.md, "One call target per call site").
  */
 class MappedSink<T, R> implements DirectSink<T> {
   readonly demand: Demand;

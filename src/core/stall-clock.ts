@@ -33,8 +33,7 @@ export class StallClock {
   readonly #ms: number;
   readonly #onStall: () => void;
   #timer: Subscription | undefined;
-  // Flags are tested with `=== true`, one comparison where a bare test is ten (docs/benchmarks.md,
-  // "Young arrays, and flags tested against `true`").
+  // Flags are tested with `=== true` (docs/performance.md, "Flags tested against `true`").
   #running = false;
   #since = 0;
 

@@ -22,7 +22,7 @@ export interface QueueStore<T> {
  * water marks and the store are read once, when the queue is made. `deliver` and `finish` are
  * called as methods of this object, each time: a class whose methods they are gives their call
  * sites one function for all its instances, and V8's optimized code then survives a new stream
- * (docs/benchmarks.md, "One call target per call site"). An object literal of arrow functions
+ * (docs/performance.md, "One call target per call site"). An object literal of arrow functions
  * works as well.
  */
 export interface DemandQueueOptions<T> {
@@ -85,8 +85,7 @@ export class DemandQueue<T> {
   readonly #ends: DemandQueueOptions<T>;
   readonly #outlet: QueueOutlet | undefined;
   #ending: QueueEnding | undefined;
-  // Flags are tested with `=== true`, one comparison where a bare test is ten (docs/benchmarks.md,
-  // "Young arrays, and flags tested against `true`").
+  // Flags are tested with `=== true` (docs/performance.md, "Flags tested against `true`").
   #done = false;
   #draining = false;
   #stopOutlet: (() => void) | undefined;
@@ -101,7 +100,7 @@ export class DemandQueue<T> {
       outlets.length === 0 ? undefined : outlets.reduce((both, next) => new BothOutlets(both, next));
     // Written a second time, as the end of the queue writes them: V8 takes a field written once for
     // a constant and optimizes on it, and the first queue to end would throw that code away for
-    // every queue (docs/benchmarks.md, "Code that survives the end of a stream").
+    // every queue (docs/performance.md, "Code that survives the end of a stream").
     this.#ending = undefined;
     this.#done = false;
     // An outlet that opens lets values out; one that closes needs only the valve's check, which

@@ -7,8 +7,7 @@ import { Credit } from './credit.js';
  * is left, as with `Credit`. The kernel's host channel uses both, in one outlet — a chunk moves to
  * the scheduler against the extension's pulls and occupies its slot until the extension got it
  * (docs/protocol.md). One outlet, not a `Credit` beside an `InFlight`: each chunk then asks one
- * outlet whether it may go, not two through a third (docs/benchmarks.md, "Fewer steps per chunk,
- * and where a first run's time goes").
+ * outlet whether it may go, not two through a third (docs/performance.md, "Fewer steps per chunk").
  *
  * @example
  * ```ts

@@ -16,7 +16,7 @@ export interface QueueOutlet {
   /**
    * Calls `queue.drain()` after every change of the above; returns a function that stops. The
    * outlet holds the queue, not a closure made per queue: its call site then sees one function for
-   * every queue, and V8's optimized code survives a new stream (docs/benchmarks.md, "One call
+   * every queue, and V8's optimized code survives a new stream (docs/performance.md, "One call
    * target per call site").
    */
   watch(queue: OutletListener): () => void;

@@ -34,7 +34,7 @@ export class RingQueue<T> {
   /** Appends `value`; always `true` (the store contract of {@link DemandQueue}). */
   push(value: T): boolean {
     // Locals rather than repeated field reads: every stream inlines these two methods for each
-    // value, where their size counts (docs/benchmarks.md, "Smaller hot functions").
+    // value, where their size counts (docs/performance.md, "Smaller hot functions").
     const size = this.#size;
     if (size === this.#items.length) this.#grow();
     this.#items[(this.#head + size) & this.#mask] = value;
@@ -46,11 +46,10 @@ export class RingQueue<T> {
    * Removes and returns the oldest value, or `undefined` when empty. The value that empties the
    * queue lets its array go, and the next push makes a new one. An array that has lived long is
    * in V8's old generation, and every young value stored into it costs a call of the write
-   * barrier (about 50 instructions); a new array is young, and a store into it costs a test. A
+   * barrier; a new array is young, and a store into it costs a test. A
    * queue that empties once per pipe read or per window of chunks makes one array for each, and
    * saves a call per value. The array is made at the next push, not when the queue empties: an
-   * empty queue holds no array for a scavenge to copy (docs/benchmarks.md, "Young arrays, and
-   * flags tested against `true`").
+   * empty queue holds no array for a scavenge to copy (docs/performance.md, "Young arrays").
    */
   shift(): T | undefined {
     const size = this.#size;

@@ -44,13 +44,12 @@ export function connectExtension(
       return `${extensionId}:hc-${counter}`;
     });
   // The ids are internalized, so that the host and the bridge find a call by comparing addresses
-  // (docs/benchmarks.md, "Ids V8 compares by address"); what is no function or no string is
+  // (docs/performance.md, "Ids V8 compares by address"); what is no function or no string is
   // passed on as it is, for `createBridge` and the host to refuse.
   const callIds = typeof nextId === 'function' ? () => internalized(nextId()) : nextId;
   const id = internalized(extensionId);
   // The bridge comes first, so that the host delivers to its in-process entry itself, with no
-  // closure in between called for every chunk (docs/benchmarks.md, "Fewer steps per chunk, and
-  // where a first run's time goes"); it sends, pulls and cancels through the connection made for
+  // closure in between called for every chunk (docs/performance.md, "Fewer steps per chunk"); it sends, pulls and cancels through the connection made for
   // it (once per call or per half window, not per chunk). The host built these outcomes itself:
   // the entry does not decode a stream's chunks with zod.
   let connection: HostConnection | undefined;

@@ -123,7 +123,7 @@ export function createBridge(options: BridgeOptions): Bridge {
  * The bridge's in-process entry (see {@link inProcessDelivery}). Most of a streaming call's
  * outcomes are a chunk around a scalar (a line): it needs no decode and no renaming, so it goes
  * straight to its stream, which checks its sequence — what `complete` does with it, minus the steps
- * that would change nothing (docs/benchmarks.md, "`--json` without a queue of its own"). Anything
+ * that would change nothing (docs/performance.md, "`--json` without a queue of its own"). Anything
  * else goes to `complete`.
  */
 function inProcessEntry(
@@ -140,7 +140,7 @@ function inProcessEntry(
 /**
  * A stream's way back to its bridge: methods, not closures made per stream, so that the stream's
  * call sites see one function for every stream and V8's optimized code holds for the next one
- * (docs/benchmarks.md, "One call target per call site").
+ * (docs/performance.md, "One call target per call site").
  */
 class StreamLink implements HostcallStreamLink {
   readonly prefetch: number;
@@ -186,7 +186,7 @@ function readCallIds(options: BridgeOptions): () => string {
  * An outcome's value or chunk in TypeScript's names (docs/protocol.md, "Names on the wire"). The
  * renamed outcome is built anew rather than spread and overwritten: an overwrite makes V8 treat the
  * field as changing in every outcome of that shape, and throws away the optimized code of the whole
- * stream path at its last chunk (docs/benchmarks.md, "Code that survives the end of a stream").
+ * stream path at its last chunk (docs/performance.md, "Code that survives the end of a stream").
  */
 function inTypeScriptNames(outcome: HostcallOutcome): HostcallOutcome {
   if (outcome.type === 'success' && typeof outcome.value === 'object' && outcome.value !== null) {

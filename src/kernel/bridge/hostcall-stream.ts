@@ -23,7 +23,7 @@ interface Waiter {
  * waiter it saw, and the whole delivery path compiled around it is thrown away at the next one
  * ("wrong call target"), then compiled again: in some first runs twice. Every waiter of every
  * stream is resolved through the one call here, which V8 soon sees with many targets and compiles
- * as a plain call (docs/benchmarks.md, "One call for every waiter").
+ * as a plain call (docs/performance.md, "One call for every waiter").
  */
 function resolveWaiter(waiter: Waiter, result: IteratorResult<JsonValue, undefined>): void {
   waiter.resolve(result);
@@ -91,8 +91,7 @@ export class HostcallStream
   readonly #gate = new Valve();
   #consumer: 'iterator' | 'observable' | undefined;
   #sink: Subscriber<ChunkEvent<JsonValue>> | undefined;
-  // Flags are tested with `=== true`, one comparison where a bare test is ten (docs/benchmarks.md,
-  // "Young arrays, and flags tested against `true`").
+  // Flags are tested with `=== true` (docs/performance.md, "Flags tested against `true`").
   #sinkDemandless = false;
   /** No more outcomes are taken (final chunk, error, sequence error, or released). */
   #settled = false;
@@ -108,7 +107,7 @@ export class HostcallStream
     this.callId = callId;
     this.#link = link;
     // The fields the end of the stream writes, written a second time so that V8 does not take them
-    // for constants (docs/benchmarks.md, "Code that survives the end of a stream").
+    // for constants (docs/performance.md, "Code that survives the end of a stream").
     this.#settled = false;
     this.#released = false;
     this.#ending = undefined;
@@ -125,7 +124,7 @@ export class HostcallStream
   deliver(outcome: HostcallOutcome): void {
     if (this.#settled === true) return;
     // The next chunk in order, the case of nearly every outcome, is all this method holds: it runs
-    // for every chunk, inlined into the host's delivery, where its size counts (docs/benchmarks.md,
+    // for every chunk, inlined into the host's delivery, where its size counts (docs/performance.md,
     // "Smaller hot functions").
     if (outcome.type === 'streamChunk' && outcome.sequence === this.#expected) this.#accept(outcome);
     else this.#deliverOther(outcome);
@@ -160,7 +159,7 @@ export class HostcallStream
       if (this.#outstanding + chunks.size <= this.#link.prefetch >> 1) this.#topUp();
       // The result is made at the call, not taken from a helper: V8 then sees that it is no
       // thenable and resolves it inline, rather than calling `Promise.resolve`'s builtin for every
-      // chunk (docs/benchmarks.md, "Fewer steps per chunk, and where a first run's time goes").
+      // chunk (docs/performance.md, "Fewer steps per chunk").
       return end ? Promise.resolve(DONE) : Promise.resolve({ value: event.chunk, done: false });
     }
     const ending = this.#ending;
@@ -200,7 +199,7 @@ export class HostcallStream
     // here), and the consumer's next `next()` looks at it. One handed straight out may leave it
     // half empty. The test is made here, where every stream's first chunk goes (to its first
     // `next()`), not on a count that comes low only now and then: a call V8 has not seen made when
-    // it optimizes this path would throw that code away mid-stream (docs/benchmarks.md, "One call
+    // it optimizes this path would throw that code away mid-stream (docs/performance.md, "One call
     // target per call site").
     if (this.#put(event)) this.#topUp();
   }

@@ -17,7 +17,7 @@ export function isScalarChunk(outcome: HostcallOutcome): outcome is HostcallStre
   if (outcome.type !== 'streamChunk') return false;
   const { chunk, sequence } = outcome;
   // A line first, and the rest in a function of its own: this runs for every chunk of a stream,
-  // inlined into the scheduler's turn, where its size counts (docs/benchmarks.md, "Smaller hot
+  // inlined into the scheduler's turn, where its size counts (docs/performance.md, "Smaller hot
   // functions").
   return (
     (typeof chunk === 'string' || isOtherScalar(chunk)) &&

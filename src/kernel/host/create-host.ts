@@ -132,7 +132,7 @@ function routeDeliveries(
 /**
  * Logs a delivery that threw. A function of its own: the delivery above is inlined into the
  * scheduler's turn for every chunk, and what it holds counts against what else can be
- * (docs/benchmarks.md, "Smaller hot functions").
+ * (docs/performance.md, "Smaller hot functions").
  */
 function reportThrow(logger: HostLogger, task: Macrotask<HostcallOutcome>, error: unknown): void {
   const { extensionId, callId, seq } = task;

@@ -19,7 +19,7 @@ import { execExitInfo } from './exec-exit-info.js';
 export function execEventToChunk(event: ExecEvent): ChunkEvent<JsonValue> {
   // A stdout line already is a chunk event of a JSON string: passed on as it is (no copy per line).
   // It is nearly every event, and the only case the producer's per-line path inlines
-  // (docs/benchmarks.md, "Smaller hot functions").
+  // (docs/performance.md, "Smaller hot functions").
   return event.kind === 'stdout' ? event : otherEventToChunk(event);
 }
 

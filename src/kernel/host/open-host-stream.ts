@@ -85,10 +85,10 @@ export function openHostStream(config: HostStreamConfig): HostStream {
  * It is also its channel's options (`highWater`, `deliver`, `finish`) and its producer's direct
  * sink (`demand`, `push`): methods, not closures made per stream, so that the call sites in
  * `DemandQueue` and `mapDirect` see one function for every stream, and the code V8 optimized for
- * one stream holds for the next (docs/benchmarks.md, "One call target per call site"). Being the
+ * one stream holds for the next (docs/performance.md, "One call target per call site"). Being the
  * options, a member named like another of `DemandQueueOptions` (`lowWater`, `store`) would
  * configure the channel. The scheduler's `onDelivered` hook (`release`) stays a closure: the
- * trace (docs/benchmarks.md) shows nothing thrown away at its call.
+ * trace (docs/performance.md, "Measuring a change") shows nothing thrown away at its call.
  */
 class ChannelledHostStream
   implements HostStream, DemandQueueOptions<JsonValue>, DirectSink<ChunkEvent<JsonValue>>
@@ -104,8 +104,7 @@ class ChannelledHostStream
   private readonly channel: DemandQueue<JsonValue>;
   private readonly stopStall: () => void;
   private sequence = 0;
-  // Flags are tested with `=== true`, one comparison where a bare test is ten (docs/benchmarks.md,
-  // "Young arrays, and flags tested against `true`").
+  // Flags are tested with `=== true` (docs/performance.md, "Flags tested against `true`").
   private isClosed = false;
   private reason: HostStream['endReason'];
   private started = false;
@@ -126,7 +125,7 @@ class ChannelledHostStream
       paused ? this.stall.start() : this.stall.stop(),
     );
     // The fields the end of the stream writes, written a second time so that V8 does not take them
-    // for constants (docs/benchmarks.md, "Code that survives the end of a stream").
+    // for constants (docs/performance.md, "Code that survives the end of a stream").
     this.isClosed = false;
     this.reason = undefined;
     this.ending = undefined;
@@ -180,7 +179,7 @@ class ChannelledHostStream
     // A producer that pushes into the channel itself (`exec` behind `mapDirect`) reads its pipes
     // while the channel's valve flows, and the rest of a read in hand waits in the channel, counted
     // (the overshoot of "Capacity"): the valve then turns once per read, not once per chunk
-    // (docs/benchmarks.md). That rest is not demand ignored, so it is not checked for overflow.
+    // (docs/performance.md, "A whole read at a time"). That rest is not demand ignored, so it is not checked for overflow.
     offerDirectSink<Subscriber<ChunkEvent<JsonValue>>, ChunkEvent<JsonValue>>(subscriber, this);
     subscribeWithDemand(producer, this.channel.upstream, subscriber, this.subscription);
   }

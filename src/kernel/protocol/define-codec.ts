@@ -70,7 +70,7 @@ export function defineCodec(parts: CodecParts): OutcomeCodec {
 /**
  * A stream chunk of text exactly as `streamChunk()` makes it — what every line of
  * `sluice exec --json` is — checked by hand: the schema's answer for it, without the schema's cost
- * per frame (docs/benchmarks.md). Anything else goes through the schema.
+ * per frame (docs/performance.md, "Decoding frames"). Anything else goes through the schema.
  */
 function isTextChunk(outcome: unknown): outcome is HostcallOutcome {
   const candidate = outcome as { type?: unknown; sequence?: unknown; chunk?: unknown; isFinal?: unknown };

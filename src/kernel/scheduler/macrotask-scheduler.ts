@@ -113,12 +113,11 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   // `tail`. A delivered slot is cleared at once (a delivered outcome is garbage while it is young)
   // and the indices go back to 0 whenever the queue empties: no wrapper object per enqueue. The
   // tasks then go into a new array: tasks are young, and a store into an array that has grown
-  // old costs a call of V8's write barrier (docs/benchmarks.md, "Young arrays, and flags tested
-  // against `true`"); the hooks are mostly a stream's one `release`, old by then, and keep their
+  // old costs a call of V8's write barrier (docs/performance.md, "Young arrays"); the hooks are mostly a stream's one `release`, old by then, and keep their
   // array. The hooks start with the elements kind they keep (objects or `undefined`, emptied in
   // the constructor): an empty array literal holds small integers until its first task, and the
   // code V8 optimized for one scheduler's arrays would not take the next scheduler's
-  // (docs/benchmarks.md, "One call target per call site"); every tasks array is made by
+  // (docs/performance.md, "One call target per call site"); every tasks array is made by
   // `emptyTasks`, whose allocation site V8 soon makes hand out arrays of objects.
   #tasks: (Macrotask<O> | undefined)[] = emptyTasks();
   readonly #hooks: ((() => void) | undefined)[] = [undefined];
@@ -126,8 +125,7 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   #tail = 0;
   #seq = 0;
   // A drain turn is armed (scheduled and not cancelled); `turn` is the driver's action, if any.
-  // Flags are tested with `=== true`, one comparison where a bare test is ten (docs/benchmarks.md,
-  // "Young arrays, and flags tested against `true`").
+  // Flags are tested with `=== true` (docs/performance.md, "Flags tested against `true`").
   #armed = false;
   #turn: Subscription | undefined;
   // The default driver: whether a microtask is queued (dispose cannot take it back: it disarms).
@@ -240,7 +238,7 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
    * Delivers up to `max` macrotasks, oldest first, each followed by its hook; returns how many. The
    * hook of a delivery that throws runs before the error goes on, and the error (or a hook's) ends
    * the loop. One exception handler for the loop, not one per delivery: a handler around every
-   * delivery makes each chunk's inlined code costlier (docs/benchmarks.md, "Smaller hot
+   * delivery makes each chunk's inlined code costlier (docs/performance.md, "Smaller hot
    * functions"). The caller checked that there is a delivery function; it is read for every task,
    * as a delivery may call `setDelivery`.
    */

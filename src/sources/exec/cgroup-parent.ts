@@ -29,7 +29,7 @@ let runCount = 0;
 export function acquireCgroupParent(base: string): CgroupParent {
   if (current === undefined) {
     // The random part tells processes apart, it guards nothing: Math.random, not node:crypto,
-    // which would cost every exec ~10 ms of start-up to load (docs/benchmarks.md, "Start-up").
+    // which every exec would pay for at start-up (docs/performance.md, "What start-up loads").
     const random = Math.floor(Math.random() * 0x1000000)
       .toString(16)
       .padStart(6, '0');

@@ -65,7 +65,7 @@ export class OutputAccumulator {
    * The kept bytes, decoded (invalid bytes become U+FFFD), as `Buffer.concat(kept).toString()`
    * would, one kept write at a time: a character cut between two writes is carried by the
    * decoder. A quarter-megabyte buffer and string made at once take fresh pages from the OS,
-   * which made this the larger part of a full run's end (docs/benchmarks.md).
+   * which made this the larger part of a full run's end (docs/performance.md, "Kept output, a write at a time").
    */
   text(): string {
     if (this.#chunks.length === 0) return '';

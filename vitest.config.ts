@@ -22,6 +22,7 @@ const ISOLATED = [
   'test/kernel/protocol/frame-decoder.test.ts',
   'test/operators/work-per-line.test.ts',
   'test/core/demand-compositions.test.ts',
+  'test/sources/exec-tty.test.ts',
 ];
 
 // Globs every project leaves out (comma-separated): `npm run test:no-otel` leaves out the tests that

@@ -6,10 +6,12 @@ import { lastValueFrom, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { exec, SluiceError, stallTimeout, toAsyncIterable } from '../../src/index.js';
 import { createToolRegistry, registerBuiltinTools } from '../../src/kernel/index.js';
+import { RedisRunStore } from '../../src/redis/index.js';
 import { ChunkTestScheduler, createVirtualHost, withDemand } from '../../src/testing/index.js';
 import { describeEnd, describeFailure } from '../../src/web/page/describe-end.js';
 import { connectInMemory } from '../mcp/connect-in-memory.js';
 import { fixture } from '../support/processes.js';
+import { freePort } from '../support/redis-server.js';
 import { runCliInProcess } from '../support/run-cli-in-process.js';
 import { needs } from '../support/system-tools.js';
 
@@ -70,6 +72,15 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
   'cli-unknown-flag': () => cliMessage(['exec', '--timeout', '5', '--', 'ls']),
   /** docs/cli.md: `sluice exec --timeout-ms -5 -- ls`. */
   'cli-bad-value': () => cliMessage(['exec', '--timeout-ms', '-5', '--', 'ls']),
+  /** docs/scaling.md, "What fails when": a store whose Redis is not listening. */
+  'redis-unreachable': async () => {
+    const store = new RedisRunStore({ url: `redis://127.0.0.1:${await freePort()}`, failAfterMs: 30_000 });
+    return new Promise<string>((resolve) => {
+      store
+        .read('build-7')
+        .subscribe({ error: (error: Error) => resolve(error.message), complete: () => resolve('') });
+    });
+  },
   /** docs/protocol.md, "The bounded channel": a pull of 0 chunks ends the stream. */
   'host-invalid-pull': async () => {
     const vhost = createVirtualHost();

@@ -3,8 +3,8 @@
 //   node test/support/run-checks.mjs [step…]   (no step: all of them)
 //
 // Steps: typecheck, lint, build, package (the checks of the package as published, on what `build`
-// wrote), unit (vitest). The steps that do not depend on each other run side by side — typecheck,
-// lint, and build followed by the package checks — each on its own core where there is one; their
+// wrote, one after another), unit (vitest). The steps that do not depend on each other run side by
+// side — typecheck, lint, and build followed by the package checks — each on its own core where there is one; their
 // output is printed when they end (all of it if they fail). The test suite runs last, alone, on
 // the `dist` that `build` wrote (vitest's global setup does not build it again:
 // test/support/build-dist.ts). The first step that fails stops the run, and its exit code is the
@@ -48,11 +48,16 @@ function run(command, live) {
   });
 }
 
-/** Runs the commands of one step side by side; throws (with the step's exit code) if one fails. */
+/**
+ * Runs the commands of one step one after another (the package checks pack, install and run
+ * snippets under time limits: side by side with typecheck and lint they would share two cores
+ * four ways); throws (with the step's exit code) if one fails.
+ */
 async function step(name, { live = false } = {}) {
   const started = performance.now();
   if (live) console.log(`\n--- ${name}: ${STEPS[name].join(' · ')}`);
-  const results = await Promise.all(STEPS[name].map((command) => run(command, live)));
+  const results = [];
+  for (const command of STEPS[name]) results.push(await run(command, live));
   const seconds = (performance.now() - started) / 1000;
   times.push([name, seconds]);
   const failed = results.find((result) => result.code !== 0);

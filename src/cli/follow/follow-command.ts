@@ -12,7 +12,9 @@ import { HELP_FLAG, type Subcommand } from '../subcommand.js';
 import type { CliStreams } from '../text-view.js';
 import { wholeNumberFlag } from '../whole-number-flag.js';
 import { writePaced } from '../write-paced.js';
+import { CastView } from './cast-view.js';
 import { followHelpText } from './follow-help.js';
+import type { FollowView } from './follow-view.js';
 
 const FOLLOW_FLAGS = {
   ...HELP_FLAG,
@@ -23,16 +25,19 @@ const FOLLOW_FLAGS = {
   json: { type: 'boolean' },
   wire: { type: 'string' },
   'call-id': { type: 'string' },
+  cast: { type: 'string' },
 } as const;
 
-const USAGE = 'sluice follow --redis <url> <run-id> [--after <seq>] [--json [--wire bridge|serde]]';
+const USAGE =
+  'sluice follow --redis <url> <run-id> [--after <seq>] [--json [--wire bridge|serde]] [--cast <file>]';
 
 /**
  * `sluice follow --redis <url> | --redis-cluster <host:port,…> <run-id> [--after <seq>] [--json
- * [--wire bridge|serde] [--call-id ID]]`: prints a run's events from any machine that reaches its
+ * [--wire bridge|serde] [--call-id ID]] [--cast FILE]`: prints a run's events from any machine that reaches its
  * Redis, live until the run ends, and exits with the run's exit code. Text: stdout lines to
  * stdout, stderr lines to stderr. `--json`: the hostcall wire frames of `sluice exec --json`
- * (docs/protocol.md). Events trimmed by the store's retention are said — a line on stderr, a
+ * (docs/protocol.md). `--cast FILE` also writes the run to FILE as an asciicast v2 recording
+ * (docs/terminal.md, "Recording"). Events trimmed by the store's retention are said — a line on stderr, a
  * `{gap}` chunk in JSON — and the retained ones follow. Exit code: the command's (mirrored as
  * `sluice exec` does), `130` for a cancelled run, `124` for a stalled one, `127`/`126` for a command that
  * could not start, `1` for another failure (its code printed: `OWNER_LOST`, `RUN_STORE_FAILED`,
@@ -67,23 +72,20 @@ export const followCommand: Subcommand = {
     const timeout = values['redis-timeout-ms'] as string | undefined;
     const failAfterMs =
       timeout === undefined ? {} : { failAfterMs: wholeNumberFlag('redis-timeout-ms', timeout, 0, 1) };
-    const store = new RedisRunStore({ ...connection, ...failAfterMs });
     // The wire codecs (and zod) are loaded for `--json` only: `sluice exec` shares this module.
-    const view =
+    const printer =
       values.json === true
         ? new (await import('../run-frame-writer.js')).RunFrameWriter(io, wire, callId)
         : new TextFollower(io, runId);
-    return follow(store, runId, after, view, signal).finally(() => store.close());
+    const castPath = values.cast as string | undefined;
+    // Opened before the store, so that a path that cannot be written leaves no connection behind.
+    const cast = castPath === undefined ? undefined : new CastView(printer, castPath);
+    const store = new RedisRunStore({ ...connection, ...failAfterMs });
+    const code = await follow(store, runId, after, cast ?? printer, signal).finally(() => store.close());
+    await cast?.close();
+    return code;
   },
 };
-
-/** What `follow` writes a run's records with: frames (`--json`) or text. */
-interface FollowView {
-  readonly code: number;
-  event(event: ChunkEvent<unknown>): Promise<void> | undefined;
-  gap(from: number, to: number): Promise<void> | undefined;
-  failure(failure: { code: string; name: string; message: string }): Promise<void> | undefined;
-}
 
 async function follow(
   store: RunStore,

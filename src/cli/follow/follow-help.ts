@@ -5,6 +5,7 @@ export const followHelpText = `sluice follow — print a run's output from any m
 
 Usage:
   sluice follow --redis <url> <run-id> [--after <seq>] [--json [--wire bridge|serde] [--call-id <id>]]
+                [--cast <file>]
 
 Prints the run's events from the first one still retained (or after --after), then live until the
 run ends, and exits with the run's exit code. stdout lines go to stdout, stderr lines to stderr.
@@ -22,6 +23,8 @@ Options:
                             ${docsUrl('protocol.md')}, "Runs from a store"
   --wire bridge|serde       the outcome encoding for --json (default: bridge; serde: {call_id, outcome})
   --call-id <id>            the callId written in --json frames (default: sluice-1)
+  --cast <file>             also write the run to <file> as an asciicast v2 recording, for
+                            \`asciinema play <file>\`: ${docsUrl('terminal.md')}, "Recording"
   -h, --help                show this help
 
 The exit code is the run's, mirrored as \`sluice exec\` does (its own code, 128 + n after signal n,

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { lastValueFrom, toArray } from 'rxjs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { exec } from '../../src/sources/exec.js';
+import { redisForSuite, redisServerPath } from '../support/redis-server.js';
+import { startCli } from '../support/sluice-cli.js';
+import { needs, requireTool, which } from '../support/system-tools.js';
+
+const asciinema = requireTool('asciinema', which('asciinema'), 'apt-get install asciinema');
+
+describe.skipIf(redisServerPath === undefined || asciinema === undefined || !needs('script'))(
+  'sluice follow --cast',
+  () => {
+    const redis = redisForSuite({ store: {} });
+    const folder = mkdtempSync(join(tmpdir(), 'sluice-follow-cast-'));
+    afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+    it('writes the followed run as a cast that `asciinema cat` prints, and prints the run as without it', async () => {
+      const runId = `cast-${randomUUID()}`;
+      const writer = await startCli([
+        'exec',
+        '--redis',
+        redis.url,
+        '--run-id',
+        runId,
+        '--',
+        'sh',
+        '-c',
+        'printf "hello\\n"; printf "world\\n" >&2; exit 4',
+      ]);
+      expect(writer.exitCode, writer.stderr).toBe(4);
+      const file = join(folder, 'run.cast');
+      const followed = await startCli(['follow', '--redis', redis.url, runId, '--cast', file]);
+      expect(followed.exitCode, followed.stderr).toBe(4);
+      expect(followed.stdout).toBe('hello');
+      const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+      expect(JSON.parse(lines[0] as string)).toMatchObject({ version: 2, width: 80, height: 24 });
+      expect(lines.slice(1).map((line) => (JSON.parse(line) as unknown[])[2])).toEqual([
+        'hello\n',
+        'world\n',
+      ]);
+      // `asciinema cat` reads its keys from /dev/tty: it runs on a terminal of its own.
+      const printed = await lastValueFrom(
+        exec(asciinema as string, ['cat', file], { tty: true, timeoutMs: 10_000 }).pipe(toArray()),
+      );
+      const text = printed
+        .flatMap((event) => (event.kind === 'stdout' ? [event.content as string] : []))
+        .join('');
+      expect(text.replaceAll('\r\n', '\n')).toBe('hello\nworld\n');
+    }, 30_000);
+
+    it('a --cast path that cannot be written is a usage error (exit 2) naming the flag', async () => {
+      const result = await startCli([
+        'follow',
+        '--redis',
+        redis.url,
+        'some-run',
+        '--cast',
+        join(folder, 'no', 'such', 'dir.cast'),
+      ]);
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain('Expected the `--cast` flag to be a file that can be written');
+    });
+  },
+);

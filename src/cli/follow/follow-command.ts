@@ -67,7 +67,7 @@ export const followCommand: Subcommand = {
     const timeout = values['redis-timeout-ms'] as string | undefined;
     const failAfterMs =
       timeout === undefined ? {} : { failAfterMs: wholeNumberFlag('redis-timeout-ms', timeout, 0, 1) };
-    const store = new RedisRunStore({ ...connection, ...failAfterMs });
+    const store = new RedisRunStore({ ...connection, ...failAfterMs, failFast: true });
     // The wire codecs (and zod) are loaded for `--json` only: `sluice exec` shares this module.
     const view =
       values.json === true

@@ -1,3 +1,4 @@
+import { fromEvent, map } from 'rxjs';
 import type { CliExecCommand } from './parse-args.js';
 
 /**
@@ -14,7 +15,19 @@ export function cliExecOptions(run: CliExecCommand, signal: AbortSignal | undefi
     timeoutMs: run.timeoutMs,
     maxOutputBytes: run.maxOutputBytes,
     containment: run.containment,
+    ...(run.tty ? { tty: terminalSize() } : {}),
     ...(run.cwd === undefined ? {} : { cwd: run.cwd }),
     ...(signal === undefined ? {} : { cancelSignal: signal }),
   };
+}
+
+/**
+ * `--tty`: a terminal of sluice's own size, resized with it, when sluice's stdout is a terminal;
+ * 80 × 24 otherwise (docs/terminal.md).
+ */
+function terminalSize() {
+  const { stdout } = process;
+  if (!stdout.isTTY) return { columns: 80, rows: 24 };
+  const size = () => ({ columns: stdout.columns, rows: stdout.rows });
+  return { ...size(), resize: fromEvent(stdout, 'resize').pipe(map(size)) };
 }

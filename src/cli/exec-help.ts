@@ -24,6 +24,9 @@ Options:
                             auto: a cgroup where this machine allows it; see
                             ${docsUrl('containment.md')})
   --cwd <dir>               run the command in <dir>
+  --tty                     run the command on a pseudo-terminal of this terminal's size, so it
+                            writes each line at once, with colours (needs util-linux script; see
+                            ${docsUrl('terminal.md')})
   --color / --no-color      force colours on or off (default: on for a terminal, off with NO_COLOR);
                             with colours on, the command gets FORCE_COLOR (unless already set)
   --stdin inherit|ignore    hand sluice's stdin to the command, so a prompt can read the terminal

@@ -21,6 +21,7 @@ export const EXEC_FLAGS = {
   color: { type: 'boolean' },
   'no-color': { type: 'boolean' },
   stdin: { type: 'string' },
+  tty: { type: 'boolean' },
   web: { type: 'boolean' },
   port: { type: 'string' },
   host: { type: 'string' },
@@ -46,6 +47,8 @@ export interface CliExecCommand {
   readonly color: boolean | undefined;
   /** `--containment auto|cgroup|group`: `exec`'s `containment` (default `auto`). */
   readonly containment: 'auto' | 'cgroup' | 'group';
+  /** `--tty`: run the command on a pseudo-terminal (`exec`'s `tty`, sized as sluice's own terminal). */
+  readonly tty: boolean;
   /** `--stdin inherit`: the command reads sluice's stdin (default `ignore`). */
   readonly stdin: 'inherit' | 'ignore';
   /** `--redis <url>`: also publish the run to this Redis (see `sluice follow`). */
@@ -105,6 +108,7 @@ export function parseExecArgs(argv: readonly string[]): CliExecCommand {
     containment: values.containment,
     color: given['no-color'] === true ? false : (given.color as boolean | undefined),
     stdin: values.stdin,
+    tty: given.tty === true,
     web: values.web
       ? { host: values.host ?? '127.0.0.1', port: values.port ?? 0, allowHosts: values.allowHosts }
       : undefined,

@@ -14,7 +14,6 @@ export * from './sequenced.js';
 export * from './share.js';
 export * from './share-replay.js';
 export * from './stall-timeout.js';
-export * from './stall-timeout-info.js';
 export * from './zip.js';
 export * from './zip-all.js';
 export * from './zip-with.js';

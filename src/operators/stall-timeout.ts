@@ -17,7 +17,16 @@ import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { StallClock } from '../core/stall-clock.js';
-import type { StallTimeoutInfo } from './stall-timeout-info.js';
+
+/** What {@link stallTimeout} knows when a stream stalls; given to the logger and to `onStall`. */
+export interface StallTimeoutInfo {
+  /** The configured stall timeout, in milliseconds. */
+  readonly ms: number;
+  /** The sequence of the last event that passed, `undefined` if none did. */
+  readonly lastSequence: number | undefined;
+  /** `scheduler.now()` when the stall clock last started: the consumer's pause, or its last progress since. */
+  readonly pausedAt: number;
+}
 
 /** Where {@link stallTimeout} reports a stall. */
 export interface StallTimeoutLogger {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ChunkEvent } from '../core/chunk.js';
 import { InvalidFrameError } from '../core/errors/invalid-frame-error.js';
 import type { RunRecord } from '../runs/run-record.js';
-import { chunkEventBody } from '../runs/sse/encode-chunk-event.js';
+import { chunkEventBody } from '../runs/sse/run-frames.js';
 
 // What a stream entry holds (docs/scaling.md): a batch `f` (first sequence) + `e` (the events as a
 // JSON array, each `{sequence, kind, content, metadata?, isFinal}` as in the SSE frame's data), or

@@ -18,8 +18,8 @@ import type {
   RunWriter,
   RunWriterOptions,
 } from './run-store.js';
-import { decodeChunkFrame } from './sse/decode-chunk-frame.js';
 import { ReplayLog } from './sse/replay-log.js';
+import { decodeChunkFrame } from './sse/run-frames.js';
 
 /** Options of {@link MemoryRunStore}. */
 export interface MemoryRunStoreOptions {

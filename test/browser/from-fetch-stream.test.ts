@@ -2,7 +2,7 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { fromFetchStream } from '../../src/browser/from-fetch-stream.js';
 import { isSluiceError } from '../../src/core/errors/sluice-error.js';
-import { encodeChunkEvent } from '../../src/runs/sse/encode-chunk-event.js';
+import { encodeChunkEvent } from '../../src/runs/sse/run-frames.js';
 import { chunk } from '../support/chunk.js';
 
 const line = (sequence: number, isFinal = false) =>

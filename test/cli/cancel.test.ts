@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import { RedisRunStore } from '../../src/redis/redis-run-store.js';
+import { toRunStore } from '../../src/runs/to-run-store.js';
+import { exec } from '../../src/sources/exec.js';
 import { pollUntil, processesWithTag } from '../support/processes.js';
+import { redisCliPath, startRedisCluster } from '../support/redis-cluster.js';
 import { freePort, redisForSuite, redisServerPath } from '../support/redis-server.js';
 import { runCliInProcess } from '../support/run-cli-in-process.js';
 import { startCli } from '../support/sluice-cli.js';
@@ -67,3 +72,41 @@ describe.skipIf(redisServerPath === undefined)('sluice cancel', () => {
     expect(result.stderr).toContain('Try `sluice cancel --help`.');
   });
 });
+
+describe.skipIf(redisServerPath === undefined || redisCliPath === undefined)(
+  'sluice cancel --redis-cluster',
+  () => {
+    it('cancels a run kept in a Redis Cluster, given its startup nodes: the group is gone', async () => {
+      const cluster = await startRedisCluster();
+      const store = new RedisRunStore({ cluster: cluster.addresses });
+      try {
+        const runId = `cancel-${randomUUID()}`;
+        const tag = `sluice-cancel-${randomUUID()}`;
+        const script = `echo ready; sh -c "sleep 300; : ${tag}"`;
+        const events = lastValueFrom(
+          exec('sh', ['-c', script], { reject: false }).pipe(toRunStore(store, runId), toArray()),
+        );
+        await expect
+          .poll(async () => (await store.info(runId))?.next ?? 0, { timeout: 20_000 })
+          .toBeGreaterThan(0);
+        const result = await runCliInProcess([
+          'cancel',
+          '--redis-cluster',
+          cluster.addresses.join(','),
+          runId,
+        ]);
+        expect(result).toMatchObject({ code: 0, stderr: `sluice: run ${runId}: cancel sent to its owner\n` });
+        const last = (await events).at(-1);
+        expect(last).toMatchObject({
+          kind: 'end',
+          isFinal: true,
+          metadata: { reason: 'cancelled', by: 'cli' },
+        });
+        expect(await pollUntil(() => processesWithTag(tag).length === 0, 5000)).toBe(true);
+      } finally {
+        await store.close();
+        await cluster.stop();
+      }
+    }, 90_000);
+  },
+);

@@ -19,6 +19,7 @@ describe('parseExecArgs', () => {
       containment: 'auto',
       color: undefined,
       stdin: 'ignore',
+      tty: false,
       web: undefined,
       redis: undefined,
       redisStore: undefined,

@@ -49,7 +49,7 @@ import { needs } from '../support/system-tools.js';
 // subscriber chain, these let the child run 345 000–545 000 lines ahead in 2 s.
 
 /** Lines each slow consumer takes (about a millisecond each) before it stops. */
-const CONSUMED_LINES = 400;
+const CONSUMED_LINES = 200;
 /** A command that fails at once, for retry and catchError. */
 const failing = () => exec('sh', ['-c', 'exit 3']);
 

@@ -5,7 +5,7 @@ import { Valve } from '../../src/core/demand.js';
 import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
 import { MemoryRunStore } from '../../src/runs/memory-run-store.js';
 import type { RunRecord } from '../../src/runs/run-record.js';
-import { encodeChunkEvent } from '../../src/runs/sse/encode-chunk-event.js';
+import { encodeChunkEvent } from '../../src/runs/sse/run-frames.js';
 import { chunk } from '../support/chunk.js';
 import { runStoreContract } from './run-store-contract.js';
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstValueFrom, type Observable, Subject } from 'rxjs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { type ExecEvent, type ExecExitEvent, type ExecOptions, exec } from '../../src/index.js';
 import {
   findChild,
@@ -63,6 +63,7 @@ describe.skipIf(!needs('linux', 'ps')).each(containments())('exec cancel (contai
     }, 10_000);
     expect(pid).toBeDefined();
     const pgid = pid as number;
+    killGroupWhenDone(pgid);
     expect(liveGroupMembers(pgid).length).toBeGreaterThanOrEqual(2);
     subscription.unsubscribe();
     expect(await pollUntil(() => liveGroupMembers(pgid).length === 0, SIGNAL_DEADLINE_MS)).toBe(true);
@@ -72,6 +73,7 @@ describe.skipIf(!needs('linux', 'ps')).each(containments())('exec cancel (contai
     const source = exec('sh', [fixture('exec-group.sh')], { containment, ...NO_FORCE_KILL });
     const { lines, subscription, outcome } = await startUntilReady(source);
     const childPid = Number(/child (\d+)/.exec(lines.join(''))?.[1]);
+    killGroupWhenDone(findChildGroup(fixture('exec-group.sh')) as number);
     expect(processAlive(childPid)).toBe(true);
     subscription.unsubscribe();
     expect(await pollUntil(() => !processAlive(childPid), SIGNAL_DEADLINE_MS)).toBe(true);
@@ -83,6 +85,7 @@ describe.skipIf(!needs('linux', 'ps')).each(containments())('exec cancel (contai
     const { subscription } = await startUntilReady(source);
     const pgid = findChildGroup(fixture('exec-ignore-term.sh')) as number;
     expect(pgid).toBeDefined();
+    killGroupWhenDone(pgid);
     const members = liveGroupMembers(pgid);
     expect(members.length).toBeGreaterThanOrEqual(2);
     const killedAt = performance.now();
@@ -105,6 +108,7 @@ describe.skipIf(!needs('linux', 'ps')).each(containments())('exec cancel (contai
       error: () => {},
     });
     const [leader, member] = (await firstLine).trim().split(' ').map(Number) as [number, number];
+    killGroupWhenDone(leader);
     expect(await pollUntil(() => liveGroupMembers(leader).includes(member), 10_000)).toBe(true);
     const killedAt = performance.now();
     subscription.unsubscribe();
@@ -129,6 +133,7 @@ describe.skipIf(!needs('linux', 'ps')).each(containments())('exec cancel (contai
     const { subscription, outcome } = await startUntilReady(source);
     const pgid = findChildGroup(report) as number;
     expect(pgid).toBeDefined();
+    killGroupWhenDone(pgid);
     subscription.unsubscribe();
     expect(await pollUntil(() => existsSync(report), 10_000)).toBe(true);
     expect(readFileSync(report, 'utf8')).toBe(expected);
@@ -176,6 +181,17 @@ function lastExit(source: Observable<ExecEvent>): Promise<ExecEvent | undefined>
   return new Promise((resolve, reject) => {
     let last: ExecEvent | undefined;
     source.subscribe({ next: (event) => (last = event), error: reject, complete: () => resolve(last) });
+  });
+}
+
+/** SIGKILLs group `pgid` when the test ends, passed or not: a kill under test that missed a member must not leave it. */
+function killGroupWhenDone(pgid: number): void {
+  onTestFinished(() => {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      // Gone, as it should be.
+    }
   });
 }
 

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Containment } from '../../src/core/containment.js';
 import { fixture, pollUntil, processesWithTag } from '../support/processes.js';
-import { needs } from '../support/system-tools.js';
+import { containments, needs } from '../support/system-tools.js';
 
 /** Runs test/fixtures/parent-with-children.ts as a user's script: a separate Node process. */
-function startParent(mode: string) {
+function startParent(mode: string, containment: Containment) {
   const tag = `sluice-parent-${randomUUID()}`;
-  const child = execa(process.execPath, ['--import', 'tsx', fixture('parent-with-children.ts'), mode, tag], {
+  const script = fixture('parent-with-children.ts');
+  const child = execa(process.execPath, ['--import', 'tsx', script, mode, tag, containment], {
     reject: false,
     buffer: false,
   });
@@ -35,54 +37,59 @@ afterEach(() => {
   for (const tag of tags.splice(0)) for (const pid of processesWithTag(tag)) process.kill(pid, 'SIGKILL');
 });
 
-describe.skipIf(!needs('linux'))('exec: a dying parent takes its process groups with it', () => {
-  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)(
-    'killed by %s: no process of any group is left, and the parent still dies of the signal',
-    async (signal) => {
-      const { child, tag, ready } = startParent('signal');
+describe.skipIf(!needs('linux')).each(containments())(
+  'exec: a dying parent takes its runs with it (containment %s)',
+  (containment) => {
+    // Which signal is re-raised is the exit hook's business, the same under either containment: the
+    // three run once, under 'group'.
+    it.each(containment === 'group' ? (['SIGINT', 'SIGTERM', 'SIGHUP'] as const) : (['SIGTERM'] as const))(
+      'killed by %s: no process of any group is left, and the parent still dies of the signal',
+      async (signal) => {
+        const { child, tag, ready } = startParent('signal', containment);
+        await ready;
+        // Two leaders and their background subshells; a shell that is forking `sleep` shows for a
+        // moment as a fifth process with the tag.
+        expect(children(tag, child.pid)).toBeGreaterThanOrEqual(4);
+        child.kill(signal);
+        const result = await child;
+        // The signal was re-raised after the cleanup: the shell sees 128 + n, as without sluice.
+        expect(result.signal).toBe(signal);
+        expect(await pollUntil(() => children(tag, child.pid) === 0, 5_000)).toBe(true);
+      },
+    );
+
+    it('calling process.exit(): no process is left, and the exit code is kept', async () => {
+      const { child, tag, ready } = startParent('exit', containment);
       await ready;
-      // Two leaders and their background subshells; a shell that is forking `sleep` shows for a
-      // moment as a fifth process with the tag.
-      expect(children(tag, child.pid)).toBeGreaterThanOrEqual(4);
-      child.kill(signal);
       const result = await child;
-      // The signal was re-raised after the cleanup: the shell sees 128 + n, as without sluice.
-      expect(result.signal).toBe(signal);
+      expect(result.exitCode).toBe(3);
       expect(await pollUntil(() => children(tag, child.pid) === 0, 5_000)).toBe(true);
-    },
-  );
+    });
 
-  it('calling process.exit(): no process is left, and the exit code is kept', async () => {
-    const { child, tag, ready } = startParent('exit');
-    await ready;
-    const result = await child;
-    expect(result.exitCode).toBe(3);
-    expect(await pollUntil(() => children(tag, child.pid) === 0, 5_000)).toBe(true);
-  });
+    it('dying of an uncaught exception: no process is left', async () => {
+      const { child, tag } = startParent('throw', containment);
+      const result = await child;
+      expect(result.exitCode).toBe(1);
+      expect(await pollUntil(() => children(tag, child.pid) === 0, 5_000)).toBe(true);
+    });
 
-  it('dying of an uncaught exception: no process is left', async () => {
-    const { child, tag } = startParent('throw');
-    const result = await child;
-    expect(result.exitCode).toBe(1);
-    expect(await pollUntil(() => children(tag, child.pid) === 0, 5_000)).toBe(true);
-  });
+    it("leaves the signal to an app's own handler, and cleans up when that handler exits", async () => {
+      const { child, tag, ready, output } = startParent('handler', containment);
+      await ready;
+      child.kill('SIGTERM');
+      const result = await child;
+      expect(output()).toContain('handled\n');
+      expect(result.exitCode).toBe(7);
+      expect(await pollUntil(() => children(tag, child.pid) === 0, 5_000)).toBe(true);
+    });
 
-  it("leaves the signal to an app's own handler, and cleans up when that handler exits", async () => {
-    const { child, tag, ready, output } = startParent('handler');
-    await ready;
-    child.kill('SIGTERM');
-    const result = await child;
-    expect(output()).toContain('handled\n');
-    expect(result.exitCode).toBe(7);
-    expect(await pollUntil(() => children(tag, child.pid) === 0, 5_000)).toBe(true);
-  });
-
-  it('`cleanup: false` lets the groups outlive their parent', async () => {
-    const { child, tag, ready } = startParent('nocleanup');
-    await ready;
-    const result = await child;
-    expect(result.exitCode).toBe(3);
-    // Both groups live on (a shell forking `sleep` may show for a moment as a fifth process).
-    expect(children(tag, child.pid)).toBeGreaterThanOrEqual(4);
-  });
-});
+    it('`cleanup: false` lets the groups outlive their parent', async () => {
+      const { child, tag, ready } = startParent('nocleanup', containment);
+      await ready;
+      const result = await child;
+      expect(result.exitCode).toBe(3);
+      // Both groups live on (a shell forking `sleep` may show for a moment as a fifth process).
+      expect(children(tag, child.pid)).toBeGreaterThanOrEqual(4);
+    });
+  },
+);

@@ -10,6 +10,7 @@ import { ChunkTestScheduler, createVirtualHost, withDemand } from '../../src/tes
 import { describeEnd, describeFailure } from '../../src/web/page/describe-end.js';
 import { connectInMemory } from '../mcp/connect-in-memory.js';
 import { fixture } from '../support/processes.js';
+import { runCliInProcess } from '../support/run-cli-in-process.js';
 import { needs } from '../support/system-tools.js';
 
 /**
@@ -25,7 +26,7 @@ const MARK =
   /<!-- message: ([a-z0-9-]+) -->\s*(?:```[a-z]*\n([\s\S]*?)\n```|``\s?([\s\S]+?)\s?``|`([^`]+)`)/g;
 /** Code spans that read like sluice's own messages: these must be marked. */
 const LOOKS_LIKE_A_MESSAGE =
-  /^(?:sluice: |Expected |Invalid |Stream stalled|Command was killed|Cancelled from|Connection lost|This run is)/;
+  /^(?:sluice: |Expected |Invalid |Unknown |Stream stalled|Command was killed|Cancelled from|Connection lost|This run is)/;
 
 /** How each marked message is made: the real code path, with the inputs the docs' example gives. */
 const PRODUCERS: Record<string, () => Promise<string>> = {
@@ -65,6 +66,10 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
     vhost.advance(31_000);
     return vhost.logs[0] ?? '';
   },
+  /** docs/cli.md: `sluice exec --timeout 5 -- ls` (the flag is `--timeout-ms`). */
+  'cli-unknown-flag': () => cliMessage(['exec', '--timeout', '5', '--', 'ls']),
+  /** docs/cli.md: `sluice exec --timeout-ms -5 -- ls`. */
+  'cli-bad-value': () => cliMessage(['exec', '--timeout-ms', '-5', '--', 'ls']),
   /** docs/protocol.md, "The bounded channel": a pull of 0 chunks ends the stream. */
   'host-invalid-pull': async () => {
     const vhost = createVirtualHost();
@@ -137,6 +142,12 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
   'page-run-not-held': async () =>
     describeFailure(new SluiceError('HTTP_STATUS', 'HTTP 404', { info: { status: 404 } })).text,
 };
+/** What `sluice <argv>` says on its first line of stderr, after its `sluice: ` prefix. */
+async function cliMessage(argv: string[]): Promise<string> {
+  const { stderr } = await runCliInProcess(argv);
+  return (stderr.split('\n')[0] ?? '').replace(/^sluice: /, '');
+}
+
 /** Producers that need system tools this machine may lack (the skip summary names them). */
 const NEEDS: Record<string, () => boolean> = {
   'exec-cpu-limit': () => needs('prlimit', 'python3'),

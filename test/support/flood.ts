@@ -22,10 +22,14 @@ import { fixture, groupGone, liveGroupMembers } from './processes.js';
  * - exec's queue of the lines split from the read being delivered when the demand paused;
  * - `bufferSize` lines in the adapter.
  * 228 + 8 + 64 + 64 = 364 KiB, plus `bufferSize` lines: 384 KiB leaves a little room, no more.
+ * A lead is measured in bytes, what the pipe holds: a flood runs for a number of lines, just long
+ * enough for the child to fill its pipe and block on it, since past that point nothing changes.
  */
 export const LINE_BYTES = 128;
-/** Everything between the child's write() and the adapter (see above), in lines. */
-export const PIPE_AND_STREAM_LINES = (384 * 1024) / LINE_BYTES;
+/** Everything between the child's write() and the adapter (see above), in bytes. */
+export const PIPE_AND_STREAM_BYTES = 384 * 1024;
+/** A lead past this many bytes shows that the child filled its pipe and blocked on it. */
+const FILLED_BYTES = 32 * 1024;
 export const BUFFER_SIZE = 16;
 
 const directories: string[] = [];
@@ -72,7 +76,8 @@ function rssAfterGc(): number {
 /** Tracks how far the child runs ahead of the consumer, and the process's RSS growth. */
 export class LeadMeter {
   consumed = 0;
-  maxLead = 0;
+  /** The most bytes the child had written beyond the last line consumed. */
+  maxLeadBytes = 0;
   maxRssGrowth = 0;
   readonly #rssBefore = rssAfterGc();
 
@@ -88,7 +93,8 @@ export class LeadMeter {
 
   sample(): void {
     const written = this.read()?.written;
-    if (written !== undefined) this.maxLead = Math.max(this.maxLead, written - this.consumed);
+    if (written !== undefined)
+      this.maxLeadBytes = Math.max(this.maxLeadBytes, (written - this.consumed) * LINE_BYTES);
     let growth = process.memoryUsage().rss - this.#rssBefore;
     // Garbage not yet collected is not growth: past a quarter of the bound, collect and look again.
     if (growth > 5 * 1024 * 1024) growth = rssAfterGc() - this.#rssBefore;
@@ -107,12 +113,16 @@ export class LeadMeter {
     return pid && written !== undefined && Number.isInteger(written) ? { pid, written } : undefined;
   }
 
-  /** The child stayed within the bound, after really filling its pipe and blocking on it. */
-  expectBounded(maxRssGrowth = 20 * 1024 * 1024): void {
+  /**
+   * The child really filled its pipe and blocked on it, and never ran further ahead than the pipe
+   * and `heldLines` lines (what the operators and the adapter between them may hold); the process
+   * grew by less than `maxRssGrowth`.
+   */
+  expectBounded(heldLines = BUFFER_SIZE, maxRssGrowth = 20 * 1024 * 1024): void {
     this.sample();
     expect(this.consumed).toBeGreaterThan(100); // the consumer did run for a while…
-    expect(this.maxLead).toBeGreaterThan(256); // …the child filled the pipe and blocked on it…
-    expect(this.maxLead).toBeLessThanOrEqual(BUFFER_SIZE + PIPE_AND_STREAM_LINES); // …never further
+    expect(this.maxLeadBytes).toBeGreaterThan(FILLED_BYTES); // …the child filled its pipe…
+    expect(this.maxLeadBytes).toBeLessThanOrEqual(heldLines * LINE_BYTES + PIPE_AND_STREAM_BYTES); // …no more
     expect(this.maxRssGrowth).toBeLessThan(maxRssGrowth);
   }
 

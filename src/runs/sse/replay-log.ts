@@ -2,8 +2,7 @@ import type { ChunkEvent } from '../../core/chunk.js';
 import { SequenceError, sequenceViolation } from '../../core/errors/sequence-error.js';
 import { toRunFailure } from '../run-failure.js';
 import type { RunFailure } from '../run-record.js';
-import { encodeChunkEvent } from './encode-chunk-event.js';
-import { encodeRunFailure } from './encode-run-failure.js';
+import { encodeChunkEvent, encodeRunFailure } from './run-frames.js';
 
 /** Bounds of a {@link ReplayLog}. */
 export interface ReplayBounds {

@@ -3,11 +3,8 @@ import { Valve } from '../../core/demand.js';
 import { StallClock } from '../../core/stall-clock.js';
 import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
 import type { RunRecord } from '../run-record.js';
-import { encodeChunkEvent } from './encode-chunk-event.js';
-import { encodeFailure } from './encode-failure.js';
-import { encodeGap } from './encode-gap.js';
-import { encodeRunFailure } from './encode-run-failure.js';
 import { formatSseFrame } from './format-sse-frame.js';
+import { encodeChunkEvent, encodeFailure, encodeGap, encodeRunFailure } from './run-frames.js';
 import type { SseSink } from './sse-sink.js';
 
 /** Settings of one {@link SseClient} (`toServerSentEvents` and `runSseEndpoint` pass their own). */

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SluiceError } from '../../../src/core/errors/sluice-error.js';
-import { encodeChunkEvent } from '../../../src/runs/sse/encode-chunk-event.js';
-import { encodeFailure } from '../../../src/runs/sse/encode-failure.js';
-import { encodeGap } from '../../../src/runs/sse/encode-gap.js';
 import { formatSseFrame } from '../../../src/runs/sse/format-sse-frame.js';
+import { encodeChunkEvent, encodeFailure, encodeGap } from '../../../src/runs/sse/run-frames.js';
 import { SseParser } from '../../../src/runs/sse/sse-parser.js';
 
 describe('formatSseFrame', () => {

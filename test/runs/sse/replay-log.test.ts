@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSequenceError } from '../../../src/core/errors/sequence-error.js';
-import { encodeChunkEvent } from '../../../src/runs/sse/encode-chunk-event.js';
 import { ReplayLog } from '../../../src/runs/sse/replay-log.js';
+import { encodeChunkEvent } from '../../../src/runs/sse/run-frames.js';
 import { chunk } from '../../support/chunk.js';
 
 const event = (sequence: number, content = `line ${sequence}`, isFinal = false) =>

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeChunkFrame } from '../../../src/runs/sse/decode-chunk-frame.js';
-import { encodeChunkEvent } from '../../../src/runs/sse/encode-chunk-event.js';
+import { decodeChunkFrame, encodeChunkEvent } from '../../../src/runs/sse/run-frames.js';
 
 describe('decodeChunkFrame', () => {
   it('gives back every event encodeChunkEvent framed, whatever its text (property)', () => {

@@ -21,7 +21,8 @@ const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const [other, roundsArg = '6', variantsArg, linesArg = '2000000'] = process.argv.slice(2);
 if (other === undefined)
   throw new Error('usage: compare-builds.ts <other checkout> [rounds] [variants] [lines]');
-const variants = (variantsArg ?? 'readline-iterator,exec-push,exec-iterable,kernel-stream,cli-json').split(',');
+const DEFAULT_VARIANTS = 'readline-iterator,exec-push,exec-iterable,kernel-stream,cli-json';
+const variants = (variantsArg ?? DEFAULT_VARIANTS).split(',');
 const builds = { this: ROOT, other: resolve(other) };
 
 async function load(root: string): Promise<Record<string, ThroughputVariant>> {

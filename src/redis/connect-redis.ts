@@ -21,12 +21,13 @@ export interface RedisConnectionOptions {
  *
  * @example
  * ```ts
- * const { client, owned } = connectRedis({ cluster: ['127.0.0.1:7001'] }, 5000);
+ * const { client, owned } = connectRedis({ cluster: ['127.0.0.1:7001'] }, 5000, false);
  * ```
  */
 export function connectRedis(
   options: RedisConnectionOptions,
   failAfterMs: number,
+  failFast: boolean,
 ): { client: RedisClient; owned: boolean } {
   const given = (['url', 'cluster', 'client'] as const).filter((name) => options[name] !== undefined);
   if (given.length !== 1) {
@@ -73,7 +74,7 @@ export function connectRedis(
       retryStrategy: (times) => Math.min(times * 100, 1000),
     });
   }
-  watchConnection(client, addressOf(options));
+  watchConnection(client, addressOf(options), failFast);
   return { client, owned: true };
 }
 
@@ -83,25 +84,26 @@ const given = new WeakMap<RedisClient, { address: string; cause?: string }>();
 /**
  * Watches a connection the store opened (its command client, or a duplicate for blocking reads):
  * until it has reached Redis once, an error that says Redis cannot be reached there — refused, no
- * route, an unknown host, a connect that timed out, credentials refused — ends it at once, so
- * that its commands fail now, not after the store's failure bound, and {@link redisFailure} says
- * why. Once it has been ready, a lost connection is retried as before (a restart, a failover).
- * Internal.
+ * route, an unknown host, a connect that timed out, credentials refused — is kept, so that
+ * {@link redisFailure} says why a command failed; with `failFast` it also ends the connection at
+ * once, so that its commands fail now, not after the store's failure bound. Once it has been
+ * ready, a lost connection is retried as before (a restart, a failover). Internal.
  */
-export function watchConnection(client: RedisClient, address: string): void {
+export function watchConnection(client: RedisClient, address: string, failFast: boolean): void {
   const state: { address: string; cause?: string } = { address };
   given.set(client, state);
   let reached = false;
   client.once('ready', () => {
     reached = true;
+    state.cause = undefined;
   });
   client.on('error', (error: NodeJS.ErrnoException & { lastNodeError?: NodeJS.ErrnoException }) => {
-    if (reached || state.cause !== undefined) return;
+    if (reached || (failFast && state.cause !== undefined)) return;
     // A Cluster that reached none of its startup nodes says why in the last node's error.
     const cause = unreachableCause(error.lastNodeError ?? error);
     if (cause === undefined) return;
     state.cause = cause;
-    client.disconnect();
+    if (failFast) client.disconnect();
   });
 }
 

@@ -4,6 +4,7 @@ import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
 import { OwnerLostError } from '../core/errors/owner-lost-error.js';
 import { RunStoreError } from '../core/errors/run-store-error.js';
 import { optionError } from '../core/option-error.js';
+import { readBoolean } from '../core/read-boolean.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { readAfter } from '../runs/read-after.js';
@@ -52,6 +53,13 @@ export interface RedisRunStoreOptions {
    * fails, in ms: a writer then ends with `RUN_STORE_FAILED`, a reader too. Default `5000`.
    */
   readonly failAfterMs?: number;
+  /**
+   * Give up at once when Redis cannot be reached before the store's first connection (refused, no
+   * route, an unknown host, credentials refused): its commands then fail now, naming the address
+   * and the cause. For one-shot commands (the CLI's `follow`, `submit`, `cancel`, `exec --redis`).
+   * Default `false`: keep retrying, as a worker or a server started before Redis wants.
+   */
+  readonly failFast?: boolean;
   /** Prefix of every key. Default `'sluice'`. */
   readonly prefix?: string;
   /** This process's owner id, written as the owner of the runs it writes. Default `host:pid:random`. */
@@ -90,6 +98,7 @@ const KNOWN = [
   'cluster',
   'client',
   'failAfterMs',
+  'failFast',
   'prefix',
   'owner',
   'maxEvents',
@@ -163,13 +172,15 @@ export class RedisRunStore implements RunStore {
   >();
   readonly #connections = new Set<RedisClient>();
   readonly #failAfterMs: number;
+  readonly #failFast: boolean;
   #closed = false;
 
   constructor(options: RedisRunStoreOptions) {
     if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
     rejectUnknownOptions(options, KNOWN);
     this.#failAfterMs = readInteger(options, 'failAfterMs', 5000, { min: 1 });
-    const { client, owned } = connectRedis(options, this.#failAfterMs);
+    this.#failFast = readBoolean(options, 'failFast', false);
+    const { client, owned } = connectRedis(options, this.#failAfterMs, this.#failFast);
     this.client = client;
     this.#ownsClient = owned;
     const scheduler = options.scheduler ?? asyncScheduler;
@@ -214,7 +225,7 @@ export class RedisRunStore implements RunStore {
    */
   duplicate(): RedisClient {
     const connection = this.#duplicateClient();
-    if (this.#ownsClient) watchConnection(connection, addressOfClient(this.client));
+    if (this.#ownsClient) watchConnection(connection, addressOfClient(this.client), this.#failFast);
     else connection.on('error', () => {});
     connection.once('end', () => this.#connections.delete(connection));
     this.#connections.add(connection);

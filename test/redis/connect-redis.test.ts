@@ -9,10 +9,14 @@ const BOUND_MS = 60_000;
 
 describe('a Redis that cannot be reached', () => {
   it(
-    'a store with nothing listening at its address fails at once, naming the address and the cause',
+    'a failFast store with nothing listening at its address fails at once, naming the address and the cause',
     async () => {
       const port = await freePort();
-      const store = new RedisRunStore({ url: `redis://127.0.0.1:${port}`, failAfterMs: BOUND_MS });
+      const store = new RedisRunStore({
+        url: `redis://127.0.0.1:${port}`,
+        failAfterMs: BOUND_MS,
+        failFast: true,
+      });
       const started = performance.now();
       const read = await new Promise<unknown>((resolve) => {
         store.read('build-7').subscribe({ error: resolve, complete: () => resolve(undefined) });
@@ -27,6 +31,25 @@ describe('a Redis that cannot be reached', () => {
   );
 
   it.skipIf(redisServerPath === undefined)(
+    'a store without failFast keeps retrying: it connects to a Redis that starts after it',
+    async () => {
+      const port = await freePort();
+      const store = new RedisRunStore({ url: `redis://127.0.0.1:${port}`, failAfterMs: BOUND_MS });
+      // The store's first connects are refused; then Redis comes up at that address.
+      const refused = new Promise<void>((resolve) => store.client.once('error', () => resolve()));
+      await refused;
+      const server = await startRedis({ port });
+      try {
+        expect(await store.client.ping()).toBe('PONG');
+      } finally {
+        await store.close();
+        await server.stop();
+      }
+    },
+    BOUND_MS,
+  );
+
+  it.skipIf(redisServerPath === undefined)(
     'credentials the server refuses are said as such, at once',
     async () => {
       const server = await startRedis();
@@ -35,6 +58,7 @@ describe('a Redis that cannot be reached', () => {
         const store = new RedisRunStore({
           url: `redis://:wrong@127.0.0.1:${server.port}`,
           failAfterMs: BOUND_MS,
+          failFast: true,
         });
         const started = performance.now();
         const read = await new Promise<unknown>((resolve) => {

@@ -74,7 +74,11 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
   'cli-bad-value': () => cliMessage(['exec', '--timeout-ms', '-5', '--', 'ls']),
   /** docs/scaling.md, "What fails when": a store whose Redis is not listening. */
   'redis-unreachable': async () => {
-    const store = new RedisRunStore({ url: `redis://127.0.0.1:${await freePort()}`, failAfterMs: 30_000 });
+    const store = new RedisRunStore({
+      url: `redis://127.0.0.1:${await freePort()}`,
+      failAfterMs: 30_000,
+      failFast: true,
+    });
     return new Promise<string>((resolve) => {
       store
         .read('build-7')

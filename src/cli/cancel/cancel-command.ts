@@ -41,7 +41,7 @@ export const cancelCommand: Subcommand = {
       import('../../redis/connect-redis.js'),
     ]);
     if (!isRunId(runId)) throw new CliUsageError(`Not a run id: \`${runId}\``);
-    const store = new RedisRunStore({ ...connection, failAfterMs });
+    const store = new RedisRunStore({ ...connection, failAfterMs, failFast: true });
     try {
       if (await store.cancel(runId, 'cancelled', { by: 'cli' })) {
         io.stderr.write(`sluice: run ${runId}: cancel sent to its owner\n`);

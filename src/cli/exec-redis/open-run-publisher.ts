@@ -40,7 +40,7 @@ export async function openRunPublisher<T extends ChunkEvent<unknown>>(
   close(): Promise<void>;
 }> {
   const { RedisRunStore } = await import('../../redis/redis-run-store.js');
-  const store = new RedisRunStore(options);
+  const store = new RedisRunStore({ ...options, failFast: true });
   const id = runId ?? randomUUID();
   if (runId === undefined) io.stderr.write(`sluice: publishing as run ${id}\n`);
   let failed = false;

@@ -80,7 +80,7 @@ export const followCommand: Subcommand = {
     const castPath = values.cast as string | undefined;
     // Opened before the store, so that a path that cannot be written leaves no connection behind.
     const cast = castPath === undefined ? undefined : new CastView(printer, castPath);
-    const store = new RedisRunStore({ ...connection, ...failAfterMs });
+    const store = new RedisRunStore({ ...connection, ...failAfterMs, failFast: true });
     const code = await follow(store, runId, after, cast ?? printer, signal).finally(() => store.close());
     await cast?.close();
     return code;

@@ -37,7 +37,7 @@ export const submitCommand: Subcommand = {
     if (runId !== undefined && !isRunId(runId)) {
       throw flagError('run-id', '1-200 letters, digits, `.`, `_`, `:` or `-`', runId);
     }
-    const store = new RedisRunStore(connection);
+    const store = new RedisRunStore({ ...connection, failFast: true });
     try {
       const id = await submitRun(store, {
         file: command[0] as string,

@@ -5,8 +5,9 @@ import { lastValueFrom, of, toArray } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toAsciicast } from '../../src/operators/to-asciicast.js';
 import { exec } from '../../src/sources/exec.js';
+import { asciinemaCat, asciinemaPath } from '../support/asciinema.js';
 import { chunk } from '../support/chunk.js';
-import { needs, requireTool, which } from '../support/system-tools.js';
+import { needs } from '../support/system-tools.js';
 import { newTestScheduler } from '../support/test-scheduler.js';
 
 const EXIT = chunk(3, 0, true, { kind: 'exit' });
@@ -64,9 +65,7 @@ describe('toAsciicast', () => {
   });
 });
 
-const asciinema = requireTool('asciinema', which('asciinema'), 'apt-get install asciinema');
-
-describe.skipIf(asciinema === undefined || !needs('script'))('toAsciicast of a real terminal run', () => {
+describe.skipIf(asciinemaPath === undefined || !needs('script'))('toAsciicast of a real terminal run', () => {
   const folder = mkdtempSync(join(tmpdir(), 'sluice-cast-'));
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
@@ -80,14 +79,7 @@ describe.skipIf(asciinema === undefined || !needs('script'))('toAsciicast of a r
     );
     const file = join(folder, 'run.cast');
     writeFileSync(file, lines.join(''));
-    // `asciinema cat` reads its keys from /dev/tty: it runs on a terminal of its own, a sluice terminal run.
-    const printed = await lastValueFrom(
-      exec(asciinema as string, ['cat', file], { tty: size, timeoutMs: 10_000 }).pipe(toArray()),
-    );
-    const text = printed
-      .flatMap((event) => (event.kind === 'stdout' ? [event.content as string] : []))
-      .join('');
-    expect(text.replaceAll('\r\n', '\n')).toBe('hello\nworld\n');
+    expect(await asciinemaCat(file)).toBe('hello\nworld\n');
     expect(JSON.parse(lines[0] as string)).toMatchObject({
       version: 2,
       width: 60,

@@ -2,16 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exec } from '../../src/sources/exec.js';
+import { asciinemaCat, asciinemaPath } from '../support/asciinema.js';
 import { redisForSuite, redisServerPath } from '../support/redis-server.js';
 import { startCli } from '../support/sluice-cli.js';
-import { needs, requireTool, which } from '../support/system-tools.js';
+import { needs } from '../support/system-tools.js';
 
-const asciinema = requireTool('asciinema', which('asciinema'), 'apt-get install asciinema');
-
-describe.skipIf(redisServerPath === undefined || asciinema === undefined || !needs('script'))(
+describe.skipIf(redisServerPath === undefined || asciinemaPath === undefined || !needs('script'))(
   'sluice follow --cast',
   () => {
     const redis = redisForSuite({ store: {} });
@@ -42,14 +39,7 @@ describe.skipIf(redisServerPath === undefined || asciinema === undefined || !nee
         'hello\n',
         'world\n',
       ]);
-      // `asciinema cat` reads its keys from /dev/tty: it runs on a terminal of its own.
-      const printed = await lastValueFrom(
-        exec(asciinema as string, ['cat', file], { tty: true, timeoutMs: 10_000 }).pipe(toArray()),
-      );
-      const text = printed
-        .flatMap((event) => (event.kind === 'stdout' ? [event.content as string] : []))
-        .join('');
-      expect(text.replaceAll('\r\n', '\n')).toBe('hello\nworld\n');
+      expect(await asciinemaCat(file)).toBe('hello\nworld\n');
     }, 30_000);
 
     it('a --cast path that cannot be written is a usage error (exit 2) naming the flag', async () => {

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import nodeModule from 'node:module';
 import { PeerMissingError } from './errors/peer-missing-error.js';
 import { isPeerNotFound } from './is-peer-not-found.js';
 import { OPTIONAL_PEERS, type OptionalPeer } from './optional-peers.js';
@@ -39,7 +39,7 @@ export async function importPeer<T>(
  */
 export function requirePeer<T>(packageName: OptionalPeer, feature: string): T {
   try {
-    return createRequire(import.meta.url)(packageName) as T;
+    return ownRequire()(packageName) as T;
   } catch (error) {
     if (!isPeerNotFound(error, packageName)) throw error;
     throw new PeerMissingError(
@@ -47,4 +47,14 @@ export function requirePeer<T>(packageName: OptionalPeer, feature: string): T {
       { cause: error },
     );
   }
+}
+
+/**
+ * The `require` to load a peer with: one made for this ES module, or CommonJS's own where there
+ * is no `import.meta.url` (a CommonJS bundle). Not a named `createRequire` import: an ES bundle's
+ * usual banner declares one, and the two would clash. Internal.
+ */
+export function ownRequire(): (id: string) => unknown {
+  const url: string | undefined = import.meta.url;
+  return url === undefined ? require : nodeModule.createRequire(url);
 }

@@ -1,5 +1,5 @@
-import nodeModule from 'node:module';
 import { isPeerNotFound } from '../core/is-peer-not-found.js';
+import { ownRequire } from '../core/load-peer.js';
 
 /** The `@opentelemetry/api` module, as sluice uses it. */
 export type TraceApi = typeof import('@opentelemetry/api');
@@ -39,14 +39,4 @@ let loaded: { readonly api: TraceApi | undefined } | undefined;
 export function traceApi(): TraceApi | undefined {
   loaded ??= { api: loadTraceApi() };
   return loaded.api;
-}
-
-/**
- * The `require` to load the API with: one made for this ES module, or CommonJS's own where there
- * is no `import.meta.url` (a CommonJS bundle). Not a named `createRequire` import: an ES bundle's
- * usual banner declares one, and the two would clash.
- */
-function ownRequire(): (id: string) => unknown {
-  const url: string | undefined = import.meta.url;
-  return url === undefined ? require : nodeModule.createRequire(url);
 }

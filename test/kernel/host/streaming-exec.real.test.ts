@@ -216,18 +216,19 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))(
       const host = createHost({ logger: { warn: (message) => warnings.push(message) } });
       const { api } = connectExtension(host, 'ext-a');
       // One read of thousands of lines stays in the channel, over capacity, for as long as the
-      // consumer takes them: 150 lines, one every 4 ms, is twice the stall timeout.
+      // consumer takes them: 300 lines, one every 8 ms, is more than twice the stall timeout. (The
+      // timeout is generous next to the pace: a loaded machine may hold one pull for hundreds of ms.)
       const stream = api.exec('python3', ['-c', 'import sys\nsys.stdout.write("x\\n" * 30000)'], {
         stream: true,
         bufferSize: 16,
-        stallTimeoutMs: 300,
+        stallTimeoutMs: 1000,
       });
       const iterator = stream[Symbol.asyncIterator]();
-      for (let i = 0; i < 150; i += 1) {
+      for (let i = 0; i < 300; i += 1) {
         expect((await iterator.next()).value).toBe('x\n');
-        await new Promise((resolve) => setTimeout(resolve, 4));
+        await new Promise((resolve) => setTimeout(resolve, 8));
       }
-      expect(150 + (await countToExit(iterator, 'x\n'))).toBe(30_000);
+      expect(300 + (await countToExit(iterator, 'x\n'))).toBe(30_000);
       expect(warnings).toEqual([]);
     });
 

@@ -3,8 +3,8 @@ import type { ChunkEvent } from '../core/chunk.js';
 import { requirePeer } from '../core/load-peer.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { readBoolean } from '../core/read-boolean.js';
-import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { readTerminalSize } from '../core/terminal-size.js';
 
 type XtermHeadless = typeof import('@xterm/headless');
 type XtermTerminal = InstanceType<XtermHeadless['Terminal']>;
@@ -88,9 +88,7 @@ export function renderTerminal<F extends ChunkEvent<unknown>>(
   config: RenderTerminalConfig = {},
 ): OperatorFunction<ChunkEvent<unknown> | F, TerminalEvent<F>> {
   rejectUnknownOptions(config, ['columns', 'rows', 'screen']);
-  const bounds = { min: 1, max: 65_535 };
-  const columns = readInteger(config, 'columns', 80, bounds);
-  const rows = readInteger(config, 'rows', 24, bounds);
+  const { columns, rows } = readTerminalSize(config);
   const withScreen = readBoolean(config, 'screen', false);
   return operate((source, subscriber) => {
     const view = new TerminalView(columns, rows, withScreen);

@@ -2,9 +2,9 @@ import { asyncScheduler, type OperatorFunction, type SchedulerLike } from 'rxjs'
 import type { ChunkEvent } from '../core/chunk.js';
 import { isSchedulerLike } from '../core/is-scheduler-like.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
-import { readInteger } from '../core/read-integer.js';
 import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { readTerminalSize } from '../core/terminal-size.js';
 
 /** Options of {@link toAsciicast}. Validated when `toAsciicast(config)` is called. */
 export interface ToAsciicastConfig {
@@ -48,9 +48,7 @@ export interface ToAsciicastConfig {
  */
 export function toAsciicast(config: ToAsciicastConfig = {}): OperatorFunction<ChunkEvent<unknown>, string> {
   rejectUnknownOptions(config, ['columns', 'rows', 'title', 'scheduler']);
-  const bounds = { min: 1, max: 65_535 };
-  const columns = readInteger(config, 'columns', 80, bounds);
-  const rows = readInteger(config, 'rows', 24, bounds);
+  const { columns, rows } = readTerminalSize(config);
   const title = readOption<string, undefined>(
     config,
     'title',

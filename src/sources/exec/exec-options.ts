@@ -10,6 +10,7 @@ import { readBoolean } from '../../core/read-boolean.js';
 import { readInteger } from '../../core/read-integer.js';
 import { readOption } from '../../core/read-option.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
+import { readTerminalSize } from '../../core/terminal-size.js';
 import { checkSpawnStrings } from './check-spawn-strings.js';
 import type { ContainmentOption } from './containment-option.js';
 import type { ExecLimits } from './exec-limits.js';
@@ -80,8 +81,6 @@ const KNOWN = [
 const KNOWN_RLIMITS = ['cpuSeconds', 'addressSpaceBytes', 'fileSizeBytes', 'openFiles'];
 const KNOWN_LIMITS = ['memoryBytes', 'pids', 'cpuPercent'];
 const KNOWN_TTY = ['columns', 'rows', 'resize'];
-/** A terminal's size is two 16-bit fields (`struct winsize`). */
-const MAX_TTY_CELLS = 65_535;
 
 /**
  * Validates the arguments and options of `exec` and applies the defaults. Throws a `TypeError`
@@ -282,10 +281,8 @@ function readTty(given: ExecOptions): ResolvedTty | undefined {
   if (tty === undefined || tty === false) return undefined;
   if (tty === true) return { columns: 80, rows: 24, resize: undefined };
   rejectUnknownOptions(tty, KNOWN_TTY, 'tty.');
-  const bounds = { min: 1, max: MAX_TTY_CELLS, prefix: 'tty.' };
   return {
-    columns: readInteger(tty, 'columns', 80, bounds),
-    rows: readInteger(tty, 'rows', 24, bounds),
+    ...readTerminalSize(tty, 'tty.'),
     resize: readOption<Observable<TtySize>, undefined>(
       tty,
       'resize',

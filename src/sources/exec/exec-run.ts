@@ -5,6 +5,7 @@ import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { isSpawnError, SpawnError } from '../../core/errors/spawn-error.js';
 import { optionError } from '../../core/option-error.js';
 import { stalledBelow } from '../../core/stalled-below.js';
+import { isTerminalSize } from '../../core/terminal-size.js';
 import { errorTypeOf } from '../../trace/error-type-of.js';
 import { NOOP_RUN_SPAN } from '../../trace/noop-run-span.js';
 import type { RunEndDetails, RunSpan } from '../../trace/run-span.js';
@@ -262,7 +263,7 @@ export class ExecRun implements ProcessEvents {
     const resize = this.#options.tty?.resize;
     if (this.#done || resize === undefined || handle.resize === undefined) return;
     const apply = (size: TtySize): void => {
-      if (isTtySize(size)) handle.resize?.(size);
+      if (isTerminalSize(size)) handle.resize?.(size);
       else
         this.fail(optionError('tty.resize', 'to emit `{ columns, rows }` of integers from 1 to 65535', size));
     };
@@ -284,11 +285,4 @@ export class ExecRun implements ProcessEvents {
   #terminate(): void {
     this.#killer?.kill(this.#ends.exit !== undefined);
   }
-}
-
-function isTtySize(size: unknown): size is TtySize {
-  const { columns, rows } = (size ?? {}) as Partial<TtySize>;
-  const cells = (value: unknown) =>
-    Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 65_535;
-  return cells(columns) && cells(rows);
 }

@@ -1,0 +1,30 @@
+import { readInteger } from './read-integer.js';
+
+/** A terminal's size in character cells. */
+export interface TerminalSize {
+  readonly columns: number;
+  readonly rows: number;
+}
+
+/** A terminal's size is two 16-bit fields (`struct winsize`). */
+const MAX_CELLS = 65_535;
+
+/**
+ * Reads `columns` and `rows` of `options` (default 80 × 24), each a whole number from 1 to 65535,
+ * or throws the option template's error naming `prefix` + the field. Internal: the one check of a
+ * terminal's size for `exec`'s `tty`, `renderTerminal` and `toAsciicast`.
+ */
+export function readTerminalSize(options: object, prefix = ''): TerminalSize {
+  const bounds = { min: 1, max: MAX_CELLS, prefix };
+  return {
+    columns: readInteger(options, 'columns', 80, bounds),
+    rows: readInteger(options, 'rows', 24, bounds),
+  };
+}
+
+/** Whether `value` is a `{ columns, rows }` of whole numbers from 1 to 65535 (a size a resize may emit). Internal. */
+export function isTerminalSize(value: unknown): value is TerminalSize {
+  const { columns, rows } = (value ?? {}) as Partial<TerminalSize>;
+  const cells = (n: unknown) => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= MAX_CELLS;
+  return cells(columns) && cells(rows);
+}

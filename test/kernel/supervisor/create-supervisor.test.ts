@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { firstValueFrom, toArray } from 'rxjs';
+import { filter, firstValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { isSluiceError } from '../../../src/core/errors/sluice-error.js';
 import { createSupervisor } from '../../../src/kernel/supervisor/create-supervisor.js';
@@ -106,13 +106,11 @@ describe.skipIf(!needs('linux'))('createSupervisor', () => {
         pythonRunner,
         execArgs({ argv: ['sh', '-c', 'echo $$; exec sleep 60'], stream: true, timeout_s: 120 }),
       );
-      let toolPid = 0;
-      const info = await handle.wait({
-        timeoutMs: 1500,
-        onChunk: (chunk) => {
-          if (chunk.kind === 'stdout') toolPid = Number(String(chunk.content).trim());
-        },
-      });
+      // The deadline starts once the tool runs (its first line), so a slow start on a loaded
+      // machine cannot use it up before the call it is meant to hold.
+      const first = await firstValueFrom(handle.chunks$.pipe(filter((chunk) => chunk.kind === 'stdout')));
+      const toolPid = Number(String(first.content).trim());
+      const info = await handle.wait({ timeoutMs: 1500 });
       expect(info).toMatchObject({ timedOut: true, exitCode: null, signal: null });
       expect(info.durationMs).toBeGreaterThanOrEqual(1400);
       expect(info.durationMs).toBeLessThan(20_000);

@@ -207,3 +207,35 @@ export function fromRunStore(
   });
   return events.pipe(check);
 }
+
+/**
+ * Calls `onEnd` once when run `runId` of `store` ends — its final event, a failure, a gap in what
+ * is left of it, or a read that fails or ends — wherever it runs. Unsubscribe the returned
+ * subscription to stop watching.
+ *
+ * @example
+ * ```ts
+ * const watching = watchRunEnd(store, 'mcp-session:s1', () => console.log('session ended'));
+ * ```
+ */
+export function watchRunEnd(store: RunStore, runId: string, onEnd: () => void): Subscription {
+  const owner = new Subscription();
+  const end = () => {
+    if (owner.closed) return;
+    owner.unsubscribe();
+    onEnd();
+  };
+  return followRun(
+    store,
+    runId,
+    {},
+    {
+      event: (event) => (event.isFinal ? end() : undefined),
+      gap: end,
+      failure: end,
+      error: end,
+      complete: end,
+    },
+    owner,
+  );
+}

@@ -15,12 +15,10 @@ import {
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import type { Demand } from '../../src/core/demand.js';
-import { demandOf } from '../../src/core/demand-of.js';
 import { BufferOverflowError } from '../../src/core/errors/buffer-overflow-error.js';
-import { Credit } from '../../src/core/queue/credit.js';
-import { DemandGate } from '../../src/core/queue/demand-gate.js';
 import { DemandQueue } from '../../src/core/queue/demand-queue.js';
-import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
+import { Credit, DemandGate } from '../../src/core/queue/queue-outlet.js';
+import { demandOf, subscribeWithDemand } from '../../src/core/subscriber-chain.js';
 import { share } from '../../src/operators/share.js';
 import { type ExecEvent, exec } from '../../src/sources/exec.js';
 import { withDemand } from '../../src/testing/index.js';

@@ -1,6 +1,6 @@
 import { CancelledError, isCancelledError } from '../../core/errors/cancelled-error.js';
 import { isSpawnError } from '../../core/errors/spawn-error.js';
-import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
+import { subscribeWithDemand } from '../../core/subscriber-chain.js';
 import { type ExecEvent, type ExecResult, exec } from '../../sources/exec.js';
 import { errorTypeOf } from '../../trace/error-type-of.js';
 import type { RunEndReason } from '../../trace/run-span.js';

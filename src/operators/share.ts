@@ -44,9 +44,9 @@ const KNOWN = [
  * RxJS's `share()`, with the consumers' demand reaching the producer. A drop-in: same
  * signature, same reset rules (RxJS's own `share` does the sharing). The difference is what the
  * shared producer sees as its demand ({@link demandOf}): RxJS's `share()` subscribes to it with a
- * subscriber that hides its consumers, so only the first consumer's demand can reach it, and
- * only if it subscribes synchronously; here it is the combined demand of every consumer
- * subscribed at the moment, whenever they came:
+ * subscriber that hides its consumers, so no consumer's demand reaches it, not even a single
+ * one's; here it is the combined demand of every consumer subscribed at the moment, whenever they
+ * came:
  *
  * - `governor: 'slowest'` (default): paused while any consumer's buffer is full. Lossless: a slow
  *   view slows the run, and every consumer sees every value once.

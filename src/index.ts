@@ -9,4 +9,5 @@ export * from './adapters/index.js';
 export * from './core/index.js';
 export * from './operators/index.js';
 export * from './runs/index.js';
+export { ExecError, isExecError } from './sources/exec/exec-error.js';
 export * from './sources/index.js';

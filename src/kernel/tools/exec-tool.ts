@@ -1,6 +1,6 @@
 import { CancelledError, isCancelledError } from '../../core/errors/cancelled-error.js';
 import { isSpawnError } from '../../core/errors/spawn-error.js';
-import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
+import { subscribeWithDemand } from '../../core/subscriber-chain.js';
 import { type ExecEvent, type ExecResult, exec } from '../../sources/exec.js';
 import { errorTypeOf, type SpanEndReason, startRunSpan } from '../../trace/run-span.js';
 import { toWireNames } from '../protocol/wire-names.js';

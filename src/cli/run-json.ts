@@ -55,7 +55,10 @@ export async function runJson(run: CliExecCommand, io: CliStreams, signal?: Abor
   // `mapDirect`: without a stall timeout, `exec` pushes its lines straight into `onChunk`'s queue
   // (no queue of its own and no subscriber chain per line: docs/performance.md, "`--json` without a
   // queue of its own").
-  const events = exec(run.file, run.args, { reject: true, ...cliExecOptions(run, signal) }).pipe(
+  const events = exec(run.file, run.args, {
+    reject: true,
+    ...cliExecOptions(run, signal, io, { statusLine: false }),
+  }).pipe(
     mapDirect(execEventToChunk),
     stallTimeout<ChunkEvent<JsonValue>>({
       ms: run.stallTimeoutMs,

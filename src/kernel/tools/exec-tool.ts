@@ -5,9 +5,7 @@ import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
 import { renderTerminal, type TerminalEvent } from '../../operators/render-terminal.js';
 import { OutputAccumulator } from '../../sources/exec/output-accumulator.js';
 import { type ExecEvent, type ExecExitEvent, type ExecResult, exec } from '../../sources/exec.js';
-import { errorTypeOf } from '../../trace/error-type-of.js';
-import type { RunEndReason } from '../../trace/run-span.js';
-import { startRunSpan } from '../../trace/start-run-span.js';
+import { errorTypeOf, type SpanEndReason, startRunSpan } from '../../trace/run-span.js';
 import { toWireNames } from '../protocol/wire-names.js';
 import { type ExecToolArgs, execToolArgsSchema } from './exec-tool-args.js';
 import type { ExecToolResult } from './exec-tool-result.js';
@@ -111,7 +109,7 @@ function runExecTool(args: ExecToolArgs, ctx: ToolContext, config: ExecToolConfi
 const TOOL_ATTRIBUTES = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'Exec' } as const;
 
 /** The tool span's reason: how the run ended; its status is an error only when the call fails. */
-function toolEndReason(result: ExecResult): RunEndReason {
+function toolEndReason(result: ExecResult): SpanEndReason {
   if (result.timedOut) return 'timeout';
   return result.signal === null ? 'exit' : 'signal';
 }

@@ -268,8 +268,8 @@ function readLimits(given: ExecOptions, containment: ContainmentOption): ExecLim
   return Object.fromEntries(set) as ExecLimits;
 }
 
-/** `tty`: `true` is an 80 × 24 terminal; an object gives its size and later sizes; `false` or absent, pipes. */
-function readTty(given: ExecOptions): ResolvedTty | undefined {
+/** `tty`: `true` is an 80 × 24 terminal; an object gives its size and later sizes; `false` or absent, pipes. Also read by `markTerminalSize` (sluice/web). */
+export function readTty(given: ExecOptions): ResolvedTty | undefined {
   const tty = readOption<ExecOptions['tty'], undefined>(
     given,
     'tty',

@@ -1,14 +1,11 @@
-import type { Subscriber } from 'rxjs';
-import { Subscription } from 'rxjs';
+import { type Subscriber, Subscription } from 'rxjs';
 import type { Demand } from '../../core/demand.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { isSpawnError, SpawnError } from '../../core/errors/spawn-error.js';
 import { optionError } from '../../core/option-error.js';
 import { stalledBelow } from '../../core/stalled-below.js';
 import { isTerminalSize } from '../../core/terminal-size.js';
-import { errorTypeOf } from '../../trace/error-type-of.js';
-import { NOOP_RUN_SPAN } from '../../trace/noop-run-span.js';
-import type { RunEndDetails, RunSpan } from '../../trace/run-span.js';
+import { errorTypeOf, NOOP_RUN_SPAN, type RunSpan, type SpanEndDetails } from '../../trace/run-span.js';
 import { execFailure } from './exec-failure.js';
 import { type ExecLines, execLineQueue } from './exec-line-queue.js';
 import type { ResolvedExecOptions } from './exec-options.js';
@@ -203,7 +200,7 @@ export class ExecRun implements ProcessEvents {
   }
 
   /** The counts of the run so far, for its span's end. */
-  #counts(): Pick<RunEndDetails, 'lines' | 'bytes' | 'pausedMs'> {
+  #counts(): Pick<SpanEndDetails, 'lines' | 'bytes' | 'pausedMs'> {
     const { stdout, stderr } = this.#output;
     const pausedMs =
       this.#pausedMs + (this.#pausedAt === undefined ? 0 : this.#options.scheduler.now() - this.#pausedAt);
@@ -213,7 +210,7 @@ export class ExecRun implements ProcessEvents {
   /** A cancelled or stalled run's span ends once its group is gone (or the kill's watch gave up). */
   #endSpanOnceGone(reason: 'cancel' | 'stall'): void {
     const span = this.#span;
-    const details: RunEndDetails = reason === 'stall' ? { errorType: 'stall', message: 'stalled' } : {};
+    const details: SpanEndDetails = reason === 'stall' ? { errorType: 'stall', message: 'stalled' } : {};
     const counts = this.#counts();
     const end = () => span.end(reason, { ...counts, ...details });
     if (this.#killer === undefined) end();

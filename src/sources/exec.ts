@@ -1,5 +1,5 @@
 import { Observable, type Subscriber } from 'rxjs';
-import { demandOf } from '../core/demand-of.js';
+import { demandOf } from '../core/subscriber-chain.js';
 import { childProcessPort } from './exec/child-process-port.js';
 import { resolveExecOptions } from './exec/exec-options.js';
 import type { ExecEvent, ExecOptions } from './exec/exec-types.js';

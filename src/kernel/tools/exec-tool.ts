@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
 import { CancelledError, isCancelledError } from '../../core/errors/cancelled-error.js';
 import { isSpawnError } from '../../core/errors/spawn-error.js';
-import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
+import { subscribeWithDemand } from '../../core/subscriber-chain.js';
 import { renderTerminal, type TerminalEvent } from '../../operators/render-terminal.js';
 import { OutputAccumulator } from '../../sources/exec/output-accumulator.js';
 import { type ExecEvent, type ExecExitEvent, type ExecResult, exec } from '../../sources/exec.js';

@@ -3,7 +3,7 @@ import type { Demand } from '../../core/demand.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { isSpawnError, SpawnError } from '../../core/errors/spawn-error.js';
 import { optionError } from '../../core/option-error.js';
-import { stalledBelow } from '../../core/stalled-below.js';
+import { stalledBelow } from '../../core/subscriber-chain.js';
 import { isTerminalSize } from '../../core/terminal-size.js';
 import { errorTypeOf, NOOP_RUN_SPAN, type RunSpan, type SpanEndDetails } from '../../trace/run-span.js';
 import { execFailure } from './exec-failure.js';
@@ -192,7 +192,7 @@ export class ExecRun implements ProcessEvents {
       this.#stopInput();
       const stalled = this.#span.observed ? stalledBelow(this.#subscriber) : undefined;
       if (stalled === undefined) this.#span.event('sluice.cancel');
-      else this.#span.event('sluice.stall', { 'sluice.stall_ms': stalled.ms });
+      else this.#span.event('sluice.stall', { 'sluice.stall_ms': stalled });
       this.#terminate();
       this.#endSpanOnceGone(stalled === undefined ? 'cancel' : 'stall');
     }

@@ -35,7 +35,7 @@ export function cliExecOptions(
 /**
  * `--tty`: when sluice's own output (`io.stdout`) is a terminal, a terminal of its size, resized
  * with it — less the row sluice's status line takes when it shows one, so the command never draws
- * on it; 80 × 24 otherwise (docs/terminal.md, "On the command line").
+ * on it; 80 × 24 otherwise (docs/terminal.md, "On the command line: `sluice exec --tty`").
  */
 export function cliTerminal(
   io: CliStreams,

@@ -40,7 +40,7 @@ const THEME = {
  * Opens an xterm.js terminal of the run's size in `container`. It only shows: keys typed into it
  * go nowhere (a run's input is its own). `styleNonce` is the page's style nonce: xterm.js writes
  * its cell sizes and colours into `<style>` elements of its own, which the page's
- * Content-Security-Policy lets in only with that nonce (docs/web.md, "Security").
+ * Content-Security-Policy lets in only with that nonce (docs/web.md, "Safe by default").
  */
 export function openTerminalView(
   container: HTMLElement,

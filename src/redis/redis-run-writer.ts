@@ -7,7 +7,7 @@ import { RunStoreError } from '../core/errors/run-store-error.js';
 import { SequenceError, sequenceViolation } from '../core/errors/sequence-error.js';
 import { toRunFailure } from '../runs/run-failure.js';
 import type { CancelDetails, RunWriter, RunWriterOptions } from '../runs/run-store.js';
-import { activeCarrier } from '../trace/active-carrier.js';
+import { activeCarrier } from '../trace/trace-context.js';
 import { redisFailure } from './connect-redis.js';
 import { evalScript } from './eval-script.js';
 import { parseCancelRequest } from './parse-cancel-request.js';

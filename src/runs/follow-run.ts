@@ -1,12 +1,11 @@
 import { Observable, Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
 import { type Demand, Valve } from '../core/demand.js';
-import { demandOf } from '../core/demand-of.js';
 import { SequenceError } from '../core/errors/sequence-error.js';
 import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
+import { demandOf, subscribeWithDemand } from '../core/subscriber-chain.js';
 import { checkSequence } from '../operators/check-sequence.js';
 import { runFailureError } from './run-failure.js';
 import type { RunFailure, RunRecord } from './run-record.js';

@@ -22,8 +22,14 @@ export interface RunGap {
  * (a write that waits for `'drain'`) pauses the store's reads until it settles.
  */
 export interface RunObserver {
-  /** The run's next event; `frame` is its SSE frame when the store keeps its events encoded. */
-  event(event: ChunkEvent<unknown>, frame: string | undefined): Promise<void> | undefined | void;
+  /** The run's next event. */
+  event(event: ChunkEvent<unknown>): Promise<void> | undefined | void;
+  /**
+   * Optional: the run's next event as its SSE frame, instead of `event`, when the store keeps its
+   * events encoded (the memory store): a server then sends each event as it was encoded once,
+   * without decoding it for every viewer.
+   */
+  frame?(frame: string): Promise<void> | undefined | void;
   /** Events the follower needs were trimmed by the store's retention: never a silent skip. */
   gap(gap: RunGap): Promise<void> | undefined | void;
   /** The run ended with this failure after the events before it; `complete` follows. */
@@ -73,9 +79,16 @@ export function followRun(
   const record = (record: RunRecord) => {
     if (record.type === 'gap') return pacing.wait(observer.gap({ from: record.from, to: record.to }));
     if (record.type === 'failure') return pacing.wait(observer.failure(record.failure));
-    const { events, frames } = record;
+    const { frames } = record;
+    if (frames !== undefined && observer.frame !== undefined) {
+      for (let index = 0; index < frames.length && !owner.closed; index += 1) {
+        pacing.wait(observer.frame(frames[index] as string));
+      }
+      return;
+    }
+    const { events } = record;
     for (let index = 0; index < events.length && !owner.closed; index += 1) {
-      pacing.wait(observer.event(events[index] as ChunkEvent<unknown>, frames?.[index]));
+      pacing.wait(observer.event(events[index] as ChunkEvent<unknown>));
     }
   };
   const after = options.after ?? -1;

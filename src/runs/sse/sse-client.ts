@@ -75,10 +75,15 @@ export class SseClient {
       runId,
       { after: cursor - 1, demand: this.#valve },
       {
-        // An event's frame is the store's when it keeps them encoded (one encoding for every viewer).
-        event: (event, frame) => {
+        event: (event) => {
           this.#cursor = event.sequence + 1;
-          this.#write(frame ?? encodeChunkEvent(event));
+          this.#write(encodeChunkEvent(event));
+        },
+        // A store that keeps its events encoded gives their frames: one encoding for every viewer.
+        // Its records are consecutive from the cursor (a store's reads guarantee it).
+        frame: (frame) => {
+          this.#cursor += 1;
+          this.#write(frame);
         },
         gap: (gap) => {
           this.#write(encodeGap(gap));

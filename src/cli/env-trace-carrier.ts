@@ -1,4 +1,4 @@
-import type { TraceCarrier } from '../trace/trace-carrier.js';
+import type { TraceCarrier } from '../trace/trace-context.js';
 
 /**
  * The trace context the `sluice` command was started in: `TRACEPARENT` and `TRACESTATE` of its

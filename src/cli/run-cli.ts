@@ -1,5 +1,5 @@
 import { isPeerMissingError } from '../core/errors/peer-missing-error.js';
-import { withRemoteParent } from '../trace/with-remote-parent.js';
+import { withRemoteParent } from '../trace/trace-context.js';
 import { asksForHelp } from './asks-for-help.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { envTraceCarrier } from './env-trace-carrier.js';

@@ -1,4 +1,4 @@
-import type { TraceCarrier } from '../../trace/trace-carrier.js';
+import type { TraceCarrier } from '../../trace/trace-context.js';
 import type { ResolvedExecOptions } from './exec-options.js';
 import type { SpawnRequest } from './process-port.js';
 

@@ -1,5 +1,4 @@
-import type { RunSpan } from '../../trace/run-span.js';
-import { startRunSpan } from '../../trace/start-run-span.js';
+import { type RunSpan, startRunSpan } from '../../trace/run-span.js';
 import type { HttpRequest } from './parse-http-request.js';
 
 const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 443 };

@@ -1,4 +1,4 @@
-import type { TraceCarrier } from '../../trace/trace-carrier.js';
+import type { TraceCarrier } from '../../trace/trace-context.js';
 
 /**
  * `headers` (a request's `init.headers`, in whichever of fetch's three forms) with the W3C Trace

@@ -233,7 +233,7 @@ function connectDelivery(
 }
 
 /** {@link HostOptions} validated, with the defaults filled in (the scheduler stays optional). */
-export interface ResolvedHostOptions {
+interface ResolvedHostOptions {
   readonly scheduler: MacrotaskScheduler<HostcallOutcome> | undefined;
   readonly logger: HostLogger;
   readonly producers: Readonly<Record<string, StreamProducer>>;
@@ -252,7 +252,7 @@ const isObject = (value: unknown): value is object => typeof value === 'object' 
  * const { logger, producers, handlers } = readHostOptions({ logger: console });
  * ```
  */
-export function readHostOptions(options: HostOptions): ResolvedHostOptions {
+function readHostOptions(options: HostOptions): ResolvedHostOptions {
   rejectUnknownOptions(options, ['scheduler', 'logger', 'producers', 'handlers']);
   const scheduler = readOption(options, 'scheduler', isObject, 'a MacrotaskScheduler', undefined) as
     | MacrotaskScheduler<HostcallOutcome>
@@ -281,13 +281,13 @@ export function readHostOptions(options: HostOptions): ResolvedHostOptions {
  * The non-streaming handlers {@link createHost} starts with: `exec` and `http` run to
  * completion. Other kinds (`tool`, `session`, `events`, `ui`) are the embedder's to register.
  */
-export const defaultHandlers: Readonly<Partial<Record<HostcallKind, HostcallHandler>>> = {
+const defaultHandlers: Readonly<Partial<Record<HostcallKind, HostcallHandler>>> = {
   exec: execHandler,
   http: httpHandler,
 };
 
 /** The producers {@link createHost} uses unless told otherwise: the `exec` and `http` sources. */
-export const defaultProducers: Readonly<Partial<Record<'exec' | 'http', StreamProducer>>> = {
+const defaultProducers: Readonly<Partial<Record<'exec' | 'http', StreamProducer>>> = {
   exec: execProducer,
   http: httpProducer,
 };

@@ -32,7 +32,7 @@ export interface ExecPayload {
 }
 
 /** The resource limits an `exec` hostcall may ask for (see {@link ExecPayload}). */
-export interface ExecPayloadRlimits {
+interface ExecPayloadRlimits {
   readonly cpu_s?: number;
   readonly as_bytes?: number;
   readonly fsize_bytes?: number;

@@ -13,7 +13,7 @@ import type { HostcallHandler, StreamProducer } from './host.js';
  * `lines: true` streams the body as UTF-8 lines (each with its `\n`); otherwise each chunk is
  * the decoded text of one read.
  */
-export interface HttpPayload {
+interface HttpPayload {
   readonly url: string;
   readonly method?: string;
   readonly headers?: Readonly<Record<string, string>>;

@@ -292,7 +292,7 @@ class ChannelledHostStream
 }
 
 /** How a streaming call is set up (see {@link openHostStream}). */
-export interface HostStreamConfig {
+interface HostStreamConfig {
   readonly extensionId: string;
   readonly callId: string;
   readonly scheduler: MacrotaskScheduler<HostcallOutcome>;

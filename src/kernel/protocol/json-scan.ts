@@ -11,7 +11,7 @@ const QUOTE = 0x22;
  * jsonStringEnd('{"a\\"b": 1}', 1); // 7: just after the key's closing quote
  * ```
  */
-export function jsonStringEnd(text: string, start: number): number {
+function jsonStringEnd(text: string, start: number): number {
   let close = text.indexOf('"', start + 1);
   while (close !== -1) {
     let slashes = 0;

@@ -13,7 +13,7 @@ import { type ToolResult, toolChunkSchema } from '../tools/tool.js';
  *   with this `op` is accepted here);
  * - `{ op: 'result', value }` — the runner's final answer, reported in `RunnerExitInfo.result`.
  */
-export const runnerMessageSchema = z.discriminatedUnion('op', [
+const runnerMessageSchema = z.discriminatedUnion('op', [
   toolChunkSchema,
   z.looseObject({ op: z.literal('tool_call') }),
   z.object({ op: z.literal('result'), value: z.unknown() }),

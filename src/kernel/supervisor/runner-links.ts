@@ -78,7 +78,7 @@ function stopped(): SluiceError {
 }
 
 /** Options of {@link processRunnerLink}. */
-export interface ProcessRunnerLinkOptions {
+interface ProcessRunnerLinkOptions {
   readonly cwd?: string | undefined;
   readonly env?: Record<string, string | undefined> | undefined;
   /** Longest stdout line accepted as one message, in bytes. */

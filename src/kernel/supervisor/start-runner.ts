@@ -49,11 +49,11 @@ const DEFAULT_MAX_CONCURRENT_TOOL_CALLS = 8;
  * ```
  */
 export function startRunner(link: RunnerLink, deps: StartRunnerDeps): RunnerHandle {
-  return new Runner(link, deps).start();
+  return new Supervision(link, deps).start();
 }
 
 /** One runner's life: its link's events in, its record and live chunks out, its tool calls run. */
-class Runner {
+class Supervision {
   readonly #record: RunnerRecord;
   readonly #calls: ToolCallQueue;
   readonly #tools = new AbortController();

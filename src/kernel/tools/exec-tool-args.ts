@@ -166,7 +166,7 @@ const SHEBANG_BYTES = 256;
  * runsNode('git', process.env.PATH); // false
  * ```
  */
-export function runsNode(file: string, pathVariable: string | undefined, cwd?: string): boolean {
+function runsNode(file: string, pathVariable: string | undefined, cwd?: string): boolean {
   if (file === process.execPath || NODE_NAME.test(basename(file))) return true;
   const found = findExecutable(file, pathVariable, cwd);
   if (!('path' in found)) return false;

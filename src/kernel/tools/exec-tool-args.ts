@@ -2,8 +2,10 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { SchedulerLike } from 'rxjs';
 import { z } from 'zod';
+import type { ExecRlimits } from '../../sources/exec/exec-rlimits.js';
 import { findExecutable } from '../../sources/exec/find-executable.js';
 import type { ExecOptions } from '../../sources/exec.js';
+import { fromWireNames } from '../protocol/wire-names.js';
 
 const MIB = 1024 * 1024;
 const positiveInt = (what: string) =>
@@ -123,21 +125,22 @@ export interface ExecToolConfig {
  * ```
  */
 export function toExecOptions(args: ExecToolArgs, config: ExecToolConfig): ExecOptions {
-  const { rlimits } = args;
+  // The limits given, in the source's names by the one table (docs/protocol.md, "Names on the wire").
+  const given = fromWireNames({ ...args.rlimits }) as ExecRlimits;
   const file = args.argv[0] ?? '';
   const path = args.env?.PATH ?? process.env.PATH;
   const addressSpaceBytes =
-    rlimits.as_bytes ?? (runsNode(file, path, args.cwd) ? undefined : DEFAULT_AS_BYTES);
+    given.addressSpaceBytes ?? (runsNode(file, path, args.cwd) ? undefined : DEFAULT_AS_BYTES);
   const options: ExecOptions = {
     lines: true,
     reject: false,
     timeoutMs: Math.max(1, Math.round(args.timeout_s * 1000)),
     maxOutputBytes: args.max_output_bytes,
     rlimits: {
-      ...(rlimits.cpu_s === undefined ? {} : { cpuSeconds: rlimits.cpu_s }),
+      ...given,
       ...(addressSpaceBytes === undefined ? {} : { addressSpaceBytes }),
-      fileSizeBytes: rlimits.fsize_bytes ?? DEFAULT_FSIZE_BYTES,
-      openFiles: rlimits.nofile ?? DEFAULT_NOFILE,
+      fileSizeBytes: given.fileSizeBytes ?? DEFAULT_FSIZE_BYTES,
+      openFiles: given.openFiles ?? DEFAULT_NOFILE,
     },
   };
   if (args.cwd !== undefined) options.cwd = args.cwd;

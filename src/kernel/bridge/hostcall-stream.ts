@@ -102,7 +102,6 @@ export class HostcallStream
   readonly #gate = new Valve();
   #consumer: 'iterator' | 'observable' | undefined;
   #sink: Subscriber<ChunkEvent<JsonValue>> | undefined;
-  // Flags are tested with `=== true` (docs/performance.md, "Flags tested against `true`").
   #sinkDemandless = false;
   /** No more outcomes are taken (final chunk, error, sequence error, or released). */
   #settled = false;

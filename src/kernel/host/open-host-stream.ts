@@ -101,7 +101,6 @@ class ChannelledHostStream
   private readonly channel: DemandQueue<JsonValue>;
   private readonly stopStall: () => void;
   private sequence = 0;
-  // Flags are tested with `=== true` (docs/performance.md, "Flags tested against `true`").
   private isClosed = false;
   private reason: HostStream['endReason'];
   private started = false;

@@ -30,10 +30,9 @@ const CLOSE_OBJECT = 0x7d;
 /**
  * Whether the JSON text `text` nests arrays and objects more than `maxDepth` levels deep, found in
  * one pass over the text without building anything (strings are skipped with `indexOf`), so a
- * hostile line of 4 million `[` is refused in milliseconds instead of being parsed into a
- * gigabyte of heap. It costs less than the parse it guards: 8 MB of nested arrays are refused in
- * ~10 ms; an 8 MB string is skipped in ~1 ms. The text need not be valid JSON: a bracket count is all
- * it looks at.
+ * hostile line of millions of `[` is refused in time linear in its length instead of being parsed
+ * into a gigabyte of heap; it costs less than the parse it guards. The text need not be valid
+ * JSON: a bracket count is all it looks at.
  * (Internal to the protocol folder.)
  *
  * @example

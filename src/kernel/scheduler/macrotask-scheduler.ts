@@ -143,7 +143,6 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   #tail = 0;
   #seq = 0;
   // A drain turn is armed (scheduled and not cancelled); `turn` is the driver's action, if any.
-  // Flags are tested with `=== true` (docs/performance.md, "Flags tested against `true`").
   #armed = false;
   #turn: Subscription | undefined;
   // The default driver: whether a microtask is queued (dispose cannot take it back: it disarms).

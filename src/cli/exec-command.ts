@@ -3,7 +3,7 @@ import { stallTimeout } from '../operators/stall-timeout.js';
 import { quoteCommand } from '../sources/exec/quote-command.js';
 import { type ExecEvent, exec } from '../sources/exec.js';
 import { childIo } from './child-io.js';
-import { cliExecOptions } from './cli-exec-options.js';
+import { cliExecOptions, markTerminal } from './cli-exec-options.js';
 import { execHelpText } from './exec-help.js';
 import { type CliExecCommand, EXEC_FLAGS, parseExecArgs } from './parse-args.js';
 import { publishInterruptible } from './publish-interruptible.js';
@@ -57,7 +57,7 @@ async function runTextCommand(
   // The summary line names the command as the echo line shows it: quoted as a shell would need it.
   const echo = demo ? undefined : quoteCommand(run.file, run.args);
   const label = echo ?? 'demo';
-  const view = { live, color, bufferSize: run.bufferSize, label, echo, signal };
+  const view = { live, color, bufferSize: run.bufferSize, label, echo, signal, reads: run.tty };
   // --redis: the run is published there (with --web, by the page's run registry, on that store).
   const publisher =
     run.redisStore === undefined
@@ -94,16 +94,18 @@ function textEvents(
 ) {
   const options = {
     reject: false,
-    ...cliExecOptions(run, signal),
+    ...cliExecOptions(run, signal, io, { statusLine: live }),
     ...childIo(io, env, { color, stdin: run.stdin }),
   };
   // On a terminal, text lines under the status line; elsewhere the bytes, read by read, unchanged
-  // (but text lines when the run is published or served: followers and pages read lines).
+  // (but text when the run is published or served: followers and pages read text). A terminal
+  // run's text comes read by read (`--tty`).
   const source =
     live || run.redisStore !== undefined || run.web !== undefined
       ? exec(run.file, run.args, options)
       : exec(run.file, run.args, { ...options, lines: false, encoding: 'buffer' });
   return (source as Observable<ExecEvent<string | Uint8Array>>).pipe(
+    markTerminal(options),
     stallTimeout({
       ms: run.stallTimeoutMs,
       logger: { warn: (message) => io.stderr.write(`sluice: ${message}\n`) },

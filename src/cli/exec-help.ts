@@ -24,9 +24,11 @@ Options:
                             auto: a cgroup where this machine allows it; see
                             ${docsUrl('containment.md')})
   --cwd <dir>               run the command in <dir>
-  --tty                     run the command on a pseudo-terminal of this terminal's size, so it
-                            writes each line at once, with colours (needs util-linux script; see
-                            ${docsUrl('terminal.md')})
+  --tty                     run the command on a pseudo-terminal of this terminal's size (less the
+                            status line's row, resized with it), so it writes each line at once,
+                            with colours; its output is shown read by read, and with --web (or
+                            sluice web, with --redis) its page draws it in a terminal view
+                            (needs util-linux script; see ${docsUrl('terminal.md')})
   --color / --no-color      force colours on or off (default: on for a terminal, off with NO_COLOR);
                             with colours on, the command gets FORCE_COLOR (unless already set)
   --stdin inherit|ignore    hand sluice's stdin to the command, so a prompt can read the terminal
@@ -60,6 +62,7 @@ Examples:
   sluice exec -- npm test
   sluice exec --timeout-ms 60000 -- make -j2
   sluice exec --web -- npm test
+  sluice exec --tty --web -- npm install
   sluice exec --json --wire serde -- python3 -u train.py > frames.ndjson
   sluice exec --stall-timeout-ms 30000 -- tail -f /var/log/syslog | slow-consumer
   sluice exec --redis redis://127.0.0.1:6379 --run-id build-7 -- make test

@@ -3,7 +3,7 @@ import { formatBytes } from '../core/format-bytes.js';
 /**
  * Running counters the CLI shows in its status line and summary: lines per stream, bytes, and the
  * rate since the start. It counts lines, not pieces: a text piece marked `partial` (a long line
- * cut by `maxLineBytes`) does not end a line, and for raw bytes each `\n` does; a last line
+ * cut by `maxLineBytes`) does not end a line, and for a read each `\n` does; a last line
  * without a newline counts too.
  *
  * @example
@@ -19,8 +19,17 @@ export function createOutputStats(startedAt: number) {
   let bytes = 0;
   const count = (kind: 'stdout' | 'stderr') => ended[kind] + (open[kind] ? 1 : 0);
   return {
-    /** One event's content: a decoded line (or a `partial` piece of one), or the bytes of a read. */
-    add(kind: 'stdout' | 'stderr', content: string | Uint8Array, partial = false): void {
+    /**
+     * One event's content: a decoded line (or a `partial` piece of one), or a read (its bytes, or
+     * with `read` its text: a terminal run's reads, `--tty`).
+     */
+    add(kind: 'stdout' | 'stderr', content: string | Uint8Array, partial = false, read = false): void {
+      if (typeof content === 'string' && read) {
+        bytes += Buffer.byteLength(content);
+        for (let at = content.indexOf('\n'); at !== -1; at = content.indexOf('\n', at + 1)) ended[kind] += 1;
+        if (content !== '') open[kind] = !content.endsWith('\n');
+        return;
+      }
       if (typeof content === 'string') {
         bytes += Buffer.byteLength(content);
         if (partial) open[kind] = true;

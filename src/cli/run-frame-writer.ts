@@ -1,6 +1,4 @@
 import type { ChunkEvent } from '../core/chunk.js';
-import { ExecError } from '../core/errors/exec-error.js';
-import type { ExecResult } from '../core/exec-result.js';
 import { execEventToChunk, execExitInfo } from '../kernel/host/exec-hostcall.js';
 import { bridgeCodec } from '../kernel/protocol/bridge-codec.js';
 import type { OutcomeCodec } from '../kernel/protocol/define-codec.js';
@@ -9,6 +7,8 @@ import { failure, type HostcallOutcome, streamChunk } from '../kernel/protocol/h
 import type { JsonValue } from '../kernel/protocol/json-value.js';
 import { serdeCodec } from '../kernel/protocol/serde-codec.js';
 import type { RunFailure } from '../runs/run-record.js';
+import { ExecError } from '../sources/exec/exec-error.js';
+import type { ExecResult } from '../sources/exec/exec-result.js';
 import type { ExecEvent } from '../sources/exec.js';
 import { failureExitCode, mirrorExitCode } from './exit-code.js';
 import type { CliStreams } from './text-view.js';

@@ -5,8 +5,8 @@ import { isCancelledError } from '../core/errors/cancelled-error.js';
 import { isSpawnError } from '../core/errors/spawn-error.js';
 import { formatBytes } from '../core/format-bytes.js';
 import { formatDuration } from '../core/format-duration.js';
-import { formatUsage } from '../core/format-usage.js';
 import type { ExecEvent, ExecResult } from '../sources/exec.js';
+import { formatUsage } from '../web/page/describe-end.js';
 import { CliInterruption } from './cli-interruption.js';
 import { failureExitCode, mirrorExitCode } from './exit-code.js';
 import { createOutputStats } from './output-stats.js';
@@ -43,7 +43,7 @@ export async function runText(
   const totals = () =>
     `${formatDuration(performance.now() - startedAt)} · ${stats.lines} ${stats.lines === 1 ? 'line' : 'lines'} · ${formatBytes(stats.bytes)}`;
   try {
-    await onChunk(events, (event) => showEvent(event, stats, view, ending), {
+    await onChunk(events, (event) => showEvent(event, stats, view, ending, options.reads === true), {
       bufferSize: options.bufferSize,
       onError: (error) => io.stderr.write(`sluice: ${String(error)}\n`),
       ...(outputClosed === undefined ? {} : { signal: outputClosed }),
@@ -65,6 +65,8 @@ export interface TextRunOptions {
   /** Printed first on a terminal, as `$ …`: the command as a shell would need it typed. */
   echo?: string | undefined;
   signal?: AbortSignal | undefined;
+  /** The events are reads of a terminal run (`--tty`: text as the terminal sent it), not lines. */
+  reads?: boolean | undefined;
 }
 
 /** How the run ended, as its events said: the exit result, a stall, or another final sentinel. */
@@ -83,11 +85,15 @@ function showEvent(
   stats: ReturnType<typeof createOutputStats>,
   view: TextView,
   ending: RunEnding,
+  reads: boolean,
 ) {
   if (event.kind === 'stdout' || event.kind === 'stderr') {
     const content = event.content as string | Uint8Array;
-    const partial = event.metadata?.partial === true;
-    stats.add(event.kind, content, partial);
+    // A read of a terminal run ends a line only when it ends with one (a progress bar redrawn
+    // with `\r` stays on its row).
+    const partial =
+      event.metadata?.partial === true || (reads && typeof content === 'string' && !content.endsWith('\n'));
+    stats.add(event.kind, content, partial, reads);
     return view.line(event.kind, content, partial);
   }
   if (event.kind === 'exit') ending.result = event.content as ExecResult;

@@ -1,12 +1,11 @@
 import type { OperatorFunction } from 'rxjs';
 import type { ChunkEvent, EndSentinel } from '../core/chunk.js';
-import { demandOf } from '../core/demand-of.js';
 import { BufferOverflowError } from '../core/errors/buffer-overflow-error.js';
 import { finalBeforeComplete } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
-import { DemandGate } from '../core/queue/demand-gate.js';
 import { DemandQueue } from '../core/queue/demand-queue.js';
-import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
+import { DemandGate } from '../core/queue/queue-outlet.js';
+import { demandOf, subscribeWithDemand } from '../core/subscriber-chain.js';
 import { BoundedQueue } from './bounded-queue.js';
 import type { BoundedStrategy } from './bounded-strategy.js';
 

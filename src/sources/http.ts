@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import { demandOf } from '../core/demand-of.js';
+import { demandOf } from '../core/subscriber-chain.js';
 import type { HttpEvent, HttpOptions } from './http/http-types.js';
 import { parseHttpOptions } from './http/parse-http-options.js';
 import { parseHttpRequest } from './http/parse-http-request.js';

@@ -7,7 +7,7 @@ import { streamChunk } from '../../kernel/protocol/hostcall-outcome.js';
 import { stallTimeout } from '../../operators/stall-timeout.js';
 import { quoteCommand } from '../../sources/exec/quote-command.js';
 import { exec } from '../../sources/exec.js';
-import { cliExecOptions } from '../cli-exec-options.js';
+import { cliExecOptions, markTerminal } from '../cli-exec-options.js';
 import { CliInterruption } from '../cli-interruption.js';
 import { mirrorExitCode } from '../exit-code.js';
 import type { CliExecCommand } from '../parse-args.js';
@@ -39,11 +39,9 @@ export async function runJsonPublished(
   const label = quoteCommand(run.file, run.args);
   const publisher = await openRunPublisher<ChunkEvent<unknown>>(store, run.runId, label, io);
   const frames = new RunFrameWriter(io, run.wire, run.callId);
-  const events = (
-    exec(run.file, run.args, { reject: false, ...cliExecOptions(run, signal) }) as Observable<
-      ChunkEvent<unknown>
-    >
-  ).pipe(
+  const options = { reject: false, ...cliExecOptions(run, signal, io, { statusLine: false }) };
+  const events = (exec(run.file, run.args, options) as Observable<ChunkEvent<unknown>>).pipe(
+    markTerminal(options),
     stallTimeout({
       ms: run.stallTimeoutMs,
       logger: { warn: (message) => io.stderr.write(`sluice: ${message}\n`) },

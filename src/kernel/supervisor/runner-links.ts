@@ -1,6 +1,6 @@
 import { Observable, Subject } from 'rxjs';
 import { SluiceError } from '../../core/errors/sluice-error.js';
-import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
+import { subscribeWithDemand } from '../../core/subscriber-chain.js';
 import { type ExecOptions, exec } from '../../sources/exec.js';
 import type { ToolResult } from '../tools/tool.js';
 import type { InProcessRunner, RunnerChannel, RunnerLink, RunnerLinkEvent } from './runner.js';

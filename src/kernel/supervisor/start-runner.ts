@@ -5,7 +5,7 @@ import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
 import { readFunction } from '../../core/read-function.js';
 import { readInteger } from '../../core/read-integer.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
-import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
+import { subscribeWithDemand } from '../../core/subscriber-chain.js';
 import {
   errorTypeOf,
   type RunSpan,

@@ -32,7 +32,10 @@ const osString = (what: string) =>
  *   1 KiB – 4 MiB;
  * - `rlimits` — `cpu_s`, `as_bytes` (default 512 MB, see {@link createExecTool} for Node
  *   children), `fsize_bytes` (default 64 MB), `nofile` (default 256);
- * - `stream` — `true` to stream one chunk per output line; must be a boolean if given.
+ * - `stream` — `true` to stream one chunk per output line; must be a boolean if given;
+ * - `tty` — `true` to run the program on an 80 × 24 pseudo-terminal and answer the lines a person
+ *   would read there (docs/terminal.md, "Agents: the Exec tool on a terminal"); must be a boolean
+ *   if given.
  */
 export const execToolArgsSchema = z.strictObject({
   argv: z
@@ -82,6 +85,14 @@ export const execToolArgsSchema = z.strictObject({
     .boolean({ error: 'must be a boolean' })
     .default(false)
     .describe('Stream one chunk per output line'),
+  tty: z
+    .boolean({ error: 'must be a boolean' })
+    .default(false)
+    .describe(
+      'Run the program on a terminal (80 × 24): programs that buffer into a pipe (grep, sed, perl, ' +
+        'compilers) write each line at once. The output is the finished lines as a person would read ' +
+        'them (progress bars in their last state, no colour codes), stdout and stderr in one',
+    ),
 });
 
 /** Parsed Exec tool arguments, defaults applied (see {@link execToolArgsSchema}). */
@@ -90,6 +101,9 @@ export type ExecToolArgs = z.infer<typeof execToolArgsSchema>;
 const DEFAULT_AS_BYTES = 512 * 1024 * 1024;
 const DEFAULT_FSIZE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_NOFILE = 256;
+
+/** The terminal of an Exec tool call with `tty: true`. */
+const TERMINAL = { columns: 80, rows: 24 } as const;
 
 /**
  * How the host sets up the Exec tool (see {@link createExecTool}) — what the caller of a tool may
@@ -108,7 +122,7 @@ export interface ExecToolConfig {
 
 /**
  * Maps parsed Exec tool arguments to options of the `exec` source: `reject: false` (the tool
- * reports failures in its result), lines on, the kernel's default rlimits (512 MB address space,
+ * reports failures in its result), lines on, `tty: true` as an 80 × 24 terminal, the kernel's default rlimits (512 MB address space,
  * 64 MB file size, 256 open files) filled in.
  *
  * The default address-space limit is **not** applied when `argv[0]` starts Node — `node`,
@@ -143,6 +157,7 @@ export function toExecOptions(args: ExecToolArgs, config: ExecToolConfig): ExecO
       openFiles: given.openFiles ?? DEFAULT_NOFILE,
     },
   };
+  if (args.tty) options.tty = TERMINAL;
   if (args.cwd !== undefined) options.cwd = args.cwd;
   if (args.env !== undefined) options.env = args.env;
   if (config.scheduler !== undefined) options.scheduler = config.scheduler;

@@ -1,6 +1,6 @@
 import { watch } from 'node:fs';
 import type { CgroupRun } from './cgroup-run.js';
-import { trackCgroup, untrackCgroup, untrackProcessGroup } from './exit-cleanup.js';
+import { trackCgroup, untrackCgroup } from './exit-cleanup.js';
 import { processStat } from './process-group.js';
 import type { ProcessHandle } from './process-port.js';
 
@@ -72,7 +72,7 @@ export function containInCgroup(
     groupAlive: () => {
       const alive = run.populated();
       if (!alive) {
-        untrackProcessGroup(pgid);
+        inner.groupAlive(); // the handle below learns that its processes are gone too
         removeIfDone();
       }
       return alive;

@@ -1,7 +1,6 @@
 import { onChunk } from '../adapters/on-chunk.js';
 import type { ChunkEvent } from '../core/chunk.js';
 import { isCancelledError } from '../core/errors/cancelled-error.js';
-import { isExecError } from '../core/errors/exec-error.js';
 import { isSluiceError } from '../core/errors/sluice-error.js';
 import { isSpawnError } from '../core/errors/spawn-error.js';
 import { mapDirect } from '../core/map-direct.js';
@@ -13,6 +12,7 @@ import { failure, type HostcallOutcome, streamChunk } from '../kernel/protocol/h
 import type { JsonValue } from '../kernel/protocol/json-value.js';
 import { serdeCodec } from '../kernel/protocol/serde-codec.js';
 import { stallTimeout } from '../operators/stall-timeout.js';
+import { isExecError } from '../sources/exec/exec-error.js';
 import { type ExecResult, exec } from '../sources/exec.js';
 import { cliExecOptions } from './cli-exec-options.js';
 import { CliInterruption } from './cli-interruption.js';

@@ -3,8 +3,6 @@ export * from './chunk.js';
 export { type Demand, Valve } from './demand.js';
 export * from './errors/buffer-overflow-error.js';
 export * from './errors/cancelled-error.js';
-export * from './errors/exec-error.js';
-export * from './errors/http-error.js';
 export * from './errors/invalid-frame-error.js';
 export * from './errors/invalid-request-error.js';
 export * from './errors/owner-lost-error.js';

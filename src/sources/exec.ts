@@ -5,14 +5,10 @@ import { resolveExecOptions } from './exec/exec-options.js';
 import type { ExecEvent, ExecOptions } from './exec/exec-types.js';
 import { runExec } from './exec/run-exec.js';
 
-export type { Containment } from '../core/containment.js';
-export type { ExecResult } from '../core/exec-result.js';
-export type { ExecUsage } from '../core/exec-usage.js';
-export type { LimitName } from '../core/limit-name.js';
-export type { RlimitName } from '../core/rlimit-name.js';
 export { childProcessPort } from './exec/child-process-port.js';
 export type { ContainmentOption } from './exec/containment-option.js';
 export type { ExecLimits } from './exec/exec-limits.js';
+export type { Containment, ExecResult, ExecUsage, LimitName, RlimitName } from './exec/exec-result.js';
 export type { ExecRlimits } from './exec/exec-rlimits.js';
 export type { ExecEvent, ExecExitEvent, ExecLineEvent, ExecOptions } from './exec/exec-types.js';
 export type {

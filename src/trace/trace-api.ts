@@ -1,5 +1,4 @@
-import { isPeerNotFound } from '../core/is-peer-not-found.js';
-import { ownRequire } from '../core/load-peer.js';
+import { isPeerNotFound, ownRequire } from '../core/load-peer.js';
 
 /** The `@opentelemetry/api` module, as sluice uses it. */
 export type TraceApi = typeof import('@opentelemetry/api');

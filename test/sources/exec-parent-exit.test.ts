@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Containment } from '../../src/core/containment.js';
+import type { Containment } from '../../src/sources/exec/exec-result.js';
 import { fixture, pollUntil, processesWithTag } from '../support/processes.js';
 import { containments, needs } from '../support/system-tools.js';
 

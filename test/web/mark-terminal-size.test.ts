@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { markTerminalSize } from '../../src/web/mark-terminal-size.js';
+import { chunk } from '../support/chunk.js';
 import { newTestScheduler } from '../support/test-scheduler.js';
 
-const event = (sequence: number, kind: string, content: string | null, terminal?: object): ChunkEvent => ({
-  sequence,
-  kind,
-  content,
-  isFinal: kind === 'exit',
-  ...(terminal === undefined ? {} : { metadata: { terminal } }),
-});
+const event = (sequence: number, kind: string, content: string | null, terminal?: object): ChunkEvent =>
+  chunk(
+    sequence,
+    content,
+    kind === 'exit',
+    terminal === undefined ? { kind } : { kind, metadata: { terminal } },
+  );
 
 describe('markTerminalSize', () => {
   it("marks the first output with the run's size and the first output after each resize with its size", () => {

@@ -4,7 +4,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { Subject } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exec } from '../../src/sources/exec.js';
+import { markTerminalSize } from '../../src/web/mark-terminal-size.js';
+import { RunRegistry } from '../../src/web/run-registry.js';
+import { startWebServer } from '../../src/web/start-web-server.js';
 import { launchChromium } from '../support/browser.js';
 import { redisForSuite, redisServerPath } from '../support/redis-server.js';
 import { CLI } from '../support/sluice-cli.js';
@@ -154,6 +159,42 @@ describe.skipIf(browserPath === undefined || !needs('linux', 'script'))(
       );
       await checkTerminalPage(url, gate, 'terminal-page-web.png');
       expect(await exit).toBe(0);
+    });
+  },
+);
+
+describe.skipIf(browserPath === undefined || !needs('linux', 'script'))(
+  'a terminal run of an app (sluice/web)',
+  () => {
+    it("resizes the page's terminal when the run's terminal is resized", async () => {
+      const resize = new Subject<{ columns: number; rows: number }>();
+      const tty = { columns: 80, rows: 24, resize };
+      // Its size, and again at each resize (a resize may show half done first: stty sets the
+      // columns, then the rows). It runs until the registry closes.
+      const sizes = "trap 'stty size' WINCH; stty size; while :; do sleep 0.02; done";
+      const registry = new RunRegistry();
+      const events = exec('sh', ['-c', sizes], { tty, lines: false, reject: false }).pipe(
+        markTerminalSize(tty),
+      );
+      registry.start(events, { command: 'sizes' });
+      const server = await startWebServer({ registry });
+      try {
+        const page = await browser.newPage();
+        await page.goto(server.url);
+        await showsRow(page, '24 80');
+        expect(await rows(page)).toHaveLength(24);
+        resize.next({ columns: 100, rows: 30 });
+        await showsRow(page, '30 100');
+        await page.waitForFunction(
+          () => document.querySelectorAll('#terminal .xterm-rows > div').length === 30,
+        );
+        const shown = (await rows(page)).filter((row) => row !== '');
+        expect([shown[0], shown.at(-1)]).toEqual(['24 80', '30 100']);
+        await page.close();
+      } finally {
+        await server.close();
+        await registry.close();
+      }
     });
   },
 );

@@ -1,6 +1,6 @@
 import { SluiceError } from '../../core/errors/sluice-error.js';
-import type { ExecResult } from '../../core/exec-result.js';
 import { cgroupJoinFailed } from './cgroup-command.js';
+import type { ExecResult } from './exec-result.js';
 
 /**
  * Tells a run whose wrapper could not move into its cgroup (so the command never ran, see

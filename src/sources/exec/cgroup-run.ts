@@ -1,9 +1,8 @@
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { SluiceError } from '../../core/errors/sluice-error.js';
-import type { ExecUsage } from '../../core/exec-usage.js';
-import type { LimitName } from '../../core/limit-name.js';
 import { acquireCgroupParent, nextRunName, releaseCgroupParent } from './cgroup-parent.js';
 import type { ExecLimits } from './exec-limits.js';
+import type { ExecUsage, LimitName } from './exec-result.js';
 
 /** The cgroup v2 controller each of the `limits` needs. */
 export const CONTROLLER_OF: Readonly<Record<keyof ExecLimits, string>> = {

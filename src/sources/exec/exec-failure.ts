@@ -1,8 +1,8 @@
 import { CancelledError } from '../../core/errors/cancelled-error.js';
-import { ExecError } from '../../core/errors/exec-error.js';
-import type { ExecResult } from '../../core/exec-result.js';
 import { cgroupJoinFailure } from './cgroup-join-failure.js';
+import { ExecError } from './exec-error.js';
 import type { ResolvedExecOptions } from './exec-options.js';
+import type { ExecResult } from './exec-result.js';
 import { prlimitFailure } from './prlimit-failure.js';
 import type { ExitInfo } from './process-port.js';
 

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
-import type { ExecResult } from '../../core/exec-result.js';
 import { type RunSpan, type SpanEndDetails, type SpanEndReason, startRunSpan } from '../../trace/run-span.js';
 import type { ResolvedExecOptions } from './exec-options.js';
+import type { ExecResult } from './exec-result.js';
 
 /**
  * Starts the span of one exec run, `exec <executable>`, as a child of the active context: the

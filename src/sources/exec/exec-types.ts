@@ -1,9 +1,9 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
 import type { Demand } from '../../core/demand.js';
-import type { ExecResult } from '../../core/exec-result.js';
 import type { ContainmentOption } from './containment-option.js';
 import type { ExecLimits } from './exec-limits.js';
+import type { ExecResult } from './exec-result.js';
 import type { ExecRlimits } from './exec-rlimits.js';
 import type { ProcessPort } from './process-port.js';
 import type { TtySize } from './tty-command.js';

@@ -1,8 +1,6 @@
-import type { Containment } from '../../core/containment.js';
-import type { ExecUsage } from '../../core/exec-usage.js';
-import type { LimitName } from '../../core/limit-name.js';
 import type { ContainmentOption } from './containment-option.js';
 import type { ExecLimits } from './exec-limits.js';
+import type { Containment, ExecUsage, LimitName } from './exec-result.js';
 import type { ExecRlimits } from './exec-rlimits.js';
 import type { TtySize } from './tty-command.js';
 

@@ -1,5 +1,5 @@
 import { constants } from 'node:os';
-import type { RlimitName } from '../../core/rlimit-name.js';
+import type { RlimitName } from './exec-result.js';
 import type { ExecRlimits } from './exec-rlimits.js';
 import type { ExitInfo } from './process-port.js';
 

@@ -2,7 +2,6 @@ import type { Subscriber } from 'rxjs';
 import type { ChunkMetadata } from '../../core/chunk.js';
 import type { Demand } from '../../core/demand.js';
 import { CancelledError } from '../../core/errors/cancelled-error.js';
-import { HttpError, type HttpErrorCode, type HttpErrorInfo } from '../../core/errors/http-error.js';
 import { stalledBelow } from '../../core/subscriber-chain.js';
 import {
   NOOP_RUN_SPAN,
@@ -11,6 +10,7 @@ import {
   type SpanEndReason,
 } from '../../trace/run-span.js';
 import { BodyLineSplitter } from './body-line-splitter.js';
+import { HttpError, type HttpErrorCode, type HttpErrorInfo } from './http-error.js';
 import { startHttpSpan } from './http-span.js';
 import type { HttpEvent, HttpResponseInfo } from './http-types.js';
 import type { ResolvedHttpOptions } from './parse-http-options.js';

@@ -134,7 +134,9 @@ describe.skipIf(!needs('linux', 'python3') || redisServerPath === undefined)(
       const entry = entries.get(name) as BenchEntry;
       expect(entry.error, `${name} failed`).toBeUndefined();
       if (spec.group === 'throughput') {
-        expect(entry.complete, 'every line read').toBe(true);
+        // node-pty reads nothing after the exit, and so may lose the end of the output: the bench
+        // reports it (docs/terminal.md, "Where the terminal comes from"); every other reader is complete.
+        if (name !== 'raw-node-pty') expect(entry.complete, 'every line read').toBe(true);
         expect(positive(entry.linesPerSec)).toBe(true);
         // Every per-line variant read in-process is run a second time, warmed up (bench/variant.ts).
         if (entry.unit !== 'runs' && name !== 'mcp-http-progress') {

@@ -143,10 +143,7 @@ export async function runVariant(params: RunParams): Promise<RunResult> {
   if (name === 'spawn-group' || name === 'spawn-cgroup') {
     const { measureSpawn } = await import('./cancel.js');
     return {
-      cancelMs: await measureSpawn(
-        params.reps * 4,
-        name === 'spawn-cgroup' ? 'cgroup' : 'group',
-      ),
+      cancelMs: await measureSpawn(params.reps * 4, name === 'spawn-cgroup' ? 'cgroup' : 'group'),
     };
   }
   if (name.startsWith('redis-')) {
@@ -176,10 +173,7 @@ export async function runVariant(params: RunParams): Promise<RunResult> {
     }
     if (name === 'redis-mcp-http-cancel') {
       const { measureMcpHttpCancel } = await import('./mcp-http.js');
-      const times = await measureMcpHttpCancel(
-        join(params.fixtures, 'group-term.sh'),
-        params.reps * 3,
-      );
+      const times = await measureMcpHttpCancel(join(params.fixtures, 'group-term.sh'), params.reps * 3);
       return { cancelMs: times };
     }
     if (name === 'redis-cancel') return redis.measureRedisCancel(params.reps * 3);

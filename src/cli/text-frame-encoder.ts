@@ -1,6 +1,6 @@
+import type { OutcomeCodec } from '../kernel/protocol/define-codec.js';
 import { encodeFrame } from '../kernel/protocol/hostcall-frame.js';
 import { streamChunk } from '../kernel/protocol/hostcall-outcome.js';
-import type { OutcomeCodec } from '../kernel/protocol/outcome-codec.js';
 
 /** Stand-ins that cannot occur in a real frame's text: found once in the encoded sample frame. */
 const SEQUENCE = 987_654_321_012_345;

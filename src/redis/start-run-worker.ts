@@ -350,7 +350,7 @@ function withRetention(store: RedisRunStore, job: RunJob): RunStore {
 }
 
 /** The shape of a {@link RunJob} as it arrives from Redis (checked: it comes from outside). Internal. */
-export const runJobSchema = z.object({
+const runJobSchema = z.object({
   runId: z.string().regex(/^[A-Za-z0-9._:-]{1,200}$/),
   file: z.string().min(1),
   args: z.array(z.string()),

@@ -85,7 +85,6 @@ function envelope(callIdKey: string): z.ZodType<Record<string, unknown>> {
  *
  * @example
  * ```ts
- * import { bridgeCodec, decodeFrame } from 'sluice/kernel';
  * decodeFrame('{"callId":"hc-1","outcome":{"ok":false,"code":"EXEC_FAILED","message":"exit code 1"}}', bridgeCodec);
  * // { callId: 'hc-1', outcome: { type: 'error', code: 'EXEC_FAILED', message: 'exit code 1' } }
  * ```

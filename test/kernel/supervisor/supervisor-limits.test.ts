@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isSluiceError } from '../../../src/core/errors/sluice-error.js';
@@ -70,25 +73,31 @@ describe('supervisor limits: memory bounded by the caps, not by what a runner wr
     process.on('warning', onWarning);
     try {
       const calls = 40;
+      // Each call holds until the gate exists; the test opens it once 8 run at once, so a loaded
+      // machine cannot finish one call before the next starts, and a limit above 8 shows as more.
+      const gate = join(mkdtempSync(join(tmpdir(), 'sluice-limits-')), 'gate');
+      const script = 'echo start; while [ ! -e "$1" ]; do sleep 0.01; done; echo end';
       const handle = createSupervisor().spawn(async (channel) => {
         const results = await Promise.all(
           Array.from({ length: calls }, () =>
-            channel.callTool('Exec', { argv: ['sh', '-c', 'echo start; sleep 0.1; echo end'], stream: true }),
+            channel.callTool('Exec', { argv: ['sh', '-c', script, 'sh', gate], stream: true }),
           ),
         );
         channel.send({ op: 'result', value: results.filter((result) => result.ok).length });
       });
-      const info = await handle.wait({ timeoutMs: 60_000 });
-      expect(info.result).toBe(calls);
       // How many ran at once, read off the order of their own lines.
       let running = 0;
       let most = 0;
-      for (const chunk of info.chunks) {
-        running += chunk.content === 'start\n' ? 1 : -1;
-        most = Math.max(most, running);
-      }
-      expect(most).toBeGreaterThan(1);
-      expect(most).toBeLessThanOrEqual(8);
+      const info = await handle.wait({
+        timeoutMs: 120_000,
+        onChunk: (chunk) => {
+          running += chunk.content === 'start\n' ? 1 : -1;
+          most = Math.max(most, running);
+          if (running === 8) writeFileSync(gate, '');
+        },
+      });
+      expect(info.result).toBe(calls);
+      expect(most).toBe(8);
       await macrotask();
       expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual([]);
     } finally {

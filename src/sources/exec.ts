@@ -1,20 +1,23 @@
 import { Observable, type Subscriber } from 'rxjs';
 import { demandOf } from '../core/demand-of.js';
-import { childProcessPort } from './exec/child-process-port.js';
 import { resolveExecOptions } from './exec/exec-options.js';
+import { subscribeExec } from './exec/exec-process.js';
 import type { ExecEvent, ExecOptions } from './exec/exec-types.js';
-import { runExec } from './exec/run-exec.js';
+import { childProcessPort } from './exec/spawn-child.js';
 
 export type { Containment } from '../core/containment.js';
 export type { ExecResult } from '../core/exec-result.js';
 export type { ExecUsage } from '../core/exec-usage.js';
 export type { LimitName } from '../core/limit-name.js';
 export type { RlimitName } from '../core/rlimit-name.js';
-export { childProcessPort } from './exec/child-process-port.js';
-export type { ContainmentOption } from './exec/containment-option.js';
-export type { ExecLimits } from './exec/exec-limits.js';
-export type { ExecRlimits } from './exec/exec-rlimits.js';
-export type { ExecEvent, ExecExitEvent, ExecLineEvent, ExecOptions } from './exec/exec-types.js';
+export type {
+  ContainmentOption,
+  ExecEvent,
+  ExecExitEvent,
+  ExecLimits,
+  ExecLineEvent,
+  ExecOptions,
+} from './exec/exec-types.js';
 export type {
   ContainmentReport,
   ExitInfo,
@@ -24,6 +27,8 @@ export type {
   ProcessPort,
   SpawnRequest,
 } from './exec/process-port.js';
+export type { ExecRlimits } from './exec/rlimits.js';
+export { childProcessPort } from './exec/spawn-child.js';
 
 /**
  * Runs a command as a cold Observable: nothing is spawned until subscribe, and each subscription
@@ -80,6 +85,6 @@ export function exec(
   const port = resolved.port ?? childProcessPort;
   return new Observable<ExecEvent<string | Uint8Array>>((subscriber) => {
     const demand = resolved.demand ?? demandOf(subscriber);
-    return runExec(resolved, port, subscriber as Subscriber<ExecEvent>, demand);
+    return subscribeExec(resolved, port, subscriber as Subscriber<ExecEvent>, demand);
   });
 }

@@ -11,13 +11,10 @@ import { readInteger } from '../../core/read-integer.js';
 import { readOption } from '../../core/read-option.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import { readTerminalSize } from '../../core/terminal-size.js';
-import { checkSpawnStrings } from './check-spawn-strings.js';
-import type { ContainmentOption } from './containment-option.js';
-import type { ExecLimits } from './exec-limits.js';
-import type { ExecRlimits } from './exec-rlimits.js';
-import type { ExecOptions } from './exec-types.js';
+import type { ContainmentOption, ExecLimits, ExecOptions } from './exec-types.js';
 import type { ProcessPort } from './process-port.js';
-import type { TtySize } from './tty-command.js';
+import type { ExecRlimits } from './rlimits.js';
+import type { TtySize } from './tty.js';
 
 /** `exec`'s `tty` option as a run uses it: the terminal's first size, and the later ones. */
 export interface ResolvedTty extends TtySize {
@@ -292,4 +289,38 @@ function readTty(given: ExecOptions): ResolvedTty | undefined {
       'tty.',
     ),
   };
+}
+
+/**
+ * The checks on `exec`'s strings that the OS would only fail later, or not at all: a NUL byte in
+ * the file, an argument, `cwd` or an `env` value (the OS cannot pass one: Node throws
+ * synchronously from its spawn), and an `env` name that is empty or contains `=` or NUL (the
+ * child would see `A=B=c` for `{ 'A=B': 'c' }`, a different variable). Throws a `TypeError` in the
+ * option template that names the field, before anything spawns.
+ *
+ * @example
+ * ```ts
+ * checkSpawnStrings('true', ['a\0b'], undefined, undefined);
+ * // TypeError: Expected the `args[0]` argument to be a string without NUL bytes, got `a b` (string)
+ * ```
+ */
+export function checkSpawnStrings(
+  file: string,
+  args: readonly string[],
+  cwd: string | undefined,
+  env: Readonly<Record<string, string | undefined>> | undefined,
+): void {
+  const noNul = 'a string without NUL bytes';
+  if (file.includes('\0')) throw optionError('file', noNul, file, 'argument');
+  args.forEach((arg, index) => {
+    if (arg.includes('\0')) throw optionError(`args[${index}]`, noNul, arg, 'argument');
+  });
+  if (cwd?.includes('\0')) throw optionError('cwd', noNul, cwd);
+  if (env === undefined) return;
+  for (const [name, value] of Object.entries(env)) {
+    if (name === '' || name.includes('=') || name.includes('\0')) {
+      throw optionError('env', 'an object whose names are non-empty and contain no `=` or NUL', name);
+    }
+    if (value?.includes('\0')) throw optionError(`env.${name}`, noNul, value);
+  }
 }

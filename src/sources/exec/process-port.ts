@@ -1,10 +1,9 @@
 import type { Containment } from '../../core/containment.js';
 import type { ExecUsage } from '../../core/exec-usage.js';
 import type { LimitName } from '../../core/limit-name.js';
-import type { ContainmentOption } from './containment-option.js';
-import type { ExecLimits } from './exec-limits.js';
-import type { ExecRlimits } from './exec-rlimits.js';
-import type { TtySize } from './tty-command.js';
+import type { ContainmentOption, ExecLimits } from './exec-types.js';
+import type { ExecRlimits } from './rlimits.js';
+import type { TtySize } from './tty.js';
 
 /** Which output pipe of a child. */
 export type OutputStream = 'stdout' | 'stderr';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cgroupLocation } from '../../../src/sources/exec/cgroup-root.js';
+import { cgroupLocation } from '../../../src/sources/exec/cgroup-support.js';
 
 const mount = (id: number, root: string, point: string, type: string) =>
   `${id} 23 0:${id} ${root} ${point} rw,nosuid,nodev,noexec,relatime shared:9 - ${type} ${type} rw\n`;

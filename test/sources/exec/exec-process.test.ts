@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { RunEnds } from '../../../src/sources/exec/run-ends.js';
+import { ProcessEnds } from '../../../src/sources/exec/exec-process.js';
 
-describe('RunEnds', () => {
+describe('ProcessEnds', () => {
   it('is complete only once the leader exited and both pipes ended, in any order', () => {
-    const ends = new RunEnds();
+    const ends = new ProcessEnds();
     expect(ends.pipeEnded('stdout')).toBe(true);
     expect(ends.exited({ exitCode: 0, signal: null }, 7)).toBe(true);
     expect(ends.complete).toBe(false);
@@ -14,7 +14,7 @@ describe('RunEnds', () => {
   });
 
   it('counts each end once', () => {
-    const ends = new RunEnds();
+    const ends = new ProcessEnds();
     expect(ends.pipeEnded('stderr')).toBe(true);
     expect(ends.pipeEnded('stderr')).toBe(false);
     expect(ends.exited({ exitCode: 1, signal: null }, 1)).toBe(true);

@@ -1,5 +1,4 @@
-import type { Subscriber } from 'rxjs';
-import { Subscription } from 'rxjs';
+import { type Subscriber, Subscription, type TeardownLogic } from 'rxjs';
 import type { Demand } from '../../core/demand.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { isSpawnError, SpawnError } from '../../core/errors/spawn-error.js';
@@ -9,39 +8,88 @@ import { isTerminalSize } from '../../core/terminal-size.js';
 import { errorTypeOf } from '../../trace/error-type-of.js';
 import { NOOP_RUN_SPAN } from '../../trace/noop-run-span.js';
 import type { RunEndDetails, RunSpan } from '../../trace/run-span.js';
-import { execFailure } from './exec-failure.js';
+import type { TraceCarrier } from '../../trace/trace-carrier.js';
 import { type ExecLines, execLineQueue } from './exec-line-queue.js';
 import type { ResolvedExecOptions } from './exec-options.js';
 import { ExecOutput } from './exec-output.js';
-import { buildExecResult } from './exec-result.js';
+import { buildExecResult, cancelledError, execFailure } from './exec-result.js';
 import { execSpanEnd, startExecSpan } from './exec-span.js';
 import type { ExecEvent } from './exec-types.js';
 import { GroupKiller } from './group-killer.js';
 import { writeInput } from './input-writer.js';
-import type { ExitInfo, OutputStream, ProcessEvents, ProcessHandle, ProcessPort } from './process-port.js';
-import { RunEnds } from './run-ends.js';
-import { spawnRequest } from './spawn-request.js';
-import type { TtySize } from './tty-command.js';
+import type {
+  ExitInfo,
+  OutputStream,
+  ProcessEvents,
+  ProcessHandle,
+  ProcessPort,
+  SpawnRequest,
+} from './process-port.js';
+import type { TtySize } from './tty.js';
 
 /**
- * The state of one exec subscription and its steps: {@link ExecRun.start} (watch the cancel
- * signal, spawn, follow demand, arm the timeout, write the input), the process's events (a read, a
- * pipe's end, the exit, a spawn failure), and the ways it ends ({@link ExecRun.finishIfDone},
- * {@link ExecRun.fail}, {@link ExecRun.unsubscribe}). Internal to `src/sources/exec`.
+ * One subscription of `exec`: spawns through `port`, turns reads into sequenced line events,
+ * honours `demand`, and ends with the `exit` event (or an error). The rules:
+ *
+ * - **No loss**: the final event comes only after the child exited AND both pipes ended AND
+ *   every line was delivered.
+ * - **Demand**: the lines wait in a {@link DemandQueue} gated by `demand`. While it is paused the
+ *   pipes are not read (the child blocks on its full pipe) and the lines already split from the
+ *   last read wait in the queue; reading resumes only once that queue is empty and demand flows. Lines
+ *   of both pipes keep their arrival order. The final `exit` event waits for demand like a line;
+ *   an error comes once every line before it was delivered.
+ * - **Pipes held open after the leader exited** (a background grandchild inherited them): reading
+ *   goes on for `forceKillAfterMs`, then the rest of the group gets `killSignal` (then `SIGKILL`),
+ *   which closes the pipes and ends the run; the result is the leader's. A holder outside the group
+ *   (it called `setsid`) keeps the stream open until `timeoutMs` or unsubscribe.
+ * - **A run ends with its group**: members still alive when the run finishes are killed too.
+ * - **Cancel means gone**: unsubscribing sends `killSignal` to the group, releases the pipes, and
+ *   `SIGKILL`s the group `forceKillAfterMs` later if any member is still alive — that watch
+ *   outlives the subscription on purpose, and ends as soon as the group is gone
+ *   ({@link GroupKiller}), so it keeps the event loop alive only while a member is.
+ *
+ * The run's life is the steps of {@link ExecProcess} below.
  *
  * @example
  * ```ts
- * const run = new ExecRun(options, subscriber, demand);
- * run.start(childProcessPort);
- * return () => run.unsubscribe();
+ * new Observable<ExecEvent>((subscriber) => subscribeExec(resolved, childProcessPort, subscriber, demandOf(subscriber)));
  * ```
  */
-export class ExecRun implements ProcessEvents {
+export function subscribeExec(
+  options: ResolvedExecOptions,
+  port: ProcessPort,
+  subscriber: Subscriber<ExecEvent>,
+  demand: Demand | undefined,
+): TeardownLogic {
+  const { cancelSignal } = options;
+  if (cancelSignal?.aborted) {
+    subscriber.error(cancelledError(cancelSignal.reason, undefined, options.file));
+    return undefined;
+  }
+  const child = new ExecProcess(options, subscriber, demand);
+  child.start(port);
+  return () => child.unsubscribe();
+}
+
+/**
+ * The process of one exec subscription and its steps: {@link ExecProcess.start} (watch the cancel
+ * signal, spawn, follow demand, arm the timeout, write the input), the process's events (a read, a
+ * pipe's end, the exit, a spawn failure), and the ways it ends ({@link ExecProcess.finishIfDone},
+ * {@link ExecProcess.fail}, {@link ExecProcess.unsubscribe}). Internal to `src/sources/exec`.
+ *
+ * @example
+ * ```ts
+ * const child = new ExecProcess(options, subscriber, demand);
+ * child.start(childProcessPort);
+ * return () => child.unsubscribe();
+ * ```
+ */
+export class ExecProcess implements ProcessEvents {
   readonly #options: ResolvedExecOptions;
   readonly #subscriber: Subscriber<ExecEvent>;
   readonly #lines: ExecLines;
   readonly #output: ExecOutput;
-  readonly #ends = new RunEnds();
+  readonly #ends = new ProcessEnds();
   /** The timeout, the grace period of pipes held open, the cancel signal's listener. */
   readonly #timers = new Subscription();
   readonly #startedAt: number;
@@ -285,4 +333,99 @@ export class ExecRun implements ProcessEvents {
   #terminate(): void {
     this.#killer?.kill(this.#ends.exit !== undefined);
   }
+}
+
+/**
+ * What an exec process waits for before its run's final event: the leader's exit AND the end of both pipes
+ * (a pipe held open by a grandchild ends later than the exit). Each is counted once.
+ *
+ * @example
+ * ```ts
+ * const ends = new ProcessEnds();
+ * ends.exited({ exitCode: 0, signal: null }, scheduler.now());
+ * ends.pipeEnded('stdout');
+ * ends.pipeEnded('stderr');
+ * ends.complete; // true
+ * ```
+ */
+export class ProcessEnds {
+  #exit: ExitInfo | undefined;
+  #exitedAt = 0;
+  #stdout = false;
+  #stderr = false;
+
+  /** The leader's exit, once it exited. */
+  get exit(): ExitInfo | undefined {
+    return this.#exit;
+  }
+
+  /** When the leader exited (the scheduler's clock). */
+  get exitedAt(): number {
+    return this.#exitedAt;
+  }
+
+  /** Whether both pipes ended. */
+  get pipesEnded(): boolean {
+    return this.#stdout && this.#stderr;
+  }
+
+  /** Whether the leader exited and both pipes ended. */
+  get complete(): boolean {
+    return this.#exit !== undefined && this.#stdout && this.#stderr;
+  }
+
+  /** Records the leader's exit; `false` if it was already recorded. */
+  exited(info: ExitInfo, at: number): boolean {
+    if (this.#exit !== undefined) return false;
+    this.#exit = info;
+    this.#exitedAt = at;
+    return true;
+  }
+
+  /** Records the end of `stream`; `false` if it had already ended. */
+  pipeEnded(stream: OutputStream): boolean {
+    if (stream === 'stdout') {
+      if (this.#stdout) return false;
+      this.#stdout = true;
+    } else {
+      if (this.#stderr) return false;
+      this.#stderr = true;
+    }
+    return true;
+  }
+}
+
+/**
+ * What `exec` asks of its {@link ProcessPort}, from the resolved options. With a `carrier` (the
+ * run's span) and `propagateTrace`, the child's environment gets `TRACEPARENT` and `TRACESTATE`
+ * (an inherited `TRACESTATE` is removed when the span has none) — unless `env` names either
+ * itself (docs/tracing.md).
+ *
+ * @example
+ * ```ts
+ * const handle = port.spawn(spawnRequest(options, span.carrier), events);
+ * ```
+ */
+export function spawnRequest(options: ResolvedExecOptions, carrier?: TraceCarrier): SpawnRequest {
+  return {
+    file: options.file,
+    args: options.args,
+    cwd: options.cwd,
+    env: carrier === undefined || !options.propagateTrace ? options.env : traceEnv(options.env, carrier),
+    extendEnv: options.extendEnv,
+    rlimits: options.rlimits,
+    hasInput: options.input !== undefined,
+    cleanup: options.cleanup,
+    containment: options.containment,
+    limits: options.limits,
+    tty: options.tty === undefined ? undefined : { columns: options.tty.columns, rows: options.tty.rows },
+  };
+}
+
+function traceEnv(
+  env: Readonly<Record<string, string | undefined>> | undefined,
+  carrier: TraceCarrier,
+): Readonly<Record<string, string | undefined>> | undefined {
+  if (env !== undefined && ('TRACEPARENT' in env || 'TRACESTATE' in env)) return env;
+  return { ...env, TRACEPARENT: carrier.traceparent, TRACESTATE: carrier.tracestate };
 }

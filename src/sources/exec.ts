@@ -1,6 +1,6 @@
 import { Observable, type Subscriber } from 'rxjs';
 import { demandOf } from '../core/demand-of.js';
-import { resolveExecOptions } from './exec/exec-options.js';
+import { readExecOptions } from './exec/exec-options.js';
 import { subscribeExec } from './exec/exec-process.js';
 import type { ExecEvent, ExecOptions } from './exec/exec-types.js';
 import { childProcessPort } from './exec/spawn-child.js';
@@ -10,16 +10,12 @@ export type { ExecResult } from '../core/exec-result.js';
 export type { ExecUsage } from '../core/exec-usage.js';
 export type { LimitName } from '../core/limit-name.js';
 export type { RlimitName } from '../core/rlimit-name.js';
+export type { ExecEvent, ExecExitEvent, ExecLineEvent, ExecOptions } from './exec/exec-types.js';
 export type {
   ContainmentOption,
-  ExecEvent,
-  ExecExitEvent,
-  ExecLimits,
-  ExecLineEvent,
-  ExecOptions,
-} from './exec/exec-types.js';
-export type {
   ContainmentReport,
+  ExecLimits,
+  ExecRlimits,
   ExitInfo,
   OutputStream,
   ProcessEvents,
@@ -27,7 +23,6 @@ export type {
   ProcessPort,
   SpawnRequest,
 } from './exec/process-port.js';
-export type { ExecRlimits } from './exec/rlimits.js';
 export { childProcessPort } from './exec/spawn-child.js';
 
 /**
@@ -81,7 +76,7 @@ export function exec(
   args?: readonly string[],
   options?: ExecOptions,
 ): Observable<ExecEvent<string | Uint8Array>> {
-  const resolved = resolveExecOptions(file, args, options);
+  const resolved = readExecOptions(file, args, options);
   const port = resolved.port ?? childProcessPort;
   return new Observable<ExecEvent<string | Uint8Array>>((subscriber) => {
     const demand = resolved.demand ?? demandOf(subscriber);

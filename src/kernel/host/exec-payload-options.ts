@@ -1,5 +1,5 @@
 import type { SchedulerLike } from 'rxjs';
-import type { ExecRlimits } from '../../sources/exec/rlimits.js';
+import type { ExecRlimits } from '../../sources/exec/process-port.js';
 import type { ExecOptions } from '../../sources/exec.js';
 import { fromWireNames } from '../protocol/wire-names.js';
 import type { ExecPayload } from './exec-payload.js';

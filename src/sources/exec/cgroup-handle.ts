@@ -2,9 +2,8 @@ import { watch } from 'node:fs';
 import { isSluiceError, SluiceError } from '../../core/errors/sluice-error.js';
 import { CgroupRun } from './cgroup-run.js';
 import { cgroupSupport } from './cgroup-support.js';
-import type { ContainmentOption, ExecLimits } from './exec-types.js';
 import { processStat, trackCgroup, untrackCgroup, untrackProcessGroup } from './process-group.js';
-import type { ExitInfo, ProcessHandle } from './process-port.js';
+import type { ContainmentOption, ExecLimits, ExitInfo, ProcessHandle } from './process-port.js';
 
 /** How long the exit hook waits, at most, for a killed run's cgroup to empty before removing it. */
 const EXIT_WAIT_MS = 500;

@@ -11,10 +11,8 @@ import { readInteger } from '../../core/read-integer.js';
 import { readOption } from '../../core/read-option.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import { readTerminalSize } from '../../core/terminal-size.js';
-import type { ContainmentOption, ExecLimits, ExecOptions } from './exec-types.js';
-import type { ProcessPort } from './process-port.js';
-import type { ExecRlimits } from './rlimits.js';
-import type { TtySize } from './tty.js';
+import type { ExecOptions } from './exec-types.js';
+import type { ContainmentOption, ExecLimits, ExecRlimits, ProcessPort, TtySize } from './process-port.js';
 
 /** `exec`'s `tty` option as a run uses it: the terminal's first size, and the later ones. */
 export interface ResolvedTty extends TtySize {
@@ -86,10 +84,10 @@ const KNOWN_TTY = ['columns', 'rows', 'resize'];
  *
  * @example
  * ```ts
- * resolveExecOptions('ls', ['-l'], { timeoutMs: 1000 }).forceKillAfterMs; // 2000
+ * readExecOptions('ls', ['-l'], { timeoutMs: 1000 }).forceKillAfterMs; // 2000
  * ```
  */
-export function resolveExecOptions(
+export function readExecOptions(
   file: unknown,
   args: unknown,
   options: ExecOptions | undefined,

@@ -24,8 +24,8 @@ import type {
   ProcessHandle,
   ProcessPort,
   SpawnRequest,
+  TtySize,
 } from './process-port.js';
-import type { TtySize } from './tty.js';
 
 /**
  * One subscription of `exec`: spawns through `port`, turns reads into sequenced line events,

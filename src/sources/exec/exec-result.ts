@@ -5,9 +5,9 @@ import type { ExecResult } from '../../core/exec-result.js';
 import { cgroupJoinFailed } from './cgroup-handle.js';
 import type { ResolvedExecOptions } from './exec-options.js';
 import type { OutputAccumulator } from './output-accumulator.js';
-import type { ContainmentReport, ExitInfo } from './process-port.js';
+import type { ContainmentReport, ExecRlimits, ExitInfo } from './process-port.js';
 import { quoteCommand } from './quote-command.js';
-import { type ExecRlimits, prlimitFailure, rlimitHit } from './rlimits.js';
+import { prlimitFailure, rlimitHit } from './rlimits.js';
 
 /** What a run knows when it ends, from which {@link buildExecResult} builds the {@link ExecResult}. */
 export interface ExecProcessRecord {

@@ -2,9 +2,7 @@ import type { Observable, SchedulerLike } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
 import type { Demand } from '../../core/demand.js';
 import type { ExecResult } from '../../core/exec-result.js';
-import type { ProcessPort } from './process-port.js';
-import type { ExecRlimits } from './rlimits.js';
-import type { TtySize } from './tty.js';
+import type { ContainmentOption, ExecLimits, ExecRlimits, ProcessPort, TtySize } from './process-port.js';
 
 /**
  * One line (or, with `lines: false`, one read) of the child's stdout or stderr: decoded text, or
@@ -120,30 +118,4 @@ export interface ExecOptions {
    * without it.
    */
   tty?: boolean | { columns?: number; rows?: number; resize?: Observable<TtySize> };
-}
-
-/**
- * How `exec` contains a run (its `containment` option): `'auto'` — its own cgroup where this
- * process may make one (Linux, cgroup v2, root or a delegated subtree), its own process group
- * elsewhere; `'cgroup'` — a cgroup or the `CGROUP_UNAVAILABLE` error saying why not; `'group'` —
- * the process group only. See docs/containment.md.
- */
-export type ContainmentOption = 'auto' | 'cgroup' | 'group';
-
-/**
- * Limits of a whole run — every process it starts, together — enforced by its cgroup (so they need
- * `containment: 'cgroup'` or `'auto'` on a machine where cgroups work, and the cgroup v2 controller
- * of each limit enabled; otherwise the run fails with `LIMIT_UNAVAILABLE`, never runs without
- * them). Unlike `rlimits`, which apply to each process on its own, a fork cannot escape them.
- *
- * - `memoryBytes` — `memory.max` (swap off: `memory.swap.max` 0); the kernel's OOM killer ends the
- *   whole run (`memory.oom.group`) when it is reached: `limitHit: 'memory'`.
- * - `pids` — `pids.max`: a fork past it fails, and sluice then ends the run: `limitHit: 'pids'`.
- * - `cpuPercent` — `cpu.max`: at most this share of one CPU (200 = two CPUs); the run is slowed,
- *   never ended.
- */
-export interface ExecLimits {
-  memoryBytes?: number;
-  pids?: number;
-  cpuPercent?: number;
 }

@@ -9,16 +9,10 @@ import {
   trackProcessGroup,
   untrackProcessGroup,
 } from './process-group.js';
-import type { ProcessHandle } from './process-port.js';
+import type { ProcessHandle, TtySize } from './process-port.js';
 import { quoteCommand } from './quote-command.js';
 
 const FALLBACK_PATH = '/usr/bin:/bin:/usr/sbin:/sbin';
-
-/** The size of a terminal, in character cells. */
-export interface TtySize {
-  readonly columns: number;
-  readonly rows: number;
-}
 
 /** The file descriptor on which the shell inside the terminal reports its session id and terminal path. */
 export const TTY_REPORT_FD = 3;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BodyLineSplitter, type LinePiece } from '../../../src/sources/http/body-line-splitter.js';
+import { BodyLineSplitter, type LinePiece } from '../../../src/sources/http/http-body.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const bytesOf = (text: string) => encode(text).byteLength;

@@ -1,12 +1,12 @@
 import { asyncScheduler, queueScheduler } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
 import { Valve } from '../../../src/core/demand.js';
-import { parseHttpOptions } from '../../../src/sources/http/parse-http-options.js';
+import { readHttpOptions, readHttpRequest } from '../../../src/sources/http/read-http-options.js';
 import { http } from '../../../src/sources/http.js';
 
-describe('parseHttpOptions', () => {
+describe('readHttpOptions', () => {
   it('applies the defaults', () => {
-    expect(parseHttpOptions(undefined)).toEqual({
+    expect(readHttpOptions(undefined)).toEqual({
       lines: false,
       maxLineBytes: 65_536,
       timeoutMs: 0,
@@ -22,7 +22,7 @@ describe('parseHttpOptions', () => {
     const valve = new Valve();
     const fetch = vi.fn();
     const options = { scheduler: queueScheduler, demand: valve, fetch, lines: true, maxLineBytes: 4 };
-    const resolved = parseHttpOptions(options);
+    const resolved = readHttpOptions(options);
     expect(resolved.scheduler).toBe(queueScheduler);
     expect(resolved.demand).toBe(valve);
     expect(resolved.fetch).toBe(fetch);
@@ -55,11 +55,11 @@ describe('parseHttpOptions', () => {
       'Unknown `timeout` option (known options: lines, maxLineBytes, timeoutMs, reject, scheduler, demand, fetch, cancelSignal, propagateTrace)',
     ],
   ])('rejects %j with a TypeError naming the option', (options, message) => {
-    expect(() => parseHttpOptions(options as never)).toThrow(new TypeError(message));
+    expect(() => readHttpOptions(options as never)).toThrow(new TypeError(message));
   });
 
   it('rejects options that are not an object', () => {
-    expect(() => parseHttpOptions([] as never)).toThrow(
+    expect(() => readHttpOptions([] as never)).toThrow(
       new TypeError('Expected the `options` argument to be an object, got `[]` (array)'),
     );
   });
@@ -68,5 +68,45 @@ describe('parseHttpOptions', () => {
     const fetch = vi.fn();
     expect(() => http('http://127.0.0.1/', undefined, { fetch, timeoutMs: -1 })).toThrow(TypeError);
     expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe('readHttpRequest', () => {
+  it('normalises the URL and the method, and keeps the init as given', () => {
+    const init = { method: 'post', body: 'x' };
+    const request = readHttpRequest(new URL('http://127.0.0.1:8080/a b'), init);
+    expect(request).toEqual({ url: 'http://127.0.0.1:8080/a%20b', method: 'POST', init });
+    expect(request.init).toBe(init);
+    expect(readHttpRequest('http://127.0.0.1/', undefined)).toEqual({
+      url: 'http://127.0.0.1/',
+      method: 'GET',
+      init: {},
+    });
+  });
+
+  it.each([
+    [
+      '/relative',
+      undefined,
+      'Expected the `url` argument to be an absolute URL (string or URL), got `/relative` (string)',
+    ],
+    [42, undefined, 'Expected the `url` argument to be an absolute URL (string or URL), got `42` (number)'],
+    [
+      'http://127.0.0.1/',
+      'GET',
+      'Expected the `init` argument to be a RequestInit object, got `GET` (string)',
+    ],
+    [
+      'http://127.0.0.1/',
+      { method: 7 },
+      'Expected the `init.method` argument to be a non-empty string, got `7` (number)',
+    ],
+    [
+      'http://127.0.0.1/',
+      { signal: 'stop' },
+      'Expected the `init.signal` argument to be an AbortSignal, got `stop` (string)',
+    ],
+  ])('rejects url %j / init %j with a TypeError naming it', (url, init, message) => {
+    expect(() => readHttpRequest(url, init)).toThrow(new TypeError(message));
   });
 });

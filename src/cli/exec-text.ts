@@ -7,11 +7,9 @@ import { formatBytes } from '../core/format-bytes.js';
 import { formatDuration } from '../core/format-duration.js';
 import { formatUsage } from '../core/format-usage.js';
 import type { ExecEvent, ExecResult } from '../sources/exec.js';
-import { CliInterruption } from './cli-interruption.js';
+import { CliInterruption, whenOutputClosed } from './cli-interruption.js';
 import { failureExitCode, mirrorExitCode } from './exit-code.js';
-import { createOutputStats } from './output-stats.js';
 import { type CliStreams, createTextView } from './text-view.js';
-import { whenOutputClosed } from './when-output-closed.js';
 
 /**
  * Shows a running command as text: what it writes as it arrives (on a pipe, its bytes unchanged;
@@ -24,13 +22,13 @@ import { whenOutputClosed } from './when-output-closed.js';
  *
  * @example
  * ```ts
- * const code = await runText(exec('make', [], { reject: false }), process, { live: true, color: true, bufferSize: 16, label: 'make' });
+ * const code = await execAsText(exec('make', [], { reject: false }), process, { live: true, color: true, bufferSize: 16, label: 'make' });
  * ```
  */
-export async function runText(
+export async function execAsText(
   events: Observable<ExecEvent<string | Uint8Array> | EndSentinel>,
   io: CliStreams,
-  options: TextRunOptions,
+  options: TextOutputOptions,
 ): Promise<number> {
   const startedAt = performance.now();
   const stats = createOutputStats(startedAt);
@@ -39,7 +37,7 @@ export async function runText(
     ? interval(100).subscribe(() => view.status(stats.describe(performance.now())))
     : undefined;
   const outputClosed = whenOutputClosed(options.signal);
-  const ending: RunEnding = { result: undefined, stalled: false, endedBy: undefined };
+  const ending: CommandOutcome = { result: undefined, stalled: false, endedBy: undefined };
   const totals = () =>
     `${formatDuration(performance.now() - startedAt)} · ${stats.lines} ${stats.lines === 1 ? 'line' : 'lines'} · ${formatBytes(stats.bytes)}`;
   try {
@@ -56,8 +54,8 @@ export async function runText(
   return finishAfterEnd(ending, view, options.label, totals);
 }
 
-/** Options of {@link runText} (and of a run shown on the web page as well, `runWeb`). */
-export interface TextRunOptions {
+/** Options of {@link execAsText} (and of a run shown on the web page as well, `runWeb`). */
+export interface TextOutputOptions {
   live: boolean;
   color: boolean;
   bufferSize: number;
@@ -68,7 +66,7 @@ export interface TextRunOptions {
 }
 
 /** How the run ended, as its events said: the exit result, a stall, or another final sentinel. */
-interface RunEnding {
+interface CommandOutcome {
   result: ExecResult | undefined;
   stalled: boolean;
   /** A final sentinel other than a stall: cancelled from elsewhere. */
@@ -82,7 +80,7 @@ function showEvent(
   event: ExecEvent<string | Uint8Array> | EndSentinel,
   stats: ReturnType<typeof createOutputStats>,
   view: TextView,
-  ending: RunEnding,
+  ending: CommandOutcome,
 ) {
   if (event.kind === 'stdout' || event.kind === 'stderr') {
     const content = event.content as string | Uint8Array;
@@ -100,7 +98,7 @@ function showEvent(
 function finishAfterError(
   error: unknown,
   view: TextView,
-  options: TextRunOptions,
+  options: TextOutputOptions,
   totals: () => string,
 ): number {
   const reason: unknown = options.signal?.reason;
@@ -119,7 +117,7 @@ function finishAfterError(
 }
 
 /** The summary and exit code of a run whose events ended: the child's exit mirrored, or a stall. */
-function finishAfterEnd(ending: RunEnding, view: TextView, label: string, totals: () => string): number {
+function finishAfterEnd(ending: CommandOutcome, view: TextView, label: string, totals: () => string): number {
   const { result, stalled, endedBy } = ending;
   if (endedBy !== undefined) {
     view.finish(`sluice: ${label}: ${endedBy} · ${totals()}`);
@@ -141,4 +139,59 @@ function describeExit(result: ExecResult): string {
   if (result.timedOut) return 'timed out';
   if (result.signal !== null) return `killed by ${result.signal}`;
   return `exit ${result.exitCode}`;
+}
+
+/**
+ * Running counters the CLI shows in its status line and summary: lines per stream, bytes, and the
+ * rate since the start. It counts lines, not pieces: a text piece marked `partial` (a long line
+ * cut by `maxLineBytes`) does not end a line, and for raw bytes each `\n` does; a last line
+ * without a newline counts too.
+ *
+ * @example
+ * ```ts
+ * const stats = createOutputStats(performance.now());
+ * stats.add('stdout', 'hello\n');
+ * stats.describe(performance.now()); // '0.0s · 1 line · 6 B · 0 lines/s'
+ * ```
+ */
+export function createOutputStats(startedAt: number) {
+  const ended = { stdout: 0, stderr: 0 };
+  const open = { stdout: false, stderr: false };
+  let bytes = 0;
+  const count = (kind: 'stdout' | 'stderr') => ended[kind] + (open[kind] ? 1 : 0);
+  return {
+    /** One event's content: a decoded line (or a `partial` piece of one), or the bytes of a read. */
+    add(kind: 'stdout' | 'stderr', content: string | Uint8Array, partial = false): void {
+      if (typeof content === 'string') {
+        bytes += Buffer.byteLength(content);
+        if (partial) open[kind] = true;
+        else {
+          ended[kind] += 1;
+          open[kind] = false;
+        }
+        return;
+      }
+      if (content.length === 0) return;
+      bytes += content.length;
+      for (let at = content.indexOf(10); at !== -1; at = content.indexOf(10, at + 1)) ended[kind] += 1;
+      open[kind] = content[content.length - 1] !== 10;
+    },
+    get lines(): number {
+      return count('stdout') + count('stderr');
+    },
+    get stderrLines(): number {
+      return count('stderr');
+    },
+    get bytes(): number {
+      return bytes;
+    },
+    describe(now: number): string {
+      const elapsed = Math.max(0, now - startedAt);
+      const lines = count('stdout') + count('stderr');
+      const rate = elapsed > 0 ? Math.round((lines * 1000) / elapsed) : 0;
+      const stderrLines = count('stderr');
+      const errPart = stderrLines > 0 ? ` (${stderrLines} stderr)` : '';
+      return `${(elapsed / 1000).toFixed(1)}s · ${lines} ${lines === 1 ? 'line' : 'lines'}${errPart} · ${formatBytes(bytes)} · ${rate} lines/s`;
+    },
+  };
 }

@@ -4,24 +4,36 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build as esbuild, type Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
-import { bundlePageScript } from './src/web/bundle-page-script.js';
+import { bundlePageScript, PAGE_SCRIPTS, type PageScriptName } from './src/web/bundle-page-script.js';
 
-// The run page's script (src/web/page/main.ts) is bundled for browsers once, here, and shipped
-// gzipped inside the module that serves it: `dist` never bundles at run time nor imports esbuild.
-let pageScript: Promise<string> | undefined;
+// The run page's scripts (src/web/page/main.ts, and the terminal view it loads for terminal runs)
+// are bundled for browsers once, here, and shipped gzipped inside the module that serves them:
+// `dist` never bundles at run time nor imports esbuild.
+let pageScripts: Promise<Record<string, string>> | undefined;
+const bakePageScripts = async () => {
+  const baked: Record<string, string> = {};
+  for (const [name, { entry }] of Object.entries(PAGE_SCRIPTS)) {
+    const text = await bundlePageScript(name as PageScriptName, resolve('src/web', entry));
+    baked[name] = gzipSync(text, { level: 9 }).toString('base64');
+  }
+  return baked;
+};
 const pageScriptPlugin: Plugin = {
   name: 'sluice-page-script',
   setup(build) {
     build.onLoad({ filter: /[\\/]src[\\/]web[\\/]load-page-script\.ts$/ }, async () => {
-      pageScript ??= bundlePageScript(resolve('src/web/page/main.ts')).then((text) =>
-        gzipSync(text, { level: 9 }).toString('base64'),
-      );
-      const base64 = await pageScript;
+      pageScripts ??= bakePageScripts();
+      const baked = await pageScripts;
       return {
         loader: 'ts',
-        contents: `let script: Promise<Buffer> | undefined;
-export function loadPageScript(): Promise<Buffer> {
-  script ??= Promise.resolve(Buffer.from(${JSON.stringify(base64)}, 'base64'));
+        contents: `const baked: Record<string, string> = ${JSON.stringify(baked)};
+const scripts = new Map<string, Promise<Buffer>>();
+export function loadPageScript(name: string): Promise<Buffer> {
+  let script = scripts.get(name);
+  if (script === undefined) {
+    script = Promise.resolve(Buffer.from(baked[name] ?? '', 'base64'));
+    scripts.set(name, script);
+  }
   return script;
 }
 `,

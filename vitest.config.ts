@@ -42,11 +42,13 @@ export default defineConfig({
     maxWorkers: WORKERS,
     // Prints what was skipped for want of a system tool once, at the end (test/support/system-tools.ts);
     // removes the cgroups that test processes killed with SIGKILL left (test/support/cgroup-sweep.ts);
-    // builds dist/ once, unless it is newer than every source (test/support/build-dist.ts).
+    // builds the package once, unless dist/ is newer than every source (test/support/build-dist.ts);
+    // starts `python3` without a version manager's shim (test/support/python-on-path.ts).
     globalSetup: [
       'test/support/skip-summary.ts',
       'test/support/cgroup-sweep.ts',
       'test/support/build-dist.ts',
+      'test/support/python-on-path.ts',
     ],
     projects: [
       {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { buildPackage } from './build-package.js';
+import { buildPackage, installDist } from '../test/support/build-dist.js';
 
 /** Wall and CPU (user + system) time of one whole process, in ms. */
 export interface StartTimes {
@@ -11,9 +11,11 @@ export interface StartTimes {
 }
 
 /**
- * The commands of the start-up variants, in a folder where `sluice` is the package as built (see
- * {@link buildPackage}): bare `node -e 0`, `sluice exec -- true` from the built `dist/cli/main.js`,
- * and the same small script on sluice and on execa (`bench/fixtures/start-*.mjs`).
+ * The commands of the start-up variants, in a folder where `sluice` is the package as built —
+ * built here as `npm run build` does, without type declarations, or a copy of `dist` when given
+ * one (the smoke test's, which vitest's global setup built): bare `node -e 0`, `sluice exec --
+ * true` from the built `dist/cli/main.js`, and the same small script on sluice and on execa
+ * (`bench/fixtures/start-*.mjs`).
  *
  * @example
  * ```ts
@@ -23,10 +25,13 @@ export interface StartTimes {
  */
 export async function prepareStart(
   root: string,
+  dist?: string,
 ): Promise<{ cwd: string; commands: Readonly<Record<string, readonly string[]>> }> {
   const cwd = join(root, 'node_modules', '.cache', 'sluice-bench', 'start');
   mkdirSync(cwd, { recursive: true });
-  const packageDir = await buildPackage(root, cwd);
+  const packageDir = join(cwd, 'node_modules', 'sluice');
+  if (dist === undefined) await buildPackage(packageDir, 'code');
+  else installDist(cwd, dist);
   for (const name of ['start-sluice.mjs', 'start-execa.mjs']) {
     copyFileSync(join(root, 'bench', 'fixtures', name), join(cwd, name));
   }

@@ -1,5 +1,5 @@
 import { exec, toAsyncIterable } from '../src/index.js';
-import { startRunSpan } from '../src/trace/start-run-span.js';
+import { startRunSpan } from '../src/trace/run-span.js';
 import { traceApi } from '../src/trace/trace-api.js';
 
 /** How many runs one `exec-runs*` measurement starts, one after the other, unless told otherwise. */

@@ -9,4 +9,6 @@ export * from './adapters/index.js';
 export * from './core/index.js';
 export * from './operators/index.js';
 export * from './runs/index.js';
+export * from './sources/exec/exec-error.js';
+export * from './sources/http/http-error.js';
 export * from './sources/index.js';

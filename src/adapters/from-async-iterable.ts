@@ -1,6 +1,6 @@
 import { Observable } from 'rxjs';
 import { checkArgument } from '../core/check-argument.js';
-import { demandOf } from '../core/demand-of.js';
+import { demandOf } from '../core/subscriber-chain.js';
 
 /**
  * An Observable of the values of an `AsyncIterable` that pulls **only on demand**.

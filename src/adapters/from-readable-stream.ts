@@ -1,6 +1,6 @@
 import { Observable } from 'rxjs';
 import { checkArgument } from '../core/check-argument.js';
-import { demandOf } from '../core/demand-of.js';
+import { demandOf } from '../core/subscriber-chain.js';
 
 /**
  * An Observable of the chunks of a WHATWG `ReadableStream` that reads **only on demand**.

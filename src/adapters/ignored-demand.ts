@@ -59,8 +59,8 @@ export function ignoredDemandHook(
         `${adapter} holds ${waiting} values (its bufferSize is ${bufferSize}): its source keeps ` +
         'pushing while paused, so memory grows with the output. Something between the producer and ' +
         'this consumer does not carry demand (fromEvent, a plain Subject, delay, bufferTime, an ' +
-        "observer that hides its subscriber, RxJS's share() with a second consumer — use sluice's " +
-        'share()). See docs/backpressure.md, "What breaks it"; or put ' +
+        "observer that hides its subscriber, RxJS's share() — use sluice's share()). See " +
+        'docs/backpressure.md, "What breaks it"; or put ' +
         "bounded({ strategy: 'sliding' }) in front of the consumer to cap it.";
       if (policy === 'warn') {
         logger.warn(`sluice: ${message}`);

@@ -1,10 +1,8 @@
 import { type Observable, type Subscriber, Subscription } from 'rxjs';
-import { offerDirectSink } from '../core/direct-sink.js';
-import { Credit } from '../core/queue/credit.js';
-import { DemandQueue, type QueueEnding } from '../core/queue/demand-queue.js';
+import { DemandQueue, halfWater, type QueueEnding } from '../core/queue/demand-queue.js';
+import { Credit } from '../core/queue/queue-outlet.js';
 import { RingQueue } from '../core/queue/ring-queue.js';
-import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
-import { ObserverSubscriber } from '../core/subscriber-chain.js';
+import { ObserverSubscriber, offerDirectSink, subscribeWithDemand } from '../core/subscriber-chain.js';
 import type { Overfill } from './ignored-demand.js';
 
 type Waiter<T> = {
@@ -25,7 +23,7 @@ const DONE = Object.freeze({ done: true, value: undefined }) as IteratorResult<n
  *   `Math.floor(bufferSize / 2)` values (empty for `bufferSize` 1), or waits on an empty queue.
  *   With `bufferSize` 0 it flows only while a `next()` waits.
  * - Pending `next()` calls are served in call order, each with its own value.
- * - The subscriber it makes offers the queue as a direct sink (`src/core/direct-sink.ts`): a
+ * - The subscriber it makes offers the queue as a direct sink (`src/core/subscriber-chain.ts`): a
  *   producer subscribed to it with nothing between (exec) pushes into the queue itself, and what
  *   it pushes is not counted by `overfill`.
  * - An error is given to the first `next()` after every value queued before it; later calls
@@ -63,7 +61,7 @@ export class PullQueue<T> {
     this.#queue = new DemandQueue<T>(
       {
         highWater: bufferSize,
-        lowWater: bufferSize === 0 ? -1 : Math.floor(bufferSize / 2),
+        lowWater: halfWater(bufferSize),
         deliver: (value) => (this.#waiters.shift() as Waiter<T>).resolve({ done: false, value }),
         finish: (ending) => this.#finish(ending),
       },

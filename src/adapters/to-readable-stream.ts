@@ -3,7 +3,7 @@ import { checkArgument } from '../core/check-argument.js';
 import { Valve } from '../core/demand.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
+import { subscribeWithDemand } from '../core/subscriber-chain.js';
 import { type IgnoredDemandPolicy, ignoredDemandHook, type WarnLogger } from './ignored-demand.js';
 
 /** Options of {@link toReadableStream}. */

@@ -1,33 +1,62 @@
-import { fromEvent, map } from 'rxjs';
+import { fromEvent, identity, type MonoTypeOperatorFunction, map, type Observable } from 'rxjs';
+import type { ChunkEvent } from '../core/chunk.js';
+import type { TerminalSize } from '../core/terminal-size.js';
+import { markTerminalSize } from '../web/mark-terminal-size.js';
 import type { CliExecCommand } from './parse-args.js';
+import type { CliStreams } from './text-view.js';
 
 /**
  * The `exec` options every way of running `sluice exec` shares (text, `--json`, `--redis --json`),
  * read from its command line: one place, so that a flag such as `--containment` reaches them all.
+ * With `--tty` the command's output comes read by read, as the terminal sends it (a progress bar
+ * redrawn with `\r` is seen as it is drawn), on a terminal sized by {@link cliTerminal}.
  *
  * @example
  * ```ts
- * exec(run.file, run.args, { ...cliExecOptions(run, signal), reject: true });
+ * exec(run.file, run.args, { ...cliExecOptions(run, signal, process, { statusLine: true }), reject: true });
  * ```
  */
-export function cliExecOptions(run: CliExecCommand, signal: AbortSignal | undefined) {
+export function cliExecOptions(
+  run: CliExecCommand,
+  signal: AbortSignal | undefined,
+  io: CliStreams,
+  view: { statusLine: boolean },
+) {
   return {
     timeoutMs: run.timeoutMs,
     maxOutputBytes: run.maxOutputBytes,
     containment: run.containment,
-    ...(run.tty ? { tty: terminalSize() } : {}),
+    ...(run.tty ? { tty: cliTerminal(io, view.statusLine), lines: false } : {}),
     ...(run.cwd === undefined ? {} : { cwd: run.cwd }),
     ...(signal === undefined ? {} : { cancelSignal: signal }),
   };
 }
 
 /**
- * `--tty`: a terminal of sluice's own size, resized with it, when sluice's stdout is a terminal;
- * 80 × 24 otherwise (docs/terminal.md).
+ * `--tty`: when sluice's own output (`io.stdout`) is a terminal, a terminal of its size, resized
+ * with it — less the row sluice's status line takes when it shows one, so the command never draws
+ * on it; 80 × 24 otherwise (docs/terminal.md, "On the command line: `sluice exec --tty`").
  */
-function terminalSize() {
-  const { stdout } = process;
-  if (!stdout.isTTY) return { columns: 80, rows: 24 };
-  const size = () => ({ columns: stdout.columns, rows: stdout.rows });
+export function cliTerminal(
+  io: CliStreams,
+  statusLine: boolean,
+): TerminalSize & { resize?: Observable<TerminalSize> } {
+  const { stdout } = io;
+  if (stdout.isTTY !== true) return { columns: 80, rows: 24 };
+  const taken = statusLine ? 1 : 0;
+  const size = () => ({
+    columns: Math.max(1, stdout.columns || 80),
+    rows: Math.max(1, (stdout.rows || 24) - taken),
+  });
   return { ...size(), resize: fromEvent(stdout, 'resize').pipe(map(size)) };
+}
+
+/**
+ * A terminal run's events marked with its terminal's size (`markTerminalSize`), so that its page
+ * and followers, reading it from a store, know it for one; other runs' events pass unchanged.
+ */
+export function markTerminal<T extends ChunkEvent<unknown>>(options: {
+  tty?: ReturnType<typeof cliTerminal>;
+}): MonoTypeOperatorFunction<T> {
+  return options.tty === undefined ? identity : markTerminalSize<T>(options.tty);
 }

@@ -3,7 +3,7 @@ import { fromAsyncIterable } from '../adapters/from-async-iterable.js';
 import { stallTimeout } from '../operators/stall-timeout.js';
 import { quoteCommand } from '../sources/exec/quote-command.js';
 import { type ExecEvent, exec } from '../sources/exec.js';
-import { cliExecOptions } from './cli-exec-options.js';
+import { cliExecOptions, markTerminal } from './cli-exec-options.js';
 import { publishInterruptible } from './cli-interruption.js';
 import { execAsText } from './exec-text.js';
 import { type CliExecCommand, EXEC_FLAGS, parseExecArgs } from './parse-args.js';
@@ -34,9 +34,11 @@ Options:
                             auto: a cgroup where this machine allows it; see
                             ${docsUrl('containment.md')})
   --cwd <dir>               run the command in <dir>
-  --tty                     run the command on a pseudo-terminal of this terminal's size, so it
-                            writes each line at once, with colours (needs util-linux script; see
-                            ${docsUrl('terminal.md')})
+  --tty                     run the command on a pseudo-terminal of this terminal's size (less the
+                            status line's row, resized with it), so it writes each line at once,
+                            with colours; its output is shown read by read, and with --web (or
+                            sluice web, with --redis) its page draws it in a terminal view
+                            (needs util-linux script; see ${docsUrl('terminal.md')})
   --color / --no-color      force colours on or off (default: on for a terminal, off with NO_COLOR);
                             with colours on, the command gets FORCE_COLOR (unless already set)
   --stdin inherit|ignore    hand sluice's stdin to the command, so a prompt can read the terminal
@@ -70,6 +72,7 @@ Examples:
   sluice exec -- npm test
   sluice exec --timeout-ms 60000 -- make -j2
   sluice exec --web -- npm test
+  sluice exec --tty --web -- npm install
   sluice exec --json --wire serde -- python3 -u train.py > frames.ndjson
   sluice exec --stall-timeout-ms 30000 -- tail -f /var/log/syslog | slow-consumer
   sluice exec --redis redis://127.0.0.1:6379 --run-id build-7 -- make test
@@ -122,7 +125,7 @@ async function runTextCommand(
   // The summary line names the command as the echo line shows it: quoted as a shell would need it.
   const echo = demo ? undefined : quoteCommand(run.file, run.args);
   const label = echo ?? 'demo';
-  const view = { live, color, bufferSize: run.bufferSize, label, echo, signal };
+  const view = { live, color, bufferSize: run.bufferSize, label, echo, signal, reads: run.tty };
   // --redis: the run is published there (with --web, by the page's run registry, on that store).
   const publisher =
     run.redisStore === undefined
@@ -159,16 +162,18 @@ function textEvents(
 ) {
   const options = {
     reject: false,
-    ...cliExecOptions(run, signal),
+    ...cliExecOptions(run, signal, io, { statusLine: live }),
     ...childIo(io, env, { color, stdin: run.stdin }),
   };
   // On a terminal, text lines under the status line; elsewhere the bytes, read by read, unchanged
-  // (but text lines when the run is published or served: followers and pages read lines).
+  // (but text when the run is published or served: followers and pages read text). A terminal
+  // run's text comes read by read (`--tty`).
   const source =
     live || run.redisStore !== undefined || run.web !== undefined
       ? exec(run.file, run.args, options)
       : exec(run.file, run.args, { ...options, lines: false, encoding: 'buffer' });
   return (source as Observable<ExecEvent<string | Uint8Array>>).pipe(
+    markTerminal(options),
     stallTimeout({
       ms: run.stallTimeoutMs,
       logger: { warn: (message) => io.stderr.write(`sluice: ${message}\n`) },

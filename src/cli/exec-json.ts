@@ -2,7 +2,6 @@ import type { Writable } from 'node:stream';
 import { onChunk } from '../adapters/on-chunk.js';
 import type { ChunkEvent } from '../core/chunk.js';
 import { isCancelledError } from '../core/errors/cancelled-error.js';
-import { isExecError } from '../core/errors/exec-error.js';
 import { isSluiceError } from '../core/errors/sluice-error.js';
 import { isSpawnError } from '../core/errors/spawn-error.js';
 import { mapDirect } from '../core/map-direct.js';
@@ -15,6 +14,7 @@ import type { JsonValue } from '../kernel/protocol/json-value.js';
 import type { OutcomeCodec } from '../kernel/protocol/outcome-codec.js';
 import { serdeCodec } from '../kernel/protocol/serde-codec.js';
 import { stallTimeout } from '../operators/stall-timeout.js';
+import { isExecError } from '../sources/exec/exec-error.js';
 import { type ExecResult, exec } from '../sources/exec.js';
 import { cliExecOptions } from './cli-exec-options.js';
 import { CliInterruption, whenOutputClosed } from './cli-interruption.js';
@@ -55,7 +55,10 @@ export async function execAsJson(run: CliExecCommand, io: CliStreams, signal?: A
   // `mapDirect`: without a stall timeout, `exec` pushes its lines straight into `onChunk`'s queue
   // (no queue of its own and no subscriber chain per line: docs/performance.md, "`--json` without a
   // queue of its own").
-  const events = exec(run.file, run.args, { reject: true, ...cliExecOptions(run, signal) }).pipe(
+  const events = exec(run.file, run.args, {
+    reject: true,
+    ...cliExecOptions(run, signal, io, { statusLine: false }),
+  }).pipe(
     mapDirect(execEventToChunk),
     stallTimeout<ChunkEvent<JsonValue>>({
       ms: run.stallTimeoutMs,

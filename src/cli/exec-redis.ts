@@ -11,7 +11,7 @@ import type { RunStore } from '../runs/run-store.js';
 import { toRunStore } from '../runs/to-run-store.js';
 import { quoteCommand } from '../sources/exec/quote-command.js';
 import { exec } from '../sources/exec.js';
-import { cliExecOptions } from './cli-exec-options.js';
+import { cliExecOptions, markTerminal } from './cli-exec-options.js';
 import { CliInterruption, publishInterruptible, whenOutputClosed } from './cli-interruption.js';
 import { endAsData } from './exec-json.js';
 import { mirrorExitCode } from './exit-code.js';
@@ -40,11 +40,9 @@ export async function execAsJsonToRedis(
   const label = quoteCommand(run.file, run.args);
   const publisher = await openRunPublisher<ChunkEvent<unknown>>(store, run.runId, label, io);
   const frames = new RunFrameWriter(io, run.wire, run.callId);
-  const events = (
-    exec(run.file, run.args, { reject: false, ...cliExecOptions(run, signal) }) as Observable<
-      ChunkEvent<unknown>
-    >
-  ).pipe(
+  const options = { reject: false, ...cliExecOptions(run, signal, io, { statusLine: false }) };
+  const events = (exec(run.file, run.args, options) as Observable<ChunkEvent<unknown>>).pipe(
+    markTerminal(options),
     stallTimeout({
       ms: run.stallTimeoutMs,
       logger: { warn: (message) => io.stderr.write(`sluice: ${message}\n`) },

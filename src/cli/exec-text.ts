@@ -5,8 +5,8 @@ import { isCancelledError } from '../core/errors/cancelled-error.js';
 import { isSpawnError } from '../core/errors/spawn-error.js';
 import { formatBytes } from '../core/format-bytes.js';
 import { formatDuration } from '../core/format-duration.js';
-import { formatUsage } from '../core/format-usage.js';
 import type { ExecEvent, ExecResult } from '../sources/exec.js';
+import { formatUsage } from '../web/page/describe-end.js';
 import { CliInterruption, whenOutputClosed } from './cli-interruption.js';
 import { failureExitCode, mirrorExitCode } from './exit-code.js';
 import { type CliStreams, createTextView } from './text-view.js';
@@ -41,7 +41,7 @@ export async function execAsText(
   const totals = () =>
     `${formatDuration(performance.now() - startedAt)} · ${stats.lines} ${stats.lines === 1 ? 'line' : 'lines'} · ${formatBytes(stats.bytes)}`;
   try {
-    await onChunk(events, (event) => showEvent(event, stats, view, ending), {
+    await onChunk(events, (event) => showEvent(event, stats, view, ending, options.reads === true), {
       bufferSize: options.bufferSize,
       onError: (error) => io.stderr.write(`sluice: ${String(error)}\n`),
       ...(outputClosed === undefined ? {} : { signal: outputClosed }),
@@ -63,6 +63,8 @@ export interface TextOutputOptions {
   /** Printed first on a terminal, as `$ …`: the command as a shell would need it typed. */
   echo?: string | undefined;
   signal?: AbortSignal | undefined;
+  /** The events are reads of a terminal run (`--tty`: text as the terminal sent it), not lines. */
+  reads?: boolean | undefined;
 }
 
 /** How the run ended, as its events said: the exit result, a stall, or another final sentinel. */
@@ -81,11 +83,15 @@ function showEvent(
   stats: ReturnType<typeof createOutputStats>,
   view: TextView,
   ending: CommandOutcome,
+  reads: boolean,
 ) {
   if (event.kind === 'stdout' || event.kind === 'stderr') {
     const content = event.content as string | Uint8Array;
-    const partial = event.metadata?.partial === true;
-    stats.add(event.kind, content, partial);
+    // A read of a terminal run ends a line only when it ends with one (a progress bar redrawn
+    // with `\r` stays on its row).
+    const partial =
+      event.metadata?.partial === true || (reads && typeof content === 'string' && !content.endsWith('\n'));
+    stats.add(event.kind, content, partial, reads);
     return view.line(event.kind, content, partial);
   }
   if (event.kind === 'exit') ending.result = event.content as ExecResult;
@@ -144,7 +150,7 @@ function describeExit(result: ExecResult): string {
 /**
  * Running counters the CLI shows in its status line and summary: lines per stream, bytes, and the
  * rate since the start. It counts lines, not pieces: a text piece marked `partial` (a long line
- * cut by `maxLineBytes`) does not end a line, and for raw bytes each `\n` does; a last line
+ * cut by `maxLineBytes`) does not end a line, and for a read each `\n` does; a last line
  * without a newline counts too.
  *
  * @example
@@ -160,8 +166,17 @@ export function createOutputStats(startedAt: number) {
   let bytes = 0;
   const count = (kind: 'stdout' | 'stderr') => ended[kind] + (open[kind] ? 1 : 0);
   return {
-    /** One event's content: a decoded line (or a `partial` piece of one), or the bytes of a read. */
-    add(kind: 'stdout' | 'stderr', content: string | Uint8Array, partial = false): void {
+    /**
+     * One event's content: a decoded line (or a `partial` piece of one), or a read (its bytes, or
+     * with `read` its text: a terminal run's reads, `--tty`).
+     */
+    add(kind: 'stdout' | 'stderr', content: string | Uint8Array, partial = false, read = false): void {
+      if (typeof content === 'string' && read) {
+        bytes += Buffer.byteLength(content);
+        for (let at = content.indexOf('\n'); at !== -1; at = content.indexOf('\n', at + 1)) ended[kind] += 1;
+        if (content !== '') open[kind] = !content.endsWith('\n');
+        return;
+      }
       if (typeof content === 'string') {
         bytes += Buffer.byteLength(content);
         if (partial) open[kind] = true;

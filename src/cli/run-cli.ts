@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isPeerMissingError } from '../core/errors/peer-missing-error.js';
-import type { TraceCarrier } from '../trace/trace-carrier.js';
-import { withRemoteParent } from '../trace/with-remote-parent.js';
+import { type TraceCarrier, withRemoteParent } from '../trace/trace-context.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { overviewHelp, subcommands } from './subcommands.js';
 import type { CliStreams } from './text-view.js';

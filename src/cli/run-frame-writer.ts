@@ -1,6 +1,4 @@
 import type { ChunkEvent } from '../core/chunk.js';
-import { ExecError } from '../core/errors/exec-error.js';
-import type { ExecResult } from '../core/exec-result.js';
 import { execEventToChunk } from '../kernel/host/exec-event-to-chunk.js';
 import { execExitInfo } from '../kernel/host/exec-exit-info.js';
 import { bridgeCodec } from '../kernel/protocol/bridge-codec.js';
@@ -10,6 +8,8 @@ import type { JsonValue } from '../kernel/protocol/json-value.js';
 import type { OutcomeCodec } from '../kernel/protocol/outcome-codec.js';
 import { serdeCodec } from '../kernel/protocol/serde-codec.js';
 import type { RunFailure } from '../runs/run-record.js';
+import { ExecError } from '../sources/exec/exec-error.js';
+import type { ExecResult } from '../sources/exec/exec-result.js';
 import type { ExecEvent } from '../sources/exec.js';
 import { failureExitCode, mirrorExitCode } from './exit-code.js';
 import type { CliStreams } from './text-view.js';

@@ -3,7 +3,7 @@ import { writePaced } from './write-paced.js';
 
 /** The streams the CLI writes to (process.stdout / process.stderr, or fakes in tests). */
 export interface CliStreams {
-  readonly stdout: Writable & { isTTY?: boolean; columns?: number };
+  readonly stdout: Writable & { isTTY?: boolean; columns?: number; rows?: number };
   readonly stderr: Writable;
   /** What `--stdin inherit` hands on to the command (process.stdin). */
   readonly stdin?: NodeJS.ReadableStream;

@@ -29,7 +29,7 @@ interface Member {
  *
  * @example
  * ```ts
- * const demand = new AggregateDemand(() => subject.observers, 'slowest', chainDemand);
+ * const demand = new AggregateDemand(() => subject.observers, 'slowest', demandOf);
  * demand.onChange((paused) => (paused ? pipe.pause() : pipe.resume()));
  * subject.subscribe(consumer);
  * demand.refresh(); // a consumer that joined paused pauses the pipe now

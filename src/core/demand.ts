@@ -7,7 +7,8 @@
  * reader, a hostcall channel) listens and stops reading while it is closed.
  *
  * It travels upstream on the subscriber chain: a consumer subscribes with
- * {@link subscribeWithDemand}, a producer finds it with {@link demandOf} (docs/backpressure.md).
+ * `subscribeWithDemand`, a producer finds it with `demandOf` (both in
+ * src/core/subscriber-chain.ts; docs/backpressure.md).
  */
 export interface Demand {
   /** `true` while the consumer wants the producer to stop reading. */
@@ -87,4 +88,23 @@ export class Valve implements Demand {
       listeners[index]?.(paused);
     }
   }
+}
+
+/**
+ * Whether `value` can be used as a {@link Demand}: a boolean `paused` and an `onChange()`
+ * method. The `demand` options of `exec` and `http` are checked with it. Internal: not exported
+ * from the package.
+ *
+ * @example
+ * ```ts
+ * const demand = readOption(options, 'demand', isDemand, 'a Demand (`paused` and `onChange()`)', undefined);
+ * ```
+ */
+export function isDemand(value: unknown): value is Demand {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Demand).paused === 'boolean' &&
+    typeof (value as Demand).onChange === 'function'
+  );
 }

@@ -1,11 +1,8 @@
 export * from './aggregate-demand.js';
 export * from './chunk.js';
-export * from './demand.js';
-export { demandOf } from './demand-of.js';
+export { type Demand, Valve } from './demand.js';
 export * from './errors/buffer-overflow-error.js';
 export * from './errors/cancelled-error.js';
-export * from './errors/exec-error.js';
-export * from './errors/http-error.js';
 export * from './errors/invalid-frame-error.js';
 export * from './errors/invalid-request-error.js';
 export * from './errors/owner-lost-error.js';
@@ -19,4 +16,4 @@ export {
 } from './errors/sequence-error.js';
 export * from './errors/sluice-error.js';
 export * from './errors/spawn-error.js';
-export { subscribeWithDemand } from './subscribe-with-demand.js';
+export { demandOf, subscribeWithDemand } from './subscriber-chain.js';

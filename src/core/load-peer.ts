@@ -1,7 +1,5 @@
 import nodeModule from 'node:module';
 import { PeerMissingError } from './errors/peer-missing-error.js';
-import { isPeerNotFound } from './is-peer-not-found.js';
-import { OPTIONAL_PEERS, type OptionalPeer } from './optional-peers.js';
 
 /**
  * Loads (with `import()`) a module of the optional peer `packageName` for `feature`, or rejects
@@ -57,4 +55,36 @@ export function requirePeer<T>(packageName: OptionalPeer, feature: string): T {
 export function ownRequire(): (id: string) => unknown {
   const url: string | undefined = import.meta.url;
   return url === undefined ? require : nodeModule.createRequire(url);
+}
+
+/**
+ * The optional peer dependencies and the ranges sluice supports — package.json's
+ * `peerDependencies` for them (a test keeps the two equal). The error that says one is missing
+ * quotes its range in the install command.
+ */
+export const OPTIONAL_PEERS = {
+  ioredis: '^6.0.0',
+  '@modelcontextprotocol/sdk': '^1.32.2',
+  '@opentelemetry/api': '^1.3.0',
+  '@xterm/headless': '^6.0.0',
+  '@xterm/addon-serialize': '^0.14.0',
+} as const;
+
+/** The name of an optional peer dependency of sluice. */
+export type OptionalPeer = keyof typeof OPTIONAL_PEERS;
+
+/**
+ * Whether `error` says that `packageName` itself cannot be found — not one of its own files or
+ * dependencies, which is a broken install, not a missing peer. Node's messages: `Cannot find
+ * package 'x' imported from …` (`import`), `Cannot find module 'x'` (`require`).
+ *
+ * @example
+ * ```ts
+ * if (isPeerNotFound(error, 'ioredis')) throw new PeerMissingError(…);
+ * ```
+ */
+export function isPeerNotFound(error: unknown, packageName: string): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return false;
+  return typeof message === 'string' && new RegExp(`'${packageName}(/[^']*)?'`).test(message);
 }

@@ -1,10 +1,10 @@
 import type { OperatorFunction, Subscriber } from 'rxjs';
 import type { Demand } from './demand.js';
-import { type DirectSink, directSinkOf, offerDirectSink } from './direct-sink.js';
 import { createOperatorSubscriber, operate } from './operate.js';
+import { type DirectSink, directSinkOf, offerDirectSink } from './subscriber-chain.js';
 
 /**
- * RxJS's `map`, except that a direct sink offered below (`src/core/direct-sink.ts`) is offered on
+ * RxJS's `map`, except that a direct sink offered below (`src/core/subscriber-chain.ts`) is offered on
  * to the producer above, mapped: `exec(…).pipe(mapDirect(toChunk))` subscribed by a consumer that
  * offers its queue still lets exec push into that queue, each value through `project`. What
  * `project` throws errors the stream, as with `map`. Internal: not exported from the package.

@@ -1,4 +1,4 @@
-import type { TraceCarrier } from '../trace/trace-carrier.js';
+import type { TraceCarrier } from '../trace/trace-context.js';
 
 /**
  * The trace context an MCP request carries in its `params._meta` — the bare `traceparent` and

@@ -3,7 +3,7 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.
 import { Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
 import { Valve } from '../core/demand.js';
-import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
+import { subscribeWithDemand } from '../core/subscriber-chain.js';
 import type { RunRecord } from '../runs/run-record.js';
 import type { RunStore } from '../runs/run-store.js';
 import { nodeResponseSink } from '../runs/sse/node-response-sink.js';

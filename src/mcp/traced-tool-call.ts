@@ -1,5 +1,5 @@
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { startRunSpan } from '../trace/start-run-span.js';
+import { startRunSpan } from '../trace/run-span.js';
 import { metaCarrier } from './meta-carrier.js';
 
 /** What {@link tracedToolCall} reads of the SDK's request handler `extra`. */

@@ -1,13 +1,12 @@
 import type { OperatorFunction } from 'rxjs';
 import type { ChunkEvent, EndSentinel } from '../core/chunk.js';
-import { demandOf } from '../core/demand-of.js';
 import { BufferOverflowError } from '../core/errors/buffer-overflow-error.js';
 import { finalBeforeComplete } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
-import { DemandGate } from '../core/queue/demand-gate.js';
 import { DemandQueue, type QueueStore } from '../core/queue/demand-queue.js';
+import { DemandGate } from '../core/queue/queue-outlet.js';
 import { RingQueue } from '../core/queue/ring-queue.js';
-import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
+import { demandOf, subscribeWithDemand } from '../core/subscriber-chain.js';
 
 /**
  * What {@link bounded} does when `bufferSize` events wait for a paused consumer (Effect's names):

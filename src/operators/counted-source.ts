@@ -1,7 +1,6 @@
 import { from, Observable, type ObservableInput } from 'rxjs';
-import { demandOf } from '../core/demand-of.js';
 import { createOperatorSubscriber } from '../core/operate.js';
-import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
+import { demandOf, subscribeWithDemand } from '../core/subscriber-chain.js';
 import { HeldDemand } from './held-demand.js';
 
 /**

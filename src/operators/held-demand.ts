@@ -1,10 +1,10 @@
-import type { Demand } from '../core/demand.js';
-import { Valve } from '../core/demand.js';
+import { type Demand, Valve } from '../core/demand.js';
+import { halfWater, isFull } from '../core/queue/demand-queue.js';
 
 /**
  * The demand a buffering operator gives its source (docs/backpressure.md, "Operators that hold
  * values"): paused while the operator holds `limit` values or more, until it is down to
- * `Math.floor(limit / 2)` (the adapters' hysteresis), **or** while the demand `below` it is paused.
+ * `halfWater(limit)` (the adapters' hysteresis, `isFull`), **or** while the demand `below` it is paused.
  * The operator counts what it holds with {@link HeldDemand.add} and {@link HeldDemand.take}; a
  * value taken while paused is progress (`stallTimeout()` above sees the operator still moving), as
  * is progress below. Internal to `src/operators`.
@@ -28,7 +28,7 @@ export class HeldDemand implements Demand {
 
   constructor(limit: number, below: Demand | undefined) {
     this.#limit = limit;
-    this.#low = Math.floor(limit / 2);
+    this.#low = halfWater(limit);
     this.#below = below;
     if (below === undefined) return;
     this.#stops.push(below.onChange(() => this.#update()));
@@ -73,8 +73,7 @@ export class HeldDemand implements Demand {
   }
 
   #update(): void {
-    if (!this.#full && this.#held >= this.#limit) this.#full = true;
-    else if (this.#full && this.#held <= this.#low) this.#full = false;
+    this.#full = isFull(this.#held, this.#full, this.#limit, this.#low);
     if (this.#full || this.#below?.paused === true) this.#valve.pause();
     else this.#valve.resume();
   }

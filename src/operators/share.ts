@@ -10,14 +10,12 @@ import {
   type SubjectLike,
   type Subscriber,
 } from 'rxjs';
-import { AggregateDemand, type Governor } from '../core/aggregate-demand.js';
+import type { AggregateDemand, Governor } from '../core/aggregate-demand.js';
 import type { ChunkEvent } from '../core/chunk.js';
-import { chainDemand } from '../core/demand-of.js';
 import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
-import { type SubjectNode, subjectObservers } from '../core/subscriber-chain.js';
+import { subscribersDemand, subscribeWithDemand } from '../core/subscriber-chain.js';
 import { boundedChannel } from './bounded-channel.js';
 
 /** Options of sluice's {@link share}: RxJS's `ShareConfig`, plus who sets the producer's pace. */
@@ -49,9 +47,9 @@ const KNOWN = [
  * RxJS's `share()`, with the consumers' demand reaching the producer. A drop-in: same
  * signature, same reset rules (RxJS's own `share` does the sharing). The difference is what the
  * shared producer sees as its demand ({@link demandOf}): RxJS's `share()` subscribes to it with a
- * subscriber that hides its consumers, so only the first consumer's demand can reach it, and
- * only if it subscribes synchronously; here it is the combined demand of every consumer
- * subscribed at the moment, whenever they came:
+ * subscriber that hides its consumers, so no consumer's demand reaches it, not even a single
+ * one's; here it is the combined demand of every consumer subscribed at the moment, whenever they
+ * came:
  *
  * - `governor: 'slowest'` (default): paused while any consumer's buffer is full. Lossless: a slow
  *   view slows the run, and every consumer sees every value once.
@@ -89,21 +87,9 @@ export function share<T>(config: DemandShareConfig<T> = {}): MonoTypeOperatorFun
     let subject: SubjectLike<T> | undefined;
     let demand: AggregateDemand | null = null;
     const linked = new Observable<T>((subscriber) => {
-      const members = subject as unknown as SubjectNode | undefined;
       // A consumer whose chain leads back into this producer (the source reads the shared stream
-      // itself: `withLatestFrom(defer(() => shared))`) carries this very demand: it cannot govern
-      // the producer it feeds on, so it counts as a consumer without demand.
-      const own: AggregateDemand | null = Array.isArray(members?.observers)
-        ? new AggregateDemand(
-            () => subjectObservers(members as SubjectNode),
-            governor,
-            (member) => {
-              const found = chainDemand(member);
-              return found === own ? undefined : found;
-            },
-          )
-        : null;
-      demand = own;
+      // itself) cannot govern it: subscribersDemand counts it as a consumer without demand.
+      demand = subscribersDemand(subject, governor) ?? null;
       return subscribeWithDemand(source, demand, subscriber);
     });
     const shared = rxShare<T>({ ...resets, connector: () => (subject = connector()) })(linked);

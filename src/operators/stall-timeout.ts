@@ -8,15 +8,14 @@ import {
 } from 'rxjs';
 import type { ChunkEvent, EndSentinel } from '../core/chunk.js';
 import type { Demand } from '../core/demand.js';
-import { demandOf } from '../core/demand-of.js';
 import { finalBeforeComplete } from '../core/errors/sequence-error.js';
-import { markStalled } from '../core/mark-stalled.js';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { StallClock } from '../core/stall-clock.js';
+import { demandOf, markStalled } from '../core/subscriber-chain.js';
 
 /** What {@link stallTimeout} knows when a stream stalls; given to the logger and to `onStall`. */
 export interface StallTimeoutInfo {
@@ -160,7 +159,7 @@ class StallWatch<E extends ChunkEvent<unknown>> {
     const { ms, logger, onStall } = this.settings;
     this.#finished = true;
     // The producer's span ends with `stall`, not `cancel` (docs/tracing.md).
-    if (this.#upstream !== undefined) markStalled(this.#upstream, { ms });
+    if (this.#upstream !== undefined) markStalled(this.#upstream, ms);
     this.#upstream?.unsubscribe();
     this.#stopListening();
     const info: StallTimeoutInfo = { ms, lastSequence: this.#lastSequence, pausedAt };

@@ -4,7 +4,7 @@ import { isSchedulerLike } from '../core/is-scheduler-like.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { readTerminalSize } from '../core/terminal-size.js';
+import { isTerminalSize, readTerminalSize, type TerminalSize } from '../core/terminal-size.js';
 
 /** Options of {@link toAsciicast}. Validated when `toAsciicast(config)` is called. */
 export interface ToAsciicastConfig {
@@ -28,7 +28,11 @@ export interface ToAsciicastConfig {
  * - then `[time, "o", data]` for each event whose content is text or bytes (`stdout`, and the
  *   `stderr` of a pipe run): `time` is in seconds since the first event, read from `scheduler`,
  *   `data` the content as JSON text (bytes are decoded as UTF-8, a character split between
- *   chunks kept whole).
+ *   chunks kept whole; one still split when the source ends is written as U+FFFD, as a terminal
+ *   shows it);
+ * - an event marked with its terminal's size (`metadata.terminal: { columns, rows }`, as the CLI's
+ *   terminal runs are marked, so a run read back from a store records at its size) sizes the
+ *   header when it is the first, and writes a resize line, `[time, "r", "100x30"]`, after that.
  *
  * Other events (the final `exit`) write no line. A source that ends with no event at all still
  * gives the header, so the file is valid. Errors pass through after the lines before them. Demand
@@ -60,35 +64,60 @@ export function toAsciicast(config: ToAsciicastConfig = {}): OperatorFunction<Ch
   return operate((source, subscriber) => {
     let start: number | undefined;
     const decoder = new TextDecoder();
-    /** Writes the header the first time, and gives the time since then in seconds. */
-    const elapsed = (): number => {
+    /** Writes the header the first time (sized by `event`'s mark, if any), and gives the time since then in seconds. */
+    const elapsed = (event?: ChunkEvent<unknown>): number => {
       const now = scheduler.now();
       if (start === undefined) {
         start = now;
-        const header = { version: 2, width: columns, height: rows, timestamp: Math.floor(now / 1000), title };
+        const size = terminalMark(event) ?? { columns, rows };
+        const header = {
+          version: 2,
+          width: size.columns,
+          height: size.rows,
+          timestamp: Math.floor(now / 1000),
+          title,
+        };
         subscriber.next(`${JSON.stringify(header)}\n`);
+      } else {
+        const size = terminalMark(event);
+        if (size !== undefined) {
+          const time = Math.round((now - start) * 1000) / 1_000_000;
+          subscriber.next(`${JSON.stringify([time, 'r', `${size.columns}x${size.rows}`])}\n`);
+        }
       }
       return Math.round((now - start) * 1000) / 1_000_000;
+    };
+    /** The bytes of a character still split at the end, as the terminal would show them (U+FFFD). */
+    const flush = (time: number) => {
+      const rest = decoder.decode();
+      if (rest !== '') subscriber.next(`${JSON.stringify([time, 'o', rest])}\n`);
     };
     source.subscribe(
       createOperatorSubscriber<ChunkEvent<unknown>>(
         subscriber,
         (event) => {
-          const time = elapsed();
+          const time = elapsed(event);
           const data = outputText(event.content, decoder);
           if (data !== undefined && data !== '') subscriber.next(`${JSON.stringify([time, 'o', data])}\n`);
+          if (event.isFinal) flush(time);
         },
         () => {
-          elapsed();
+          flush(elapsed());
           subscriber.complete();
         },
         (error) => {
-          elapsed();
+          flush(elapsed());
           subscriber.error(error);
         },
       ),
     );
   });
+}
+
+/** The terminal size an event is marked with (`metadata.terminal`, as `markTerminalSize` sets it), if any. */
+function terminalMark(event: ChunkEvent<unknown> | undefined): TerminalSize | undefined {
+  const mark = event?.metadata?.terminal;
+  return isTerminalSize(mark) ? mark : undefined;
 }
 
 /** The text `content` puts on the terminal, or `undefined` when it is neither text nor bytes. */

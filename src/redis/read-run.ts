@@ -1,10 +1,10 @@
 import { Observable, type Subscriber } from 'rxjs';
 import { deferred } from '../core/deferred.js';
 import type { Demand } from '../core/demand.js';
-import { demandOf } from '../core/demand-of.js';
 import { OwnerLostError } from '../core/errors/owner-lost-error.js';
 import { RunStoreError } from '../core/errors/run-store-error.js';
 import { isSluiceError } from '../core/errors/sluice-error.js';
+import { demandOf } from '../core/subscriber-chain.js';
 import { toRunFailure } from '../runs/run-failure.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { type RunSpan, startRunSpan } from '../trace/index.js';

@@ -30,5 +30,7 @@ export interface RedisRunContext {
    * Listens on a run's control channel (one shared subscriber connection); `subscribed` is called
    * once Redis confirmed the subscription (every message published from then on is delivered).
    */
+  /** Calls `callback` once the command connection is ready again (it reconnected); returns a function that cancels it. */
+  whenReady(callback: () => void): () => void;
   listen(channel: string, listener: (message: string) => void, subscribed?: () => void): () => void;
 }

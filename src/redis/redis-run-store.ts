@@ -174,6 +174,12 @@ export class RedisRunStore implements RunStore {
   readonly #failAfterMs: number;
   readonly #failFast: boolean;
   #closed = false;
+  readonly #readyWaiters = new Set<() => void>();
+  readonly #ready = () => {
+    const waiters = [...this.#readyWaiters];
+    this.#readyWaiters.clear();
+    for (const waiter of waiters) waiter();
+  };
 
   constructor(options: RedisRunStoreOptions) {
     if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
@@ -206,7 +212,12 @@ export class RedisRunStore implements RunStore {
       scheduler,
       duplicate: () => this.duplicate(),
       listen: (channel, listener, subscribed) => this.#listen(channel, listener, subscribed),
+      whenReady: (callback) => {
+        this.#readyWaiters.add(callback);
+        return () => this.#readyWaiters.delete(callback);
+      },
     };
+    this.client.on('ready', this.#ready);
     // Loaded before any command of the store, so that no EVALSHA of this connection misses
     // (NOSCRIPT, then EVAL): commands on one connection then run in the order they were sent — a
     // writer's OPEN before a read of the same store looks for the run. (A restart that loses the
@@ -380,6 +391,8 @@ export class RedisRunStore implements RunStore {
     if (this.#closed) return;
     this.#closed = true;
     this.#channels.clear();
+    this.#readyWaiters.clear();
+    this.client.off('ready', this.#ready);
     for (const connection of [...this.#connections]) connection.disconnect();
     this.#connections.clear();
     this.#subscriber = undefined;
@@ -430,8 +443,26 @@ export class RedisRunStore implements RunStore {
       current.listeners.delete(listener);
       if (current.listeners.size === 0) {
         this.#channels.delete(channel);
-        this.#subscriber?.unsubscribe(channel).catch(() => {});
+        this.#unsubscribe(channel);
       }
     };
+  }
+
+  /**
+   * Unsubscribes from a channel nobody listens to any more. A connection that is not ready (Redis
+   * died) would hold the command in its offline queue — and the process with it — for the whole
+   * failure bound, even after {@link close}: it is unsubscribed once it is back instead (it
+   * subscribes again to its channels when it reconnects).
+   */
+  #unsubscribe(channel: string): void {
+    const subscriber = this.#subscriber;
+    if (subscriber === undefined) return;
+    if (subscriber.status === 'ready') {
+      subscriber.unsubscribe(channel).catch(() => {});
+      return;
+    }
+    subscriber.once('ready', () => {
+      if (!this.#channels.has(channel)) subscriber.unsubscribe(channel).catch(() => {});
+    });
   }
 }

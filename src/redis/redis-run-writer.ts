@@ -7,7 +7,7 @@ import { RunStoreError } from '../core/errors/run-store-error.js';
 import { SequenceError, sequenceViolation } from '../core/errors/sequence-error.js';
 import { toRunFailure } from '../runs/run-failure.js';
 import type { CancelDetails, RunWriter, RunWriterOptions } from '../runs/run-store.js';
-import { activeCarrier } from '../trace/active-carrier.js';
+import { activeCarrier } from '../trace/trace-context.js';
 import { redisFailure } from './connect-redis.js';
 import { evalScript } from './eval-script.js';
 import { parseCancelRequest } from './parse-cancel-request.js';
@@ -81,6 +81,7 @@ export class RedisRunWriter implements RunWriter {
   #acknowledged = 0;
   #heartbeat: Subscription | undefined;
   #beating = false;
+  #stopWaiting: () => void = () => {};
   #stopListening: () => void = () => {};
   readonly #cancelListeners = new Set<(reason: string, details: CancelDetails) => void>();
   #cancelled = false;
@@ -320,8 +321,18 @@ export class RedisRunWriter implements RunWriter {
 
   #beat(): void {
     if (this.#beating || this.#done) return;
-    this.#beating = true;
     const context = this.#context;
+    // A command sent while the connection is down waits in ioredis's offline queue — holding the
+    // process — for the whole failure bound: beat once it is back instead.
+    if (context.client.status !== 'ready') {
+      this.#beating = true;
+      this.#stopWaiting = context.whenReady(() => {
+        this.#beating = false;
+        this.#beat();
+      });
+      return;
+    }
+    this.#beating = true;
     this.#script(HEARTBEAT, [context.owner, context.leaseMs, this.#ttl()]).then(
       (reply) => {
         this.#beating = false;
@@ -362,6 +373,7 @@ export class RedisRunWriter implements RunWriter {
   #stop(): void {
     this.#heartbeat?.unsubscribe();
     this.#heartbeat = undefined;
+    this.#stopWaiting();
     this.#stopListening();
     this.#stopListening = () => {};
     this.#valve.resume();

@@ -5,7 +5,7 @@ import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { activeCarrier } from '../trace/active-carrier.js';
+import { activeCarrier } from '../trace/trace-context.js';
 import { redisFailure } from './connect-redis.js';
 import { evalScript } from './eval-script.js';
 import type { RedisRunStore } from './redis-run-store.js';

@@ -1,6 +1,6 @@
 import type { ChunkEvent } from '../core/chunk.js';
-import { errorTypeOf } from '../trace/error-type-of.js';
-import { type RunEndDetails, type RunEndReason, type RunSpan, startRunSpan } from '../trace/index.js';
+import { type RunSpan, type SpanEndDetails, type SpanEndReason, startRunSpan } from '../trace/index.js';
+import { errorTypeOf } from '../trace/run-span.js';
 import type { RunJob } from './run-job.js';
 
 /**
@@ -73,7 +73,7 @@ export function endWorkerRunSpan(
 /** An exit's reason and status, as `exec`'s own span has them: an error unless it exited 0. */
 function exitEnd(
   content: { exitCode?: number | null; signal?: string | null; timedOut?: boolean } | null,
-): [RunEndReason, RunEndDetails] {
+): [SpanEndReason, SpanEndDetails] {
   const attributes = { 'process.exit.code': content?.exitCode ?? undefined };
   if (content?.timedOut === true)
     return ['timeout', { attributes, errorType: 'timeout', message: 'timed out' }];

@@ -2,11 +2,11 @@ import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
 import { deferred } from '../core/deferred.js';
 import { Valve } from '../core/demand.js';
-import { demandOf } from '../core/demand-of.js';
 import { RunStoreError } from '../core/errors/run-store-error.js';
 import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { demandOf } from '../core/subscriber-chain.js';
 import { readAfter } from './read-after.js';
 import type { RunRecord } from './run-record.js';
 import type {

@@ -1,12 +1,11 @@
 import type { MonoTypeOperatorFunction, Observable, Subscriber, Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
 import { type Demand, Valve } from '../core/demand.js';
-import { demandOf } from '../core/demand-of.js';
 import { finalBeforeComplete, SequenceError } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
+import { demandOf, subscribeWithDemand } from '../core/subscriber-chain.js';
 import { toRunFailure } from './run-failure.js';
 import type { CancelDetails, RunStore, RunWriter, RunWriterOptions } from './run-store.js';
 

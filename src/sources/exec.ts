@@ -1,15 +1,11 @@
 import { Observable, type Subscriber } from 'rxjs';
-import { demandOf } from '../core/demand-of.js';
+import { demandOf } from '../core/subscriber-chain.js';
 import { readExecOptions } from './exec/exec-options.js';
 import { subscribeExec } from './exec/exec-process.js';
 import type { ExecEvent, ExecOptions } from './exec/exec-types.js';
 import { childProcessPort } from './exec/spawn-child.js';
 
-export type { Containment } from '../core/containment.js';
-export type { ExecResult } from '../core/exec-result.js';
-export type { ExecUsage } from '../core/exec-usage.js';
-export type { LimitName } from '../core/limit-name.js';
-export type { RlimitName } from '../core/rlimit-name.js';
+export type { Containment, ExecResult, ExecUsage, LimitName, RlimitName } from './exec/exec-result.js';
 export type { ExecEvent, ExecExitEvent, ExecLineEvent, ExecOptions } from './exec/exec-types.js';
 export type {
   ContainmentOption,

@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import { demandOf } from '../core/demand-of.js';
+import { demandOf } from '../core/subscriber-chain.js';
 import { subscribeHttp } from './http/http-exchange.js';
 import type { HttpEvent, HttpOptions } from './http/http-types.js';
 import { readHttpOptions, readHttpRequest } from './http/read-http-options.js';

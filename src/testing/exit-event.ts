@@ -1,5 +1,5 @@
-import type { ExecResult } from '../core/exec-result.js';
 import { optionError } from '../core/option-error.js';
+import type { ExecResult } from '../sources/exec/exec-result.js';
 
 const BRAND = Symbol.for('sluice.exitEventExpectation');
 const FIELDS = [

@@ -1,6 +1,6 @@
 import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
-import { demandOf } from '../core/demand-of.js';
+import { demandOf } from '../core/subscriber-chain.js';
 import type { JsonValue } from '../kernel/protocol/json-value.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Observable } from 'rxjs';
 import type { Demand } from '../core/demand.js';
-import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
+import { subscribeWithDemand } from '../core/subscriber-chain.js';
 
 /**
  * `source`, subscribed with `demand` as the consumer's demand — what an adapter

@@ -1,4 +1,22 @@
-import type { TraceCarrier } from './trace-carrier.js';
+import type {
+  Attributes,
+  Context,
+  Counter,
+  Histogram,
+  Link,
+  MeterProvider,
+  Span,
+  SpanKind,
+} from '@opentelemetry/api';
+import { isSluiceError } from '../core/errors/sluice-error.js';
+import { contextManaged, sdkListens, type TraceApi, traceApi } from './trace-api.js';
+import {
+  activeCarrier,
+  carrierOf,
+  remoteContext,
+  remoteSpanContext,
+  type TraceCarrier,
+} from './trace-context.js';
 
 /** An attribute value OpenTelemetry takes (`undefined` ones are left out). */
 export type TraceAttributeValue = string | number | boolean | readonly string[] | undefined;
@@ -7,13 +25,13 @@ export type TraceAttributeValue = string | number | boolean | readonly string[] 
 export type TraceAttributes = Readonly<Record<string, TraceAttributeValue>>;
 
 /**
- * How a run ended, the span's `sluice.end_reason` and the `sluice.runs.ended` metric's reason:
+ * How the span of a run ended: its `sluice.end_reason` and the `sluice.runs.ended` metric's reason:
  * the child exited by itself (`exit`, whatever its code) or by a signal sluice did not send
  * (`signal`); sluice killed it for `timeout` or a `stall`; the consumer left (`cancel`:
  * unsubscribe or an `AbortSignal`); it never started (`spawn_failure`); the run completed
  * (`complete`, a run with no exit code: an HTTP exchange); or it failed otherwise (`error`).
  */
-export type RunEndReason =
+export type SpanEndReason =
   | 'exit'
   | 'signal'
   | 'timeout'
@@ -24,7 +42,7 @@ export type RunEndReason =
   | 'error';
 
 /** What {@link RunSpan.end} records besides the reason. */
-export interface RunEndDetails {
+export interface SpanEndDetails {
   /** The `error.type` of a failed run: sets the span's status to error. Absent: status unset. */
   readonly errorType?: string;
   /** The status description of a failed run. */
@@ -60,9 +78,243 @@ export interface RunSpan {
   /** Adds a span event now. */
   event(name: string, attributes?: TraceAttributes): void;
   /** Ends the span once: the reason, the counts, the status; records the run's metrics. */
-  end(reason: RunEndReason, details?: RunEndDetails): void;
+  end(reason: SpanEndReason, details?: SpanEndDetails): void;
   /** The run's process group (or cgroup) is gone `killMs` after sluice first killed it: the `sluice.group_gone` event and the `sluice.kill.duration` metric. */
   groupGone(killMs: number): void;
   /** Calls `fn` with this span active (children it starts become this span's children). */
   within<T>(fn: () => T): T;
+}
+
+/** The {@link RunSpan} of every run no SDK listens to (or without `@opentelemetry/api`): it does nothing. */
+export const NOOP_RUN_SPAN: RunSpan = Object.freeze({
+  recording: false,
+  observed: false,
+  carrier: undefined,
+  add: () => {},
+  event: () => {},
+  end: () => {},
+  groupGone: () => {},
+  within: <T>(fn: () => T): T => fn(),
+});
+
+/**
+ * A failed run's `error.type`, kept low-cardinality as OpenTelemetry's conventions ask: a sluice
+ * error's `code`, else an `Error`'s `name`, else `_OTHER`.
+ */
+export function errorTypeOf(error: unknown): string {
+  if (isSluiceError(error)) return error.code;
+  if (error instanceof Error) return error.name;
+  return '_OTHER';
+}
+
+/** Options of {@link startRunSpan}. */
+export interface RunSpanOptions {
+  /** The span kind (default `'internal'`; `'client'` for an outgoing request, `'server'` for an incoming call). */
+  readonly spanKind?: 'internal' | 'client' | 'server' | 'producer' | 'consumer';
+  /** A remote parent (a `TRACEPARENT`, an MCP `_meta.traceparent`) instead of the active context's span. */
+  readonly parent?: TraceCarrier;
+  /** Runs this one is linked to (a Redis run's follower links to the run's trace). */
+  readonly links?: readonly TraceCarrier[];
+}
+
+const SPAN_KINDS = { internal: 0, server: 1, client: 2, producer: 3, consumer: 4 } as const;
+
+/**
+ * Starts the span of one run (`run`: `exec`, `http`, … — its `sluice.run.kind`, also the metrics'
+ * dimension) named `name`, as a child of the active context (or `options.parent`), and counts it
+ * in `sluice.runs.started`. When no SDK listens — `@opentelemetry/api` absent, or no tracer or
+ * meter provider registered with it — it gives a {@link RunSpan} that does nothing and is not
+ * `observed` (its run does no tracing work per line), carrying only an active remote parent's
+ * context on to the child; see docs/tracing.md, "How it costs".
+ *
+ * @example
+ * ```ts
+ * const span = startRunSpan('http', 'GET', { 'http.request.method': 'GET' }, { spanKind: 'client' });
+ * span.end('complete', { attributes: { 'http.response.status_code': 200 } });
+ * ```
+ */
+export function startRunSpan(
+  run: string,
+  name: string,
+  attributes: TraceAttributes = {},
+  options: RunSpanOptions = {},
+): RunSpan {
+  if (options.parent === undefined && options.links === undefined && !sdkListens()) return unobserved();
+  const api = traceApi();
+  if (api === undefined) return NOOP_RUN_SPAN;
+  const active = api.context.active();
+  const parent = options.parent === undefined ? active : remoteContext(api, options.parent, active);
+  const kindAttribute = { 'sluice.run.kind': run };
+  const span = api.trace.getTracer('sluice').startSpan(
+    name,
+    {
+      kind: SPAN_KINDS[options.spanKind ?? 'internal'] as SpanKind,
+      attributes: definedAttributes({ ...attributes, ...kindAttribute }),
+      ...(options.links === undefined ? {} : { links: links(api, options.links) }),
+    },
+    parent,
+  );
+  return new OtelRunSpan(api, span, parent as Context, runMetrics(api), kindAttribute);
+}
+
+/**
+ * The span of a run nothing listens to: the shared no-op one, or, when a context manager holds an
+ * active remote parent (a `TRACEPARENT` made active by `withRemoteParent`), a no-op one carrying
+ * that parent's context, so that the trace reaches the child uncut.
+ */
+function unobserved(): RunSpan {
+  if (!contextManaged()) return NOOP_RUN_SPAN; // no context manager: nothing is active
+  const carrier = activeCarrier();
+  return carrier === undefined ? NOOP_RUN_SPAN : Object.freeze({ ...NOOP_RUN_SPAN, carrier });
+}
+
+function links(api: TraceApi, carriers: readonly TraceCarrier[]): Link[] {
+  const out: Link[] = [];
+  for (const carrier of carriers) {
+    const context = remoteSpanContext(api, carrier);
+    if (context !== undefined) out.push({ context });
+  }
+  return out;
+}
+
+/**
+ * A {@link RunSpan} on `@opentelemetry/api`: one span (recording or not, as the registered SDK
+ * decides) and sluice's metrics. Internal to `src/trace`; {@link startRunSpan} makes it.
+ */
+class OtelRunSpan implements RunSpan {
+  readonly recording: boolean;
+  readonly observed = true;
+  readonly #api: TraceApi;
+  readonly #span: Span;
+  readonly #parent: Context;
+  readonly #metrics: RunMetrics;
+  readonly #metricAttributes: Attributes;
+  #carrier: TraceCarrier | undefined | null = null;
+  #ended = false;
+
+  constructor(api: TraceApi, span: Span, parent: Context, metrics: RunMetrics, metricAttributes: Attributes) {
+    this.#api = api;
+    this.#span = span;
+    this.#parent = parent;
+    this.#metrics = metrics;
+    this.#metricAttributes = metricAttributes;
+    this.recording = span.isRecording();
+    metrics.started.add(1, metricAttributes);
+  }
+
+  get carrier(): TraceCarrier | undefined {
+    if (this.#carrier === null) this.#carrier = carrierOf(this.#span.spanContext());
+    return this.#carrier;
+  }
+
+  add(attributes: TraceAttributes): void {
+    if (this.recording && !this.#ended) this.#span.setAttributes(definedAttributes(attributes));
+  }
+
+  event(name: string, attributes?: TraceAttributes): void {
+    if (!this.recording || this.#ended) return;
+    this.#span.addEvent(name, attributes === undefined ? undefined : definedAttributes(attributes));
+  }
+
+  end(reason: SpanEndReason, details: SpanEndDetails = {}): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#record(reason, details);
+    if (this.recording) {
+      this.#span.setAttributes(endAttributes(reason, details));
+      if (details.errorType !== undefined) {
+        const { message } = details;
+        this.#span.setStatus({ code: this.#api.SpanStatusCode.ERROR, ...(message ? { message } : {}) });
+      }
+    }
+    this.#span.end();
+  }
+
+  groupGone(killMs: number): void {
+    this.#metrics.killDuration.record(killMs / 1000, this.#metricAttributes);
+    if (this.recording && !this.#ended)
+      this.#span.addEvent('sluice.group_gone', { 'sluice.kill_ms': killMs });
+  }
+
+  within<T>(fn: () => T): T {
+    return this.#api.context.with(this.#api.trace.setSpan(this.#parent, this.#span), fn);
+  }
+
+  #record(reason: SpanEndReason, { lines, bytes, pausedMs }: SpanEndDetails): void {
+    const metrics = this.#metrics;
+    const attributes = this.#metricAttributes;
+    metrics.ended.add(1, { ...attributes, 'sluice.end_reason': reason });
+    if (lines) metrics.lines.add(lines, attributes);
+    if (pausedMs) metrics.pausedTime.add(pausedMs / 1000, attributes);
+    for (const stream in bytes) {
+      const count = bytes[stream];
+      if (count) metrics.bytes.add(count, { ...attributes, 'sluice.stream': stream });
+    }
+  }
+}
+
+/** The attributes {@link OtelRunSpan.end} sets. */
+function endAttributes(reason: SpanEndReason, details: SpanEndDetails): Attributes {
+  const attributes = definedAttributes({
+    ...details.attributes,
+    'sluice.end_reason': reason,
+    'sluice.lines': details.lines,
+    'sluice.paused_ms': details.pausedMs,
+    'error.type': details.errorType,
+  });
+  for (const stream in details.bytes) attributes[`sluice.${stream}.bytes`] = details.bytes[stream] as number;
+  return attributes;
+}
+
+/**
+ * `attributes` without its `undefined` values, as OpenTelemetry's `Attributes`.
+ */
+function definedAttributes(attributes: TraceAttributes): Attributes {
+  const out: Attributes = {};
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (value !== undefined) out[key] = value as Attributes[string];
+  }
+  return out;
+}
+
+/** The instruments of sluice's meter (`metrics.getMeter('sluice')`), as docs/tracing.md lists them. */
+interface RunMetrics {
+  readonly started: Counter;
+  readonly ended: Counter;
+  readonly lines: Counter;
+  readonly bytes: Counter;
+  readonly pausedTime: Counter;
+  readonly killDuration: Histogram;
+}
+
+let cached: { readonly provider: MeterProvider; readonly metrics: RunMetrics } | undefined;
+
+/**
+ * sluice's instruments from the global meter provider, made on first use and made again when
+ * the provider changes (an SDK registered after the first run is seen by the next one).
+ */
+function runMetrics(api: TraceApi): RunMetrics {
+  const provider = api.metrics.getMeterProvider();
+  if (cached?.provider === provider) return cached.metrics;
+  const meter = provider.getMeter('sluice');
+  const metrics: RunMetrics = {
+    started: meter.createCounter('sluice.runs.started', { description: 'Runs started', unit: '{run}' }),
+    ended: meter.createCounter('sluice.runs.ended', {
+      description: 'Runs ended, by sluice.end_reason',
+      unit: '{run}',
+    }),
+    lines: meter.createCounter('sluice.lines', { description: 'Lines (events) delivered', unit: '{line}' }),
+    bytes: meter.createCounter('sluice.bytes', { description: 'Bytes read, by sluice.stream', unit: 'By' }),
+    pausedTime: meter.createCounter('sluice.paused_time', {
+      description: 'Time producers were paused by their consumers’ demand',
+      unit: 's',
+    }),
+    killDuration: meter.createHistogram('sluice.kill.duration', {
+      description: 'From the first kill to the run’s process group being gone',
+      unit: 's',
+    }),
+  };
+  cached = { provider, metrics };
+  return metrics;
 }

@@ -1,5 +1,4 @@
-import { isPeerNotFound } from '../core/is-peer-not-found.js';
-import { ownRequire } from '../core/load-peer.js';
+import { isPeerNotFound, ownRequire } from '../core/load-peer.js';
 
 /** The `@opentelemetry/api` module, as sluice uses it. */
 export type TraceApi = typeof import('@opentelemetry/api');
@@ -39,4 +38,38 @@ let loaded: { readonly api: TraceApi | undefined } | undefined;
 export function traceApi(): TraceApi | undefined {
   loaded ??= { api: loadTraceApi() };
   return loaded.api;
+}
+
+/** Where `@opentelemetry/api` 1.x keeps what was registered with it (its `global-utils`), whichever copy of it did. */
+const REGISTRY = Symbol.for('opentelemetry.js.api.1');
+
+/**
+ * The slots of the API's global registry sluice looks at: `trace.setGlobalTracerProvider`,
+ * `metrics.setGlobalMeterProvider` and `context.setGlobalContextManager` fill them, `disable()`
+ * empties them.
+ */
+interface ApiRegistry {
+  readonly trace?: unknown;
+  readonly metrics?: unknown;
+  readonly context?: unknown;
+}
+
+/**
+ * What is registered with `@opentelemetry/api` (`undefined`: nothing ever was) — one property
+ * read, without loading the API, so that each run decides once, at its start, whether anything
+ * listens to it (docs/tracing.md, "How it costs").
+ */
+function apiRegistry(): ApiRegistry | undefined {
+  return (globalThis as { [REGISTRY]?: ApiRegistry })[REGISTRY];
+}
+
+/** Whether a tracer or meter provider is registered (an SDK listens). */
+export function sdkListens(): boolean {
+  const registry = apiRegistry();
+  return registry !== undefined && (registry.trace !== undefined || registry.metrics !== undefined);
+}
+
+/** Whether a context manager is registered: without one nothing is ever active, and `context.with` just calls its function. */
+export function contextManaged(): boolean {
+  return apiRegistry()?.context !== undefined;
 }

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';
+import type { PageScriptName } from './bundle-page-script.js';
 import { faviconSvg } from './favicon-svg.js';
 import { loadPageScript } from './load-page-script.js';
 import { pageCss } from './page-css.js';
@@ -35,9 +37,14 @@ const SECURITY_HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
 };
-const PAGE_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; " +
+/**
+ * The page's Content-Security-Policy. Style elements need the page's nonce: the terminal view
+ * (xterm.js) writes its colours and cell sizes into `<style>` elements of its own.
+ */
+const pagePolicy = (styleNonce: string) =>
+  `default-src 'none'; script-src 'self'; style-src 'self' 'nonce-${styleNonce}'; style-src-attr 'unsafe-inline'; ` +
   "img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const PAGE_SCRIPT = /^\/assets\/(page|terminal)\.js$/;
 const RUN_PATH = /^\/runs\/([^/]{1,600})(\/events|\/log)?$/;
 
 const decode = (segment: string): string | undefined => {
@@ -59,7 +66,7 @@ const decode = (segment: string): string | undefined => {
  * | `GET /runs/:id/log`     | its full log, as a download (what the store retains of a run held elsewhere) |
  * | `DELETE /runs/:id`      | cancels it (`by: 'page'`), wherever it runs: `204`; `409` if it had ended |
  * | `POST /runs`            | starts a run with `start()`: `201 {id, page, events}`; `429` past `maxRuns` |
- * | `GET /assets/page.js`, `/assets/page.css`, `/assets/favicon.svg` | the page's files |
+ * | `GET /assets/page.js`, `/assets/terminal.js`, `/assets/page.css`, `/assets/favicon.svg` | the page's files |
  *
  * Every request passes the {@link WebGuard} first: `Host` always; the token for all but the
  * assets; the token and a same-origin `Origin` for `DELETE` and `POST`. No CORS headers are
@@ -147,7 +154,7 @@ function sendAsset(
     .end(body);
 }
 
-/** `/assets/*`: the page's script (gzipped when the client takes it), style sheet and icon. */
+/** `/assets/*`: the page's scripts (gzipped when the client takes them), style sheet and icon. */
 async function serveAsset(
   req: IncomingMessage,
   res: ServerResponse,
@@ -159,8 +166,9 @@ async function serveAsset(
   if (req.method !== undefined && req.method !== 'GET' && req.method !== 'HEAD') {
     return sendText(res, 405, 'Method not allowed', { allow: 'GET' });
   }
-  if (path === '/assets/page.js') {
-    const gzipped = await loadPageScript();
+  const script = PAGE_SCRIPT.exec(path)?.[1] as PageScriptName | undefined;
+  if (script !== undefined) {
+    const gzipped = await loadPageScript(script);
     const type = 'text/javascript; charset=utf-8';
     if (/\bgzip\b/.test(String(req.headers['accept-encoding']))) {
       sendAsset(res, type, gzipped, { 'content-encoding': 'gzip', vary: 'accept-encoding' });
@@ -174,16 +182,19 @@ async function serveAsset(
 /** A run's page (the token from the query becomes a cookie). */
 function sendPage(req: IncomingMessage, res: ServerResponse, site: Site, run: WebRun | undefined): true {
   if (run === undefined) return sendText(res, 404, 'No such run: it ended and was freed, or never existed.');
+  const styleNonce = randomBytes(16).toString('base64');
   const headers: Record<string, string> = {
     ...SECURITY_HEADERS,
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    'content-security-policy': PAGE_POLICY,
+    'content-security-policy': pagePolicy(styleNonce),
   };
   if (site.guard.tokenFromQuery(req)) headers['set-cookie'] = site.guard.cookie(req);
   const elapsedMs = (run.endedAt ?? site.registry.config.scheduler.now()) - run.startedAt;
   const canStart = site.start !== undefined;
-  res.writeHead(200, headers).end(renderRunPage({ id: run.id, command: run.command, elapsedMs, canStart }));
+  res
+    .writeHead(200, headers)
+    .end(renderRunPage({ id: run.id, command: run.command, elapsedMs, canStart, styleNonce }));
   return true;
 }
 

@@ -1,4 +1,5 @@
 export { createWebHandler, type WebHandler, type WebHandlerOptions } from './create-web-handler.js';
+export { markTerminalSize } from './mark-terminal-size.js';
 export { isRunLimitError, RunLimitError, type RunLimitInfo } from './run-limit-error.js';
 export { RunRegistry } from './run-registry.js';
 export type { RunRegistryOptions } from './run-registry-options.js';

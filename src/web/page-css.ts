@@ -6,7 +6,8 @@
  * (and text of the default colour) are near-black and white, and the colour backgrounds are all of
  * one luminance (about 0.18), where both read at 4.5:1 or better (WCAG AA) — `ESC[42;30m`, the
  * black-on-green of test runners' PASS badges, included (docs/web.md).
- * The pane (`#log`) holds runs of lines: `.out` (stdout), `.err` (stderr), `.gap`.
+ * The pane (`#log`) holds runs of lines: `.out` (stdout), `.err` (stderr), `.gap`; a terminal run
+ * is drawn in `#terminal` instead (by xterm.js, which brings its own styles).
  */
 export const pageCss = `
 :root { color-scheme: dark; --bg: #0d1117; --panel: #161b22; --fg: #d6dde8; --dim: #8b949e;
@@ -47,6 +48,7 @@ button:disabled { opacity: .5; cursor: default; }
 #log > .err { border-left-color: var(--bad); background: var(--err-tint); }
 #log > .gap { color: var(--warn); font-style: italic; margin: .3em 0; }
 .cut { color: var(--dim); font-style: italic; }
+#terminal { flex: 1; min-height: 0; overflow: auto; padding: .5em 1em 1em; }
 footer { padding: .5em 1em; background: var(--panel); border-top: 1px solid #30363d; font-weight: 600; }
 body[data-ok=true] footer { color: var(--ok); }
 body[data-ok=false] footer { color: var(--bad); }

@@ -7,6 +7,8 @@ export interface RunPageInfo {
   readonly command: string;
   readonly elapsedMs: number;
   readonly canStart: boolean;
+  /** The nonce the page's Content-Security-Policy requires of `<style>` elements (the terminal view makes some). */
+  readonly styleNonce: string;
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -25,7 +27,7 @@ export function renderRunPage(info: RunPageInfo): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>$ ${command} · sluice</title>
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/assets/page.css">
+<link rel="stylesheet" href="/assets/page.css" nonce="${escapeHtml(info.styleNonce)}">
 <script type="module" src="/assets/page.js"></script>
 </head>
 <body data-state="loading" data-run="${id}" data-elapsed="${Math.max(0, Math.round(info.elapsedMs))}" data-can-start="${info.canStart ? 1 : 0}">

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { Subscription } from 'rxjs';
 import { Valve } from '../core/demand.js';
-import { subscribeWithDemand } from '../core/subscribe-with-demand.js';
+import { subscribeWithDemand } from '../core/subscriber-chain.js';
 import type { RunRecord } from '../runs/run-record.js';
 import type { RunStore } from '../runs/run-store.js';
 

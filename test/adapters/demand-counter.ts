@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import { demandOf } from '../../src/core/demand-of.js';
+import { demandOf } from '../../src/core/subscriber-chain.js';
 
 /** What a {@link demandCounter} saw. */
 export interface DemandCounterStats {

@@ -2,7 +2,7 @@ import { filter, Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { onChunk } from '../../src/adapters/on-chunk.js';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
-import { directSinkOf } from '../../src/core/direct-sink.js';
+import { directSinkOf } from '../../src/core/subscriber-chain.js';
 import { type ExecEvent, exec, Valve } from '../../src/index.js';
 import { findChild, fixture, liveGroupMembers, pollUntil, writtenBytes } from '../support/processes.js';
 import { needs } from '../support/system-tools.js';

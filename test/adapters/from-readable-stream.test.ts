@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fromReadableStream } from '../../src/adapters/from-readable-stream.js';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
 import { Valve } from '../../src/core/demand.js';
-import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
+import { subscribeWithDemand } from '../../src/core/subscriber-chain.js';
 import { sequenced } from '../../src/operators/sequenced.js';
 import { macrotask } from '../support/macrotask.js';
 

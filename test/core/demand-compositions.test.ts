@@ -18,6 +18,7 @@ import {
   race,
   repeat,
   retry,
+  share as rxShare,
   Subject,
   startWith,
   switchAll,
@@ -35,6 +36,7 @@ import {
   flood,
   floodLines,
   type LeadMeter,
+  PIPE_AND_STREAM_BYTES,
   slowConsumers,
   takeLines,
 } from '../support/flood.js';
@@ -148,6 +150,34 @@ describe.skipIf(!needs('linux', 'ps', 'python3'))(
       fast.stop = true;
       await fastDone;
       await meter.expectGone();
+    });
+
+    it("one consumer of sluice's share() holds the child back; of RxJS's own share(), it does not and is warned", async () => {
+      const ours = flood();
+      await slowConsumers['for await'](
+        floodLines(ours.events.pipe(share())),
+        takeLines(ours.meter, CONSUMED_LINES),
+      );
+      ours.meter.expectBounded();
+      await ours.meter.expectGone();
+      // RxJS's share() subscribes its source with a subscriber that hides the consumer: the child
+      // floods, the adapter's buffer grows, and the adapter says so.
+      const theirs = flood();
+      const warnings: string[] = [];
+      const far = 2 * PIPE_AND_STREAM_BYTES;
+      await slowConsumers['for await'](
+        floodLines(theirs.events.pipe(rxShare())),
+        (item) => {
+          theirs.meter.take(item);
+          theirs.meter.sample();
+          return theirs.meter.maxLeadBytes <= far && theirs.meter.consumed < 20 * CONSUMED_LINES;
+        },
+        { onWarn: (message) => warnings.push(message) },
+      );
+      expect(theirs.meter.maxLeadBytes).toBeGreaterThan(far);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain("RxJS's share() — use sluice's share()");
+      await theirs.meter.expectGone();
     });
 
     it('connectable() with a Subject: both see every line once and the slow one governs', async () => {

@@ -21,7 +21,7 @@ import {
   takeUntil,
 } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { ExecError } from '../../src/core/errors/exec-error.js';
+import { ExecError } from '../../src/sources/exec/exec-error.js';
 import { type ExecEvent, exec } from '../../src/sources/exec.js';
 import {
   type ChunkRunHelpers,

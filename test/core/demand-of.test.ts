@@ -32,8 +32,7 @@ import {
 } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { type Demand, Valve } from '../../src/core/demand.js';
-import { demandOf } from '../../src/core/demand-of.js';
-import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
+import { demandOf, subscribeWithDemand } from '../../src/core/subscriber-chain.js';
 import { bounded } from '../../src/operators/bounded.js';
 import { share } from '../../src/operators/share.js';
 import { withDemand } from '../../src/testing/index.js';

@@ -1,8 +1,7 @@
 import { filter, map, Observable, Subscriber, Subscription, scan, takeWhile, tap } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { type Demand, Valve } from '../../src/core/demand.js';
-import { demandOf } from '../../src/core/demand-of.js';
-import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
+import { demandOf, subscribeWithDemand } from '../../src/core/subscriber-chain.js';
 
 describe('Valve', () => {
   it('notifies listeners only on a change of state, in order', () => {

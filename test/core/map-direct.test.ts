@@ -1,8 +1,8 @@
 import { filter, lastValueFrom, Observable, of, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
-import { type DirectSink, directSinkOf } from '../../src/core/direct-sink.js';
 import { mapDirect } from '../../src/core/map-direct.js';
+import { type DirectSink, directSinkOf } from '../../src/core/subscriber-chain.js';
 import { collectAsync as collect } from '../support/collect-async.js';
 
 /** A producer that pushes 1, 2, 3 into a direct sink when one is offered, else through `next`. */

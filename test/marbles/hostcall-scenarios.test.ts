@@ -5,7 +5,7 @@ import { Observable, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ChunkEvent } from '../../src/core/chunk.js';
-import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
+import { subscribeWithDemand } from '../../src/core/subscriber-chain.js';
 import { createHost } from '../../src/kernel/host/create-host.js';
 import type { HostStream } from '../../src/kernel/host/host-stream.js';
 import type { HostcallOutcome } from '../../src/kernel/protocol/hostcall-outcome.js';

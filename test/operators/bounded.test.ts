@@ -3,9 +3,9 @@ import { type MonoTypeOperatorFunction, map, Observable, Subject, take } from 'r
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { type Demand, Valve } from '../../src/core/demand.js';
-import { demandOf } from '../../src/core/demand-of.js';
 import { BufferOverflowError, isBufferOverflowError } from '../../src/core/errors/buffer-overflow-error.js';
 import { SequenceError } from '../../src/core/errors/sequence-error.js';
+import { demandOf } from '../../src/core/subscriber-chain.js';
 import { bounded } from '../../src/operators/bounded.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
 import { joinRuns } from '../../src/operators/join-runs.js';

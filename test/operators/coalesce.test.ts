@@ -3,8 +3,8 @@ import { concatMap, from, Observable, Subject, take, VirtualTimeScheduler } from
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { type Demand, Valve } from '../../src/core/demand.js';
-import { demandOf } from '../../src/core/demand-of.js';
 import { SequenceError } from '../../src/core/errors/sequence-error.js';
+import { demandOf } from '../../src/core/subscriber-chain.js';
 import { chunkByteLength, coalesce } from '../../src/operators/coalesce.js';
 import { withDemand } from '../../src/testing/with-demand.js';
 import { chunk, chunkLetters } from '../support/chunk.js';

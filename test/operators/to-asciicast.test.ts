@@ -45,6 +45,37 @@ describe('toAsciicast', () => {
     });
   });
 
+  it('writes a character still split when the source ends as U+FFFD, not nothing', () => {
+    const bytes = new TextEncoder().encode('aé');
+    const scheduler = newTestScheduler();
+    scheduler.run(({ cold, expectObservable }) => {
+      const source = cold('a 9ms (x|)', { a: chunk(0, bytes.subarray(0, 2)), x: EXIT });
+      expectObservable(source.pipe(toAsciicast({ scheduler }))).toBe('(ha) 6ms (f|)', {
+        h: '{"version":2,"width":80,"height":24,"timestamp":0}\n',
+        a: '[0,"o","a"]\n',
+        f: '[0.01,"o","\ufffd"]\n',
+      });
+    });
+  });
+
+  it('takes the size an event is marked with: the first sizes the header, a later one is a resize line', () => {
+    const scheduler = newTestScheduler();
+    scheduler.run(({ cold, expectObservable }) => {
+      const source = cold('a 9ms b 9ms (c|)', {
+        a: chunk(0, 'one\r\n', false, { metadata: { terminal: { columns: 100, rows: 30 } } }),
+        b: chunk(1, 'two\r\n'),
+        c: chunk(2, 'three\r\n', false, { metadata: { terminal: { columns: 120, rows: 40 } } }),
+      });
+      expectObservable(source.pipe(toAsciicast({ scheduler }))).toBe('(ha) 6ms b 9ms (rc|)', {
+        h: '{"version":2,"width":100,"height":30,"timestamp":0}\n',
+        a: '[0,"o","one\\r\\n"]\n',
+        b: '[0.01,"o","two\\r\\n"]\n',
+        r: '[0.02,"r","120x40"]\n',
+        c: '[0.02,"o","three\\r\\n"]\n',
+      });
+    });
+  });
+
   it('gives the header alone for a source that ends with no event', async () => {
     const lines = await lastValueFrom(of().pipe(toAsciicast({ columns: 10, rows: 5 }), toArray()));
     expect(lines).toHaveLength(1);

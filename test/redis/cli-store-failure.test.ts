@@ -56,5 +56,42 @@ describe.skipIf(redisServerPath === undefined)(
       },
       30_000,
     );
+
+    it('a dead Redis costs `sluice exec --redis` one failure bound, not two', async () => {
+      const boundMs = 2500;
+      const server = await startRedis();
+      const runId = `bound-${randomUUID()}`;
+      const store = new RedisRunStore({ url: server.url, failAfterMs: 5000 });
+      // The command ends as soon as Redis is gone: what is left after that is the CLI's own wait.
+      const script = `echo up; while kill -0 ${server.process.pid} 2>/dev/null; do sleep 0.05; done; echo gone; exit 3`;
+      const run = startCli([
+        'exec',
+        '--redis',
+        server.url,
+        '--run-id',
+        runId,
+        '--redis-timeout-ms',
+        String(boundMs),
+        '--',
+        'sh',
+        '-c',
+        script,
+      ]);
+      await expect
+        .poll(async () => (await store.info(runId))?.next ?? 0, { timeout: 10_000 })
+        .toBeGreaterThan(0);
+      await store.close();
+      const killed = performance.now();
+      await server.crash();
+      const ran = await run;
+      const afterKillMs = performance.now() - killed;
+      expect(ran.stdout).toBe('up\ngone');
+      expect(ran.stderr).toMatch(`publishing run ${runId} stopped (RUN_STORE_FAILED`);
+      expect(ran.exitCode).toBe(3);
+      // One bound (the writer's last try) and the exit, with room for a loaded machine; a second
+      // bound (a command left waiting on the dead connection) would pass 2 × boundMs.
+      expect(afterKillMs).toBeGreaterThan(boundMs);
+      expect(afterKillMs).toBeLessThan(1.5 * boundMs + 1000);
+    }, 30_000);
   },
 );

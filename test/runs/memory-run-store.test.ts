@@ -2,7 +2,7 @@ import { lastValueFrom, type Subscription, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { Valve } from '../../src/core/demand.js';
-import { subscribeWithDemand } from '../../src/core/subscribe-with-demand.js';
+import { subscribeWithDemand } from '../../src/core/subscriber-chain.js';
 import { MemoryRunStore } from '../../src/runs/memory-run-store.js';
 import type { RunRecord } from '../../src/runs/run-record.js';
 import { encodeChunkEvent } from '../../src/runs/sse/run-frames.js';

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Containment } from '../../src/core/containment.js';
+import type { Containment } from '../../src/sources/exec/exec-result.js';
 import { fixture, pollUntil, processesWithTag } from '../support/processes.js';
 import { containments, needs } from '../support/system-tools.js';
 
 /** Runs test/fixtures/parent-with-children.ts as a user's script: a separate Node process. */
-function startParent(mode: string, containment: Containment) {
+function startParent(mode: string, containment: Containment, tty = false) {
   const tag = `sluice-parent-${randomUUID()}`;
   const script = fixture('parent-with-children.ts');
-  const child = execa(process.execPath, ['--import', 'tsx', script, mode, tag, containment], {
+  const args = ['--import', 'tsx', script, mode, tag, containment, ...(tty ? ['tty'] : [])];
+  const child = execa(process.execPath, args, {
     reject: false,
     buffer: false,
   });
@@ -90,6 +91,32 @@ describe.skipIf(!needs('linux')).each(containments())(
       expect(result.exitCode).toBe(3);
       // Both groups live on (a shell forking `sleep` may show for a moment as a fifth process).
       expect(children(tag, child.pid)).toBeGreaterThanOrEqual(4);
+    });
+  },
+);
+
+describe.skipIf(!needs('linux', 'script')).each(containments())(
+  'exec with `tty`: a dying parent takes the whole terminal session with it (containment %s)',
+  (containment) => {
+    // Each run's session holds `script`'s child and a member in a process group of its own that
+    // ignores SIGHUP and SIGTERM: killing the leader's group, or hanging up the terminal, leaves it.
+    it.each(['SIGKILL', 'SIGINT', 'SIGTERM'] as const)(
+      'killed by %s: no process of either session is left',
+      async (signal) => {
+        const { child, tag, ready } = startParent('signal', containment, true);
+        await ready;
+        // Per run: `script` (its command line holds the tag), the command and its member.
+        expect(children(tag, child.pid)).toBeGreaterThanOrEqual(6);
+        child.kill(signal);
+        expect((await child).signal).toBe(signal);
+        expect(await pollUntil(() => children(tag, child.pid) === 0, 5_000)).toBe(true);
+      },
+    );
+
+    it('calling process.exit(): no process of either session is left', async () => {
+      const { child, tag } = startParent('exit', containment, true);
+      expect((await child).exitCode).toBe(3);
+      expect(await pollUntil(() => children(tag, child.pid) === 0, 5_000)).toBe(true);
     });
   },
 );

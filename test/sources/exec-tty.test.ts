@@ -148,6 +148,8 @@ describe.skipIf(!needs('linux', 'script', 'python3'))(
         reject: false,
       });
       expect(events.at(-1)?.content).toMatchObject({ timedOut: true });
+      // `script` is not signalled while the session lives, so it writes nothing of its own.
+      expect(texts(events)).toEqual(['ready\r\n']);
       expect(await pollUntil(() => processesWithTag(name).length === 0, 10_000)).toBe(true);
     });
 

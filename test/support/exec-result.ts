@@ -1,4 +1,4 @@
-import type { ExecResult } from '../../src/core/exec-result.js';
+import type { ExecResult } from '../../src/sources/exec/exec-result.js';
 
 /** An exec's result as a clean exit of `command` (pid 4242, no output) would give it, with `overrides`. */
 export function execResult(command: string, overrides: Partial<ExecResult> = {}): ExecResult {

@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
+import { testDist } from './build-dist.js';
 
 /**
  * The `sluice` CLI as built (`bin` of package.json), which vitest's global setup builds once per
  * run (test/support/build-dist.ts): a test runs what users run, with plain `node`.
  */
-export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+export const CLI = join(testDist(), 'cli', 'main.js');
 
 /** Starts the `sluice` CLI as a user would: its own Node process, the built CLI. */
 export function startCli(args: readonly string[]): ResultPromise<{ reject: false; all: false }> {

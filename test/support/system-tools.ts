@@ -2,8 +2,8 @@ import { accessSync, appendFileSync, constants, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import type { Containment } from '../../src/core/containment.js';
 import { cgroupSupport } from '../../src/sources/exec/cgroup-support.js';
+import type { Containment } from '../../src/sources/exec/exec-result.js';
 import { enabledControllers } from './cgroups.js';
 import { SKIP_KIND } from './skip-summary.js';
 

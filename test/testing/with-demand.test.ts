@@ -2,7 +2,7 @@ import { Observable, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { Demand } from '../../src/core/demand.js';
 import { Valve } from '../../src/core/demand.js';
-import { demandOf } from '../../src/core/demand-of.js';
+import { demandOf } from '../../src/core/subscriber-chain.js';
 import { withDemand } from '../../src/testing/index.js';
 
 describe('withDemand', () => {

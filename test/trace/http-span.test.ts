@@ -3,7 +3,7 @@ import { lastValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HttpOptions } from '../../src/sources/http/http-types.js';
 import { http } from '../../src/sources/http.js';
-import { withRemoteParent } from '../../src/trace/with-remote-parent.js';
+import { withRemoteParent } from '../../src/trace/trace-context.js';
 import { startTestServer, type TestServer } from '../fixtures/http-server.js';
 import { named, registerTestTracing } from './trace-sdk.js';
 

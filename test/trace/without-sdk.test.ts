@@ -10,10 +10,9 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { exec } from '../../src/sources/exec.js';
 import { http } from '../../src/sources/http.js';
-import { NOOP_RUN_SPAN } from '../../src/trace/noop-run-span.js';
-import { startRunSpan } from '../../src/trace/start-run-span.js';
+import { NOOP_RUN_SPAN, startRunSpan } from '../../src/trace/run-span.js';
 import { loadTraceApi, traceApi } from '../../src/trace/trace-api.js';
-import { withRemoteParent } from '../../src/trace/with-remote-parent.js';
+import { withRemoteParent } from '../../src/trace/trace-context.js';
 import { startTestServer } from '../fixtures/http-server.js';
 
 const EXEC_MODULE = fileURLToPath(new URL('../../src/sources/exec.ts', import.meta.url));

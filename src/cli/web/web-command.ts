@@ -11,8 +11,9 @@ Usage:
   sluice web --redis <url> [--host <address>] [--port <n>] [--allow-host <name[:port]>]…
 
 Serves each run's page — its output live, its download, its Cancel — whichever machine runs it
-(\`sluice exec --redis\`, \`sluice exec --web --redis\`, a \`sluice worker\`). The address, with its
-access token, is printed on stderr. Runs until SIGINT or SIGTERM, then exits 0.
+(\`sluice exec --redis\`, \`sluice exec --web --redis\`, a \`sluice worker\`); a terminal run
+(\`sluice exec --tty --redis\`) is drawn in a terminal view. The address, with its access token, is
+printed on stderr. Runs until SIGINT or SIGTERM, then exits 0.
 
 Options:
   --redis <url>             the Redis the runs are published to (redis:// or rediss://); needs the

@@ -1,5 +1,5 @@
 import { Valve } from '../demand.js';
-import type { OutletListener, QueueOutlet } from './queue-outlet.js';
+import type { QueueOutlet } from './queue-outlet.js';
 import { RingQueue } from './ring-queue.js';
 
 /** How a {@link DemandQueue}'s producer ended: completed, or failed with `reason`. */
@@ -28,7 +28,10 @@ export interface QueueStore<T> {
 export interface DemandQueueOptions<T> {
   /** The producer is paused once this many values wait (counting what the outlets hold). */
   readonly highWater: number;
-  /** …and resumed once at most this many wait. Default `highWater - 1` (no hysteresis). */
+  /**
+   * …and resumed once at most this many wait ({@link isFull}). Default `highWater - 1` (no
+   * hysteresis: resumed as soon as a slot frees); a consumer's buffer gives {@link halfWater}.
+   */
   readonly lowWater?: number;
   /** Hands a value downstream (called in order, never re-entered for the same queue). */
   readonly deliver: (value: T) => void;
@@ -40,9 +43,9 @@ export interface DemandQueueOptions<T> {
 
 /**
  * The one demand-gated queue under sluice's sources, operators, adapters and kernel streams: what
- * is common to all of them. What each user adds is an outlet ({@link QueueOutlet}): credit asked
- * for ({@link Credit}), the consumer's demand ({@link DemandGate}), values held downstream
- * ({@link InFlight}); a value goes out only while every outlet given is open. The rules, which
+ * is common to all of them. What a user adds is an outlet ({@link QueueOutlet}): credit asked
+ * for (`Credit`), the consumer's demand (`DemandGate`), values held downstream (`InFlight`); a
+ * value goes out only while the outlet is open. The rules, which
  * `test/core/queue/demand-queue.test.ts` checks as properties:
  *
  * - **Order and no loss**: values go out in the order they were pushed, each once. A value that
@@ -90,14 +93,13 @@ export class DemandQueue<T> {
   #draining = false;
   #stopOutlet: (() => void) | undefined;
 
-  constructor(options: DemandQueueOptions<T>, ...outlets: QueueOutlet[]) {
+  constructor(options: DemandQueueOptions<T>, outlet?: QueueOutlet) {
     this.#store = options.store ?? new RingQueue<T>();
     this.#direct = options.store === undefined;
     this.#highWater = options.highWater;
     this.#lowWater = options.lowWater ?? options.highWater - 1;
     this.#ends = options;
-    this.#outlet =
-      outlets.length === 0 ? undefined : outlets.reduce((both, next) => new BothOutlets(both, next));
+    this.#outlet = outlet;
     // Written a second time, as the end of the queue writes them: V8 takes a field written once for
     // a constant and optimizes on it, and the first queue to end would throw that code away for
     // every queue (docs/performance.md, "Code that survives the end of a stream").
@@ -184,7 +186,7 @@ export class DemandQueue<T> {
     if (size === 0 && this.#ending !== undefined) this.#end();
     // A flowing valve stays flowing when a value leaves (an outlet that changes wakes drain()), and
     // a paused one stays paused while more than the low-water mark waits: #update is for the rest.
-    else if (paused && (size <= this.#lowWater || size === 0)) this.#update();
+    else if (paused && (!isFull(size, true, this.#highWater, this.#lowWater) || size === 0)) this.#update();
     return value;
   }
 
@@ -235,50 +237,42 @@ export class DemandQueue<T> {
     const backlog = this.#store.size + (outlet === undefined ? 0 : outlet.held);
     if (this.upstream.paused === true) {
       const wanted = backlog === 0 && (outlet === undefined || outlet.open);
-      if (wanted || (backlog <= this.#lowWater && outlet?.holdsProducer !== true)) this.upstream.resume();
-    } else if (backlog >= this.#highWater || outlet?.holdsProducer === true) {
+      if (
+        wanted ||
+        (!isFull(backlog, true, this.#highWater, this.#lowWater) && outlet?.holdsProducer !== true)
+      )
+        this.upstream.resume();
+    } else if (isFull(backlog, false, this.#highWater, this.#lowWater) || outlet?.holdsProducer === true) {
       if (backlog !== 0 || (outlet !== undefined && !outlet.open)) this.upstream.pause();
     }
   }
 }
 
 /**
- * Two outlets as one: open while both are. More than two nest (`reduce`). Each member is a pair of
- * plain reads rather than a loop. None of sluice's own queues has two outlets today (the kernel's
- * channel gives `InFlight` its credit instead: docs/backpressure.md); a queue's user may.
+ * The one hysteresis of sluice's buffers: a buffer holding `level` values is full from `highWater`
+ * on, and once full it stays full until it is down to `lowWater`. `wasFull` is whether it was full
+ * at the last check (for a queue, whether its producer's valve is paused).
+ *
+ * @example
+ * ```ts
+ * full = isFull(held, full, 16, halfWater(16)); // full at 16, again not full at 8
+ * ```
  */
-class BothOutlets implements QueueOutlet {
-  readonly #first: QueueOutlet;
-  readonly #second: QueueOutlet;
+export function isFull(level: number, wasFull: boolean, highWater: number, lowWater: number): boolean {
+  return wasFull ? level > lowWater : level >= highWater;
+}
 
-  constructor(first: QueueOutlet, second: QueueOutlet) {
-    this.#first = first;
-    this.#second = second;
-  }
-
-  get open(): boolean {
-    return this.#first.open && this.#second.open;
-  }
-
-  get held(): number {
-    return this.#first.held + this.#second.held;
-  }
-
-  get holdsProducer(): boolean {
-    return this.#first.holdsProducer || this.#second.holdsProducer;
-  }
-
-  sent(): void {
-    this.#first.sent();
-    this.#second.sent();
-  }
-
-  watch(queue: OutletListener): () => void {
-    const stopFirst = this.#first.watch(queue);
-    const stopSecond = this.#second.watch(queue);
-    return () => {
-      stopFirst();
-      stopSecond();
-    };
-  }
+/**
+ * The low-water mark of a buffer that drains half before its producer may refill it — the
+ * consumers' buffers (`toAsyncIterable`, `onChunk`, a hostcall stream) and the operators that hold
+ * values (docs/backpressure.md, "Operators that hold values"): half of `highWater`, rounded down;
+ * −1 with no buffer (`highWater` 0), so the producer resumes only when a value is wanted.
+ *
+ * @example
+ * ```ts
+ * new DemandQueue({ highWater: 16, lowWater: halfWater(16), deliver, finish }, credit);
+ * ```
+ */
+export function halfWater(highWater: number): number {
+  return highWater === 0 ? -1 : Math.floor(highWater / 2);
 }

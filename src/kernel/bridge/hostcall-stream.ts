@@ -1,12 +1,12 @@
 import { Observable, type Subscriber } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
 import { Valve } from '../../core/demand.js';
-import { demandOf } from '../../core/demand-of.js';
 import { sequenceViolation } from '../../core/errors/sequence-error.js';
 import { SluiceError } from '../../core/errors/sluice-error.js';
-import { DemandGate } from '../../core/queue/demand-gate.js';
-import { DemandQueue, type QueueEnding } from '../../core/queue/demand-queue.js';
+import { DemandQueue, halfWater, type QueueEnding } from '../../core/queue/demand-queue.js';
+import { DemandGate } from '../../core/queue/queue-outlet.js';
 import { RingQueue } from '../../core/queue/ring-queue.js';
+import { demandOf } from '../../core/subscriber-chain.js';
 import { type HostcallOutcome, type HostcallStreamChunk, streamChunk } from '../protocol/hostcall-outcome.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { HostcallStreamLink } from './hostcall-stream-link.js';
@@ -381,7 +381,7 @@ export class HostcallStream
     const queue = new DemandQueue<HostcallStreamChunk>(
       {
         highWater: this.#link.prefetch,
-        lowWater: Math.floor(this.#link.prefetch / 2),
+        lowWater: halfWater(this.#link.prefetch),
         deliver: (event) => this.#deliverOut(event),
         finish: (ending) => this.#finishOut(ending),
       },

@@ -1,14 +1,17 @@
 import { type Observable, type Subscriber, Subscription } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
 import type { Valve } from '../../core/demand.js';
-import { type DirectSink, offerDirectSink } from '../../core/direct-sink.js';
 import { finalBeforeComplete } from '../../core/errors/sequence-error.js';
 import { optionError } from '../../core/option-error.js';
 import { DemandQueue, type DemandQueueOptions } from '../../core/queue/demand-queue.js';
-import { InFlight } from '../../core/queue/in-flight.js';
+import { InFlight } from '../../core/queue/queue-outlet.js';
 import { StallClock } from '../../core/stall-clock.js';
-import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
-import { ObserverSubscriber } from '../../core/subscriber-chain.js';
+import {
+  type DirectSink,
+  ObserverSubscriber,
+  offerDirectSink,
+  subscribeWithDemand,
+} from '../../core/subscriber-chain.js';
 import { failure, type HostcallOutcome, streamChunk } from '../protocol/hostcall-outcome.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { CancelReason } from './cancel-reason.js';

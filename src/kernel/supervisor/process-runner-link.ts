@@ -1,5 +1,5 @@
 import { Observable, Subject } from 'rxjs';
-import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
+import { subscribeWithDemand } from '../../core/subscriber-chain.js';
 import { type ExecOptions, exec } from '../../sources/exec.js';
 import type { RunnerLink, RunnerLinkEvent } from './runner-link.js';
 

@@ -5,10 +5,14 @@ import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
 import { readFunction } from '../../core/read-function.js';
 import { readInteger } from '../../core/read-integer.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
-import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
-import { errorTypeOf } from '../../trace/error-type-of.js';
-import type { RunEndDetails, RunEndReason, RunSpan } from '../../trace/run-span.js';
-import { startRunSpan } from '../../trace/start-run-span.js';
+import { subscribeWithDemand } from '../../core/subscriber-chain.js';
+import {
+  errorTypeOf,
+  type RunSpan,
+  type SpanEndDetails,
+  type SpanEndReason,
+  startRunSpan,
+} from '../../trace/run-span.js';
 import { dispatchToolCall } from '../tools/dispatch-tool-call.js';
 import type { ToolChunk } from '../tools/tool-chunk.js';
 import { LineJoiner } from './line-joiner.js';
@@ -157,7 +161,7 @@ class Runner {
     this.#live.next(chunk);
   }
 
-  #finish(status: RunnerStatus, reason: RunEndReason): void {
+  #finish(status: RunnerStatus, reason: SpanEndReason): void {
     if (this.#ended) return;
     this.#lines.flush();
     this.#status = status;
@@ -231,7 +235,7 @@ class Runner {
 }
 
 /** What a runner's span records at its end: exit code, chunks, tool calls, malformed lines, and status. */
-function runnerSpanEnd(info: RunnerExitInfo): RunEndDetails {
+function runnerSpanEnd(info: RunnerExitInfo): SpanEndDetails {
   const failed = info.timedOut || info.signal !== null || (info.exitCode !== null && info.exitCode !== 0);
   const errorType = info.timedOut ? 'timeout' : (info.signal ?? String(info.exitCode));
   return {

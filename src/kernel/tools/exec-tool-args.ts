@@ -25,7 +25,10 @@ const osString = (what: string) =>
  *   1 KiB – 4 MiB;
  * - `rlimits` — `cpu_s`, `as_bytes` (default 512 MB, see {@link createExecTool} for Node
  *   children), `fsize_bytes` (default 64 MB), `nofile` (default 256);
- * - `stream` — `true` to stream one chunk per output line; must be a boolean if given.
+ * - `stream` — `true` to stream one chunk per output line; must be a boolean if given;
+ * - `tty` — `true` to run the program on an 80 × 24 pseudo-terminal and answer the lines a person
+ *   would read there (docs/terminal.md, "Agents: the Exec tool on a terminal"); must be a boolean
+ *   if given.
  */
 export const execToolArgsSchema = z.strictObject({
   argv: z
@@ -75,6 +78,14 @@ export const execToolArgsSchema = z.strictObject({
     .boolean({ error: 'must be a boolean' })
     .default(false)
     .describe('Stream one chunk per output line'),
+  tty: z
+    .boolean({ error: 'must be a boolean' })
+    .default(false)
+    .describe(
+      'Run the program on a terminal (80 × 24): programs that buffer into a pipe (grep, sed, perl, ' +
+        'compilers) write each line at once. The output is the finished lines as a person would read ' +
+        'them (progress bars in their last state, no colour codes), stdout and stderr in one',
+    ),
 });
 
 /** Parsed Exec tool arguments, defaults applied (see {@link execToolArgsSchema}). */

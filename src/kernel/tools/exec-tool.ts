@@ -1,10 +1,11 @@
+import type { Observable } from 'rxjs';
 import { CancelledError, isCancelledError } from '../../core/errors/cancelled-error.js';
 import { isSpawnError } from '../../core/errors/spawn-error.js';
-import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
-import { type ExecEvent, type ExecResult, exec } from '../../sources/exec.js';
-import { errorTypeOf } from '../../trace/error-type-of.js';
-import type { RunEndReason } from '../../trace/run-span.js';
-import { startRunSpan } from '../../trace/start-run-span.js';
+import { subscribeWithDemand } from '../../core/subscriber-chain.js';
+import { renderTerminal, type TerminalEvent } from '../../operators/render-terminal.js';
+import { OutputAccumulator } from '../../sources/exec/output-accumulator.js';
+import { type ExecEvent, type ExecExitEvent, type ExecResult, exec } from '../../sources/exec.js';
+import { errorTypeOf, type SpanEndReason, startRunSpan } from '../../trace/run-span.js';
 import { toWireNames } from '../protocol/wire-names.js';
 import { type ExecToolArgs, execToolArgsSchema } from './exec-tool-args.js';
 import type { ExecToolResult } from './exec-tool-result.js';
@@ -33,6 +34,15 @@ import type { ToolDefinition } from './tool-definition.js';
  * its full pipe.
  * See {@link toExecOptions} for the rlimit defaults (and why Node children skip the address-space one).
  *
+ * With `args.tty === true` the program runs on an 80 × 24 terminal (`exec`'s `tty`), and what it
+ * drew is rendered into the lines a person would read (`renderTerminal`, which needs the optional
+ * peer `@xterm/headless`: without it the call fails with `PEER_MISSING` before anything runs):
+ * the result's `stdout` is those lines, each ending in `\n`, capped at `max_output_bytes`
+ * (`truncated` says so); streamed chunks are the same lines, as `stdout` chunks, once each is
+ * finished. A line is finished when it scrolls off the screen or the program ends
+ * (docs/terminal.md, "Agents: the Exec tool on a terminal"). `stderr` holds only what `script`
+ * itself said.
+ *
  * @example
  * ```ts
  * import { createExecTool, createToolRegistry } from 'sluice/kernel';
@@ -57,16 +67,27 @@ function runExecTool(args: ExecToolArgs, ctx: ToolContext, config: ExecToolConfi
   const [file = '', ...rest] = args.argv;
   const options = toExecOptions(args, config);
   if (ctx.signal !== undefined) options.cancelSignal = ctx.signal;
-  const source = exec(file, rest, options);
+  const terminal = typeof options.tty === 'object' ? options.tty : undefined;
+  const finished = terminal === undefined ? undefined : new OutputAccumulator(args.max_output_bytes);
+  const run = exec(file, rest, options);
+  // A terminal run's events go through the renderer: finished lines, then the exit (no screens: not asked for).
+  const source: Observable<ExecEvent | TerminalEvent<ExecExitEvent>> =
+    terminal === undefined ? run : run.pipe(renderTerminal<ExecExitEvent>(terminal));
   // The tool call's span (the GenAI conventions' `execute_tool`), parent of the run's own.
   const span = startRunSpan('tool', 'execute_tool Exec', TOOL_ATTRIBUTES);
   return new Promise<ExecToolResult>((resolve, reject) => {
     const observer = {
-      next: (event: ExecEvent) => {
+      next: (event: ExecEvent | TerminalEvent<ExecExitEvent>) => {
         if (event.kind === 'exit') {
           span.end(toolEndReason(event.content));
-          resolve(toResult(event.content));
-        } else if (streaming) emit(ctx, event.kind, event.content, event.metadata?.partial === true);
+          resolve(toResult(event.content, finished));
+        } else if (event.kind === 'line') {
+          const line = `${event.content}\n`;
+          finished?.add(Buffer.from(line));
+          if (streaming) emit(ctx, 'stdout', line, false);
+        } else if (streaming && event.kind !== 'screen') {
+          emit(ctx, event.kind, event.content, event.metadata?.partial === true);
+        }
       },
       error: (error: unknown) => {
         const cancelled = isCancelledError(error);
@@ -76,7 +97,7 @@ function runExecTool(args: ExecToolArgs, ctx: ToolContext, config: ExecToolConfi
         });
         if (!cancelled) return reject(error);
         const partial = error.info?.result as ExecResult | undefined;
-        const result = partial === undefined ? undefined : toResult(partial);
+        const result = partial === undefined ? undefined : toResult(partial, finished);
         const message = `Exec \`${file}\` was cancelled`;
         reject(new CancelledError(message, { reason: error.info?.reason, result }, { cause: error }));
       },
@@ -88,7 +109,7 @@ function runExecTool(args: ExecToolArgs, ctx: ToolContext, config: ExecToolConfi
 const TOOL_ATTRIBUTES = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'Exec' } as const;
 
 /** The tool span's reason: how the run ended; its status is an error only when the call fails. */
-function toolEndReason(result: ExecResult): RunEndReason {
+function toolEndReason(result: ExecResult): SpanEndReason {
   if (result.timedOut) return 'timeout';
   return result.signal === null ? 'exit' : 'signal';
 }
@@ -102,13 +123,14 @@ function emit(ctx: ToolContext, kind: 'stdout' | 'stderr', content: string, part
   }
 }
 
-function toResult(result: ExecResult): ExecToolResult {
+/** The tool's result; a terminal run's `stdout` is its `finished` lines, capped as the raw output was. */
+function toResult(result: ExecResult, finished: OutputAccumulator | undefined): ExecToolResult {
   return {
     exitCode: result.exitCode,
     signal: result.signal,
-    stdout: result.stdout,
+    stdout: finished === undefined ? result.stdout : finished.text(),
     stderr: result.stderr,
-    truncated: result.truncated,
+    truncated: finished === undefined ? result.truncated : finished.truncated,
     timedOut: result.timedOut,
     ...(result.rlimitHit === null ? {} : { rlimitHit: result.rlimitHit }),
     ...(result.limitHit === null ? {} : { limitHit: result.limitHit }),

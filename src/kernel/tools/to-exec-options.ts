@@ -7,6 +7,9 @@ const DEFAULT_AS_BYTES = 512 * 1024 * 1024;
 const DEFAULT_FSIZE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_NOFILE = 256;
 
+/** The terminal of an Exec tool call with `tty: true`. */
+const TERMINAL = { columns: 80, rows: 24 } as const;
+
 /**
  * How the host sets up the Exec tool (see {@link createExecTool}) — what the caller of a tool may
  * not choose: how its commands are contained (`containment`, `exec`'s option: default `'auto'`,
@@ -24,7 +27,7 @@ export interface ExecToolConfig {
 
 /**
  * Maps parsed Exec tool arguments to options of the `exec` source: `reject: false` (the tool
- * reports failures in its result), lines on, the kernel's default rlimits (512 MB address space,
+ * reports failures in its result), lines on, `tty: true` as an 80 × 24 terminal, the kernel's default rlimits (512 MB address space,
  * 64 MB file size, 256 open files) filled in.
  *
  * The default address-space limit is **not** applied when `argv[0]` starts Node — `node`,
@@ -58,6 +61,7 @@ export function toExecOptions(args: ExecToolArgs, config: ExecToolConfig): ExecO
       openFiles: rlimits.nofile ?? DEFAULT_NOFILE,
     },
   };
+  if (args.tty) options.tty = TERMINAL;
   if (args.cwd !== undefined) options.cwd = args.cwd;
   if (args.env !== undefined) options.env = args.env;
   if (config.scheduler !== undefined) options.scheduler = config.scheduler;

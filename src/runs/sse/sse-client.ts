@@ -1,7 +1,7 @@
 import { type Observable, type SchedulerLike, Subscription } from 'rxjs';
 import { Valve } from '../../core/demand.js';
 import { StallClock } from '../../core/stall-clock.js';
-import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
+import { subscribeWithDemand } from '../../core/subscriber-chain.js';
 import type { RunRecord } from '../run-record.js';
 import { formatSseFrame } from './format-sse-frame.js';
 import { encodeChunkEvent, encodeFailure, encodeGap, encodeRunFailure } from './run-frames.js';

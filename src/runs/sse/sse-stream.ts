@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Observable, type SchedulerLike, Subscription } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
-import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
+import { subscribeWithDemand } from '../../core/subscriber-chain.js';
 import { checkSequence } from '../../operators/check-sequence.js';
 import { MemoryRunStore } from '../memory-run-store.js';
 import type { RunWriter } from '../run-store.js';

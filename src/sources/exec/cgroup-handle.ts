@@ -2,7 +2,7 @@ import { watch } from 'node:fs';
 import { isSluiceError, SluiceError } from '../../core/errors/sluice-error.js';
 import { CgroupRun } from './cgroup-run.js';
 import { cgroupSupport } from './cgroup-support.js';
-import { processStat, trackCgroup, untrackCgroup, untrackProcessGroup } from './process-group.js';
+import { processStat, trackCgroup, untrackCgroup } from './process-group.js';
 import type { ContainmentOption, ExecLimits, ExitInfo, ProcessHandle } from './process-port.js';
 
 /** How long the exit hook waits, at most, for a killed run's cgroup to empty before removing it. */
@@ -73,7 +73,7 @@ export function containInCgroup(
     groupAlive: () => {
       const alive = run.populated();
       if (!alive) {
-        untrackProcessGroup(pgid);
+        inner.groupAlive(); // the handle below learns that its processes are gone too
         removeIfDone();
       }
       return alive;

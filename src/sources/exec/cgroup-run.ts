@@ -1,7 +1,6 @@
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { SluiceError } from '../../core/errors/sluice-error.js';
-import type { ExecUsage } from '../../core/exec-usage.js';
-import type { LimitName } from '../../core/limit-name.js';
+import type { ExecUsage, LimitName } from './exec-result.js';
 import type { ExecLimits } from './process-port.js';
 
 /** The cgroup v2 controller each of the `limits` needs. */

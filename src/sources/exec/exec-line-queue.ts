@@ -1,8 +1,8 @@
 import type { Subscriber } from 'rxjs';
 import type { Demand } from '../../core/demand.js';
-import { type DirectSink, directSinkOf } from '../../core/direct-sink.js';
-import { DemandGate } from '../../core/queue/demand-gate.js';
 import { DemandQueue, type QueueEnding } from '../../core/queue/demand-queue.js';
+import { DemandGate } from '../../core/queue/queue-outlet.js';
+import { type DirectSink, directSinkOf } from '../../core/subscriber-chain.js';
 import type { ExecEvent } from './exec-types.js';
 
 /** Where a run's events go, and the demand its pipes follow (`upstream`: read while it flows). */

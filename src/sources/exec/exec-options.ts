@@ -1,8 +1,7 @@
 import { constants } from 'node:os';
 import { asyncScheduler, isObservable, type Observable, type SchedulerLike } from 'rxjs';
-import type { Demand } from '../../core/demand.js';
+import { type Demand, isDemand } from '../../core/demand.js';
 import { isAbortSignal } from '../../core/is-abort-signal.js';
-import { isDemand } from '../../core/is-demand.js';
 import { isSchedulerLike } from '../../core/is-scheduler-like.js';
 import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
 import { optionError } from '../../core/option-error.js';
@@ -263,8 +262,8 @@ function readLimits(given: ExecOptions, containment: ContainmentOption): ExecLim
   return Object.fromEntries(set) as ExecLimits;
 }
 
-/** `tty`: `true` is an 80 × 24 terminal; an object gives its size and later sizes; `false` or absent, pipes. */
-function readTty(given: ExecOptions): ResolvedTty | undefined {
+/** `tty`: `true` is an 80 × 24 terminal; an object gives its size and later sizes; `false` or absent, pipes. Also read by `markTerminalSize` (sluice/web). */
+export function readTty(given: ExecOptions): ResolvedTty | undefined {
   const tty = readOption<ExecOptions['tty'], undefined>(
     given,
     'tty',

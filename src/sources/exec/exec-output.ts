@@ -1,13 +1,11 @@
 import type { ChunkMetadata } from '../../core/chunk.js';
-import type { BytePieceSink } from './byte-line-splitter.js';
-import { ByteLineSplitter } from './byte-line-splitter.js';
+import { ByteLineSplitter, type BytePieceSink } from './byte-line-splitter.js';
 import type { ExecLines } from './exec-line-queue.js';
 import type { ResolvedExecOptions } from './exec-options.js';
 import type { ExecLineEvent } from './exec-types.js';
 import { OutputAccumulator } from './output-accumulator.js';
 import type { OutputStream } from './process-port.js';
-import type { PieceSink } from './utf8-line-splitter.js';
-import { Utf8LineSplitter } from './utf8-line-splitter.js';
+import { type PieceSink, Utf8LineSplitter } from './utf8-line-splitter.js';
 
 const PARTIAL: ChunkMetadata = Object.freeze({ partial: true });
 

@@ -3,21 +3,23 @@ import type { Demand } from '../../core/demand.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { isSpawnError, SpawnError } from '../../core/errors/spawn-error.js';
 import { optionError } from '../../core/option-error.js';
-import { stalledBelow } from '../../core/stalled-below.js';
+import { stalledBelow } from '../../core/subscriber-chain.js';
 import { isTerminalSize } from '../../core/terminal-size.js';
-import { errorTypeOf } from '../../trace/error-type-of.js';
-import { NOOP_RUN_SPAN } from '../../trace/noop-run-span.js';
-import type { RunEndDetails, RunSpan } from '../../trace/run-span.js';
-import type { TraceCarrier } from '../../trace/trace-carrier.js';
+import { errorTypeOf, NOOP_RUN_SPAN, type RunSpan, type SpanEndDetails } from '../../trace/run-span.js';
+import type { TraceCarrier } from '../../trace/trace-context.js';
+import { cancelledError, execFailure } from './exec-failure.js';
 import { type ExecLines, execLineQueue } from './exec-line-queue.js';
 import type { ResolvedExecOptions } from './exec-options.js';
 import { ExecOutput } from './exec-output.js';
-import { buildExecResult, cancelledError, execFailure } from './exec-result.js';
+import type { ExecResult } from './exec-result.js';
 import { execSpanEnd, startExecSpan } from './exec-span.js';
 import type { ExecEvent } from './exec-types.js';
 import { GroupKiller } from './group-killer.js';
 import { writeInput } from './input-writer.js';
+import type { OutputAccumulator } from './output-accumulator.js';
 import type {
+  ContainmentReport,
+  ExecRlimits,
   ExitInfo,
   OutputStream,
   ProcessEvents,
@@ -26,6 +28,8 @@ import type {
   SpawnRequest,
   TtySize,
 } from './process-port.js';
+import { quoteCommand } from './quote-command.js';
+import { rlimitHit } from './rlimits.js';
 
 /**
  * One subscription of `exec`: spawns through `port`, turns reads into sequenced line events,
@@ -243,7 +247,7 @@ export class ExecProcess implements ProcessEvents {
       this.#stopInput();
       const stalled = this.#span.observed ? stalledBelow(this.#subscriber) : undefined;
       if (stalled === undefined) this.#span.event('sluice.cancel');
-      else this.#span.event('sluice.stall', { 'sluice.stall_ms': stalled.ms });
+      else this.#span.event('sluice.stall', { 'sluice.stall_ms': stalled });
       this.#terminate();
       this.#endSpanOnceGone(stalled === undefined ? 'cancel' : 'stall');
     }
@@ -251,7 +255,7 @@ export class ExecProcess implements ProcessEvents {
   }
 
   /** The counts of the run so far, for its span's end. */
-  #counts(): Pick<RunEndDetails, 'lines' | 'bytes' | 'pausedMs'> {
+  #counts(): Pick<SpanEndDetails, 'lines' | 'bytes' | 'pausedMs'> {
     const { stdout, stderr } = this.#output;
     const pausedMs =
       this.#pausedMs + (this.#pausedAt === undefined ? 0 : this.#options.scheduler.now() - this.#pausedAt);
@@ -261,7 +265,7 @@ export class ExecProcess implements ProcessEvents {
   /** A cancelled or stalled run's span ends once its group is gone (or the kill's watch gave up). */
   #endSpanOnceGone(reason: 'cancel' | 'stall'): void {
     const span = this.#span;
-    const details: RunEndDetails = reason === 'stall' ? { errorType: 'stall', message: 'stalled' } : {};
+    const details: SpanEndDetails = reason === 'stall' ? { errorType: 'stall', message: 'stalled' } : {};
     const counts = this.#counts();
     const end = () => span.end(reason, { ...counts, ...details });
     if (this.#killer === undefined) end();
@@ -333,6 +337,52 @@ export class ExecProcess implements ProcessEvents {
   #terminate(): void {
     this.#killer?.kill(this.#ends.exit !== undefined);
   }
+}
+
+/** What a run knows when it ends, from which {@link buildExecResult} builds the {@link ExecResult}. */
+interface ExecProcessRecord {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly pid: number | undefined;
+  readonly exit: ExitInfo;
+  readonly timedOut: boolean;
+  /** Whether sluice signalled the group before the leader exited (cancel or timeout). */
+  readonly killedBySluice: boolean;
+  readonly durationMs: number;
+  readonly stdout: OutputAccumulator;
+  readonly stderr: OutputAccumulator;
+  readonly rlimits: ExecRlimits | undefined;
+  /** What the handle told about containment (absent: a port without cgroups, see `ProcessHandle.containment`). */
+  readonly containment?: ContainmentReport | undefined;
+}
+
+/**
+ * Builds the result of a finished run: decodes the accumulated output, tells whether it was
+ * truncated and which resource limit was hit, and quotes the command for display.
+ *
+ * @example
+ * ```ts
+ * const result = buildExecResult(record);
+ * result.command; // "sh -c 'exit 3'"
+ * ```
+ */
+function buildExecResult(record: ExecProcessRecord): ExecResult {
+  const stderr = record.stderr.text();
+  return {
+    command: quoteCommand(record.file, record.args),
+    pid: record.pid,
+    exitCode: record.exit.exitCode,
+    signal: record.exit.signal,
+    timedOut: record.timedOut,
+    truncated: record.stdout.truncated || record.stderr.truncated,
+    durationMs: record.durationMs,
+    stdout: record.stdout.text(),
+    stderr,
+    rlimitHit: rlimitHit(record.rlimits, record.exit, stderr, record.killedBySluice),
+    containment: record.containment?.containment ?? 'group',
+    usage: record.containment?.usage ?? null,
+    limitHit: record.containment?.limitHit ?? null,
+  };
 }
 
 /**

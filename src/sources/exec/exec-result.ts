@@ -1,121 +1,73 @@
-import { CancelledError } from '../../core/errors/cancelled-error.js';
-import { ExecError } from '../../core/errors/exec-error.js';
-import { SluiceError } from '../../core/errors/sluice-error.js';
-import type { ExecResult } from '../../core/exec-result.js';
-import { cgroupJoinFailed } from './cgroup-handle.js';
-import type { ResolvedExecOptions } from './exec-options.js';
-import type { OutputAccumulator } from './output-accumulator.js';
-import type { ContainmentReport, ExecRlimits, ExitInfo } from './process-port.js';
-import { quoteCommand } from './quote-command.js';
-import { prlimitFailure, rlimitHit } from './rlimits.js';
-
-/** What a run knows when it ends, from which {@link buildExecResult} builds the {@link ExecResult}. */
-export interface ExecProcessRecord {
-  readonly file: string;
-  readonly args: readonly string[];
-  readonly pid: number | undefined;
-  readonly exit: ExitInfo;
-  readonly timedOut: boolean;
-  /** Whether sluice signalled the group before the leader exited (cancel or timeout). */
-  readonly killedBySluice: boolean;
-  readonly durationMs: number;
-  readonly stdout: OutputAccumulator;
-  readonly stderr: OutputAccumulator;
-  readonly rlimits: ExecRlimits | undefined;
-  /** What the handle told about containment (absent: a port without cgroups, see `ProcessHandle.containment`). */
-  readonly containment?: ContainmentReport | undefined;
+/**
+ * What a finished run of `exec` produced (its `exit` event's content; what an `ExecError`
+ * carries). `stdout` and `stderr` are each accumulated up to
+ * `maxOutputBytes` bytes (cut at a UTF-8 boundary); `truncated` is `true` when either stream wrote
+ * more than that.
+ */
+export interface ExecResult {
+  /** The file and its arguments, quoted for display. */
+  command: string;
+  /** The pid of the child (the leader of its process group), `undefined` if it never started. */
+  pid: number | undefined;
+  /** The exit code, `null` when it died by a signal. */
+  exitCode: number | null;
+  /** The signal that killed it (`'SIGTERM'`, …), or `null`. */
+  signal: string | null;
+  /** Whether `timeoutMs` expired and sluice killed it. */
+  timedOut: boolean;
+  /** Whether stdout or stderr wrote more than `maxOutputBytes`. */
+  truncated: boolean;
+  /** Wall time from subscribe to the child's exit, measured with the scheduler. */
+  durationMs: number;
+  stdout: string;
+  stderr: string;
+  /** Which resource limit the child ran into, if any (see `rlimits`). */
+  rlimitHit: RlimitName | null;
+  /** How the run was contained: its own cgroup, or its own process group (see the `containment` option). */
+  containment: Containment;
+  /**
+   * What the whole run used, from its cgroup when it ends (`null` without one: see
+   * {@link ExecUsage}). Processes killed because the run ended may still have been finishing.
+   */
+  usage: ExecUsage | null;
+  /** Which tree-wide limit of the run (see `limits`) it ran into, if any. */
+  limitHit: LimitName | null;
 }
 
 /**
- * Builds the result of a finished run: decodes the accumulated output, tells whether it was
- * truncated and which resource limit was hit, and quotes the command for display.
- *
- * @example
- * ```ts
- * const result = buildExecResult(record);
- * result.command; // "sh -c 'exit 3'"
- * ```
+ * What a run used, as the exit result's `usage` reports it. With `containment: 'cgroup'` the
+ * figures are the whole run's — every process it started, daemons included — read from its
+ * cgroup when the run ends (`cpu.stat`, and where those controllers are enabled `memory.peak`
+ * and `pids.peak`). Without a cgroup there is no sound figure to give (see docs/containment.md)
+ * and `usage` is `null`.
  */
-export function buildExecResult(record: ExecProcessRecord): ExecResult {
-  const stderr = record.stderr.text();
-  return {
-    command: quoteCommand(record.file, record.args),
-    pid: record.pid,
-    exitCode: record.exit.exitCode,
-    signal: record.exit.signal,
-    timedOut: record.timedOut,
-    truncated: record.stdout.truncated || record.stderr.truncated,
-    durationMs: record.durationMs,
-    stdout: record.stdout.text(),
-    stderr,
-    rlimitHit: rlimitHit(record.rlimits, record.exit, stderr, record.killedBySluice),
-    containment: record.containment?.containment ?? 'group',
-    usage: record.containment?.usage ?? null,
-    limitHit: record.containment?.limitHit ?? null,
-  };
+export interface ExecUsage {
+  /** CPU time spent in user mode by every process of the run, in milliseconds (microsecond precision). */
+  cpuUserMs: number;
+  /** CPU time spent in the kernel on behalf of every process of the run, in milliseconds. */
+  cpuSystemMs: number;
+  /** The most memory the run held at once, in bytes (`memory.peak`): only where the memory controller is enabled. */
+  memoryPeakBytes?: number;
+  /** The most processes the run had at once (`pids.peak`): only where the pids controller is enabled. */
+  pidsPeak?: number;
 }
 
 /**
- * How a finished exec run fails, or `undefined` when it ends with its `exit` event: cancelled
- * through `cancelSignal` (`cancelled` holds the signal's reason), refused by `prlimit`, unable to
- * join its cgroup, or — with `reject` — timed out, exited non-zero or hit a tree-wide limit.
- *
- * @example
- * ```ts
- * const error = execFailure(options, exit, result, undefined);
- * if (error === undefined) queue.push(exitEvent);
- * ```
+ * How a run was contained (the exit result's `containment`): `'cgroup'` — its own cgroup v2, which
+ * holds every process it starts however it daemonizes, ended with `cgroup.kill`; `'group'` — its
+ * own process group, which a descendant leaves with `setsid`. See docs/containment.md.
  */
-export function execFailure(
-  options: Pick<ResolvedExecOptions, 'rlimits' | 'reject' | 'timeoutMs'>,
-  exit: ExitInfo,
-  result: ExecResult,
-  cancelled: { readonly reason: unknown } | undefined,
-): Error | undefined {
-  if (cancelled !== undefined) return cancelledError(cancelled.reason, result, result.command);
-  const refused =
-    prlimitFailure(options.rlimits, exit, result.stdout, result.stderr) ?? cgroupJoinFailure(result);
-  if (refused !== undefined) return refused;
-  if (options.reject && (result.timedOut || result.exitCode !== 0 || result.limitHit !== null)) {
-    return new ExecError(result, { timeoutMs: options.timeoutMs });
-  }
-  return undefined;
-}
+export type Containment = 'cgroup' | 'group';
 
 /**
- * The error of a run cancelled through `cancelSignal`, with what it produced so far (`result`,
- * when the run got that far).
- *
- * @example
- * ```ts
- * subscriber.error(cancelledError(signal.reason, undefined, 'make'));
- * ```
+ * The tree-wide limit (the `limits` option of `exec`, enforced by the run's cgroup) a run ran
+ * into: `'memory'` when the kernel's OOM killer ended it at `limits.memoryBytes`, `'pids'` when a
+ * fork failed at `limits.pids`. (`limits.cpuPercent` throttles and is never "hit".)
  */
-export function cancelledError(
-  reason: unknown,
-  result: ExecResult | undefined,
-  command: string,
-): CancelledError<ExecResult> {
-  const why = reason instanceof Error && reason.name !== 'AbortError' ? ` (${reason.message})` : '';
-  return new CancelledError(`Command was cancelled${why}: ${command}`, { reason, result }, { cause: reason });
-}
+export type LimitName = 'memory' | 'pids';
 
 /**
- * Tells a run whose wrapper could not move into its cgroup (so the command never ran, see
- * {@link cgroupJoinFailed}) from a command that failed: the `CGROUP_UNAVAILABLE` error, or
- * `undefined`.
- *
- * @example
- * ```ts
- * const refused = prlimitFailure(rlimits, exit, result.stdout, result.stderr) ?? cgroupJoinFailure(result);
- * ```
+ * The resource limit a child ran into, as far as sluice can tell (see the
+ * `rlimits` option of `exec`).
  */
-export function cgroupJoinFailure(result: ExecResult): SluiceError | undefined {
-  if (result.containment !== 'cgroup' || result.stdout !== '') return undefined;
-  const exit = { exitCode: result.exitCode, signal: result.signal };
-  if (!cgroupJoinFailed(exit, result.stderr)) return undefined;
-  const reason = result.stderr.trimEnd();
-  return new SluiceError('CGROUP_UNAVAILABLE', `Cannot contain the run in a cgroup: ${reason}`, {
-    info: { reason, result },
-  });
-}
+export type RlimitName = 'cpu' | 'addressSpace' | 'fileSize' | 'openFiles';

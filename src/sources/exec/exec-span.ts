@@ -1,8 +1,7 @@
 import { basename } from 'node:path';
-import type { ExecResult } from '../../core/exec-result.js';
-import type { RunEndDetails, RunEndReason, RunSpan } from '../../trace/run-span.js';
-import { startRunSpan } from '../../trace/start-run-span.js';
+import { type RunSpan, type SpanEndDetails, type SpanEndReason, startRunSpan } from '../../trace/run-span.js';
 import type { ResolvedExecOptions } from './exec-options.js';
+import type { ExecResult } from './exec-result.js';
 
 /**
  * Starts the span of one exec run, `exec <executable>`, as a child of the active context: the
@@ -36,8 +35,8 @@ export function startExecSpan(options: ResolvedExecOptions): RunSpan {
 export function execSpanEnd(
   result: ExecResult,
   cancelled: boolean,
-  counts: Pick<RunEndDetails, 'lines' | 'bytes' | 'pausedMs'>,
-): [RunEndReason, RunEndDetails] {
+  counts: Pick<SpanEndDetails, 'lines' | 'bytes' | 'pausedMs'>,
+): [SpanEndReason, SpanEndDetails] {
   const attributes = {
     'process.exit.code': result.exitCode ?? undefined,
     'sluice.signal': result.signal ?? undefined,
@@ -46,7 +45,7 @@ export function execSpanEnd(
     'sluice.rlimit_hit': result.rlimitHit ?? undefined,
     'sluice.limit_hit': result.limitHit ?? undefined,
   };
-  const failure = (errorType: string, message: string): RunEndDetails => ({
+  const failure = (errorType: string, message: string): SpanEndDetails => ({
     ...counts,
     attributes,
     errorType,

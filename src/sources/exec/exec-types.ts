@@ -1,7 +1,7 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
 import type { Demand } from '../../core/demand.js';
-import type { ExecResult } from '../../core/exec-result.js';
+import type { ExecResult } from './exec-result.js';
 import type { ContainmentOption, ExecLimits, ExecRlimits, ProcessPort, TtySize } from './process-port.js';
 
 /**

@@ -1,6 +1,6 @@
 import { type Observable, Subscription } from 'rxjs';
 import { Valve } from '../../core/demand.js';
-import { subscribeWithDemand } from '../../core/subscribe-with-demand.js';
+import { subscribeWithDemand } from '../../core/subscriber-chain.js';
 import type { ProcessHandle } from './process-port.js';
 
 const encoder = new TextEncoder();

@@ -141,7 +141,8 @@ function stopIfIdle(): void {
  * with the last one. On a signal they run only when the app installed no handler of its own for
  * it, and then re-raise the signal, so the process still dies of it (a shell sees 130 after
  * Ctrl-C); an app that handles the signal itself decides when to exit, and the `exit` hook runs
- * then. `SIGKILL`, which nobody can catch, is the one death that leaves the groups behind.
+ * then. `SIGKILL`, which nobody can catch, is the one death that leaves the groups behind (a
+ * terminal run has a watcher of its own for it: `Lifeline` in tty.ts).
  *
  * Call {@link untrackProcessGroup} once the group is known to be gone.
  *

@@ -1,6 +1,4 @@
-import type { Containment } from '../../core/containment.js';
-import type { ExecUsage } from '../../core/exec-usage.js';
-import type { LimitName } from '../../core/limit-name.js';
+import type { Containment, ExecUsage, LimitName } from './exec-result.js';
 
 /**
  * How `exec` contains a run (its `containment` option): `'auto'` — its own cgroup where this

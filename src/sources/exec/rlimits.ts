@@ -1,6 +1,6 @@
 import { constants } from 'node:os';
 import { SluiceError } from '../../core/errors/sluice-error.js';
-import type { RlimitName } from '../../core/rlimit-name.js';
+import type { RlimitName } from './exec-result.js';
 import { findExecutable } from './find-executable.js';
 import type { ExecRlimits, ExitInfo } from './process-port.js';
 

@@ -113,7 +113,15 @@ export function spawnChild(request: SpawnRequest, events: ProcessEvents): Proces
     },
   };
   const report = child.stdio[TTY_REPORT_FD] as Readable | undefined;
-  const terminal = report === undefined ? handle : onTerminal(handle, report, request.cleanup);
+  const terminal =
+    report === undefined
+      ? handle
+      : onTerminal(
+          handle,
+          report,
+          request.cleanup,
+          cgroup === undefined ? undefined : `${cgroup.path}/cgroup.kill`,
+        );
   const endOnPidsHit = request.limits?.pids !== undefined;
   return cgroup === undefined ? terminal : containInCgroup(terminal, cgroup, request.cleanup, endOnPidsHit);
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import type { Socket } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
 import { SluiceError } from '../../core/errors/sluice-error.js';
 import { findExecutable } from './find-executable.js';
 import {
@@ -78,24 +79,34 @@ function findScript(searchPath: string): string {
  * (docs/terminal.md, "Cancel means gone on a terminal too"). The command runs in a session of its
  * own, outside `script`'s process group, so:
  *
- * - `killGroup(signal)` signals `script`'s group as before, and every process of the session;
+ * - `killGroup(signal)` signals every process of the session, and `script`'s group: at once with
+ *   `SIGKILL` or while the session is not known yet, otherwise not at all — `script` catches
+ *   `SIGTERM` and `SIGINT`, writes "Session terminated" on the terminal and exits 0, where left
+ *   alone it exits with the command's 128 + n once the session is gone;
  * - `groupAlive()` is true while either has a live process;
  * - `resize(size)` sets the terminal's size (`stty -F`), and the kernel sends `SIGWINCH` to the
  *   terminal's foreground process group; resizes are applied one at a time, the last one wins;
- * - with `cleanup`, the session is killed too if this Node process ends first.
+ * - with `cleanup`, the session is killed too if this Node process ends first, of a signal, an
+ *   exit or `SIGKILL` (a {@link Lifeline} outside the run sees it go). `cgroupKill`, the run's
+ *   `cgroup.kill` when it has a cgroup, is written then too.
  *
  * The session id and the terminal's path come on `report` (the shell inside writes them before it
  * becomes the command). Until they have come, the session is found as `script`'s child.
  *
  * @example
  * ```ts
- * const handle = onTerminal(spawned, child.stdio[3] as Readable, true);
+ * const handle = onTerminal(spawned, child.stdio[3] as Readable, true, undefined);
  * handle.resize?.({ columns: 120, rows: 40 });
  * ```
  */
-export function onTerminal(inner: ProcessHandle, report: Readable, cleanup: boolean): ProcessHandle {
+export function onTerminal(
+  inner: ProcessHandle,
+  report: Readable,
+  cleanup: boolean,
+  cgroupKill: string | undefined,
+): ProcessHandle {
   const scriptPid = inner.pid as number;
-  const session = new TerminalSession(scriptPid, cleanup);
+  const session = new TerminalSession(scriptPid, cleanup ? new Lifeline(scriptPid, cgroupKill) : undefined);
   let text = '';
   report.setEncoding('latin1');
   report.on('data', (chunk: string) => {
@@ -107,8 +118,7 @@ export function onTerminal(inner: ProcessHandle, report: Readable, cleanup: bool
     ...inner,
     pid: scriptPid,
     killGroup: (signal) => {
-      inner.killGroup(signal);
-      session.kill(signal);
+      if (!session.kill(signal) || signal === 'SIGKILL') inner.killGroup(signal);
     },
     groupAlive: () => inner.groupAlive() || session.alive(),
     resize: (size) => session.resize(size),
@@ -122,16 +132,17 @@ export function onTerminal(inner: ProcessHandle, report: Readable, cleanup: bool
 /** The session on the terminal and its path, once known. */
 class TerminalSession {
   readonly #scriptPid: number;
-  readonly #cleanup: boolean;
+  /** With `cleanup`: kills the session if this process dies first; released once the session is gone. */
+  readonly #lifeline: Lifeline | undefined;
   #sid: number | undefined;
   #path: string | undefined;
   /** The size still to apply, and whether an `stty` is running. */
   #pending: TtySize | undefined;
   #resizing = false;
 
-  constructor(scriptPid: number, cleanup: boolean) {
+  constructor(scriptPid: number, lifeline: Lifeline | undefined) {
     this.#scriptPid = scriptPid;
-    this.#cleanup = cleanup;
+    this.#lifeline = lifeline;
   }
 
   /** The report so far: `<sid>\n<terminal path>\n`. */
@@ -144,9 +155,10 @@ class TerminalSession {
     }
   }
 
-  kill(signal: NodeJS.Signals): void {
+  /** Signals every process of the session; `false` when it is not known (not started yet, or gone). */
+  kill(signal: NodeJS.Signals): boolean {
     const sid = this.#sid ?? this.#findSession();
-    if (sid === undefined) return;
+    if (sid === undefined) return false;
     // The leader's group first (forks in flight), then members that made groups of their own.
     const gone = !killProcessGroup(sid, signal);
     for (const pid of liveProcesses((stat) => stat.session === sid && stat.pgrp !== sid) ?? []) {
@@ -157,13 +169,16 @@ class TerminalSession {
       }
     }
     if (gone && signal === 'SIGKILL') untrackProcessGroup(sid);
+    return true;
   }
 
   alive(): boolean {
     const sid = this.#sid ?? this.#findSession();
-    if (sid === undefined) return false;
-    const alive = (liveProcesses((stat) => stat.session === sid, true) ?? []).length > 0;
-    if (!alive) untrackProcessGroup(sid);
+    const alive = sid !== undefined && (liveProcesses((stat) => stat.session === sid, true) ?? []).length > 0;
+    if (!alive) {
+      if (sid !== undefined) untrackProcessGroup(sid);
+      this.#lifeline?.release();
+    }
     return alive;
   }
 
@@ -174,7 +189,9 @@ class TerminalSession {
 
   #know(sid: number): void {
     this.#sid = sid;
-    if (this.#cleanup) trackProcessGroup(sid);
+    if (this.#lifeline === undefined) return;
+    trackProcessGroup(sid);
+    this.#lifeline.know(sid);
   }
 
   /** Before the report came: the session `script`'s child leads, if it has started one. */
@@ -202,3 +219,81 @@ class TerminalSession {
     stty.once('exit', done);
   }
 }
+
+/**
+ * What kills a terminal run if this Node process dies first, whatever it dies of — `SIGKILL`
+ * included, which no exit hook sees (docs/terminal.md, "Cancel means gone on a terminal too"). A
+ * shell outside the run (a session of its own, this process's cgroup) reads a pipe from this
+ * process: the session id once known, and `done` once the session is gone. When the pipe ends
+ * without `done`, this process is gone: it writes the run's `cgroup.kill` (with a cgroup), kills
+ * `script`'s group, and kills every process of the session (finding the session as `script`'s
+ * child when its id had not come yet), until none is left.
+ */
+class Lifeline {
+  #input: Writable | undefined;
+
+  constructor(scriptPid: number, cgroupKill: string | undefined) {
+    try {
+      const watcher = spawn('/bin/sh', ['-c', WATCHER, String(scriptPid), cgroupKill ?? ''], {
+        stdio: ['pipe', 'ignore', 'ignore'],
+        detached: true,
+      });
+      watcher.on('error', () => {});
+      watcher.unref();
+      const input = watcher.stdin as NonNullable<typeof watcher.stdin>;
+      input.on('error', () => {}); // the watcher was killed: nothing more to tell it
+      (input as Socket).unref();
+      this.#input = input;
+    } catch {
+      // No watcher (no process left to start one): the exit hooks still kill the run.
+    }
+  }
+
+  know(sid: number): void {
+    this.#input?.write(`${sid}\n`);
+  }
+
+  /** The session is gone: the watcher exits. */
+  release(): void {
+    this.#input?.end('done\n');
+    this.#input = undefined;
+  }
+}
+
+/**
+ * The watcher of a {@link Lifeline}: `$0` is `script`'s pid, `$1` the `cgroup.kill` file or empty.
+ * `members` lists `pid ppid session` of every process, from `/proc/<pid>/stat` (one line with no
+ * newline, so `read` fails but fills `line`; parsed after the last `)`: the command's name may
+ * hold spaces and parentheses).
+ */
+const WATCHER = `trap '' HUP INT
+script=$0 cgroup_kill=$1 sid=
+while read -r word; do
+  [ "$word" = done ] && exit 0
+  sid=$word
+done
+members() {
+  for stat in /proc/[0-9]*/stat; do
+    line=
+    read -r line 2>/dev/null < "$stat"
+    [ -n "$line" ] || continue
+    pid=\${stat#/proc/}
+    set -- \${line##*) }
+    echo "\${pid%/stat} $2 $4"
+  done
+}
+[ -n "$sid" ] || sid=$(members | while read -r pid ppid session; do
+  [ "$ppid" = "$script" ] && [ "$session" = "$pid" ] && echo "$pid"
+done)
+[ -n "$cgroup_kill" ] && echo 1 2>/dev/null > "$cgroup_kill"
+kill -s KILL -- "-$script" 2>/dev/null
+[ -n "$sid" ] || exit 0
+round=0
+while [ $round -lt 20 ]; do
+  kill -s KILL -- "-$sid" 2>/dev/null
+  left=$(members | while read -r pid ppid session; do
+    [ "$session" = "$sid" ] && kill -s KILL "$pid" 2>/dev/null && echo "$pid"
+  done)
+  [ -n "$left" ] || exit 0
+  round=$((round + 1))
+done`;

@@ -2,11 +2,15 @@ import type { Subscriber, TeardownLogic } from 'rxjs';
 import type { ChunkMetadata } from '../../core/chunk.js';
 import type { Demand } from '../../core/demand.js';
 import { CancelledError } from '../../core/errors/cancelled-error.js';
-import { HttpError, type HttpErrorCode, type HttpErrorInfo } from '../../core/errors/http-error.js';
-import { stalledBelow } from '../../core/stalled-below.js';
-import { NOOP_RUN_SPAN } from '../../trace/noop-run-span.js';
-import type { RunEndDetails, RunEndReason, RunSpan } from '../../trace/run-span.js';
+import { stalledBelow } from '../../core/subscriber-chain.js';
+import {
+  NOOP_RUN_SPAN,
+  type RunSpan,
+  type SpanEndDetails,
+  type SpanEndReason,
+} from '../../trace/run-span.js';
 import { BodyLineSplitter, type BodySink, pumpBody, waitForFlow } from './http-body.js';
+import { HttpError, type HttpErrorCode, type HttpErrorInfo } from './http-error.js';
 import { readErrorBody, toResponseInfo } from './http-response.js';
 import { startHttpSpan, traceHeaders } from './http-span.js';
 import type { HttpEvent, HttpResponseInfo } from './http-types.js';
@@ -16,7 +20,7 @@ import type { HttpRequest, ResolvedHttpOptions } from './read-http-options.js';
 const ERROR_BODY_LIMIT = 65_536;
 
 /** The span's end for each way an exchange fails. */
-const FAILURE_REASONS: Readonly<Record<HttpErrorCode, RunEndReason>> = {
+const FAILURE_REASONS: Readonly<Record<HttpErrorCode, SpanEndReason>> = {
   HTTP_STATUS: 'error',
   HTTP_FAILED: 'error',
   TIMEOUT: 'timeout',
@@ -195,13 +199,13 @@ export class HttpExchange {
     if (this.#spanEnded || !this.#span.observed) return;
     const stalled = stalledBelow(this.#subscriber);
     if (stalled === undefined) this.#span.event('sluice.cancel');
-    else this.#span.event('sluice.stall', { 'sluice.stall_ms': stalled.ms });
+    else this.#span.event('sluice.stall', { 'sluice.stall_ms': stalled });
     this.#endSpan(stalled === undefined ? 'cancel' : 'stall', stalled === undefined ? undefined : 'stall');
   }
 
-  #endSpan(reason: RunEndReason, errorType?: string, message?: string): void {
+  #endSpan(reason: SpanEndReason, errorType?: string, message?: string): void {
     this.#spanEnded = true;
-    const details: RunEndDetails = {
+    const details: SpanEndDetails = {
       lines: this.#bodyChunks,
       bytes: { body: this.#bytes },
       pausedMs: this.#pausedMs,

@@ -1,6 +1,5 @@
-import type { RunSpan } from '../../trace/run-span.js';
-import { startRunSpan } from '../../trace/start-run-span.js';
-import type { TraceCarrier } from '../../trace/trace-carrier.js';
+import { type RunSpan, startRunSpan } from '../../trace/run-span.js';
+import type { TraceCarrier } from '../../trace/trace-context.js';
 import type { HttpRequest } from './read-http-options.js';
 
 const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 443 };

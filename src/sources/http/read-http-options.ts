@@ -1,7 +1,6 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
-import type { Demand } from '../../core/demand.js';
+import { type Demand, isDemand } from '../../core/demand.js';
 import { isAbortSignal } from '../../core/is-abort-signal.js';
-import { isDemand } from '../../core/is-demand.js';
 import { isSchedulerLike } from '../../core/is-scheduler-like.js';
 import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
 import { optionError } from '../../core/option-error.js';

@@ -1,6 +1,5 @@
-import type { ExecUsage } from '../../core/exec-usage.js';
 import { formatDuration } from '../../core/format-duration.js';
-import { formatUsage } from '../../core/format-usage.js';
+import type { ExecUsage } from '../../sources/exec/exec-result.js';
 
 /**
  * How a run ended, as the page shows it: `state` (the `data-state` of the page, which styles it)
@@ -106,4 +105,22 @@ export function describeFailure(error: unknown): RunEnd {
   }
   const message = error instanceof Error ? error.message : String(error);
   return { state: 'failed', label: 'failed', text: `Failed: ${message}`, ok: false };
+}
+
+/**
+ * What a run used, in a few words for people — the CLI's summary line and the live page's footer
+ * show it: `cpu 0.84s (0.80s user, 0.04s system)`, then where the controllers gave them
+ * `peak memory 12.3 MiB` and `at most 3 processes`. `null` usage (a run without a cgroup) gives `''`.
+ */
+export function formatUsage(usage: ExecUsage | null | undefined): string {
+  if (usage === null || usage === undefined) return '';
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)}s`;
+  const parts = [
+    `cpu ${seconds(usage.cpuUserMs + usage.cpuSystemMs)} (${seconds(usage.cpuUserMs)} user, ${seconds(usage.cpuSystemMs)} system)`,
+  ];
+  if (usage.memoryPeakBytes !== undefined) {
+    parts.push(`peak memory ${(usage.memoryPeakBytes / 1024 / 1024).toFixed(1)} MiB`);
+  }
+  if (usage.pidsPeak !== undefined) parts.push(`at most ${usage.pidsPeak} processes`);
+  return parts.join(' · ');
 }

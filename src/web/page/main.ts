@@ -17,6 +17,7 @@ import { formatDuration } from '../../core/format-duration.js';
 import { coalesce } from '../../operators/coalesce.js';
 import { describeEnd, describeFailure, type RunEnd } from './describe-end.js';
 import { LogView } from './log-view.js';
+import { TerminalPane, terminalSizeOf } from './terminal-pane.js';
 
 const MAX_LINES = 5000;
 
@@ -34,6 +35,8 @@ const cancelButton = $<HTMLButtonElement>('#cancel');
 const againButton = $<HTMLButtonElement>('#again');
 
 const view = new LogView($('#log'), MAX_LINES);
+/** The run's terminal, once its events say it is a terminal run (`metadata.terminal`). */
+let terminal: TerminalPane | undefined;
 const loadedAt = performance.now();
 const elapsedAtLoad = Number(body.dataset.elapsed ?? 0);
 let frozenElapsed: number | undefined;
@@ -89,18 +92,52 @@ function finish(end: RunEnd): void {
   endText.hidden = false;
 }
 
+/**
+ * A terminal run's output is drawn by xterm.js in place of the log pane: from its first event that
+ * gives the terminal's size; a later size is a resize.
+ */
+function showTerminal(size: { columns: number; rows: number }): TerminalPane {
+  if (terminal !== undefined) {
+    terminal.resize(size);
+    return terminal;
+  }
+  const log = $('#log');
+  const pane = document.createElement('main');
+  pane.id = 'terminal';
+  log.hidden = true;
+  log.after(pane);
+  body.dataset.view = 'terminal';
+  const nonce = document.querySelector<HTMLLinkElement>('link[rel=stylesheet]')?.nonce ?? '';
+  terminal = new TerminalPane(pane, size, nonce, (error) => finish(describeFailure(error)));
+  return terminal;
+}
+
+function countLines(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count += 1;
+  return count;
+}
+
 function handle(batch: ChunkEvent[]): void {
   for (const event of batch) {
     lastSequence = event.sequence;
     if (event.kind === 'stdout' || event.kind === 'stderr') {
       if (typeof event.content !== 'string') continue;
-      if (event.metadata?.partial !== true) lines += 1;
+      const size = terminalSizeOf(event.metadata);
+      const pane = size === undefined ? terminal : showTerminal(size);
       bytes += utf8Length(event.content);
+      if (pane !== undefined) {
+        lines += countLines(event.content);
+        pane.write(event.content);
+        continue;
+      }
+      if (event.metadata?.partial !== true) lines += 1;
       view.push(event.kind, event.content);
     } else if (event.isFinal) {
       finish(describeEnd(event, cancelledHere));
     }
   }
+  if (terminal !== undefined) showCounts(); // (the log pane shows them as it renders)
 }
 
 function follow(after: number | undefined): void {
@@ -119,8 +156,13 @@ function follow(after: number | undefined): void {
       error: (error: unknown) => {
         if (isSequenceError(error) && error.info?.rule === 'gap' && error.info.received !== undefined) {
           const missing = error.info.received - (error.info.expected ?? 0);
-          view.gap(missing);
-          lines += missing; // every event but the final one is a line
+          if (terminal === undefined) {
+            view.gap(missing);
+            lines += missing; // every event but the final one is a line
+          } else
+            terminal.write(
+              `\r\n\x1b[33m⋯ ${missing} events skipped: the server no longer holds them\x1b[0m\r\n`,
+            );
           follow(error.info.received - 1);
           return;
         }

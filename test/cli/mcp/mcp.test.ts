@@ -101,6 +101,32 @@ describe('sluice mcp over stdio (the SDK Client against the real process)', () =
     },
   );
 
+  it.skipIf(!needs('linux', 'script'))(
+    'with tty: true, hands the agent the finished lines of a terminal program, not its redraws',
+    async () => {
+      const progress =
+        'i=1; while [ $i -le 100 ]; do printf "\\r\\033[1m%3d%%\\033[0m" $i; i=$((i+1)); done; echo; echo done';
+      const messages: string[] = [];
+      const result = await server.client.callTool(
+        { name: 'Exec', arguments: { argv: ['sh', '-c', progress], tty: true } },
+        undefined,
+        { onprogress: (update) => void messages.push(update.message ?? '') },
+      );
+      expect(result.structuredContent).toMatchObject({
+        exit_code: 0,
+        stdout: '100%\ndone\n',
+        truncated: false,
+      });
+      expect(messages.join('')).toBe('100%\ndone\n');
+      expect(textOf(result)).toMatch(/^100%\ndone\nexit 0 · /);
+      const refused = await server.client.callTool({ name: 'Exec', arguments: { argv: ['sh'], tty: 1 } });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toBe(
+        'Invalid arguments of `Exec`: `tty` must be a boolean, got 1 (number) (INVALID_ARGUMENTS)',
+      );
+    },
+  );
+
   it('refuses a program that was not allowed, saying what is', async () => {
     const result = await server.client.callTool({ name: 'Exec', arguments: { argv: ['git', 'status'] } });
     expect(result.isError).toBe(true);

@@ -1,16 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Valve } from '../../../src/core/demand.js';
-import { Credit } from '../../../src/core/queue/credit.js';
-import { DemandGate } from '../../../src/core/queue/demand-gate.js';
 import {
   DemandQueue,
   type DemandQueueOptions,
   type QueueEnding,
   type QueueStore,
 } from '../../../src/core/queue/demand-queue.js';
-import { InFlight } from '../../../src/core/queue/in-flight.js';
 import type { QueueOutlet } from '../../../src/core/queue/queue-outlet.js';
+import { Credit, DemandGate, InFlight } from '../../../src/core/queue/queue-outlet.js';
 import { RingQueue } from '../../../src/core/queue/ring-queue.js';
 import { bounded } from '../../../src/operators/bounded.js';
 import { scriptedProducer, withDemand } from '../../../src/testing/index.js';
@@ -28,6 +26,33 @@ interface Composition<T> extends DemandQueueOptions<T> {
   readonly followGate?: boolean;
   readonly holdDelivered?: boolean;
   readonly overfill?: { readonly at: number; readonly call: (waiting: number) => void } | undefined;
+}
+
+/** Two outlets as one: open while both are (a queue takes one outlet; this composes them). */
+function bothOutlets(first: QueueOutlet, second: QueueOutlet): QueueOutlet {
+  return {
+    get open() {
+      return first.open && second.open;
+    },
+    get held() {
+      return first.held + second.held;
+    },
+    get holdsProducer() {
+      return first.holdsProducer || second.holdsProducer;
+    },
+    sent: () => {
+      first.sent();
+      second.sent();
+    },
+    watch: (queue) => {
+      const stopFirst = first.watch(queue);
+      const stopSecond = second.watch(queue);
+      return () => {
+        stopFirst();
+        stopSecond();
+      };
+    },
+  };
 }
 
 function composeQueue<T>(options: Composition<T>) {
@@ -49,7 +74,7 @@ function composeQueue<T>(options: Composition<T>) {
         watch: (queue) => inFlight.watch(queue),
       };
   outlets.push(held);
-  const queue = new DemandQueue<T>(options, ...outlets);
+  const queue = new DemandQueue<T>(options, outlets.reduce(bothOutlets));
   let overfill = options.overfill;
   return {
     upstream: queue.upstream,

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Valve } from '../../../src/core/demand.js';
-import { Credit } from '../../../src/core/queue/credit.js';
-import { DemandGate } from '../../../src/core/queue/demand-gate.js';
 import { DemandQueue, type QueueEnding } from '../../../src/core/queue/demand-queue.js';
-import { InFlight } from '../../../src/core/queue/in-flight.js';
+import { Credit, DemandGate, InFlight } from '../../../src/core/queue/queue-outlet.js';
 
 /** A queue stand-in that counts how often an outlet wakes it. */
 function listener() {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Valve } from '../../../src/core/demand.js';
 import { isSequenceError } from '../../../src/core/errors/sequence-error.js';
 import { isSluiceError } from '../../../src/core/errors/sluice-error.js';
-import { subscribeWithDemand } from '../../../src/core/subscribe-with-demand.js';
+import { subscribeWithDemand } from '../../../src/core/subscriber-chain.js';
 import { HostcallStream } from '../../../src/kernel/bridge/hostcall-stream.js';
 import { failure, streamChunk, success } from '../../../src/kernel/protocol/hostcall-outcome.js';
 

@@ -3,11 +3,11 @@ import type { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../../src/core/chunk.js';
 import { deferred } from '../../../src/core/deferred.js';
-import { directSinkOf } from '../../../src/core/direct-sink.js';
 import {
   type InvalidRequestError,
   isInvalidRequestError,
 } from '../../../src/core/errors/invalid-request-error.js';
+import { directSinkOf } from '../../../src/core/subscriber-chain.js';
 import { createHost } from '../../../src/kernel/host/create-host.js';
 import type { Host } from '../../../src/kernel/host/host.js';
 import type { HostStream } from '../../../src/kernel/host/host-stream.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError, type HttpErrorInfo, isHttpError } from '../../../src/core/errors/http-error.js';
 import { isSluiceError, SluiceError } from '../../../src/core/errors/sluice-error.js';
+import { HttpError, type HttpErrorInfo, isHttpError } from '../../../src/sources/http/http-error.js';
 
 const info: HttpErrorInfo = {
   url: 'http://127.0.0.1/x',

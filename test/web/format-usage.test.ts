@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatUsage } from '../../src/core/format-usage.js';
+import { formatUsage } from '../../src/web/page/describe-end.js';
 
 describe('formatUsage: what a run used, for people', () => {
   it('CPU time always, peak memory and processes where the controllers gave them', () => {

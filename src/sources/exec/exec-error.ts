@@ -1,5 +1,5 @@
-import type { ExecResult } from '../exec-result.js';
-import { isSluiceError, SluiceError } from './sluice-error.js';
+import { isSluiceError, SluiceError } from '../../core/errors/sluice-error.js';
+import type { ExecResult } from './exec-result.js';
 
 /**
  * A command ran but did not succeed: it exited with a non-zero code or died by a signal (code

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTraceparent } from '../../src/trace/format-traceparent.js';
-import { parseTraceparent } from '../../src/trace/parse-traceparent.js';
+import { formatTraceparent, parseTraceparent } from '../../src/trace/trace-context.js';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const SPAN = '00f067aa0ba902b7';

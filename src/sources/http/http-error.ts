@@ -1,4 +1,4 @@
-import { isSluiceError, SluiceError } from './sluice-error.js';
+import { isSluiceError, SluiceError } from '../../core/errors/sluice-error.js';
 
 const HTTP_BRAND = Symbol.for('sluice.error.http');
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isCancelledError } from '../../../src/core/errors/cancelled-error.js';
-import { isExecError } from '../../../src/core/errors/exec-error.js';
 import { isSluiceError } from '../../../src/core/errors/sluice-error.js';
-import type { ExecResult } from '../../../src/core/exec-result.js';
-import { cancelledError, execFailure } from '../../../src/sources/exec/exec-result.js';
+import { isExecError } from '../../../src/sources/exec/exec-error.js';
+import { cancelledError, execFailure } from '../../../src/sources/exec/exec-failure.js';
+import type { ExecResult } from '../../../src/sources/exec/exec-result.js';
 import { execResult } from '../../support/exec-result.js';
 
 const result = (overrides: Partial<ExecResult> = {}): ExecResult =>

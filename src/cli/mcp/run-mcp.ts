@@ -2,7 +2,7 @@ import { importPeer } from '../../core/load-peer.js';
 import { createToolRegistry, registerBuiltinTools } from '../../kernel/index.js';
 import { serveMcp } from '../../mcp/serve-mcp.js';
 import type { CliStreams } from '../text-view.js';
-import { mcpHelpText } from './mcp-command.js';
+import { mcpHelpText } from './mcp-help.js';
 import { parseMcpArgs } from './parse-mcp-args.js';
 
 /**

@@ -4,7 +4,7 @@
 // and prints one JSON line: `{lines, lastNs}` (count) or `{latenciesUs}` (latency, one per line:
 // its monotonic stamp → this handler).
 import { RedisRunStore } from '../src/redis/index.js';
-import { fromRunStore } from '../src/runs/from-run-store.js';
+import { fromRunStore } from '../src/runs/follow-run.js';
 
 const [url = '', runId = '', mode = 'count'] = process.argv.slice(2);
 const WARMUP = 25;

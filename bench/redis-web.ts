@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { filter, firstValueFrom, map } from 'rxjs';
 import { RedisRunStore } from '../src/redis/index.js';
-import { fromRunStore } from '../src/runs/from-run-store.js';
+import { fromRunStore } from '../src/runs/follow-run.js';
 // Zombie-aware, as in the cancel benchmark.
 import { processGroupAlive } from '../src/sources/exec/process-group.js';
 import { exec } from '../src/sources/exec.js';

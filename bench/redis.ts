@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
 import { RedisRunStore } from '../src/redis/index.js';
-import { fromRunStore } from '../src/runs/from-run-store.js';
+import { fromRunStore } from '../src/runs/follow-run.js';
 import { toRunStore } from '../src/runs/to-run-store.js';
 import { exec } from '../src/sources/exec.js';
 import type { RedisMemoryFigures, RunResult } from './bench-result.js';

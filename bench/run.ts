@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pythonOnPath from '../test/support/python-on-path.js';
 import { aggregate, type BenchEntry } from './aggregate.js';
 import type { RunParams, RunResult } from './bench-result.js';
 import { CATALOG, type VariantSpec } from './catalog.js';
@@ -63,6 +64,8 @@ async function main(): Promise<void> {
   const log = (message: string) => {
     if (!flags.json) process.stderr.write(`${message}\n`);
   };
+  // The floods and pacers are python3 children: started without a version manager's shim, as the tests do.
+  const restorePath = pythonOnPath();
   try {
     const file = join(tmp, 'lines.txt');
     if (selected.some((spec) => spec.group === 'throughput' && spec.producer === 'cat')) {
@@ -168,6 +171,7 @@ async function main(): Promise<void> {
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+    restorePath?.();
   }
 }
 

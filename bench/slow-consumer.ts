@@ -204,6 +204,45 @@ export const slowVariants: Record<string, (run: SlowRun) => Promise<void>> = {
   },
   'slow-exec-iterable': (run) =>
     consumeSlowly(toAsyncIterable(exec(run.command, run.args), { bufferSize: SLOW_BUFFER_SIZE }), run),
+  /** The same on a terminal (`tty: true`): `script` and the terminal's buffers sit between the child and the pipe. */
+  'slow-exec-tty': (run) =>
+    consumeSlowly(
+      toAsyncIterable(exec(run.command, run.args, { tty: true }), { bufferSize: SLOW_BUFFER_SIZE }),
+      run,
+    ),
+  /**
+   * node-pty with a hand-written bounded reader: lines queue up from `onData`, `pause()` at 16
+   * waiting, `resume()` when the consumer has taken them.
+   */
+  'slow-node-pty': async (run) => {
+    const { spawn: spawnPty } = await import('@lydell/node-pty');
+    const pty = spawnPty(run.command, [...run.args], { cols: 80, rows: 24 });
+    const waiting: string[] = [];
+    let carry = '';
+    let paused = false;
+    pty.onData((data) => {
+      const lines = (carry + data).split('\n');
+      carry = lines.pop() ?? '';
+      waiting.push(...lines);
+      if (waiting.length >= SLOW_BUFFER_SIZE && !paused) {
+        paused = true;
+        pty.pause();
+      }
+    });
+    while (!run.done) {
+      if (waiting.shift() === undefined) {
+        await sleep(1);
+        continue;
+      }
+      run.take();
+      if (paused && waiting.length === 0) {
+        paused = false;
+        pty.resume();
+      }
+      await sleep(1);
+    }
+    pty.kill('SIGKILL');
+  },
   'slow-exec-onchunk': async (run) => {
     const abort = new AbortController();
     void run.over.then(() => abort.abort());

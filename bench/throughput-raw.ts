@@ -51,6 +51,21 @@ export const rawThroughput: Record<string, ThroughputVariant> = {
     return bytes / LINE_BYTES;
   },
   /** `'data'` events split with `indexOf`, one string per line. */
+  /**
+   * node-pty (`@lydell/node-pty`, prebuilt) with a hand-written reader: its `onData` strings split
+   * at `\n` until `onExit`. It has no demand and reads nothing after the exit, so a run may come
+   * up short (the table's `complete`).
+   */
+  'raw-node-pty': async (command, args) => {
+    const { spawn: spawnPty } = await import('@lydell/node-pty');
+    const pty = spawnPty(command, [...args], { cols: 80, rows: 24 });
+    let lines = 0;
+    pty.onData((data) => {
+      for (let at = data.indexOf('\n'); at !== -1; at = data.indexOf('\n', at + 1)) lines += 1;
+    });
+    await new Promise((resolve) => pty.onExit(resolve));
+    return lines;
+  },
   'raw-data-split': async (command, args) => {
     const child = start(command, args);
     let lines = 0;

@@ -39,6 +39,18 @@ export const sluiceThroughput: Record<string, ThroughputVariant> = {
         complete: () => resolve(lines),
       });
     }),
+  /** The same on a terminal (`tty: true`): `script` copies what the terminal shows into the pipe; lines end in `\r\n`. */
+  'exec-tty': (command, args) =>
+    new Promise((resolve, reject) => {
+      let lines = 0;
+      exec(command, args, { tty: true }).subscribe({
+        next: (event) => {
+          if (isLine(event)) lines += 1;
+        },
+        error: reject,
+        complete: () => resolve(lines),
+      });
+    }),
   /** `for await` over `toAsyncIterable` (bufferSize 16: bounded). */
   'exec-iterable': async (command, args) => {
     let lines = 0;

@@ -124,7 +124,7 @@ export async function runVariant(params: RunParams): Promise<RunResult> {
   }
   if (name === 'cancel-mcp-http-resume') {
     const { measureMcpHttpResume } = await import('./mcp-http.js');
-    return { cancelMs: await measureMcpHttpResume('memory', Math.max(10, params.reps * 3)) };
+    return { cancelMs: await measureMcpHttpResume('memory', params.reps * 3) };
   }
   if (name === 'cancel-mcp') {
     const { measureMcpCancel } = await import('./cancel-mcp.js');
@@ -143,10 +143,7 @@ export async function runVariant(params: RunParams): Promise<RunResult> {
   if (name === 'spawn-group' || name === 'spawn-cgroup') {
     const { measureSpawn } = await import('./cancel.js');
     return {
-      cancelMs: await measureSpawn(
-        Math.max(20, params.reps * 4),
-        name === 'spawn-cgroup' ? 'cgroup' : 'group',
-      ),
+      cancelMs: await measureSpawn(params.reps * 4, name === 'spawn-cgroup' ? 'cgroup' : 'group'),
     };
   }
   if (name.startsWith('redis-')) {
@@ -172,20 +169,17 @@ export async function runVariant(params: RunParams): Promise<RunResult> {
     }
     if (name === 'redis-mcp-http-resume') {
       const { measureMcpHttpResume } = await import('./mcp-http.js');
-      return { cancelMs: await measureMcpHttpResume('redis', Math.max(10, params.reps * 3)) };
+      return { cancelMs: await measureMcpHttpResume('redis', params.reps * 3) };
     }
     if (name === 'redis-mcp-http-cancel') {
       const { measureMcpHttpCancel } = await import('./mcp-http.js');
-      const times = await measureMcpHttpCancel(
-        join(params.fixtures, 'group-term.sh'),
-        Math.max(5, params.reps * 3),
-      );
+      const times = await measureMcpHttpCancel(join(params.fixtures, 'group-term.sh'), params.reps * 3);
       return { cancelMs: times };
     }
-    if (name === 'redis-cancel') return redis.measureRedisCancel(Math.max(5, params.reps * 3));
+    if (name === 'redis-cancel') return redis.measureRedisCancel(params.reps * 3);
     if (name === 'redis-web-cancel') {
       const { measureRedisWebCancel } = await import('./redis-web.js');
-      return measureRedisWebCancel(join(params.fixtures, 'group-term.sh'), Math.max(5, params.reps * 3));
+      return measureRedisWebCancel(join(params.fixtures, 'group-term.sh'), params.reps * 3);
     }
   }
   throw new Error(`unknown variant ${params.variant}`);

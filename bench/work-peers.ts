@@ -42,8 +42,12 @@ export const workPeerVariants: Record<string, (run: SlowRun) => Promise<void>> =
     for await (const line of child) {
       await work1ms(line);
       run.take();
-      if (run.done) break;
+      if (run.done) {
+        // Killed before the loop ends: zx's iterator would otherwise read on to the end of the
+        // child's output (a flood of 1 GiB) before letting the loop go.
+        await child.kill('SIGKILL').catch(() => {});
+        break;
+      }
     }
-    await child.kill('SIGKILL').catch(() => {});
   },
 };

@@ -1,5 +1,14 @@
-import { fromEvent, identity, type MonoTypeOperatorFunction, map, type Observable } from 'rxjs';
+import {
+  asyncScheduler,
+  fromEvent,
+  identity,
+  type MonoTypeOperatorFunction,
+  map,
+  type Observable,
+  type SchedulerLike,
+} from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
+import { mapDirect } from '../core/map-direct.js';
 import type { TerminalSize } from '../core/terminal-size.js';
 import { markTerminalSize } from '../web/mark-terminal-size.js';
 import type { CliExecCommand } from './parse-args.js';
@@ -53,10 +62,21 @@ export function cliTerminal(
 
 /**
  * A terminal run's events marked with its terminal's size (`markTerminalSize`), so that its page
- * and followers, reading it from a store, know it for one; other runs' events pass unchanged.
+ * and followers, reading it from a store, know it for one, and its output with the time it was read
+ * (`metadata.at`, Unix ms), so that `sluice follow --cast` records it as it ran (`toAsciicast`);
+ * other runs' events pass unchanged.
  */
-export function markTerminal<T extends ChunkEvent<unknown>>(options: {
-  tty?: ReturnType<typeof cliTerminal>;
-}): MonoTypeOperatorFunction<T> {
-  return options.tty === undefined ? identity : markTerminalSize<T>(options.tty);
+export function markTerminal<T extends ChunkEvent<unknown>>(
+  options: { tty?: ReturnType<typeof cliTerminal> },
+  scheduler: SchedulerLike = asyncScheduler,
+): MonoTypeOperatorFunction<T> {
+  if (options.tty === undefined) return identity;
+  const stamp = mapDirect(
+    (event: T): T =>
+      event.kind === 'stdout' || event.kind === 'stderr'
+        ? { ...event, metadata: { ...event.metadata, at: scheduler.now() } }
+        : event,
+  );
+  const mark = markTerminalSize<T>(options.tty);
+  return (source) => mark(stamp(source));
 }

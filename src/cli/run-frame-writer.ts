@@ -1,11 +1,10 @@
 import type { ChunkEvent } from '../core/chunk.js';
-import { execEventToChunk } from '../kernel/host/exec-event-to-chunk.js';
-import { execExitInfo } from '../kernel/host/exec-exit-info.js';
+import { execEventToChunk, execExitInfo } from '../kernel/host/exec-hostcall.js';
 import { bridgeCodec } from '../kernel/protocol/bridge-codec.js';
+import type { OutcomeCodec } from '../kernel/protocol/define-codec.js';
 import { encodeFrame } from '../kernel/protocol/hostcall-frame.js';
 import { failure, type HostcallOutcome, streamChunk } from '../kernel/protocol/hostcall-outcome.js';
 import type { JsonValue } from '../kernel/protocol/json-value.js';
-import type { OutcomeCodec } from '../kernel/protocol/outcome-codec.js';
 import { serdeCodec } from '../kernel/protocol/serde-codec.js';
 import type { RunFailure } from '../runs/run-record.js';
 import { ExecError } from '../sources/exec/exec-error.js';

@@ -10,88 +10,80 @@ export {
   type BridgeOptions,
   type BridgeStats,
   type BridgeTransport,
-  type ConnectedExtension,
-  connectExtension,
   createBridge,
+} from './bridge/bridge.js';
+export { type ConnectedExtension, connectExtension } from './bridge/connect-extension.js';
+export {
   createExtensionApi,
   type ExecCallOptions,
   type ExecCallResult,
   type ExtensionApi,
-  HostcallStream,
   type HttpCallOptions,
   type HttpCallResult,
-} from './bridge/index.js';
+} from './bridge/extension-api.js';
+export { HostcallStream } from './bridge/hostcall-stream.js';
+export { createHost } from './host/create-host.js';
+export type {
+  CancelReason,
+  Host,
+  HostConnection,
+  HostcallContext,
+  HostcallHandler,
+  HostDelivery,
+  HostLogger,
+  HostOptions,
+  HostStream,
+  StreamProducer,
+} from './host/host.js';
+export { bridgeCodec } from './protocol/bridge-codec.js';
+export type { DecodeResult, OutcomeCodec } from './protocol/define-codec.js';
 export {
-  type CancelReason,
-  createHost,
-  type Host,
-  type HostConnection,
-  type HostcallContext,
-  type HostcallHandler,
-  type HostDelivery,
-  type HostLogger,
-  type HostOptions,
-  type HostStream,
-  type StreamProducer,
-} from './host/index.js';
-export {
-  bridgeCodec,
   createFrameDecoder,
   type DecodeFramesConfig,
-  type DecodeResult,
   decodeFrames,
-  encodeFrame,
   type FrameDecoder,
   type FrameDecoderConfig,
-  type HostcallFailure,
-  type HostcallFrame,
-  type HostcallKind,
-  type HostcallOutcome,
-  type HostcallPayload,
-  type HostcallRequest,
-  type HostcallStreamChunk,
-  type HostcallSuccess,
-  type JsonValue,
-  type OutcomeCodec,
-  serdeCodec,
-} from './protocol/index.js';
+} from './protocol/frame-decoder.js';
+export { encodeFrame, type HostcallFrame } from './protocol/hostcall-frame.js';
+export type {
+  HostcallFailure,
+  HostcallOutcome,
+  HostcallStreamChunk,
+  HostcallSuccess,
+} from './protocol/hostcall-outcome.js';
+export type { HostcallKind, HostcallPayload, HostcallRequest } from './protocol/hostcall-request.js';
+export type { JsonValue } from './protocol/json-value.js';
+export { serdeCodec } from './protocol/serde-codec.js';
 export {
   createMacrotaskScheduler,
   type Macrotask,
   type MacrotaskScheduler,
   type MacrotaskSchedulerOptions,
-} from './scheduler/index.js';
+} from './scheduler/macrotask-scheduler.js';
 export {
   createSupervisor,
-  type InProcessRunner,
-  type MalformedLine,
-  type RunnerChannel,
-  type RunnerExitInfo,
-  type RunnerHandle,
-  type RunnerMessage,
-  type RunnerToolCall,
-  type RunnerWaitOptions,
   type SpawnRunnerOptions,
   type Supervisor,
   type SupervisorOptions,
-} from './supervisor/index.js';
+} from './supervisor/create-supervisor.js';
+export type {
+  InProcessRunner,
+  MalformedLine,
+  RunnerChannel,
+  RunnerExitInfo,
+  RunnerHandle,
+  RunnerToolCall,
+  RunnerWaitOptions,
+} from './supervisor/runner.js';
+export type { RunnerMessage } from './supervisor/runner-line.js';
+export { type DispatchToolCallOptions, dispatchToolCall } from './tools/dispatch-tool-call.js';
+export { createExecTool } from './tools/exec-tool.js';
+export { type ExecToolArgs, type ExecToolConfig, execToolArgsSchema } from './tools/exec-tool-args.js';
 export {
-  createExecTool,
-  createToolRegistry,
-  type DispatchToolCallOptions,
-  dispatchToolCall,
-  type ExecToolArgs,
-  type ExecToolConfig,
   type ExecToolResult,
   type ExecToolUsage,
   type ExecToolWireResult,
-  execToolArgsSchema,
   execToolResultSchema,
-  registerBuiltinTools,
-  type ToolCallMessage,
-  type ToolChunk,
-  type ToolContext,
-  type ToolDefinition,
-  type ToolRegistry,
-  type ToolResult,
-} from './tools/index.js';
+} from './tools/exec-tool-result.js';
+export type { ToolCallMessage, ToolChunk, ToolContext, ToolDefinition, ToolResult } from './tools/tool.js';
+export { createToolRegistry, registerBuiltinTools, type ToolRegistry } from './tools/tool-registry.js';

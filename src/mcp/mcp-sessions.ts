@@ -1,4 +1,5 @@
 import type { SchedulerLike, Subscription } from 'rxjs';
+import { watchRunEnd } from '../runs/follow-run.js';
 import type { RunStore, RunWriter } from '../runs/run-store.js';
 
 /** The run that stands for MCP session `sessionId` in the store. */
@@ -100,13 +101,7 @@ export class McpSessions {
         this.#watchers.delete(sessionId);
         for (const end of [...ends]) end();
       };
-      const subscription = this.#store.read(sessionRun(sessionId)).subscribe({
-        next: (record) => {
-          if (record.type !== 'events' || record.events.some((event) => event.isFinal)) fire();
-        },
-        error: fire,
-        complete: fire,
-      });
+      const subscription = watchRunEnd(this.#store, sessionRun(sessionId), fire);
       watcher = { subscription, ends };
       if (!subscription.closed) this.#watchers.set(sessionId, watcher);
     }

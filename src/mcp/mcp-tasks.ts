@@ -4,8 +4,9 @@ import type {
   TaskStore,
 } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import type { CallToolResult, Result, Task } from '@modelcontextprotocol/sdk/types.js';
-import { asyncScheduler, filter, firstValueFrom, type SchedulerLike, take, timeout } from 'rxjs';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { isRunStoreError } from '../core/errors/run-store-error.js';
+import { watchRunEnd } from '../runs/follow-run.js';
 import type { LastRecord, RunStore, RunWriter } from '../runs/run-store.js';
 import { invalidParamsError } from './invalid-params-error.js';
 import type { McpSessions } from './mcp-sessions.js';
@@ -240,14 +241,11 @@ export class McpTasks {
 
   /** Asks the task's owner to cancel it, and waits (a while) for its end to be stored. */
   async #cancel(runId: string, reason: string): Promise<void> {
-    const ended = firstValueFrom(
-      this.#store.read(runId).pipe(
-        filter((record) => record.type !== 'events' || record.events.some((event) => event.isFinal)),
-        take(1),
-        timeout({ first: CANCEL_WAIT_MS, scheduler: this.#scheduler }),
-      ),
-      { defaultValue: undefined },
-    ).catch(() => undefined);
+    const ended = new Promise<void>((resolve) => {
+      const watching = watchRunEnd(this.#store, runId, resolve);
+      watching.add(resolve); // ended, or given up after CANCEL_WAIT_MS
+      watching.add(this.#scheduler.schedule(() => watching.unsubscribe(), CANCEL_WAIT_MS));
+    });
     await this.#store.cancel(runId, reason, { by: 'tasks/cancel' });
     await ended;
   }

@@ -3,8 +3,7 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.
 import { Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
 import { Valve } from '../core/demand.js';
-import { subscribeWithDemand } from '../core/subscriber-chain.js';
-import type { RunRecord } from '../runs/run-record.js';
+import { followRun } from '../runs/follow-run.js';
 import type { RunStore } from '../runs/run-store.js';
 import { nodeResponseSink } from '../runs/sse/node-response-sink.js';
 import { formatEventId } from './mcp-event-id.js';
@@ -43,7 +42,7 @@ export function resumeMcpStream(
   const sink = nodeResponseSink(res);
   const valve = new Valve();
   const removeReader = where.readers?.add(valve);
-  let subscription: Subscription | undefined;
+  const subscription = new Subscription();
   let done = false;
   const finish = (last?: JSONRPCMessage) => {
     if (done) return;
@@ -52,7 +51,7 @@ export function resumeMcpStream(
     if (last !== undefined) sink.write(frame(undefined, last));
     sink.end();
     clearInterval(keepAlive);
-    subscription?.unsubscribe();
+    subscription.unsubscribe();
   };
   const keepAlive = setInterval(() => sink.write(': keepalive\n\n'), KEEP_ALIVE_MS);
   const fail = (message: string) =>
@@ -66,40 +65,87 @@ export function resumeMcpStream(
     done = true;
     removeReader?.();
     clearInterval(keepAlive);
-    subscription?.unsubscribe();
+    subscription.unsubscribe();
   });
-  const onRecord = (record: RunRecord) => {
-    if (done) return;
-    if (record.type === 'gap') {
-      return fail(
-        `Events ${record.from}..${record.to} of this call are no longer kept (the store's retention)`,
-      );
-    }
-    if (record.type === 'failure') return fail(`The call's stream failed: ${record.failure.message}`);
-    for (const event of record.events) {
-      if (
-        event.kind === 'message' &&
-        !sink.write(frame(formatEventId(runId, event.sequence), contentOf(event)))
-      ) {
-        valve.pause();
-      }
-      if (event.kind === 'end')
-        return fail(
-          `Request cancelled: ${String((event.metadata as { reason?: unknown } | undefined)?.reason)}`,
-        );
-      if (event.isFinal) return finish();
-    }
-  };
-  subscription = new Subscription();
-  subscribeWithDemand(
-    store.read(runId, { after }),
-    valve,
+  readMcpStream(
+    store,
+    runId,
+    { after, demand: valve },
     {
-      next: onRecord,
-      error: (error: unknown) => fail(`The call's stream cannot be read: ${(error as Error).message}`),
-      complete: () => finish(),
+      message: (eventId, message) => {
+        if (!sink.write(frame(eventId, message))) valve.pause();
+      },
+      end: (failure) => (failure === undefined ? finish() : fail(failure.message)),
     },
     subscription,
+  );
+}
+
+/** What {@link readMcpStream} tells its reader. */
+export interface McpStreamReader {
+  /** The stream's next JSON-RPC message and its event id. */
+  message(eventId: string, message: JSONRPCMessage): void;
+  /**
+   * The stream ended (once): with its response, or — `failure` says why — without it: cancelled,
+   * trimmed by the store's retention (`lost`), failed, or unreadable (`lost` too, with the error).
+   */
+  end(failure: McpStreamFailure | undefined): void;
+}
+
+/** Why an MCP event stream ended without its response ({@link McpStreamReader.end}). */
+export interface McpStreamFailure {
+  readonly message: string;
+  /** Part of the stream cannot be given: trimmed by the store's retention, or the store failed (`error`). */
+  readonly lost: boolean;
+  readonly error?: unknown;
+}
+
+/**
+ * Reads the messages of an MCP event stream kept as run `runId` (see `McpRunWriter`) after
+ * `options.after`, until its response or, with `options.last`, that sequence: the one replay of a
+ * stream, for a reconnect served by `serveMcpHttp` and for the SDK's own transport
+ * (`RunStoreEventStore`). Paced by `options.demand` ({@link followRun}). Internal to `sluice/mcp`.
+ */
+export function readMcpStream(
+  store: RunStore,
+  runId: string,
+  options: { after: number; last?: number; demand?: Valve },
+  reader: McpStreamReader,
+  owner = new Subscription(),
+): Subscription {
+  const { last = Number.POSITIVE_INFINITY } = options;
+  let ended = false;
+  const end = (failure?: McpStreamFailure) => {
+    if (ended) return;
+    ended = true;
+    owner.unsubscribe();
+    reader.end(failure);
+  };
+  return followRun(
+    store,
+    runId,
+    options,
+    {
+      event: (event) => {
+        if (event.sequence > last) return end();
+        if (event.kind === 'message') reader.message(formatEventId(runId, event.sequence), contentOf(event));
+        if (event.kind === 'end') {
+          const reason = String((event.metadata as { reason?: unknown } | undefined)?.reason);
+          return end({ message: `Request cancelled: ${reason}`, lost: false });
+        }
+        if (event.isFinal || event.sequence === last) end();
+      },
+      gap: ({ from, to }) =>
+        end({
+          message: `Events ${from}..${to} of this call are no longer kept (the store's retention)`,
+          lost: true,
+        }),
+      failure: (failure) => end({ message: `The call's stream failed: ${failure.message}`, lost: false }),
+      error: (error) =>
+        end({ message: `The call's stream cannot be read: ${(error as Error).message}`, lost: true, error }),
+      complete: () => end(),
+    },
+    owner,
   );
 }
 

@@ -1,11 +1,11 @@
 import type { EventId, EventStore, StreamId } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { Subscription } from 'rxjs';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import type { RunStore } from '../runs/run-store.js';
-import { formatEventId, parseEventId } from './mcp-event-id.js';
+import { parseEventId } from './mcp-event-id.js';
 import { McpRunWriter } from './mcp-run-writer.js';
+import { readMcpStream } from './resume-mcp-stream.js';
 
 /** Options of {@link RunStoreEventStore}. */
 export interface RunStoreEventStoreOptions {
@@ -87,31 +87,19 @@ export class RunStoreEventStore implements EventStore {
     if (last <= parsed.sequence) return streamId;
     const sends: Promise<void>[] = [];
     await new Promise<void>((resolve, reject) => {
-      let finished = false;
-      let subscription: Subscription | undefined;
-      const finish = (error?: Error) => {
-        finished = true;
-        subscription?.unsubscribe();
-        if (error === undefined) resolve();
-        else reject(error);
-      };
-      subscription = this.#store.read(parsed.runId, { after: parsed.sequence }).subscribe({
-        next: (record) => {
-          if (finished) return;
-          if (record.type === 'gap') return finish(new Error(`Events ${record.from}..${record.to} are lost`));
-          if (record.type !== 'events') return;
-          for (const event of record.events) {
-            if (event.sequence > last) return finish();
-            if (event.kind === 'message') {
-              sends.push(send(formatEventId(parsed.runId, event.sequence), event.content as JSONRPCMessage));
-            }
-            if (event.sequence === last) return finish();
-          }
+      readMcpStream(
+        this.#store,
+        parsed.runId,
+        { after: parsed.sequence, last },
+        {
+          message: (eventId, message) => sends.push(send(eventId, message)),
+          // A stream that ended without its response (cancelled, failed) was replayed whole all the same.
+          end: (failure) => {
+            if (failure?.lost !== true) resolve();
+            else reject(failure.error instanceof Error ? failure.error : new Error(failure.message));
+          },
         },
-        error: (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))),
-        complete: () => finish(),
-      });
-      if (finished) subscription.unsubscribe();
+      );
     });
     await Promise.all(sends);
     return streamId;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Demand } from '../core/demand.js';
 import { isRunStoreError } from '../core/errors/run-store-error.js';
 import type { RunStore } from '../runs/run-store.js';
 import type { McpSdk } from './load-mcp-sdk.js';
@@ -9,7 +10,6 @@ import { McpRunWriter } from './mcp-run-writer.js';
 import type { McpServerScope } from './mcp-server-factory.js';
 import type { McpSessions } from './mcp-sessions.js';
 import type { McpTasks } from './mcp-tasks.js';
-import { responseDemand } from './response-demand.js';
 import { StreamReaders } from './stream-readers.js';
 
 /** What {@link serveMcpPost} needs from the server it belongs to. */
@@ -165,5 +165,32 @@ function paceSends(transport: Transport, readers: StreamReaders, onResponse: () 
     if (!('id' in message)) await readers.whenReady();
     await send(message, options);
     if ('id' in message && ('result' in message || 'error' in message)) onResponse();
+  };
+}
+
+/**
+ * A `ServerResponse` that someone else writes (the SDK's transport, through `@hono/node-server`,
+ * which stops reading the transport's stream when `res.write` answers `false`) as a {@link Demand}:
+ * paused while `res.writableNeedDrain`, resumed on `'drain'` and for good on `'close'`.
+ *
+ * @example
+ * ```ts
+ * const remove = readers.add(responseDemand(res));
+ * ```
+ */
+export function responseDemand(res: ServerResponse): Demand {
+  return {
+    get paused() {
+      return res.writableNeedDrain && !res.destroyed && !res.writableFinished;
+    },
+    onChange(listener) {
+      const resumed = () => listener(false);
+      res.on('drain', resumed);
+      res.on('close', resumed);
+      return () => {
+        res.off('drain', resumed);
+        res.off('close', resumed);
+      };
+    },
   };
 }

@@ -34,6 +34,10 @@ export interface ToAsciicastConfig {
  *   terminal runs are marked, so a run read back from a store records at its size) sizes the
  *   header when it is the first, and writes a resize line, `[time, "r", "100x30"]`, after that.
  *
+ * Times are the events' own when they carry one (`metadata.at`, in ms of the Unix epoch, as the
+ * CLI stamps its terminal runs' output, so a run read back from a store records as it ran; an event
+ * without one, after one that had it, takes the last), else `scheduler.now()` when each comes.
+ *
  * Other events (the final `exit`) write no line. A source that ends with no event at all still
  * gives the header, so the file is valid. Errors pass through after the lines before them. Demand
  * passes through.
@@ -63,10 +67,14 @@ export function toAsciicast(config: ToAsciicastConfig = {}): OperatorFunction<Ch
   const scheduler = readOption(config, 'scheduler', isSchedulerLike, 'a SchedulerLike', asyncScheduler);
   return operate((source, subscriber) => {
     let start: number | undefined;
+    /** The time the last event said it was read at (`metadata.at`), once one did. */
+    let stamped: number | undefined;
     const decoder = new TextDecoder();
     /** Writes the header the first time (sized by `event`'s mark, if any), and gives the time since then in seconds. */
     const elapsed = (event?: ChunkEvent<unknown>): number => {
-      const now = scheduler.now();
+      const at = event?.metadata?.at;
+      if (typeof at === 'number' && Number.isFinite(at)) stamped = at;
+      const now = stamped ?? scheduler.now();
       if (start === undefined) {
         start = now;
         const size = terminalMark(event) ?? { columns, rows };

@@ -7,7 +7,7 @@ import { optionError } from '../core/option-error.js';
 import { readBoolean } from '../core/read-boolean.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { readAfter } from '../runs/read-after.js';
+import { readAfter } from '../runs/follow-run.js';
 import { toRunFailure } from '../runs/run-failure.js';
 import type { RunFailure, RunRecord } from '../runs/run-record.js';
 import type {

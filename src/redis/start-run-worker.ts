@@ -1,7 +1,9 @@
 import type { Observable, SchedulerLike, Subscription } from 'rxjs';
+import { z } from 'zod';
 import type { ChunkEvent } from '../core/chunk.js';
 import { deferred } from '../core/deferred.js';
 import { OwnerLostError } from '../core/errors/owner-lost-error.js';
+import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
@@ -13,7 +15,6 @@ import { evalScript } from './eval-script.js';
 import type { RedisClient } from './redis-client.js';
 import type { RedisRunStore } from './redis-run-store.js';
 import type { RunJob } from './run-job.js';
-import { runJobSchema } from './run-job-schema.js';
 import { runKeys } from './run-keys.js';
 import { OWNER_LOST } from './run-scripts.js';
 import { queueKey } from './submit-run.js';
@@ -347,3 +348,20 @@ function withRetention(store: RedisRunStore, job: RunJob): RunStore {
     close: () => store.close(),
   };
 }
+
+/** The shape of a {@link RunJob} as it arrives from Redis (checked: it comes from outside). Internal. */
+const runJobSchema = z.object({
+  runId: z.string().regex(/^[A-Za-z0-9._:-]{1,200}$/),
+  file: z.string().min(1),
+  args: z.array(z.string()),
+  cwd: z.string().optional(),
+  timeoutMs: z.number().int().nonnegative().max(MAX_DELAY_MS).optional(),
+  maxEvents: z.number().int().positive().optional(),
+  maxBytes: z.number().int().positive().optional(),
+  retainMs: z.number().int().positive().optional(),
+  // The submitter's trace, best effort: a value that is not a string of at most 512 characters is
+  // dropped (the job runs, outside that trace); a traceparent that does not parse is ignored where
+  // it is used.
+  traceparent: z.string().max(512).optional().catch(undefined),
+  tracestate: z.string().max(512).optional().catch(undefined),
+});

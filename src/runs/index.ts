@@ -1,4 +1,4 @@
-export * from './from-run-store.js';
+export { fromRunStore } from './follow-run.js';
 export * from './memory-run-store.js';
 export * from './run-failure.js';
 export * from './run-record.js';

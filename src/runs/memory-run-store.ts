@@ -7,7 +7,7 @@ import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { demandOf } from '../core/subscriber-chain.js';
-import { readAfter } from './read-after.js';
+import { readAfter } from './follow-run.js';
 import type { RunRecord } from './run-record.js';
 import type {
   CancelDetails,

@@ -1,6 +1,6 @@
 import type { HostcallOutcome } from '../kernel/protocol/hostcall-outcome.js';
 import type { JsonValue } from '../kernel/protocol/json-value.js';
-import type { Macrotask } from '../kernel/scheduler/macrotask.js';
+import type { Macrotask } from '../kernel/scheduler/macrotask-scheduler.js';
 
 /**
  * One delivered macrotask as a row of the tables of docs/protocol.md: `seq` and `callId`, then either the

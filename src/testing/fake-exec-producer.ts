@@ -1,8 +1,6 @@
 import { map } from 'rxjs';
-import { execEventToChunk } from '../kernel/host/exec-event-to-chunk.js';
-import type { ExecPayload } from '../kernel/host/exec-payload.js';
-import { execPayloadOptions } from '../kernel/host/exec-payload-options.js';
-import type { StreamProducer } from '../kernel/host/stream-producer.js';
+import { type ExecPayload, execEventToChunk, execPayloadOptions } from '../kernel/host/exec-hostcall.js';
+import type { StreamProducer } from '../kernel/host/host.js';
 import { exec } from '../sources/exec.js';
 import type { FakeExec } from './fake-exec.js';
 

@@ -3,9 +3,8 @@ import { isSchedulerLike } from '../core/is-scheduler-like.js';
 import { optionError } from '../core/option-error.js';
 import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import type { HostcallHandler } from '../kernel/host/hostcall-handler.js';
-import type { StreamProducer } from '../kernel/host/stream-producer.js';
-import type { HostcallKind } from '../kernel/protocol/hostcall-kind.js';
+import type { HostcallHandler, StreamProducer } from '../kernel/host/host.js';
+import type { HostcallKind } from '../kernel/protocol/hostcall-request.js';
 import type { FakeExec } from './fake-exec.js';
 import type { FakeProcessScript } from './fake-process-script.js';
 

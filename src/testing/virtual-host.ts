@@ -1,11 +1,10 @@
 import { type SchedulerLike, VirtualTimeScheduler } from 'rxjs';
 import { optionError } from '../core/option-error.js';
+import { createBridge } from '../kernel/bridge/bridge.js';
 import type { ConnectedExtension } from '../kernel/bridge/connect-extension.js';
-import { createBridge } from '../kernel/bridge/create-bridge.js';
 import { createExtensionApi } from '../kernel/bridge/extension-api.js';
 import { createHost } from '../kernel/host/create-host.js';
-import type { Host } from '../kernel/host/host.js';
-import type { StreamProducer } from '../kernel/host/stream-producer.js';
+import type { Host, StreamProducer } from '../kernel/host/host.js';
 import type { HostcallOutcome } from '../kernel/protocol/hostcall-outcome.js';
 import {
   createMacrotaskScheduler,

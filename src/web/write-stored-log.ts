@@ -1,8 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { Subscription } from 'rxjs';
 import { Valve } from '../core/demand.js';
-import { subscribeWithDemand } from '../core/subscriber-chain.js';
-import type { RunRecord } from '../runs/run-record.js';
+import { followRun } from '../runs/follow-run.js';
 import type { RunStore } from '../runs/run-store.js';
 
 /**
@@ -16,23 +15,6 @@ import type { RunStore } from '../runs/run-store.js';
 export function writeStoredLog(store: RunStore, runId: string, last: number, res: ServerResponse): void {
   const valve = new Valve();
   const subscription = new Subscription();
-  const observer = {
-    next: (record: RunRecord) => {
-      if (record.type === 'gap') {
-        const count = record.to - record.from + 1;
-        write(`[sluice: ${count} earlier events are no longer retained by the run store]\n`);
-      } else if (record.type === 'events') {
-        for (const event of record.events) {
-          if (event.sequence > last) return done();
-          const content: unknown = event.content;
-          if (event.kind !== 'stdout' && event.kind !== 'stderr') continue;
-          if (typeof content === 'string' || content instanceof Uint8Array) write(content);
-        }
-      }
-    },
-    error: () => res.destroy(),
-    complete: () => done(),
-  };
   const write = (content: string | Uint8Array) => {
     if (!res.write(content)) valve.pause();
   };
@@ -43,5 +25,27 @@ export function writeStoredLog(store: RunStore, runId: string, last: number, res
   res.on('drain', () => valve.resume());
   res.once('close', () => subscription.unsubscribe());
   if (last < 0) done();
-  else subscribeWithDemand(store.read(runId), valve, observer, subscription);
+  else
+    followRun(
+      store,
+      runId,
+      { demand: valve },
+      {
+        event: (event) => {
+          if (event.sequence > last) {
+            done();
+            return;
+          }
+          const content: unknown = event.content;
+          if (event.kind !== 'stdout' && event.kind !== 'stderr') return;
+          if (typeof content === 'string' || content instanceof Uint8Array) write(content);
+        },
+        gap: ({ from, to }) =>
+          write(`[sluice: ${to - from + 1} earlier events are no longer retained by the run store]\n`),
+        failure: () => {},
+        error: () => res.destroy(),
+        complete: done,
+      },
+      subscription,
+    );
 }

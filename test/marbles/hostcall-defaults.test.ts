@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_DELAY_MS } from '../../src/core/max-delay-ms.js';
 import { connectExtension } from '../../src/kernel/bridge/connect-extension.js';
 import { createHost } from '../../src/kernel/host/create-host.js';
-import { overflowLimit } from '../../src/kernel/host/overflow-limit.js';
+import { overflowLimit } from '../../src/kernel/host/open-host-stream.js';
 import type { HostcallOutcome } from '../../src/kernel/protocol/hostcall-outcome.js';
 import { streamOptionsSchema } from '../../src/kernel/protocol/stream-options.js';
 import { createMacrotaskScheduler } from '../../src/kernel/scheduler/macrotask-scheduler.js';

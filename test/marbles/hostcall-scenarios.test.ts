@@ -7,11 +7,10 @@ import { z } from 'zod';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { subscribeWithDemand } from '../../src/core/subscriber-chain.js';
 import { createHost } from '../../src/kernel/host/create-host.js';
-import type { HostStream } from '../../src/kernel/host/host-stream.js';
+import type { HostStream } from '../../src/kernel/host/host.js';
 import type { HostcallOutcome } from '../../src/kernel/protocol/hostcall-outcome.js';
 import type { JsonValue } from '../../src/kernel/protocol/json-value.js';
-import type { Macrotask } from '../../src/kernel/scheduler/macrotask.js';
-import { createMacrotaskScheduler } from '../../src/kernel/scheduler/macrotask-scheduler.js';
+import { createMacrotaskScheduler, type Macrotask } from '../../src/kernel/scheduler/macrotask-scheduler.js';
 import { type ScriptedStep, scriptedProducer } from '../../src/testing/scripted-producer.js';
 
 const json = z.custom<JsonValue>(() => true);

@@ -76,6 +76,23 @@ describe('toAsciicast', () => {
     });
   });
 
+  it("takes the events' own times (metadata.at) over the clock's, as when a stored run is read back", () => {
+    const scheduler = newTestScheduler();
+    scheduler.run(({ cold, expectObservable }) => {
+      const at = (ms: number) => ({ metadata: { at: 1_700_000_000_000 + ms } });
+      const source = cold('a 9ms b 9ms (x|)', {
+        a: chunk(0, 'one\r\n', false, at(0)),
+        b: chunk(1, 'two\r\n', false, at(1500)),
+        x: EXIT,
+      });
+      expectObservable(source.pipe(toAsciicast({ scheduler }))).toBe('(ha) 6ms b 9ms |', {
+        h: '{"version":2,"width":80,"height":24,"timestamp":1700000000}\n',
+        a: '[0,"o","one\\r\\n"]\n',
+        b: '[1.5,"o","two\\r\\n"]\n',
+      });
+    });
+  });
+
   it('gives the header alone for a source that ends with no event', async () => {
     const lines = await lastValueFrom(of().pipe(toAsciicast({ columns: 10, rows: 5 }), toArray()));
     expect(lines).toHaveLength(1);

@@ -42,6 +42,41 @@ describe.skipIf(redisServerPath === undefined || asciinemaPath === undefined || 
       expect(await asciinemaCat(file)).toBe('hello\nworld\n');
     }, 30_000);
 
+    it('records a terminal run read back after its end at its size and with the times it ran at', async () => {
+      const runId = `cast-tty-${randomUUID()}`;
+      const started = Date.now();
+      const script = 'echo one; sleep 1; echo two';
+      const writer = await startCli([
+        'exec',
+        '--tty',
+        '--redis',
+        redis.url,
+        '--run-id',
+        runId,
+        '--',
+        'sh',
+        '-c',
+        script,
+      ]);
+      expect(writer.exitCode, writer.stderr).toBe(0);
+      const file = join(folder, 'tty.cast');
+      const followed = await startCli(['follow', '--redis', redis.url, runId, '--cast', file]);
+      expect(followed.exitCode, followed.stderr).toBe(0);
+      const [header, ...events] = readFileSync(file, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      // The size the run was marked with (80 × 24: the writer's stdout is no terminal), and when it ran.
+      expect(header).toMatchObject({ version: 2, width: 80, height: 24 });
+      expect(Math.abs(header.timestamp * 1000 - started)).toBeLessThan(10_000);
+      const text = events.map((event: unknown[]) => event[2]).join('');
+      expect(text).toBe('one\r\ntwo\r\n');
+      // `two` came a second after `one` when the run ran, though both were read at once afterwards.
+      const two = events.find((event: unknown[]) => String(event[2]).includes('two')) as [number];
+      expect(two[0]).toBeGreaterThanOrEqual(0.9);
+      expect(await asciinemaCat(file)).toBe('one\ntwo\n');
+    }, 30_000);
+
     it('a --cast path that cannot be written is a usage error (exit 2) naming the flag', async () => {
       const result = await startCli([
         'follow',

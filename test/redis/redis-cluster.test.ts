@@ -5,7 +5,7 @@ import type { ChunkEvent } from '../../src/core/chunk.js';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import { runKeys } from '../../src/redis/run-keys.js';
 import { queueKey } from '../../src/redis/submit-run.js';
-import { fromRunStore } from '../../src/runs/from-run-store.js';
+import { fromRunStore } from '../../src/runs/follow-run.js';
 import { chunk } from '../support/chunk.js';
 import { fixture, pollUntil } from '../support/processes.js';
 import { type RedisCluster, redisCliPath, startRedisCluster } from '../support/redis-cluster.js';

@@ -5,7 +5,7 @@ import { isRunStoreError } from '../../src/core/errors/run-store-error.js';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import { startRunWorker } from '../../src/redis/start-run-worker.js';
 import { submitRun } from '../../src/redis/submit-run.js';
-import { fromRunStore } from '../../src/runs/from-run-store.js';
+import { fromRunStore } from '../../src/runs/follow-run.js';
 import { toRunStore } from '../../src/runs/to-run-store.js';
 import { exec } from '../../src/sources/exec.js';
 import { findChild, fixture, pollUntil, processesNamed, writtenBytes } from '../support/processes.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
 import { isOwnerLostError } from '../../src/core/errors/owner-lost-error.js';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
-import { fromRunStore } from '../../src/runs/from-run-store.js';
+import { fromRunStore } from '../../src/runs/follow-run.js';
 import { runStoreContract } from '../runs/run-store-contract.js';
 import { macrotask } from '../support/macrotask.js';
 import { pollUntil } from '../support/processes.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isOwnerLostError } from '../../src/core/errors/owner-lost-error.js';
 import { runKeys } from '../../src/redis/run-keys.js';
 import { submitRun } from '../../src/redis/submit-run.js';
-import { fromRunStore } from '../../src/runs/from-run-store.js';
+import { fromRunStore } from '../../src/runs/follow-run.js';
 import { fixture, pollUntil } from '../support/processes.js';
 import { redisForSuite, redisServerPath } from '../support/redis-server.js';
 import { processesTagged, startCli } from '../support/sluice-cli.js';

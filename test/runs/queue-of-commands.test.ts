@@ -11,7 +11,7 @@ import { isSluiceError } from '../../src/core/errors/sluice-error.js';
 import { checkSequence } from '../../src/operators/check-sequence.js';
 import { joinRuns } from '../../src/operators/join-runs.js';
 import { sequenced } from '../../src/operators/sequenced.js';
-import { fromRunStore } from '../../src/runs/from-run-store.js';
+import { fromRunStore } from '../../src/runs/follow-run.js';
 import { MemoryRunStore } from '../../src/runs/memory-run-store.js';
 import type { SseMessage } from '../../src/runs/sse/sse-parser.js';
 import { toServerSentEvents } from '../../src/runs/sse/to-server-sent-events.js';

@@ -4,7 +4,7 @@ import type { ChunkEvent } from '../../src/core/chunk.js';
 import { isOwnerLostError } from '../../src/core/errors/owner-lost-error.js';
 import { isRunStoreError } from '../../src/core/errors/run-store-error.js';
 import { isSequenceError } from '../../src/core/errors/sequence-error.js';
-import { fromRunStore } from '../../src/runs/from-run-store.js';
+import { fromRunStore } from '../../src/runs/follow-run.js';
 import type { RunStore } from '../../src/runs/run-store.js';
 import { chunk } from '../support/chunk.js';
 

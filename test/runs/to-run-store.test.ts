@@ -4,7 +4,7 @@ import type { ChunkEvent } from '../../src/core/chunk.js';
 import { type Demand, Valve } from '../../src/core/demand.js';
 import { isSluiceError } from '../../src/core/errors/sluice-error.js';
 import { demandOf } from '../../src/core/subscriber-chain.js';
-import { fromRunStore } from '../../src/runs/from-run-store.js';
+import { fromRunStore } from '../../src/runs/follow-run.js';
 import { MemoryRunStore } from '../../src/runs/memory-run-store.js';
 import type { RunStore, RunWriter } from '../../src/runs/run-store.js';
 import { toRunStore } from '../../src/runs/to-run-store.js';

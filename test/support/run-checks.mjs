@@ -2,13 +2,15 @@
 //
 //   node test/support/run-checks.mjs [step…]   (no step: all of them)
 //
-// Steps: typecheck, lint, build, package (the checks of the package as published, on what `build`
-// wrote, one after another), unit (vitest). The steps that do not depend on each other run side by
-// side — typecheck, lint, and build followed by the package checks — each on its own core where there is one; their
-// output is printed when they end (all of it if they fail). The test suite runs last, alone, on
-// the `dist` that `build` wrote (vitest's global setup does not build it again:
-// test/support/build-dist.ts). The first step that fails stops the run, and its exit code is the
-// run's.
+// Steps: typecheck, lint, build (the package's code), types (its type declarations), package (the
+// checks of the package as published, one after another), unit (vitest). Each step starts as soon
+// as what it needs is done, beside the others: typecheck, lint and build at once; once the code is
+// built, the test suite (on that `dist`: vitest's global setup does not build it again,
+// test/support/build-dist.ts) and, beside it, the types and then the package checks. The test
+// suite prints as it goes; every other step prints a line when it ends (all of its output if it
+// fails). The tools that only compute (tsc for typecheck and types) run at a lower priority, so
+// that the tests' child processes, servers and browsers are not kept waiting by them. A step that
+// fails stops the steps that need it, and its exit code is the run's; the others run to their end.
 import { spawn } from 'node:child_process';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,11 +24,14 @@ const PACKAGE_CHECKS = [
   'node test/package/check-consumer.mjs',
   'node test/package/check-install.mjs',
 ];
-// typecheck, lint, build and unit are package.json's scripts of those names.
+const BUILD = 'tsx test/support/build-dist.ts';
+// typecheck, lint and unit are package.json's scripts of those names; build and types are the two
+// halves of its `build` (tsup with the project's config).
 const STEPS = {
-  typecheck: ['npm run --silent typecheck'],
+  typecheck: ['nice -n 10 npm run --silent typecheck'],
   lint: ['npm run --silent lint'],
-  build: ['npm run --silent build'],
+  build: [`${BUILD} code`],
+  types: [`nice -n 10 ${BUILD} types`],
   package: PACKAGE_CHECKS,
   unit: ['npm run --silent test:unit'],
 };
@@ -50,8 +55,8 @@ function run(command, live) {
 
 /**
  * Runs the commands of one step one after another (the package checks pack, install and run
- * snippets under time limits: side by side with typecheck and lint they would share two cores
- * four ways); throws (with the step's exit code) if one fails.
+ * snippets under time limits: side by side they would share the cores with each other too);
+ * throws (with the step's exit code) if one fails.
  */
 async function step(name, { live = false } = {}) {
   const started = performance.now();
@@ -69,24 +74,23 @@ async function step(name, { live = false } = {}) {
   if (failed) throw Object.assign(new Error(`${name} failed`), { exitCode: failed.code });
 }
 
-/** The steps asked for, in their order: the independent ones side by side, the test suite last. */
+/** The steps asked for, each as soon as the steps it needs are done (see the top of this file). */
 async function main(asked) {
   const wants = (name) => asked.length === 0 || asked.includes(name);
   const unknown = asked.filter((name) => !(name in STEPS));
   if (unknown.length > 0)
     throw Object.assign(new Error(`unknown step: ${unknown.join(', ')}`), { exitCode: 2 });
+  const start = (name, options) => (wants(name) ? step(name, options) : Promise.resolve());
+  const built = start('build');
   const lanes = [
-    wants('typecheck') && step('typecheck'),
-    wants('lint') && step('lint'),
-    (async () => {
-      if (wants('build')) await step('build');
-      if (wants('package')) await step('package');
-    })(),
+    start('typecheck'),
+    start('lint'),
+    built.then(() => start('unit', { live: true })),
+    built.then(() => start('types')).then(() => start('package')),
   ];
   const settled = await Promise.allSettled(lanes);
   const failure = settled.find((result) => result.status === 'rejected');
   if (failure) throw failure.reason;
-  if (wants('unit')) await step('unit', { live: true });
 }
 
 const started = performance.now();

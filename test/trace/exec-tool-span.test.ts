@@ -1,8 +1,7 @@
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { dispatchToolCall } from '../../src/kernel/tools/dispatch-tool-call.js';
-import { registerBuiltinTools } from '../../src/kernel/tools/register-builtin-tools.js';
-import { createToolRegistry } from '../../src/kernel/tools/tool-registry.js';
+import { createToolRegistry, registerBuiltinTools } from '../../src/kernel/tools/tool-registry.js';
 import { named, registerTestTracing } from './trace-sdk.js';
 
 const tracing = registerTestTracing();

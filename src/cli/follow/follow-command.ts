@@ -1,7 +1,6 @@
-import { onChunk } from '../../adapters/on-chunk.js';
 import type { ChunkEvent } from '../../core/chunk.js';
-import { isSluiceError } from '../../core/errors/sluice-error.js';
-import type { RunRecord } from '../../runs/run-record.js';
+import { followRun } from '../../runs/follow-run.js';
+import { toRunFailure } from '../../runs/run-failure.js';
 import type { RunStore } from '../../runs/run-store.js';
 import { CliUsageError, flagError, readIntegerFlag } from '../cli-usage-error.js';
 import { failureExitCode, mirrorExitCode } from '../exit-code.js';
@@ -85,7 +84,7 @@ export const followCommand: Subcommand = {
   },
 };
 
-async function follow(
+function follow(
   store: RunStore,
   runId: string,
   after: number,
@@ -93,34 +92,40 @@ async function follow(
   signal: AbortSignal | undefined,
 ): Promise<number> {
   let ended = false;
-  try {
-    await onChunk(
-      store.read(runId, { after }),
-      async (record: RunRecord) => {
-        if (record.type === 'gap') return view.gap(record.from, record.to);
-        if (record.type === 'failure') {
-          ended = true;
-          return view.failure(record.failure);
-        }
-        for (const event of record.events) {
+  return new Promise((resolve) => {
+    const subscription = followRun(
+      store,
+      runId,
+      { after },
+      {
+        event: (event) => {
           if (event.isFinal) ended = true;
-          await view.event(event);
-        }
-        return undefined;
+          return view.event(event);
+        },
+        gap: ({ from, to }) => view.gap(from, to),
+        failure: (failure) => {
+          ended = true;
+          return view.failure(failure);
+        },
+        error: (error) => {
+          signal?.removeEventListener('abort', abort);
+          if (signal?.aborted) return resolve(130);
+          void Promise.resolve(view.failure(toRunFailure(error))).then(() => resolve(view.code));
+        },
+        // A read that ends without the run's end: it began past the final event (`--after`).
+        complete: () => {
+          signal?.removeEventListener('abort', abort);
+          resolve(ended || after >= 0 ? view.code : 1);
+        },
       },
-      { bufferSize: 4, ...(signal === undefined ? {} : { signal }) },
     );
-    // A read that ends without the run's end: it began past the final event (`--after`).
-    return ended || after >= 0 ? view.code : 1;
-  } catch (error) {
-    if (signal?.aborted) return 130;
-    await view.failure({
-      code: isSluiceError(error) ? error.code : 'STREAM_FAILED',
-      name: error instanceof Error ? error.name : 'Error',
-      message: error instanceof Error ? error.message : String(error),
-    });
-    return view.code;
-  }
+    const abort = () => {
+      subscription.unsubscribe();
+      resolve(130);
+    };
+    if (signal?.aborted) abort();
+    else signal?.addEventListener('abort', abort, { once: true });
+  });
 }
 
 /** `follow`'s text view: the lines to stdout and stderr, what is not a line said on stderr. */

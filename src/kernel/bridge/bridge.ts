@@ -1,8 +1,14 @@
-import type { HostcallKind } from '../protocol/hostcall-kind.js';
-import type { HostcallPayload } from '../protocol/hostcall-request.js';
+import { SluiceError } from '../../core/errors/sluice-error.js';
+import { LastHitMap } from '../../core/last-hit-map.js';
+import { optionError } from '../../core/option-error.js';
+import { readFunction } from '../../core/read-function.js';
+import type { HostDelivery } from '../host/host.js';
+import { type HostcallOutcome, streamChunk, success } from '../protocol/hostcall-outcome.js';
+import type { HostcallKind, HostcallPayload, HostcallRequest } from '../protocol/hostcall-request.js';
 import type { JsonValue } from '../protocol/json-value.js';
-import type { BridgeStats } from './bridge-stats.js';
-import type { HostcallStream } from './hostcall-stream.js';
+import { fromWireNames, toWireNames } from '../protocol/wire-names.js';
+import { checkHostOutcome, decodeOutcome, isScalarChunk } from './decode-outcome.js';
+import { HostcallStream, type HostcallStreamLink } from './hostcall-stream.js';
 
 /** The extension side of the hostcall protocol (see {@link createBridge}). */
 export interface Bridge {
@@ -18,3 +24,235 @@ export interface Bridge {
   /** The call ids still waiting for an outcome. */
   pending(): readonly string[];
 }
+
+/** Options of {@link createBridge}. */
+export interface BridgeOptions extends BridgeTransport {
+  /** Makes call ids. Default: `hc-1`, `hc-2`, … per bridge. */
+  readonly callIds?: () => string;
+}
+
+/** What the bridge has seen, for monitoring and tests. */
+export interface BridgeStats {
+  /** Outcomes for a call that is unknown or already complete (dropped). */
+  readonly ignored: number;
+  /** Outcomes that could not be decoded (`INVALID_FRAME`). */
+  readonly invalid: number;
+}
+
+/** How a bridge reaches its host (in-process: a `HostConnection` from `host.connect`, or its methods). */
+export interface BridgeTransport {
+  /** Hands a request to the host. */
+  send(request: HostcallRequest): void;
+  /** Asks for `count` more chunks of a stream. */
+  pull(callId: string, count: number): void;
+  /** Cancels a stream on the host. */
+  cancelStream(callId: string): void;
+}
+
+type Pending =
+  | {
+      readonly type: 'call';
+      readonly resolve: (value: JsonValue) => void;
+      readonly reject: (error: unknown) => void;
+    }
+  | { readonly type: 'stream'; readonly stream: HostcallStream };
+
+/**
+ * Creates the extension side of the hostcall protocol (docs/protocol.md): it sends hostcalls and turns the outcomes the host
+ * delivers (`completeHostcall(callId, outcome)`, in `seq` order) into settled promises and
+ * {@link HostcallStream}s.
+ *
+ * - A non-stream outcome resolves (`Success`) or rejects (`Error` → a `SluiceError` with its
+ *   `code`) the pending call.
+ * - A stream outcome goes to the call's `HostcallStream` (sequence-checked there); after its
+ *   final chunk or error the call is forgotten.
+ * - An outcome for an unknown or completed call is ignored and counted (`stats.ignored`); one
+ *   that does not decode is counted (`stats.invalid`) and fails its call with `INVALID_FRAME`.
+ * - Names: a payload is written, and a result or chunk that is an object is read, through the
+ *   one table of docs/protocol.md, "Names on the wire" (`bufferSize` ⇄ `buffer_size`,
+ *   `exitCode` ⇄ `exit_code`, …): TypeScript's names on this side, the wire's on the other.
+ *
+ * @example
+ * ```ts
+ * let bridge: Bridge;
+ * const connection = host.connect('ext-a', (task) => bridge.completeHostcall(task.callId, task.outcome));
+ * bridge = createBridge(connection);
+ * const value = await bridge.call('tool', { name: 'read' });
+ * ```
+ */
+export function createBridge(options: BridgeOptions): Bridge {
+  const callIds = readCallIds(options);
+  const calls = new LastHitMap<string, Pending>();
+  let ignored = 0;
+  let invalid = 0;
+
+  const transport = options as BridgeTransport;
+
+  /** Hands an outcome to its call; `decode` reads it (a throw fails the call with INVALID_FRAME). */
+  const complete = <R>(callId: string, raw: R, decode: (raw: R) => HostcallOutcome): void => {
+    const pending = calls.get(callId);
+    if (pending === undefined) {
+      ignored += 1;
+      return;
+    }
+    let outcome: HostcallOutcome;
+    try {
+      outcome = decode(raw);
+    } catch (error) {
+      invalid += 1;
+      const reason = error instanceof Error ? error.message : String(error);
+      outcome = { type: 'error', code: 'INVALID_FRAME', message: reason };
+      if (pending.type === 'stream') transport.cancelStream(callId);
+    }
+    outcome = inTypeScriptNames(outcome);
+    if (pending.type === 'stream') {
+      pending.stream.deliver(outcome);
+      return;
+    }
+    calls.delete(callId);
+    settleCall(pending, callId, outcome);
+  };
+
+  const bridge: Bridge = {
+    stats: {
+      get ignored() {
+        return ignored;
+      },
+      get invalid() {
+        return invalid;
+      },
+    },
+    completeHostcall: (callId, raw) => complete(callId, raw, decodeOutcome),
+    call(kind, payload) {
+      const callId = callIds();
+      return new Promise<JsonValue>((resolve, reject) => {
+        calls.set(callId, { type: 'call', resolve, reject });
+        transport.send({ callId, kind, payload: toWireNames(payload) });
+      });
+    },
+    stream(kind, fields) {
+      const callId = callIds();
+      const payload = toWireNames(fields);
+      const prefetch =
+        typeof payload.buffer_size === 'number' && payload.buffer_size > 0 ? payload.buffer_size : 16;
+      const stream = new HostcallStream(callId, new StreamLink(callId, prefetch, transport, calls));
+      calls.set(callId, { type: 'stream', stream });
+      transport.send({ callId, kind, payload: { ...payload, stream: true } });
+      return stream;
+    },
+    cancelStream(callId) {
+      if (calls.get(callId)?.type === 'stream') transport.cancelStream(callId);
+    },
+    pending: () => [...calls.keys()],
+  };
+  inProcessDelivery.set(
+    bridge,
+    inProcessEntry(calls, (callId, outcome) => complete(callId, outcome, checkHostOutcome)),
+  );
+  return bridge;
+}
+
+/**
+ * The bridge's in-process entry (see {@link inProcessDelivery}). Most of a streaming call's
+ * outcomes are a chunk around a scalar (a line): it needs no decode and no renaming, so it goes
+ * straight to its stream, which checks its sequence — what `complete` does with it, minus the steps
+ * that would change nothing (docs/performance.md, "`--json` without a queue of its own"). Anything
+ * else goes to `complete`.
+ */
+function inProcessEntry(
+  calls: ReadonlyMap<string, Pending>,
+  complete: (callId: string, outcome: HostcallOutcome) => void,
+): HostDelivery {
+  return ({ callId, outcome }) => {
+    const pending = isScalarChunk(outcome) ? calls.get(callId) : undefined;
+    if (pending !== undefined && pending.type === 'stream') pending.stream.deliver(outcome);
+    else complete(callId, outcome);
+  };
+}
+
+/**
+ * A stream's way back to its bridge: methods, not closures made per stream, so that the stream's
+ * call sites see one function for every stream and V8's optimized code holds for the next one
+ * (docs/performance.md, "One call target per call site").
+ */
+class StreamLink implements HostcallStreamLink {
+  readonly prefetch: number;
+  readonly #callId: string;
+  readonly #transport: BridgeTransport;
+  readonly #calls: Map<string, Pending>;
+
+  constructor(callId: string, prefetch: number, transport: BridgeTransport, calls: Map<string, Pending>) {
+    this.prefetch = prefetch;
+    this.#callId = callId;
+    this.#transport = transport;
+    this.#calls = calls;
+  }
+
+  pull(count: number): void {
+    this.#transport.pull(this.#callId, count);
+  }
+
+  cancel(): void {
+    this.#transport.cancelStream(this.#callId);
+  }
+
+  settled(): void {
+    if (this.#calls.get(this.#callId)?.type === 'stream') this.#calls.delete(this.#callId);
+  }
+}
+
+/** Checks the transport's three methods (it may carry more: it is not an options bag); returns the call id source. */
+function readCallIds(options: BridgeOptions): () => string {
+  for (const name of ['send', 'pull', 'cancelStream'] as const) {
+    if (typeof readFunction(options, name, undefined) !== 'function') {
+      throw optionError(name, 'a function', undefined);
+    }
+  }
+  let counter = 0;
+  return readFunction<() => string>(options, 'callIds', () => {
+    counter += 1;
+    return `hc-${counter}`;
+  });
+}
+
+/**
+ * An outcome's value or chunk in TypeScript's names (docs/protocol.md, "Names on the wire"). The
+ * renamed outcome is built anew rather than spread and overwritten: an overwrite makes V8 treat the
+ * field as changing in every outcome of that shape, and throws away the optimized code of the whole
+ * stream path at its last chunk (docs/performance.md, "Code that survives the end of a stream").
+ */
+function inTypeScriptNames(outcome: HostcallOutcome): HostcallOutcome {
+  if (outcome.type === 'success' && typeof outcome.value === 'object' && outcome.value !== null) {
+    return success(fromWireNames(outcome.value));
+  }
+  if (outcome.type === 'streamChunk' && typeof outcome.chunk === 'object' && outcome.chunk !== null) {
+    return streamChunk(outcome.sequence, fromWireNames(outcome.chunk), outcome.isFinal);
+  }
+  return outcome;
+}
+
+/** Settles a non-streaming call with its outcome (a stream chunk is a protocol error there). */
+function settleCall(
+  pending: Extract<Pending, { type: 'call' }>,
+  callId: string,
+  outcome: HostcallOutcome,
+): void {
+  if (outcome.type === 'success') pending.resolve(outcome.value);
+  else if (outcome.type === 'error') pending.reject(new SluiceError(outcome.code, outcome.message));
+  else {
+    pending.reject(
+      new SluiceError('INVALID_FRAME', `A stream chunk arrived for the non-streaming call \`${callId}\``),
+    );
+  }
+}
+
+/**
+ * The in-process entry of each bridge made by `createBridge`: a host's delivery (a macrotask, as
+ * `host.connect` hands it) for an outcome an in-process host built itself (a typed
+ * `HostcallOutcome`: a stream's chunk around a scalar goes straight to its stream, anything else is
+ * checked with {@link checkHostOutcome} instead of a full decode). Only {@link connectExtension}
+ * uses it, as the delivery it connects; it is not exported from the package, so everything else —
+ * outcomes in the bridge shape, wire frames — still goes through `completeHostcall` and its zod
+ * decode. (Internal to the bridge.)
+ */
+export const inProcessDelivery = new WeakMap<Bridge, HostDelivery>();

@@ -9,7 +9,18 @@ import { RingQueue } from '../../core/queue/ring-queue.js';
 import { demandOf } from '../../core/subscriber-chain.js';
 import { type HostcallOutcome, type HostcallStreamChunk, streamChunk } from '../protocol/hostcall-outcome.js';
 import type { JsonValue } from '../protocol/json-value.js';
-import type { HostcallStreamLink } from './hostcall-stream-link.js';
+
+/** What a {@link HostcallStream} needs from its bridge. */
+export interface HostcallStreamLink {
+  /** Ask the host for `count` more chunks (`Infinity`: flowing). */
+  pull(count: number): void;
+  /** Ask the host to cancel the stream (`cancelStream(callId)`). */
+  cancel(): void;
+  /** The stream will take no more outcomes (final chunk, error, sequence error): forget the call. */
+  settled(): void;
+  /** How many chunks a demand-driven subscriber keeps asked for (the call's `buffer_size`). */
+  readonly prefetch: number;
+}
 
 /** One pending `next()` of the iterator. */
 interface Waiter {
@@ -91,7 +102,6 @@ export class HostcallStream
   readonly #gate = new Valve();
   #consumer: 'iterator' | 'observable' | undefined;
   #sink: Subscriber<ChunkEvent<JsonValue>> | undefined;
-  // Flags are tested with `=== true` (docs/performance.md, "Flags tested against `true`").
   #sinkDemandless = false;
   /** No more outcomes are taken (final chunk, error, sequence error, or released). */
   #settled = false;

@@ -1,5 +1,5 @@
 import { LastHitMap } from '../../core/last-hit-map.js';
-import type { HostStream } from './host-stream.js';
+import type { HostStream } from './host.js';
 
 interface Entry {
   readonly extensionId: string;

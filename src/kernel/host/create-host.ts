@@ -1,22 +1,30 @@
 import { LastHitMap } from '../../core/last-hit-map.js';
 import { optionError } from '../../core/option-error.js';
-import { failure, type HostcallOutcome } from '../protocol/hostcall-outcome.js';
-import type { Macrotask } from '../scheduler/macrotask.js';
-import { createMacrotaskScheduler, type MacrotaskScheduler } from '../scheduler/macrotask-scheduler.js';
+import { readOption } from '../../core/read-option.js';
+import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
+import { failure, type HostcallOutcome, success, toFailure } from '../protocol/hostcall-outcome.js';
+import type { HostcallKind, HostcallRequest } from '../protocol/hostcall-request.js';
+import type { JsonValue } from '../protocol/json-value.js';
+import {
+  createMacrotaskScheduler,
+  type Macrotask,
+  type MacrotaskScheduler,
+} from '../scheduler/macrotask-scheduler.js';
 import { CallRegistry } from './call-registry.js';
-import type { Host } from './host.js';
-import type { HostConnection } from './host-connection.js';
-import type { HostDelivery } from './host-delivery.js';
-import type { HostLogger } from './host-logger.js';
-import type { HostOptions } from './host-options.js';
-import type { HostcallHandler } from './hostcall-handler.js';
+import { execHandler, execProducer } from './exec-hostcall.js';
+import type {
+  Host,
+  HostConnection,
+  HostcallContext,
+  HostcallHandler,
+  HostDelivery,
+  HostLogger,
+  HostOptions,
+  StreamProducer,
+} from './host.js';
+import { httpHandler, httpProducer } from './http-hostcall.js';
 import { openHostStream } from './open-host-stream.js';
-import { readCallId } from './read-call-id.js';
-import { readHostOptions } from './read-host-options.js';
-import { runHandler } from './run-handler.js';
-import type { HostcallContext, StreamProducer } from './stream-producer.js';
-import { toFailure } from './to-failure.js';
-import { type ValidatedHostcall, validateHostcall } from './validate-hostcall.js';
+import { readCallId, type ValidatedHostcall, validateHostcall } from './validate-hostcall.js';
 
 /**
  * Creates the host of the hostcall protocol, streaming included (docs/protocol.md).
@@ -222,4 +230,102 @@ function connectDelivery(
       if (deliveries.get(extensionId) === deliver) deliveries.delete(extensionId);
     },
   };
+}
+
+/** {@link HostOptions} validated, with the defaults filled in (the scheduler stays optional). */
+interface ResolvedHostOptions {
+  readonly scheduler: MacrotaskScheduler<HostcallOutcome> | undefined;
+  readonly logger: HostLogger;
+  readonly producers: Readonly<Record<string, StreamProducer>>;
+  readonly handlers: Map<string, HostcallHandler>;
+}
+
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
+
+/**
+ * Validates the options of {@link createHost} before anything is created; a bad one throws a
+ * `TypeError` naming it ("Expected the `logger` option to be a logger, got `5` (number)").
+ * (Internal to the host.)
+ *
+ * @example
+ * ```ts
+ * const { logger, producers, handlers } = readHostOptions({ logger: console });
+ * ```
+ */
+function readHostOptions(options: HostOptions): ResolvedHostOptions {
+  rejectUnknownOptions(options, ['scheduler', 'logger', 'producers', 'handlers']);
+  const scheduler = readOption(options, 'scheduler', isObject, 'a MacrotaskScheduler', undefined) as
+    | MacrotaskScheduler<HostcallOutcome>
+    | undefined;
+  const logger = readOption(options, 'logger', isObject, 'a logger', console) as HostLogger;
+  const producers: Record<string, StreamProducer> = {
+    ...defaultProducers,
+    ...(readOption(options, 'producers', isObject, 'an object of producers', {}) as object),
+  };
+  for (const [kind, producer] of Object.entries(producers)) {
+    if (typeof producer !== 'function') throw optionError(`producers.${kind}`, 'a function', producer);
+  }
+  const handlers = new Map<string, HostcallHandler>(
+    Object.entries({
+      ...defaultHandlers,
+      ...(readOption(options, 'handlers', isObject, 'an object of handlers', {}) as object),
+    }),
+  );
+  for (const [kind, handler] of handlers) {
+    if (typeof handler !== 'function') throw optionError(`handlers.${kind}`, 'a function', handler);
+  }
+  return { scheduler, logger, producers, handlers };
+}
+
+/**
+ * The non-streaming handlers {@link createHost} starts with: `exec` and `http` run to
+ * completion. Other kinds (`tool`, `session`, `events`, `ui`) are the embedder's to register.
+ */
+const defaultHandlers: Readonly<Partial<Record<HostcallKind, HostcallHandler>>> = {
+  exec: execHandler,
+  http: httpHandler,
+};
+
+/** The producers {@link createHost} uses unless told otherwise: the `exec` and `http` sources. */
+const defaultProducers: Readonly<Partial<Record<'exec' | 'http', StreamProducer>>> = {
+  exec: execProducer,
+  http: httpProducer,
+};
+
+/**
+ * Serves a non-streaming call with its kind's handler and completes it exactly once: a value
+ * (returned or resolved) → `Success(value)`; a throw or rejection → `Error` ({@link toFailure});
+ * no handler → `Error { code: 'UNSUPPORTED' }`. A synchronous answer completes at once, which
+ * keeps virtual-time runs deterministic. (Internal to the host.)
+ *
+ * @example
+ * ```ts
+ * runHandler(handlers.get(request.kind), request, context, (outcome) => enqueue(outcome));
+ * ```
+ */
+export function runHandler(
+  handler: HostcallHandler | undefined,
+  request: HostcallRequest,
+  context: HostcallContext,
+  complete: (outcome: HostcallOutcome) => void,
+): void {
+  if (handler === undefined) {
+    complete(failure('UNSUPPORTED', `No handler for hostcall kind \`${request.kind}\``));
+    return;
+  }
+  let result: ReturnType<HostcallHandler>;
+  try {
+    result = handler(request.payload, context);
+  } catch (error) {
+    complete(toFailure(error));
+    return;
+  }
+  if (typeof (result as { then?: unknown } | null)?.then !== 'function') {
+    complete(success(result as JsonValue));
+    return;
+  }
+  Promise.resolve(result).then(
+    (value) => complete(success(value)),
+    (error: unknown) => complete(toFailure(error)),
+  );
 }

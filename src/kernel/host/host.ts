@@ -1,10 +1,9 @@
-import type { HostcallKind } from '../protocol/hostcall-kind.js';
+import type { Observable, SchedulerLike } from 'rxjs';
+import type { ChunkEvent } from '../../core/chunk.js';
 import type { HostcallOutcome } from '../protocol/hostcall-outcome.js';
-import type { MacrotaskScheduler } from '../scheduler/macrotask-scheduler.js';
-import type { HostConnection } from './host-connection.js';
-import type { HostDelivery } from './host-delivery.js';
-import type { HostStream } from './host-stream.js';
-import type { HostcallHandler } from './hostcall-handler.js';
+import type { HostcallKind } from '../protocol/hostcall-request.js';
+import type { JsonValue } from '../protocol/json-value.js';
+import type { Macrotask, MacrotaskScheduler } from '../scheduler/macrotask-scheduler.js';
 
 /**
  * The host side of the hostcall protocol (docs/protocol.md; see {@link createHost}). A call is identified by
@@ -36,4 +35,126 @@ export interface Host {
   stream(extensionId: string, callId: string): HostStream | undefined;
   /** The active streams, oldest first (only those of `extensionId` when given). */
   activeStreams(extensionId?: string): readonly { readonly extensionId: string; readonly callId: string }[];
+}
+
+/** Options of {@link createHost}. */
+export interface HostOptions {
+  /** The macrotask scheduler completions go through. Default: a real-time one (`createMacrotaskScheduler()`). */
+  readonly scheduler?: MacrotaskScheduler<HostcallOutcome>;
+  /** Where stall warnings and failed deliveries go. Default `console`. */
+  readonly logger?: HostLogger;
+  /** Streaming producers of `exec` / `http` (default: the `exec` and `http` sources). */
+  readonly producers?: Partial<Record<'exec' | 'http', StreamProducer>>;
+  /** Handlers of non-streaming kinds (default: `exec` and `http` run to completion; others unhandled). */
+  readonly handlers?: Partial<Record<HostcallKind, HostcallHandler>>;
+}
+
+/**
+ * One extension's link to the host: what its bridge calls. Every method acts on **this
+ * extension's** calls only: `pull('hc-1')` / `cancelStream('hc-1')` never touch another
+ * extension's `hc-1` (`cancelStream(callId)` as docs/protocol.md has it, scoped by the connection).
+ */
+export interface HostConnection {
+  /** Starts a hostcall of this extension (`host.hostcall(extensionId, request)`). */
+  send(request: unknown): void;
+  /** Asks for `count` more chunks of this extension's stream `callId` (`Infinity`: flowing). */
+  pull(callId: string, count: number): void;
+  /** Cancels this extension's stream `callId`; unknown, finished or another extension's: no-op. */
+  cancelStream(callId: string): void;
+  /** Stops delivering to this extension (later outcomes for it are dropped and counted). */
+  disconnect(): void;
+}
+
+/**
+ * Receives the macrotasks of one extension, in `seq` order. In-process, `connectExtension`
+ * connects its bridge's own entry (which skips the decode of a chunk the host built); a delivery
+ * made by hand calls `bridge.completeHostcall(task.callId, task.outcome)`.
+ * If it throws, the host logs a warning and goes on delivering: one extension's failing callback
+ * never stops the others' deliveries.
+ */
+export type HostDelivery = (task: Macrotask<HostcallOutcome>) => void;
+
+/**
+ * Where the host reports what it cannot report to an extension: a stalled stream ("Stream
+ * stalled: JS consumer did not pull for 30s"), an extension's delivery callback that threw
+ * ("Delivery to extension `ext-a` threw: …", with `{ extensionId, callId, seq, error }`).
+ * Injectable so tests can assert the messages; `console` fits.
+ */
+export interface HostLogger {
+  /** A recoverable problem: the host handled it, but someone should know. */
+  warn(message: string, details?: Readonly<Record<string, unknown>>): void;
+}
+
+/**
+ * Why a stream was cancelled: `cancelStream` (`'cancelled'`), the stall timer (`'stalled'`) or
+ * `unloadExtension` (`'unloaded'`).
+ */
+export type CancelReason = 'cancelled' | 'stalled' | 'unloaded';
+
+/**
+ * Serves a non-streaming hostcall kind (`tool`, `session`, `ui`, … or `exec` / `http` without
+ * `stream: true`). The value it returns (or resolves to) completes the call with `Success(value)`;
+ * what it throws (or rejects with) completes it with `Error { code, message }`, the code taken
+ * from the error's `code` property when it is a string, else `HOSTCALL_FAILED`. A synchronous
+ * return is enqueued at once, which keeps virtual-time scenarios deterministic.
+ */
+export type HostcallHandler = (
+  payload: Readonly<Record<string, unknown>>,
+  context: HostcallContext,
+) => JsonValue | Promise<JsonValue>;
+
+/** What the host tells a producer or a handler about the call it serves. */
+export interface HostcallContext {
+  readonly extensionId: string;
+  readonly callId: string;
+  readonly kind: string;
+  /** The host's clock (timeouts of producers should run on it). */
+  readonly scheduler: SchedulerLike;
+}
+
+/**
+ * Produces the chunks of a streaming hostcall: a cold `Observable` of chunk events built from
+ * the (already validated) payload. The host subscribes with its channel's `Valve` as the
+ * demand (a producer finds it with `demandOf(subscriber)`) and unsubscribes to cancel, so a
+ * producer must stop reading while the demand is paused and free everything (kill the process group, abort the request) on
+ * unsubscribe.
+ *
+ * The host keeps each event's `content` as the wire `chunk` (it must be JSON) and its `isFinal`;
+ * it renumbers the `sequence` itself. An event with `isFinal: true` is the final chunk, sent
+ * when the producer completes (`content: null` makes it the null sentinel); a producer that goes
+ * on after it instead (several runs flattened with `concatMap`) ends the stream with
+ * `Error { code: 'STREAM_SEQUENCE' }`: pipe such runs through `joinRuns()`. Completing without a
+ * final event makes the host send the sentinel; an error becomes an `Error` outcome whose `code`
+ * is the error's `code` (or `HOSTCALL_FAILED`).
+ */
+export type StreamProducer = (
+  payload: Readonly<Record<string, unknown>>,
+  context: HostcallContext,
+) => Observable<ChunkEvent<JsonValue>>;
+
+/**
+ * A live streaming call on the host side: its channel, its producer, its counters (see
+ * {@link openHostStream} for the model).
+ */
+export interface HostStream {
+  readonly extensionId: string;
+  readonly callId: string;
+  /** Chunks produced and not yet moved to the scheduler queue. */
+  readonly channelled: number;
+  /** Chunks in the scheduler queue, not yet delivered. */
+  readonly queued: number;
+  /** Chunks the extension asked for that the producer has not supplied yet (`Infinity` when flowing). */
+  readonly credit: number;
+  /** Whether the producer is paused (channelled + queued ≥ buffer size). */
+  readonly paused: boolean;
+  /** Whether the last outcome has been enqueued. */
+  readonly closed: boolean;
+  /** How it ended: `'final'`, `'error'`, `'overflow'` or a {@link CancelReason}; `undefined` while open. */
+  readonly endReason: CancelReason | 'final' | 'error' | 'overflow' | undefined;
+  /** Starts the producer (once). */
+  start(producer: Observable<ChunkEvent<JsonValue>>): void;
+  /** The extension asks for `count` more chunks (`Infinity`: as fast as they come). */
+  pull(count: number): void;
+  /** Stops the producer, drops the channel, enqueues the null final chunk. No-op once closed. */
+  cancel(reason: CancelReason): void;
 }

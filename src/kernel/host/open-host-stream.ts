@@ -12,13 +12,10 @@ import {
   offerDirectSink,
   subscribeWithDemand,
 } from '../../core/subscriber-chain.js';
-import { failure, type HostcallOutcome, streamChunk } from '../protocol/hostcall-outcome.js';
+import { failure, type HostcallOutcome, streamChunk, toFailure } from '../protocol/hostcall-outcome.js';
 import type { JsonValue } from '../protocol/json-value.js';
-import type { CancelReason } from './cancel-reason.js';
-import type { HostStream } from './host-stream.js';
-import type { HostStreamConfig } from './host-stream-config.js';
-import { overflowLimit as limitFor } from './overflow-limit.js';
-import { toFailure } from './to-failure.js';
+import type { MacrotaskScheduler } from '../scheduler/macrotask-scheduler.js';
+import type { CancelReason, HostLogger, HostStream } from './host.js';
 
 /** The producer's last item: a final chunk (`null`: the sentinel) or an error. */
 type Ending =
@@ -107,7 +104,6 @@ class ChannelledHostStream
   private readonly channel: DemandQueue<JsonValue>;
   private readonly stopStall: () => void;
   private sequence = 0;
-  // Flags are tested with `=== true` (docs/performance.md, "Flags tested against `true`").
   private isClosed = false;
   private reason: HostStream['endReason'];
   private started = false;
@@ -121,7 +117,7 @@ class ChannelledHostStream
     this.config = config;
     this.extensionId = config.extensionId;
     this.callId = config.callId;
-    this.overflowLimit = limitFor(config.bufferSize);
+    this.overflowLimit = overflowLimit(config.bufferSize);
     this.stall = new StallClock(config.scheduler, config.stallTimeoutMs, () => this.stalled());
     this.channel = new DemandQueue<JsonValue>(this, this.inFlight);
     this.stopStall = this.channel.upstream.onChange((paused) =>
@@ -295,4 +291,37 @@ class ChannelledHostStream
     this.config.scheduler.enqueue(this.extensionId, this.callId, outcome);
     this.config.onClosed();
   }
+}
+
+/** How a streaming call is set up (see {@link openHostStream}). */
+interface HostStreamConfig {
+  readonly extensionId: string;
+  readonly callId: string;
+  readonly scheduler: MacrotaskScheduler<HostcallOutcome>;
+  readonly logger: HostLogger;
+  /** Channel capacity: chunks between the producer and their delivery (`buffer_size`). */
+  readonly bufferSize: number;
+  /** How long the channel may stay full before the stream is cancelled; 0 disables (`stall_timeout_ms`). */
+  readonly stallTimeoutMs: number;
+  /** Called once, when the stream's last outcome has been enqueued. */
+  readonly onClosed: () => void;
+}
+
+/** A producer may overshoot a pause by what it had in hand (one read split into lines); past this, it is broken. */
+const OVERSHOOT_FACTOR = 64;
+const MIN_OVERFLOW_LIMIT = 65_536;
+
+/**
+ * How many undelivered chunks (channelled + queued) a stream of `bufferSize` tolerates before it
+ * ends with `BUFFER_OVERFLOW`: `max(64 × bufferSize, 65536)` (docs/protocol.md, "The bounded
+ * channel"; stated in marbles/HOSTCALL.md, whose test checks it against this function).
+ *
+ * @example
+ * ```ts
+ * overflowLimit(16); // 65536
+ * overflowLimit(4096); // 262144
+ * ```
+ */
+export function overflowLimit(bufferSize: number): number {
+  return Math.max(bufferSize * OVERSHOOT_FACTOR, MIN_OVERFLOW_LIMIT);
 }

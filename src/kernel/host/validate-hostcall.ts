@@ -1,8 +1,9 @@
+import { InvalidRequestError } from '../../core/errors/invalid-request-error.js';
 import { type HostcallRequest, parseHostcallRequest } from '../protocol/hostcall-request.js';
-import { parseRequestPart } from '../protocol/parse-request-part.js';
+import { parsePart } from '../protocol/parse-part.js';
 import { parseStreamOptions, type StreamOptions } from '../protocol/stream-options.js';
-import { execPayloadSchema } from './exec-payload.js';
-import { httpPayloadSchema } from './http-payload.js';
+import { execPayloadSchema } from './exec-hostcall.js';
+import { httpPayloadSchema } from './http-hostcall.js';
 
 /** A hostcall request the host accepted: the request, and its stream options when it streams. */
 export interface ValidatedHostcall {
@@ -27,9 +28,28 @@ export interface ValidatedHostcall {
  */
 export function validateHostcall(raw: unknown): ValidatedHostcall {
   const request = parseHostcallRequest(raw);
-  if (request.kind === 'exec') parseRequestPart(execPayloadSchema, request.payload, 'payload');
-  else if (request.kind === 'http') parseRequestPart(httpPayloadSchema, request.payload, 'payload');
+  if (request.kind === 'exec') parsePart(execPayloadSchema, request.payload, 'payload', InvalidRequestError);
+  else if (request.kind === 'http')
+    parsePart(httpPayloadSchema, request.payload, 'payload', InvalidRequestError);
   else return { request, stream: undefined };
   const stream = request.payload.stream === true ? parseStreamOptions(request.payload) : undefined;
   return { request, stream };
+}
+
+/**
+ * Reads the `callId` of a raw hostcall request before anything else: without a usable one there
+ * is no call to complete, so this is the one request problem the host throws for, as an
+ * `InvalidRequestError` (code `INVALID_REQUEST`) naming the field. (Internal to the host.)
+ *
+ * @example
+ * ```ts
+ * readCallId({ callId: 'hc-1', kind: 'ui', payload: {} }); // 'hc-1'
+ * readCallId({ kind: 'ui' });
+ * // throws: Invalid hostcall request: `callId` must be a non-empty string, got nothing
+ * ```
+ */
+export function readCallId(raw: unknown): string {
+  const callId = typeof raw === 'object' && raw !== null ? (raw as { callId?: unknown }).callId : undefined;
+  if (typeof callId === 'string' && callId !== '') return callId;
+  throw new InvalidRequestError({ field: 'callId', value: callId }, 'must be a non-empty string');
 }

@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { defineCodec } from './define-codec.js';
-import { frameError } from './frame-error.js';
-import { failure, type HostcallOutcome, streamChunk, success } from './hostcall-outcome.js';
+import { InvalidFrameError } from '../../core/errors/invalid-frame-error.js';
+import { defineCodec, type OutcomeCodec } from './define-codec.js';
+import { failure, type HostcallOutcome, outcomeFields, streamChunk, success } from './hostcall-outcome.js';
 import { type JsonValue, jsonValueSchema } from './json-value.js';
-import type { OutcomeCodec } from './outcome-codec.js';
-import { outcomeFields } from './outcome-fields.js';
-import { parseFramePart } from './parse-frame-part.js';
+import { frameError, parsePart } from './parse-part.js';
 
 const successShape = z.strictObject({ ok: z.literal(true), value: jsonValueSchema });
 const failureShape = z.strictObject({
@@ -45,16 +43,16 @@ function read(input: unknown, field: string): HostcallOutcome {
   // A stream chunk is told by its `stream` key first, as the bridge's consumer does: the document's
   // own shape `{ stream, sequence, chunk, isFinal }` has no `ok` (sluice writes `ok: true` too).
   if (Object.hasOwn(input, 'stream')) {
-    const { sequence, chunk, isFinal } = parseFramePart(chunkShape, input, field);
+    const { sequence, chunk, isFinal } = parsePart(chunkShape, input, field, InvalidFrameError);
     return streamChunk(sequence, chunk, isFinal);
   }
   const ok: unknown = (input as { ok?: unknown }).ok;
   if (typeof ok !== 'boolean') throw frameError(`${field}.ok`, ok, 'must be a boolean');
   if (!ok) {
-    const { code, message } = parseFramePart(failureShape, input, field);
+    const { code, message } = parsePart(failureShape, input, field, InvalidFrameError);
     return failure(code, message);
   }
-  return success(parseFramePart(successShape, input, field).value);
+  return success(parsePart(successShape, input, field, InvalidFrameError).value);
 }
 
 /**

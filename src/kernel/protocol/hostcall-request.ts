@@ -1,8 +1,19 @@
 import { z } from 'zod';
-import { type HostcallKind, hostcallKindSchema } from './hostcall-kind.js';
+import { InvalidRequestError } from '../../core/errors/invalid-request-error.js';
 import { type JsonValue, jsonValueSchema } from './json-value.js';
-import { parseRequestPart } from './parse-request-part.js';
+import { parsePart } from './parse-part.js';
 import { streamFieldsSchema } from './stream-options.js';
+
+/**
+ * The kinds of hostcall an extension can make. Only `exec` and `http` support streaming; the
+ * others ignore `stream: true` and answer with a single outcome.
+ */
+export const hostcallKindSchema = z.enum(['exec', 'http', 'tool', 'session', 'events', 'ui'], {
+  error: "must be one of 'exec', 'http', 'tool', 'session', 'events', 'ui'",
+});
+
+/** One of `exec`, `http`, `tool`, `session`, `events`, `ui`. */
+export type HostcallKind = z.infer<typeof hostcallKindSchema>;
 
 /**
  * The payload of a hostcall: a JSON object whose fields depend on the kind (exec's `cmd`, …),
@@ -64,5 +75,5 @@ export const hostcallRequestSchema: z.ZodType<HostcallRequest, unknown> = z
  * ```
  */
 export function parseHostcallRequest(input: unknown): HostcallRequest {
-  return parseRequestPart(hostcallRequestSchema, input, '');
+  return parsePart(hostcallRequestSchema, input, '', InvalidRequestError);
 }

@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { defineCodec } from './define-codec.js';
-import { frameError } from './frame-error.js';
-import { failure, type HostcallOutcome, streamChunk, success } from './hostcall-outcome.js';
+import { InvalidFrameError } from '../../core/errors/invalid-frame-error.js';
+import { defineCodec, type OutcomeCodec } from './define-codec.js';
+import { failure, type HostcallOutcome, outcomeFields, streamChunk, success } from './hostcall-outcome.js';
 import { type JsonValue, jsonValueSchema } from './json-value.js';
-import type { OutcomeCodec } from './outcome-codec.js';
-import { outcomeFields } from './outcome-fields.js';
-import { parseFramePart } from './parse-frame-part.js';
+import { frameError, parsePart } from './parse-part.js';
 
 const VARIANTS = '`Success`, `Error` or `StreamChunk`';
 const errorShape = z.strictObject(
@@ -41,13 +39,13 @@ function read(input: unknown, field: string): HostcallOutcome {
   const at = `${field}.${variant}`;
   switch (variant) {
     case 'Success':
-      return success(parseFramePart(jsonValueSchema, body, at));
+      return success(parsePart(jsonValueSchema, body, at, InvalidFrameError));
     case 'Error': {
-      const { code, message } = parseFramePart(errorShape, body, at);
+      const { code, message } = parsePart(errorShape, body, at, InvalidFrameError);
       return failure(code, message);
     }
     case 'StreamChunk': {
-      const { sequence, chunk, is_final } = parseFramePart(chunkShape, body, at);
+      const { sequence, chunk, is_final } = parsePart(chunkShape, body, at, InvalidFrameError);
       return streamChunk(sequence, chunk, is_final);
     }
     default:

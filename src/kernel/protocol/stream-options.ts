@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { InvalidRequestError } from '../../core/errors/invalid-request-error.js';
 import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
-import { parseRequestPart } from './parse-request-part.js';
+import { parsePart } from './parse-part.js';
 
 /**
  * The zod schema of the three streaming fields a hostcall payload may carry, as they appear on
@@ -61,5 +62,5 @@ export const streamOptionsSchema: z.ZodType<StreamOptions, unknown> = streamFiel
  * ```
  */
 export function parseStreamOptions(payload: unknown): StreamOptions {
-  return parseRequestPart(streamOptionsSchema, payload, 'payload');
+  return parsePart(streamOptionsSchema, payload, 'payload', InvalidRequestError);
 }

@@ -6,7 +6,25 @@ import { readFunction } from '../../core/read-function.js';
 import { readInteger } from '../../core/read-integer.js';
 import { readOption } from '../../core/read-option.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
-import type { Macrotask } from './macrotask.js';
+
+/**
+ * One unit of work in the kernel's macrotask FIFO: the completion of a hostcall (a `Success`,
+ * an `Error`, or one `StreamChunk` of a streaming call), addressed to an extension.
+ *
+ * `seq` is the global enqueue order given by {@link MacrotaskScheduler.nextSeq}; the queue never
+ * reorders, so delivery order is `seq` order. `extensionId` tells the host which extension the
+ * completion is for (a frame carries the call id only; the host needs the route).
+ */
+export interface Macrotask<O = unknown> {
+  /** Global, strictly increasing enqueue number (0, 1, 2, … per scheduler). */
+  readonly seq: number;
+  /** The extension this completion is delivered to. */
+  readonly extensionId: string;
+  /** The hostcall it completes (or continues, for a stream chunk). */
+  readonly callId: string;
+  /** What is delivered: a hostcall outcome. */
+  readonly outcome: O;
+}
 
 /** Options of {@link createMacrotaskScheduler}. */
 export interface MacrotaskSchedulerOptions<O> {
@@ -125,7 +143,6 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   #tail = 0;
   #seq = 0;
   // A drain turn is armed (scheduled and not cancelled); `turn` is the driver's action, if any.
-  // Flags are tested with `=== true` (docs/performance.md, "Flags tested against `true`").
   #armed = false;
   #turn: Subscription | undefined;
   // The default driver: whether a microtask is queued (dispose cannot take it back: it disarms).

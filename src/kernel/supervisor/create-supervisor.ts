@@ -7,14 +7,9 @@ import { readInteger } from '../../core/read-integer.js';
 import { readOption } from '../../core/read-option.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import type { ExecOptions } from '../../sources/exec.js';
-import { registerBuiltinTools } from '../tools/register-builtin-tools.js';
-import type { ToolRegistry } from '../tools/tool-registry.js';
-import { createToolRegistry } from '../tools/tool-registry.js';
-import { inProcessRunnerLink } from './in-process-runner-link.js';
-import { processRunnerLink } from './process-runner-link.js';
-import type { InProcessRunner } from './runner-channel.js';
-import type { MalformedLine } from './runner-exit-info.js';
-import type { RunnerHandle } from './runner-handle.js';
+import { createToolRegistry, registerBuiltinTools, type ToolRegistry } from '../tools/tool-registry.js';
+import type { InProcessRunner, MalformedLine, RunnerHandle } from './runner.js';
+import { inProcessRunnerLink, processRunnerLink } from './runner-links.js';
 import { startRunner } from './start-runner.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { ToolChunk } from '../tools/tool-chunk.js';
-import type { MalformedLine, RunnerExitInfo, RunnerToolCall } from './runner-exit-info.js';
+import type { ToolChunk } from '../tools/tool.js';
+import type { MalformedLine, RunnerExitInfo, RunnerToolCall } from './runner.js';
 
 const MAX_STDERR = 64 * 1024;
 const MAX_SHOWN_LINE = 200;

@@ -14,16 +14,17 @@ import {
   startRunSpan,
 } from '../../trace/run-span.js';
 import { dispatchToolCall } from '../tools/dispatch-tool-call.js';
-import type { ToolChunk } from '../tools/tool-chunk.js';
-import { LineJoiner } from './line-joiner.js';
-import { parseRunnerLine } from './parse-runner-line.js';
-import type { RunnerExitInfo } from './runner-exit-info.js';
-import type { RunnerHandle, RunnerWaitOptions } from './runner-handle.js';
-import type { RunnerLink, RunnerLinkEvent } from './runner-link.js';
+import type { ToolChunk } from '../tools/tool.js';
+import type {
+  RunnerExitInfo,
+  RunnerHandle,
+  RunnerLink,
+  RunnerLinkEvent,
+  RunnerWaitOptions,
+  StartRunnerDeps,
+} from './runner.js';
+import { LineJoiner, parseRunnerLine, toolResultLine } from './runner-line.js';
 import { RunnerRecord, type RunnerStatus } from './runner-record.js';
-import type { StartRunnerDeps } from './start-runner-deps.js';
-import { ToolCallQueue } from './tool-call-queue.js';
-import { toolResultLine } from './tool-result-line.js';
 
 const DEFAULT_MAX_CHUNKS = 10_000;
 const DEFAULT_MAX_MALFORMED = 100;
@@ -48,11 +49,11 @@ const DEFAULT_MAX_CONCURRENT_TOOL_CALLS = 8;
  * ```
  */
 export function startRunner(link: RunnerLink, deps: StartRunnerDeps): RunnerHandle {
-  return new Runner(link, deps).start();
+  return new Supervision(link, deps).start();
 }
 
 /** One runner's life: its link's events in, its record and live chunks out, its tool calls run. */
-class Runner {
+class Supervision {
   readonly #record: RunnerRecord;
   readonly #calls: ToolCallQueue;
   readonly #tools = new AbortController();
@@ -247,4 +248,38 @@ function runnerSpanEnd(info: RunnerExitInfo): SpanEndDetails {
     },
     ...(failed ? { errorType } : {}),
   };
+}
+
+/**
+ * Runs tasks at most `max` at once; the others wait and start in the order they came, each when
+ * a running one ends. `clear()` drops the waiting ones (a runner that ended starts no more tools).
+ * Internal to `startRunner`.
+ *
+ * @example
+ * ```ts
+ * const queue = new ToolCallQueue(8);
+ * queue.add(() => dispatchToolCall(call).then(send));
+ * ```
+ */
+export class ToolCallQueue {
+  #running = 0;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(private readonly max: number) {}
+
+  add(task: () => Promise<void>): void {
+    const start = () => {
+      this.#running += 1;
+      void task().then(() => {
+        this.#running -= 1;
+        this.#waiting.shift()?.();
+      });
+    };
+    if (this.#running < this.max) start();
+    else this.#waiting.push(start);
+  }
+
+  clear(): void {
+    this.#waiting.length = 0;
+  }
 }

@@ -7,12 +7,14 @@ import { OutputAccumulator } from '../../sources/exec/output-accumulator.js';
 import { type ExecEvent, type ExecExitEvent, type ExecResult, exec } from '../../sources/exec.js';
 import { errorTypeOf, type SpanEndReason, startRunSpan } from '../../trace/run-span.js';
 import { toWireNames } from '../protocol/wire-names.js';
-import { type ExecToolArgs, execToolArgsSchema } from './exec-tool-args.js';
-import type { ExecToolResult } from './exec-tool-result.js';
-import { execToolResultSchema } from './exec-tool-result-schema.js';
-import { type ExecToolConfig, toExecOptions } from './to-exec-options.js';
-import type { ToolContext } from './tool-context.js';
-import type { ToolDefinition } from './tool-definition.js';
+import {
+  type ExecToolArgs,
+  type ExecToolConfig,
+  execToolArgsSchema,
+  toExecOptions,
+} from './exec-tool-args.js';
+import { type ExecToolResult, execToolResultSchema } from './exec-tool-result.js';
+import type { ToolContext, ToolDefinition } from './tool.js';
 
 /**
  * Creates the `Exec` tool: runs `argv` on the `exec` source (own process group — and own cgroup

@@ -1,5 +1,7 @@
 import { optionError } from '../../core/option-error.js';
-import type { ToolDefinition } from './tool-definition.js';
+import { createExecTool } from './exec-tool.js';
+import type { ExecToolConfig } from './exec-tool-args.js';
+import type { ToolDefinition } from './tool.js';
 
 /** Tools by name. `register` refuses a second tool with the same name. */
 export interface ToolRegistry {
@@ -52,4 +54,19 @@ export function createToolRegistry(): ToolRegistry {
     names: () => [...tools.keys()],
   };
   return registry;
+}
+
+/**
+ * Registers the kernel's built-in tools — today `Exec` ({@link createExecTool}) — and returns the
+ * registry.
+ *
+ * @example
+ * ```ts
+ * import { createToolRegistry, registerBuiltinTools } from 'sluice/kernel';
+ * const registry = registerBuiltinTools(createToolRegistry());
+ * registry.names(); // ['Exec']
+ * ```
+ */
+export function registerBuiltinTools(registry: ToolRegistry, config: ExecToolConfig = {}): ToolRegistry {
+  return registry.register(createExecTool(config));
 }

@@ -79,7 +79,7 @@ export function runSseEndpoint(store: RunStore, options: RunSseOptions = {}): Ru
   const check = (runId: string, lastEventId: number | undefined) => refusalOf(store, runId, lastEventId);
   const stream = (runId: string, sink: SseSink, lastEventId: number | undefined): void => {
     const after = lastEventId ?? -1;
-    new SseClient(store.read(runId, { after }), sink, after + 1, config, () => {});
+    new SseClient(store, runId, sink, after + 1, config, () => {});
   };
 
   return {

@@ -1,8 +1,8 @@
-import { type Observable, type SchedulerLike, Subscription } from 'rxjs';
+import { type SchedulerLike, Subscription } from 'rxjs';
 import { Valve } from '../../core/demand.js';
 import { StallClock } from '../../core/stall-clock.js';
-import { subscribeWithDemand } from '../../core/subscriber-chain.js';
-import type { RunRecord } from '../run-record.js';
+import { followRun } from '../follow-run.js';
+import type { RunStore } from '../run-store.js';
 import { formatSseFrame } from './format-sse-frame.js';
 import { encodeChunkEvent, encodeFailure, encodeGap, encodeRunFailure } from './run-frames.js';
 import type { SseSink } from './sse-sink.js';
@@ -20,7 +20,7 @@ export interface SseClientConfig {
 }
 
 /**
- * One SSE connection following a run: it subscribes a read of the run (a `RunStore.read`, after
+ * One SSE connection following a run: it follows the run of a store ({@link followRun}, after
  * the client's `Last-Event-ID`) and writes each record as frames — an event as its frame (`id` =
  * its sequence), a `gap` record as a `gap` frame, a `failure` as a `failure` frame — then ends the
  * response after the final event or the failure. It is paced by its sink: when the sink's buffer
@@ -43,7 +43,8 @@ export class SseClient {
   readonly #stall: StallClock;
 
   constructor(
-    records: Observable<RunRecord>,
+    store: RunStore,
+    runId: string,
     sink: SseSink,
     cursor: number,
     config: SseClientConfig,
@@ -69,12 +70,22 @@ export class SseClient {
     const subscription = new Subscription();
     this.#subscription = subscription;
     if (this.#closed) return;
-    subscribeWithDemand(
-      records,
-      this.#valve,
+    followRun(
+      store,
+      runId,
+      { after: cursor - 1, demand: this.#valve },
       {
-        next: (record: RunRecord) => this.#record(record),
-        error: (error: unknown) => {
+        // An event's frame is the store's when it keeps them encoded (one encoding for every viewer).
+        event: (event, frame) => {
+          this.#cursor = event.sequence + 1;
+          this.#write(frame ?? encodeChunkEvent(event));
+        },
+        gap: (gap) => {
+          this.#write(encodeGap(gap));
+          this.#cursor = gap.to + 1;
+        },
+        failure: (failure) => this.#write(encodeRunFailure(failure)),
+        error: (error) => {
           this.#write(encodeFailure(error));
           this.end();
         },
@@ -110,30 +121,6 @@ export class SseClient {
     if (this.#closed) return;
     this.#sink.destroy();
     this.#gone();
-  }
-
-  #record(record: RunRecord): void {
-    if (record.type === 'events') {
-      // A record's events are consecutive from the cursor (a store's reads guarantee it).
-      const frames = record.frames;
-      if (frames !== undefined) {
-        for (let index = 0; index < frames.length && !this.#closed; index += 1) {
-          this.#cursor += 1;
-          this.#write(frames[index] as string);
-        }
-        return;
-      }
-      for (const event of record.events) {
-        if (this.#closed) return;
-        this.#cursor = event.sequence + 1;
-        this.#write(encodeChunkEvent(event));
-      }
-    } else if (record.type === 'gap') {
-      this.#write(encodeGap(record));
-      this.#cursor = record.to + 1;
-    } else {
-      this.#write(encodeRunFailure(record.failure));
-    }
   }
 
   #write(text: string): void {

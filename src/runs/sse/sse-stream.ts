@@ -202,7 +202,7 @@ export class SseStream {
     );
     if (refusal !== undefined) return refusal;
     const after = lastEventId ?? -1;
-    const client = new SseClient(this.#store.read(RUN, { after }), sink(), after + 1, this.#config, (gone) =>
+    const client = new SseClient(this.#store, RUN, sink(), after + 1, this.#config, (gone) =>
       this.#clients.delete(gone),
     );
     if (!client.closed) this.#clients.add(client);

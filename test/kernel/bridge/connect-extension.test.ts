@@ -1,7 +1,7 @@
 import { concat, finalize, NEVER, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../../src/core/chunk.js';
-import { connectExtension } from '../../../src/kernel/bridge/connect-extension.js';
+import { connectExtension, internalized } from '../../../src/kernel/bridge/connect-extension.js';
 import { createHost } from '../../../src/kernel/host/create-host.js';
 import type { JsonValue } from '../../../src/kernel/protocol/json-value.js';
 import { chunk } from '../../support/chunk.js';
@@ -56,5 +56,46 @@ describe('connectExtension — the in-process delivery', () => {
     // ext-a's line and its end (the null sentinel) had no connection to go to.
     expect(host.stats.undeliverable).toBe(2);
     expect(a.bridge.pending()).toEqual(['ext-a:hc-1']);
+  });
+});
+
+describe('internalized', () => {
+  it('gives back the same characters for any string, including keys an object treats specially', () => {
+    const n = 7;
+    for (const text of [
+      `ext-a:hc-${n}`,
+      '',
+      '123',
+      '4294967295',
+      '-0',
+      '__proto__',
+      'constructor',
+      'ü\u{1F600}',
+    ]) {
+      expect(internalized(text)).toBe(text);
+    }
+  });
+
+  it('passes anything that is no string on unchanged', () => {
+    const id = { id: 1 };
+    expect(internalized(id)).toBe(id);
+    expect(internalized(42)).toBe(42);
+    expect(internalized(undefined)).toBeUndefined();
+  });
+
+  it('leaves the ids connectExtension makes and the ones it is given as they were', async () => {
+    const host = createHost({ logger: { warn() {} } });
+    const made = connectExtension(host, `ext-${'a'}`);
+    expect(made.extensionId).toBe('ext-a');
+    made.bridge.call('ui', { prompt: 'x' }).catch(() => {});
+    expect(made.bridge.pending()).toEqual(['ext-a:hc-1']);
+    let n = 0;
+    const callIds = () => {
+      n += 1;
+      return `call-${n}`;
+    };
+    const given = connectExtension(host, 'ext-b', { callIds });
+    given.bridge.call('ui', { prompt: 'x' }).catch(() => {});
+    expect(given.bridge.pending()).toEqual(['call-1']);
   });
 });

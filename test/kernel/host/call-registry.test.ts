@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CallRegistry } from '../../../src/kernel/host/call-registry.js';
-import type { HostStream } from '../../../src/kernel/host/host-stream.js';
+import type { HostStream } from '../../../src/kernel/host/host.js';
 
 const fakeStream = (extensionId: string, callId: string) => ({ extensionId, callId }) as HostStream;
 

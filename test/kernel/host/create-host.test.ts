@@ -9,13 +9,13 @@ import {
 } from '../../../src/core/errors/invalid-request-error.js';
 import { directSinkOf } from '../../../src/core/subscriber-chain.js';
 import { createHost } from '../../../src/kernel/host/create-host.js';
-import type { Host } from '../../../src/kernel/host/host.js';
-import type { HostStream } from '../../../src/kernel/host/host-stream.js';
-import type { StreamProducer } from '../../../src/kernel/host/stream-producer.js';
+import type { Host, HostStream, StreamProducer } from '../../../src/kernel/host/host.js';
 import type { HostcallOutcome } from '../../../src/kernel/protocol/hostcall-outcome.js';
 import type { JsonValue } from '../../../src/kernel/protocol/json-value.js';
-import type { Macrotask } from '../../../src/kernel/scheduler/macrotask.js';
-import { createMacrotaskScheduler } from '../../../src/kernel/scheduler/macrotask-scheduler.js';
+import {
+  createMacrotaskScheduler,
+  type Macrotask,
+} from '../../../src/kernel/scheduler/macrotask-scheduler.js';
 import { joinRuns } from '../../../src/operators/join-runs.js';
 import { chunk } from '../../support/chunk.js';
 import { newTestScheduler } from '../../support/test-scheduler.js';

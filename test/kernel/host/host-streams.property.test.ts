@@ -3,8 +3,10 @@ import { VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { createHost } from '../../../src/kernel/host/create-host.js';
 import type { HostcallOutcome } from '../../../src/kernel/protocol/hostcall-outcome.js';
-import type { Macrotask } from '../../../src/kernel/scheduler/macrotask.js';
-import { createMacrotaskScheduler } from '../../../src/kernel/scheduler/macrotask-scheduler.js';
+import {
+  createMacrotaskScheduler,
+  type Macrotask,
+} from '../../../src/kernel/scheduler/macrotask-scheduler.js';
 import { type ScriptedStep, scriptedProducer } from '../../../src/testing/scripted-producer.js';
 
 const planArbitrary = fc.record({

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { failure, hostcallOutcomeSchema, streamChunk, success } from '../../../src/kernel/protocol/index.js';
+import {
+  failure,
+  hostcallOutcomeSchema,
+  streamChunk,
+  success,
+} from '../../../src/kernel/protocol/hostcall-outcome.js';
 
 describe('hostcall outcomes', () => {
   it('are built by success, failure and streamChunk', () => {

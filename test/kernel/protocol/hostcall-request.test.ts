@@ -4,7 +4,7 @@ import {
   hostcallKindSchema,
   hostcallRequestSchema,
   parseHostcallRequest,
-} from '../../../src/kernel/protocol/index.js';
+} from '../../../src/kernel/protocol/hostcall-request.js';
 
 function rejection(input: unknown): string {
   try {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonValueSchema } from '../../../src/kernel/protocol/index.js';
+import { jsonValueSchema } from '../../../src/kernel/protocol/json-value.js';
 
 const issue = (value: unknown) => {
   const result = jsonValueSchema.safeParse(value);

@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import {
   failure,
   type HostcallOutcome,
-  type JsonValue,
   streamChunk,
   success,
-} from '../../../src/kernel/protocol/index.js';
+} from '../../../src/kernel/protocol/hostcall-outcome.js';
+import type { JsonValue } from '../../../src/kernel/protocol/json-value.js';
 
 /** JSON values as they come back from JSON text (`-0` becomes `0`), including any code point in strings. */
 export const jsonArbitrary: fc.Arbitrary<JsonValue> = fc

@@ -1,12 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  bridgeCodec,
-  failure,
-  serdeCodec,
-  streamChunk,
-  success,
-} from '../../../src/kernel/protocol/index.js';
+import { bridgeCodec } from '../../../src/kernel/protocol/bridge-codec.js';
+import { failure, streamChunk, success } from '../../../src/kernel/protocol/hostcall-outcome.js';
+import { serdeCodec } from '../../../src/kernel/protocol/serde-codec.js';
 import { expectInvalidFrame } from './expect-invalid-frame.js';
 import { outcomeArbitrary } from './outcome-arbitraries.js';
 

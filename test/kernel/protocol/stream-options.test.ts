@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isInvalidRequestError } from '../../../src/core/index.js';
-import { parseStreamOptions, streamOptionsSchema } from '../../../src/kernel/protocol/index.js';
+import { parseStreamOptions, streamOptionsSchema } from '../../../src/kernel/protocol/stream-options.js';
 
 function rejection(payload: unknown): string {
   try {

@@ -2,8 +2,10 @@ import { type SchedulerAction, type SchedulerLike, Subject, Subscription } from 
 import { describe, expect, it } from 'vitest';
 import { deferred } from '../../../src/core/deferred.js';
 import { isSluiceError } from '../../../src/core/errors/sluice-error.js';
-import type { Macrotask } from '../../../src/kernel/scheduler/macrotask.js';
-import { createMacrotaskScheduler } from '../../../src/kernel/scheduler/macrotask-scheduler.js';
+import {
+  createMacrotaskScheduler,
+  type Macrotask,
+} from '../../../src/kernel/scheduler/macrotask-scheduler.js';
 import { macrotask } from '../../support/macrotask.js';
 import { newTestScheduler } from '../../support/test-scheduler.js';
 

@@ -6,7 +6,7 @@ import { filter, firstValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { isSluiceError } from '../../../src/core/errors/sluice-error.js';
 import { createSupervisor } from '../../../src/kernel/supervisor/create-supervisor.js';
-import type { ToolChunk } from '../../../src/kernel/tools/tool-chunk.js';
+import type { ToolChunk } from '../../../src/kernel/tools/tool.js';
 import { groupAlive, groupGone } from '../../support/processes.js';
 import { needs } from '../../support/system-tools.js';
 

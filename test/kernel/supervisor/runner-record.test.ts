@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RunnerRecord } from '../../../src/kernel/supervisor/runner-record.js';
-import type { ToolChunk } from '../../../src/kernel/tools/tool-chunk.js';
+import type { ToolChunk } from '../../../src/kernel/tools/tool.js';
 
 const chunk = (content: string): ToolChunk => ({ kind: 'stdout', content }) as ToolChunk;
 const exited = { exitCode: 0, signal: null, timedOut: false };

@@ -1,9 +1,10 @@
 import { Observable, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { RunnerLink, RunnerLinkEvent } from '../../../src/kernel/supervisor/runner-link.js';
-import { startRunner } from '../../../src/kernel/supervisor/start-runner.js';
-import type { ToolChunk } from '../../../src/kernel/tools/tool-chunk.js';
+import { deferred } from '../../../src/core/deferred.js';
+import type { RunnerLink, RunnerLinkEvent } from '../../../src/kernel/supervisor/runner.js';
+import { startRunner, ToolCallQueue } from '../../../src/kernel/supervisor/start-runner.js';
+import type { ToolChunk } from '../../../src/kernel/tools/tool.js';
 import { createToolRegistry } from '../../../src/kernel/tools/tool-registry.js';
 import { macrotask } from '../../support/macrotask.js';
 import { newTestScheduler } from '../../support/test-scheduler.js';
@@ -141,5 +142,43 @@ describe('startRunner', () => {
     ]);
     handle.kill();
     await expect(handle.wait()).resolves.toMatchObject({ exitCode: null, chunks: [] });
+  });
+});
+
+describe('ToolCallQueue', () => {
+  it('runs at most `max` tasks at once and starts the waiting ones in order', async () => {
+    const queue = new ToolCallQueue(2);
+    const started: number[] = [];
+    const gates = [0, 1, 2, 3].map(() => deferred<void>());
+    for (const [index, gate] of gates.entries()) {
+      queue.add(() => {
+        started.push(index);
+        return gate.promise;
+      });
+    }
+    expect(started).toEqual([0, 1]);
+    gates[1]?.resolve();
+    await gates[1]?.promise;
+    await Promise.resolve();
+    expect(started).toEqual([0, 1, 2]);
+    gates[0]?.resolve();
+    await gates[0]?.promise;
+    await Promise.resolve();
+    expect(started).toEqual([0, 1, 2, 3]);
+  });
+
+  it('starts none of the waiting tasks after clear()', async () => {
+    const queue = new ToolCallQueue(1);
+    const first = deferred<void>();
+    let second = false;
+    queue.add(() => first.promise);
+    queue.add(async () => {
+      second = true;
+    });
+    queue.clear();
+    first.resolve();
+    await first.promise;
+    await Promise.resolve();
+    expect(second).toBe(false);
   });
 });

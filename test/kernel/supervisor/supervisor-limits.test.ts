@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isSluiceError } from '../../../src/core/errors/sluice-error.js';
 import { createSupervisor } from '../../../src/kernel/supervisor/create-supervisor.js';
-import type { ToolChunk } from '../../../src/kernel/tools/tool-chunk.js';
+import type { ToolChunk } from '../../../src/kernel/tools/tool.js';
 import { macrotask } from '../../support/macrotask.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/${name}`, import.meta.url));

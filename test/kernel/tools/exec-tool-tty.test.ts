@@ -3,12 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { type CancelledError, isCancelledError } from '../../../src/core/errors/cancelled-error.js';
 import { dispatchToolCall } from '../../../src/kernel/tools/dispatch-tool-call.js';
 import { execToolArgsSchema } from '../../../src/kernel/tools/exec-tool-args.js';
-import type { ExecToolResult } from '../../../src/kernel/tools/exec-tool-result.js';
-import type { ExecToolWireResult } from '../../../src/kernel/tools/exec-tool-result-schema.js';
-import { registerBuiltinTools } from '../../../src/kernel/tools/register-builtin-tools.js';
-import type { ToolChunk } from '../../../src/kernel/tools/tool-chunk.js';
-import { createToolRegistry } from '../../../src/kernel/tools/tool-registry.js';
-import type { ToolResult } from '../../../src/kernel/tools/tool-result.js';
+import type { ExecToolResult, ExecToolWireResult } from '../../../src/kernel/tools/exec-tool-result.js';
+import type { ToolChunk, ToolResult } from '../../../src/kernel/tools/tool.js';
+import { createToolRegistry, registerBuiltinTools } from '../../../src/kernel/tools/tool-registry.js';
 import { pollUntil, processesWithTag } from '../../support/processes.js';
 import { needs } from '../../support/system-tools.js';
 

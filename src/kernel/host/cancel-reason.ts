@@ -1,5 +1,0 @@
-/**
- * Why a stream was cancelled: `cancelStream` (`'cancelled'`), the stall timer (`'stalled'`) or
- * `unloadExtension` (`'unloaded'`).
- */
-export type CancelReason = 'cancelled' | 'stalled' | 'unloaded';

@@ -1,2 +1,0 @@
-export * from './macrotask.js';
-export * from './macrotask-scheduler.js';

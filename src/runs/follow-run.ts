@@ -1,0 +1,240 @@
+import { Observable, Subscription } from 'rxjs';
+import type { ChunkEvent } from '../core/chunk.js';
+import { type Demand, Valve } from '../core/demand.js';
+import { SequenceError } from '../core/errors/sequence-error.js';
+import { optionError } from '../core/option-error.js';
+import { readInteger } from '../core/read-integer.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { demandOf, subscribeWithDemand } from '../core/subscriber-chain.js';
+import { checkSequence } from '../operators/check-sequence.js';
+import { runFailureError } from './run-failure.js';
+import type { RunFailure, RunRecord } from './run-record.js';
+import type { RunReadOptions, RunStore } from './run-store.js';
+
+/** Sequences `from..to` of a run that the store's retention trimmed: the next event is `to + 1`. */
+export interface RunGap {
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * What a follower of a run is told by {@link followRun}, in order. A method that returns a promise
+ * (a write that waits for `'drain'`) pauses the store's reads until it settles.
+ */
+export interface RunObserver {
+  /** The run's next event; `frame` is its SSE frame when the store keeps its events encoded. */
+  event(event: ChunkEvent<unknown>, frame: string | undefined): Promise<void> | undefined | void;
+  /** Events the follower needs were trimmed by the store's retention: never a silent skip. */
+  gap(gap: RunGap): Promise<void> | undefined | void;
+  /** The run ended with this failure after the events before it; `complete` follows. */
+  failure(failure: RunFailure): Promise<void> | undefined | void;
+  /** The read itself failed: `RUN_NOT_FOUND` for an unknown run, or the store failed. */
+  error(error: unknown): void;
+  /**
+   * The read ended: after the final event or the failure — or at once when it began after them.
+   * Called once every promise the other methods returned has settled.
+   */
+  complete(): void;
+}
+
+/** Options of {@link followRun}: where to start, and the follower's demand. */
+export interface FollowRunOptions extends RunReadOptions {
+  /** A follower's own demand (a socket's drain): the store is read only while it flows. */
+  readonly demand?: Demand | null | undefined;
+}
+
+/**
+ * Follows run `runId` of `store` after `options.after`, live until its end, telling `observer`
+ * each event, gap and failure in order: the one reader of a run's records, under every sink (the
+ * SSE endpoint, the web page's log, `sluice follow`, MCP's resumed streams). Demand-aware: the
+ * store is read only while `options.demand` flows and no promise `observer` returned is pending.
+ * Unsubscribing the returned subscription (`owner`, when given, which holds it from the start)
+ * stops the read, even between two events of one stored batch.
+ *
+ * @example
+ * ```ts
+ * followRun(store, 'build-7', { after: 41 }, {
+ *   event: (event) => writePaced(process.stdout, String(event.content)),
+ *   gap: ({ from, to }) => console.error(`${from}..${to} trimmed`),
+ *   failure: (failure) => console.error(failure.code),
+ *   error: (error) => console.error(error),
+ *   complete: () => {},
+ * });
+ * ```
+ */
+export function followRun(
+  store: RunStore,
+  runId: string,
+  options: FollowRunOptions,
+  observer: RunObserver,
+  owner = new Subscription(),
+): Subscription {
+  const pacing = new Pacing(options.demand ?? undefined, owner);
+  const record = (record: RunRecord) => {
+    if (record.type === 'gap') return pacing.wait(observer.gap({ from: record.from, to: record.to }));
+    if (record.type === 'failure') return pacing.wait(observer.failure(record.failure));
+    const { events, frames } = record;
+    for (let index = 0; index < events.length && !owner.closed; index += 1) {
+      pacing.wait(observer.event(events[index] as ChunkEvent<unknown>, frames?.[index]));
+    }
+  };
+  const after = options.after ?? -1;
+  subscribeWithDemand(
+    store.read(runId, { after }),
+    pacing.valve,
+    {
+      next: record,
+      error: (error: unknown) => pacing.afterPending(() => observer.error(error)),
+      complete: () => pacing.afterPending(() => observer.complete()),
+    },
+    owner,
+  );
+  return owner;
+}
+
+/** The demand of one {@link followRun}: the follower's own, and the promises its observer returned. */
+class Pacing {
+  readonly valve = new Valve();
+  readonly #demand: Demand | undefined;
+  #pending = 0;
+  #idle: (() => void) | undefined;
+
+  constructor(demand: Demand | undefined, owner: Subscription) {
+    this.#demand = demand;
+    if (demand !== undefined) owner.add(demand.onChange(() => this.#update()));
+    this.#update();
+  }
+
+  wait(settles: Promise<void> | undefined | void): void {
+    if (settles === undefined) return;
+    this.#pending += 1;
+    this.#update();
+    const settled = () => {
+      this.#pending -= 1;
+      this.#update();
+      if (this.#pending === 0) this.#idle?.();
+    };
+    settles.then(settled, settled);
+  }
+
+  /** Calls `last` once no promise is pending. */
+  afterPending(last: () => void): void {
+    if (this.#pending === 0) last();
+    else this.#idle = last;
+  }
+
+  #update(): void {
+    if (this.#pending > 0 || this.#demand?.paused === true) this.valve.pause();
+    else this.valve.resume();
+  }
+}
+
+/**
+ * Checks the options of a run read and returns `after`: a sequence, or `-1` when absent (read
+ * from the start). Throws a `TypeError` in the options template otherwise. Internal.
+ */
+export function readAfter(options: RunReadOptions): number {
+  if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
+  rejectUnknownOptions(options, ['after']);
+  return readInteger(options, 'after', -1, { min: -1 });
+}
+
+/**
+ * Follows run `runId` of `store` from wherever this process is: the events after
+ * `options.after` (default: from the start), live until the run's final event, then `complete`.
+ * A cold, demand-aware source — a consumer that pauses stops the store reads (no `XREAD` is sent
+ * while paused) — validated by {@link checkSequence} from `after + 1`.
+ *
+ * It errors with a `SequenceError` (rule `gap`) when the events it needs were trimmed by the
+ * store's retention, never skipping silently; with the run's failure when it failed (an
+ * `OwnerLostError` when its owner died); with `RUN_NOT_FOUND` for an unknown run.
+ *
+ * @example
+ * ```ts
+ * import { fromRunStore } from 'sluice';
+ * import { RedisRunStore } from 'sluice/redis';
+ * const store = new RedisRunStore({ url: 'redis://127.0.0.1:6379' });
+ * fromRunStore(store, 'build-7', { after: 41 }).subscribe({
+ *   next: (event) => console.log(event.sequence, event.kind), // 42, 43, …
+ *   error: (error) => console.error(error.code),
+ * });
+ * ```
+ */
+export function fromRunStore(
+  store: RunStore,
+  runId: string,
+  options: RunReadOptions = {},
+): Observable<ChunkEvent<unknown>> {
+  if (typeof store !== 'object' || store === null || typeof store.read !== 'function') {
+    throw optionError('store', 'a RunStore', store, 'argument');
+  }
+  if (typeof runId !== 'string' || runId === '')
+    throw optionError('runId', 'a non-empty string', runId, 'argument');
+  const after = readAfter(options);
+  // A read that starts after the final event is empty; any other must end with the final event
+  // (checked below, since checkSequence would also reject the empty one).
+  const check = checkSequence<ChunkEvent<unknown>>({ start: after + 1, requireFinal: false });
+  const events = new Observable<ChunkEvent<unknown>>((inner) => {
+    let next = after + 1;
+    let final = false;
+    return followRun(
+      store,
+      runId,
+      { after, demand: demandOf(inner) },
+      {
+        event: (event) => {
+          next = event.sequence + 1;
+          final = event.isFinal;
+          inner.next(event);
+        },
+        gap: ({ from, to }) =>
+          inner.error(
+            new SequenceError(
+              { rule: 'gap', expected: from, received: to + 1 },
+              `Sequences ${from}..${to} of run ${runId} are no longer retained (trimmed by the store's retention)`,
+            ),
+          ),
+        failure: (failure) => inner.error(runFailureError(failure, runId)),
+        error: (error) => inner.error(error),
+        complete: () => {
+          if (next > after + 1 && !final) {
+            inner.error(new SequenceError({ rule: 'missing-final', expected: next, received: undefined }));
+          } else inner.complete();
+        },
+      },
+    );
+  });
+  return events.pipe(check);
+}
+
+/**
+ * Calls `onEnd` once when run `runId` of `store` ends — its final event, a failure, a gap in what
+ * is left of it, or a read that fails or ends — wherever it runs. Unsubscribe the returned
+ * subscription to stop watching.
+ *
+ * @example
+ * ```ts
+ * const watching = watchRunEnd(store, 'mcp-session:s1', () => console.log('session ended'));
+ * ```
+ */
+export function watchRunEnd(store: RunStore, runId: string, onEnd: () => void): Subscription {
+  const owner = new Subscription();
+  const end = () => {
+    if (owner.closed) return;
+    owner.unsubscribe();
+    onEnd();
+  };
+  return followRun(
+    store,
+    runId,
+    {},
+    {
+      event: (event) => (event.isFinal ? end() : undefined),
+      gap: end,
+      failure: end,
+      error: end,
+      complete: end,
+    },
+    owner,
+  );
+}

@@ -80,20 +80,20 @@ export const sluiceThroughput: Record<string, ThroughputVariant> = {
         });
     }),
   /**
-   * `sluice exec --json -- <command>` (the CLI's `runJson`, in this process) writing its NDJSON
+   * `sluice exec --json -- <command>` (the CLI's `execAsJson`, in this process) writing its NDJSON
    * frames into a real pipe read by `wc -l`, as `sluice exec --json -- cat … | wc -l` does. Counts
    * the frames of stdout lines: every frame but the final one.
    */
   'cli-json': async (command, args) => {
     const { parseExecArgs } = await import('../src/cli/parse-args.js');
-    const { runJson } = await import('../src/cli/run-json.js');
+    const { execAsJson } = await import('../src/cli/exec-json.js');
     const wc = spawn('wc', ['-l'], { stdio: ['pipe', 'pipe', 'inherit'] });
     let counted = '';
     wc.stdout.setEncoding('utf8').on('data', (text: string) => {
       counted += text;
     });
     const run = parseExecArgs(['--json', '--', command, ...args]);
-    const code = await runJson(run, { stdout: wc.stdin, stderr: process.stderr });
+    const code = await execAsJson(run, { stdout: wc.stdin, stderr: process.stderr });
     wc.stdin.end();
     await once(wc, 'close');
     if (code !== 0) throw new Error(`sluice exec --json exited ${code}`);

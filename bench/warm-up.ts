@@ -36,7 +36,7 @@ export async function warmUpKernel(): Promise<void> {
 }
 
 /**
- * Loads the CLI's `--json` path (its argument parser, `runJson`, the frame encoder and the
+ * Loads the CLI's `--json` path (its argument parser, `execAsJson`, the frame encoder and the
  * NDJSON writer) and runs `sluice exec --json -- true` into a stream that drops what it is given,
  * before a CLI variant is measured, as {@link warmUpKernel} does for the kernel: the module loading
  * (a third of the variant's first run under tsx, measured: docs/benchmarks.md) is not throughput.
@@ -48,8 +48,8 @@ export async function warmUpKernel(): Promise<void> {
  */
 export async function warmUpCli(): Promise<void> {
   const { parseExecArgs } = await import('../src/cli/parse-args.js');
-  const { runJson } = await import('../src/cli/run-json.js');
+  const { execAsJson } = await import('../src/cli/exec-json.js');
   const run = parseExecArgs(['--json', '--', 'true']);
   const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
-  await runJson(run, { stdout: sink, stderr: sink });
+  await execAsJson(run, { stdout: sink, stderr: sink });
 }

@@ -1,10 +1,8 @@
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
-import { CliUsageError } from './cli-usage-error.js';
-import { flagError } from './flag-error.js';
+import { CliUsageError, flagError, readIntegerFlag } from './cli-usage-error.js';
 import { type CliFlags, type GivenFlags, parseSubcommandArgs } from './parse-subcommand-args.js';
-import { REDIS_STORE_FLAGS, redisStoreFlags } from './redis-store-flags.js';
+import { REDIS_STORE_FLAGS, readRedisStoreFlags } from './redis-store-flags.js';
 import { HELP_FLAG } from './subcommand.js';
-import { wholeNumberFlag } from './whole-number-flag.js';
 
 /** The flags of `sluice exec`, as its help lists them. */
 export const EXEC_FLAGS = {
@@ -59,7 +57,7 @@ export interface CliExecCommand {
    * Where and how the run is published: `--redis <url>` or `--redis-cluster <host:port,…>`, with
    * `--max-events`, `--max-bytes`, `--retain-ms` (see docs/scaling.md); `undefined` without either.
    */
-  readonly redisStore: ReturnType<typeof redisStoreFlags> | undefined;
+  readonly redisStore: ReturnType<typeof readRedisStoreFlags> | undefined;
   /** `--redis-strict`: exit with 75 when publishing to Redis failed, even if the command succeeded. */
   readonly redisStrict: boolean;
   /** `--web`: also serve a live page for the run. */
@@ -139,21 +137,21 @@ function readExecFlags(given: GivenFlags) {
     wire: oneOf('wire', ['bridge', 'serde'], 'bridge'),
     callId: matching('call-id', /./, 'a non-empty string') ?? 'sluice-1',
     // Timer delays: a longer one would fire at once (see MAX_DELAY_MS).
-    timeoutMs: wholeNumberFlag('timeout-ms', text('timeout-ms'), 0, 0, MAX_DELAY_MS),
-    maxOutputBytes: wholeNumberFlag(
+    timeoutMs: readIntegerFlag('timeout-ms', text('timeout-ms'), 0, 0, MAX_DELAY_MS),
+    maxOutputBytes: readIntegerFlag(
       'max-output-bytes',
       text('max-output-bytes'),
       262_144,
       1,
       Number.MAX_SAFE_INTEGER,
     ),
-    bufferSize: wholeNumberFlag('buffer-size', text('buffer-size'), 16, 1, 1_000_000),
-    stallTimeoutMs: wholeNumberFlag('stall-timeout-ms', text('stall-timeout-ms'), 0, 0, MAX_DELAY_MS),
+    bufferSize: readIntegerFlag('buffer-size', text('buffer-size'), 16, 1, 1_000_000),
+    stallTimeoutMs: readIntegerFlag('stall-timeout-ms', text('stall-timeout-ms'), 0, 0, MAX_DELAY_MS),
     cwd: matching('cwd', /./, 'a directory'),
     containment: oneOf('containment', ['auto', 'cgroup', 'group'], 'auto'),
     stdin: oneOf('stdin', ['inherit', 'ignore'], 'ignore'),
     web: given.web === true,
-    port: given.port === undefined ? undefined : wholeNumberFlag('port', text('port'), 0, 0, 65_535),
+    port: given.port === undefined ? undefined : readIntegerFlag('port', text('port'), 0, 0, 65_535),
     host: matching('host', /./, 'an address or host name'),
     allowHosts: (given['allow-host'] as string[] | undefined) ?? [],
     redis: matching('redis', /^rediss?:\/\//, 'a redis:// or rediss:// URL'),
@@ -187,5 +185,5 @@ function readPublishFlags(given: GivenFlags, redis: string | undefined) {
       `\`--${unpublished}\` needs \`--redis <url>\`: it is about the run published there`,
     );
   }
-  return publishes ? redisStoreFlags(given, 'sluice exec --redis <url> -- <command>') : undefined;
+  return publishes ? readRedisStoreFlags(given, 'sluice exec --redis <url> -- <command>') : undefined;
 }

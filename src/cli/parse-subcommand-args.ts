@@ -1,7 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { quoteCommand } from '../sources/exec/quote-command.js';
-import { CliUsageError } from './cli-usage-error.js';
-import { flagError } from './flag-error.js';
+import { CliUsageError, flagError } from './cli-usage-error.js';
 
 /** The flags of one command, as `node:util` `parseArgs` takes them. */
 export type CliFlags = NonNullable<ParseArgsConfig['options']>;

@@ -1,5 +1,4 @@
-import { redisUrlFlag } from './redis-url-flag.js';
-import { wholeNumberFlag } from './whole-number-flag.js';
+import { CliUsageError, flagError, readIntegerFlag } from './cli-usage-error.js';
 
 /**
  * The flags of every subcommand that writes runs to Redis (`exec --redis`, `submit`, `worker`),
@@ -23,19 +22,19 @@ export const REDIS_STORE_FLAGS = {
  * @example
  * ```ts
  * const { values } = parseSubcommandArgs(argv, { ...REDIS_STORE_FLAGS });
- * const store = new RedisRunStore(redisStoreFlags(values, USAGE));
+ * const store = new RedisRunStore(readRedisStoreFlags(values, USAGE));
  * ```
  */
-export function redisStoreFlags(
+export function readRedisStoreFlags(
   values: Readonly<Record<string, string | boolean | string[] | undefined>>,
   usage: string,
-): ReturnType<typeof redisUrlFlag> & {
+): ReturnType<typeof readRedisConnection> & {
   maxEvents?: number;
   maxBytes?: number;
   retainMs?: number;
   failAfterMs?: number;
 } {
-  const connection = redisUrlFlag(
+  const connection = readRedisConnection(
     values.redis as string | undefined,
     usage,
     values['redis-cluster'] as string | undefined,
@@ -43,7 +42,7 @@ export function redisStoreFlags(
   const max = Number.MAX_SAFE_INTEGER;
   const read = (flag: string) => {
     const value = values[flag] as string | undefined;
-    return value === undefined ? undefined : wholeNumberFlag(flag, value, 0, 1, max);
+    return value === undefined ? undefined : readIntegerFlag(flag, value, 0, 1, max);
   };
   const maxEvents = read('max-events');
   const maxBytes = read('max-bytes');
@@ -56,4 +55,42 @@ export function redisStoreFlags(
     ...(maxBytes === undefined ? {} : { maxBytes }),
     ...(retainMs === undefined ? {} : { retainMs }),
   };
+}
+
+/** Where a Redis subcommand finds its store: one server (`--redis <url>`) or a Cluster's nodes. */
+export type RedisConnectionFlag = { readonly url: string } | { readonly cluster: readonly string[] };
+
+/**
+ * The `--redis <url>` or `--redis-cluster host:port[,host:port…]` every Redis subcommand needs
+ * (exactly one of them): a `redis://` or `rediss://` URL, or the comma-separated startup nodes of a
+ * Redis Cluster; else a `CliUsageError` that says how to give it.
+ *
+ * @example
+ * ```ts
+ * const connection = readRedisConnection(values.redis, 'sluice follow --redis <url> <run-id>', values['redis-cluster']);
+ * const store = new RedisRunStore({ ...connection });
+ * ```
+ */
+export function readRedisConnection(
+  value: string | undefined,
+  usage: string,
+  cluster?: string | undefined,
+): RedisConnectionFlag {
+  if (value !== undefined && cluster !== undefined) {
+    throw new CliUsageError('Give `--redis <url>` or `--redis-cluster <host:port,…>`, not both');
+  }
+  if (cluster !== undefined) {
+    const nodes = cluster.split(',').map((node) => node.trim());
+    const bad = nodes.find((node) => !/^[^\s:,]+:\d{1,5}$/.test(node));
+    if (bad !== undefined)
+      throw flagError('redis-cluster', 'host:port[,host:port…] (the startup nodes)', cluster);
+    return { cluster: nodes };
+  }
+  if (value === undefined) {
+    throw new CliUsageError(`Missing \`--redis <url>\` (or \`--redis-cluster <host:port,…>\`): \`${usage}\``);
+  }
+  if (!/^rediss?:\/\//.test(value)) {
+    throw flagError('redis', 'a redis:// or rediss:// URL', value);
+  }
+  return { url: value };
 }

@@ -1,11 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { isPeerMissingError } from '../core/errors/peer-missing-error.js';
-import { withRemoteParent } from '../trace/trace-context.js';
-import { asksForHelp } from './asks-for-help.js';
+import { type TraceCarrier, withRemoteParent } from '../trace/trace-context.js';
 import { CliUsageError } from './cli-usage-error.js';
-import { envTraceCarrier } from './env-trace-carrier.js';
 import { overviewHelp, subcommands } from './subcommands.js';
 import type { CliStreams } from './text-view.js';
-import { packageVersion } from './version.js';
 
 /**
  * Runs the `sluice` command line and resolves with the process exit code. `main.ts` (the
@@ -69,4 +67,50 @@ async function runCommand(
     io.stderr.write(`sluice: ${error.message}\nTry \`sluice ${topic}--help\`.\n`);
     return 2;
   }
+}
+
+/**
+ * Whether a subcommand's arguments ask for its help: `--help` or `-h` before `--` (after it, they
+ * belong to the command to run: `sluice submit … -- grep -h x` is no question).
+ *
+ * @example
+ * ```ts
+ * asksForHelp(['--redis', url, '--help']); // true
+ * asksForHelp(['--redis', url, '--', 'grep', '-h', 'x']); // false
+ * ```
+ */
+export function asksForHelp(argv: readonly string[]): boolean {
+  const split = argv.indexOf('--');
+  return (split === -1 ? argv : argv.slice(0, split)).some((arg) => arg === '--help' || arg === '-h');
+}
+
+/**
+ * The version `sluice --version` prints: the package's own, from its `package.json` (two levels up
+ * from `src/cli/` and from `dist/cli/` alike).
+ *
+ * @example
+ * ```ts
+ * io.stdout.write(`sluice ${packageVersion()}\n`); // sluice 0.1.0
+ * ```
+ */
+export function packageVersion(): string {
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
+/**
+ * The trace context the `sluice` command was started in: `TRACEPARENT` and `TRACESTATE` of its
+ * environment (OpenTelemetry's environment-variable carrier), or `undefined` without a
+ * `TRACEPARENT`. Every run the command starts is then in that trace (docs/tracing.md).
+ *
+ * @example
+ * ```ts
+ * envTraceCarrier({ TRACEPARENT: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' });
+ * // { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' }
+ * ```
+ */
+export function envTraceCarrier(env: NodeJS.ProcessEnv): TraceCarrier | undefined {
+  const { TRACEPARENT: traceparent, TRACESTATE: tracestate } = env;
+  if (traceparent === undefined || traceparent === '') return undefined;
+  return tracestate === undefined || tracestate === '' ? { traceparent } : { traceparent, tracestate };
 }

@@ -3,11 +3,20 @@ import type { ChunkEvent, EndSentinel } from '../core/chunk.js';
 import { BufferOverflowError } from '../core/errors/buffer-overflow-error.js';
 import { finalBeforeComplete } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
-import { DemandQueue } from '../core/queue/demand-queue.js';
+import { DemandQueue, type QueueStore } from '../core/queue/demand-queue.js';
 import { DemandGate } from '../core/queue/queue-outlet.js';
+import { RingQueue } from '../core/queue/ring-queue.js';
 import { demandOf, subscribeWithDemand } from '../core/subscriber-chain.js';
-import { BoundedQueue } from './bounded-queue.js';
-import type { BoundedStrategy } from './bounded-strategy.js';
+
+/**
+ * What {@link bounded} does when `bufferSize` events wait for a paused consumer (Effect's names):
+ *
+ * - `suspend` — pause the producer through its demand (backpressure; nothing is lost);
+ * - `dropping` — drop the newest event (the one arriving);
+ * - `sliding` — drop the oldest waiting event;
+ * - `error` — fail with a `BufferOverflowError` (code `BUFFER_OVERFLOW`).
+ */
+export type BoundedStrategy = 'suspend' | 'dropping' | 'sliding' | 'error';
 
 /**
  * The operator behind {@link bounded} (and the per-consumer bound of `share({ governor:
@@ -78,4 +87,117 @@ export function boundedChannel<E extends ChunkEvent<unknown>>(
     subscribeWithDemand(source, demand, upstream);
     return () => queue.close();
   });
+}
+
+interface Entry<E> {
+  readonly event: E | EndSentinel;
+  /** How many events this queue dropped right before this one (in sequence order). */
+  dropped: number;
+  /** The `metadata.dropped` counts of those dropped events (drops reported further upstream). */
+  inherited: number;
+}
+
+/**
+ * The FIFO behind {@link bounded}: applies the strategy when `bufferSize` events wait, never drops
+ * the final event, attaches each drop count to the event that follows the gap, and re-stamps
+ * sequences on the way out (`sequence − events dropped before it`) so that the output is
+ * contiguous again. Internal to `src/operators`.
+ *
+ * @example
+ * ```ts
+ * const queue = new BoundedQueue<ChunkEvent<string>>(2, 'sliding');
+ * queue.offer(a0); queue.offer(a1); queue.offer(a2); // a0 is dropped
+ * queue.take(); // a1 re-stamped as sequence 0 with metadata { dropped: 1 }
+ * ```
+ */
+export class BoundedQueue<E extends ChunkEvent<unknown>> implements QueueStore<E | EndSentinel> {
+  readonly #items = new RingQueue<Entry<E>>();
+  /** Drops not yet attached to an event (`dropping`: the newest were dropped). */
+  #carry = 0;
+  #carryInherited = 0;
+  /** Drops attached to the events already taken. */
+  #taken = 0;
+  #lastSequence = -1;
+
+  constructor(
+    readonly bufferSize: number,
+    readonly strategy: BoundedStrategy,
+  ) {}
+
+  get size(): number {
+    return this.#items.size;
+  }
+
+  /** {@link BoundedQueue.offer}, as a `DemandQueue` store. */
+  push(event: E | EndSentinel): boolean {
+    return this.offer(event as E);
+  }
+
+  /** {@link BoundedQueue.take}, as a `DemandQueue` store. */
+  shift(): E | EndSentinel | undefined {
+    return this.take();
+  }
+
+  /** Queues `event`, dropping one if the strategy says so; `false` means overflow (`error`). */
+  offer(event: E): boolean {
+    this.#lastSequence = event.sequence;
+    const entry: Entry<E> = { event, dropped: this.#carry, inherited: this.#carryInherited };
+    const fits = this.size < this.bufferSize || this.strategy === 'suspend';
+    if (fits || (this.strategy === 'error' && event.isFinal)) return this.#push(entry);
+    if (this.strategy === 'error') return false;
+    if (this.strategy === 'dropping' && !event.isFinal) {
+      this.#carry += 1;
+      this.#carryInherited += event.metadata?.dropped ?? 0;
+      return true;
+    }
+    if (this.strategy === 'dropping') {
+      // The final event always gets in: the newest waiting event makes room.
+      moveDrops(this.#items.pop() as Entry<E>, entry);
+      return this.#push(entry);
+    }
+    const oldest = this.#items.shift() as Entry<E>;
+    moveDrops(oldest, this.#items.peek() ?? entry);
+    return this.#push(entry);
+  }
+
+  /** Reports drops that no later event can carry: queues a final `end` sentinel carrying them. */
+  end(): void {
+    if (this.#carry === 0) return;
+    const sentinel: EndSentinel = {
+      sequence: this.#lastSequence + 1,
+      kind: 'end',
+      content: null,
+      isFinal: true,
+    };
+    this.#push({ event: sentinel, dropped: this.#carry, inherited: this.#carryInherited });
+  }
+
+  /** The oldest waiting event, re-stamped, or `undefined` when empty. */
+  take(): E | EndSentinel | undefined {
+    if (this.size === 0) return undefined;
+    const { event, dropped, inherited } = this.#items.shift() as Entry<E>;
+    this.#taken += dropped;
+    if (this.#taken === 0) return event;
+    const sequence = event.sequence - this.#taken;
+    if (dropped === 0) return { ...event, sequence };
+    const metadata = { ...event.metadata, dropped: (event.metadata?.dropped ?? 0) + dropped + inherited };
+    return { ...event, sequence, metadata };
+  }
+
+  clear(): void {
+    this.#items.clear();
+  }
+
+  #push(entry: Entry<E>): true {
+    this.#carry = 0;
+    this.#carryInherited = 0;
+    this.#items.push(entry);
+    return true;
+  }
+}
+
+/** `dropped` is removed from the queue: the event right after it in sequence order reports it. */
+function moveDrops<E extends ChunkEvent<unknown>>(dropped: Entry<E>, following: Entry<E>): void {
+  following.dropped += dropped.dropped + 1;
+  following.inherited += dropped.inherited + (dropped.event.metadata?.dropped ?? 0);
 }

@@ -3,8 +3,7 @@ import type { ChunkEvent, EndSentinel } from '../core/chunk.js';
 import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { boundedChannel } from './bounded-channel.js';
-import type { BoundedStrategy } from './bounded-strategy.js';
+import { type BoundedStrategy, boundedChannel } from './bounded-channel.js';
 
 /** Options of {@link bounded}. Validated when `bounded(config)` is called. */
 export interface BoundedConfig {

@@ -1,5 +1,17 @@
-import { Observable, type ObservableInput, type ObservableInputTuple, zip as rxZip } from 'rxjs';
-import { createOperatorSubscriber } from '../core/operate.js';
+import {
+  type Cons,
+  identity,
+  map,
+  Observable,
+  type ObservableInput,
+  type ObservableInputTuple,
+  type OperatorFunction,
+  mergeMap as rxMergeMap,
+  zip as rxZip,
+  toArray,
+} from 'rxjs';
+import { createOperatorSubscriber, operate } from '../core/operate.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { countedSource } from './counted-source.js';
 import type { HeldDemand } from './held-demand.js';
 import { type PrefetchConfig, readPrefetch } from './prefetch-config.js';
@@ -106,4 +118,113 @@ function isPlainObject(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * RxJS's `zipAll`: collects the inner observables until the source completes, then zips them with
+ * sluice's {@link zip}, so an inner observable that gets ahead of the others is paused once 16 of
+ * its values wait. The collected inner observables themselves cannot be bounded — none is
+ * subscribed before the source completes — but they are observables, not their values. A drop-in
+ * with the same signatures.
+ *
+ * @example
+ * ```ts
+ * import { zipAll } from 'sluice/operators';
+ * from([exec('cat', ['a.txt']), exec('cat', ['b.txt'])]).pipe(zipAll()).subscribe(render);
+ * ```
+ */
+export function zipAll<T>(): OperatorFunction<ObservableInput<T>, T[]>;
+/**
+ * {@link zipAll} of a source whose inner type is not known.
+ *
+ * @example
+ * ```ts
+ * sources$.pipe(zipAll<number>()).subscribe((values) => console.log(values));
+ * ```
+ */
+export function zipAll<T>(): OperatorFunction<any, T[]>;
+/**
+ * {@link zipAll}, each set of zipped values passed to `project`.
+ *
+ * @example
+ * ```ts
+ * from([a$, b$]).pipe(zipAll((a: number, b: number) => a + b)).subscribe(console.log);
+ * ```
+ */
+export function zipAll<T, R>(project: (...values: T[]) => R): OperatorFunction<ObservableInput<T>, R>;
+/**
+ * {@link zipAll} of a source whose inner type is not known, each set passed to `project`.
+ *
+ * @example
+ * ```ts
+ * sources$.pipe(zipAll((...values) => values.join(' '))).subscribe(console.log);
+ * ```
+ */
+export function zipAll<R>(project: (...values: Array<any>) => R): OperatorFunction<any, R>;
+export function zipAll<R>(project?: (...values: unknown[]) => R): OperatorFunction<any, unknown> {
+  const spread: OperatorFunction<unknown, unknown> =
+    project === undefined
+      ? identity
+      : map((args: unknown) => (Array.isArray(args) ? project(...args) : project(args)));
+  return (source) =>
+    source.pipe(
+      toArray(),
+      rxMergeMap((sources: ObservableInput<unknown>[]) => zip(sources)),
+      spread,
+    );
+}
+
+/**
+ * RxJS's `zipWith`: the source zipped with `otherInputs`, each paused while it is ahead of the
+ * others by 16 values (sluice's {@link zip}). A drop-in with the same signature.
+ *
+ * @example
+ * ```ts
+ * import { zipWith } from 'sluice/operators';
+ * exec('cat', ['names.txt']).pipe(zipWith(exec('cat', ['scores.txt']))).subscribe(render);
+ * ```
+ */
+export function zipWith<T, A extends readonly unknown[]>(
+  ...otherInputs: [...ObservableInputTuple<A>]
+): OperatorFunction<T, Cons<T, A>>;
+/**
+ * {@link zipWith} with a {@link PrefetchConfig} last: each source is paused while `prefetch` of
+ * its values wait for a partner (default 16), as `zip([source, ...others], { prefetch })` does.
+ * A plain object that is not an `ObservableInput` (no `length`, `then`, iterator or
+ * `Symbol.observable`) is read as the config, so every RxJS call keeps its meaning.
+ *
+ * @example
+ * ```ts
+ * names$.pipe(zipWith(scores$, { prefetch: 64 })).subscribe(([name, score]) => render(name, score));
+ * ```
+ */
+export function zipWith<T, A extends readonly unknown[]>(
+  ...otherInputsAndConfig: [...ObservableInputTuple<A>, PrefetchConfig]
+): OperatorFunction<T, Cons<T, A>>;
+export function zipWith<T>(...args: unknown[]): OperatorFunction<T, unknown[]> {
+  const last = args[args.length - 1];
+  const config = isConfig(last) ? last : undefined;
+  const others = (config === undefined ? args : args.slice(0, -1)) as ObservableInput<unknown>[];
+  rejectUnknownOptions(config, ['prefetch']);
+  readPrefetch(config);
+  return operate<T, unknown[]>((source, subscriber) => {
+    const inputs = [source, ...others];
+    const zipped = (config === undefined ? zip(inputs) : zip(inputs, config)) as Observable<unknown[]>;
+    zipped.subscribe(subscriber);
+  });
+}
+
+/** A plain object that no `ObservableInput` form can be: the trailing {@link PrefetchConfig}. */
+function isConfig(value: unknown): value is PrefetchConfig {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  const object = value as Record<PropertyKey, unknown>;
+  return (
+    !('length' in object) &&
+    typeof object.then !== 'function' &&
+    typeof object[Symbol.iterator] !== 'function' &&
+    typeof object[Symbol.asyncIterator] !== 'function' &&
+    typeof object[(Symbol as { observable?: symbol }).observable ?? '@@observable'] !== 'function'
+  );
 }

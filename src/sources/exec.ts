@@ -1,18 +1,17 @@
 import { Observable, type Subscriber } from 'rxjs';
 import { demandOf } from '../core/subscriber-chain.js';
-import { childProcessPort } from './exec/child-process-port.js';
-import { resolveExecOptions } from './exec/exec-options.js';
+import { readExecOptions } from './exec/exec-options.js';
+import { subscribeExec } from './exec/exec-process.js';
 import type { ExecEvent, ExecOptions } from './exec/exec-types.js';
-import { runExec } from './exec/run-exec.js';
+import { childProcessPort } from './exec/spawn-child.js';
 
-export { childProcessPort } from './exec/child-process-port.js';
-export type { ContainmentOption } from './exec/containment-option.js';
-export type { ExecLimits } from './exec/exec-limits.js';
 export type { Containment, ExecResult, ExecUsage, LimitName, RlimitName } from './exec/exec-result.js';
-export type { ExecRlimits } from './exec/exec-rlimits.js';
 export type { ExecEvent, ExecExitEvent, ExecLineEvent, ExecOptions } from './exec/exec-types.js';
 export type {
+  ContainmentOption,
   ContainmentReport,
+  ExecLimits,
+  ExecRlimits,
   ExitInfo,
   OutputStream,
   ProcessEvents,
@@ -20,6 +19,7 @@ export type {
   ProcessPort,
   SpawnRequest,
 } from './exec/process-port.js';
+export { childProcessPort } from './exec/spawn-child.js';
 
 /**
  * Runs a command as a cold Observable: nothing is spawned until subscribe, and each subscription
@@ -72,10 +72,10 @@ export function exec(
   args?: readonly string[],
   options?: ExecOptions,
 ): Observable<ExecEvent<string | Uint8Array>> {
-  const resolved = resolveExecOptions(file, args, options);
+  const resolved = readExecOptions(file, args, options);
   const port = resolved.port ?? childProcessPort;
   return new Observable<ExecEvent<string | Uint8Array>>((subscriber) => {
     const demand = resolved.demand ?? demandOf(subscriber);
-    return runExec(resolved, port, subscriber as Subscriber<ExecEvent>, demand);
+    return subscribeExec(resolved, port, subscriber as Subscriber<ExecEvent>, demand);
   });
 }

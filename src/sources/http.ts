@@ -1,9 +1,8 @@
 import { Observable } from 'rxjs';
 import { demandOf } from '../core/subscriber-chain.js';
+import { subscribeHttp } from './http/http-exchange.js';
 import type { HttpEvent, HttpOptions } from './http/http-types.js';
-import { parseHttpOptions } from './http/parse-http-options.js';
-import { parseHttpRequest } from './http/parse-http-request.js';
-import { runHttpExchange } from './http/run-http-exchange.js';
+import { readHttpOptions, readHttpRequest } from './http/read-http-options.js';
 
 export type {
   HttpBodyEvent,
@@ -89,10 +88,10 @@ export function http(
  */
 export function http(url: string | URL, init?: RequestInit, options?: HttpOptions): Observable<HttpEvent>;
 export function http(url: string | URL, init?: RequestInit, options?: HttpOptions): Observable<HttpEvent> {
-  const request = parseHttpRequest(url, init);
-  const resolved = parseHttpOptions(options);
+  const request = readHttpRequest(url, init);
+  const resolved = readHttpOptions(options);
   return new Observable<HttpEvent>((subscriber) => {
     const demand = resolved.demand ?? demandOf(subscriber);
-    return runHttpExchange(request, resolved, subscriber, demand);
+    return subscribeHttp(request, resolved, subscriber, demand);
   });
 }

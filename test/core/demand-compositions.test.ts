@@ -27,8 +27,7 @@ import {
   timer,
 } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { share } from '../../src/operators/share.js';
-import { shareReplay } from '../../src/operators/share-replay.js';
+import { share, shareReplay } from '../../src/operators/share.js';
 import { type ExecEvent, exec } from '../../src/sources/exec.js';
 import {
   BUFFER_SIZE,

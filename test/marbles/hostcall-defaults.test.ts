@@ -10,7 +10,7 @@ import { overflowLimit } from '../../src/kernel/host/open-host-stream.js';
 import type { HostcallOutcome } from '../../src/kernel/protocol/hostcall-outcome.js';
 import { streamOptionsSchema } from '../../src/kernel/protocol/stream-options.js';
 import { createMacrotaskScheduler } from '../../src/kernel/scheduler/macrotask-scheduler.js';
-import { resolveExecOptions } from '../../src/sources/exec/exec-options.js';
+import { readExecOptions } from '../../src/sources/exec/exec-options.js';
 import { macrotask } from '../support/macrotask.js';
 
 const document = readFileSync(
@@ -84,7 +84,7 @@ const measured: Record<string, () => string | Promise<string>> = {
     expect(delivered).toBe(1000);
     return String(firstTurn);
   },
-  'cancel kill grace ms': () => String(resolveExecOptions('yes', [], {}).forceKillAfterMs),
+  'cancel kill grace ms': () => String(readExecOptions('yes', [], {}).forceKillAfterMs),
 };
 
 describe('marbles/HOSTCALL.md · Defaults', () => {

@@ -15,7 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createToolRegistry, execToolResultSchema, registerBuiltinTools } from '../../src/kernel/index.js';
 import { serveMcp } from '../../src/mcp/index.js';
-import { resolveExecOptions } from '../../src/sources/exec/exec-options.js';
+import { readExecOptions } from '../../src/sources/exec/exec-options.js';
 import { groupAlive, groupGone, pollUntil } from '../support/processes.js';
 import { needs } from '../support/system-tools.js';
 import { connectInMemory, GROUP_OF_SLEEPS, WAIT_FOR_FILE } from './connect-in-memory.js';
@@ -379,7 +379,7 @@ describe('serveMcp: the Exec tool', () => {
       // The group went with killSignal, not with the SIGKILL that a kill which missed a member would
       // wait for (forceKillAfterMs later): a bound from the kill sequence, not from this machine's
       // speed. How fast is the `cancel-mcp` benchmark's business (docs/benchmarks.md).
-      const { forceKillAfterMs } = resolveExecOptions('sh', [], {});
+      const { forceKillAfterMs } = readExecOptions('sh', [], {});
       expect(elapsed, `group gone ${elapsed.toFixed(1)} ms after abort`).toBeLessThan(forceKillAfterMs);
     },
   );

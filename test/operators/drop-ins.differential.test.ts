@@ -3,14 +3,9 @@ import type { Observable } from 'rxjs';
 import * as rx from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { concatAll } from '../../src/operators/concat-all.js';
-import { concatMap } from '../../src/operators/concat-map.js';
-import { mergeAll } from '../../src/operators/merge-all.js';
-import { mergeMap } from '../../src/operators/merge-map.js';
+import { concatAll, concatMap, mergeAll, mergeMap } from '../../src/operators/merge-map.js';
 import { mergeScan } from '../../src/operators/merge-scan.js';
-import { zip } from '../../src/operators/zip.js';
-import { zipAll } from '../../src/operators/zip-all.js';
-import { zipWith } from '../../src/operators/zip-with.js';
+import { zip, zipAll, zipWith } from '../../src/operators/zip.js';
 
 // Each of sluice's buffering operators and RxJS's, on the same random marbles in virtual time:
 // the notifications (with their frames) and every source's subscription log must be identical.

@@ -10,13 +10,9 @@ import {
 } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
-import { concatAll } from '../../src/operators/concat-all.js';
-import { concatMap } from '../../src/operators/concat-map.js';
-import { mergeAll } from '../../src/operators/merge-all.js';
-import { mergeMap } from '../../src/operators/merge-map.js';
+import { concatAll, concatMap, mergeAll, mergeMap } from '../../src/operators/merge-map.js';
 import { mergeScan } from '../../src/operators/merge-scan.js';
-import { zip } from '../../src/operators/zip.js';
-import { zipWith } from '../../src/operators/zip-with.js';
+import { zip, zipWith } from '../../src/operators/zip.js';
 import {
   BUFFER_SIZE,
   cleanFloods,

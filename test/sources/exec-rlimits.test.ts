@@ -5,7 +5,7 @@ import type { Observable } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
 import { type ExecEvent, type ExecResult, exec, isSluiceError } from '../../src/index.js';
 import type * as FindExecutable from '../../src/sources/exec/find-executable.js';
-import { prlimitCommand } from '../../src/sources/exec/prlimit.js';
+import { prlimitCommand } from '../../src/sources/exec/rlimits.js';
 import { fixture } from '../support/processes.js';
 import { needs } from '../support/system-tools.js';
 

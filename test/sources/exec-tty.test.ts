@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { lastValueFrom, Subject, toArray } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toAsyncIterable } from '../../src/adapters/to-async-iterable.js';
-import { ttyCommand } from '../../src/sources/exec/tty-command.js';
+import { ttyCommand } from '../../src/sources/exec/tty.js';
 import { type ExecEvent, type ExecOptions, exec } from '../../src/sources/exec.js';
 import { fixture, pollUntil, processesNamed, processesWithTag } from '../support/processes.js';
 import { needs } from '../support/system-tools.js';

@@ -72,7 +72,7 @@ function inputsKey(root = ROOT): string {
  * one part of it: `'code'` the JavaScript of every entry (what the tests run), `'types'` the type
  * declarations (what the package checks read, and the slow part). The code's build first empties
  * `target/dist`; a `target` other than the project gets its package.json too, which the CLI reads
- * its version from (src/cli/version.ts).
+ * its version from (`packageVersion` in src/cli/run-cli.ts).
  */
 export async function buildPackage(target: string, part: 'code' | 'types'): Promise<void> {
   const [{ build }, { default: config }] = await Promise.all([

@@ -151,7 +151,7 @@ const HOW: Readonly<Record<Exclude<SystemNeed, 'linux'>, string>> = {
   tmux: 'apt-get install tmux',
 };
 
-/** `prlimit` where `exec` looks for it: on `PATH`, then in the usual system folders (src/sources/exec/prlimit.ts). */
+/** `prlimit` where `exec` looks for it: on `PATH`, then in the usual system folders (src/sources/exec/rlimits.ts). */
 function findPrlimit(): string | undefined {
   for (const folder of ['', '/usr/bin', '/bin', '/usr/sbin', '/sbin']) {
     const found = which(folder === '' ? 'prlimit' : join(folder, 'prlimit'));

@@ -1,9 +1,33 @@
-import { CliUsageError } from '../cli-usage-error.js';
+import { CliUsageError, readIntegerFlag } from '../cli-usage-error.js';
 import { parseSubcommandArgs } from '../parse-subcommand-args.js';
-import { redisUrlFlag } from '../redis-url-flag.js';
-import { HELP_FLAG, type Subcommand } from '../subcommand.js';
-import { wholeNumberFlag } from '../whole-number-flag.js';
-import { cancelHelpText } from './cancel-help.js';
+import { readRedisConnection } from '../redis-store-flags.js';
+import { docsUrl, HELP_FLAG, type Subcommand } from '../subcommand.js';
+
+/** The text `sluice cancel --help` prints. */
+export const cancelHelpText = `sluice cancel — cancel a run published to Redis, from any machine that reaches it
+
+Usage:
+  sluice cancel --redis <url> <run-id>
+
+Asks the run's owner — the \`sluice exec --redis\`, \`sluice worker\` or page server that runs it,
+wherever it runs — to stop it, as the Cancel button of its page does: its whole process group is
+killed, and the run ends as cancelled (followers see it end; \`sluice exec\` exits 130).
+
+Options:
+  --redis <url>             the Redis the run is published to (redis:// or rediss://); needs the
+                            optional peer ioredis
+  --redis-cluster <h:p,…>   the startup nodes of the Redis Cluster it is published to, instead
+  --redis-timeout-ms <n>    give up when Redis has not answered for this long (default: 5000)
+  -h, --help                show this help
+
+Exits 0 once the cancel is recorded for a run still running, 1 when the run has already ended, is
+not in that Redis (or its retention has passed), or Redis cannot be reached, and 2 for a bad
+command line. How a cancel travels to the run's owner: ${docsUrl('scaling.md')}
+
+Examples:
+  sluice cancel --redis redis://127.0.0.1:6379 build-7
+  sluice cancel --redis-cluster 10.0.0.5:7000,10.0.0.6:7000 build-7
+`;
 
 const CANCEL_FLAGS = {
   ...HELP_FLAG,
@@ -27,7 +51,7 @@ export const cancelCommand: Subcommand = {
   flags: CANCEL_FLAGS,
   run: async (argv, io) => {
     const { values, positionals, rest } = parseSubcommandArgs(argv, CANCEL_FLAGS);
-    const connection = redisUrlFlag(
+    const connection = readRedisConnection(
       values.redis as string | undefined,
       USAGE,
       values['redis-cluster'] as string | undefined,
@@ -35,7 +59,7 @@ export const cancelCommand: Subcommand = {
     const [runId, ...extra] = [...positionals, ...rest];
     if (runId === undefined || extra.length > 0) throw new CliUsageError(`Expected one run id: \`${USAGE}\``);
     const timeout = values['redis-timeout-ms'] as string | undefined;
-    const failAfterMs = wholeNumberFlag('redis-timeout-ms', timeout, 5000, 1);
+    const failAfterMs = readIntegerFlag('redis-timeout-ms', timeout, 5000, 1);
     const [{ RedisRunStore, isRunId }, { redisFailure }] = await Promise.all([
       import('../../redis/index.js'),
       import('../../redis/connect-redis.js'),

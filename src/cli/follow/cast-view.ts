@@ -2,7 +2,7 @@ import { createWriteStream, openSync, type WriteStream } from 'node:fs';
 import { Subject } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
 import { toAsciicast } from '../../operators/to-asciicast.js';
-import { flagError } from '../flag-error.js';
+import { flagError } from '../cli-usage-error.js';
 import { writePaced } from '../write-paced.js';
 import type { FollowView } from './follow-view.js';
 

@@ -2,14 +2,12 @@ import type { ChunkEvent } from '../../core/chunk.js';
 import { followRun } from '../../runs/follow-run.js';
 import { toRunFailure } from '../../runs/run-failure.js';
 import type { RunStore } from '../../runs/run-store.js';
-import { CliUsageError } from '../cli-usage-error.js';
+import { CliUsageError, flagError, readIntegerFlag } from '../cli-usage-error.js';
 import { failureExitCode, mirrorExitCode } from '../exit-code.js';
-import { flagError } from '../flag-error.js';
 import { parseSubcommandArgs } from '../parse-subcommand-args.js';
-import { redisUrlFlag } from '../redis-url-flag.js';
+import { readRedisConnection } from '../redis-store-flags.js';
 import { HELP_FLAG, type Subcommand } from '../subcommand.js';
 import type { CliStreams } from '../text-view.js';
-import { wholeNumberFlag } from '../whole-number-flag.js';
 import { writePaced } from '../write-paced.js';
 import { CastView } from './cast-view.js';
 import { followHelpText } from './follow-help.js';
@@ -48,14 +46,14 @@ export const followCommand: Subcommand = {
   flags: FOLLOW_FLAGS,
   run: async (argv, io, _env, signal) => {
     const { values, positionals } = parseSubcommandArgs(argv, FOLLOW_FLAGS);
-    const connection = redisUrlFlag(
+    const connection = readRedisConnection(
       values.redis as string | undefined,
       USAGE,
       values['redis-cluster'] as string | undefined,
     );
     const [runId, ...extra] = positionals;
     if (runId === undefined || extra.length > 0) throw new CliUsageError(`Expected one run id: \`${USAGE}\``);
-    const after = wholeNumberFlag(
+    const after = readIntegerFlag(
       'after',
       values.after as string | undefined,
       -1,
@@ -70,7 +68,7 @@ export const followCommand: Subcommand = {
     if (!isRunId(runId)) throw new CliUsageError(`Not a run id: \`${runId}\``);
     const timeout = values['redis-timeout-ms'] as string | undefined;
     const failAfterMs =
-      timeout === undefined ? {} : { failAfterMs: wholeNumberFlag('redis-timeout-ms', timeout, 0, 1) };
+      timeout === undefined ? {} : { failAfterMs: readIntegerFlag('redis-timeout-ms', timeout, 0, 1) };
     // The wire codecs (and zod) are loaded for `--json` only: `sluice exec` shares this module.
     const printer =
       values.json === true

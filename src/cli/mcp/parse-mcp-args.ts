@@ -2,12 +2,10 @@ import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
-import { CliUsageError } from '../cli-usage-error.js';
-import { flagError } from '../flag-error.js';
+import { CliUsageError, flagError, readIntegerFlag } from '../cli-usage-error.js';
 import { type GivenFlags, parseSubcommandArgs } from '../parse-subcommand-args.js';
-import { type RedisConnectionFlag, redisUrlFlag } from '../redis-url-flag.js';
+import { type RedisConnectionFlag, readRedisConnection } from '../redis-store-flags.js';
 import { HELP_FLAG } from '../subcommand.js';
-import { wholeNumberFlag } from '../whole-number-flag.js';
 
 /**
  * How `sluice mcp --http` serves: the address, the names `Host` may carry besides it, the run
@@ -116,7 +114,7 @@ export function parseMcpArgs(argv: readonly string[], cwd: string = process.cwd(
 function readHttpFlags(values: GivenFlags): McpHttpFlags {
   const host = (values.host as string | undefined) ?? '127.0.0.1';
   if (host === '') throw flagError('host', 'an address or host name', host);
-  const port = wholeNumberFlag('port', values.port as string | undefined, 0, 0, 65_535);
+  const port = readIntegerFlag('port', values.port as string | undefined, 0, 0, 65_535);
   const allowHosts = (values['allow-host'] as string[] | undefined) ?? [];
   const badHost = allowHosts.find(
     (name) => !/^[^\s/:]+(:\d{1,5})?$|^\[[0-9a-fA-F:.]+\](:\d{1,5})?$/.test(name),
@@ -125,7 +123,7 @@ function readHttpFlags(values: GivenFlags): McpHttpFlags {
   const redis =
     values.redis === undefined && values['redis-cluster'] === undefined
       ? undefined
-      : redisUrlFlag(
+      : readRedisConnection(
           values.redis as string | undefined,
           'sluice mcp --http --redis <url>',
           values['redis-cluster'] as string | undefined,

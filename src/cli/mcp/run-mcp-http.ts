@@ -4,7 +4,7 @@ import { type AddressInfo, isIP } from 'node:net';
 import type { ToolRegistry } from '../../kernel/index.js';
 import { serveMcpHttp } from '../../mcp/serve-mcp-http.js';
 import type { RunStore } from '../../runs/run-store.js';
-import type { RedisConnectionFlag } from '../redis-url-flag.js';
+import type { RedisConnectionFlag } from '../redis-store-flags.js';
 import type { CliStreams } from '../text-view.js';
 import type { McpCommand, McpHttpFlags } from './parse-mcp-args.js';
 

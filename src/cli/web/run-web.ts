@@ -4,9 +4,9 @@ import type { RunStore } from '../../runs/run-store.js';
 import type { ExecEvent } from '../../sources/exec.js';
 import { RunRegistry } from '../../web/run-registry.js';
 import { startWebServer, type WebServer } from '../../web/start-web-server.js';
+import { publishInterruptible } from '../cli-interruption.js';
+import { execAsText, type TextOutputOptions } from '../exec-text.js';
 import type { CliWebOptions } from '../parse-args.js';
-import { publishInterruptible } from '../publish-interruptible.js';
-import { runText, type TextRunOptions } from '../run-text.js';
 import type { CliStreams } from '../text-view.js';
 
 /** How long sluice waits, after the run ended, for open pages to receive the end. */
@@ -45,7 +45,7 @@ export async function runWeb(
   events: Observable<ExecEvent<string | Uint8Array> | EndSentinel>,
   web: CliWebOptions,
   io: CliStreams,
-  options: TextRunOptions,
+  options: TextOutputOptions,
   where: CliWebRun,
 ): Promise<number> {
   const registry = new RunRegistry({
@@ -86,7 +86,7 @@ export async function runWeb(
       : `${server.origin}/runs/${encodeURIComponent(run.id)}?token=${server.token}`;
   io.stderr.write(`sluice: live page: ${url}\n`);
   try {
-    return await runText(events.pipe(publishInterruptible(operator, options.signal)), io, options);
+    return await execAsText(events.pipe(publishInterruptible(operator, options.signal)), io, options);
   } finally {
     const deadline = performance.now() + FAREWELL_MS;
     while (run.viewers > 0 && performance.now() < deadline) {

@@ -1,4 +1,4 @@
-import type { ExecRlimits } from '../../sources/exec/exec-rlimits.js';
+import type { ExecRlimits } from '../../sources/exec/process-port.js';
 import type { ExecResult } from '../../sources/exec.js';
 import type { HostcallPayload } from '../protocol/hostcall-request.js';
 import type { JsonValue } from '../protocol/json-value.js';

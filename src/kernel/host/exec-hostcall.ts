@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ChunkEvent } from '../../core/chunk.js';
 import { SluiceError } from '../../core/errors/sluice-error.js';
 import { mapDirect } from '../../core/map-direct.js';
-import type { ExecRlimits } from '../../sources/exec/exec-rlimits.js';
+import type { ExecRlimits } from '../../sources/exec/process-port.js';
 import { type ExecEvent, type ExecOptions, type ExecResult, exec } from '../../sources/exec.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { streamFieldsSchema } from '../protocol/stream-options.js';

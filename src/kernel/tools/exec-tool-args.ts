@@ -2,8 +2,8 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { SchedulerLike } from 'rxjs';
 import { z } from 'zod';
-import type { ExecRlimits } from '../../sources/exec/exec-rlimits.js';
 import { findExecutable } from '../../sources/exec/find-executable.js';
+import type { ExecRlimits } from '../../sources/exec/process-port.js';
 import type { ExecOptions } from '../../sources/exec.js';
 import { fromWireNames } from '../protocol/wire-names.js';
 

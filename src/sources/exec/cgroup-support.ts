@@ -1,5 +1,4 @@
-import { accessSync, constants, existsSync, mkdirSync, rmdirSync } from 'node:fs';
-import { readCgroupLocation } from './cgroup-root.js';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmdirSync } from 'node:fs';
 
 /** Whether runs can get their own cgroup here: the cgroup to create them under, or why not. */
 export type CgroupSupport = { readonly base: string } | { readonly unavailable: string };
@@ -48,4 +47,80 @@ function probe(): CgroupSupport {
   rmdirSync(trial);
   if (!killable) return { unavailable: 'the kernel has no cgroup.kill (Linux 5.14 or later is needed)' };
   return { base: dir };
+}
+
+/** Where this process sits in the cgroup v2 hierarchy, or why it sits in none. */
+export type CgroupLocation = { readonly dir: string } | { readonly unavailable: string };
+
+/**
+ * Finds the directory of this process's own cgroup v2 from the texts of `/proc/self/cgroup` and
+ * `/proc/self/mountinfo`: the `0::<path>` line gives the cgroup's path inside the hierarchy, and
+ * a `cgroup2` mount whose root is a prefix of that path gives where the hierarchy is seen — pure
+ * v2 at `/sys/fs/cgroup`, the hybrid layout's `/sys/fs/cgroup/unified`, or a container's own
+ * namespace (where the path is `/`). Returns why not when there is no such line or mount.
+ *
+ * @example
+ * ```ts
+ * cgroupLocation('0::/user.slice/app.scope\n', '41 31 0:38 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n');
+ * // { dir: '/sys/fs/cgroup/user.slice/app.scope' }
+ * ```
+ */
+export function cgroupLocation(procCgroup: string, mountinfo: string): CgroupLocation {
+  const line = procCgroup.split('\n').find((entry) => entry.startsWith('0::'));
+  if (line === undefined) {
+    return { unavailable: 'this process is in no cgroup v2 hierarchy (/proc/self/cgroup has no `0::` line)' };
+  }
+  const own = line.slice(3);
+  let mountedElsewhere = false;
+  for (const mount of mountinfo.split('\n')) {
+    const separator = mount.indexOf(' - ');
+    if (separator < 0 || !mount.slice(separator + 3).startsWith('cgroup2 ')) continue;
+    const fields = mount.slice(0, separator).split(' ');
+    const root = unescapeMountField(fields[3] ?? '');
+    const point = unescapeMountField(fields[4] ?? '');
+    const inside = relativeTo(own, root);
+    if (inside === undefined) {
+      mountedElsewhere = true;
+      continue;
+    }
+    return { dir: inside === '' ? point : `${point.replace(/\/$/, '')}/${inside}` };
+  }
+  return {
+    unavailable: mountedElsewhere
+      ? `this process's cgroup (${own}) is outside every mounted cgroup2 file system`
+      : 'no cgroup2 file system is mounted (/proc/self/mountinfo)',
+  };
+}
+
+/**
+ * Reads {@link cgroupLocation} from this machine's `/proc` (`unavailable` where there is none:
+ * macOS, Windows, a Linux without cgroup v2).
+ *
+ * @example
+ * ```ts
+ * const here = readCgroupLocation(); // { dir: '/sys/fs/cgroup/unified' } on a hybrid layout
+ * ```
+ */
+export function readCgroupLocation(): CgroupLocation {
+  let procCgroup: string;
+  let mountinfo: string;
+  try {
+    procCgroup = readFileSync('/proc/self/cgroup', 'utf8');
+    mountinfo = readFileSync('/proc/self/mountinfo', 'utf8');
+  } catch {
+    return { unavailable: `there are no cgroups on this system (${process.platform}: no /proc/self/cgroup)` };
+  }
+  return cgroupLocation(procCgroup, mountinfo);
+}
+
+/** `path` below `root` without the leading `/` (`''` for `root` itself), or `undefined`. */
+function relativeTo(path: string, root: string): string | undefined {
+  if (root === '/') return path.replace(/^\/+/, '');
+  if (path === root) return '';
+  return path.startsWith(`${root}/`) ? path.slice(root.length + 1) : undefined;
+}
+
+/** mountinfo writes a space, tab, newline and backslash in a path as `\040`, `\011`, `\012`, `\134`. */
+function unescapeMountField(field: string): string {
+  return field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
 }

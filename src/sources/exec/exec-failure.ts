@@ -1,10 +1,11 @@
 import { CancelledError } from '../../core/errors/cancelled-error.js';
-import { cgroupJoinFailure } from './cgroup-join-failure.js';
+import { SluiceError } from '../../core/errors/sluice-error.js';
+import { cgroupJoinFailed } from './cgroup-handle.js';
 import { ExecError } from './exec-error.js';
 import type { ResolvedExecOptions } from './exec-options.js';
 import type { ExecResult } from './exec-result.js';
-import { prlimitFailure } from './prlimit-failure.js';
 import type { ExitInfo } from './process-port.js';
+import { prlimitFailure } from './rlimits.js';
 
 /**
  * How a finished exec run fails, or `undefined` when it ends with its `exit` event: cancelled
@@ -49,4 +50,24 @@ export function cancelledError(
 ): CancelledError<ExecResult> {
   const why = reason instanceof Error && reason.name !== 'AbortError' ? ` (${reason.message})` : '';
   return new CancelledError(`Command was cancelled${why}: ${command}`, { reason, result }, { cause: reason });
+}
+
+/**
+ * Tells a run whose wrapper could not move into its cgroup (so the command never ran, see
+ * {@link cgroupJoinFailed}) from a command that failed: the `CGROUP_UNAVAILABLE` error, or
+ * `undefined`.
+ *
+ * @example
+ * ```ts
+ * const refused = prlimitFailure(rlimits, exit, result.stdout, result.stderr) ?? cgroupJoinFailure(result);
+ * ```
+ */
+export function cgroupJoinFailure(result: ExecResult): SluiceError | undefined {
+  if (result.containment !== 'cgroup' || result.stdout !== '') return undefined;
+  const exit = { exitCode: result.exitCode, signal: result.signal };
+  if (!cgroupJoinFailed(exit, result.stderr)) return undefined;
+  const reason = result.stderr.trimEnd();
+  return new SluiceError('CGROUP_UNAVAILABLE', `Cannot contain the run in a cgroup: ${reason}`, {
+    info: { reason, result },
+  });
 }

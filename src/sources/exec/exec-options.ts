@@ -1,7 +1,6 @@
 import { constants } from 'node:os';
 import { asyncScheduler, isObservable, type Observable, type SchedulerLike } from 'rxjs';
-import type { Demand } from '../../core/demand.js';
-import { isDemand } from '../../core/demand.js';
+import { type Demand, isDemand } from '../../core/demand.js';
 import { isAbortSignal } from '../../core/is-abort-signal.js';
 import { isSchedulerLike } from '../../core/is-scheduler-like.js';
 import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
@@ -11,13 +10,8 @@ import { readInteger } from '../../core/read-integer.js';
 import { readOption } from '../../core/read-option.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import { readTerminalSize } from '../../core/terminal-size.js';
-import { checkSpawnStrings } from './check-spawn-strings.js';
-import type { ContainmentOption } from './containment-option.js';
-import type { ExecLimits } from './exec-limits.js';
-import type { ExecRlimits } from './exec-rlimits.js';
 import type { ExecOptions } from './exec-types.js';
-import type { ProcessPort } from './process-port.js';
-import type { TtySize } from './tty-command.js';
+import type { ContainmentOption, ExecLimits, ExecRlimits, ProcessPort, TtySize } from './process-port.js';
 
 /** `exec`'s `tty` option as a run uses it: the terminal's first size, and the later ones. */
 export interface ResolvedTty extends TtySize {
@@ -89,10 +83,10 @@ const KNOWN_TTY = ['columns', 'rows', 'resize'];
  *
  * @example
  * ```ts
- * resolveExecOptions('ls', ['-l'], { timeoutMs: 1000 }).forceKillAfterMs; // 2000
+ * readExecOptions('ls', ['-l'], { timeoutMs: 1000 }).forceKillAfterMs; // 2000
  * ```
  */
-export function resolveExecOptions(
+export function readExecOptions(
   file: unknown,
   args: unknown,
   options: ExecOptions | undefined,
@@ -292,4 +286,38 @@ export function readTty(given: ExecOptions): ResolvedTty | undefined {
       'tty.',
     ),
   };
+}
+
+/**
+ * The checks on `exec`'s strings that the OS would only fail later, or not at all: a NUL byte in
+ * the file, an argument, `cwd` or an `env` value (the OS cannot pass one: Node throws
+ * synchronously from its spawn), and an `env` name that is empty or contains `=` or NUL (the
+ * child would see `A=B=c` for `{ 'A=B': 'c' }`, a different variable). Throws a `TypeError` in the
+ * option template that names the field, before anything spawns.
+ *
+ * @example
+ * ```ts
+ * checkSpawnStrings('true', ['a\0b'], undefined, undefined);
+ * // TypeError: Expected the `args[0]` argument to be a string without NUL bytes, got `a b` (string)
+ * ```
+ */
+export function checkSpawnStrings(
+  file: string,
+  args: readonly string[],
+  cwd: string | undefined,
+  env: Readonly<Record<string, string | undefined>> | undefined,
+): void {
+  const noNul = 'a string without NUL bytes';
+  if (file.includes('\0')) throw optionError('file', noNul, file, 'argument');
+  args.forEach((arg, index) => {
+    if (arg.includes('\0')) throw optionError(`args[${index}]`, noNul, arg, 'argument');
+  });
+  if (cwd?.includes('\0')) throw optionError('cwd', noNul, cwd);
+  if (env === undefined) return;
+  for (const [name, value] of Object.entries(env)) {
+    if (name === '' || name.includes('=') || name.includes('\0')) {
+      throw optionError('env', 'an object whose names are non-empty and contain no `=` or NUL', name);
+    }
+    if (value?.includes('\0')) throw optionError(`env.${name}`, noNul, value);
+  }
 }

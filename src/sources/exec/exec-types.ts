@@ -1,12 +1,8 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
 import type { Demand } from '../../core/demand.js';
-import type { ContainmentOption } from './containment-option.js';
-import type { ExecLimits } from './exec-limits.js';
 import type { ExecResult } from './exec-result.js';
-import type { ExecRlimits } from './exec-rlimits.js';
-import type { ProcessPort } from './process-port.js';
-import type { TtySize } from './tty-command.js';
+import type { ContainmentOption, ExecLimits, ExecRlimits, ProcessPort, TtySize } from './process-port.js';
 
 /**
  * One line (or, with `lines: false`, one read) of the child's stdout or stderr: decoded text, or

@@ -1,8 +1,49 @@
-import type { ContainmentOption } from './containment-option.js';
-import type { ExecLimits } from './exec-limits.js';
 import type { Containment, ExecUsage, LimitName } from './exec-result.js';
-import type { ExecRlimits } from './exec-rlimits.js';
-import type { TtySize } from './tty-command.js';
+
+/**
+ * How `exec` contains a run (its `containment` option): `'auto'` — its own cgroup where this
+ * process may make one (Linux, cgroup v2, root or a delegated subtree), its own process group
+ * elsewhere; `'cgroup'` — a cgroup or the `CGROUP_UNAVAILABLE` error saying why not; `'group'` —
+ * the process group only. See docs/containment.md.
+ */
+export type ContainmentOption = 'auto' | 'cgroup' | 'group';
+
+/**
+ * Limits of a whole run — every process it starts, together — enforced by its cgroup (so they need
+ * `containment: 'cgroup'` or `'auto'` on a machine where cgroups work, and the cgroup v2 controller
+ * of each limit enabled; otherwise the run fails with `LIMIT_UNAVAILABLE`, never runs without
+ * them). Unlike `rlimits`, which apply to each process on its own, a fork cannot escape them.
+ *
+ * - `memoryBytes` — `memory.max` (swap off: `memory.swap.max` 0); the kernel's OOM killer ends the
+ *   whole run (`memory.oom.group`) when it is reached: `limitHit: 'memory'`.
+ * - `pids` — `pids.max`: a fork past it fails, and sluice then ends the run: `limitHit: 'pids'`.
+ * - `cpuPercent` — `cpu.max`: at most this share of one CPU (200 = two CPUs); the run is slowed,
+ *   never ended.
+ */
+export interface ExecLimits {
+  memoryBytes?: number;
+  pids?: number;
+  cpuPercent?: number;
+}
+
+/**
+ * Resource limits applied to the child with `prlimit` (util-linux). `cpuSeconds` sets the soft
+ * limit (the hard one is one second above it, so the child sees `SIGXCPU` first); the others set
+ * soft = hard. Node children cannot start under an `addressSpaceBytes` of 512 MB or so (V8
+ * reserves a large virtual region up front): use it for non-Node children.
+ */
+export interface ExecRlimits {
+  cpuSeconds?: number;
+  addressSpaceBytes?: number;
+  fileSizeBytes?: number;
+  openFiles?: number;
+}
+
+/** The size of a terminal, in character cells. */
+export interface TtySize {
+  readonly columns: number;
+  readonly rows: number;
+}
 
 /** Which output pipe of a child. */
 export type OutputStream = 'stdout' | 'stderr';

@@ -3,17 +3,24 @@ import { statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
 import { SpawnError } from '../../core/errors/spawn-error.js';
-import { cgroupCommand } from './cgroup-command.js';
-import { containInCgroup } from './cgroup-handle.js';
+import { cgroupCommand, containInCgroup, openCgroup } from './cgroup-handle.js';
 import type { CgroupRun } from './cgroup-run.js';
-import { trackProcessGroup, untrackProcessGroup } from './exit-cleanup.js';
 import { findExecutable } from './find-executable.js';
-import { openCgroup } from './open-cgroup.js';
-import { prlimitCommand } from './prlimit.js';
-import { killProcessGroup, processGroupAlive } from './process-group.js';
-import type { OutputStream, ProcessEvents, ProcessHandle, SpawnRequest } from './process-port.js';
-import { TTY_REPORT_FD, ttyCommand } from './tty-command.js';
-import { onTerminal } from './tty-session.js';
+import {
+  killProcessGroup,
+  processGroupAlive,
+  trackProcessGroup,
+  untrackProcessGroup,
+} from './process-group.js';
+import type {
+  OutputStream,
+  ProcessEvents,
+  ProcessHandle,
+  ProcessPort,
+  SpawnRequest,
+} from './process-port.js';
+import { prlimitCommand } from './rlimits.js';
+import { onTerminal, TTY_REPORT_FD, ttyCommand } from './tty.js';
 
 /**
  * Spawns `request` with Node's own `child_process.spawn` and returns its handle, synchronously.
@@ -211,3 +218,10 @@ const deadHandle: ProcessHandle = {
   endInput() {},
   destroy() {},
 };
+
+/**
+ * The real {@link ProcessPort}, on Node's own `child_process` (see {@link spawnChild}): every
+ * child leads its own process group, and every kill goes to the whole group. It is `exec`'s
+ * default; give it explicitly to wrap it (record, delay, refuse what it spawns).
+ */
+export const childProcessPort: ProcessPort = { spawn: spawnChild };

@@ -1,4 +1,4 @@
-import type { Subscriber } from 'rxjs';
+import type { Subscriber, TeardownLogic } from 'rxjs';
 import type { ChunkMetadata } from '../../core/chunk.js';
 import type { Demand } from '../../core/demand.js';
 import { CancelledError } from '../../core/errors/cancelled-error.js';
@@ -9,17 +9,12 @@ import {
   type SpanEndDetails,
   type SpanEndReason,
 } from '../../trace/run-span.js';
-import { BodyLineSplitter } from './body-line-splitter.js';
+import { BodyLineSplitter, type BodySink, pumpBody, waitForFlow } from './http-body.js';
 import { HttpError, type HttpErrorCode, type HttpErrorInfo } from './http-error.js';
-import { startHttpSpan } from './http-span.js';
+import { readErrorBody, toResponseInfo } from './http-response.js';
+import { startHttpSpan, traceHeaders } from './http-span.js';
 import type { HttpEvent, HttpResponseInfo } from './http-types.js';
-import type { ResolvedHttpOptions } from './parse-http-options.js';
-import type { HttpRequest } from './parse-http-request.js';
-import { type BodySink, pumpBody } from './pump-body.js';
-import { readErrorBody } from './read-error-body.js';
-import { toResponseInfo } from './to-response-info.js';
-import { traceHeaders } from './trace-headers.js';
-import { waitForFlow } from './wait-for-flow.js';
+import type { HttpRequest, ResolvedHttpOptions } from './read-http-options.js';
 
 /** How much of a rejected (non-2xx) response's body the `HTTP_STATUS` error carries. */
 const ERROR_BODY_LIMIT = 65_536;
@@ -35,7 +30,7 @@ const FAILURE_REASONS: Readonly<Record<HttpErrorCode, SpanEndReason>> = {
  * The state of one `http` subscription and its steps: {@link HttpExchange.start} (teardown,
  * cancel signal, timeout, then the exchange), the exchange itself (fetch, `response`, the body,
  * `end`), and the ways it ends (a failure, a cancel, an unsubscribe), each ending the run's span.
- * Internal to `src/sources/http`; {@link runHttpExchange} describes the rules.
+ * Internal to `src/sources/http`; {@link subscribeHttp} describes the rules.
  *
  * @example
  * ```ts
@@ -228,4 +223,31 @@ function errorTypeOf(code: HttpErrorCode, response: HttpResponseInfo | undefined
   const { cause: inner, name } = (cause ?? {}) as { cause?: { code?: unknown }; name?: unknown };
   if (typeof inner?.code === 'string') return inner.code;
   return typeof name === 'string' ? name : '_OTHER';
+}
+
+/**
+ * One subscription of {@link http}: fetches, emits `response`, the body chunks and `end`, and
+ * returns the teardown. Its steps are those of {@link HttpExchange}; what it owns:
+ *
+ * - an `AbortController` aborted on unsubscribe, on timeout and on any failure (so the socket
+ *   is closed before the error is delivered), combined with the caller's `init.signal`;
+ * - the timeout, a `scheduler.schedule` action added to the subscriber;
+ * - the body reader, which is only `read()` while `demand` flows: a paused consumer leaves the
+ *   body in the socket, so TCP pushes back on the server. With `lines`, the lines split from
+ *   one read are also held back while paused;
+ * - the run's span (docs/tracing.md), ended with the exchange: `complete`, a failure, or a cancel.
+ *
+ * @example
+ * ```ts
+ * new Observable<HttpEvent>((subscriber) => subscribeHttp(request, options, subscriber, demandOf(subscriber)));
+ * ```
+ */
+export function subscribeHttp(
+  request: HttpRequest,
+  options: ResolvedHttpOptions,
+  subscriber: Subscriber<HttpEvent>,
+  demand: Demand | undefined,
+): TeardownLogic {
+  new HttpExchange(request, options, subscriber, demand).start();
+  return undefined;
 }

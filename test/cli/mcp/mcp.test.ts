@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveExecOptions } from '../../../src/sources/exec/exec-options.js';
+import { readExecOptions } from '../../../src/sources/exec/exec-options.js';
 import { GROUP_OF_SLEEPS, WAIT_FOR_FILE } from '../../mcp/connect-in-memory.js';
 import { groupAlive, groupGone, pollUntil, processGone } from '../../support/processes.js';
 import { CLI } from '../../support/sluice-cli.js';
@@ -170,7 +170,7 @@ describe('sluice mcp over stdio (the SDK Client against the real process)', () =
       // The group went with killSignal, not with the SIGKILL that a kill which missed a member would
       // wait for (forceKillAfterMs later): a bound from the kill sequence, not from this machine's
       // speed. How fast is the `cancel-mcp` benchmark's business (docs/benchmarks.md).
-      const { forceKillAfterMs } = resolveExecOptions('sh', [], {});
+      const { forceKillAfterMs } = readExecOptions('sh', [], {});
       expect(elapsed, `the group was gone ${elapsed.toFixed(1)} ms after the abort`).toBeLessThan(
         forceKillAfterMs,
       );

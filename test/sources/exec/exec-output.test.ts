@@ -1,6 +1,6 @@
 import { asyncScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { resolveExecOptions } from '../../../src/sources/exec/exec-options.js';
+import { readExecOptions } from '../../../src/sources/exec/exec-options.js';
 import { ExecOutput } from '../../../src/sources/exec/exec-output.js';
 import type { ExecLineEvent } from '../../../src/sources/exec/exec-types.js';
 
@@ -9,7 +9,7 @@ const bytes = (text: string) => Buffer.from(text);
 describe('ExecOutput', () => {
   it('numbers the lines of both pipes in arrival order and keeps the output for the result', () => {
     const seen: ExecLineEvent[] = [];
-    const output = new ExecOutput(resolveExecOptions('x', [], { scheduler: asyncScheduler }), seen);
+    const output = new ExecOutput(readExecOptions('x', [], { scheduler: asyncScheduler }), seen);
     output.read('stdout', bytes('a\nb'));
     output.read('stderr', bytes('oops\n'));
     output.read('stdout', bytes('c\n'));
@@ -27,7 +27,7 @@ describe('ExecOutput', () => {
 
   it('marks the pieces of a line longer than maxLineBytes as partial', () => {
     const seen: ExecLineEvent[] = [];
-    const options = resolveExecOptions('x', [], { maxLineBytes: 4, scheduler: asyncScheduler });
+    const options = readExecOptions('x', [], { maxLineBytes: 4, scheduler: asyncScheduler });
     const output = new ExecOutput(options, seen);
     output.read('stdout', bytes('abcdefg\n'));
     expect(seen.map((event) => [event.content, event.metadata?.partial === true])).toEqual([

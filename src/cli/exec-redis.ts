@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import type { MonoTypeOperatorFunction, Observable } from 'rxjs';
+import { onChunk } from '../adapters/on-chunk.js';
+import type { ChunkEvent } from '../core/chunk.js';
+import { isCancelledError } from '../core/errors/cancelled-error.js';
+import { isSluiceError } from '../core/errors/sluice-error.js';
+import { streamChunk } from '../kernel/protocol/hostcall-outcome.js';
+import { stallTimeout } from '../operators/stall-timeout.js';
+import type { RedisRunStoreOptions } from '../redis/redis-run-store.js';
+import type { RunStore } from '../runs/run-store.js';
+import { toRunStore } from '../runs/to-run-store.js';
+import { quoteCommand } from '../sources/exec/quote-command.js';
+import { exec } from '../sources/exec.js';
+import { cliExecOptions, markTerminal } from './cli-exec-options.js';
+import { CliInterruption, publishInterruptible, whenOutputClosed } from './cli-interruption.js';
+import { endAsData } from './exec-json.js';
+import { mirrorExitCode } from './exit-code.js';
+import type { CliExecCommand } from './parse-args.js';
+import { RunFrameWriter } from './run-frame-writer.js';
+import type { CliStreams } from './text-view.js';
+
+/**
+ * `sluice exec --redis <url> --json`: runs the command, publishes it to Redis (as `sluice exec
+ * --redis` does) and writes the hostcall wire frames of `sluice exec --json` on stdout — the
+ * frames `sluice follow --json` writes for the same run, through the same {@link RunFrameWriter}.
+ * The exit status is the command's; with `--redis-strict`, 75 when publishing failed.
+ *
+ * @example
+ * ```ts
+ * const code = await execAsJsonToRedis(parseExecArgs(['--redis', url, '--json', '--', 'ls']), process);
+ * ```
+ */
+export async function execAsJsonToRedis(
+  run: CliExecCommand,
+  io: CliStreams,
+  signal?: AbortSignal,
+): Promise<number> {
+  const store = run.redisStore;
+  if (store === undefined) throw new TypeError('execAsJsonToRedis needs `--redis`');
+  const label = quoteCommand(run.file, run.args);
+  const publisher = await openRunPublisher<ChunkEvent<unknown>>(store, run.runId, label, io);
+  const frames = new RunFrameWriter(io, run.wire, run.callId);
+  const options = { reject: false, ...cliExecOptions(run, signal, io, { statusLine: false }) };
+  const events = (exec(run.file, run.args, options) as Observable<ChunkEvent<unknown>>).pipe(
+    markTerminal(options),
+    stallTimeout({
+      ms: run.stallTimeoutMs,
+      logger: { warn: (message) => io.stderr.write(`sluice: ${message}\n`) },
+    }),
+    publishInterruptible(publisher.operator, signal),
+  );
+  let next = 0;
+  const outputClosed = whenOutputClosed(signal);
+  try {
+    await onChunk(
+      events,
+      (event) => {
+        next = event.sequence + 1;
+        return frames.event(event);
+      },
+      { bufferSize: run.bufferSize, ...(outputClosed === undefined ? {} : { signal: outputClosed }) },
+    );
+    return run.redisStrict && publisher.failed() ? REDIS_STRICT_EXIT_CODE : frames.code;
+  } catch (error) {
+    return await failed(error, next, frames, signal);
+  } finally {
+    await publisher.close();
+  }
+}
+
+/** The terminal frames of a run that ended with an error (a cancel by signal, a spawn failure, …). */
+async function failed(
+  error: unknown,
+  next: number,
+  frames: RunFrameWriter,
+  signal: AbortSignal | undefined,
+): Promise<number> {
+  const interruption = signal?.reason instanceof CliInterruption ? signal.reason : undefined;
+  if (interruption?.outputClosed) return interruption.exitCode;
+  const end = endAsData(error, interruption);
+  if (end !== undefined) await frames.send(streamChunk(next, end, false));
+  const code = isSluiceError(error) ? error.code : 'EXEC_FAILED';
+  await frames.failure({ code, name: 'Error', message: (error as Error).message });
+  if (isCancelledError(error)) return interruption?.exitCode ?? 130;
+  if (code === 'SPAWN_FAILED') {
+    const errno = (error as { info?: { errno?: string } }).info?.errno ?? '';
+    return mirrorExitCode({ exitCode: null, signal: null, timedOut: false, errno });
+  }
+  return frames.code;
+}
+
+/** The exit code of `sluice exec --redis-strict` when publishing failed (`EX_TEMPFAIL`). */
+export const REDIS_STRICT_EXIT_CODE = 75;
+
+/**
+ * `sluice exec --redis <url> [--run-id <id>]`: the Redis run store, the run's id, an operator that
+ * publishes the run there (labelled with the command) while the CLI shows it as usual, and
+ * `close()` for the end. ioredis (and `sluice/redis`) is loaded here, only when `--redis` is
+ * given. A run id the user did not choose is announced on stderr.
+ *
+ * A store that fails mid-run (Redis died, or did not answer within the store's `failAfterMs`) does
+ * not take the run with it: the command goes on and its output and exit code stand; the failure is
+ * said on stderr once, and `failed()` tells it (`--redis-strict` then exits with
+ * {@link REDIS_STRICT_EXIT_CODE}).
+ *
+ * @example
+ * ```ts
+ * const publisher = await openRunPublisher({ url: 'redis://127.0.0.1:6379' }, 'build-7', 'make test', process);
+ * events.pipe(publisher.operator);
+ * ```
+ */
+export async function openRunPublisher<T extends ChunkEvent<unknown>>(
+  options: RedisRunStoreOptions,
+  runId: string | undefined,
+  label: string,
+  io: CliStreams,
+): Promise<{
+  store: RunStore;
+  runId: string;
+  operator: MonoTypeOperatorFunction<T>;
+  failed(): boolean;
+  close(): Promise<void>;
+}> {
+  const { RedisRunStore } = await import('../redis/redis-run-store.js');
+  const store = new RedisRunStore({ ...options, failFast: true });
+  const id = runId ?? randomUUID();
+  if (runId === undefined) io.stderr.write(`sluice: publishing as run ${id}\n`);
+  let failed = false;
+  const onStoreFailure = (error: unknown) => {
+    failed = true;
+    const code = isSluiceError(error) ? `${error.code}: ` : '';
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`sluice: publishing run ${id} stopped (${code}${message}); the command goes on\n`);
+  };
+  return {
+    store,
+    runId: id,
+    operator: toRunStore<T>(store, id, { label, onStoreFailure }),
+    failed: () => failed,
+    close: async () => {
+      await new Promise((resolve) => setImmediate(resolve)); // a cancelled run's sentinel goes first
+      await store.close();
+    },
+  };
+}

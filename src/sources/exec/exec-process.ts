@@ -1,0 +1,481 @@
+import { type Subscriber, Subscription, type TeardownLogic } from 'rxjs';
+import type { Demand } from '../../core/demand.js';
+import { isSluiceError } from '../../core/errors/sluice-error.js';
+import { isSpawnError, SpawnError } from '../../core/errors/spawn-error.js';
+import { optionError } from '../../core/option-error.js';
+import { stalledBelow } from '../../core/subscriber-chain.js';
+import { isTerminalSize } from '../../core/terminal-size.js';
+import { errorTypeOf, NOOP_RUN_SPAN, type RunSpan, type SpanEndDetails } from '../../trace/run-span.js';
+import type { TraceCarrier } from '../../trace/trace-context.js';
+import { cancelledError, execFailure } from './exec-failure.js';
+import { type ExecLines, execLineQueue } from './exec-line-queue.js';
+import type { ResolvedExecOptions } from './exec-options.js';
+import { ExecOutput } from './exec-output.js';
+import type { ExecResult } from './exec-result.js';
+import { execSpanEnd, startExecSpan } from './exec-span.js';
+import type { ExecEvent } from './exec-types.js';
+import { GroupKiller } from './group-killer.js';
+import { writeInput } from './input-writer.js';
+import type { OutputAccumulator } from './output-accumulator.js';
+import type {
+  ContainmentReport,
+  ExecRlimits,
+  ExitInfo,
+  OutputStream,
+  ProcessEvents,
+  ProcessHandle,
+  ProcessPort,
+  SpawnRequest,
+  TtySize,
+} from './process-port.js';
+import { quoteCommand } from './quote-command.js';
+import { rlimitHit } from './rlimits.js';
+
+/**
+ * One subscription of `exec`: spawns through `port`, turns reads into sequenced line events,
+ * honours `demand`, and ends with the `exit` event (or an error). The rules:
+ *
+ * - **No loss**: the final event comes only after the child exited AND both pipes ended AND
+ *   every line was delivered.
+ * - **Demand**: the lines wait in a {@link DemandQueue} gated by `demand`. While it is paused the
+ *   pipes are not read (the child blocks on its full pipe) and the lines already split from the
+ *   last read wait in the queue; reading resumes only once that queue is empty and demand flows. Lines
+ *   of both pipes keep their arrival order. The final `exit` event waits for demand like a line;
+ *   an error comes once every line before it was delivered.
+ * - **Pipes held open after the leader exited** (a background grandchild inherited them): reading
+ *   goes on for `forceKillAfterMs`, then the rest of the group gets `killSignal` (then `SIGKILL`),
+ *   which closes the pipes and ends the run; the result is the leader's. A holder outside the group
+ *   (it called `setsid`) keeps the stream open until `timeoutMs` or unsubscribe.
+ * - **A run ends with its group**: members still alive when the run finishes are killed too.
+ * - **Cancel means gone**: unsubscribing sends `killSignal` to the group, releases the pipes, and
+ *   `SIGKILL`s the group `forceKillAfterMs` later if any member is still alive — that watch
+ *   outlives the subscription on purpose, and ends as soon as the group is gone
+ *   ({@link GroupKiller}), so it keeps the event loop alive only while a member is.
+ *
+ * The run's life is the steps of {@link ExecProcess} below.
+ *
+ * @example
+ * ```ts
+ * new Observable<ExecEvent>((subscriber) => subscribeExec(resolved, childProcessPort, subscriber, demandOf(subscriber)));
+ * ```
+ */
+export function subscribeExec(
+  options: ResolvedExecOptions,
+  port: ProcessPort,
+  subscriber: Subscriber<ExecEvent>,
+  demand: Demand | undefined,
+): TeardownLogic {
+  const { cancelSignal } = options;
+  if (cancelSignal?.aborted) {
+    subscriber.error(cancelledError(cancelSignal.reason, undefined, options.file));
+    return undefined;
+  }
+  const child = new ExecProcess(options, subscriber, demand);
+  child.start(port);
+  return () => child.unsubscribe();
+}
+
+/**
+ * The process of one exec subscription and its steps: {@link ExecProcess.start} (watch the cancel
+ * signal, spawn, follow demand, arm the timeout, write the input), the process's events (a read, a
+ * pipe's end, the exit, a spawn failure), and the ways it ends ({@link ExecProcess.finishIfDone},
+ * {@link ExecProcess.fail}, {@link ExecProcess.unsubscribe}). Internal to `src/sources/exec`.
+ *
+ * @example
+ * ```ts
+ * const child = new ExecProcess(options, subscriber, demand);
+ * child.start(childProcessPort);
+ * return () => child.unsubscribe();
+ * ```
+ */
+export class ExecProcess implements ProcessEvents {
+  readonly #options: ResolvedExecOptions;
+  readonly #subscriber: Subscriber<ExecEvent>;
+  readonly #lines: ExecLines;
+  readonly #output: ExecOutput;
+  readonly #ends = new ProcessEnds();
+  /** The timeout, the grace period of pipes held open, the cancel signal's listener. */
+  readonly #timers = new Subscription();
+  readonly #startedAt: number;
+  #handle: ProcessHandle | undefined;
+  #killer: GroupKiller | undefined;
+  #done = false;
+  #timedOut = false;
+  #cancelled: { readonly reason: unknown } | undefined;
+  #stopInput = (): void => {};
+  #stopReading = (): void => {};
+  /** The run's span (docs/tracing.md); the no-op one without `@opentelemetry/api`. */
+  #span: RunSpan = NOOP_RUN_SPAN;
+  #sawOutput = false;
+  /** Demand's pauses, timed only while traced: when the current one began, and the total of those over. */
+  #pausedAt: number | undefined;
+  #pausedMs = 0;
+
+  constructor(options: ResolvedExecOptions, subscriber: Subscriber<ExecEvent>, demand: Demand | undefined) {
+    this.#options = options;
+    this.#subscriber = subscriber;
+    this.#startedAt = options.scheduler.now();
+    const lines = execLineQueue(subscriber, demand, options.demand !== undefined);
+    this.#lines = lines;
+    this.#output = new ExecOutput(options, lines);
+  }
+
+  /** Spawns the child and starts everything that watches it. */
+  start(port: ProcessPort): void {
+    this.#watchCancelSignal();
+    const span = startExecSpan(this.#options);
+    this.#span = span;
+    const handle = port.spawn(spawnRequest(this.#options, span.carrier), this);
+    this.#handle = handle;
+    if (span.recording && handle.pid !== undefined && !this.#done) {
+      span.add({ 'process.pid': handle.pid });
+      span.event('sluice.spawn', { 'process.pid': handle.pid });
+    }
+    this.#killer = new GroupKiller(
+      handle,
+      this.#options.killSignal,
+      this.#options.forceKillAfterMs,
+      this.#options.scheduler,
+      span.observed ? (killMs) => span.groupGone(killMs) : undefined,
+    );
+    this.#followDemand(handle);
+    this.#armTimeout();
+    this.#followResize(handle);
+    if (!this.#done && this.#options.input !== undefined) {
+      this.#stopInput = writeInput(this.#options.input, handle, (error) => this.fail(error));
+    }
+  }
+
+  data(stream: OutputStream, bytes: Uint8Array): void {
+    if (this.#done || this.#subscriber.closed) return;
+    if (!this.#sawOutput) {
+      this.#sawOutput = true;
+      this.#span.event('sluice.first_output', { 'sluice.stream': stream });
+    }
+    this.#output.read(stream, bytes);
+  }
+
+  end(stream: OutputStream): void {
+    if (this.#done || !this.#ends.pipeEnded(stream)) return;
+    this.#output.end(stream);
+    this.finishIfDone();
+  }
+
+  exit(info: ExitInfo): void {
+    const { scheduler, forceKillAfterMs } = this.#options;
+    if (this.#done || !this.#ends.exited(info, scheduler.now())) return;
+    // Pipes held open by a grandchild: read on for a grace period, then kill the rest of the group.
+    if (!this.#ends.pipesEnded) {
+      this.#timers.add(
+        scheduler.schedule(() => (this.#done ? undefined : this.#terminate()), forceKillAfterMs),
+      );
+    }
+    this.finishIfDone();
+  }
+
+  spawnError(error: unknown): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#timers.unsubscribe();
+    const { file, cwd } = this.#options;
+    const errno = (error as { code?: string })?.code ?? 'UNKNOWN';
+    const reason = isSluiceError(error) ? error : new SpawnError({ errno, file, cwd }, { cause: error });
+    // `error.type`: the OS's code (`ENOENT`), else the error's own (`RLIMIT_UNAVAILABLE`, …).
+    const errorType = isSpawnError(reason) ? (reason.info?.errno ?? errno) : reason.code;
+    this.#span.end('spawn_failure', { errorType, message: reason.message });
+    this.#lines.end({ error: true, reason });
+  }
+
+  /** The child exited and both pipes ended: the result, then the final event or the error, behind the lines. */
+  finishIfDone(): void {
+    const exit = this.#ends.exit;
+    if (this.#done || exit === undefined || !this.#ends.complete) return;
+    this.#done = true;
+    this.#timers.unsubscribe();
+    const handle = this.#handle as ProcessHandle;
+    const killer = this.#killer as GroupKiller;
+    const options = this.#options;
+    const result = buildExecResult({
+      file: options.file,
+      args: options.args,
+      pid: handle.pid,
+      exit,
+      timedOut: this.#timedOut,
+      killedBySluice: killer.killedBeforeExit,
+      durationMs: this.#ends.exitedAt - this.#startedAt,
+      stdout: this.#output.stdout,
+      stderr: this.#output.stderr,
+      rlimits: options.rlimits,
+      containment: handle.containment?.(),
+    });
+    killer.settle(); // reports the group gone to the span, if it was killed and is gone
+    this.#span.end(...execSpanEnd(result, this.#cancelled !== undefined, this.#counts()));
+    this.#stopInput();
+    handle.destroy();
+    const error = execFailure(options, exit, result, this.#cancelled);
+    // The ending goes into the queue: it never overtakes a line still waiting for demand.
+    if (error !== undefined) this.#lines.end({ error: true, reason: error });
+    else {
+      this.#lines.push({ sequence: this.#output.next(), kind: 'exit', content: result, isFinal: true });
+      this.#lines.end({ error: false });
+    }
+  }
+
+  /** Ends the run with `error` (the input failed): the group is killed, the lines before it still go out. */
+  fail(error: unknown): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#timers.unsubscribe();
+    this.#stopInput();
+    this.#terminate();
+    this.#handle?.destroy();
+    this.#span.end('error', {
+      ...this.#counts(),
+      errorType: errorTypeOf(error),
+      message: (error as Error)?.message,
+    });
+    this.#lines.end({ error: true, reason: error });
+  }
+
+  /** The consumer left: what waits is dropped, the group is killed, the pipes released. */
+  unsubscribe(): void {
+    this.#stopReading();
+    this.#lines.close();
+    this.#timers.unsubscribe();
+    if (!this.#done) {
+      this.#done = true;
+      this.#stopInput();
+      const stalled = this.#span.observed ? stalledBelow(this.#subscriber) : undefined;
+      if (stalled === undefined) this.#span.event('sluice.cancel');
+      else this.#span.event('sluice.stall', { 'sluice.stall_ms': stalled });
+      this.#terminate();
+      this.#endSpanOnceGone(stalled === undefined ? 'cancel' : 'stall');
+    }
+    this.#handle?.destroy();
+  }
+
+  /** The counts of the run so far, for its span's end. */
+  #counts(): Pick<SpanEndDetails, 'lines' | 'bytes' | 'pausedMs'> {
+    const { stdout, stderr } = this.#output;
+    const pausedMs =
+      this.#pausedMs + (this.#pausedAt === undefined ? 0 : this.#options.scheduler.now() - this.#pausedAt);
+    return { lines: this.#output.lines, bytes: { stdout: stdout.total, stderr: stderr.total }, pausedMs };
+  }
+
+  /** A cancelled or stalled run's span ends once its group is gone (or the kill's watch gave up). */
+  #endSpanOnceGone(reason: 'cancel' | 'stall'): void {
+    const span = this.#span;
+    const details: SpanEndDetails = reason === 'stall' ? { errorType: 'stall', message: 'stalled' } : {};
+    const counts = this.#counts();
+    const end = () => span.end(reason, { ...counts, ...details });
+    if (this.#killer === undefined) end();
+    else this.#killer.afterWatch(end);
+  }
+
+  #watchCancelSignal(): void {
+    const { cancelSignal } = this.#options;
+    if (cancelSignal === undefined) return;
+    const onCancel = (): void => {
+      if (this.#done || this.#timedOut || this.#cancelled !== undefined) return;
+      this.#cancelled = { reason: cancelSignal.reason };
+      this.#span.event('sluice.cancel');
+      this.#terminate();
+    };
+    cancelSignal.addEventListener('abort', onCancel, { once: true });
+    this.#timers.add(() => cancelSignal.removeEventListener('abort', onCancel));
+  }
+
+  /** The pipes are read while the line queue's valve flows. */
+  #followDemand(handle: ProcessHandle): void {
+    const valve = this.#lines.upstream;
+    const timed = this.#span.observed;
+    this.#stopReading = valve.onChange((paused) => {
+      if (paused) handle.pause();
+      else handle.resume();
+      if (timed) this.#timePause(paused);
+    });
+    if (valve.paused) {
+      handle.pause();
+      if (timed) this.#timePause(true);
+    }
+  }
+
+  /** Adds up how long demand held the pipes (`sluice.paused_ms`). */
+  #timePause(paused: boolean): void {
+    const now = this.#options.scheduler.now();
+    if (paused) this.#pausedAt ??= now;
+    else if (this.#pausedAt !== undefined) {
+      this.#pausedMs += now - this.#pausedAt;
+      this.#pausedAt = undefined;
+    }
+  }
+
+  /** Each size of `tty.resize` goes to the terminal; a malformed one fails the run. */
+  #followResize(handle: ProcessHandle): void {
+    const resize = this.#options.tty?.resize;
+    if (this.#done || resize === undefined || handle.resize === undefined) return;
+    const apply = (size: TtySize): void => {
+      if (isTerminalSize(size)) handle.resize?.(size);
+      else
+        this.fail(optionError('tty.resize', 'to emit `{ columns, rows }` of integers from 1 to 65535', size));
+    };
+    this.#timers.add(resize.subscribe({ next: apply, error: (error: unknown) => this.fail(error) }));
+  }
+
+  #armTimeout(): void {
+    const { timeoutMs, scheduler } = this.#options;
+    if (this.#done || timeoutMs <= 0) return;
+    const fire = (): void => {
+      if (this.#done || this.#cancelled !== undefined) return;
+      this.#timedOut = true;
+      this.#span.event('sluice.timeout', { 'sluice.timeout_ms': timeoutMs });
+      this.#terminate();
+    };
+    this.#timers.add(scheduler.schedule(fire, timeoutMs));
+  }
+
+  #terminate(): void {
+    this.#killer?.kill(this.#ends.exit !== undefined);
+  }
+}
+
+/** What a run knows when it ends, from which {@link buildExecResult} builds the {@link ExecResult}. */
+interface ExecProcessRecord {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly pid: number | undefined;
+  readonly exit: ExitInfo;
+  readonly timedOut: boolean;
+  /** Whether sluice signalled the group before the leader exited (cancel or timeout). */
+  readonly killedBySluice: boolean;
+  readonly durationMs: number;
+  readonly stdout: OutputAccumulator;
+  readonly stderr: OutputAccumulator;
+  readonly rlimits: ExecRlimits | undefined;
+  /** What the handle told about containment (absent: a port without cgroups, see `ProcessHandle.containment`). */
+  readonly containment?: ContainmentReport | undefined;
+}
+
+/**
+ * Builds the result of a finished run: decodes the accumulated output, tells whether it was
+ * truncated and which resource limit was hit, and quotes the command for display.
+ *
+ * @example
+ * ```ts
+ * const result = buildExecResult(record);
+ * result.command; // "sh -c 'exit 3'"
+ * ```
+ */
+function buildExecResult(record: ExecProcessRecord): ExecResult {
+  const stderr = record.stderr.text();
+  return {
+    command: quoteCommand(record.file, record.args),
+    pid: record.pid,
+    exitCode: record.exit.exitCode,
+    signal: record.exit.signal,
+    timedOut: record.timedOut,
+    truncated: record.stdout.truncated || record.stderr.truncated,
+    durationMs: record.durationMs,
+    stdout: record.stdout.text(),
+    stderr,
+    rlimitHit: rlimitHit(record.rlimits, record.exit, stderr, record.killedBySluice),
+    containment: record.containment?.containment ?? 'group',
+    usage: record.containment?.usage ?? null,
+    limitHit: record.containment?.limitHit ?? null,
+  };
+}
+
+/**
+ * What an exec process waits for before its run's final event: the leader's exit AND the end of both pipes
+ * (a pipe held open by a grandchild ends later than the exit). Each is counted once.
+ *
+ * @example
+ * ```ts
+ * const ends = new ProcessEnds();
+ * ends.exited({ exitCode: 0, signal: null }, scheduler.now());
+ * ends.pipeEnded('stdout');
+ * ends.pipeEnded('stderr');
+ * ends.complete; // true
+ * ```
+ */
+export class ProcessEnds {
+  #exit: ExitInfo | undefined;
+  #exitedAt = 0;
+  #stdout = false;
+  #stderr = false;
+
+  /** The leader's exit, once it exited. */
+  get exit(): ExitInfo | undefined {
+    return this.#exit;
+  }
+
+  /** When the leader exited (the scheduler's clock). */
+  get exitedAt(): number {
+    return this.#exitedAt;
+  }
+
+  /** Whether both pipes ended. */
+  get pipesEnded(): boolean {
+    return this.#stdout && this.#stderr;
+  }
+
+  /** Whether the leader exited and both pipes ended. */
+  get complete(): boolean {
+    return this.#exit !== undefined && this.#stdout && this.#stderr;
+  }
+
+  /** Records the leader's exit; `false` if it was already recorded. */
+  exited(info: ExitInfo, at: number): boolean {
+    if (this.#exit !== undefined) return false;
+    this.#exit = info;
+    this.#exitedAt = at;
+    return true;
+  }
+
+  /** Records the end of `stream`; `false` if it had already ended. */
+  pipeEnded(stream: OutputStream): boolean {
+    if (stream === 'stdout') {
+      if (this.#stdout) return false;
+      this.#stdout = true;
+    } else {
+      if (this.#stderr) return false;
+      this.#stderr = true;
+    }
+    return true;
+  }
+}
+
+/**
+ * What `exec` asks of its {@link ProcessPort}, from the resolved options. With a `carrier` (the
+ * run's span) and `propagateTrace`, the child's environment gets `TRACEPARENT` and `TRACESTATE`
+ * (an inherited `TRACESTATE` is removed when the span has none) — unless `env` names either
+ * itself (docs/tracing.md).
+ *
+ * @example
+ * ```ts
+ * const handle = port.spawn(spawnRequest(options, span.carrier), events);
+ * ```
+ */
+export function spawnRequest(options: ResolvedExecOptions, carrier?: TraceCarrier): SpawnRequest {
+  return {
+    file: options.file,
+    args: options.args,
+    cwd: options.cwd,
+    env: carrier === undefined || !options.propagateTrace ? options.env : traceEnv(options.env, carrier),
+    extendEnv: options.extendEnv,
+    rlimits: options.rlimits,
+    hasInput: options.input !== undefined,
+    cleanup: options.cleanup,
+    containment: options.containment,
+    limits: options.limits,
+    tty: options.tty === undefined ? undefined : { columns: options.tty.columns, rows: options.tty.rows },
+  };
+}
+
+function traceEnv(
+  env: Readonly<Record<string, string | undefined>> | undefined,
+  carrier: TraceCarrier,
+): Readonly<Record<string, string | undefined>> | undefined {
+  if (env !== undefined && ('TRACEPARENT' in env || 'TRACESTATE' in env)) return env;
+  return { ...env, TRACEPARENT: carrier.traceparent, TRACESTATE: carrier.tracestate };
+}

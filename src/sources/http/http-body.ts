@@ -1,0 +1,144 @@
+import type { Demand } from '../../core/demand.js';
+import { Utf8LineSplitter } from '../exec/utf8-line-splitter.js';
+
+/** What {@link pumpBody} reports to, and asks of, the exchange that runs it. */
+export interface BodySink {
+  /** Aborted when the exchange is over (unsubscribe, timeout, failure). */
+  readonly signal: AbortSignal;
+  /** Resolves `true` once the demand flows, `false` if the exchange ended while waiting. */
+  flowing(): Promise<boolean>;
+  /** Counts the bytes of one read. */
+  received(bytes: number): void;
+  /** Emits one `body` event (after waiting for demand); `false` when the exchange is over. */
+  emit(content: Uint8Array | string, partial: boolean): Promise<boolean>;
+}
+
+/**
+ * Reads a response body into `sink`, calling `read()` only while the demand flows, so a paused
+ * consumer leaves the rest in the socket. With a `splitter`, each read becomes lines, emitted one
+ * by one (each waits for demand: a pause holds back the lines already split); the last line
+ * without a newline is emitted at the end, and also before a read error (a dropped connection)
+ * is rethrown. Resolves `true` when the body ended, `false` when the exchange ended first.
+ *
+ * @example
+ * ```ts
+ * if (!(await pumpBody(response.body, new BodyLineSplitter(65_536), sink))) return;
+ * ```
+ */
+export async function pumpBody(
+  body: ReadableStream<Uint8Array>,
+  splitter: BodyLineSplitter | undefined,
+  sink: BodySink,
+): Promise<boolean> {
+  const { signal } = sink;
+  const reader = body.getReader();
+  const cancel = () => reader.cancel().catch(() => undefined);
+  signal.addEventListener('abort', cancel, { once: true });
+  const emitLine = (piece: LinePiece) => sink.emit(piece.text, piece.partial);
+  try {
+    for (;;) {
+      if (!(await sink.flowing())) return false;
+      let read: ReadableStreamReadResult<Uint8Array>;
+      try {
+        read = await reader.read();
+      } catch (error) {
+        const rest = signal.aborted ? undefined : splitter?.flush();
+        if (rest !== undefined) await emitLine(rest);
+        throw error;
+      }
+      if (signal.aborted) return false;
+      if (read.done) break;
+      sink.received(read.value.byteLength);
+      if (splitter === undefined) {
+        if (!(await sink.emit(read.value, false))) return false;
+        continue;
+      }
+      for (const piece of splitter.push(read.value)) if (!(await emitLine(piece))) return false;
+    }
+    const rest = splitter?.flush();
+    return rest === undefined || (await emitLine(rest));
+  } finally {
+    signal.removeEventListener('abort', cancel);
+  }
+}
+
+/**
+ * Resolves once `demand` is flowing (not paused) or `signal` is aborted, whichever comes first,
+ * and removes its listeners either way. Resolves at once when there is nothing to wait for.
+ *
+ * @example
+ * ```ts
+ * while (demand?.paused && !signal.aborted) await waitForFlow(demand, signal);
+ * if (signal.aborted) return;
+ * const { done, value } = await reader.read();
+ * ```
+ */
+export function waitForFlow(demand: Demand, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (!demand.paused || signal.aborted) {
+      resolve();
+      return;
+    }
+    const done = () => {
+      stopListening();
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const stopListening = demand.onChange((paused) => {
+      if (!paused) done();
+    });
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** One piece of decoded text from a {@link BodyLineSplitter}. */
+export interface LinePiece {
+  /** A whole line with its `\n`, a last line without one, or a piece of a long line. */
+  readonly text: string;
+  /** `true` on a piece of a line longer than the limit: more of the same line follows. */
+  readonly partial: boolean;
+}
+
+/**
+ * Splits a stream of UTF-8 bytes into decoded lines, each with its `\n`, for `http`'s
+ * `lines: true`. The splitting is `exec`'s own (one algorithm for both sources: limits counted in
+ * bytes, a multi-byte character split across reads decoded whole, a line longer than
+ * `maxLineBytes` — newline included — cut at character boundaries into pieces of which every one
+ * but the last is `partial`, invalid UTF-8 as U+FFFD); this class only collects the pieces of
+ * each read so the body pump can emit them one at a time, as demand allows.
+ *
+ * @example
+ * ```ts
+ * const splitter = new BodyLineSplitter(65_536);
+ * splitter.push(new TextEncoder().encode('a\nb')); // [{ text: 'a\n', partial: false }]
+ * splitter.flush(); // { text: 'b', partial: false }
+ * ```
+ */
+export class BodyLineSplitter {
+  readonly #splitter: Utf8LineSplitter;
+  #pieces: LinePiece[] = [];
+
+  constructor(maxLineBytes: number) {
+    this.#splitter = new Utf8LineSplitter(maxLineBytes, (text, partial) =>
+      this.#pieces.push({ text, partial }),
+    );
+  }
+
+  /** Feeds one read; returns the pieces it completes. At most `maxLineBytes` bytes stay pending. */
+  push(chunk: Uint8Array): LinePiece[] {
+    this.#splitter.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    return this.#take();
+  }
+
+  /** The bytes still pending (a last line without a newline), decoded; `undefined` if none. */
+  flush(): LinePiece | undefined {
+    this.#splitter.end();
+    return this.#take()[0];
+  }
+
+  #take(): LinePiece[] {
+    const pieces = this.#pieces;
+    this.#pieces = [];
+    return pieces;
+  }
+}

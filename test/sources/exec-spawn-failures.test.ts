@@ -22,7 +22,10 @@ const notExecutable = () => {
   return file;
 };
 
-describe('exec: every way a spawn can fail ends the stream, within a second', () => {
+// A failed spawn ends the stream at once; 5 s is a bound a loaded machine keeps, far from a hang.
+const PROMPT_MS = 5000;
+
+describe('exec: every way a spawn can fail ends the stream at once', () => {
   it.each([
     // Node throws these from its spawn, before a pid exists (reported synchronously as SPAWN_FAILED).
     ['ENOTDIR: cwd is a file', 'true', [], { cwd: '/etc/passwd' }, 'ENOTDIR', 'not a directory'],
@@ -39,20 +42,20 @@ describe('exec: every way a spawn can fail ends the stream, within a second', ()
       info: { errno, file, syscall: expect.any(String) },
     });
     expect((run.error as Error).message).toContain(detail);
-    expect(run.ms).toBeLessThan(1000);
+    expect(run.ms).toBeLessThan(PROMPT_MS);
   });
 
   it('EACCES: a file that is not executable → SPAWN_FAILED with the path', async () => {
     const file = notExecutable();
     const run = await settle(file, []);
     expect(run.error).toMatchObject({ code: 'SPAWN_FAILED', info: { errno: 'EACCES', file, path: file } });
-    expect(run.ms).toBeLessThan(1000);
+    expect(run.ms).toBeLessThan(PROMPT_MS);
   });
 
   it('the same under rlimits (the command is looked up before prlimit runs)', async () => {
     const run = await settle('true', [], { cwd: '/etc/passwd', rlimits: { openFiles: 64 } });
     expect(run.error).toMatchObject({ code: 'SPAWN_FAILED' });
-    expect(run.ms).toBeLessThan(1000);
+    expect(run.ms).toBeLessThan(PROMPT_MS);
   });
 
   it('a value the OS cannot take is a TypeError before anything spawns', () => {

@@ -5,11 +5,13 @@ import {
   type MonoTypeOperatorFunction,
   map,
   type Observable,
+  type OperatorFunction,
   type SchedulerLike,
 } from 'rxjs';
-import type { ChunkEvent } from '../core/chunk.js';
+import type { ChunkEvent, EndSentinel } from '../core/chunk.js';
 import { mapDirect } from '../core/map-direct.js';
 import type { TerminalSize } from '../core/terminal-size.js';
+import { stallTimeout } from '../operators/stall-timeout.js';
 import { markTerminalSize } from '../web/mark-terminal-size.js';
 import type { CliExecCommand } from './parse-args.js';
 import type { CliStreams } from './text-view.js';
@@ -79,4 +81,15 @@ export function markTerminal<T extends ChunkEvent<unknown>>(
   );
   const mark = markTerminalSize<T>(options.tty);
   return (source) => mark(stamp(source));
+}
+
+/** `--stall-timeout-ms` on a run of `sluice exec`, its warnings on stderr as sluice's own. */
+export function cliStallTimeout<T extends ChunkEvent<unknown>>(
+  run: CliExecCommand,
+  io: CliStreams,
+): OperatorFunction<T, T | EndSentinel> {
+  return stallTimeout<T>({
+    ms: run.stallTimeoutMs,
+    logger: { warn: (message) => io.stderr.write(`sluice: ${message}\n`) },
+  });
 }

@@ -1,9 +1,8 @@
 import { finalize, type Observable, type ObservedValueOf } from 'rxjs';
 import { fromAsyncIterable } from '../adapters/from-async-iterable.js';
-import { stallTimeout } from '../operators/stall-timeout.js';
 import { quoteCommand } from '../sources/exec/quote-command.js';
 import { type ExecEvent, exec } from '../sources/exec.js';
-import { cliExecOptions, markTerminal } from './cli-exec-options.js';
+import { cliExecOptions, cliStallTimeout, markTerminal } from './cli-exec-options.js';
 import { publishInterruptible } from './cli-interruption.js';
 import { execAsText } from './exec-text.js';
 import { type CliExecCommand, EXEC_FLAGS, parseExecArgs } from './parse-args.js';
@@ -174,10 +173,7 @@ function textEvents(
       : exec(run.file, run.args, { ...options, lines: false, encoding: 'buffer' });
   return (source as Observable<ExecEvent<string | Uint8Array>>).pipe(
     markTerminal(options),
-    stallTimeout({
-      ms: run.stallTimeoutMs,
-      logger: { warn: (message) => io.stderr.write(`sluice: ${message}\n`) },
-    }),
+    cliStallTimeout(run, io),
   );
 }
 

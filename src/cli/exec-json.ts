@@ -12,10 +12,9 @@ import { encodeFrame } from '../kernel/protocol/hostcall-frame.js';
 import { failure, type HostcallOutcome, streamChunk } from '../kernel/protocol/hostcall-outcome.js';
 import type { JsonValue } from '../kernel/protocol/json-value.js';
 import { serdeCodec } from '../kernel/protocol/serde-codec.js';
-import { stallTimeout } from '../operators/stall-timeout.js';
 import { isExecError } from '../sources/exec/exec-error.js';
 import { type ExecResult, exec } from '../sources/exec.js';
-import { cliExecOptions } from './cli-exec-options.js';
+import { cliExecOptions, cliStallTimeout } from './cli-exec-options.js';
 import { CliInterruption, whenOutputClosed } from './cli-interruption.js';
 import { failureExitCode, mirrorExitCode } from './exit-code.js';
 import type { CliExecCommand } from './parse-args.js';
@@ -57,13 +56,7 @@ export async function execAsJson(run: CliExecCommand, io: CliStreams, signal?: A
   const events = exec(run.file, run.args, {
     reject: true,
     ...cliExecOptions(run, signal, io, { statusLine: false }),
-  }).pipe(
-    mapDirect(execEventToChunk),
-    stallTimeout<ChunkEvent<JsonValue>>({
-      ms: run.stallTimeoutMs,
-      logger: { warn: (message) => io.stderr.write(`sluice: ${message}\n`) },
-    }),
-  );
+  }).pipe(mapDirect(execEventToChunk), cliStallTimeout<ChunkEvent<JsonValue>>(run, io));
   let code = 0;
   let next = 0;
   const outputClosed = whenOutputClosed(signal);

@@ -5,13 +5,12 @@ import type { ChunkEvent } from '../core/chunk.js';
 import { isCancelledError } from '../core/errors/cancelled-error.js';
 import { isSluiceError } from '../core/errors/sluice-error.js';
 import { streamChunk } from '../kernel/protocol/hostcall-outcome.js';
-import { stallTimeout } from '../operators/stall-timeout.js';
 import type { RedisRunStoreOptions } from '../redis/redis-run-store.js';
 import type { RunStore } from '../runs/run-store.js';
 import { toRunStore } from '../runs/to-run-store.js';
 import { quoteCommand } from '../sources/exec/quote-command.js';
 import { exec } from '../sources/exec.js';
-import { cliExecOptions, markTerminal } from './cli-exec-options.js';
+import { cliExecOptions, cliStallTimeout, markTerminal } from './cli-exec-options.js';
 import { CliInterruption, publishInterruptible, whenOutputClosed } from './cli-interruption.js';
 import { endAsData } from './exec-json.js';
 import { mirrorExitCode } from './exit-code.js';
@@ -43,10 +42,7 @@ export async function execAsJsonToRedis(
   const options = { reject: false, ...cliExecOptions(run, signal, io, { statusLine: false }) };
   const events = (exec(run.file, run.args, options) as Observable<ChunkEvent<unknown>>).pipe(
     markTerminal(options),
-    stallTimeout({
-      ms: run.stallTimeoutMs,
-      logger: { warn: (message) => io.stderr.write(`sluice: ${message}\n`) },
-    }),
+    cliStallTimeout(run, io),
     publishInterruptible(publisher.operator, signal),
   );
   let next = 0;

@@ -13,7 +13,7 @@ import { exec } from '../sources/exec.js';
 import { cliExecOptions, cliStallTimeout, markTerminal } from './cli-exec-options.js';
 import { CliInterruption, publishInterruptible, whenOutputClosed } from './cli-interruption.js';
 import { endAsData } from './exec-json.js';
-import { mirrorExitCode } from './exit-code.js';
+import { failureExitCode } from './exit-code.js';
 import type { CliExecCommand } from './parse-args.js';
 import { RunFrameWriter } from './run-frame-writer.js';
 import type { CliStreams } from './text-view.js';
@@ -78,10 +78,7 @@ async function failed(
   const code = isSluiceError(error) ? error.code : 'EXEC_FAILED';
   await frames.failure({ code, name: 'Error', message: (error as Error).message });
   if (isCancelledError(error)) return interruption?.exitCode ?? 130;
-  if (code === 'SPAWN_FAILED') {
-    const errno = (error as { info?: { errno?: string } }).info?.errno ?? '';
-    return mirrorExitCode({ exitCode: null, signal: null, timedOut: false, errno });
-  }
+  if (code === 'SPAWN_FAILED') return failureExitCode(error);
   return frames.code;
 }
 

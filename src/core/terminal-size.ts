@@ -28,3 +28,14 @@ export function isTerminalSize(value: unknown): value is TerminalSize {
   const cells = (n: unknown) => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= MAX_CELLS;
   return cells(columns) && cells(rows);
 }
+
+/**
+ * The size a terminal run's event gives (`metadata.terminal`, set by `markTerminalSize` on the
+ * run's first output and after each resize), or `undefined`.
+ */
+export function terminalSizeOf(
+  metadata: Readonly<Record<string, unknown>> | undefined,
+): TerminalSize | undefined {
+  const size = metadata?.terminal;
+  return isTerminalSize(size) ? size : undefined;
+}

@@ -4,7 +4,7 @@ import { isSchedulerLike } from '../core/is-scheduler-like.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { isTerminalSize, readTerminalSize, type TerminalSize } from '../core/terminal-size.js';
+import { readTerminalSize, terminalSizeOf } from '../core/terminal-size.js';
 
 /** Options of {@link toAsciicast}. Validated when `toAsciicast(config)` is called. */
 export interface ToAsciicastConfig {
@@ -75,9 +75,11 @@ export function toAsciicast(config: ToAsciicastConfig = {}): OperatorFunction<Ch
       const at = event?.metadata?.at;
       if (typeof at === 'number' && Number.isFinite(at)) stamped = at;
       const now = stamped ?? scheduler.now();
+      const mark = terminalSizeOf(event?.metadata);
+      const first = start === undefined;
       if (start === undefined) {
         start = now;
-        const size = terminalMark(event) ?? { columns, rows };
+        const size = mark ?? { columns, rows };
         const header = {
           version: 2,
           width: size.columns,
@@ -86,14 +88,12 @@ export function toAsciicast(config: ToAsciicastConfig = {}): OperatorFunction<Ch
           title,
         };
         subscriber.next(`${JSON.stringify(header)}\n`);
-      } else {
-        const size = terminalMark(event);
-        if (size !== undefined) {
-          const time = Math.round((now - start) * 1000) / 1_000_000;
-          subscriber.next(`${JSON.stringify([time, 'r', `${size.columns}x${size.rows}`])}\n`);
-        }
       }
-      return Math.round((now - start) * 1000) / 1_000_000;
+      const time = Math.round((now - start) * 1000) / 1_000_000;
+      if (!first && mark !== undefined) {
+        subscriber.next(`${JSON.stringify([time, 'r', `${mark.columns}x${mark.rows}`])}\n`);
+      }
+      return time;
     };
     /** The bytes of a character still split at the end, as the terminal would show them (U+FFFD). */
     const flush = (time: number) => {
@@ -120,12 +120,6 @@ export function toAsciicast(config: ToAsciicastConfig = {}): OperatorFunction<Ch
       ),
     );
   });
-}
-
-/** The terminal size an event is marked with (`metadata.terminal`, as `markTerminalSize` sets it), if any. */
-function terminalMark(event: ChunkEvent<unknown> | undefined): TerminalSize | undefined {
-  const mark = event?.metadata?.terminal;
-  return isTerminalSize(mark) ? mark : undefined;
 }
 
 /** The text `content` puts on the terminal, or `undefined` when it is neither text nor bytes. */

@@ -14,10 +14,11 @@ import type { ChunkEvent } from '../../core/chunk.js';
 import { isSequenceError } from '../../core/errors/sequence-error.js';
 import { formatBytes } from '../../core/format-bytes.js';
 import { formatDuration } from '../../core/format-duration.js';
+import { terminalSizeOf } from '../../core/terminal-size.js';
 import { coalesce } from '../../operators/coalesce.js';
 import { describeEnd, describeFailure, type RunEnd } from './describe-end.js';
 import { LogView } from './log-view.js';
-import { TerminalPane, terminalSizeOf } from './terminal-pane.js';
+import { TerminalPane } from './terminal-pane.js';
 
 const MAX_LINES = 5000;
 

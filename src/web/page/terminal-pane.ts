@@ -1,19 +1,8 @@
-import { isTerminalSize, type TerminalSize } from '../../core/terminal-size.js';
+import type { TerminalSize } from '../../core/terminal-size.js';
 import type { TerminalView } from './terminal-view.js';
 
 /** Where the page loads its terminal view from (`terminal-view.ts`, bundled with xterm.js). */
 const TERMINAL_SCRIPT = '/assets/terminal.js';
-
-/**
- * The size a terminal run's event gives (`metadata.terminal`, set by `markTerminalSize` on the
- * run's first output and after each resize), or `undefined`.
- */
-export function terminalSizeOf(
-  metadata: Readonly<Record<string, unknown>> | undefined,
-): TerminalSize | undefined {
-  const size = metadata?.terminal;
-  return isTerminalSize(size) ? size : undefined;
-}
 
 /**
  * The page's pane for a terminal run: an xterm.js terminal in `container`, loaded on first use

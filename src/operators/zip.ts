@@ -216,9 +216,7 @@ export function zipWith<T>(...args: unknown[]): OperatorFunction<T, unknown[]> {
 
 /** A plain object that no `ObservableInput` form can be: the trailing {@link PrefetchConfig}. */
 function isConfig(value: unknown): value is PrefetchConfig {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return false;
+  if (!isPlainObject(value)) return false;
   const object = value as Record<PropertyKey, unknown>;
   return (
     !('length' in object) &&

@@ -67,6 +67,11 @@ export class CgroupRun {
     return `${this.path}/cgroup.procs`;
   }
 
+  /** The file whose `1` `SIGKILL`s every process of the run (what {@link kill} writes). */
+  get killFile(): string {
+    return `${this.path}/cgroup.kill`;
+  }
+
   /** The pids of the run's live processes (empty once it is gone). */
   members(): number[] {
     const text = this.read('cgroup.procs');
@@ -76,7 +81,7 @@ export class CgroupRun {
   /** `SIGKILL`s every process of the run at once, forks in flight included (`cgroup.kill`). */
   kill(): void {
     try {
-      writeFileSync(`${this.path}/cgroup.kill`, '1');
+      writeFileSync(this.killFile, '1');
     } catch {
       // Already removed: nothing is left to kill.
     }

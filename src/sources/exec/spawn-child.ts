@@ -116,12 +116,7 @@ export function spawnChild(request: SpawnRequest, events: ProcessEvents): Proces
   const terminal =
     report === undefined
       ? handle
-      : onTerminal(
-          handle,
-          report,
-          request.cleanup,
-          cgroup === undefined ? undefined : `${cgroup.path}/cgroup.kill`,
-        );
+      : onTerminal(handle, report, request.cleanup, cgroup === undefined ? undefined : cgroup.killFile);
   const endOnPidsHit = request.limits?.pids !== undefined;
   return cgroup === undefined ? terminal : containInCgroup(terminal, cgroup, request.cleanup, endOnPidsHit);
 }

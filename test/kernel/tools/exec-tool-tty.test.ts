@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type CancelledError, isCancelledError } from '../../../src/core/errors/cancelled-error.js';
 import { dispatchToolCall } from '../../../src/kernel/tools/dispatch-tool-call.js';
@@ -74,18 +77,28 @@ describe.skipIf(!needs('linux', 'script'))('the Exec tool with tty: true', () =>
 
   it('on cancel: every process of the session is gone, and the partial result holds the lines so far', async () => {
     const tag = `sluice-tool-tty-${randomUUID()}`;
+    const printed = join(tmpdir(), `${tag}.printed`);
     const controller = new AbortController();
-    // 30 lines on 24 rows: the first ones scroll off, are finished, and come while the program waits.
-    const script = `for i in $(seq 0 29); do echo "line $i"; done; (exec -a ${tag} sleep 1000) & exec -a ${tag} sleep 1000`;
+    // 30 lines on 24 rows: the first ones scroll off and are finished; the rest are still on the screen
+    // when the cancel comes. The file says the program has written all 30 (cancelling at the first
+    // chunk would race the program's own writes).
+    const script = `for i in $(seq 0 29); do echo "line $i"; done; : > ${printed}; (exec -a ${tag} sleep 1000) & exec -a ${tag} sleep 1000`;
     const args = execToolArgsSchema.parse({ argv: ['bash', '-c', script], tty: true, stream: true });
-    const error = await Promise.resolve(
+    const call = Promise.resolve(
       registry.get('Exec')?.handler(args, {
         pid: 1,
         kernel: undefined,
-        onChunk: () => controller.abort(),
+        onChunk: () => {},
         signal: controller.signal,
       }),
     ).catch((thrown: unknown) => thrown);
+    try {
+      expect(await pollUntil(() => existsSync(printed), 30_000)).toBe(true);
+    } finally {
+      controller.abort();
+    }
+    const error = await call;
+    rmSync(printed, { force: true });
     expect(isCancelledError(error)).toBe(true);
     const lines = Array.from({ length: 30 }, (_, n) => `line ${n}\n`).join('');
     // The lines, and nothing of `script` (it is not told to stop, so it never says "Session terminated"):

@@ -1,6 +1,6 @@
 import { requirePeer } from '../core/load-peer.js';
 import { optionError } from '../core/option-error.js';
-import type { RedisClient } from './redis-client.js';
+import type { RedisClient } from './redis-run-context.js';
 
 /** Where {@link connectRedis} connects: a URL, a Cluster's startup nodes, or a client given by the user. */
 export interface RedisConnectionOptions {

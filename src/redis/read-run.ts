@@ -1,20 +1,16 @@
 import { Observable, type Subscriber } from 'rxjs';
 import { deferred } from '../core/deferred.js';
 import type { Demand } from '../core/demand.js';
-import { OwnerLostError } from '../core/errors/owner-lost-error.js';
 import { RunStoreError } from '../core/errors/run-store-error.js';
 import { isSluiceError } from '../core/errors/sluice-error.js';
 import { demandOf } from '../core/subscriber-chain.js';
-import { toRunFailure } from '../runs/run-failure.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { type RunSpan, startRunSpan } from '../trace/index.js';
 import { redisFailure } from './connect-redis.js';
-import { evalScript } from './eval-script.js';
-import type { RedisClient } from './redis-client.js';
-import type { RedisRunContext } from './redis-run-context.js';
+import type { RedisClient, RedisRunContext } from './redis-run-context.js';
 import { decodeEntry } from './run-entry.js';
 import { type RunKeys, runKeys } from './run-keys.js';
-import { OWNER_LOST } from './run-scripts.js';
+import { judgeOwner } from './run-scripts.js';
 import { StoreRetry } from './store-retry.js';
 
 type StreamReply = [key: string, entries: [id: string, fields: string[]][]][] | null;
@@ -174,15 +170,8 @@ class RunReader {
 
   /** A block timed out with nothing new: end the run with OWNER_LOST if its lease has expired. */
   async #judgeOwner(): Promise<void> {
-    const runId = this.#runId;
-    const keys = this.#keys;
-    const lost = JSON.stringify(toRunFailure(new OwnerLostError({ runId, owner: undefined })));
-    const verdict = await evalScript(
-      this.#context.client,
-      OWNER_LOST,
-      [keys.meta, keys.events, keys.lease],
-      [lost, this.#context.retainMs],
-    );
+    const { client, retainMs } = this.#context;
+    const verdict = await judgeOwner(client, this.#keys, this.#runId, retainMs);
     if (verdict === 'GONE') throw this.#notFound();
     // Ended since the read timed out — by another follower's OWNER_LOST verdict, or by the owner's
     // final event: its last entries are still to be read.

@@ -1,5 +1,11 @@
+import type { Cluster, Redis } from 'ioredis';
 import type { SchedulerLike } from 'rxjs';
-import type { RedisClient } from './redis-client.js';
+
+/**
+ * One server or a Redis Cluster (the same command APIs). Every key and script of a run carries the
+ * run's hash tag, so a Cluster routes each to the one master of the run's slot. Internal.
+ */
+export type RedisClient = Redis | Cluster;
 
 /**
  * What the writer, the reader and the worker of one `RedisRunStore` share: its connection, its
@@ -21,16 +27,15 @@ export interface RedisRunContext {
   readonly maxInFlight: number;
   readonly readCount: number;
   readonly blockMs: number;
-  /** How long a command may wait for Redis (and a writer or reader retry it) before it fails. */
   readonly failAfterMs: number;
   readonly scheduler: SchedulerLike;
   /** A new connection for blocking commands (`XREAD BLOCK`, `XREADGROUP BLOCK`); the caller quits it. */
   duplicate(): RedisClient;
+  /** Calls `callback` once the command connection is ready again (it reconnected); returns a function that cancels it. */
+  whenReady(callback: () => void): () => void;
   /**
    * Listens on a run's control channel (one shared subscriber connection); `subscribed` is called
    * once Redis confirmed the subscription (every message published from then on is delivered).
    */
-  /** Calls `callback` once the command connection is ready again (it reconnected); returns a function that cancels it. */
-  whenReady(callback: () => void): () => void;
   listen(channel: string, listener: (message: string) => void, subscribed?: () => void): () => void;
 }

@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
-import { OwnerLostError } from '../core/errors/owner-lost-error.js';
 import { RunStoreError } from '../core/errors/run-store-error.js';
 import { optionError } from '../core/option-error.js';
 import { readBoolean } from '../core/read-boolean.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { readAfter } from '../runs/follow-run.js';
-import { toRunFailure } from '../runs/run-failure.js';
 import type { RunFailure, RunRecord } from '../runs/run-record.js';
 import type {
   CancelDetails,
@@ -20,15 +18,12 @@ import type {
   RunWriterOptions,
 } from '../runs/run-store.js';
 import { addressOfClient, connectRedis, watchConnection } from './connect-redis.js';
-import { evalScript } from './eval-script.js';
-import { parseCancelRequest } from './parse-cancel-request.js';
 import { readRun } from './read-run.js';
-import type { RedisClient } from './redis-client.js';
-import type { RedisRunContext } from './redis-run-context.js';
+import type { RedisClient, RedisRunContext } from './redis-run-context.js';
 import { RedisRunWriter } from './redis-run-writer.js';
-import { decodeEntry } from './run-entry.js';
+import { decodeEntry, parseCancelRequest } from './run-entry.js';
 import { isRunId, runKeys } from './run-keys.js';
-import { CANCEL, OWNER_LOST, RUN_SCRIPTS } from './run-scripts.js';
+import { CANCEL, evalScript, judgeOwner, RUN_SCRIPTS } from './run-scripts.js';
 
 /**
  * Options of {@link RedisRunStore}. Give `url` or `cluster` (the store opens and closes its
@@ -136,7 +131,7 @@ function cancelRequestOf(request: string): CancelDetails {
 
 /**
  * The Redis Streams run store: runs that can be followed, resumed and cancelled from any
- * machine that reaches the same Redis, and a worker pool on top ({@link startRunWorker}).
+ * machine that reaches the same Redis, and a worker pool on top ({@link startWorker}).
  *
  * One stream per run (`<prefix>:{<runId>}:events`), one entry per batch of consecutive events,
  * the entry ID derived from the sequence (`<next>-0`), so "the events after sequence n" is one
@@ -289,12 +284,8 @@ export class RedisRunStore implements RunStore {
     // The request is the sentinel's metadata: the owner ends the run with exactly that.
     const metadata = { ...details, reason };
     const sentinel = JSON.stringify([{ sequence: 0, kind: 'end', content: null, metadata, isFinal: true }]);
-    const live = await evalScript(
-      this.client,
-      CANCEL,
-      [keys.meta, keys.events, keys.lease],
-      [JSON.stringify(metadata), keys.control, sentinel, this.#context.retainMs],
-    );
+    const args = [JSON.stringify(metadata), keys.control, sentinel, this.#context.retainMs];
+    const live = await evalScript(this.client, CANCEL, keys, args);
     return live === 1;
   }
 
@@ -362,13 +353,7 @@ export class RedisRunStore implements RunStore {
   async lastRecord(runId: string): Promise<LastRecord | undefined> {
     this.#checkRunId(runId);
     const keys = runKeys(this.prefix, runId);
-    const lost = JSON.stringify(toRunFailure(new OwnerLostError({ runId, owner: undefined })));
-    const verdict = await evalScript(
-      this.client,
-      OWNER_LOST,
-      [keys.meta, keys.events, keys.lease],
-      [lost, this.#context.retainMs],
-    );
+    const verdict = await judgeOwner(this.client, keys, runId, this.#context.retainMs);
     if (verdict === 'GONE') {
       throw new RunStoreError('RUN_NOT_FOUND', `Run ${runId} does not exist (or its retention has passed)`, {
         info: { runId },

@@ -9,12 +9,10 @@ import { toRunFailure } from '../runs/run-failure.js';
 import type { CancelDetails, RunWriter, RunWriterOptions } from '../runs/run-store.js';
 import { activeCarrier } from '../trace/trace-context.js';
 import { redisFailure } from './connect-redis.js';
-import { evalScript } from './eval-script.js';
-import { parseCancelRequest } from './parse-cancel-request.js';
 import type { RedisRunContext } from './redis-run-context.js';
-import { encodeBatch } from './run-entry.js';
+import { encodeBatch, parseCancelRequest } from './run-entry.js';
 import { type RunKeys, runKeys } from './run-keys.js';
-import { APPEND, FAIL, HEARTBEAT, OPEN } from './run-scripts.js';
+import { APPEND, evalScript, FAIL, HEARTBEAT, OPEN } from './run-scripts.js';
 import { StoreRetry } from './store-retry.js';
 
 /** One append of consecutive events, as sent (and, if Redis lacked the script, sent again). */
@@ -183,8 +181,7 @@ export class RedisRunWriter implements RunWriter {
   }
 
   #script(script: typeof APPEND, args: readonly (string | number)[]): Promise<unknown> {
-    const keys = this.#keys;
-    return evalScript(this.#context.client, script, [keys.meta, keys.events, keys.lease], args);
+    return evalScript(this.#context.client, script, this.#keys, args);
   }
 
   #scheduleFlush(): void {

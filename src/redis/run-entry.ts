@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ChunkEvent } from '../core/chunk.js';
 import { InvalidFrameError } from '../core/errors/invalid-frame-error.js';
 import type { RunRecord } from '../runs/run-record.js';
+import type { CancelDetails } from '../runs/run-store.js';
 import { chunkEventBody } from '../runs/sse/run-frames.js';
 
 // What a stream entry holds (docs/scaling.md): a batch `f` (first sequence) + `e` (the events as a
@@ -85,4 +86,19 @@ function invalid(
   cause: unknown,
 ): InvalidFrameError {
   return new InvalidFrameError({ field: `entry ${id}.${field}`, value }, problem, { cause });
+}
+
+/**
+ * A cancel request as a run's meta holds it (`RedisRunStore.cancel`: `{ ...details, reason }` as
+ * JSON): its reason and details. Anything else is taken as a bare reason. Internal.
+ */
+export function parseCancelRequest(request: string): { reason: string; details: CancelDetails } {
+  try {
+    const parsed: unknown = JSON.parse(request);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+      const { reason, ...details } = parsed as Record<string, unknown>;
+      if (typeof reason === 'string') return { reason, details };
+    }
+  } catch {}
+  return { reason: request, details: {} };
 }

@@ -1,4 +1,8 @@
 import { createHash } from 'node:crypto';
+import { OwnerLostError } from '../core/errors/owner-lost-error.js';
+import { toRunFailure } from '../runs/run-failure.js';
+import type { RedisClient } from './redis-run-context.js';
+import type { RunKeys } from './run-keys.js';
 
 /** One Lua script of the Redis run store, with its SHA-1 (for `EVALSHA`). Internal. */
 export interface RunScript {
@@ -164,3 +168,37 @@ return 'OK'
 
 /** Every script of the store: loaded (`SCRIPT LOAD`) as a store's connection opens. */
 export const RUN_SCRIPTS: readonly RunScript[] = [OPEN, APPEND, FAIL, HEARTBEAT, OWNER_LOST, CANCEL, SUBMIT];
+
+/**
+ * Runs `script` on run `keys` with `EVALSHA`, falling back to `EVAL` when the server does not have
+ * it cached (`NOSCRIPT`: a new or restarted server). Commands on one connection run in order, so
+ * two pipelined calls that both fall back are retried in their order. Internal.
+ */
+export async function evalScript(
+  client: RedisClient,
+  script: RunScript,
+  keys: RunKeys,
+  args: readonly (string | number)[],
+): Promise<unknown> {
+  const runKeys = [keys.meta, keys.events, keys.lease];
+  try {
+    return await client.evalsha(script.sha, 3, ...runKeys, ...args);
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+    return client.eval(script.lua, 3, ...runKeys, ...args);
+  }
+}
+
+/**
+ * The {@link OWNER_LOST} verdict on run `runId`: ends it with `OWNER_LOST` if it is running and its
+ * lease has expired. Resolves `GONE`, `ALIVE`, `LOST`, or the run's state. Internal.
+ */
+export function judgeOwner(
+  client: RedisClient,
+  keys: RunKeys,
+  runId: string,
+  retainMs: number,
+): Promise<unknown> {
+  const lost = JSON.stringify(toRunFailure(new OwnerLostError({ runId, owner: undefined })));
+  return evalScript(client, OWNER_LOST, keys, [lost, retainMs]);
+}

@@ -1,7 +1,7 @@
 import type { ChunkEvent } from '../core/chunk.js';
 import { type RunSpan, type SpanEndDetails, type SpanEndReason, startRunSpan } from '../trace/index.js';
 import { errorTypeOf } from '../trace/run-span.js';
-import type { RunJob } from './run-job.js';
+import type { Job } from './submit-job.js';
 
 /**
  * The span of one job a worker runs (kind consumer, `process <queue>` as OpenTelemetry's messaging
@@ -16,7 +16,7 @@ import type { RunJob } from './run-job.js';
  * span.within(() => events.subscribe(…));
  * ```
  */
-export function startWorkerRunSpan(queue: string, group: string, entryId: string, job: RunJob): RunSpan {
+export function startWorkerRunSpan(queue: string, group: string, entryId: string, job: Job): RunSpan {
   const { traceparent, tracestate } = job;
   const parent =
     traceparent === undefined ? undefined : { traceparent, ...(tracestate ? { tracestate } : {}) };

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/core/chunk.js';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
 import { runKeys } from '../../src/redis/run-keys.js';
-import { queueKey } from '../../src/redis/submit-run.js';
+import { queueKey } from '../../src/redis/submit-job.js';
 import { fromRunStore } from '../../src/runs/follow-run.js';
 import { chunk } from '../support/chunk.js';
 import { fixture, pollUntil } from '../support/processes.js';

@@ -3,8 +3,8 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isRunStoreError } from '../../src/core/errors/run-store-error.js';
 import { RedisRunStore } from '../../src/redis/redis-run-store.js';
-import { startRunWorker } from '../../src/redis/start-run-worker.js';
-import { submitRun } from '../../src/redis/submit-run.js';
+import { startWorker } from '../../src/redis/start-worker.js';
+import { submitJob } from '../../src/redis/submit-job.js';
 import { fromRunStore } from '../../src/runs/follow-run.js';
 import { toRunStore } from '../../src/runs/to-run-store.js';
 import { exec } from '../../src/sources/exec.js';
@@ -155,9 +155,9 @@ describe.skipIf(redisServerPath === undefined)('a worker when Redis fails', () =
     const store = new RedisRunStore({ url: server.url, blockMs: 200, failAfterMs: 1000, leaseMs: 60_000 });
     const tag = `worker-down-${randomUUID()}`;
     const log: string[] = [];
-    const worker = startRunWorker(store, { log: (line) => log.push(line) });
+    const worker = startWorker(store, { log: (line) => log.push(line) });
     try {
-      await submitRun(store, { file: 'bash', args: ['-c', `exec -a ${tag} sleep 1000`] });
+      await submitJob(store, { file: 'bash', args: ['-c', `exec -a ${tag} sleep 1000`] });
       expect(await pollUntil(() => processesNamed(tag).length === 1, 20_000)).toBe(true);
       await server.stop();
       await worker.stop({ graceMs: 0 }); // settles: the run is ended here once the cancel fails

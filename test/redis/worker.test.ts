@@ -3,7 +3,7 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { isOwnerLostError } from '../../src/core/errors/owner-lost-error.js';
 import { runKeys } from '../../src/redis/run-keys.js';
-import { submitRun } from '../../src/redis/submit-run.js';
+import { submitJob } from '../../src/redis/submit-job.js';
 import { fromRunStore } from '../../src/runs/follow-run.js';
 import { fixture, pollUntil } from '../support/processes.js';
 import { redisForSuite, redisServerPath } from '../support/redis-server.js';
@@ -47,7 +47,7 @@ describe.skipIf(redisServerPath === undefined)('the worker pool (sluice worker, 
       const tag = `crash-${process.pid}-${randomUUID()}`;
       const flags = ['--redis', redis.url, '--lease-ms', '500', '--claim-idle-ms', '1500'];
       const doomed = startCli(['worker', ...flags]);
-      const runId = await submitRun(redis.store, { file: 'python3', args: [ticker, '100000', '0.02', tag] });
+      const runId = await submitJob(redis.store, { file: 'python3', args: [ticker, '100000', '0.02', tag] });
       const child = () => processesTagged(tag);
       expect(await pollUntil(() => child().length > 0, 20_000)).toBe(true);
       await expect
@@ -82,7 +82,7 @@ describe.skipIf(redisServerPath === undefined)('the worker pool (sluice worker, 
     async () => {
       const tag = `grace-${process.pid}-${randomUUID()}`;
       const worker = startCli(['worker', '--redis', redis.url, '--grace-ms', '300']);
-      const runId = await submitRun(redis.store, { file: 'python3', args: [ticker, '100000', '0.02', tag] });
+      const runId = await submitJob(redis.store, { file: 'python3', args: [ticker, '100000', '0.02', tag] });
       await expect
         .poll(async () => (await redis.store.info(runId))?.next ?? 0, { timeout: 20_000 })
         .toBeGreaterThan(0);
@@ -100,7 +100,7 @@ describe.skipIf(redisServerPath === undefined)('the worker pool (sluice worker, 
   );
 
   it('a run cancelled while queued ends at once, and no worker runs it', async () => {
-    const runId = await submitRun(redis.store, { file: 'sh', args: ['-c', 'echo should-not-run'] });
+    const runId = await submitJob(redis.store, { file: 'sh', args: ['-c', 'echo should-not-run'] });
     expect((await redis.store.info(runId))?.state).toBe('queued');
     expect(await redis.store.cancel(runId, 'not needed')).toBe(true);
     const events = await lastValueFrom(fromRunStore(redis.store, runId).pipe(toArray()));
@@ -116,11 +116,11 @@ describe.skipIf(redisServerPath === undefined)('the worker pool (sluice worker, 
       change(job);
       await redis.store.client.hset(meta(runId), 'job', JSON.stringify(job));
     };
-    const broken = await submitRun(redis.store, { file: 'sh', args: ['-c', 'echo should-not-run'] });
+    const broken = await submitJob(redis.store, { file: 'sh', args: ['-c', 'echo should-not-run'] });
     await rewriteJob(broken, (job) => {
       job.file = 42;
     });
-    const traced = await submitRun(redis.store, { file: 'sh', args: ['-c', 'echo ran'] });
+    const traced = await submitJob(redis.store, { file: 'sh', args: ['-c', 'echo ran'] });
     await rewriteJob(traced, (job) => {
       job.traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
       job.tracestate = `v=${'x'.repeat(600)}`;

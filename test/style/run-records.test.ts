@@ -18,7 +18,7 @@ const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const STORE_FILES = new Set([
   'src/redis/redis-run-store.ts',
   'src/redis/read-run.ts',
-  'src/redis/start-run-worker.ts',
+  'src/redis/start-worker.ts',
 ]);
 
 /**

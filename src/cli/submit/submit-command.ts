@@ -59,14 +59,14 @@ export const submitCommand: Subcommand = {
     const command = [...positionals, ...rest];
     if (command.length === 0) throw new CliUsageError(`Missing the command to run: \`${USAGE}\``);
     const timeoutMs = readIntegerFlag('timeout-ms', values['timeout-ms'] as string | undefined, 0, 0);
-    const { RedisRunStore, isRunId, submitRun } = await import('../../redis/index.js');
+    const { RedisRunStore, isRunId, submitJob } = await import('../../redis/index.js');
     const runId = values['run-id'] as string | undefined;
     if (runId !== undefined && !isRunId(runId)) {
       throw flagError('run-id', '1-200 letters, digits, `.`, `_`, `:` or `-`', runId);
     }
     const store = new RedisRunStore({ ...connection, failFast: true });
     try {
-      const id = await submitRun(store, {
+      const id = await submitJob(store, {
         file: command[0] as string,
         args: command.slice(1),
         ...(runId === undefined ? {} : { runId }),

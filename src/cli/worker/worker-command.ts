@@ -53,7 +53,7 @@ const USAGE = 'sluice worker --redis <url> [--concurrency N]';
  * `sluice worker --redis <url> | --redis-cluster <host:port,…> [--concurrency N] [--grace-ms N]
  * [--lease-ms N] [--claim-idle-ms N] [--max-events N] [--max-bytes N] [--retain-ms N]`: runs submitted commands until SIGTERM/SIGINT, then stops gracefully
  * (running commands get `--grace-ms` to finish, then are cancelled). Logs what it does on stderr.
- * A dead worker's runs are reclaimed by the others (see `startRunWorker`).
+ * A dead worker's runs are reclaimed by the others (see `startWorker`).
  */
 export const workerCommand: Subcommand = {
   summary: `${USAGE}\n                            run queued commands (SIGTERM: finish, then stop)`,
@@ -79,10 +79,10 @@ export const workerCommand: Subcommand = {
       2 * leaseMs,
       1,
     );
-    const { RedisRunStore, startRunWorker } = await import('../../redis/index.js');
+    const { RedisRunStore, startWorker } = await import('../../redis/index.js');
     const store = new RedisRunStore({ ...storeOptions, leaseMs });
     const log = (message: string) => io.stderr.write(`sluice worker ${store.owner}: ${message}\n`);
-    const worker = startRunWorker(store, { concurrency, claimIdleMs, log });
+    const worker = startWorker(store, { concurrency, claimIdleMs, log });
     log(`waiting for runs (concurrency ${concurrency})`);
     try {
       await Promise.race([

@@ -2,26 +2,23 @@ import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import { z } from 'zod';
 import type { ChunkEvent } from '../core/chunk.js';
 import { deferred } from '../core/deferred.js';
-import { OwnerLostError } from '../core/errors/owner-lost-error.js';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { toRunFailure } from '../runs/run-failure.js';
 import type { RunStore } from '../runs/run-store.js';
 import { toRunStore } from '../runs/to-run-store.js';
 import { exec } from '../sources/exec.js';
-import { evalScript } from './eval-script.js';
-import type { RedisClient } from './redis-client.js';
+import type { RedisClient } from './redis-run-context.js';
 import type { RedisRunStore } from './redis-run-store.js';
-import type { RunJob } from './run-job.js';
 import { runKeys } from './run-keys.js';
-import { OWNER_LOST } from './run-scripts.js';
-import { queueKey } from './submit-run.js';
+import { judgeOwner } from './run-scripts.js';
+import type { Job } from './submit-job.js';
+import { queueKey } from './submit-job.js';
 import { endWorkerRunSpan, startWorkerRunSpan } from './worker-run-span.js';
 
-/** Options of {@link startRunWorker}. */
-export interface RunWorkerOptions {
+/** Options of {@link startWorker}. */
+export interface WorkerOptions {
   /** Runs at once at most. Default `1`. */
   readonly concurrency?: number;
   /** The consumer group. Default `'workers'`. */
@@ -32,8 +29,8 @@ export interface RunWorkerOptions {
   readonly log?: (message: string) => void;
 }
 
-/** A running worker ({@link startRunWorker}). */
-export interface RunWorker {
+/** A running worker ({@link startWorker}). */
+export interface Worker {
   /** Runs in progress now. */
   readonly running: number;
   /** Settles when the worker has stopped (after {@link stop}) — or rejects if it failed. */
@@ -47,7 +44,7 @@ export interface RunWorker {
 }
 
 /**
- * Runs the commands submitted with {@link submitRun}: a member of the consumer group `group` on
+ * Runs the commands submitted with {@link submitJob}: a member of the consumer group `group` on
  * the run queue. It takes jobs (`XREADGROUP … COUNT <free slots>`) up to `concurrency` at once,
  * runs each through `exec` (`reject: false`: a non-zero exit is the run's final `exit` event) and
  * publishes it with `toRunStore` as the job's run, then acknowledges the queue entry.
@@ -61,13 +58,13 @@ export interface RunWorker {
  *
  * @example
  * ```ts
- * import { RedisRunStore, startRunWorker } from 'sluice/redis';
+ * import { RedisRunStore, startWorker } from 'sluice/redis';
  * const store = new RedisRunStore({ url: process.env.REDIS_URL! });
- * const worker = startRunWorker(store, { concurrency: 4, log: console.error });
+ * const worker = startWorker(store, { concurrency: 4, log: console.error });
  * process.once('SIGTERM', () => worker.stop());
  * ```
  */
-export function startRunWorker(store: RedisRunStore, options: RunWorkerOptions = {}): RunWorker {
+export function startWorker(store: RedisRunStore, options: WorkerOptions = {}): Worker {
   const pool = new WorkerPool(store, readWorkerOptions(store, options));
   return {
     get running() {
@@ -86,7 +83,7 @@ interface WorkerSettings {
 }
 
 /** Step 1: the options, checked and defaulted before anything starts. */
-function readWorkerOptions(store: RedisRunStore, options: RunWorkerOptions): WorkerSettings {
+function readWorkerOptions(store: RedisRunStore, options: WorkerOptions): WorkerSettings {
   if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
   rejectUnknownOptions(options, ['concurrency', 'group', 'claimIdleMs', 'log']);
   const concurrency = readInteger(options, 'concurrency', 1, { min: 1 });
@@ -240,10 +237,10 @@ class WorkerPool {
     await this.#acknowledge(entryId);
   }
 
-  async #jobOf(runId: string): Promise<{ state: string | null; job: RunJob | undefined }> {
+  async #jobOf(runId: string): Promise<{ state: string | null; job: Job | undefined }> {
     const [state, raw] = await this.#client.hmget(runKeys(this.#store.prefix, runId).meta, 'state', 'job');
     try {
-      const parsed = runJobSchema.safeParse(JSON.parse(raw ?? 'null'));
+      const parsed = jobSchema.safeParse(JSON.parse(raw ?? 'null'));
       return { state: state ?? null, job: parsed.success ? parsed.data : undefined };
     } catch {
       return { state: state ?? null, job: undefined };
@@ -252,9 +249,7 @@ class WorkerPool {
 
   #declareLost(runId: string): Promise<unknown> {
     const keys = runKeys(this.#store.prefix, runId);
-    const payload = JSON.stringify(toRunFailure(new OwnerLostError({ runId, owner: undefined })));
-    const args = [payload, this.#store.context.retainMs];
-    return evalScript(this.#client, OWNER_LOST, [keys.meta, keys.events, keys.lease], args);
+    return judgeOwner(this.#client, keys, runId, this.#store.context.retainMs);
   }
 
   async #acknowledge(entryId: string): Promise<void> {
@@ -263,7 +258,7 @@ class WorkerPool {
   }
 
   /** Step 5: runs one job through `exec` and `toRunStore`; acknowledges its entry at the end. */
-  #start(entryId: string, job: RunJob): void {
+  #start(entryId: string, job: Job): void {
     const { log } = this.#settings;
     const command = [job.file, ...job.args].join(' ');
     log(`started run ${job.runId}: ${command}`);
@@ -333,7 +328,7 @@ class WorkerPool {
 }
 
 /** The store as `toRunStore` sees it for one job: its writer gets the job's own retention. */
-function withRetention(store: RedisRunStore, job: RunJob): RunStore {
+function withRetention(store: RedisRunStore, job: Job): RunStore {
   const retention = {
     ...(job.maxEvents === undefined ? {} : { maxEvents: job.maxEvents }),
     ...(job.maxBytes === undefined ? {} : { maxBytes: job.maxBytes }),
@@ -349,8 +344,8 @@ function withRetention(store: RedisRunStore, job: RunJob): RunStore {
   };
 }
 
-/** The shape of a {@link RunJob} as it arrives from Redis (checked: it comes from outside). Internal. */
-const runJobSchema = z.object({
+/** The shape of a {@link Job} as it arrives from Redis (checked: it comes from outside). Internal. */
+const jobSchema = z.object({
   runId: z.string().regex(/^[A-Za-z0-9._:-]{1,200}$/),
   file: z.string().min(1),
   args: z.array(z.string()),

@@ -7,14 +7,12 @@ import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { activeCarrier } from '../trace/trace-context.js';
 import { redisFailure } from './connect-redis.js';
-import { evalScript } from './eval-script.js';
 import type { RedisRunStore } from './redis-run-store.js';
-import type { RunJob } from './run-job.js';
 import { isRunId, runKeys } from './run-keys.js';
-import { SUBMIT } from './run-scripts.js';
+import { evalScript, SUBMIT } from './run-scripts.js';
 
-/** What to run ({@link submitRun}): the command and, optionally, the run id to publish it as. */
-export interface SubmitRunOptions {
+/** What to run ({@link submitJob}): the command and, optionally, the run id to publish it as. */
+export interface SubmitJobOptions {
   readonly file: string;
   readonly args?: readonly string[];
   /** Default: a random UUID. */
@@ -27,6 +25,18 @@ export interface SubmitRunOptions {
   readonly maxEvents?: number;
   readonly maxBytes?: number;
   readonly retainMs?: number;
+}
+
+/** A job on the queue: what a worker runs through `exec` and publishes as run `runId`. */
+export interface Job extends SubmitJobOptions {
+  readonly runId: string;
+  readonly args: readonly string[];
+  /**
+   * The trace context the job was submitted in (W3C), when a span was active: the worker's span
+   * of the run is its child (docs/scaling.md, "Tracing").
+   */
+  readonly traceparent?: string;
+  readonly tracestate?: string;
 }
 
 /**
@@ -43,19 +53,19 @@ export const queueKey = (prefix: string): string => `${prefix}:queue`;
 /**
  * Puts a command on the run queue of `store`'s Redis and resolves with its run id. The run exists
  * at once (state `queued`), so it can be followed — and cancelled — before a worker takes it;
- * a worker ({@link startRunWorker}) then runs it through `exec` and publishes its events. The
+ * a worker ({@link startWorker}) then runs it through `exec` and publishes its events. The
  * active span's trace context goes with the job, so the worker's span of the run is its child.
  *
  * @example
  * ```ts
  * import { fromRunStore } from 'sluice';
- * import { RedisRunStore, submitRun } from 'sluice/redis';
+ * import { RedisRunStore, submitJob } from 'sluice/redis';
  * const store = new RedisRunStore({ url: 'redis://127.0.0.1:6379' });
- * const runId = await submitRun(store, { file: 'make', args: ['test'] });
+ * const runId = await submitJob(store, { file: 'make', args: ['test'] });
  * fromRunStore(store, runId).subscribe((event) => console.log(event.kind, event.content));
  * ```
  */
-export async function submitRun(store: RedisRunStore, options: SubmitRunOptions): Promise<string> {
+export async function submitJob(store: RedisRunStore, options: SubmitJobOptions): Promise<string> {
   if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
   rejectUnknownOptions(options, [
     'file',
@@ -78,7 +88,7 @@ export async function submitRun(store: RedisRunStore, options: SubmitRunOptions)
     undefined,
   );
   if (file === undefined) throw optionError('file', 'a non-empty string', file);
-  const job: RunJob = {
+  const job: Job = {
     runId,
     file,
     args: readOption<string[]>(
@@ -106,12 +116,7 @@ export async function submitRun(store: RedisRunStore, options: SubmitRunOptions)
   const { leaseMs } = store.context;
   const retainMs = job.retainMs ?? store.context.retainMs;
   try {
-    await evalScript(
-      store.client,
-      SUBMIT,
-      [keys.meta, keys.events, keys.lease],
-      [JSON.stringify(job), retainMs + leaseMs],
-    );
+    await evalScript(store.client, SUBMIT, keys, [JSON.stringify(job), retainMs + leaseMs]);
   } catch (error) {
     if (error instanceof Error && /^(ERR )?EXISTS/.test(error.message)) {
       throw new RunStoreError('RUN_EXISTS', `Run ${runId} already exists`, { info: { runId } });
@@ -133,7 +138,7 @@ export async function submitRun(store: RedisRunStore, options: SubmitRunOptions)
  * The active trace context for the job, with a `tracestate` over the 512 characters a job keeps
  * left out (W3C lets a vendor truncate it; the trace itself still joins).
  */
-function submitterTrace(): Pick<RunJob, 'traceparent' | 'tracestate'> {
+function submitterTrace(): Pick<Job, 'traceparent' | 'tracestate'> {
   const carrier = activeCarrier();
   if (carrier === undefined) return {};
   const { traceparent, tracestate } = carrier;

@@ -21,11 +21,6 @@ import type { CliStreams } from './text-view.js';
  * read from its command line: one place, so that a flag such as `--containment` reaches them all.
  * With `--tty` the command's output comes read by read, as the terminal sends it (a progress bar
  * redrawn with `\r` is seen as it is drawn), on a terminal sized by {@link cliTerminal}.
- *
- * @example
- * ```ts
- * exec(run.file, run.args, { ...cliExecOptions(run, signal, process, { statusLine: true }), reject: true });
- * ```
  */
 export function cliExecOptions(
   run: CliExecCommand,

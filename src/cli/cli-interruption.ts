@@ -19,12 +19,6 @@ import { isCancelledError } from '../core/errors/cancelled-error.js';
  * `| head -1` does). It is the `reason` of the abort signal `main.ts` hands the run, and says the
  * exit status: 128 + the signal's number (130 for `SIGINT`, 141 for a closed output), the
  * convention of shells.
- *
- * @example
- * ```ts
- * controller.abort(new CliInterruption('SIGINT'));
- * new CliInterruption('SIGTERM').exitCode; // 143
- * ```
  */
 export class CliInterruption extends Error {
   readonly signal: NodeJS.Signals;
@@ -79,11 +73,6 @@ export function stopOnClosedOutput(signal: AbortSignal | undefined): { signal?: 
  * errors with a `CancelledError`) — pages then say "Cancelled from the terminal", `sluice follow`
  * exits 130 — while the terminal view downstream still gets the `CancelledError` itself (its
  * summary and its exit code, 128 + the signal). Any other error is published as the run's failure.
- *
- * @example
- * ```ts
- * events.pipe(publishInterruptible(toRunStore(store, 'build-7'), signal)).subscribe(view);
- * ```
  */
 export function publishInterruptible<T extends ChunkEvent<unknown>>(
   publish: MonoTypeOperatorFunction<T>,

@@ -4,11 +4,6 @@ import { readInteger } from '../core/read-integer.js';
 
 /**
  * A command line that cannot be run; the CLI prints the message and exits with code 2.
- *
- * @example
- * ```ts
- * throw new CliUsageError('Missing the command to run: `sluice exec [options] -- <command> [args…]`');
- * ```
  */
 export class CliUsageError extends Error {
   override get name(): string {
@@ -20,11 +15,6 @@ export class CliUsageError extends Error {
  * The usage error of a bad flag value, in the one template of sluice's options: "Expected the
  * `--timeout-ms` flag to be a whole number from 0 to 2147483647, got `soon` (string)". The CLI
  * prints it and exits with code 2.
- *
- * @example
- * ```ts
- * if (!['bridge', 'serde'].includes(value)) throw flagError('wire', '`bridge` or `serde`', value);
- * ```
  */
 export function flagError(flag: string, expected: string, value: unknown): CliUsageError {
   return new CliUsageError(optionError(`--${flag}`, expected, value, 'flag').message);
@@ -35,11 +25,6 @@ export function flagError(flag: string, expected: string, value: unknown): CliUs
  * become a number that core's {@link readInteger} checks against `min` and `max`, the one bounds
  * check of sluice's options; a value out of them, or not all digits, is a `CliUsageError` in the
  * CLI's template that quotes the flag as typed.
- *
- * @example
- * ```ts
- * readIntegerFlag('concurrency', values.concurrency, 1, 1); // 1 when absent
- * ```
  */
 export function readIntegerFlag(
   flag: string,

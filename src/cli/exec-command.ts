@@ -187,11 +187,6 @@ function textEvents(
  * - with `--stdin inherit`, sluice's own stdin as the child's input, read on demand. (The child
  *   runs in a process group of its own, which the terminal would stop with `SIGTTIN` if it read
  *   the terminal itself: sluice reads it and hands it on, so a prompt gets what is typed.)
- *
- * @example
- * ```ts
- * exec('npm', ['test'], { reject: false, ...childIo(process, process.env, { color: true, stdin: 'inherit' }) });
- * ```
  */
 export function childIo(
   io: CliStreams,

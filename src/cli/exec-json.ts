@@ -38,11 +38,6 @@ import { writePaced } from './write-paced.js';
  * are still written (see docs/protocol.md). A closed stdout stops everything at once. The frames
  * of one read go out in one write ({@link NdjsonWriter}); writes wait for `'drain'`, so a slow
  * reader pauses the command.
- *
- * @example
- * ```ts
- * const code = await execAsJson(parseExecArgs(['--json', '--', 'ls']), process);
- * ```
  */
 export async function execAsJson(run: CliExecCommand, io: CliStreams, signal?: AbortSignal): Promise<number> {
   const codec = run.wire === 'serde' ? serdeCodec : bridgeCodec;
@@ -145,13 +140,6 @@ const MAX_BATCH = 64 * 1024;
  * promise that settles on `'drain'` (or `'close'`/`'error'`, so a reader that went away never
  * leaves the caller waiting) — the caller awaits it, which pauses the producer. Call
  * {@link NdjsonWriter.flush} before the process ends: it writes what is left and waits for room.
- *
- * @example
- * ```ts
- * const out = new NdjsonWriter(process.stdout);
- * await onChunk(events, (event) => out.write(`${JSON.stringify(event)}\n`));
- * await out.flush();
- * ```
  */
 export class NdjsonWriter {
   readonly #stream: Writable;
@@ -227,12 +215,6 @@ function flat(...parts: string[]): string[] {
  * object per line: the codec encodes one sample frame, and each frame is that sample with its
  * sequence number and its JSON-escaped text put in (a plain line without `JSON.stringify`: see
  * {@link PLAIN_LINE}). Any other outcome goes through `encodeFrame`.
- *
- * @example
- * ```ts
- * const encode = textFrameEncoder('call-1', bridgeCodec);
- * encode(0, 'hello\n'); // '{"call_id":"call-1","outcome":{"ok":true,"stream":true,"sequence":0,…}}\n'
- * ```
  */
 export function textFrameEncoder(
   callId: string,

@@ -20,11 +20,6 @@ import type { CliStreams } from './text-view.js';
  * --redis` does) and writes the hostcall wire frames of `sluice exec --json` on stdout — the
  * frames `sluice follow --json` writes for the same run, through the same {@link RunFrameWriter}.
  * The exit status is the command's; with `--redis-strict`, 75 when publishing failed.
- *
- * @example
- * ```ts
- * const code = await execAsJsonToRedis(parseExecArgs(['--redis', url, '--json', '--', 'ls']), process);
- * ```
  */
 export async function execAsJsonToRedis(
   run: CliExecCommand,
@@ -73,12 +68,6 @@ export const REDIS_STRICT_EXIT_CODE = 75;
  * not take the run with it: the command goes on and its output and exit code stand; the failure is
  * said on stderr once, and `failed()` tells it (`--redis-strict` then exits with
  * {@link REDIS_STRICT_EXIT_CODE}).
- *
- * @example
- * ```ts
- * const publisher = await openRunPublisher({ url: 'redis://127.0.0.1:6379' }, 'build-7', 'make test', process);
- * events.pipe(publisher.operator);
- * ```
  */
 export async function openRunPublisher<T extends ChunkEvent<unknown>>(
   options: RedisRunStoreOptions,

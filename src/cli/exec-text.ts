@@ -18,11 +18,6 @@ import { type CliStreams, createTextView } from './text-view.js';
  * `signal` aborted with a {@link CliInterruption}, 128 + its signal, once the group is gone (the
  * run was cancelled through `exec`'s `cancelSignal`; the summary says by which signal); a closed
  * output ends at once and quietly.
- *
- * @example
- * ```ts
- * const code = await execAsText(exec('make', [], { reject: false }), process, { live: true, color: true, bufferSize: 16, label: 'make' });
- * ```
  */
 export async function execAsText(
   events: Observable<ExecEvent<string | Uint8Array> | EndSentinel>,
@@ -146,13 +141,6 @@ function describeExit(result: ExecResult): string {
  * rate since the start. It counts lines, not pieces: a text piece marked `partial` (a long line
  * cut by `maxLineBytes`) does not end a line, and for a read each `\n` does; a last line
  * without a newline counts too.
- *
- * @example
- * ```ts
- * const stats = createOutputStats(performance.now());
- * stats.add('stdout', 'hello\n');
- * stats.describe(performance.now()); // '0.0s · 1 line · 6 B · 0 lines/s'
- * ```
  */
 export function createOutputStats(startedAt: number) {
   const ended = { stdout: 0, stderr: 0 };

@@ -7,11 +7,6 @@ import type { CliInterruption } from './cli-interruption.js';
  * The exit code the CLI uses to mirror a child's end, as shells do: the child's own code,
  * `128 + n` after signal `n`, `124` after a timeout or a stall, `127` when the command was not
  * found and `126` when it could not be run.
- *
- * @example
- * ```ts
- * mirrorExitCode({ exitCode: null, signal: 'SIGTERM', timedOut: false }); // 143
- * ```
  */
 export function mirrorExitCode(end: {
   exitCode: number | null;
@@ -35,11 +30,6 @@ export function mirrorExitCode(end: {
  * the OS code from the error's `info.errno`, or, for a failure read back from a store, which
  * keeps code and message only, from its message), `124` after a timeout or a stall, `130` for a
  * cancelled run, and `1` otherwise.
- *
- * @example
- * ```ts
- * failureExitCode(new SpawnError({ errno: 'ENOENT', file: 'nope', cwd: undefined })); // 127
- * ```
  */
 export function failureExitCode(error: unknown): number {
   const { code, message, info } = (error ?? {}) as {

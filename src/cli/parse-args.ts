@@ -75,12 +75,6 @@ export interface CliWebOptions {
 /**
  * Parses the arguments of `sluice exec` (the words after `exec`): its flags, checked one by one
  * and together, and the command to run.
- *
- * @example
- * ```ts
- * parseExecArgs(['--timeout-ms', '5000', '--', 'make', 'test']);
- * // { command: 'exec', file: 'make', args: ['test'], timeoutMs: 5000, … }
- * ```
  */
 export function parseExecArgs(argv: readonly string[]): CliExecCommand {
   const { values: given, positionals, rest } = parseSubcommandArgs(argv, EXEC_FLAGS, 'exec');

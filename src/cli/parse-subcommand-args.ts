@@ -16,11 +16,6 @@ export type GivenFlags = Record<string, string | boolean | string[] | undefined>
  * `-` (`--timeout-ms -5`) is the flag's value, left to the flag's own check. `runs` names a command
  * that takes a command to run (`exec`, `submit`): an unknown flag after a word of that command
  * (`sluice exec ls -la`) is its own, and the message says to put the command after `--`.
- *
- * @example
- * ```ts
- * const { values, positionals, rest } = parseSubcommandArgs(argv, { redis: { type: 'string' } });
- * ```
  */
 export function parseSubcommandArgs(
   argv: readonly string[],

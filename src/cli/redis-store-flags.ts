@@ -18,12 +18,6 @@ export const REDIS_STORE_FLAGS = {
 /**
  * Reads {@link REDIS_STORE_FLAGS} into the options of a `RedisRunStore`: the connection, and the
  * retention flags that were given (the store's defaults for the others).
- *
- * @example
- * ```ts
- * const { values } = parseSubcommandArgs(argv, { ...REDIS_STORE_FLAGS });
- * const store = new RedisRunStore(readRedisStoreFlags(values, USAGE));
- * ```
  */
 export function readRedisStoreFlags(
   values: Readonly<Record<string, string | boolean | string[] | undefined>>,
@@ -64,12 +58,6 @@ export type RedisConnectionFlag = { readonly url: string } | { readonly cluster:
  * The `--redis <url>` or `--redis-cluster host:port[,host:port…]` every Redis subcommand needs
  * (exactly one of them): a `redis://` or `rediss://` URL, or the comma-separated startup nodes of a
  * Redis Cluster; else a `CliUsageError` that says how to give it.
- *
- * @example
- * ```ts
- * const connection = readRedisConnection(values.redis, 'sluice follow --redis <url> <run-id>', values['redis-cluster']);
- * const store = new RedisRunStore({ ...connection });
- * ```
  */
 export function readRedisConnection(
   value: string | undefined,

@@ -8,11 +8,6 @@ import type { CliStreams } from './text-view.js';
 /**
  * Runs the `sluice` command line and resolves with the process exit code. `main.ts` (the
  * package's `bin`) calls it with the real process; tests call it with fake streams.
- *
- * @example
- * ```ts
- * process.exitCode = await runCli(['exec', '--', 'ls', '-la'], process, process.env);
- * ```
  */
 export async function runCli(
   argv: readonly string[],
@@ -72,12 +67,6 @@ async function runCommand(
 /**
  * Whether a subcommand's arguments ask for its help: `--help` or `-h` before `--` (after it, they
  * belong to the command to run: `sluice submit … -- grep -h x` is no question).
- *
- * @example
- * ```ts
- * asksForHelp(['--redis', url, '--help']); // true
- * asksForHelp(['--redis', url, '--', 'grep', '-h', 'x']); // false
- * ```
  */
 export function asksForHelp(argv: readonly string[]): boolean {
   const split = argv.indexOf('--');
@@ -87,11 +76,6 @@ export function asksForHelp(argv: readonly string[]): boolean {
 /**
  * The version `sluice --version` prints: the package's own, from its `package.json` (two levels up
  * from `src/cli/` and from `dist/cli/` alike).
- *
- * @example
- * ```ts
- * io.stdout.write(`sluice ${packageVersion()}\n`); // sluice 0.1.0
- * ```
  */
 export function packageVersion(): string {
   const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
@@ -102,12 +86,6 @@ export function packageVersion(): string {
  * The trace context the `sluice` command was started in: `TRACEPARENT` and `TRACESTATE` of its
  * environment (OpenTelemetry's environment-variable carrier), or `undefined` without a
  * `TRACEPARENT`. Every run the command starts is then in that trace (docs/tracing.md).
- *
- * @example
- * ```ts
- * envTraceCarrier({ TRACEPARENT: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' });
- * // { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' }
- * ```
  */
 export function envTraceCarrier(env: NodeJS.ProcessEnv): TraceCarrier | undefined {
   const { TRACEPARENT: traceparent, TRACESTATE: tracestate } = env;

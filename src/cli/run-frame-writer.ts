@@ -32,12 +32,6 @@ import { writePaced } from './write-paced.js';
  *
  * `code` is then the exit status: the command's (as `sluice exec` mirrors it), 124 after a
  * stall, 130 after a cancel, 127/126 for a spawn failure (as `sluice exec`: `failureExitCode`), 1 for another failure.
- *
- * @example
- * ```ts
- * const frames = new RunFrameWriter(process, 'bridge', 'sluice-1');
- * await frames.event({ sequence: 0, kind: 'stdout', content: 'hi\n', isFinal: false });
- * ```
  */
 export class RunFrameWriter {
   /** The exit status the frames written so far end with. */

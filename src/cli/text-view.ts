@@ -29,14 +29,6 @@ const UP_AND_CLEAR = '\x1b[1A\x1b[2K';
  *
  * `line()` returns a promise when the destination's buffer is full, so the caller can wait for
  * `'drain'` — that is how a slow terminal or pipe pauses the child.
- *
- * @example
- * ```ts
- * const view = createTextView(process, { live: true, color: true, echo: 'make -j8' });
- * await view.line('stdout', 'hello\n');
- * view.status('0.1s · 1 line · 6 B · 10 lines/s');
- * view.finish('exit 0 · 0.1s · 1 line');
- * ```
  */
 export function createTextView(
   io: CliStreams,

@@ -5,11 +5,6 @@ import type { Writable } from 'node:stream';
  * once it may be written again: on `'drain'` — or on `'close'` or `'error'`, so that a reader that
  * went away (`EPIPE`) never leaves the caller waiting. Returns `undefined` when there is room. A
  * stream already destroyed is not written to. Writes made while one wait is pending share it. This is how the CLI's output paces the command.
- *
- * @example
- * ```ts
- * await writePaced(process.stdout, line);
- * ```
  */
 export function writePaced(stream: Writable, data: string | Uint8Array): Promise<void> | undefined {
   if (stream.destroyed || stream.writableEnded) return undefined;

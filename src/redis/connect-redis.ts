@@ -18,11 +18,6 @@ export interface RedisConnectionOptions {
  * refused (no server, no route, an unknown host, wrong credentials) gives up at once instead (see
  * {@link watchConnection}). Returns the client and whether the store owns it (and so closes it).
  * Internal.
- *
- * @example
- * ```ts
- * const { client, owned } = connectRedis({ cluster: ['127.0.0.1:7001'] }, 5000, false);
- * ```
  */
 export function connectRedis(
   options: RedisConnectionOptions,

@@ -23,11 +23,6 @@ type StreamReply = [key: string, entries: [id: string, fields: string[]][]][] | 
  * record. When a block times out with nothing new, it checks the owner's lease and — if it has
  * expired — ends the run with `OWNER_LOST` for everybody (an atomic script: one follower wins).
  * Internal: `RedisRunStore.read` returns it.
- *
- * @example
- * ```ts
- * readRun(context, 'build-7', -1).subscribe((record) => console.log(record.type));
- * ```
  */
 export function readRun(context: RedisRunContext, runId: string, after: number): Observable<RunRecord> {
   return new Observable<RunRecord>((subscriber) => {

@@ -37,13 +37,6 @@ interface Batch {
  *   the pub/sub channel may have missed;
  * - a resend after a reconnect is harmless (the script acknowledges a batch it already has), a
  *   lost one is an error (`RUN_STORE_FAILED`), never a silent gap.
- *
- * @example
- * ```ts
- * const writer = new RedisRunWriter(context, 'build-7');
- * writer.append({ sequence: 0, kind: 'exit', content: null, isFinal: true });
- * await writer.ended;
- * ```
  */
 export class RedisRunWriter implements RunWriter {
   readonly runId: string;

@@ -21,11 +21,6 @@ const failureSchema = z.object({ code: z.string(), name: z.string(), message: z.
 
 /**
  * The `e` field of a batch entry: the events as one JSON array. Internal.
- *
- * @example
- * ```ts
- * encodeBatch([{ sequence: 0, kind: 'stdout', content: 'hi\n', isFinal: false }]); // '[{"sequence":0,…}]'
- * ```
  */
 export function encodeBatch(events: readonly ChunkEvent<unknown>[]): string {
   let json = '[';
@@ -41,12 +36,6 @@ export function encodeBatch(events: readonly ChunkEvent<unknown>[]): string {
  * Decodes one stream entry (`[id, [field, value, …]]` as `XREAD` returns it) into the record it
  * holds, checking its shape and that its events are consecutive from `f`. Throws an
  * `InvalidFrameError` (`INVALID_FRAME`) for anything else. Internal.
- *
- * @example
- * ```ts
- * decodeEntry('1-0', ['f', '0', 'e', '[{"sequence":0,"kind":"stdout","content":"hi","isFinal":false}]']);
- * // { type: 'events', events: [{ sequence: 0, … }] }
- * ```
  */
 export function decodeEntry(id: string, fields: readonly string[]): Exclude<RunRecord, { type: 'gap' }> {
   const values = new Map<string, string>();

@@ -6,12 +6,6 @@ const RETRY_DELAY_MS = 200;
 /**
  * The retry budget of one writer or reader: tries go on while the first failure since the last
  * success is less than `failAfterMs` old (on `scheduler`'s clock). Internal.
- *
- * @example
- * ```ts
- * const retry = new StoreRetry(scheduler, 5000);
- * if (StoreRetry.retryable(error, client) && retry.failed()) await retry.pause();
- * ```
  */
 export class StoreRetry {
   readonly #scheduler: SchedulerLike;

@@ -9,12 +9,6 @@ import type { Job } from './submit-job.js';
  * run: the run is the submitter's work, so it belongs in the submitter's trace, as a child process
  * does (docs/scaling.md, "Tracing"); a job submitted outside any trace gets the worker's active
  * context. The run's `exec` span is its child, and the run stores its context for followers.
- *
- * @example
- * ```ts
- * const span = startWorkerRunSpan('sluice:queue', 'workers', '1700000000000-0', job);
- * span.within(() => events.subscribe(…));
- * ```
  */
 export function startWorkerRunSpan(queue: string, group: string, entryId: string, job: Job): RunSpan {
   const { traceparent, tracestate } = job;
@@ -37,11 +31,6 @@ export function startWorkerRunSpan(queue: string, group: string, entryId: string
 /**
  * Ends a worker's job span with the run's end: its final event (`exit` with the exit code, or the
  * `end` reason: a stall, a cancel) or its failure.
- *
- * @example
- * ```ts
- * endWorkerRunSpan(span, { sequence: 9, kind: 'exit', content: { exitCode: 0, signal: null }, isFinal: true });
- * ```
  */
 export function endWorkerRunSpan(
   span: RunSpan,

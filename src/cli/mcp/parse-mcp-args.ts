@@ -78,12 +78,6 @@ const secondsOf = (text: string) => (/^\d+(\.\d+)?$/.test(text) ? Number(text) :
  * (default 0, a free one), `--allow-host <name[:port]>`, `--allow-env <NAME>` (repeatable),
  * `--redis <url>`, `--no-token` (only on a loopback host) and `--session-idle-s <n>` (seconds
  * from 1, default 1800). A bad command line is a `CliUsageError` (exit code 2).
- *
- * @example
- * ```ts
- * parseMcpArgs(['--allow', 'npm', '--allow', 'git', '--timeout-s', '300']);
- * // { help: false, allow: ['npm', 'git'], cwd: process.cwd(), timeoutS: 300, allowEnv: [], http: undefined }
- * ```
  */
 export function parseMcpArgs(argv: readonly string[], cwd: string = process.cwd()): McpCommand {
   const { values, positionals, rest } = parseSubcommandArgs(argv, MCP_FLAGS);

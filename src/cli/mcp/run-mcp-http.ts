@@ -15,11 +15,6 @@ import type { McpCommand, McpHttpFlags } from './parse-mcp-args.js';
  * or a random one, printed on stderr with the URL; `--no-token` (loopback only) requires none.
  * `Host` may name the bound address, `localhost` on loopback, any IP literal on `0.0.0.0`/`::`,
  * the `--host` name and every `--allow-host`. Resolves with the exit code.
- *
- * @example
- * ```ts
- * process.exitCode = await runMcpHttp(registry, command, command.http, process, process.env, signal);
- * ```
  */
 export async function runMcpHttp(
   registry: ToolRegistry,

@@ -10,11 +10,6 @@ import { parseMcpArgs } from './parse-mcp-args.js';
  * on stdin/stdout, a log line on stderr) — or over HTTP with `--http` (`run-mcp-http.ts`) — until the client closes stdin, the connection closes,
  * or `signal` aborts (Ctrl-C, SIGTERM). Closing aborts every call still running, which kills its
  * process group. Resolves with exit code 0.
- *
- * @example
- * ```ts
- * process.exitCode = await runMcp(['--allow', 'npm'], process, process.env, controller.signal);
- * ```
  */
 export async function runMcp(
   argv: readonly string[],

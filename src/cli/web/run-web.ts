@@ -32,14 +32,6 @@ export interface CliWebRun {
  * store: the process group is killed, sluice says "cancelled" and exits with 130. A signal to
  * sluice (Ctrl-C) cancels it as usual, and every page then says "Cancelled from the terminal".
  * sluice exits when the run ends, once open pages have received the end (at most 2 s later).
- *
- * @example
- * ```ts
- * const events = exec('make', [], { reject: false, cancelSignal: signal });
- * const code = await runWeb(events, { host: '127.0.0.1', port: 0, allowHosts: [] }, process, {
- *   live: true, color: true, bufferSize: 16, label: 'make', signal,
- * }, {});
- * ```
  */
 export async function runWeb(
   events: Observable<ExecEvent<string | Uint8Array> | EndSentinel>,

@@ -1,14 +1,20 @@
 import { CliUsageError, flagError, readIntegerFlag } from './cli-usage-error.js';
+import type { GivenFlags } from './parse-subcommand-args.js';
 
-/**
- * The flags of every subcommand that writes runs to Redis (`exec --redis`, `submit`, `worker`),
- * for `parseArgs`: where the store is (`--redis`, `--redis-cluster`), how long a command may wait
- * for it before publishing fails (`--redis-timeout-ms`: the store's `failAfterMs`), and how much of
- * each run it keeps (`--max-events`, `--max-bytes`, `--retain-ms`; defaults in docs/scaling.md).
- */
-export const REDIS_STORE_FLAGS = {
+/** Where a Redis subcommand finds its store: `--redis <url>` or `--redis-cluster <host:port,…>`. */
+export const REDIS_CONNECTION_FLAGS = {
   redis: { type: 'string' },
   'redis-cluster': { type: 'string' },
+} as const;
+
+/**
+ * The flags of every subcommand that writes runs to Redis (`exec --redis`, `submit`, `worker`):
+ * the connection, how long a command may wait for Redis before publishing fails
+ * (`--redis-timeout-ms`: the store's `failAfterMs`), and how much of each run it keeps
+ * (`--max-events`, `--max-bytes`, `--retain-ms`; defaults in docs/scaling.md).
+ */
+export const REDIS_STORE_FLAGS = {
+  ...REDIS_CONNECTION_FLAGS,
   'max-events': { type: 'string' },
   'max-bytes': { type: 'string' },
   'retain-ms': { type: 'string' },
@@ -20,34 +26,19 @@ export const REDIS_STORE_FLAGS = {
  * retention flags that were given (the store's defaults for the others).
  */
 export function readRedisStoreFlags(
-  values: Readonly<Record<string, string | boolean | string[] | undefined>>,
+  values: GivenFlags,
   usage: string,
-): ReturnType<typeof readRedisConnection> & {
-  maxEvents?: number;
-  maxBytes?: number;
-  retainMs?: number;
-  failAfterMs?: number;
-} {
-  const connection = readRedisConnection(
-    values.redis as string | undefined,
-    usage,
-    values['redis-cluster'] as string | undefined,
-  );
-  const max = Number.MAX_SAFE_INTEGER;
-  const read = (flag: string) => {
+): RedisConnectionFlag & { maxEvents?: number; maxBytes?: number; retainMs?: number; failAfterMs?: number } {
+  const read = (flag: string, name: string) => {
     const value = values[flag] as string | undefined;
-    return value === undefined ? undefined : readIntegerFlag(flag, value, 0, 1, max);
+    return value === undefined ? {} : { [name]: readIntegerFlag(flag, value, 0, 1, Number.MAX_SAFE_INTEGER) };
   };
-  const maxEvents = read('max-events');
-  const maxBytes = read('max-bytes');
-  const retainMs = read('retain-ms');
-  const failAfterMs = read('redis-timeout-ms');
   return {
-    ...(failAfterMs === undefined ? {} : { failAfterMs }),
-    ...connection,
-    ...(maxEvents === undefined ? {} : { maxEvents }),
-    ...(maxBytes === undefined ? {} : { maxBytes }),
-    ...(retainMs === undefined ? {} : { retainMs }),
+    ...read('redis-timeout-ms', 'failAfterMs'),
+    ...readRedisConnection(values, usage),
+    ...read('max-events', 'maxEvents'),
+    ...read('max-bytes', 'maxBytes'),
+    ...read('retain-ms', 'retainMs'),
   };
 }
 
@@ -55,15 +46,13 @@ export function readRedisStoreFlags(
 export type RedisConnectionFlag = { readonly url: string } | { readonly cluster: readonly string[] };
 
 /**
- * The `--redis <url>` or `--redis-cluster host:port[,host:port…]` every Redis subcommand needs
- * (exactly one of them): a `redis://` or `rediss://` URL, or the comma-separated startup nodes of a
- * Redis Cluster; else a `CliUsageError` that says how to give it.
+ * The {@link REDIS_CONNECTION_FLAGS} every Redis subcommand needs (exactly one of them): a
+ * `redis://` or `rediss://` URL, or the comma-separated startup nodes of a Redis Cluster; else a
+ * `CliUsageError` that says how to give it (`usage`).
  */
-export function readRedisConnection(
-  value: string | undefined,
-  usage: string,
-  cluster?: string | undefined,
-): RedisConnectionFlag {
+export function readRedisConnection(values: GivenFlags, usage: string): RedisConnectionFlag {
+  const value = values.redis as string | undefined;
+  const cluster = values['redis-cluster'] as string | undefined;
   if (value !== undefined && cluster !== undefined) {
     throw new CliUsageError('Give `--redis <url>` or `--redis-cluster <host:port,…>`, not both');
   }
@@ -77,8 +66,6 @@ export function readRedisConnection(
   if (value === undefined) {
     throw new CliUsageError(`Missing \`--redis <url>\` (or \`--redis-cluster <host:port,…>\`): \`${usage}\``);
   }
-  if (!/^rediss?:\/\//.test(value)) {
-    throw flagError('redis', 'a redis:// or rediss:// URL', value);
-  }
+  if (!/^rediss?:\/\//.test(value)) throw flagError('redis', 'a redis:// or rediss:// URL', value);
   return { url: value };
 }

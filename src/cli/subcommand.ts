@@ -24,6 +24,14 @@ export interface Subcommand {
 /** `-h`, `--help`: every command has it (the CLI answers it before the command runs). */
 export const HELP_FLAG = { help: { type: 'boolean', short: 'h' } } as const;
 
+/** Resolves once `signal` aborts (never without one): a serving subcommand serves until then. */
+export function untilAborted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) resolve();
+    else signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
 /**
  * The address of a page of sluice's docs, for help texts: the npm package ships the README only,
  * so a help text links the page on GitHub (`docsUrl('scaling.md')`).

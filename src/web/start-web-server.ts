@@ -70,20 +70,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const token = options.token ?? randomBytes(18).toString('base64url');
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const server = createServer((req, res) => handle?.(req, res));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
+  const address = await listen(server, port, host);
   const bound = address.address;
-  const hosts = [bound, ...allowedHosts];
-  if (isIP(host) === 0) hosts.push(host);
-  if (bound === '0.0.0.0' || bound === '::') hosts.push('*ip', 'localhost');
-  else if (bound.startsWith('127.') || bound === '::1') hosts.push('localhost');
-  const guard = createWebGuard({ token, hosts, port: address.port });
+  const guard = createWebGuard({ token, hosts: hostsOf(bound, host, allowedHosts), port: address.port });
   const handler = createWebHandler({
     registry,
     guard,
@@ -109,9 +98,36 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     token,
     guard,
     server,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => closeServer(server),
   };
+}
+
+/** Binds `server` to `host:port`: its address, or the error of the bind. Internal. */
+export function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/** Stops listening and drops every connection. Internal. */
+export async function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+/**
+ * The names a server bound to `bound` accepts in `Host` (see `createWebGuard`): the bound
+ * address, `localhost` on loopback, any IP literal on `0.0.0.0`/`::`, `host` when it is a name,
+ * and `allowed`. Internal.
+ */
+export function hostsOf(bound: string, host: string, allowed: readonly string[]): string[] {
+  const hosts = [bound, ...allowed];
+  if (isIP(host) === 0) hosts.push(host);
+  if (bound === '0.0.0.0' || bound === '::') hosts.push('*ip', 'localhost');
+  else if (bound.startsWith('127.') || bound === '::1') hosts.push('localhost');
+  return hosts;
 }

@@ -1,6 +1,6 @@
 import { CliUsageError, readIntegerFlag } from '../cli-usage-error.js';
 import { parseSubcommandArgs } from '../parse-subcommand-args.js';
-import { readRedisConnection } from '../redis-store-flags.js';
+import { REDIS_CONNECTION_FLAGS, readRedisConnection } from '../redis-store-flags.js';
 import { docsUrl, HELP_FLAG, type Subcommand } from '../subcommand.js';
 
 /** The text `sluice cancel --help` prints. */
@@ -31,8 +31,7 @@ Examples:
 
 const CANCEL_FLAGS = {
   ...HELP_FLAG,
-  redis: { type: 'string' },
-  'redis-cluster': { type: 'string' },
+  ...REDIS_CONNECTION_FLAGS,
   'redis-timeout-ms': { type: 'string' },
 } as const;
 
@@ -51,11 +50,7 @@ export const cancelCommand: Subcommand = {
   flags: CANCEL_FLAGS,
   run: async (argv, io) => {
     const { values, positionals, rest } = parseSubcommandArgs(argv, CANCEL_FLAGS);
-    const connection = readRedisConnection(
-      values.redis as string | undefined,
-      USAGE,
-      values['redis-cluster'] as string | undefined,
-    );
+    const connection = readRedisConnection(values, USAGE);
     const [runId, ...extra] = [...positionals, ...rest];
     if (runId === undefined || extra.length > 0) throw new CliUsageError(`Expected one run id: \`${USAGE}\``);
     const timeout = values['redis-timeout-ms'] as string | undefined;

@@ -5,7 +5,7 @@ import type { RunStore } from '../../runs/run-store.js';
 import { CliUsageError, flagError, readIntegerFlag } from '../cli-usage-error.js';
 import { failureExitCode, mirrorExitCode } from '../exit-code.js';
 import { parseSubcommandArgs } from '../parse-subcommand-args.js';
-import { readRedisConnection } from '../redis-store-flags.js';
+import { REDIS_CONNECTION_FLAGS, readRedisConnection } from '../redis-store-flags.js';
 import { HELP_FLAG, type Subcommand } from '../subcommand.js';
 import type { CliStreams } from '../text-view.js';
 import { writePaced } from '../write-paced.js';
@@ -15,8 +15,7 @@ import type { FollowView } from './follow-view.js';
 
 const FOLLOW_FLAGS = {
   ...HELP_FLAG,
-  redis: { type: 'string' },
-  'redis-cluster': { type: 'string' },
+  ...REDIS_CONNECTION_FLAGS,
   'redis-timeout-ms': { type: 'string' },
   after: { type: 'string' },
   json: { type: 'boolean' },
@@ -46,11 +45,7 @@ export const followCommand: Subcommand = {
   flags: FOLLOW_FLAGS,
   run: async (argv, io, _env, signal) => {
     const { values, positionals } = parseSubcommandArgs(argv, FOLLOW_FLAGS);
-    const connection = readRedisConnection(
-      values.redis as string | undefined,
-      USAGE,
-      values['redis-cluster'] as string | undefined,
-    );
+    const connection = readRedisConnection(values, USAGE);
     const [runId, ...extra] = positionals;
     if (runId === undefined || extra.length > 0) throw new CliUsageError(`Expected one run id: \`${USAGE}\``);
     const after = readIntegerFlag(

@@ -4,7 +4,11 @@ import { resolve } from 'node:path';
 import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
 import { CliUsageError, flagError, readIntegerFlag } from '../cli-usage-error.js';
 import { type GivenFlags, parseSubcommandArgs } from '../parse-subcommand-args.js';
-import { type RedisConnectionFlag, readRedisConnection } from '../redis-store-flags.js';
+import {
+  REDIS_CONNECTION_FLAGS,
+  type RedisConnectionFlag,
+  readRedisConnection,
+} from '../redis-store-flags.js';
 import { HELP_FLAG } from '../subcommand.js';
 
 /**
@@ -48,8 +52,7 @@ export const MCP_FLAGS = {
   port: { type: 'string' },
   'allow-host': { type: 'string', multiple: true },
   'allow-env': { type: 'string', multiple: true },
-  redis: { type: 'string' },
-  'redis-cluster': { type: 'string' },
+  ...REDIS_CONNECTION_FLAGS,
   'no-token': { type: 'boolean' },
   'session-idle-s': { type: 'string' },
 } as const;
@@ -117,11 +120,7 @@ function readHttpFlags(values: GivenFlags): McpHttpFlags {
   const redis =
     values.redis === undefined && values['redis-cluster'] === undefined
       ? undefined
-      : readRedisConnection(
-          values.redis as string | undefined,
-          'sluice mcp --http --redis <url>',
-          values['redis-cluster'] as string | undefined,
-        );
+      : readRedisConnection(values, 'sluice mcp --http --redis <url>');
   const noToken = values['no-token'] === true;
   if (noToken && !isLoopback(host)) {
     throw new CliUsageError(

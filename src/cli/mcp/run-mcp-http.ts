@@ -1,10 +1,11 @@
-import { once } from 'node:events';
 import { createServer } from 'node:http';
-import { type AddressInfo, isIP } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { ToolRegistry } from '../../kernel/index.js';
 import { serveMcpHttp } from '../../mcp/serve-mcp-http.js';
 import type { RunStore } from '../../runs/run-store.js';
+import { closeServer, hostsOf, listen } from '../../web/start-web-server.js';
 import type { RedisConnectionFlag } from '../redis-store-flags.js';
+import { untilAborted } from '../subcommand.js';
 import type { CliStreams } from '../text-view.js';
 import type { McpCommand, McpHttpFlags } from './parse-mcp-args.js';
 
@@ -31,27 +32,21 @@ export async function runMcpHttp(
   }
   const store = await openStore(flags.redis);
   const http = createServer();
+  let address: AddressInfo;
   try {
-    await new Promise<void>((resolve, reject) => {
-      http.once('error', reject);
-      http.listen(flags.port, flags.host, () => {
-        http.off('error', reject);
-        resolve();
-      });
-    });
+    address = await listen(http, flags.port, flags.host);
   } catch (error) {
     io.stderr.write(`sluice mcp: cannot serve on ${flags.host}:${flags.port}: ${(error as Error).message}\n`);
     await store?.close();
     return 1;
   }
-  const address = http.address() as AddressInfo;
   const mcp = serveMcpHttp(registry, {
     allow: command.allow,
     cwd: command.cwd,
     timeoutS: command.timeoutS,
     allowEnv: command.allowEnv,
     port: address.port,
-    hosts: hostsOf(address.address, flags),
+    hosts: hostsOf(address.address, flags.host, flags.allowHosts),
     token: flags.noToken ? null : (envToken ?? undefined),
     sessionIdleMs: Math.round(flags.sessionIdleS * 1000),
     ...(store === undefined ? {} : { store }),
@@ -68,13 +63,8 @@ export async function runMcpHttp(
         ? 'sluice mcp: no token required (--no-token, loopback only)\n'
         : `sluice mcp: token ${envToken === undefined ? mcp.token : '(SLUICE_MCP_TOKEN)'}: send \`Authorization: Bearer <token>\`\n`),
   );
-  try {
-    await (signal === undefined ? new Promise<never>(() => {}) : once(signal, 'abort'));
-  } catch {
-    // aborted: stop serving
-  }
-  http.closeAllConnections();
-  await new Promise<void>((resolve) => http.close(() => resolve()));
+  await untilAborted(signal);
+  await closeServer(http);
   await mcp.close();
   await store?.close();
   return 0;
@@ -84,13 +74,4 @@ async function openStore(connection: RedisConnectionFlag | undefined): Promise<R
   if (connection === undefined) return undefined;
   const { RedisRunStore } = await import('../../redis/redis-run-store.js');
   return new RedisRunStore({ ...connection });
-}
-
-/** The names `Host` may carry, as `sluice web` accepts them. */
-function hostsOf(bound: string, flags: McpHttpFlags): string[] {
-  const hosts = [bound, ...flags.allowHosts];
-  if (isIP(flags.host) === 0) hosts.push(flags.host);
-  if (bound === '0.0.0.0' || bound === '::') hosts.push('*ip', 'localhost');
-  else if (bound.startsWith('127.') || bound === '::1') hosts.push('localhost');
-  return hosts;
 }

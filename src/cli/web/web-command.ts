@@ -1,8 +1,7 @@
-import { once } from 'node:events';
 import { CliUsageError, readIntegerFlag } from '../cli-usage-error.js';
 import { parseSubcommandArgs } from '../parse-subcommand-args.js';
-import { readRedisConnection } from '../redis-store-flags.js';
-import { HELP_FLAG, type Subcommand } from '../subcommand.js';
+import { REDIS_CONNECTION_FLAGS, readRedisConnection } from '../redis-store-flags.js';
+import { HELP_FLAG, type Subcommand, untilAborted } from '../subcommand.js';
 
 /** The text `sluice web --help` prints. */
 export const webHelpText = `sluice web — serve the live page of every run in a Redis
@@ -36,8 +35,7 @@ Examples:
 
 const WEB_FLAGS = {
   ...HELP_FLAG,
-  redis: { type: 'string' },
-  'redis-cluster': { type: 'string' },
+  ...REDIS_CONNECTION_FLAGS,
   host: { type: 'string' },
   port: { type: 'string' },
   'allow-host': { type: 'string', multiple: true },
@@ -63,11 +61,7 @@ export const webCommand: Subcommand = {
     if (positionals.length > 0) {
       throw new CliUsageError(`Unexpected argument \`${positionals[0]}\`: \`${USAGE}\``);
     }
-    const connection = readRedisConnection(
-      values.redis as string | undefined,
-      USAGE,
-      values['redis-cluster'] as string | undefined,
-    );
+    const connection = readRedisConnection(values, USAGE);
     const port = readIntegerFlag('port', values.port as string | undefined, 0, 0, 65_535);
     const host = (values.host as string | undefined) ?? '127.0.0.1';
     if (host === '') throw new CliUsageError('`--host` expects an address or host name, got ``');
@@ -98,15 +92,10 @@ export const webCommand: Subcommand = {
       return 1;
     }
     io.stderr.write(`sluice web: run pages at ${server.origin}/runs/<run-id>?token=${server.token}\n`);
-    try {
-      await (signal === undefined ? new Promise<never>(() => {}) : once(signal, 'abort'));
-    } catch {
-      // aborted: stop serving
-    } finally {
-      await server.close();
-      await registry.close();
-      await store.close();
-    }
+    await untilAborted(signal);
+    await server.close();
+    await registry.close();
+    await store.close();
     return 0;
   },
 };

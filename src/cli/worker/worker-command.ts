@@ -1,8 +1,7 @@
-import { once } from 'node:events';
 import { CliUsageError, readIntegerFlag } from '../cli-usage-error.js';
 import { parseSubcommandArgs } from '../parse-subcommand-args.js';
 import { REDIS_STORE_FLAGS, readRedisStoreFlags } from '../redis-store-flags.js';
-import { HELP_FLAG, type Subcommand } from '../subcommand.js';
+import { HELP_FLAG, type Subcommand, untilAborted } from '../subcommand.js';
 
 /** The text `sluice worker --help` prints. */
 export const workerHelpText = `sluice worker — run the commands queued with \`sluice submit\`
@@ -85,10 +84,7 @@ export const workerCommand: Subcommand = {
     const worker = startWorker(store, { concurrency, claimIdleMs, log });
     log(`waiting for runs (concurrency ${concurrency})`);
     try {
-      await Promise.race([
-        worker.stopped,
-        signal === undefined ? new Promise<never>(() => {}) : once(signal, 'abort'),
-      ]);
+      await Promise.race([worker.stopped, untilAborted(signal)]);
       log('stopping');
       await worker.stop({ graceMs });
       log('stopped');

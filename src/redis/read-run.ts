@@ -10,7 +10,7 @@ import { redisFailure } from './connect-redis.js';
 import type { RedisClient, RedisRunContext } from './redis-run-context.js';
 import { decodeEntry } from './run-entry.js';
 import { type RunKeys, runKeys } from './run-keys.js';
-import { judgeOwner } from './run-scripts.js';
+import { judgeOwner, runNotFound } from './run-scripts.js';
 import { StoreRetry } from './store-retry.js';
 
 type StreamReply = [key: string, entries: [id: string, fields: string[]][]][] | null;
@@ -114,7 +114,7 @@ class RunReader {
       'traceparent',
       'tracestate',
     );
-    if (state === null) throw this.#notFound();
+    if (state === null) throw runNotFound(this.#runId);
     if (!this.#closed) this.#span = followSpan(this.#runId, this.#cursor - 1, traceparent, tracestate);
     if (end === 'final' && this.#cursor >= Number(next)) return; // nothing follows the final event
     const connection = this.#context.duplicate();
@@ -167,7 +167,7 @@ class RunReader {
   async #judgeOwner(): Promise<void> {
     const { client, retainMs } = this.#context;
     const verdict = await judgeOwner(client, this.#keys, this.#runId, retainMs);
-    if (verdict === 'GONE') throw this.#notFound();
+    if (verdict === 'GONE') throw runNotFound(this.#runId);
     // Ended since the read timed out — by another follower's OWNER_LOST verdict, or by the owner's
     // final event: its last entries are still to be read.
     if (verdict === 'ended') this.#ended = true;
@@ -196,13 +196,6 @@ class RunReader {
       if (last.isFinal) return true;
     }
     return false;
-  }
-
-  #notFound(): RunStoreError {
-    const runId = this.#runId;
-    return new RunStoreError('RUN_NOT_FOUND', `Run ${runId} does not exist (or its retention has passed)`, {
-      info: { runId },
-    });
   }
 }
 

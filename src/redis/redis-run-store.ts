@@ -23,62 +23,47 @@ import type { RedisClient, RedisRunContext } from './redis-run-context.js';
 import { RedisRunWriter } from './redis-run-writer.js';
 import { decodeEntry, parseCancelRequest } from './run-entry.js';
 import { isRunId, runKeys } from './run-keys.js';
-import { CANCEL, evalScript, judgeOwner, RUN_SCRIPTS } from './run-scripts.js';
+import { CANCEL, evalScript, judgeOwner, RUN_SCRIPTS, runNotFound } from './run-scripts.js';
 
 /**
- * Options of {@link RedisRunStore}. Give `url` or `cluster` (the store opens and closes its
- * connections), or `client` (an ioredis `Redis` or `Cluster` you own; the store only duplicates
- * it for blocking reads and its cancel subscriber). Everything else has a default.
+ * Options of {@link RedisRunStore}: `url` or `cluster` (the store opens and closes its
+ * connections), or `client` (yours; the store only duplicates it). Every other has a default.
  */
 export interface RedisRunStoreOptions {
-  /** `redis://[user:password@]host:port[/db]` — the store creates its own ioredis client. */
+  /** `redis://[user:password@]host:port[/db]`. */
   readonly url?: string;
-  /**
-   * The startup nodes of a Redis Cluster (`'host:port'` or `{ host, port }`), instead of `url`: each
-   * run lives on the master of its slot (the `{runId}` hash tag), see `docs/scaling.md`.
-   */
+  /** A Redis Cluster's startup nodes: each run lives on the master of its slot (docs/scaling.md). */
   readonly cluster?: readonly (string | { readonly host: string; readonly port: number })[];
-  /**
-   * An ioredis client (`Redis` or `Cluster`) to use instead of `url` (not closed by
-   * {@link RedisRunStore.close}). Give it a `commandTimeout` for the failure bound `failAfterMs` sets.
-   */
+  /** An ioredis `Redis` or `Cluster`, not closed by `close()`; give it a `commandTimeout` of `failAfterMs`. */
   readonly client?: RedisClient;
   /**
-   * How long a command may wait for Redis (a dead or unreachable server, a failover) before it
-   * fails, in ms: a writer then ends with `RUN_STORE_FAILED`, a reader too. Default `5000`.
+   * How long a command may wait for Redis (dead, unreachable, failing over) before it fails, in
+   * ms: a writer or a reader then ends with `RUN_STORE_FAILED`. Default `5000`.
    */
   readonly failAfterMs?: number;
   /**
-   * Give up at once when Redis cannot be reached before the store's first connection (refused, no
-   * route, an unknown host, credentials refused): its commands then fail now, naming the address
-   * and the cause. For one-shot commands (the CLI's `follow`, `submit`, `cancel`, `exec --redis`).
-   * Default `false`: keep retrying, as a worker or a server started before Redis wants.
+   * Give up at once when the first connection is refused (no server, no route, an unknown host,
+   * bad credentials), naming the address and the cause: for one-shot commands. Default `false`:
+   * keep retrying, as a worker or a server started before Redis wants.
    */
   readonly failFast?: boolean;
   /** Prefix of every key. Default `'sluice'`. */
   readonly prefix?: string;
-  /** This process's owner id, written as the owner of the runs it writes. Default `host:pid:random`. */
+  /** The owner id written on the runs this process writes. Default `host:pid:random`. */
   readonly owner?: string;
-  /**
-   * Events retained per run at most (older ones are trimmed; a reader that needs them gets a gap).
-   * Default `1_000_000`: with `maxBytes`, a run's whole log is kept unless it is very large.
-   */
+  /** Events kept per run (older ones are trimmed: a reader gets a gap). Default `1_000_000`. */
   readonly maxEvents?: number;
-  /**
-   * Bytes of events retained per run at most: the stored JSON of its events (about 55 bytes plus
-   * the content per line; Redis needs ~35 more per line, see `docs/scaling.md`). The oldest
-   * entries are trimmed past it. Default `67_108_864` (64 MiB: ~600 000 lines of 60 bytes).
-   */
+  /** Bytes of stored event JSON kept per run, trimmed from the oldest (docs/scaling.md). Default 64 MiB. */
   readonly maxBytes?: number;
-  /** How long a run stays readable after its end (or after its owner's last heartbeat), in ms. Default `3_600_000`. */
+  /** How long a run stays readable after its end (or its owner's last heartbeat), in ms. Default one hour. */
   readonly retainMs?: number;
-  /** The owner's lease: a run whose owner has not renewed it for this long ends with `OWNER_LOST`. Default `10_000`. */
+  /** A run whose owner has not renewed its lease for this long ends with `OWNER_LOST`. Default `10_000`. */
   readonly leaseMs?: number;
   /** Events per stream entry at most. Default `1024`. */
   readonly maxBatchEvents?: number;
   /** Approximate bytes of content per stream entry at most. Default `262_144`. */
   readonly maxBatchBytes?: number;
-  /** Batches awaiting Redis's reply at most, per writer; then the producer is paused. Default `4`. */
+  /** Batches awaiting Redis's reply per writer, at most; then the producer is paused. Default `4`. */
   readonly maxInFlight?: number;
   /** Entries per `XREAD` of a follower. Default `16`. */
   readonly readCount?: number;
@@ -88,25 +73,8 @@ export interface RedisRunStoreOptions {
   readonly scheduler?: SchedulerLike;
 }
 
-const KNOWN = [
-  'url',
-  'cluster',
-  'client',
-  'failAfterMs',
-  'failFast',
-  'prefix',
-  'owner',
-  'maxEvents',
-  'maxBytes',
-  'retainMs',
-  'leaseMs',
-  'maxBatchEvents',
-  'maxBatchBytes',
-  'maxInFlight',
-  'readCount',
-  'blockMs',
-  'scheduler',
-];
+const KNOWN = `url cluster client failAfterMs failFast prefix owner maxEvents maxBytes retainMs leaseMs
+  maxBatchEvents maxBatchBytes maxInFlight readCount blockMs scheduler`.split(/\s+/);
 
 /** Options of {@link RedisRunStore.openWriter}: `RunWriterOptions`, and the run's own retention. */
 export interface RedisRunWriterOptions extends RunWriterOptions {
@@ -123,22 +91,12 @@ function text(options: RedisRunStoreOptions, name: 'prefix' | 'owner', fallback:
   return value;
 }
 
-/** A stored cancel request as `RunInfo.cancelRequest`: `{ ...details, reason }`. */
-function cancelRequestOf(request: string): CancelDetails {
-  const { reason, details } = parseCancelRequest(request);
-  return { ...details, reason };
-}
-
 /**
- * The Redis Streams run store: runs that can be followed, resumed and cancelled from any
- * machine that reaches the same Redis, and a worker pool on top ({@link startWorker}).
- *
- * One stream per run (`<prefix>:{<runId>}:events`), one entry per batch of consecutive events,
- * the entry ID derived from the sequence (`<next>-0`), so "the events after sequence n" is one
- * `XREAD … <n+1>-0`. Retention: the newest `maxEvents` events and `maxBytes` of them (whole
- * entries trimmed from the oldest), and `retainMs` after the end. Writers are leased; cancel requests travel on a pub/sub channel.
- * Keys carry `{runId}` hash tags (Redis Cluster). The client is ioredis, an optional peer
- * dependency. See `docs/scaling.md` for the layout, the failure modes and the numbers.
+ * The Redis Streams run store: runs followed, resumed and cancelled from any machine that reaches
+ * the same Redis, and a worker pool on top ({@link startWorker}). One stream per run, one entry per
+ * batch of events, its ID derived from the sequence; leased writers; cancels on pub/sub; `{runId}`
+ * hash tags for a Cluster. The client is ioredis, an optional peer. Layout, failure modes and
+ * retention: docs/scaling.md.
  *
  * @example
  * ```ts
@@ -152,11 +110,9 @@ function cancelRequestOf(request: string): CancelDetails {
  * ```
  */
 export class RedisRunStore implements RunStore {
-  /** The command connection (do not issue blocking commands on it; see {@link duplicate}). */
+  /** The command connection (no blocking commands: see {@link duplicate}). */
   readonly client: RedisClient;
-  /** The key prefix. */
   readonly prefix: string;
-  /** This process's owner id. */
   readonly owner: string;
   readonly #ownsClient: boolean;
   readonly #context: RedisRunContext;
@@ -213,10 +169,8 @@ export class RedisRunStore implements RunStore {
       },
     };
     this.client.on('ready', this.#ready);
-    // Loaded before any command of the store, so that no EVALSHA of this connection misses
-    // (NOSCRIPT, then EVAL): commands on one connection then run in the order they were sent — a
-    // writer's OPEN before a read of the same store looks for the run. (A restart that loses the
-    // scripts costs one EVAL each.)
+    // Loaded before any command, so that no EVALSHA misses and the commands of this connection
+    // run in the order sent (a writer's OPEN before a read of the same run).
     for (const each of RUN_SCRIPTS) this.client.script('LOAD', each.lua).catch(() => {});
   }
 
@@ -342,7 +296,7 @@ export class RedisRunStore implements RunStore {
       owner: owner ?? undefined,
       label: label ?? undefined,
       startedAt: started === null ? undefined : Number(started),
-      cancelRequest: cancel == null ? undefined : cancelRequestOf(cancel),
+      cancelRequest: cancel == null ? undefined : parseCancelRequest(cancel),
     };
   }
 
@@ -354,11 +308,7 @@ export class RedisRunStore implements RunStore {
     this.#checkRunId(runId);
     const keys = runKeys(this.prefix, runId);
     const verdict = await judgeOwner(this.client, keys, runId, this.#context.retainMs);
-    if (verdict === 'GONE') {
-      throw new RunStoreError('RUN_NOT_FOUND', `Run ${runId} does not exist (or its retention has passed)`, {
-        info: { runId },
-      });
-    }
+    if (verdict === 'GONE') throw runNotFound(runId);
     const [last] = (await this.client.xrevrange(keys.events, '+', '-', 'COUNT', 1)) as [string, string[]][];
     if (last === undefined) return undefined;
     const record = decodeEntry(last[0], last[1]);

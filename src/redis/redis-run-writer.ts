@@ -341,7 +341,7 @@ export class RedisRunWriter implements RunWriter {
   #cancel(request: string): void {
     if (this.#cancelled || this.#done) return;
     this.#cancelled = true;
-    const { reason, details } = parseCancelRequest(request);
+    const { reason, ...details } = parseCancelRequest(request);
     for (const listener of [...this.#cancelListeners]) listener(reason, details);
   }
 

@@ -81,13 +81,13 @@ function invalid(
  * A cancel request as a run's meta holds it (`RedisRunStore.cancel`: `{ ...details, reason }` as
  * JSON): its reason and details. Anything else is taken as a bare reason. Internal.
  */
-export function parseCancelRequest(request: string): { reason: string; details: CancelDetails } {
+export function parseCancelRequest(request: string): CancelDetails & { reason: string } {
   try {
     const parsed: unknown = JSON.parse(request);
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-      const { reason, ...details } = parsed as Record<string, unknown>;
-      if (typeof reason === 'string') return { reason, details };
+      const details = parsed as Record<string, unknown>;
+      if (typeof details.reason === 'string') return details as CancelDetails & { reason: string };
     }
   } catch {}
-  return { reason: request, details: {} };
+  return { reason: request };
 }

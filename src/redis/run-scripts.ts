@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { OwnerLostError } from '../core/errors/owner-lost-error.js';
+import { RunStoreError } from '../core/errors/run-store-error.js';
 import { toRunFailure } from '../runs/run-failure.js';
 import type { RedisClient } from './redis-run-context.js';
 import type { RunKeys } from './run-keys.js';
@@ -201,4 +202,11 @@ export function judgeOwner(
 ): Promise<unknown> {
   const lost = JSON.stringify(toRunFailure(new OwnerLostError({ runId, owner: undefined })));
   return evalScript(client, OWNER_LOST, keys, [lost, retainMs]);
+}
+
+/** The `RUN_NOT_FOUND` error of a run the store does not have. Internal. */
+export function runNotFound(runId: string): RunStoreError {
+  return new RunStoreError('RUN_NOT_FOUND', `Run ${runId} does not exist (or its retention has passed)`, {
+    info: { runId },
+  });
 }

@@ -5,11 +5,11 @@ import { gunzipSync } from 'node:zlib';
 import type { PageScriptName } from './bundle-page-script.js';
 import { loadPageScript } from './load-page-script.js';
 import { pageCss } from './page-css.js';
+import type { RegistryEntry } from './registry-entry.js';
 import { isRunLimitError } from './run-limit-error.js';
 import { renderRunPage } from './run-page-html.js';
 import type { RunRegistry } from './run-registry.js';
 import type { WebGuard } from './web-guard.js';
-import type { WebRun } from './web-run.js';
 import { writeStoredLog } from './write-stored-log.js';
 
 /** Options of {@link createWebHandler}. */
@@ -18,9 +18,9 @@ export interface WebHandlerOptions {
   /** The access checks (see `createWebGuard`). */
   readonly guard: WebGuard;
   /** Starts a run for `POST /runs` (and the page's "Run again"); absent: `POST /runs` is refused. */
-  readonly start?: () => WebRun;
+  readonly start?: () => RegistryEntry;
   /** The run `/` shows. Default: the newest run held. */
-  readonly home?: () => WebRun | undefined;
+  readonly home?: () => RegistryEntry | undefined;
 }
 
 /**
@@ -121,8 +121,8 @@ export function createWebHandler(options: WebHandlerOptions): WebHandler {
 interface Site {
   readonly registry: RunRegistry;
   readonly guard: WebGuard;
-  readonly start: (() => WebRun) | undefined;
-  readonly home: () => WebRun | undefined;
+  readonly start: (() => RegistryEntry) | undefined;
+  readonly home: () => RegistryEntry | undefined;
 }
 
 function sendText(
@@ -179,7 +179,12 @@ async function serveAsset(
 }
 
 /** A run's page (the token from the query becomes a cookie). */
-function sendPage(req: IncomingMessage, res: ServerResponse, site: Site, run: WebRun | undefined): true {
+function sendPage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  site: Site,
+  run: RegistryEntry | undefined,
+): true {
   if (run === undefined) return sendText(res, 404, 'No such run: it ended and was freed, or never existed.');
   const styleNonce = randomBytes(16).toString('base64');
   const headers: Record<string, string> = {
@@ -206,10 +211,10 @@ function serveHome(req: IncomingMessage, res: ServerResponse, site: Site, write:
 }
 
 /** `POST /runs`: starts a run, `201 {id, page, events}`; `429` past the registry's `maxRuns`. */
-function startRun(res: ServerResponse, method: string, start: (() => WebRun) | undefined): true {
+function startRun(res: ServerResponse, method: string, start: (() => RegistryEntry) | undefined): true {
   if (method !== 'POST') return sendText(res, 405, 'Method not allowed', { allow: 'POST' });
   if (start === undefined) return sendText(res, 405, 'This server does not start runs', { allow: '' });
-  let run: WebRun;
+  let run: RegistryEntry;
   try {
     run = start();
   } catch (error) {
@@ -225,7 +230,7 @@ async function serveRun(
   req: IncomingMessage,
   res: ServerResponse,
   site: Site,
-  run: WebRun | undefined,
+  run: RegistryEntry | undefined,
   method: string,
 ): Promise<true> {
   if (method === 'GET' || method === 'HEAD') return sendPage(req, res, site, run);
@@ -237,7 +242,7 @@ async function serveRun(
 }
 
 /** `/runs/:id/log`: the full log as a download (what the store holds, for a run held elsewhere). */
-async function serveLog(res: ServerResponse, run: WebRun, registry: RunRegistry): Promise<true> {
+async function serveLog(res: ServerResponse, run: RegistryEntry, registry: RunRegistry): Promise<true> {
   const download = {
     ...SECURITY_HEADERS,
     'content-type': 'text/plain; charset=utf-8',

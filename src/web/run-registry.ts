@@ -9,6 +9,7 @@ import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import type { RunStore } from '../runs/run-store.js';
 import { type RunSseEndpoint, runSseEndpoint } from '../runs/sse/run-sse-endpoint.js';
 import { toRunStore } from '../runs/to-run-store.js';
+import { RegistryEntry, type RegistryEntryHooks } from './registry-entry.js';
 import { RunLimitError } from './run-limit-error.js';
 import { RunLogFile } from './run-log-file.js';
 import {
@@ -16,7 +17,6 @@ import {
   type RunRegistryOptions,
   readRunRegistryOptions,
 } from './run-registry-options.js';
-import { WebRun, type WebRunHooks } from './web-run.js';
 
 /** A run id the registry accepts: a store's run id (no `/`), not `.` or `..`. */
 const ID = /^(?!\.{1,2}$)[A-Za-z0-9._:-]{1,200}$/;
@@ -49,11 +49,11 @@ const ID = /^(?!\.{1,2}$)[A-Za-z0-9._:-]{1,200}$/;
 export class RunRegistry {
   readonly #config: RunRegistryConfig;
   readonly #endpoint: RunSseEndpoint;
-  readonly #runs = new Map<string, WebRun>();
+  readonly #runs = new Map<string, RegistryEntry>();
   /** Runs of the store held elsewhere, while they have viewers here. */
-  readonly #followed = new Map<string, WebRun>();
-  readonly #subscriptions = new Map<WebRun, Subscription>();
-  readonly #timers = new Map<WebRun, Subscription>();
+  readonly #followed = new Map<string, RegistryEntry>();
+  readonly #subscriptions = new Map<RegistryEntry, Subscription>();
+  readonly #timers = new Map<RegistryEntry, Subscription>();
   #logDir: string | undefined;
   #ownsLogDir = false;
   #closed = false;
@@ -85,18 +85,18 @@ export class RunRegistry {
   }
 
   /** The held runs, oldest first. */
-  [Symbol.iterator](): IterableIterator<WebRun> {
+  [Symbol.iterator](): IterableIterator<RegistryEntry> {
     return this.#runs.values();
   }
 
   /** The held run with this id, if it is still held. */
-  get(id: string): WebRun | undefined {
+  get(id: string): RegistryEntry | undefined {
     return this.#runs.get(id);
   }
 
   /** The most recently started run still held. */
-  latest(): WebRun | undefined {
-    let last: WebRun | undefined;
+  latest(): RegistryEntry | undefined {
+    let last: RegistryEntry | undefined;
     for (const run of this.#runs.values()) last = run;
     return last;
   }
@@ -106,14 +106,14 @@ export class RunRegistry {
    * started — shown with the label its writer gave (`RunInfo.label`) as its command. `undefined`
    * when neither has it.
    */
-  async find(id: string): Promise<WebRun | undefined> {
+  async find(id: string): Promise<RegistryEntry | undefined> {
     const known = this.#runs.get(id) ?? this.#followed.get(id);
     if (known !== undefined || this.#closed || !ID.test(id)) return known;
     const info = await this.#config.store.info(id);
     const raced = this.#runs.get(id) ?? this.#followed.get(id);
     if (raced !== undefined || info === undefined) return raced;
     const now = this.#config.scheduler.now();
-    const run = new WebRun(
+    const run = new RegistryEntry(
       { id, command: info.label ?? '', startedAt: info.startedAt ?? now, held: false },
       undefined,
       this.#hooks(),
@@ -131,7 +131,10 @@ export class RunRegistry {
    * @throws RunLimitError (code `RUN_LIMIT`) when `maxRuns` runs have not ended yet
    * @throws TypeError for a bad option, a taken id, or a closed registry
    */
-  start(source: Observable<ChunkEvent<unknown>>, options: { command?: string; id?: string } = {}): WebRun {
+  start(
+    source: Observable<ChunkEvent<unknown>>,
+    options: { command?: string; id?: string } = {},
+  ): RegistryEntry {
     if (typeof source?.subscribe !== 'function') {
       throw optionError('source', 'an Observable', source, 'argument');
     }
@@ -149,7 +152,7 @@ export class RunRegistry {
    */
   publish<T extends ChunkEvent<unknown>>(
     options: { command?: string; id?: string } = {},
-  ): { run: WebRun; operator: MonoTypeOperatorFunction<T> } {
+  ): { run: RegistryEntry; operator: MonoTypeOperatorFunction<T> } {
     if (this.#closed) throw new TypeError('This run registry is closed');
     if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
     rejectUnknownOptions(options, ['command', 'id']);
@@ -163,7 +166,7 @@ export class RunRegistry {
       throw new RunLimitError({ limit: 'maxRuns', max: this.#config.maxRuns });
     }
     const log = this.#openLog(id);
-    const run = new WebRun(
+    const run = new RegistryEntry(
       { id, command, startedAt: this.#config.scheduler.now(), held: true },
       log,
       this.#hooks(),
@@ -209,7 +212,7 @@ export class RunRegistry {
       rmSync(this.#logDir, { recursive: true, force: true });
   }
 
-  #hooks(): WebRunHooks {
+  #hooks(): RegistryEntryHooks {
     return {
       store: this.#config.store,
       endpoint: this.#endpoint,
@@ -228,7 +231,7 @@ export class RunRegistry {
     return new RunLogFile(join(this.#logDir, `${id}.log`));
   }
 
-  #ended(run: WebRun): void {
+  #ended(run: RegistryEntry): void {
     if (run.endedAt !== undefined || run.freed) return;
     run.markEnded(this.#config.scheduler.now());
     void run.log?.end();
@@ -236,7 +239,7 @@ export class RunRegistry {
     this.#trimFinished();
   }
 
-  #viewersChanged(run: WebRun): void {
+  #viewersChanged(run: RegistryEntry): void {
     if (!run.held) {
       if (run.viewers > 0 && !this.#closed) this.#followed.set(run.id, run);
       else if (this.#followed.get(run.id) === run) this.#followed.delete(run.id);
@@ -249,7 +252,7 @@ export class RunRegistry {
   }
 
   /** Schedules freeing an ended run that has no viewer. */
-  #retain(run: WebRun): void {
+  #retain(run: RegistryEntry): void {
     if (run.freed || run.endedAt === undefined || run.viewers > 0 || this.#timers.has(run)) return;
     this.#timers.set(
       run,
@@ -273,7 +276,7 @@ export class RunRegistry {
     }
   }
 
-  #free(run: WebRun): void {
+  #free(run: RegistryEntry): void {
     if (run.freed) return;
     run.markFreed();
     this.#timers.get(run)?.unsubscribe();

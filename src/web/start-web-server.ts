@@ -5,9 +5,9 @@ import { optionError } from '../core/option-error.js';
 import { readPort } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { createWebHandler } from './create-web-handler.js';
+import type { RegistryEntry } from './registry-entry.js';
 import type { RunRegistry } from './run-registry.js';
 import { createWebGuard, type WebGuard } from './web-guard.js';
-import type { WebRun } from './web-run.js';
 
 /** Options of {@link startWebServer}. */
 export interface WebServerOptions {
@@ -21,9 +21,9 @@ export interface WebServerOptions {
   /** More names the server may be reached by (checked against `Host`). */
   readonly allowedHosts?: readonly string[];
   /** Starts a run for `POST /runs` (the page's "Run again"). Default: none (refused). */
-  readonly start?: () => WebRun;
+  readonly start?: () => RegistryEntry;
   /** The run `/` shows. Default: the newest. */
-  readonly home?: () => WebRun | undefined;
+  readonly home?: () => RegistryEntry | undefined;
 }
 
 /** A running sluice web server. */

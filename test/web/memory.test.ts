@@ -7,9 +7,9 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fromFetchStream } from '../../src/browser/from-fetch-stream.js';
 import { exec } from '../../src/sources/exec.js';
+import type { RegistryEntry } from '../../src/web/registry-entry.js';
 import { RunRegistry } from '../../src/web/run-registry.js';
 import { startWebServer } from '../../src/web/start-web-server.js';
-import type { WebRun } from '../../src/web/web-run.js';
 import { pollUntil } from '../support/processes.js';
 
 setFlagsFromString('--expose-gc');
@@ -26,7 +26,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 // 50,000 lines of about 60 bytes.
 const LINES = ['-f', 'line %g of a run that writes fifty thousand lines, padded....', '1', '50000'];
 
-async function runToEnd(registry: RunRegistry): Promise<WebRun> {
+async function runToEnd(registry: RunRegistry): Promise<RegistryEntry> {
   const run = registry.start(exec('seq', LINES, { reject: false }), { command: 'seq' });
   expect(await pollUntil(() => run.endedAt !== undefined, 30_000)).toBe(true);
   return run;

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exec } from '../../src/sources/exec.js';
+import type { RegistryEntry } from '../../src/web/registry-entry.js';
 import { RunRegistry } from '../../src/web/run-registry.js';
 import { startWebServer, type WebServer } from '../../src/web/start-web-server.js';
-import type { WebRun } from '../../src/web/web-run.js';
 import { launchChromium } from '../support/browser.js';
 import { groupGone, liveGroupMembers, pollUntil } from '../support/processes.js';
 import { findBrowser, needs, requireTool } from '../support/system-tools.js';
@@ -43,7 +43,7 @@ afterAll(async () => {
 async function serve(
   script: string,
   options: { replay?: { maxEvents: number }; args?: string[] } = {},
-): Promise<{ server: WebServer; registry: RunRegistry; run: WebRun; tag: string }> {
+): Promise<{ server: WebServer; registry: RunRegistry; run: RegistryEntry; tag: string }> {
   const tag = `sluice-web-${randomBytes(4).toString('hex')}`;
   const registry = new RunRegistry(options.replay ? { replay: options.replay } : {});
   const run = registry.start(exec('sh', ['-c', script, tag, ...(options.args ?? [])], { reject: false }), {

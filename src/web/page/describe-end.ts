@@ -5,7 +5,7 @@ import type { ExecUsage } from '../../sources/exec/exec-result.js';
  * How a run ended, as the page shows it: `state` (the `data-state` of the page, which styles it)
  * and a sentence.
  */
-export interface RunEnd {
+export interface EndDescription {
   readonly state: 'exited' | 'killed' | 'timed-out' | 'cancelled' | 'stalled' | 'failed' | 'gone';
   /** A few words for the header (`exit 0`, `SIGTERM`, `cancelled`, …). */
   readonly label: string;
@@ -24,7 +24,7 @@ export interface RunEnd {
 export function describeEnd(
   event: { kind: string; content: unknown; metadata?: Readonly<Record<string, unknown>> },
   cancelledHere: boolean,
-): RunEnd {
+): EndDescription {
   if (event.kind === 'exit' && typeof event.content === 'object' && event.content !== null) {
     const result = event.content as {
       exitCode?: number | null;
@@ -78,7 +78,7 @@ export function describeEnd(
  * the server running it died, its lease in the store expired), or the run itself failed (a
  * `failure` event: the command could not be started, say).
  */
-export function describeFailure(error: unknown): RunEnd {
+export function describeFailure(error: unknown): EndDescription {
   const code = (error as { code?: unknown } | null)?.code;
   const status = (error as { info?: { status?: unknown } } | null)?.info?.status;
   if (code === 'HTTP_FAILED') {

@@ -16,7 +16,7 @@ import { formatBytes } from '../../core/format-bytes.js';
 import { formatDuration } from '../../core/format-duration.js';
 import { terminalSizeOf } from '../../core/terminal-size.js';
 import { coalesce } from '../../operators/coalesce.js';
-import { describeEnd, describeFailure, type RunEnd } from './describe-end.js';
+import { describeEnd, describeFailure, type EndDescription } from './describe-end.js';
 import { LogView } from './log-view.js';
 import { TerminalPane } from './terminal-pane.js';
 
@@ -79,7 +79,7 @@ view.onRender = (hidden) => {
   }
 };
 
-function finish(end: RunEnd): void {
+function finish(end: EndDescription): void {
   view.render();
   frozenElapsed = end.durationMs ?? elapsedAtLoad + (performance.now() - loadedAt);
   tick();

@@ -4,12 +4,12 @@ import type { RunSseEndpoint } from '../runs/sse/run-sse-endpoint.js';
 import { RunLimitError } from './run-limit-error.js';
 import type { RunLogFile } from './run-log-file.js';
 
-/** What a {@link WebRun} shares with its registry; internal to `sluice/web`. */
-export interface WebRunHooks {
+/** What a {@link RegistryEntry} shares with its registry; internal to `sluice/web`. */
+export interface RegistryEntryHooks {
   readonly store: RunStore;
   /** Serves the store's runs over SSE. */
   readonly endpoint: RunSseEndpoint;
-  viewersChanged(run: WebRun): void;
+  viewersChanged(run: RegistryEntry): void;
   /** At most this many viewers at once. */
   readonly maxViewers: number;
 }
@@ -32,7 +32,7 @@ export interface WebRunHooks {
  * await run.cancel('api'); // kills make's process group; viewers see `{ reason: 'cancelled', by: 'api' }`
  * ```
  */
-export class WebRun {
+export class RegistryEntry {
   /** The run's id (in its URLs and in the store). */
   readonly id: string;
   /** The command, as shown on the page. */
@@ -43,7 +43,7 @@ export class WebRun {
   readonly held: boolean;
   /** The full log, unless the registry keeps none (or the run is held elsewhere). */
   readonly log: RunLogFile | undefined;
-  readonly #hooks: WebRunHooks;
+  readonly #hooks: RegistryEntryHooks;
   readonly #responses = new Set<ServerResponse>();
   #endedAt: number | undefined;
   #freed = false;
@@ -51,7 +51,7 @@ export class WebRun {
   constructor(
     info: { id: string; command: string; startedAt: number; held: boolean },
     log: RunLogFile | undefined,
-    hooks: WebRunHooks,
+    hooks: RegistryEntryHooks,
   ) {
     this.id = info.id;
     this.command = info.command;

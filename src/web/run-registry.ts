@@ -2,38 +2,39 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { finalize, type MonoTypeOperatorFunction, type Observable, type Subscription, tap } from 'rxjs';
+import {
+  asyncScheduler,
+  finalize,
+  type MonoTypeOperatorFunction,
+  type Observable,
+  type SchedulerLike,
+  type Subscription,
+  tap,
+} from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
+import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { optionError } from '../core/option-error.js';
+import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { MemoryRunStore } from '../runs/memory-run-store.js';
 import type { RunStore } from '../runs/run-store.js';
+import type { ReplayBounds } from '../runs/sse/replay-log.js';
 import { type RunSseEndpoint, runSseEndpoint } from '../runs/sse/run-sse-endpoint.js';
 import { toRunStore } from '../runs/to-run-store.js';
 import { RegistryEntry, type RegistryEntryHooks } from './registry-entry.js';
 import { RunLimitError } from './run-limit-error.js';
 import { RunLogFile } from './run-log-file.js';
-import {
-  type RunRegistryConfig,
-  type RunRegistryOptions,
-  readRunRegistryOptions,
-} from './run-registry-options.js';
 
 /** A run id the registry accepts: a store's run id (no `/`), not `.` or `..`. */
 const ID = /^(?!\.{1,2}$)[A-Za-z0-9._:-]{1,200}$/;
 
 /**
- * The runs a web server shows. Each lives in the registry's **run store** — its own
- * `MemoryRunStore` by default, or a store shared by several servers (a `RedisRunStore`): then
- * every server shows, resumes and cancels every run, whichever started it.
- *
- * A run this registry starts ({@link start}, or {@link publish} for a pipeline of the caller's)
- * is **held**: its full output is spooled to a log file, it is followed by any number of viewers,
- * and it is **freed** once it has ended and its last viewer has left for `retainMs` (its viewers
- * dropped, its log file deleted, the run forgotten — and dropped from the registry's own memory
- * store). Limits: `maxRuns` held runs not yet ended (`start` throws a `RUN_LIMIT`
- * {@link RunLimitError} past it), `maxViewers` per run, `maxFinishedRuns` ended runs kept (the
- * oldest are freed first). A run of a shared store that another server started is found with
- * {@link find}. See `docs/web.md`.
+ * The runs a web server shows. Each lives in the registry's run store: its own `MemoryRunStore`,
+ * or one shared by several servers (a `RedisRunStore`), where every server shows, resumes and
+ * cancels every run ({@link find}). A run this registry starts ({@link start}, {@link publish}) is
+ * **held**: its output is spooled to a log file, and it is **freed** `retainMs` after it ended and
+ * its last viewer left (viewers dropped, log deleted, forgotten). Limits: `maxRuns` held runs not
+ * ended (then `RUN_LIMIT`), `maxViewers` per run, `maxFinishedRuns` ended runs kept (docs/web.md).
  *
  * @example
  * ```ts
@@ -63,7 +64,6 @@ export class RunRegistry {
     this.#endpoint = runSseEndpoint(this.#config.store, { scheduler: this.#config.scheduler });
   }
 
-  /** The checked settings. */
   get config(): RunRegistryConfig {
     return this.#config;
   }
@@ -101,11 +101,7 @@ export class RunRegistry {
     return last;
   }
 
-  /**
-   * The run with this id: a held one, or one the store has that another server (sharing it)
-   * started — shown with the label its writer gave (`RunInfo.label`) as its command. `undefined`
-   * when neither has it.
-   */
+  /** The run with this id: a held one, or one another server sharing the store started (its label as command). */
   async find(id: string): Promise<RegistryEntry | undefined> {
     const known = this.#runs.get(id) ?? this.#followed.get(id);
     if (known !== undefined || this.#closed || !ID.test(id)) return known;
@@ -123,10 +119,8 @@ export class RunRegistry {
   }
 
   /**
-   * Starts following `source` as a new held run: subscribes it now (once), publishes its events
-   * to the store, spools its `stdout`/`stderr` contents to the run's log file, and holds it until
-   * it is freed. `command` is what the page shows; `id` (1–200 letters, digits, `.`, `_`, `:`,
-   * `-`) defaults to a random one.
+   * Subscribes `source` now as a new held run: publishes its events to the store and spools their
+   * `stdout`/`stderr` to the log. `command` is what the page shows; `id` defaults to a random one.
    *
    * @throws RunLimitError (code `RUN_LIMIT`) when `maxRuns` runs have not ended yet
    * @throws TypeError for a bad option, a taken id, or a closed registry
@@ -145,10 +139,9 @@ export class RunRegistry {
   }
 
   /**
-   * Holds a new run whose events the caller's own pipeline produces and consumes: returns the run
-   * and the operator to pipe its events through (they pass through unchanged, with their demand;
-   * see `toRunStore`). Subscribe the operator once. `sluice exec --web` uses it so that the
-   * terminal stays the run's primary consumer. Same options, limits and errors as {@link start}.
+   * Holds a new run that the caller's own pipeline produces and consumes: returns its entry and the
+   * operator to pipe its events through once (unchanged, with their demand; see `toRunStore`). Same
+   * options, limits and errors as {@link start}.
    */
   publish<T extends ChunkEvent<unknown>>(
     options: { command?: string; id?: string } = {},
@@ -193,9 +186,8 @@ export class RunRegistry {
   }
 
   /**
-   * Cancels every held run that has not ended (`by: 'server'`), drops every viewer and frees
-   * every run; deletes the log folder if the registry made it. Resolves once the cancels have
-   * reached the store (at once with the memory store).
+   * Cancels every held run not ended (`by: 'server'`), drops every viewer, frees every run and
+   * deletes the log folder it made. Resolves once the cancels have reached the store.
    */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -288,4 +280,101 @@ export class RunRegistry {
     run.log?.remove();
     this.#config.ownStore?.delete(run.id);
   }
+}
+
+/** Options of a {@link RunRegistry}: its limits and its retention (docs/web.md). */
+export interface RunRegistryOptions {
+  /** Runs that have not ended, at most. Default `8`. */
+  readonly maxRuns?: number;
+  /** Viewers (open SSE connections) of one run, at most. Default `500`. */
+  readonly maxViewers?: number;
+  /** Ended runs kept for viewers and downloads, at most (the oldest are freed first). Default `16`. */
+  readonly maxFinishedRuns?: number;
+  /** An ended run with no viewer is freed this long after its last viewer left, in ms. Default `300_000`. */
+  readonly retainMs?: number;
+  /**
+   * Bounds of each run's replay log in the registry's own memory store. Defaults:
+   * `maxEvents: 100_000`, `maxBytes: 16 MiB`. Not with `store` (that store has its own bounds).
+   */
+  readonly replay?: { readonly maxEvents?: number; readonly maxBytes?: number };
+  /** Folder of the full-log files (`<id>.log`); `false`: no full log, no download. Default: a new temp folder. */
+  readonly logDir?: string | false;
+  /**
+   * Where runs live: a store shared with other servers (a `RedisRunStore`: any of them shows,
+   * resumes and cancels any run). Default: a `MemoryRunStore` of this registry's own.
+   */
+  readonly store?: RunStore;
+  /** The clock of retention. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+/** The checked settings of a {@link RunRegistry}, every field filled in. */
+export interface RunRegistryConfig {
+  readonly maxRuns: number;
+  readonly maxViewers: number;
+  readonly maxFinishedRuns: number;
+  readonly retainMs: number;
+  readonly replay: ReplayBounds;
+  readonly logDir: string | false | undefined;
+  readonly store: RunStore;
+  /** Whether `store` is the registry's own memory store (which it then empties as it frees runs). */
+  readonly ownStore: MemoryRunStore | undefined;
+  readonly scheduler: SchedulerLike;
+}
+
+const KNOWN = [
+  'maxRuns',
+  'maxViewers',
+  'maxFinishedRuns',
+  'retainMs',
+  'replay',
+  'logDir',
+  'store',
+  'scheduler',
+];
+
+/** Checks {@link RunRegistryOptions} by hand (a `TypeError` naming a bad one) and fills in the defaults. */
+function readRunRegistryOptions(options: RunRegistryOptions = {}): RunRegistryConfig {
+  if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
+  rejectUnknownOptions(options, KNOWN);
+  const replay = options.replay ?? {};
+  if (typeof replay !== 'object' || replay === null) throw optionError('replay', 'an object', replay);
+  rejectUnknownOptions(replay, ['maxEvents', 'maxBytes'], 'replay.');
+  const { logDir, store, scheduler = asyncScheduler } = options;
+  if (logDir !== undefined && logDir !== false && (typeof logDir !== 'string' || logDir === '')) {
+    throw optionError('logDir', 'a folder path or false', logDir);
+  }
+  if (
+    store !== undefined &&
+    (typeof store !== 'object' ||
+      store === null ||
+      typeof store.openWriter !== 'function' ||
+      typeof store.read !== 'function')
+  ) {
+    throw optionError('store', 'a RunStore', store);
+  }
+  if (store !== undefined && options.replay !== undefined) {
+    // `replay` bounds the registry's own memory store; a given store has its own bounds.
+    throw optionError('replay', 'absent when a `store` is given (bound the store itself)', options.replay);
+  }
+  if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
+    throw optionError('scheduler', 'a SchedulerLike', scheduler);
+  }
+  const bounds = {
+    maxEvents: readInteger(replay, 'maxEvents', 100_000, { min: 1, prefix: 'replay.' }),
+    maxBytes: readInteger(replay, 'maxBytes', 16 * 1024 * 1024, { min: 1, prefix: 'replay.' }),
+  };
+  const config = {
+    maxRuns: readInteger(options, 'maxRuns', 8, { min: 1 }),
+    maxViewers: readInteger(options, 'maxViewers', 500, { min: 1 }),
+    maxFinishedRuns: readInteger(options, 'maxFinishedRuns', 16),
+    retainMs: readInteger(options, 'retainMs', 300_000, { max: MAX_DELAY_MS }),
+    replay: bounds,
+    logDir,
+    scheduler,
+  };
+  if (store !== undefined) return { ...config, store, ownStore: undefined };
+  // The registry frees its runs itself (retainMs after their last viewer left): no store retention.
+  const own = new MemoryRunStore({ ...bounds, retainMs: Number.MAX_SAFE_INTEGER, scheduler });
+  return { ...config, store: own, ownStore: own };
 }

@@ -107,22 +107,13 @@ export function endAsData(error: unknown, interruption: CliInterruption | undefi
   if (isExecError(error)) return { exit: execExitInfo(error.result) };
   if (isSpawnError(error) && error.info !== undefined) {
     const { errno, syscall, path } = error.info;
-    return {
-      spawn_error: {
-        errno,
-        ...(syscall === undefined ? {} : { syscall }),
-        ...(path === undefined ? {} : { path }),
-      },
-    };
+    const where = { ...(syscall === undefined ? {} : { syscall }), ...(path === undefined ? {} : { path }) };
+    return { spawn_error: { errno, ...where } };
   }
   return undefined;
 }
 
-function exitOf(content: JsonValue | null): {
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-} {
+function exitOf(content: JsonValue | null): Parameters<typeof mirrorExitCode>[0] {
   const info = (content ?? {}) as { exit_code?: number | null; signal?: string | null; timed_out?: boolean };
   return { exitCode: info.exit_code ?? null, signal: info.signal ?? null, timedOut: info.timed_out === true };
 }
@@ -131,15 +122,10 @@ function exitOf(content: JsonValue | null): {
 const MAX_BATCH = 64 * 1024;
 
 /**
- * Writes NDJSON lines to a stream in batches: the lines given during one turn of the event loop
- * (the frames of one read of the command, typically) go out as one `write()`, and a batch that
- * reaches 64 KiB goes out at once: a `write()` per line would cost more than the rest of
- * `sluice exec --json` (docs/performance.md, "`--json` without a queue of its own").
- *
- * Backpressure is the stream's: while its buffer is full, {@link NdjsonWriter.write} returns a
- * promise that settles on `'drain'` (or `'close'`/`'error'`, so a reader that went away never
- * leaves the caller waiting) — the caller awaits it, which pauses the producer. Call
- * {@link NdjsonWriter.flush} before the process ends: it writes what is left and waits for room.
+ * Writes NDJSON lines in batches: the lines of one turn of the event loop (one read of the
+ * command, typically) go out as one `write()`, or at once past {@link MAX_BATCH}
+ * (docs/performance.md, "`--json` without a queue of its own"). While the stream is full,
+ * `write` returns the promise of `writePaced`, which the caller awaits. `flush` before the end.
  */
 export class NdjsonWriter {
   readonly #stream: Writable;
@@ -151,10 +137,7 @@ export class NdjsonWriter {
     this.#stream = stream;
   }
 
-  /**
-   * Queues `line` (its `'\n'` included). Returns a promise while the stream is full — await it
-   * before writing more — and `undefined` otherwise.
-   */
+  /** Queues `line` (its `'\n'` included); a promise while the stream is full. */
   write(line: string): Promise<void> | undefined {
     this.#batch += line;
     if (this.#batch.length >= MAX_BATCH) this.#send();
@@ -186,35 +169,26 @@ export class NdjsonWriter {
   }
 }
 
-/** Stand-ins that cannot occur in a real frame's text: found once in the encoded sample frame. */
+/** Stand-ins that cannot occur in a real frame: found once in the encoded sample frame. */
 const SEQUENCE = 987_654_321_012_345;
 const TEXT = '\u0000sluice-text-frame\u0000';
 
 /**
- * Text that `JSON.stringify` writes unchanged between its quotes, but for one trailing `\n`: no
- * control character, `"`, `\\` or UTF-16 surrogate (a lone one is escaped; a pair is checked
- * by `JSON.stringify` too, not worth telling apart here). Such a line's JSON is put in with one
- * regular-expression test instead of a `JSON.stringify`, and with the quotes and the escaped
- * newline folded into the frame's constant parts: each part is one more piece to copy when a
- * batch of frames is written (docs/performance.md, "`--json` without a queue of its own").
+ * Text that `JSON.stringify` writes unchanged between its quotes, but for one trailing `\n` (no
+ * control character, `"`, `\\` or surrogate): put in without `JSON.stringify`, its quotes and
+ * escaped newline folded into the frame's constant parts.
  */
 const PLAIN_LINE = /^[^\u0000-\u001f"\\\ud800-\udfff]*\n?$/;
 
-/**
- * `parts` as flat strings: a string built by `+` or sliced from another is a tree V8 walks on
- * every copy, and each frame's constant parts are copied into every batch (docs/performance.md,
- * "`--json` without a queue of its own"). `join` builds a flat copy.
- */
+/** `parts` as flat strings (`join` copies; a sliced or concatenated string is a tree V8 walks on every copy). */
 function flat(...parts: string[]): string[] {
   return parts.map((part) => [part, ''].join(''));
 }
 
 /**
- * Encodes the non-final text stream chunks of one call — every stdout line of `sluice exec
- * --json` — byte for byte as {@link encodeFrame} does, without building and serialising a frame
- * object per line: the codec encodes one sample frame, and each frame is that sample with its
- * sequence number and its JSON-escaped text put in (a plain line without `JSON.stringify`: see
- * {@link PLAIN_LINE}). Any other outcome goes through `encodeFrame`.
+ * Encodes the non-final text chunks of one call byte for byte as {@link encodeFrame} does, without
+ * a frame object per line: the codec encodes one sample frame, and each frame is that sample with
+ * its sequence and JSON text put in (docs/performance.md, "`--json` without a queue of its own").
  */
 export function textFrameEncoder(
   callId: string,

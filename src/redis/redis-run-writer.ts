@@ -24,19 +24,12 @@ interface Batch {
 }
 
 /**
- * The writer of one run on Redis Streams (see {@link RunWriter}):
- *
- * - appended events wait in one pending batch; a batch is sent (one `EVALSHA` of the append
- *   script: `XADD` with the sequence-derived ID, trim, expiry) whenever fewer than `maxInFlight`
- *   batches await their reply — so at a low rate each event goes at once (latency), and under load
- *   batches grow up to `maxBatchEvents` / `maxBatchBytes` (throughput). Sends are pipelined on
- *   the store's connection;
- * - its demand is paused while the pending batch is full and `maxInFlight` batches are
- *   unanswered (a slow or paused Redis): at most `(maxInFlight + 1)` batches are held;
- * - a heartbeat renews the owner's lease every `leaseMs / 3` and picks up a cancel request that
- *   the pub/sub channel may have missed;
- * - a resend after a reconnect is harmless (the script acknowledges a batch it already has), a
- *   lost one is an error (`RUN_STORE_FAILED`), never a silent gap.
+ * The writer of one run on Redis Streams. A pending batch is sent (one pipelined `APPEND`) whenever
+ * fewer than `maxInFlight` batches await their reply: at a low rate each event goes at once, under
+ * load batches grow to `maxBatchEvents` / `maxBatchBytes`. Its demand pauses while the pending
+ * batch is full and `maxInFlight` are unanswered. A heartbeat renews the lease every `leaseMs / 3`
+ * and picks up a cancel the channel missed. A resend is harmless (the script acknowledges a batch it
+ * has); a lost batch is `RUN_STORE_FAILED`, never a silent gap.
  */
 export class RedisRunWriter implements RunWriter {
   readonly runId: string;

@@ -67,27 +67,13 @@ export const queueKey = (prefix: string): string => `${prefix}:queue`;
  */
 export async function submitJob(store: RedisRunStore, options: SubmitJobOptions): Promise<string> {
   if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
-  rejectUnknownOptions(options, [
-    'file',
-    'args',
-    'runId',
-    'cwd',
-    'timeoutMs',
-    'maxEvents',
-    'maxBytes',
-    'retainMs',
-  ]);
+  rejectUnknownOptions(options, 'file args runId cwd timeoutMs maxEvents maxBytes retainMs'.split(' '));
   const runId = options.runId ?? randomUUID();
   if (!isRunId(runId))
     throw optionError('runId', 'a run id (1-200 letters, digits, `.`, `_`, `:` or `-`)', runId);
-  const file = readOption<string, undefined>(
-    options,
-    'file',
-    (value) => typeof value === 'string' && value !== '',
-    'a non-empty string',
-    undefined,
-  );
-  if (file === undefined) throw optionError('file', 'a non-empty string', file);
+  const isText = (value: unknown): value is string => typeof value === 'string';
+  const file = readOption<string, undefined>(options, 'file', isText, 'a non-empty string', undefined);
+  if (file === undefined || file === '') throw optionError('file', 'a non-empty string', file);
   const job: Job = {
     runId,
     file,
@@ -98,18 +84,11 @@ export async function submitJob(store: RedisRunStore, options: SubmitJobOptions)
       'an array of strings',
       [],
     ),
-    cwd: readOption<string, undefined>(
-      options,
-      'cwd',
-      (value) => typeof value === 'string',
-      'a string',
-      undefined,
-    ),
+    cwd: readOption<string, undefined>(options, 'cwd', isText, 'a string', undefined),
     timeoutMs: readInteger(options, 'timeoutMs', undefined, { max: MAX_DELAY_MS }),
     maxEvents: readInteger(options, 'maxEvents', undefined, { min: 1 }),
     maxBytes: readInteger(options, 'maxBytes', undefined, { min: 1 }),
     retainMs: readInteger(options, 'retainMs', undefined, { min: 1 }),
-    // The submitter's trace: the worker's span of this run becomes its child.
     ...submitterTrace(),
   };
   const keys = runKeys(store.prefix, runId);

@@ -37,13 +37,7 @@ const CANCEL_FLAGS = {
 
 const USAGE = 'sluice cancel --redis <url> <run-id>';
 
-/**
- * `sluice cancel --redis <url> | --redis-cluster <host:port,…> <run-id>`: cancels a run from any
- * machine, through the store's one cancel path (`RunStore.cancel`, as the page's Cancel button):
- * the owner kills the run's process group and ends it with `{ reason: 'cancelled', by: 'cli' }`.
- * Exit code: 0 when the request reached a running run, 1 when the run had ended, is unknown, or
- * Redis failed (said on stderr), 2 for a bad command line.
- */
+/** `sluice cancel`: its help text says what it does. */
 export const cancelCommand: Subcommand = {
   summary: `${USAGE}\n                            cancel a run from any machine (its owner kills it)`,
   help: cancelHelpText,

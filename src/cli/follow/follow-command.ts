@@ -27,18 +27,7 @@ const FOLLOW_FLAGS = {
 const USAGE =
   'sluice follow --redis <url> <run-id> [--after <seq>] [--json [--wire bridge|serde]] [--cast <file>]';
 
-/**
- * `sluice follow --redis <url> | --redis-cluster <host:port,…> <run-id> [--after <seq>] [--json
- * [--wire bridge|serde] [--call-id ID]] [--cast FILE]`: prints a run's events from any machine that reaches its
- * Redis, live until the run ends, and exits with the run's exit code. Text: stdout lines to
- * stdout, stderr lines to stderr. `--json`: the hostcall wire frames of `sluice exec --json`
- * (docs/protocol.md). `--cast FILE` also writes the run to FILE as an asciicast v2 recording
- * (docs/terminal.md, "Recording"). Events trimmed by the store's retention are said — a line on stderr, a
- * `{gap}` chunk in JSON — and the retained ones follow. Exit code: the command's (mirrored as
- * `sluice exec` does), `130` for a cancelled run, `124` for a stalled one, `127`/`126` for a command that
- * could not start, `1` for another failure (its code printed: `OWNER_LOST`, `RUN_STORE_FAILED`,
- * `RUN_NOT_FOUND`, …). Writes wait for `'drain'`, and a slow reader pauses the Redis reads.
- */
+/** `sluice follow`: its help text says what it does. */
 export const followCommand: Subcommand = {
   summary: `${USAGE}\n                            print a run's events from any machine, live, and exit with its code`,
   help: followHelpText,

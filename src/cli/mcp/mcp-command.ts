@@ -2,11 +2,7 @@ import type { Subcommand } from '../subcommand.js';
 import { mcpHelpText } from './mcp-help.js';
 import { MCP_FLAGS } from './parse-mcp-args.js';
 
-/**
- * `sluice mcp`: serves the kernel's tools to an MCP host over stdio, or Streamable HTTP with `--http`
- * (see `run-mcp.ts`). The MCP
- * SDK is loaded only when this command runs, so `sluice exec` does not pay for it.
- */
+/** `sluice mcp`: its help text says what it does. The MCP SDK loads only when it runs. */
 export const mcpCommand: Subcommand = {
   summary:
     'sluice mcp [--http [--port <n>] …] [--allow <program>]… [--cwd <dir>] [--timeout-s <n>]\n' +

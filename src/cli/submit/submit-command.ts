@@ -43,12 +43,7 @@ const SUBMIT_FLAGS = {
 
 const USAGE = 'sluice submit --redis <url> [--run-id <id>] [--max-bytes N] -- <command> [args…]';
 
-/**
- * `sluice submit --redis <url> | --redis-cluster <host:port,…> [--run-id <id>] [--cwd <dir>]
- * [--timeout-ms <n>] [--max-events N] [--max-bytes N] [--retain-ms N] -- <command> [args…]`: puts
- * the command on the run queue for `sluice worker`s and prints its run id (follow it with `sluice
- * follow`). The retention flags are the run's own (the worker's store's by default).
- */
+/** `sluice submit`: its help text says what it does. */
 export const submitCommand: Subcommand = {
   summary: `${USAGE}\n                            queue a command for the workers; prints its run id`,
   help: submitHelpText,

@@ -43,15 +43,7 @@ const WEB_FLAGS = {
 
 const USAGE = 'sluice web --redis <url> [--host <address>] [--port <n>] [--allow-host <name[:port]>]';
 
-/**
- * `sluice web --redis <url>`: serves the live page of every run in that Redis — the page, its
- * events with resume, its download, its Cancel — whichever machine runs it (`sluice exec --web
- * --redis`, `sluice exec --redis`, a worker of the pool). Several of these and the `sluice exec
- * --web --redis` servers can stand behind one load balancer: give them the same
- * `SLUICE_WEB_TOKEN` and `--allow-host <balancer-name:port>`; a viewer then resumes on whichever
- * it reaches, and a Cancel reaches the run's owner wherever it runs (`docs/scaling.md`). It runs
- * until a signal (SIGINT, SIGTERM) stops it, and exits 0.
- */
+/** `sluice web`: its help text says what it does. */
 export const webCommand: Subcommand = {
   summary: `${USAGE}\n                            serve the live page of any run in Redis`,
   help: webHelpText,

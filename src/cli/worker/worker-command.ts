@@ -48,12 +48,7 @@ const WORKER_FLAGS = {
 
 const USAGE = 'sluice worker --redis <url> [--concurrency N]';
 
-/**
- * `sluice worker --redis <url> | --redis-cluster <host:port,…> [--concurrency N] [--grace-ms N]
- * [--lease-ms N] [--claim-idle-ms N] [--max-events N] [--max-bytes N] [--retain-ms N]`: runs submitted commands until SIGTERM/SIGINT, then stops gracefully
- * (running commands get `--grace-ms` to finish, then are cancelled). Logs what it does on stderr.
- * A dead worker's runs are reclaimed by the others (see `startWorker`).
- */
+/** `sluice worker`: its help text says what it does. */
 export const workerCommand: Subcommand = {
   summary: `${USAGE}\n                            run queued commands (SIGTERM: finish, then stop)`,
   help: workerHelpText,

@@ -235,7 +235,7 @@ export interface DirectSink<T> {
  *
  * @example
  * ```ts
- * const subscriber = offerDirectSink(new ObserverSubscriber(observer), { demand: queue.upstream, push });
+ * const subscriber = offerDirectSink(new ObserverSubscriber(observer), { demand: queue.producerValve, push });
  * ```
  */
 export function offerDirectSink<S extends object, T>(subscriber: S, sink: DirectSink<T>): S {

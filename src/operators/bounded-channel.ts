@@ -83,7 +83,7 @@ export function boundedChannel<E extends ChunkEvent<unknown>>(
       },
       (reason) => queue.end({ error: true, reason }),
     );
-    const demand = passDemand ? down : strategy === 'suspend' ? queue.upstream : null;
+    const demand = passDemand ? down : strategy === 'suspend' ? queue.producerValve : null;
     subscribeWithDemand(source, demand, upstream);
     return () => queue.close();
   });

@@ -9,10 +9,9 @@ import {
   mergeMap as rxMergeMap,
 } from 'rxjs';
 import { operate } from '../core/operate.js';
-import { countedSource } from './counted-source.js';
-import type { HeldDemand } from './held-demand.js';
-import { type PrefetchConfig, readPrefetch } from './prefetch-config.js';
+import { countedSource, type PrefetchConfig, readPrefetch } from './prefetch.js';
 
+/** RxJS's deprecated result selector of `mergeMap` and `concatMap`. */
 type ResultSelector<T, I, R> = (outerValue: T, innerValue: I, outerIndex: number, innerIndex: number) => R;
 
 /**
@@ -84,12 +83,8 @@ export function mergeMap<T, R, O extends ObservableInput<any>>(
   const prefetch = readPrefetch(config);
   const limit = prefetch + (Number.isFinite(concurrent) && concurrent > 0 ? concurrent : 0);
   return operate((source, subscriber) => {
-    let held: HeldDemand | undefined;
-    const counted = countedSource(source, limit, (demand) => {
-      held = demand;
-    });
+    const { source: counted, release } = countedSource(source, limit);
     // An inner observable that ends (or is cut off) gives back the value it was working on.
-    const release = () => held?.take();
     const work = (value: T, index: number): Observable<ObservedValueOf<O>> =>
       from(project(value, index)).pipe(finalize(release));
     const merged: Observable<R | ObservedValueOf<O>> =
@@ -203,19 +198,12 @@ export function concatMap<T, O extends ObservableInput<any>>(
  */
 export function concatMap<T, R, O extends ObservableInput<any>>(
   project: (value: T, index: number) => O,
-  resultSelector: (
-    outerValue: T,
-    innerValue: ObservedValueOf<O>,
-    outerIndex: number,
-    innerIndex: number,
-  ) => R,
+  resultSelector: ResultSelector<T, ObservedValueOf<O>, R>,
   config?: PrefetchConfig,
 ): OperatorFunction<T, R>;
 export function concatMap<T, R, O extends ObservableInput<any>>(
   project: (value: T, index: number) => O,
-  second?:
-    | ((outerValue: T, innerValue: ObservedValueOf<O>, outerIndex: number, innerIndex: number) => R)
-    | PrefetchConfig,
+  second?: ResultSelector<T, ObservedValueOf<O>, R> | PrefetchConfig,
   third?: PrefetchConfig,
 ): OperatorFunction<T, R | ObservedValueOf<O>> {
   if (typeof second === 'function') return mergeMap(project, second, 1, third);

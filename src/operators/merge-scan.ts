@@ -1,8 +1,6 @@
 import { finalize, from, type ObservableInput, type OperatorFunction, mergeScan as rxMergeScan } from 'rxjs';
 import { operate } from '../core/operate.js';
-import { countedSource } from './counted-source.js';
-import type { HeldDemand } from './held-demand.js';
-import { type PrefetchConfig, readPrefetch } from './prefetch-config.js';
+import { countedSource, type PrefetchConfig, readPrefetch } from './prefetch.js';
 
 /**
  * RxJS's `mergeScan`, pausing its source while it holds too many values — `concurrent +
@@ -29,11 +27,7 @@ export function mergeScan<T, R>(
   const bound = concurrent ?? Infinity;
   const limit = prefetch + (Number.isFinite(bound) && bound > 0 ? bound : 0);
   return operate<T, R>((source, subscriber) => {
-    let held: HeldDemand | undefined;
-    const counted = countedSource(source, limit, (demand) => {
-      held = demand;
-    });
-    const release = () => held?.take();
+    const { source: counted, release } = countedSource(source, limit);
     const step = (acc: R, value: T, index: number) =>
       from(accumulator(acc, value, index)).pipe(finalize(release));
     return rxMergeScan(step, initial, concurrent)(counted).subscribe(subscriber);

@@ -12,9 +12,7 @@ import {
 } from 'rxjs';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { countedSource } from './counted-source.js';
-import type { HeldDemand } from './held-demand.js';
-import { type PrefetchConfig, readPrefetch } from './prefetch-config.js';
+import { countedSource, type PrefetchConfig, readPrefetch } from './prefetch.js';
 
 /**
  * RxJS's `zip`, pausing each source that gets ahead: a drop-in with the same signatures — plus,
@@ -76,18 +74,14 @@ export function zip(...args: unknown[]): Observable<unknown> {
   const prefetch = readPrefetch(config);
   if (sources.length === 0) return rxZip([]);
   return new Observable<unknown>((subscriber) => {
-    const helds: Array<HeldDemand | undefined> = [];
-    const counted = sources.map((source, index) =>
-      countedSource(source, prefetch, (held) => {
-        helds[index] = held;
-      }),
-    );
-    const zipped = resultSelector === undefined ? rxZip(counted) : rxZip(counted, resultSelector);
+    const counted = sources.map((source) => countedSource(source, prefetch));
+    const inputs = counted.map(({ source }) => source);
+    const zipped = resultSelector === undefined ? rxZip(inputs) : rxZip(inputs, resultSelector);
     // A tuple gives back one value of each source once it has been handed on: a source resumed
     // by it (and pushing at once) zips its next tuple after this one, never inside it.
     const upstream = createOperatorSubscriber<unknown>(subscriber, (tuple) => {
       subscriber.next(tuple);
-      for (const held of helds) held?.take();
+      for (const { release } of counted) release();
     });
     zipped.subscribe(upstream);
     return undefined;

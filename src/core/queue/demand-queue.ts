@@ -29,7 +29,7 @@ export interface DemandQueueOptions<T> {
   /** The producer is paused once this many values wait (counting what the outlets hold). */
   readonly highWater: number;
   /**
-   * …and resumed once at most this many wait ({@link isFull}). Default `highWater - 1` (no
+   * …and resumed once at most this many wait ({@link mayResume}). Default `highWater - 1` (no
    * hysteresis: resumed as soon as a slot frees); a consumer's buffer gives {@link halfWater}.
    */
   readonly lowWater?: number;
@@ -53,7 +53,7 @@ export interface DemandQueueOptions<T> {
  *   sees every value).
  * - **The ending never overtakes**: {@link DemandQueue.end} is handed to `finish` only once every
  *   value before it went out — needing no outlet to be open.
- * - **The producer's valve** ({@link DemandQueue.upstream}, the demand the queue gives its
+ * - **The producer's valve** ({@link DemandQueue.producerValve}, the demand the queue gives its
  *   producer) is paused once `highWater` values wait (plus what the outlets hold) — unless the
  *   next value would go straight out — or when an outlet holds the producer, and resumed once at
  *   most `lowWater` wait, or when a value is wanted and none waits. Every value taken while it is
@@ -70,15 +70,15 @@ export interface DemandQueueOptions<T> {
  *   },
  *   new DemandGate(demandOf(subscriber) ?? new Valve()),
  * );
- * subscribeWithDemand(source, queue.upstream, {
+ * subscribeWithDemand(source, queue.producerValve, {
  *   next: (line) => queue.push(line),
  *   complete: () => queue.end({ error: false }),
  * });
  * ```
  */
 export class DemandQueue<T> {
-  /** The demand this queue gives its producer. */
-  readonly upstream = new Valve();
+  /** The valve this queue gives its producer: paused and resumed by the water marks. */
+  readonly producerValve = new Valve();
   readonly #store: QueueStore<T>;
   /** A plain FIFO (not a custom store that rewrites values): a value may skip it. */
   readonly #direct: boolean;
@@ -151,7 +151,7 @@ export class DemandQueue<T> {
       if (store.size > 0 || this.#ending !== undefined) this.drain();
       // With no outlet and the valve flowing, nothing can have changed: the common case of a plain
       // subscribe(), skipped per value.
-      else if (outlet !== undefined || this.upstream.paused === true) this.#update();
+      else if (outlet !== undefined || this.producerValve.paused === true) this.#update();
       return true;
     }
     if (!store.push(value)) return false;
@@ -159,7 +159,7 @@ export class DemandQueue<T> {
     // At rest, a paused valve has nothing to resume it for: every drop of the backlog and every
     // change of an outlet checked it already, and a value added only raises the backlog.
     else if (this.#direct === true) {
-      if (this.upstream.paused !== true) this.#update();
+      if (this.producerValve.paused !== true) this.#update();
     } else this.drain();
     return true;
   }
@@ -179,14 +179,14 @@ export class DemandQueue<T> {
     const store = this.#store;
     if (this.#done === true || store.size === 0) return undefined;
     const value = store.shift() as T;
-    const upstream = this.upstream;
-    const paused = upstream.paused === true;
-    if (paused) upstream.progress();
+    const valve = this.producerValve;
+    const paused = valve.paused === true;
+    if (paused) valve.progress();
     const size = store.size;
     if (size === 0 && this.#ending !== undefined) this.#end();
     // A flowing valve stays flowing when a value leaves (an outlet that changes wakes drain()), and
     // a paused one stays paused while more than the low-water mark waits: #update is for the rest.
-    else if (paused && (!isFull(size, true, this.#highWater, this.#lowWater) || size === 0)) this.#update();
+    else if (paused && (mayResume(size, this.#lowWater) || size === 0)) this.#update();
     return value;
   }
 
@@ -203,7 +203,7 @@ export class DemandQueue<T> {
         while (store.size > 0 && (outlet === undefined || outlet.open)) {
           const value = store.shift() as T;
           outlet?.sent();
-          if (this.upstream.paused === true) this.upstream.progress();
+          if (this.producerValve.paused === true) this.producerValve.progress();
           this.#ends.deliver(value);
           // `deliver` may have closed the queue; TypeScript still holds the flag false from above.
           if (this.#done !== false) return;
@@ -235,31 +235,27 @@ export class DemandQueue<T> {
     if (this.#done === true) return;
     const outlet = this.#outlet;
     const backlog = this.#store.size + (outlet === undefined ? 0 : outlet.held);
-    if (this.upstream.paused === true) {
+    if (this.producerValve.paused === true) {
       const wanted = backlog === 0 && (outlet === undefined || outlet.open);
-      if (
-        wanted ||
-        (!isFull(backlog, true, this.#highWater, this.#lowWater) && outlet?.holdsProducer !== true)
-      )
-        this.upstream.resume();
-    } else if (isFull(backlog, false, this.#highWater, this.#lowWater) || outlet?.holdsProducer === true) {
-      if (backlog !== 0 || (outlet !== undefined && !outlet.open)) this.upstream.pause();
+      if (wanted || (mayResume(backlog, this.#lowWater) && outlet?.holdsProducer !== true))
+        this.producerValve.resume();
+    } else if (mustPause(backlog, this.#highWater) || outlet?.holdsProducer === true) {
+      if (backlog !== 0 || (outlet !== undefined && !outlet.open)) this.producerValve.pause();
     }
   }
 }
 
 /**
- * The one hysteresis of sluice's buffers: a buffer holding `level` values is full from `highWater`
- * on, and once full it stays full until it is down to `lowWater`. `wasFull` is whether it was full
- * at the last check (for a queue, whether its producer's valve is paused).
- *
- * @example
- * ```ts
- * full = isFull(held, full, 16, halfWater(16)); // full at 16, again not full at 8
- * ```
+ * The one hysteresis of sluice's buffers, with {@link mayResume}: a producer filling a buffer
+ * pauses once `level` values wait from `highWater` on…
  */
-export function isFull(level: number, wasFull: boolean, highWater: number, lowWater: number): boolean {
-  return wasFull ? level > lowWater : level >= highWater;
+export function mustPause(level: number, highWater: number): boolean {
+  return level >= highWater;
+}
+
+/** …and, once paused, resumes when the buffer is down to `lowWater` (see {@link mustPause}). */
+export function mayResume(level: number, lowWater: number): boolean {
+  return level <= lowWater;
 }
 
 /**

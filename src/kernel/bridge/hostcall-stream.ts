@@ -404,7 +404,7 @@ class SubscriberOutlet implements Outlet, DemandQueueOptions<HostcallStreamChunk
         this.topUp();
       }
     });
-    this.#stopValve = this.#queue.upstream.onChange((paused) => paused || this.topUp());
+    this.#stopValve = this.#queue.producerValve.onChange((paused) => paused || this.topUp());
     if (this.#demand?.paused !== true) this.#gate.resume();
     this.topUp();
   }
@@ -421,7 +421,7 @@ class SubscriberOutlet implements Outlet, DemandQueueOptions<HostcallStreamChunk
   topUp(): void {
     if (this.released === true) return;
     if (this.#demand === undefined) this.#credit.flow();
-    else if (this.#queue.upstream.paused !== true && this.#gate.paused !== true)
+    else if (this.#queue.producerValve.paused !== true && this.#gate.paused !== true)
       this.#credit.topUp(this.#queue.size, 0);
   }
 

@@ -1,8 +1,8 @@
 import { InvalidRequestError } from '../../core/errors/invalid-request-error.js';
-import { LastHitMap } from '../../core/last-hit-map.js';
 import { optionError } from '../../core/option-error.js';
 import { readOption } from '../../core/read-option.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
+import { LastHitMap } from '../last-hit-map.js';
 import { failure, type HostcallOutcome, success, toFailure } from '../protocol/hostcall-outcome.js';
 import {
   type HostcallKind,

@@ -76,7 +76,7 @@ class ChannelledHostStream
     this.overflowLimit = overflowLimit(config.bufferSize);
     this.stall = new StallClock(config.scheduler, config.stallTimeoutMs, () => this.stalled());
     this.channel = new DemandQueue<JsonValue>(this, this.inFlight);
-    this.stopStall = this.channel.upstream.onChange((paused) =>
+    this.stopStall = this.channel.producerValve.onChange((paused) =>
       paused ? this.stall.start() : this.stall.stop(),
     );
     // Written a second time (docs/performance.md, "Code that survives the end of a stream").
@@ -93,7 +93,7 @@ class ChannelledHostStream
 
   /** The channel's valve: what the producer's direct `push` follows. */
   get demand(): Valve {
-    return this.channel.upstream;
+    return this.channel.producerValve;
   }
 
   get channelled(): number {
@@ -109,7 +109,7 @@ class ChannelledHostStream
   }
 
   get paused(): boolean {
-    return this.channel.upstream.paused;
+    return this.channel.producerValve.paused;
   }
 
   get closed(): boolean {
@@ -134,7 +134,7 @@ class ChannelledHostStream
     // a read in the channel, counted and not checked for overflow (docs/performance.md, "A whole
     // read at a time").
     offerDirectSink<Subscriber<ChunkEvent<JsonValue>>, ChunkEvent<JsonValue>>(subscriber, this);
-    subscribeWithDemand(producer, this.channel.upstream, subscriber, this.subscription);
+    subscribeWithDemand(producer, this.channel.producerValve, subscriber, this.subscription);
   }
 
   pull(count: number): void {

@@ -275,7 +275,7 @@ export class HostcallStream
         this.#link.pull(Number.POSITIVE_INFINITY);
         return;
       }
-      if (queue.upstream.paused === true || this.#gate.paused === true) return;
+      if (queue.producerValve.paused === true || this.#gate.paused === true) return;
     }
     const prefetch = this.#link.prefetch;
     const waiting = this.#waiters.size;
@@ -372,7 +372,7 @@ export class HostcallStream
         this.#topUp();
       }
     });
-    const stopValve = queue.upstream.onChange((paused) => paused || this.#topUp());
+    const stopValve = queue.producerValve.onChange((paused) => paused || this.#topUp());
     if (demand?.paused !== true) this.#gate.resume();
     this.#topUp();
     return () => {

@@ -1,4 +1,4 @@
-import { LastHitMap } from '../../core/last-hit-map.js';
+import { LastHitMap } from '../last-hit-map.js';
 import type { HostStream } from './host.js';
 
 interface Entry {

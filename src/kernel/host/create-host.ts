@@ -1,7 +1,7 @@
-import { LastHitMap } from '../../core/last-hit-map.js';
 import { optionError } from '../../core/option-error.js';
 import { readOption } from '../../core/read-option.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
+import { LastHitMap } from '../last-hit-map.js';
 import { failure, type HostcallOutcome, success, toFailure } from '../protocol/hostcall-outcome.js';
 import type { HostcallKind, HostcallRequest } from '../protocol/hostcall-request.js';
 import type { JsonValue } from '../protocol/json-value.js';

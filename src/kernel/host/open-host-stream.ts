@@ -120,7 +120,7 @@ class ChannelledHostStream
     this.overflowLimit = overflowLimit(config.bufferSize);
     this.stall = new StallClock(config.scheduler, config.stallTimeoutMs, () => this.stalled());
     this.channel = new DemandQueue<JsonValue>(this, this.inFlight);
-    this.stopStall = this.channel.upstream.onChange((paused) =>
+    this.stopStall = this.channel.producerValve.onChange((paused) =>
       paused ? this.stall.start() : this.stall.stop(),
     );
     // The fields the end of the stream writes, written a second time so that V8 does not take them
@@ -138,7 +138,7 @@ class ChannelledHostStream
 
   /** The channel's valve: what the producer's direct `push` follows. */
   get demand(): Valve {
-    return this.channel.upstream;
+    return this.channel.producerValve;
   }
 
   get channelled(): number {
@@ -154,7 +154,7 @@ class ChannelledHostStream
   }
 
   get paused(): boolean {
-    return this.channel.upstream.paused;
+    return this.channel.producerValve.paused;
   }
 
   get closed(): boolean {
@@ -180,7 +180,7 @@ class ChannelledHostStream
     // (the overshoot of "Capacity"): the valve then turns once per read, not once per chunk
     // (docs/performance.md, "A whole read at a time"). That rest is not demand ignored, so it is not checked for overflow.
     offerDirectSink<Subscriber<ChunkEvent<JsonValue>>, ChunkEvent<JsonValue>>(subscriber, this);
-    subscribeWithDemand(producer, this.channel.upstream, subscriber, this.subscription);
+    subscribeWithDemand(producer, this.channel.producerValve, subscriber, this.subscription);
   }
 
   pull(count: number): void {

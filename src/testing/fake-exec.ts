@@ -2,9 +2,9 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import type { ProcessHandle, ProcessPort, SpawnRequest } from '../sources/exec/process-port.js';
+import type { FakeProcessScript } from './compile-script.js';
 import { compileScript } from './compile-script.js';
 import { startFakeProcess } from './fake-process.js';
-import type { FakeProcessScript } from './fake-process-script.js';
 
 /** Options of {@link fakeExec}. Validated when `fakeExec` is called. */
 export interface FakeExecOptions {
@@ -94,28 +94,12 @@ export function fakeExec(script: FakeProcessScript = {}, options: FakeExecOption
       const handle = startFakeProcess(compiled, events, scheduler, pid, (note) =>
         record(note.type === 'input' ? { ...note, text: decoder.decode(note.bytes) } : note),
       );
-      if (compiled.spawnError === undefined) {
-        handles.push(handle);
-        return handle;
+      handles.push(handle);
+      if (compiled.spawnError !== undefined) {
+        const error = new Error(`spawn ${request.file} ${compiled.spawnError}`);
+        events.spawnError(Object.assign(error, { code: compiled.spawnError, path: request.file }));
       }
-      // A spawn that failed has no pid and no group; it still records what exec does with it.
-      const failed: ProcessHandle = {
-        pid: undefined,
-        pause: () => handle.pause(),
-        resume: () => handle.resume(),
-        killGroup: (signal) => handle.killGroup(signal),
-        groupAlive: () => false,
-        writeInput: (bytes, callback) => handle.writeInput(bytes, callback),
-        endInput: () => handle.endInput(),
-        destroy: () => handle.destroy(),
-      };
-      handles.push(failed);
-      const error = Object.assign(new Error(`spawn ${request.file} ${compiled.spawnError}`), {
-        code: compiled.spawnError,
-        path: request.file,
-      });
-      events.spawnError(error);
-      return failed;
+      return handle;
     },
     get records() {
       return records;

@@ -28,9 +28,10 @@ export function startFakeProcess(
   pid: number,
   note: (entry: FakeProcessNote) => void,
 ): ProcessHandle {
-  const process = new FakeProcess(script, events, scheduler, pid, note);
+  const started = script.spawnError === undefined;
+  const process = new FakeProcess(script, events, scheduler, started ? pid : undefined, note);
   // Even what is due at once comes later, on the scheduler, as with a real child.
-  if (script.spawnError === undefined) process.arm();
+  if (started) process.arm();
   return process;
 }
 
@@ -53,7 +54,7 @@ class FakeProcess implements ProcessHandle {
     private readonly script: CompiledScript,
     private readonly events: ProcessEvents,
     private readonly scheduler: SchedulerLike,
-    readonly pid: number,
+    readonly pid: number | undefined,
     private readonly note: (entry: FakeProcessNote) => void,
   ) {}
 
@@ -80,9 +81,12 @@ class FakeProcess implements ProcessHandle {
     for (const stream of [...this.#open]) this.#write({ frame: this.#elapsed, type: 'end', stream });
   }
 
-  /** Writes scripted after the exit come from the rest of the group (a grandchild holding the pipes). */
+  /**
+   * Writes scripted after the exit come from the rest of the group (a grandchild holding the pipes).
+   * A spawn that failed has no pid and no group; it still records what exec does with it.
+   */
   groupAlive(): boolean {
-    return this.#alive || this.#cursor < this.script.steps.length;
+    return this.pid !== undefined && (this.#alive || this.#cursor < this.script.steps.length);
   }
 
   writeInput(bytes: Uint8Array, callback: (error?: Error | null) => void): void {

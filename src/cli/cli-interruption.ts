@@ -49,28 +49,27 @@ export class CliInterruption extends Error {
   }
 }
 
+/** The {@link CliInterruption} that `signal` was aborted with, if any. */
+export function interruptionOf(signal: AbortSignal | undefined): CliInterruption | undefined {
+  const reason: unknown = signal?.reason;
+  return reason instanceof CliInterruption ? reason : undefined;
+}
+
 /**
- * The part of the CLI's abort `signal` that stops the output at once: it aborts (with the same
- * reason) only for a {@link CliInterruption} whose output was closed (`SIGPIPE`) — nothing more can
- * be written, so the run is unsubscribed without waiting for anything. A fatal signal instead
- * cancels the command through `exec`'s `cancelSignal`, and its last lines and its end are still
- * written. `undefined` when there is no `signal`.
- *
- * @example
- * ```ts
- * await onChunk(events, write, { signal: whenOutputClosed(signal) });
- * ```
+ * `onChunk`'s `signal` for a run the CLI shows: aborted (with the same reason) only when stdout
+ * was closed (`SIGPIPE`) — nothing more can be written, so the run is unsubscribed at once. A fatal
+ * signal instead cancels the command through `exec`'s `cancelSignal`, and its last lines and its
+ * end are still written.
  */
-export function whenOutputClosed(signal: AbortSignal | undefined): AbortSignal | undefined {
-  if (signal === undefined) return undefined;
+export function stopOnClosedOutput(signal: AbortSignal | undefined): { signal?: AbortSignal } {
+  if (signal === undefined) return {};
   const controller = new AbortController();
   const check = () => {
-    if (signal.reason instanceof CliInterruption && signal.reason.outputClosed)
-      controller.abort(signal.reason);
+    if (interruptionOf(signal)?.outputClosed) controller.abort(signal.reason);
   };
   if (signal.aborted) check();
   else signal.addEventListener('abort', check, { once: true });
-  return controller.signal;
+  return { signal: controller.signal };
 }
 
 /**
@@ -99,9 +98,8 @@ export function publishInterruptible<T extends ChunkEvent<unknown>>(
           next = event.sequence + 1;
         }),
         catchError((error: unknown) => {
-          const reason: unknown = signal?.reason;
-          if (!isCancelledError(error) || !(reason instanceof CliInterruption))
-            return throwError(() => error);
+          const reason = interruptionOf(signal);
+          if (!isCancelledError(error) || reason === undefined) return throwError(() => error);
           const metadata = { reason: 'cancelled', by: 'terminal', signal: reason.signal };
           const sentinel = {
             sequence: next,

@@ -15,8 +15,8 @@ import { serdeCodec } from '../kernel/protocol/serde-codec.js';
 import { isExecError } from '../sources/exec/exec-error.js';
 import { type ExecResult, exec } from '../sources/exec.js';
 import { cliExecOptions, cliStallTimeout } from './cli-exec-options.js';
-import { CliInterruption, whenOutputClosed } from './cli-interruption.js';
-import { failureExitCode, mirrorExitCode } from './exit-code.js';
+import { type CliInterruption, interruptionOf, stopOnClosedOutput } from './cli-interruption.js';
+import { errorExitCode, mirrorExitCode } from './exit-code.js';
 import type { CliExecCommand } from './parse-args.js';
 import type { CliStreams } from './text-view.js';
 import { writePaced } from './write-paced.js';
@@ -59,7 +59,6 @@ export async function execAsJson(run: CliExecCommand, io: CliStreams, signal?: A
   }).pipe(mapDirect(execEventToChunk), cliStallTimeout<ChunkEvent<JsonValue>>(run, io));
   let code = 0;
   let next = 0;
-  const outputClosed = whenOutputClosed(signal);
   try {
     await onChunk(
       events,
@@ -72,22 +71,33 @@ export async function execAsJson(run: CliExecCommand, io: CliStreams, signal?: A
         }
         return send(streamChunk(event.sequence, event.content ?? null, event.isFinal));
       },
-      { bufferSize: run.bufferSize, ...(outputClosed === undefined ? {} : { signal: outputClosed }) },
+      { bufferSize: run.bufferSize, ...stopOnClosedOutput(signal) },
     );
-    await out.flush();
-    return code;
   } catch (error) {
-    const interruption = signal?.reason instanceof CliInterruption ? signal.reason : undefined;
-    if (interruption?.outputClosed) return interruption.exitCode;
-    const end = endAsData(error, interruption);
-    if (end !== undefined) await send(streamChunk(next, end, false));
-    await send(failure(isSluiceError(error) ? error.code : 'EXEC_FAILED', (error as Error).message));
-    await out.flush();
-    if (isCancelledError(error)) return interruption?.exitCode ?? 130;
-    if (isExecError(error)) return mirrorExitCode(error.result);
-    if (isSpawnError(error)) return failureExitCode(error);
-    return 1;
+    code = await writeFailure(error, next, send, signal);
+    if (interruptionOf(signal)?.outputClosed) return code;
   }
+  await out.flush();
+  return code;
+}
+
+/**
+ * The terminal frames of a `--json` run that ended with `error` — {@link endAsData}'s chunk at
+ * sequence `next`, then the `Error` outcome — and its exit code. Nothing is written once stdout
+ * was closed.
+ */
+export async function writeFailure(
+  error: unknown,
+  next: number,
+  send: (outcome: HostcallOutcome) => Promise<void> | undefined,
+  signal: AbortSignal | undefined,
+): Promise<number> {
+  const interruption = interruptionOf(signal);
+  if (interruption?.outputClosed) return interruption.exitCode;
+  const end = endAsData(error, interruption);
+  if (end !== undefined) await send(streamChunk(next, end, false));
+  await send(failure(isSluiceError(error) ? error.code : 'EXEC_FAILED', (error as Error).message));
+  return errorExitCode(error, interruption);
 }
 
 /** The last chunk before the `Error`: how the command ended, as fields a program can read. */

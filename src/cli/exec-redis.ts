@@ -2,18 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { MonoTypeOperatorFunction, Observable } from 'rxjs';
 import { onChunk } from '../adapters/on-chunk.js';
 import type { ChunkEvent } from '../core/chunk.js';
-import { isCancelledError } from '../core/errors/cancelled-error.js';
 import { isSluiceError } from '../core/errors/sluice-error.js';
-import { streamChunk } from '../kernel/protocol/hostcall-outcome.js';
 import type { RedisRunStoreOptions } from '../redis/redis-run-store.js';
 import type { RunStore } from '../runs/run-store.js';
 import { toRunStore } from '../runs/to-run-store.js';
 import { quoteCommand } from '../sources/exec/quote-command.js';
 import { exec } from '../sources/exec.js';
 import { cliExecOptions, cliStallTimeout, markTerminal } from './cli-exec-options.js';
-import { CliInterruption, publishInterruptible, whenOutputClosed } from './cli-interruption.js';
-import { endAsData } from './exec-json.js';
-import { failureExitCode } from './exit-code.js';
+import { publishInterruptible, stopOnClosedOutput } from './cli-interruption.js';
+import { writeFailure } from './exec-json.js';
 import type { CliExecCommand } from './parse-args.js';
 import { RunFrameWriter } from './run-frame-writer.js';
 import type { CliStreams } from './text-view.js';
@@ -46,7 +43,6 @@ export async function execAsJsonToRedis(
     publishInterruptible(publisher.operator, signal),
   );
   let next = 0;
-  const outputClosed = whenOutputClosed(signal);
   try {
     await onChunk(
       events,
@@ -54,32 +50,14 @@ export async function execAsJsonToRedis(
         next = event.sequence + 1;
         return frames.event(event);
       },
-      { bufferSize: run.bufferSize, ...(outputClosed === undefined ? {} : { signal: outputClosed }) },
+      { bufferSize: run.bufferSize, ...stopOnClosedOutput(signal) },
     );
     return run.redisStrict && publisher.failed() ? REDIS_STRICT_EXIT_CODE : frames.code;
   } catch (error) {
-    return await failed(error, next, frames, signal);
+    return await writeFailure(error, next, (outcome) => frames.send(outcome), signal);
   } finally {
     await publisher.close();
   }
-}
-
-/** The terminal frames of a run that ended with an error (a cancel by signal, a spawn failure, …). */
-async function failed(
-  error: unknown,
-  next: number,
-  frames: RunFrameWriter,
-  signal: AbortSignal | undefined,
-): Promise<number> {
-  const interruption = signal?.reason instanceof CliInterruption ? signal.reason : undefined;
-  if (interruption?.outputClosed) return interruption.exitCode;
-  const end = endAsData(error, interruption);
-  if (end !== undefined) await frames.send(streamChunk(next, end, false));
-  const code = isSluiceError(error) ? error.code : 'EXEC_FAILED';
-  await frames.failure({ code, name: 'Error', message: (error as Error).message });
-  if (isCancelledError(error)) return interruption?.exitCode ?? 130;
-  if (code === 'SPAWN_FAILED') return failureExitCode(error);
-  return frames.code;
 }
 
 /** The exit code of `sluice exec --redis-strict` when publishing failed (`EX_TEMPFAIL`). */

@@ -2,13 +2,12 @@ import { interval, type Observable } from 'rxjs';
 import { onChunk } from '../adapters/on-chunk.js';
 import type { EndSentinel } from '../core/chunk.js';
 import { isCancelledError } from '../core/errors/cancelled-error.js';
-import { isSpawnError } from '../core/errors/spawn-error.js';
 import { formatBytes } from '../core/format-bytes.js';
 import { formatDuration } from '../core/format-duration.js';
 import type { ExecEvent, ExecResult } from '../sources/exec.js';
 import { formatUsage } from '../web/page/describe-end.js';
-import { CliInterruption, whenOutputClosed } from './cli-interruption.js';
-import { failureExitCode, mirrorExitCode } from './exit-code.js';
+import { interruptionOf, stopOnClosedOutput } from './cli-interruption.js';
+import { errorExitCode, mirrorExitCode } from './exit-code.js';
 import { type CliStreams, createTextView } from './text-view.js';
 
 /**
@@ -36,7 +35,6 @@ export async function execAsText(
   const ticker = options.live
     ? interval(100).subscribe(() => view.status(stats.describe(performance.now())))
     : undefined;
-  const outputClosed = whenOutputClosed(options.signal);
   const ending: CommandOutcome = { result: undefined, stalled: false, endedBy: undefined };
   const totals = () =>
     `${formatDuration(performance.now() - startedAt)} · ${stats.lines} ${stats.lines === 1 ? 'line' : 'lines'} · ${formatBytes(stats.bytes)}`;
@@ -44,7 +42,7 @@ export async function execAsText(
     await onChunk(events, (event) => showEvent(event, stats, view, ending, options.reads === true), {
       bufferSize: options.bufferSize,
       onError: (error) => io.stderr.write(`sluice: ${String(error)}\n`),
-      ...(outputClosed === undefined ? {} : { signal: outputClosed }),
+      ...stopOnClosedOutput(options.signal),
     });
   } catch (error) {
     ticker?.unsubscribe();
@@ -107,19 +105,15 @@ function finishAfterError(
   options: TextOutputOptions,
   totals: () => string,
 ): number {
-  const reason: unknown = options.signal?.reason;
-  const interruption = reason instanceof CliInterruption ? reason : undefined;
+  const interruption = interruptionOf(options.signal);
   if (interruption?.outputClosed) return interruption.exitCode;
   if (isCancelledError(error)) {
     const partial = error.info?.result as ExecResult | undefined;
     const how = partial === undefined ? '' : ` · ${describeExit(partial)}`;
     const by = interruption === undefined ? 'cancelled' : `interrupted by ${interruption.signal}`;
     view.finish(`sluice: ${options.label}: ${by}${how} · ${totals()}`);
-    return interruption?.exitCode ?? 130;
-  }
-  view.finish(`sluice: ${options.label}: ${(error as Error).message}`);
-  if (isSpawnError(error)) return failureExitCode(error);
-  return 1;
+  } else view.finish(`sluice: ${options.label}: ${(error as Error).message}`);
+  return errorExitCode(error, interruption);
 }
 
 /** The summary and exit code of a run whose events ended: the child's exit mirrored, or a stall. */

@@ -1,4 +1,7 @@
 import { constants } from 'node:os';
+import { isCancelledError } from '../core/errors/cancelled-error.js';
+import { isExecError } from '../sources/exec/exec-error.js';
+import type { CliInterruption } from './cli-interruption.js';
 
 /**
  * The exit code the CLI uses to mirror a child's end, as shells do: the child's own code,
@@ -52,4 +55,15 @@ export function failureExitCode(error: unknown): number {
   if (code === 'TIMEOUT' || code === 'STREAM_STALLED') return 124;
   if (code === 'CANCELLED' || code === 'STREAM_CANCELLED') return 130;
   return 1;
+}
+
+/**
+ * The exit code of a run the CLI watched end with `error`: 128 + the signal for a cancel by the
+ * CLI's own {@link CliInterruption}, the child's mirrored end for an `ExecError`, else
+ * {@link failureExitCode}.
+ */
+export function errorExitCode(error: unknown, interruption: CliInterruption | undefined): number {
+  if (interruption !== undefined && isCancelledError(error)) return interruption.exitCode;
+  if (isExecError(error)) return mirrorExitCode(error.result);
+  return failureExitCode(error);
 }

@@ -1,4 +1,4 @@
-import { CliInterruption } from './cli-interruption.js';
+import { CliInterruption, interruptionOf } from './cli-interruption.js';
 import { runCli } from './run-cli.js';
 
 // The `sluice` command line, loaded by main.ts. A fatal signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT)
@@ -22,9 +22,9 @@ runCli(process.argv.slice(2), process, process.env, controller.signal).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    const reason: unknown = controller.signal.reason;
-    if (reason instanceof CliInterruption) {
-      process.exitCode = reason.exitCode;
+    const interruption = interruptionOf(controller.signal);
+    if (interruption !== undefined) {
+      process.exitCode = interruption.exitCode;
       return;
     }
     process.stderr.write(`sluice: ${error instanceof Error ? error.stack : String(error)}\n`);

@@ -7,7 +7,8 @@ import type { CallToolResult, Result, Task } from '@modelcontextprotocol/sdk/typ
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { isRunStoreError } from '../core/errors/run-store-error.js';
 import { watchRunEnd } from '../runs/follow-run.js';
-import type { LastRecord, RunStore, RunWriter } from '../runs/run-store.js';
+import { RunOutlet } from '../runs/run-outlet.js';
+import type { LastRecord, RunStore } from '../runs/run-store.js';
 import { invalidParamsError } from './invalid-params-error.js';
 import type { McpSessions } from './mcp-sessions.js';
 
@@ -87,12 +88,12 @@ export class McpTasks {
     const created = Date.now();
     const taskId = `${created.toString(36).padStart(9, '0')}-${randomUUID()}`;
     const runId = taskRun(sessionId, taskId);
-    const writer = this.#store.openWriter(runId, { label: 'MCP task' });
+    const writer = new RunOutlet(this.#store, runId, { label: 'MCP task' });
     const task = this.#working(taskId);
-    writer.append({ sequence: 0, kind: 'task', content: task, isFinal: false });
+    writer.add('task', task);
     const abort = new AbortController();
     // The store failed, or ended the run for a lost lease: its result could never be stored.
-    writer.ended.catch((error: unknown) => abort.abort(`the run store failed: ${messageOf(error)}`));
+    writer.stored.catch((error: unknown) => abort.abort(`the run store failed: ${messageOf(error)}`));
     const stopCancel = writer.onCancel((reason) => abort.abort(reason));
     const stopWatch = this.#sessions?.watch(sessionId, () => abort.abort('session ended'));
     const done = this.#runTask(writer, task, abort.signal, run).finally(() => {
@@ -146,7 +147,7 @@ export class McpTasks {
   }
 
   async #runTask(
-    writer: RunWriter,
+    writer: RunOutlet,
     task: Task,
     signal: AbortSignal,
     run: (signal: AbortSignal) => Promise<CallToolResult>,
@@ -174,18 +175,13 @@ export class McpTasks {
       ...(statusMessage === undefined ? {} : { statusMessage }),
     };
     try {
-      writer.append({ sequence: 1, kind: 'task', content: { task: ended, result }, isFinal: true });
+      writer.add('task', { task: ended, result }, true);
     } catch (error) {
       writer.fail(error); // a result the store cannot hold: the task fails with why
     }
-    try {
-      await writer.ended;
-    } catch {
-      // The store failed or ended the run itself: the run ends without its final event (by the
-      // store's failure record or its lease's verdict), which every instance reads as `failed`.
-    } finally {
-      writer.close();
-    }
+    // A store that failed or ended the run itself leaves it without its final event (by its
+    // failure record or its lease's verdict), which every instance reads as `failed`.
+    await writer.stored.catch(() => {});
   }
 
   /** What task `taskId` of `sessionId` is now, from its run's newest record; `undefined` if unknown. */

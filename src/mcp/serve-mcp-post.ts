@@ -3,12 +3,12 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Demand } from '../core/demand.js';
 import { isRunStoreError } from '../core/errors/run-store-error.js';
+import { RunOutlet } from '../runs/run-outlet.js';
 import type { RunStore } from '../runs/run-store.js';
 import type { McpSdk } from './load-mcp-sdk.js';
-import { callRunId } from './mcp-call-run-id.js';
-import { McpRunWriter } from './mcp-run-writer.js';
 import type { McpServerScope } from './mcp-server-factory.js';
 import type { McpSessions } from './mcp-sessions.js';
+import { callRunId, storeMessage } from './mcp-stream.js';
 import type { McpTasks } from './mcp-tasks.js';
 import { StreamReaders } from './stream-readers.js';
 
@@ -37,7 +37,7 @@ export interface McpPostContext {
  * Answers a `POST` that holds requests (a `tools/call`, `tools/list`, `initialize`, …) with a
  * fresh SDK `Server` on a fresh stateless `StreamableHTTPServerTransport` — sessions are
  * `serveMcpHttp`'s, kept in the store, so any instance can answer any request of a session. The
- * answer's event stream is kept as run {@link callRunId} (see `McpRunWriter`): the client that
+ * answer's event stream is kept as run {@link callRunId} (see `storeMessage`): the client that
  * loses the connection resumes it from any instance. The call outlives its connection; it ends
  * with its response, or when a cancel for its run arrives through the store from any instance
  * (`notifications/cancelled` there, or the session's end) — then its request's signal aborts,
@@ -58,9 +58,9 @@ export async function serveMcpPost(
   const { sessionId, body, requests } = post;
   const first = requests[0] as JSONRPCRequest;
   const runId = callRunId(sessionId, first.id);
-  let log: McpRunWriter;
+  let log: RunOutlet;
   try {
-    log = new McpRunWriter(context.store, runId, `MCP ${first.method}`);
+    log = new RunOutlet(context.store, runId, { label: `MCP ${first.method}` });
   } catch (error) {
     if (!isRunStoreError(error, 'RUN_EXISTS')) throw error;
     const message = `Invalid Request: request id ${JSON.stringify(first.id)} was used before in this session`;
@@ -73,7 +73,7 @@ export async function serveMcpPost(
     eventStore: {
       // The standalone stream is not used: this server sends nothing outside a request's stream.
       storeEvent: (streamId, message) =>
-        streamId === '_GET_stream' ? Promise.resolve('') : log.append(message),
+        streamId === '_GET_stream' ? Promise.resolve('') : storeMessage(log, message),
       replayEventsAfter: () => Promise.reject(new Error('a reconnect is served from the run store')),
     },
     retryInterval: context.retryMs,
@@ -112,7 +112,7 @@ export async function serveMcpPost(
   const stopCancel = log.onCancel((reason) => stop(reason));
   const stopWatch = context.sessions.watch(sessionId, () => stop('session ended'));
   readers.add(responseDemand(res));
-  context.calls.set(runId, { stop, done: log.done, readers });
+  context.calls.set(runId, { stop, done: log.stored.catch(() => {}), readers });
   paceSends(transport, readers, () => {
     if (++answered === requests.length) finish();
   });

@@ -18,16 +18,10 @@ export interface CheckSequenceConfig {
 }
 
 /**
- * Validates a sequenced stream as it flows and passes it through unchanged. It errors with a
- * {@link SequenceError} (code `STREAM_SEQUENCE`) the moment one of these rules breaks:
- *
- * - `start` — the first event must have sequence 0 (or `config.start`);
- * - `gap` — a sequence number was skipped (the message says which are missing);
- * - `duplicate` / `order` — a sequence number repeats or goes backwards;
- * - `final-before-complete` — anything arrives after the final event (the final event is
- *   forwarded at once; the output completes when the source does, so a late event is still
- *   caught): the message names the remedy for several runs in one stream, `joinRuns()`;
- * - `missing-final` — the source completed without a final event (unless `requireFinal: false`).
+ * Passes a sequenced stream through unchanged, erroring with a {@link SequenceError} the moment a
+ * rule breaks: `start` (the first is not 0 or `config.start`), `gap`, `duplicate`, `order`,
+ * `final-before-complete` (anything after the final event; the message names `joinRuns()`) and
+ * `missing-final` (completed without one, unless `requireFinal: false`).
  *
  * @example
  * ```ts

@@ -19,21 +19,13 @@ export interface CoalesceConfig {
 }
 
 /**
- * Batches a chunk stream into arrays for UIs, so a view renders at most once per window however
- * fast the producer is. A batch opens with its first event and is emitted `maxDelayMs` later,
- * or as soon as it holds `maxItems` events or `maxBytes` bytes of content, whichever comes first.
- * Size is the UTF-8 length of string contents and the `byteLength` of `Uint8Array` contents
- * (other contents count 0); a batch may exceed `maxBytes` by its last event. No event, no batch:
- * an empty window emits nothing. Order is preserved.
+ * Batches a chunk stream into arrays for UIs. A batch opens with its first event and goes out
+ * `maxDelayMs` later, or once it holds `maxItems` events or `maxBytes` bytes of content (UTF-8
+ * length of strings, `byteLength` of bytes; its last event may exceed it). No event, no batch.
  *
- * The final event closes the batch it joins; that batch is emitted when the source completes
- * (every sluice source completes right after its final event), then the output completes. A
- * source that goes on after its final event (several runs flattened by `concatMap`) makes the
- * output emit what it holds before the final event and error with a `SequenceError`
- * (`STREAM_SEQUENCE`, rule `final-before-complete`) naming the remedy, `joinRuns()`. When the
- * source completes, the pending batch is emitted, then the output completes; when it errors,
- * the pending batch is emitted, then the error. Unsubscribing clears the timer and the batch.
- * The consumer's demand passes upstream unchanged (a paused consumer pauses the producer).
+ * The final event closes its batch, emitted when the source completes; an event after it emits
+ * what is held and errors with a `SequenceError` (`final-before-complete`). On completion or an
+ * error the pending batch goes out first. Unsubscribing clears the timer; demand passes through.
  *
  * @example
  * ```ts
@@ -119,17 +111,8 @@ function isLimit(value: unknown): boolean {
 }
 
 /**
- * The size {@link coalesce} counts for a chunk's content: the UTF-8 byte length of a string
- * (computed without encoding it; a lone surrogate counts 3, as its U+FFFD replacement), the
- * `byteLength` of a `Uint8Array` (any `ArrayBufferView`) or `ArrayBuffer`, and `0` for anything
- * else (`null` sentinels, objects). Internal to `src/operators`.
- *
- * @example
- * ```ts
- * chunkByteLength('héllo'); // 6
- * chunkByteLength(new Uint8Array(4)); // 4
- * chunkByteLength(null); // 0
- * ```
+ * The bytes {@link coalesce} counts for a content: a string's UTF-8 length without encoding it (a
+ * lone surrogate counts 3, as its U+FFFD), a buffer's `byteLength`, else 0.
  */
 export function chunkByteLength(content: unknown): number {
   if (typeof content === 'string') return utf8Length(content);

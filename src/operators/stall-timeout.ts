@@ -51,25 +51,16 @@ export interface StallTimeoutConfig {
 const consoleLogger: StallTimeoutLogger = { warn: (message) => console.warn(message) };
 
 /**
- * Stall detection (docs/protocol.md, "Stall"), as an operator. The stall clock starts when the consumer's demand pauses (its
- * buffer is full, so the producer is blocked) and is reset by any consumer progress (a resume, or a value taken while the consumer stays paused — `Demand.onProgress`).
- * A consumer that never pauses can never stall; without a demand (plain `subscribe()`) nothing
- * can pause, so the operator is a pass-through; `ms: 0` disables it. The demand goes upstream
- * unchanged, so put it anywhere between the producer and the consumer — after a
- * `bounded()` it watches the consumer, before one it watches the bounded buffer (the
- * protocol's "channel full").
+ * Stall detection (docs/protocol.md, "Stall") as an operator: the clock starts when the
+ * consumer's demand pauses and starts over on any progress (a resume, or a value taken while
+ * paused). Without a demand below it is a pass-through; `ms: 0` disables it. Demand passes
+ * through, so after a `bounded()` it watches the consumer, before one the buffer.
  *
- * After `ms` of uninterrupted pause it: unsubscribes the source (which cancels the producer:
- * kills the process group, aborts the request), logs one warning through `logger` —
- * `Stream stalled: consumer did not pull for 30s` (seconds from `ms`: `0.2s` for 200) — and calls
- * `onStall`, then emits the final sentinel
- * `{ sequence: last + 1, kind: 'end', content: null, isFinal: true, metadata: { reason: 'stalled' } }`
- * (delivered past the consumer's full buffer, as a final event is) and completes. If the logger
- * or `onStall` throws, the output errors with that instead. Once the final event has passed,
- * nothing can stall; an event after it (several runs flattened by `concatMap`) fails the output
- * (when a consumer demands; without demand the operator is the pass-through said above)
- * with a `SequenceError` (`STREAM_SEQUENCE`, rule `final-before-complete`) naming the remedy,
- * `joinRuns()`. Time only flows through `scheduler`.
+ * After `ms` of pause it unsubscribes the source (cancelling the producer), warns through
+ * `logger` (`Stream stalled: consumer did not pull for 30s`), calls `onStall`, emits the final
+ * sentinel `{ kind: 'end', content: null, metadata: { reason: 'stalled' } }` and completes; if
+ * the logger or `onStall` throws, the output errors with that. An event after the final one fails
+ * with a `SequenceError` (`final-before-complete`). Time only flows through `scheduler`.
  *
  * @example
  * ```ts

@@ -8,12 +8,11 @@ import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { toRunFailure } from '../runs/run-failure.js';
-import type { RunStore } from '../runs/run-store.js';
 import { toRunStore } from '../runs/to-run-store.js';
 import { exec } from '../sources/exec.js';
 import { evalScript } from './eval-script.js';
 import type { RedisClient } from './redis-client.js';
-import type { RedisRunStore } from './redis-run-store.js';
+import type { RedisRunStore, RedisRunWriterOptions } from './redis-run-store.js';
 import type { RunJob } from './run-job.js';
 import { runKeys } from './run-keys.js';
 import { OWNER_LOST } from './run-scripts.js';
@@ -290,7 +289,7 @@ class WorkerPool {
     });
     // Subscribed in the job's span: the run's `exec` span is its child, and the run stores its context.
     const subscription = span.within(() =>
-      events.pipe(toRunStore(withRetention(this.#store, job), job.runId, { label: command })).subscribe({
+      events.pipe(toRunStore(this.#store, job.runId, { label: command, ...retentionOf(job) })).subscribe({
         next: (event) => {
           if (!event.isFinal) return;
           const content = event.content as { exitCode?: number | null; signal?: string | null } | null;
@@ -332,20 +331,12 @@ class WorkerPool {
   }
 }
 
-/** The store as `toRunStore` sees it for one job: its writer gets the job's own retention. */
-function withRetention(store: RedisRunStore, job: RunJob): RunStore {
-  const retention = {
+/** The job's own retention, for its run's writer. */
+function retentionOf(job: RunJob): RedisRunWriterOptions {
+  return {
     ...(job.maxEvents === undefined ? {} : { maxEvents: job.maxEvents }),
     ...(job.maxBytes === undefined ? {} : { maxBytes: job.maxBytes }),
     ...(job.retainMs === undefined ? {} : { retainMs: job.retainMs }),
-  };
-  return {
-    openWriter: (runId, options) => store.openWriter(runId, { ...options, ...retention }),
-    read: (runId, options) => store.read(runId, options),
-    cancel: (runId, reason, details) => store.cancel(runId, reason, details),
-    info: (runId) => store.info(runId),
-    lastRecord: (runId) => store.lastRecord(runId),
-    close: () => store.close(),
   };
 }
 

@@ -1,10 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Observable, type SchedulerLike, Subscription } from 'rxjs';
+import type { Observable, SchedulerLike } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
-import { subscribeWithDemand } from '../../core/subscriber-chain.js';
-import { checkSequence } from '../../operators/check-sequence.js';
 import { MemoryRunStore } from '../memory-run-store.js';
-import type { RunWriter } from '../run-store.js';
+import { RunOutlet } from '../run-outlet.js';
+import { publishRun } from '../to-run-store.js';
 import { nodeResponseSink } from './node-response-sink.js';
 import { acceptSseGet, readLastEventId } from './read-last-event-id.js';
 import { readableStreamSink } from './readable-stream-sink.js';
@@ -84,8 +83,7 @@ export class SseStream {
   readonly #config: SseStreamConfig;
   readonly #store: MemoryRunStore;
   readonly #clients = new Set<SseClient>();
-  #writer: RunWriter | undefined;
-  #subscription: Subscription | undefined;
+  #run: RunOutlet | undefined;
   #started = false;
   #empty: ReplayLog | undefined;
 
@@ -113,7 +111,7 @@ export class SseStream {
 
   /** Whether the producer is paused by the clients right now. */
   get paused(): boolean {
-    return this.#writer?.demand.paused ?? false;
+    return this.#run?.demand.paused ?? false;
   }
 
   /** Whether the stream has ended (final event or failure in the log). */
@@ -125,39 +123,9 @@ export class SseStream {
   start(): this {
     if (this.#started) return this;
     this.#started = true;
-    const writer = this.#open();
-    // Held before subscribing, so that cancel() can stop a synchronous source mid-loop; it carries
-    // the writer's demand (paused while the log is full and every client lags).
-    const append = (event: ChunkEvent<unknown>): void => {
-      try {
-        writer.append(event);
-      } catch (error) {
-        writer.fail(error); // e.g. content that JSON cannot encode
-      }
-      if (this.ended) this.#stop();
-    };
-    // The final event is written when the source completes: a source that goes on after it
-    // (several runs in one stream) fails the stream with checkSequence's error instead, before
-    // any client was told the stream had ended.
-    let final: ChunkEvent<unknown> | undefined;
-    const subscription = new Subscription();
-    this.#subscription = subscription;
-    subscribeWithDemand(
-      this.#source.pipe(checkSequence()),
-      writer.demand,
-      {
-        next: (event: ChunkEvent<unknown>) => {
-          if (event.isFinal) final = event;
-          else append(event);
-        },
-        error: (error: unknown) => writer.fail(error),
-        complete: () => {
-          if (final !== undefined) append(final); // checkSequence guarantees there is one
-        },
-      },
-      subscription,
-    );
-    if (this.ended) this.#stop();
+    // Published as toRunStore publishes: paused by the writer's demand (the log is full and every
+    // client lags), the final event written when the source completes, a cancel through the store.
+    this.#source.pipe(publishRun(() => this.#open())).subscribe({ error: () => {} });
     return this;
   }
 
@@ -169,17 +137,11 @@ export class SseStream {
    */
   cancel(reason = 'cancelled', details?: Readonly<Record<string, unknown>>): boolean {
     if (this.ended) return false;
-    this.#started = true;
-    this.#stop();
-    if (this.ended) return false;
-    const writer = this.#open();
-    writer.append({
-      sequence: this.log.next,
-      kind: 'end',
-      content: null,
-      metadata: details === undefined ? { reason } : { ...details, reason },
-      isFinal: true,
-    });
+    if (this.#started) void this.#store.cancel(RUN, reason, details);
+    else {
+      this.#started = true; // cancelled before anything subscribed it: the source never runs
+      this.#open().end(reason, details);
+    }
     return true;
   }
 
@@ -248,20 +210,10 @@ export class SseStream {
     });
   }
 
-  /** The writer of the stream's run (opened once: by the producer, or by a cancel before it). */
-  #open(): RunWriter {
-    if (this.#writer === undefined) {
-      this.#writer = this.#store.openWriter(RUN);
-      // Another reader of the store may ask too (the store's cancel reaches the writer).
-      this.#writer.onCancel((reason, details) => this.cancel(reason, details));
-    }
-    return this.#writer;
-  }
-
-  #stop(): void {
-    const subscription = this.#subscription;
-    this.#subscription = undefined;
-    subscription?.unsubscribe();
+  /** The stream's run (opened once: by the producer, or by a cancel before it). */
+  #open(): RunOutlet {
+    this.#run ??= new RunOutlet(this.#store, RUN);
+    return this.#run;
   }
 }
 

@@ -34,7 +34,7 @@ export interface ToServerSentEventsOptions {
  * after `n`, then the live tail. Backpressure, detaching, cancel and the bounds are described on
  * {@link SseStream} and in `docs/sse.md`.
  *
- * The source is subscribed once, lazily (first client, or `start()`), through `checkSequence`.
+ * The source is subscribed once, lazily (first client, or `start()`), and published as `toRunStore` publishes.
  * Options are validated here, before anything subscribes.
  *
  * @throws TypeError when `source` is not an Observable or an option is invalid

@@ -2,7 +2,7 @@ import { watch } from 'node:fs';
 import { isSluiceError, SluiceError } from '../../core/errors/sluice-error.js';
 import { CgroupRun } from './cgroup-run.js';
 import { cgroupSupport } from './cgroup-support.js';
-import { processStat, trackCgroup, untrackCgroup } from './process-group.js';
+import { forgetAtExit, killAtExit, processStat, signalEach } from './process-group.js';
 import type { ContainmentOption, ExecLimits, ExitInfo, ProcessHandle } from './process-port.js';
 
 /** How long the exit hook waits, at most, for a killed run's cgroup to empty before removing it. */
@@ -46,7 +46,7 @@ export function containInCgroup(
     // rmdir fails while a process of the run lives: that is the check (no read of cgroup.events).
     if (!destroyed || !run.remove()) return;
     for (const watcher of watchers.splice(0)) watcher.close();
-    untrackCgroup(endAtExit);
+    forgetAtExit(endAtExit);
   };
   const events = watchFile(`${run.path}/cgroup.events`, removeIfDone);
   watchers.push(events);
@@ -57,7 +57,7 @@ export function containInCgroup(
       }),
     );
   }
-  if (cleanup) trackCgroup(endAtExit);
+  if (cleanup) killAtExit(endAtExit);
   return {
     ...inner,
     pid: inner.pid,
@@ -67,7 +67,11 @@ export function containInCgroup(
         run.kill();
         events.ref(); // a killed run ends soon: wait for it, and remove its cgroup
       } else {
-        signalOutsiders(run, pgid, signal);
+        // The group got it already: the processes of the run that left it.
+        signalEach(
+          run.members().filter((pid) => processStat(pid)?.pgrp !== pgid),
+          signal,
+        );
       }
     },
     groupAlive: () => {
@@ -107,18 +111,6 @@ function watchFile(file: string, changed: () => void): Watch {
     const timer = setInterval(changed, 50);
     timer.unref();
     return { close: () => clearInterval(timer), ref: () => void timer.ref() };
-  }
-}
-
-/** Sends `signal` to the processes of `run` outside group `pgid` (the group itself got it already). */
-function signalOutsiders(run: CgroupRun, pgid: number, signal: NodeJS.Signals): void {
-  for (const pid of run.members()) {
-    if (processStat(pid)?.pgrp === pgid) continue;
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // Gone since it was listed.
-    }
   }
 }
 

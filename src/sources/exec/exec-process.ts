@@ -287,7 +287,7 @@ export class ExecProcess implements ProcessEvents {
 
   /** The pipes are read while the line queue's valve flows. */
   #followDemand(handle: ProcessHandle): void {
-    const valve = this.#lines.upstream;
+    const valve = this.#lines.producerValve;
     const timed = this.#span.observed;
     this.#stopReading = valve.onChange((paused) => {
       if (paused) handle.pause();

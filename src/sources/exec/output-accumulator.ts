@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import { utf8Boundary } from './utf8-line-splitter.js';
+import { utf8Boundary } from './line-splitter.js';
 
 /**
  * Keeps the first `cap` bytes a pipe wrote, for the result. Past the cap it only counts:

@@ -1,5 +1,5 @@
 import type { Demand } from '../../core/demand.js';
-import { Utf8LineSplitter } from '../exec/utf8-line-splitter.js';
+import { LineSplitter } from '../exec/line-splitter.js';
 
 /** What {@link pumpBody} reports to, and asks of, the exchange that runs it. */
 export interface BodySink {
@@ -115,13 +115,11 @@ export interface LinePiece {
  * ```
  */
 export class BodyLineSplitter {
-  readonly #splitter: Utf8LineSplitter;
+  readonly #splitter: LineSplitter;
   #pieces: LinePiece[] = [];
 
   constructor(maxLineBytes: number) {
-    this.#splitter = new Utf8LineSplitter(maxLineBytes, (text, partial) =>
-      this.#pieces.push({ text, partial }),
-    );
+    this.#splitter = new LineSplitter(maxLineBytes, (text, partial) => this.#pieces.push({ text, partial }));
   }
 
   /** Feeds one read; returns the pieces it completes. At most `maxLineBytes` bytes stay pending. */

@@ -35,14 +35,6 @@ const DONE = Object.freeze({ done: true, value: undefined }) as IteratorResult<n
  *   (a consumer that left never holds a shared producer back).
  *
  * Internal to `src/adapters`.
- *
- * @example
- * ```ts
- * const queue = new PullQueue(source$, 16);
- * const first = await queue.next();
- * const second = queue.poll() ?? (await queue.next()); // poll(): a queued value, no promise
- * queue.cancel();
- * ```
  */
 export class PullQueue<T> {
   readonly #source: Observable<T>;
@@ -110,7 +102,7 @@ export class PullQueue<T> {
     this.#subscription?.unsubscribe();
     this.#subscription ??= Subscription.EMPTY;
     this.#queue.close();
-    this.#queue.upstream.resume();
+    this.#queue.producerValve.resume();
     for (let waiter = this.#waiters.shift(); waiter; waiter = this.#waiters.shift()) waiter.resolve(DONE);
   }
 
@@ -131,11 +123,11 @@ export class PullQueue<T> {
     // queue itself: what it pushes after the valve paused is the rest of a read it already made,
     // not demand ignored, so it is not counted towards the ignored-demand warning.
     offerDirectSink<Subscriber<T>, T>(subscriber, {
-      demand: queue.upstream,
+      demand: queue.producerValve,
       // A finished stream's queue is closed or ended: it ignores what comes.
       push: (value) => queue.push(value),
     });
-    subscribeWithDemand(this.#source, queue.upstream, subscriber, subscription);
+    subscribeWithDemand(this.#source, queue.producerValve, subscriber, subscription);
     if (this.#finished === true) subscription.unsubscribe();
   }
 
@@ -147,7 +139,7 @@ export class PullQueue<T> {
 
   #finish(ending: QueueEnding): void {
     this.#ending = ending;
-    this.#queue.upstream.resume();
+    this.#queue.producerValve.resume();
     const first = this.#waiters.shift();
     if (first === undefined) return;
     this.#finished = true;

@@ -1,6 +1,7 @@
 import type { SchedulerLike, Subscription } from 'rxjs';
 import { watchRunEnd } from '../runs/follow-run.js';
-import type { RunStore, RunWriter } from '../runs/run-store.js';
+import { RunOutlet } from '../runs/run-outlet.js';
+import type { RunStore } from '../runs/run-store.js';
 
 /** The run that stands for MCP session `sessionId` in the store. */
 const sessionRun = (sessionId: string) => `mcp-session:${sessionId}`;
@@ -13,19 +14,12 @@ const sessionRun = (sessionId: string) => `mcp-session:${sessionId}`;
  * that instance died, or after `idleMs` without a request or an open stream of it on the owning
  * instance (see {@link McpSessions.hold}). Instances running calls of a session watch its run and end those
  * calls when it ends. Internal to `sluice/mcp`.
- *
- * @example
- * ```ts
- * const sessions = new McpSessions(store);
- * await sessions.open(id);
- * if (!(await sessions.alive(id))) answer(404);
- * ```
  */
 export class McpSessions {
   readonly #store: RunStore;
   readonly #idleMs: number;
   readonly #scheduler: SchedulerLike;
-  readonly #owned = new Map<string, RunWriter>();
+  readonly #owned = new Map<string, RunOutlet>();
   /** Of each owned session: its open requests and streams here, and the idle timer while none. */
   readonly #activity = new Map<string, { open: number; timer: Subscription | undefined }>();
   readonly #watchers = new Map<
@@ -42,15 +36,11 @@ export class McpSessions {
 
   /** Starts session `sessionId` owned by this instance. */
   async open(sessionId: string): Promise<void> {
-    const writer = this.#store.openWriter(sessionRun(sessionId), { label: 'MCP session' });
-    this.#owned.set(sessionId, writer);
+    const run = new RunOutlet(this.#store, sessionRun(sessionId), { label: 'MCP session' });
+    this.#owned.set(sessionId, run);
     this.#activity.set(sessionId, { open: 0, timer: undefined });
     this.#armIdle(sessionId);
-    writer.onCancel((reason) => this.#endOwned(sessionId, reason));
-    writer.ended.then(
-      () => writer.close(),
-      () => writer.close(),
-    );
+    run.onCancel((reason) => this.#endOwned(sessionId, reason));
   }
 
   /** Whether the session exists and has not ended (asks the store unless this instance owns it). */
@@ -138,15 +128,11 @@ export class McpSessions {
   }
 
   #endOwned(sessionId: string, reason: string): void {
-    const writer = this.#owned.get(sessionId);
-    if (writer === undefined) return;
+    const run = this.#owned.get(sessionId);
+    if (run === undefined) return;
     this.#owned.delete(sessionId);
     this.#activity.get(sessionId)?.timer?.unsubscribe();
     this.#activity.delete(sessionId);
-    try {
-      writer.append({ sequence: 0, kind: 'end', content: null, metadata: { reason }, isFinal: true });
-    } catch {
-      // The store failed already.
-    }
+    run.end(reason);
   }
 }

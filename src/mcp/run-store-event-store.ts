@@ -2,10 +2,9 @@ import type { EventId, EventStore, StreamId } from '@modelcontextprotocol/sdk/se
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
+import { RunOutlet } from '../runs/run-outlet.js';
 import type { RunStore } from '../runs/run-store.js';
-import { parseEventId } from './mcp-event-id.js';
-import { McpRunWriter } from './mcp-run-writer.js';
-import { readMcpStream } from './resume-mcp-stream.js';
+import { parseEventId, readMcpStream, storeMessage } from './mcp-stream.js';
 
 /** Options of {@link RunStoreEventStore}. */
 export interface RunStoreEventStoreOptions {
@@ -14,15 +13,10 @@ export interface RunStoreEventStoreOptions {
 }
 
 /**
- * The MCP SDK's `EventStore` (resumability of its Streamable HTTP transport) kept in a sluice
- * {@link RunStore}: each SSE stream is a run (`<prefix><streamId>`), each message one event, and
- * an event id is the run and the message's sequence (`<run>@<sequence>`), so a replay is an exact
- * read after that sequence — from the memory store, or from Redis with its retention
- * (`RedisRunStore`'s `maxEvents`, `retainMs`). A stream ends with its response.
- *
- * This is the store for the SDK's own stateful `StreamableHTTPServerTransport` on one instance.
- * `serveMcpHttp` goes further with the same runs: it serves a reconnect itself, live and from any
- * instance, and delivers cancels through the store (docs/mcp.md).
+ * The MCP SDK's `EventStore` (the resumability of its Streamable HTTP transport) kept in a
+ * {@link RunStore}: each SSE stream a run (`<prefix><streamId>`), each message one event, an
+ * event id `<run>@<sequence>`, so a replay is an exact read after that sequence. For the SDK's own
+ * stateful transport on one instance; `serveMcpHttp` serves reconnects itself, from any instance.
  *
  * @example
  * ```ts
@@ -40,7 +34,7 @@ export interface RunStoreEventStoreOptions {
 export class RunStoreEventStore implements EventStore {
   readonly #store: RunStore;
   readonly #prefix: string;
-  readonly #streams = new Map<StreamId, McpRunWriter>();
+  readonly #streams = new Map<StreamId, RunOutlet>();
 
   constructor(store: RunStore, options: RunStoreEventStoreOptions = {}) {
     if (typeof store?.openWriter !== 'function') throw optionError('store', 'a RunStore', store, 'argument');
@@ -58,10 +52,10 @@ export class RunStoreEventStore implements EventStore {
     if (stream === undefined || (stream.ended && streamId === '_GET_stream')) {
       // The standalone GET stream's id is the same in every session: give each one its own run.
       const suffix = streamId === '_GET_stream' ? `${streamId}:${crypto.randomUUID()}` : streamId;
-      stream = new McpRunWriter(this.#store, `${this.#prefix}${suffix}`);
+      stream = new RunOutlet(this.#store, `${this.#prefix}${suffix}`);
       this.#streams.set(streamId, stream);
     }
-    const id = await stream.append(message);
+    const id = await storeMessage(stream, message);
     if (stream.ended) this.#streams.delete(streamId);
     return id;
   }

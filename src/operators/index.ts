@@ -5,7 +5,7 @@ export { type CoalesceConfig, coalesce } from './coalesce.js';
 export * from './join-runs.js';
 export * from './merge-map.js';
 export * from './merge-scan.js';
-export type { PrefetchConfig } from './prefetch-config.js';
+export type { PrefetchConfig } from './prefetch.js';
 export * from './render-terminal.js';
 export * from './sequenced.js';
 export * from './share.js';

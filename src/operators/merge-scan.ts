@@ -1,15 +1,10 @@
 import { finalize, from, type ObservableInput, type OperatorFunction, mergeScan as rxMergeScan } from 'rxjs';
 import { operate } from '../core/operate.js';
-import { countedSource } from './counted-source.js';
-import type { HeldDemand } from './held-demand.js';
-import { type PrefetchConfig, readPrefetch } from './prefetch-config.js';
+import { countedSource, type PrefetchConfig, readPrefetch } from './prefetch.js';
 
 /**
- * RxJS's `mergeScan`, pausing its source while it holds too many values — `concurrent +
- * prefetch` (waiting, and whose accumulated observable still runs), or `prefetch` running with
- * unbounded concurrency, until down to half, or while the consumer below is paused (see sluice's
- * {@link mergeMap}). A drop-in with the same signature, plus an optional {@link PrefetchConfig};
- * RxJS's own operator does the work.
+ * RxJS's `mergeScan`, pausing its source while it holds too many values, as sluice's
+ * {@link mergeMap} does: a drop-in, plus an optional {@link PrefetchConfig}.
  *
  * @example
  * ```ts
@@ -29,11 +24,7 @@ export function mergeScan<T, R>(
   const bound = concurrent ?? Infinity;
   const limit = prefetch + (Number.isFinite(bound) && bound > 0 ? bound : 0);
   return operate<T, R>((source, subscriber) => {
-    let held: HeldDemand | undefined;
-    const counted = countedSource(source, limit, (demand) => {
-      held = demand;
-    });
-    const release = () => held?.take();
+    const { source: counted, release } = countedSource(source, limit);
     const step = (acc: R, value: T, index: number) =>
       from(accumulator(acc, value, index)).pipe(finalize(release));
     return rxMergeScan(step, initial, concurrent)(counted).subscribe(subscriber);

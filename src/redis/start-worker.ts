@@ -6,11 +6,10 @@ import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { optionError } from '../core/option-error.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import type { RunStore } from '../runs/run-store.js';
 import { toRunStore } from '../runs/to-run-store.js';
 import { exec } from '../sources/exec.js';
 import type { RedisClient } from './redis-run-context.js';
-import type { RedisRunStore } from './redis-run-store.js';
+import type { RedisRunStore, RedisRunWriterOptions } from './redis-run-store.js';
 import { runKeys } from './run-keys.js';
 import { judgeOwner } from './run-scripts.js';
 import type { Job } from './submit-job.js';
@@ -285,7 +284,7 @@ class WorkerPool {
     });
     // Subscribed in the job's span: the run's `exec` span is its child, and the run stores its context.
     const subscription = span.within(() =>
-      events.pipe(toRunStore(withRetention(this.#store, job), job.runId, { label: command })).subscribe({
+      events.pipe(toRunStore(this.#store, job.runId, { label: command, ...retentionOf(job) })).subscribe({
         next: (event) => {
           if (!event.isFinal) return;
           const content = event.content as { exitCode?: number | null; signal?: string | null } | null;
@@ -327,20 +326,12 @@ class WorkerPool {
   }
 }
 
-/** The store as `toRunStore` sees it for one job: its writer gets the job's own retention. */
-function withRetention(store: RedisRunStore, job: Job): RunStore {
-  const retention = {
+/** The job's own retention, for its run's writer. */
+function retentionOf(job: Job): RedisRunWriterOptions {
+  return {
     ...(job.maxEvents === undefined ? {} : { maxEvents: job.maxEvents }),
     ...(job.maxBytes === undefined ? {} : { maxBytes: job.maxBytes }),
     ...(job.retainMs === undefined ? {} : { retainMs: job.retainMs }),
-  };
-  return {
-    openWriter: (runId, options) => store.openWriter(runId, { ...options, ...retention }),
-    read: (runId, options) => store.read(runId, options),
-    cancel: (runId, reason, details) => store.cancel(runId, reason, details),
-    info: (runId) => store.info(runId),
-    lastRecord: (runId) => store.lastRecord(runId),
-    close: () => store.close(),
   };
 }
 

@@ -1,7 +1,15 @@
 import type { ChunkEvent } from '../core/chunk.js';
-import type { RunFailure } from '../core/run-failure.js';
 
-export type { RunFailure };
+/**
+ * How a run ended badly, as a store keeps it: the error's stable `code` (`EXEC_FAILED`,
+ * `OWNER_LOST`, …), its class `name` and its `message` — the same fields as the SSE `failure`
+ * frame (`docs/sse.md`).
+ */
+export interface RunFailure {
+  readonly code: string;
+  readonly name: string;
+  readonly message: string;
+}
 
 /**
  * One step of reading a run from a store ({@link RunStore.read}):

@@ -377,7 +377,7 @@ describe("sluice's share({ governor: 'fastest' }) with buffering consumers", () 
     });
     /** Reads `lines` more if the producer's pipe is read at all (it flows); returns whether it did. */
     const read = (lines: number) => {
-      if (queue === undefined || queue.upstream.paused) return false;
+      if (queue === undefined || queue.producerValve.paused) return false;
       for (let index = 0; index < lines; index += 1) {
         next += 1;
         queue.push({ sequence: next - 1, kind: 'stdout', content: next, isFinal: false });
@@ -404,7 +404,7 @@ describe("sluice's share({ governor: 'fastest' }) with buffering consumers", () 
       },
       credit,
     );
-    subscribeWithDemand(source, buffer.upstream, { next: (event) => buffer.push(event) });
+    subscribeWithDemand(source, buffer.producerValve, { next: (event) => buffer.push(event) });
     // Takes what waits in the buffer, and no more.
     return { seen, dropped: () => dropped, take: () => credit.request(buffer.size) };
   }

@@ -1,6 +1,6 @@
 import { filter, map, type Observable, of, take, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { PrefetchConfig } from '../../src/operators/prefetch-config.js';
+import type { PrefetchConfig } from '../../src/operators/prefetch.js';
 import { share } from '../../src/operators/share.js';
 import { zip, zipAll, zipWith } from '../../src/operators/zip.js';
 import { exec } from '../../src/sources/exec.js';

@@ -5,11 +5,7 @@ import { RingQueue } from './ring-queue.js';
 /** How a {@link DemandQueue}'s producer ended: completed, or failed with `reason`. */
 export type QueueEnding = { readonly error: false } | { readonly error: true; readonly reason: unknown };
 
-/**
- * Where a {@link DemandQueue} keeps its values: a {@link RingQueue} by default; `bounded()` gives
- * one that applies its drop strategy. `push` returns `false` when the value cannot be taken
- * (`bounded({ strategy: 'error' })` overflowing).
- */
+/** Where a {@link DemandQueue} keeps its values; `push` is `false` when one cannot be taken (an overflow). */
 export interface QueueStore<T> {
   readonly size: number;
   push(value: T): boolean;
@@ -18,73 +14,46 @@ export interface QueueStore<T> {
 }
 
 /**
- * What every {@link DemandQueue} has: its water marks and where its values and its ending go. The
- * water marks and the store are read once, when the queue is made. `deliver` and `finish` are
- * called as methods of this object, each time: a class whose methods they are gives their call
- * sites one function for all its instances, and V8's optimized code then survives a new stream
- * (docs/performance.md, "One call target per call site"). An object literal of arrow functions
- * works as well.
+ * A {@link DemandQueue}'s water marks and where its values and ending go. `deliver` and `finish`
+ * are called as methods of this object (docs/performance.md, "One call target per call site").
  */
 export interface DemandQueueOptions<T> {
   /** The producer is paused once this many values wait (counting what the outlets hold). */
   readonly highWater: number;
   /**
-   * …and resumed once at most this many wait ({@link isFull}). Default `highWater - 1` (no
+   * …and resumed once at most this many wait ({@link mayResume}). Default `highWater - 1` (no
    * hysteresis: resumed as soon as a slot frees); a consumer's buffer gives {@link halfWater}.
    */
   readonly lowWater?: number;
-  /** Hands a value downstream (called in order, never re-entered for the same queue). */
+  /** Hands a value downstream (in order, never re-entered). */
   readonly deliver: (value: T) => void;
   /** Hands the ending downstream, once, after the last value went out. */
   readonly finish: (ending: QueueEnding) => void;
-  /** Where the values wait. Default a {@link RingQueue}. */
   readonly store?: QueueStore<T>;
 }
 
 /**
- * The one demand-gated queue under sluice's sources, operators, adapters and kernel streams: what
- * is common to all of them. What a user adds is an outlet ({@link QueueOutlet}): credit asked
- * for (`Credit`), the consumer's demand (`DemandGate`), values held downstream (`InFlight`); a
- * value goes out only while the outlet is open. The rules, which
- * `test/core/queue/demand-queue.test.ts` checks as properties:
+ * The one demand-gated queue under sluice's sources, operators, adapters and kernel streams
+ * (docs/backpressure.md, "One queue"); a user adds an outlet ({@link QueueOutlet}) that a value
+ * must find open. The rules, checked as properties by `test/core/queue/demand-queue.test.ts`:
  *
- * - **Order and no loss**: values go out in the order they were pushed, each once. A value that
- *   can go out at once is delivered without being queued (with the default store; a custom store
- *   sees every value).
- * - **The ending never overtakes**: {@link DemandQueue.end} is handed to `finish` only once every
- *   value before it went out — needing no outlet to be open.
- * - **The producer's valve** ({@link DemandQueue.upstream}, the demand the queue gives its
- *   producer) is paused once `highWater` values wait (plus what the outlets hold) — unless the
- *   next value would go straight out — or when an outlet holds the producer, and resumed once at
- *   most `lowWater` wait, or when a value is wanted and none waits. Every value taken while it is
- *   paused is reported as progress (`Valve.progress`), so a stall detector knows the consumer
- *   still moves.
- *
- * @example
- * ```ts
- * const queue = new DemandQueue<string>(
- *   {
- *     highWater: 16, lowWater: 8,
- *     deliver: (line) => subscriber.next(line),
- *     finish: (ending) => (ending.error ? subscriber.error(ending.reason) : subscriber.complete()),
- *   },
- *   new DemandGate(demandOf(subscriber) ?? new Valve()),
- * );
- * subscribeWithDemand(source, queue.upstream, {
- *   next: (line) => queue.push(line),
- *   complete: () => queue.end({ error: false }),
- * });
- * ```
+ * - **Order and no loss**: values go out in the order pushed, each once; one that can go out at
+ *   once skips the default store.
+ * - **The ending never overtakes**: it reaches `finish` once every value before it went out,
+ *   needing no outlet to be open.
+ * - **The producer's valve** pauses once `highWater` values wait (plus what the outlets hold) —
+ *   unless the next would go straight out — or while an outlet holds the producer; it resumes once
+ *   at most `lowWater` wait, or when a value is wanted and none waits. A value taken while it is
+ *   paused is progress (`Valve.progress`), so a stall detector knows the consumer still moves.
  */
 export class DemandQueue<T> {
-  /** The demand this queue gives its producer. */
-  readonly upstream = new Valve();
+  /** The valve this queue gives its producer: paused and resumed by the water marks. */
+  readonly producerValve = new Valve();
   readonly #store: QueueStore<T>;
-  /** A plain FIFO (not a custom store that rewrites values): a value may skip it. */
+  /** The default store: a value may skip it. */
   readonly #direct: boolean;
   readonly #highWater: number;
   readonly #lowWater: number;
-  /** The options: `deliver` and `finish` are called as their methods. */
   readonly #ends: DemandQueueOptions<T>;
   readonly #outlet: QueueOutlet | undefined;
   #ending: QueueEnding | undefined;
@@ -100,13 +69,9 @@ export class DemandQueue<T> {
     this.#lowWater = options.lowWater ?? options.highWater - 1;
     this.#ends = options;
     this.#outlet = outlet;
-    // Written a second time, as the end of the queue writes them: V8 takes a field written once for
-    // a constant and optimizes on it, and the first queue to end would throw that code away for
-    // every queue (docs/performance.md, "Code that survives the end of a stream").
+    // Written twice, as the end writes them (docs/performance.md, "Code that survives the end of a stream").
     this.#ending = undefined;
     this.#done = false;
-    // An outlet that opens lets values out; one that closes needs only the valve's check, which
-    // drain() makes when it ends (or the drain under way, when it ends).
     this.#stopOutlet = this.#outlet?.watch(this);
     this.#update();
   }
@@ -126,10 +91,7 @@ export class DemandQueue<T> {
     return this.#ending !== undefined || this.#done;
   }
 
-  /**
-   * Takes a value from the producer. Returns `false` only when the store refuses it (an
-   * overflowing `bounded({ strategy: 'error' })`); values after the ending are ignored.
-   */
+  /** Takes a value from the producer: `false` when the store refuses it; ignored after the ending. */
   push(value: T): boolean {
     if (this.#ending !== undefined || this.#done === true) return true;
     const store = this.#store;
@@ -149,17 +111,15 @@ export class DemandQueue<T> {
         this.#draining = false;
       }
       if (store.size > 0 || this.#ending !== undefined) this.drain();
-      // With no outlet and the valve flowing, nothing can have changed: the common case of a plain
-      // subscribe(), skipped per value.
-      else if (outlet !== undefined || this.upstream.paused === true) this.#update();
+      // With no outlet and the valve flowing nothing changed (a plain subscribe()).
+      else if (outlet !== undefined || this.producerValve.paused === true) this.#update();
       return true;
     }
     if (!store.push(value)) return false;
     if (this.#draining === true) this.#update();
-    // At rest, a paused valve has nothing to resume it for: every drop of the backlog and every
-    // change of an outlet checked it already, and a value added only raises the backlog.
+    // At rest a value added only raises the backlog: a paused valve stays paused.
     else if (this.#direct === true) {
-      if (this.upstream.paused !== true) this.#update();
+      if (this.producerValve.paused !== true) this.#update();
     } else this.drain();
     return true;
   }
@@ -171,22 +131,18 @@ export class DemandQueue<T> {
     this.drain();
   }
 
-  /**
-   * Takes the oldest waiting value synchronously, past the outlets (a consumer that polls), or
-   * `undefined` when none waits. Hands out the ending when it is next.
-   */
+  /** Takes the oldest waiting value past the outlets (a consumer that polls); hands out the ending when it is next. */
   take(): T | undefined {
     const store = this.#store;
     if (this.#done === true || store.size === 0) return undefined;
     const value = store.shift() as T;
-    const upstream = this.upstream;
-    const paused = upstream.paused === true;
-    if (paused) upstream.progress();
+    const valve = this.producerValve;
+    const paused = valve.paused === true;
+    if (paused) valve.progress();
     const size = store.size;
     if (size === 0 && this.#ending !== undefined) this.#end();
-    // A flowing valve stays flowing when a value leaves (an outlet that changes wakes drain()), and
-    // a paused one stays paused while more than the low-water mark waits: #update is for the rest.
-    else if (paused && (!isFull(size, true, this.#highWater, this.#lowWater) || size === 0)) this.#update();
+    // A value leaving keeps a flowing valve flowing, and a paused one paused above the low-water mark.
+    else if (paused && (mayResume(size, this.#lowWater) || size === 0)) this.#update();
     return value;
   }
 
@@ -195,15 +151,13 @@ export class DemandQueue<T> {
     if (this.#draining === true || this.#done === true) return;
     const store = this.#store;
     const outlet = this.#outlet;
-    // Skipped when nothing can go out (the common wake-up: a slot freed while no credit is left):
-    // then only the valve is checked.
     if (store.size > 0 && (outlet === undefined || outlet.open)) {
       this.#draining = true;
       try {
         while (store.size > 0 && (outlet === undefined || outlet.open)) {
           const value = store.shift() as T;
           outlet?.sent();
-          if (this.upstream.paused === true) this.upstream.progress();
+          if (this.producerValve.paused === true) this.producerValve.progress();
           this.#ends.deliver(value);
           // `deliver` may have closed the queue; TypeScript still holds the flag false from above.
           if (this.#done !== false) return;
@@ -235,43 +189,33 @@ export class DemandQueue<T> {
     if (this.#done === true) return;
     const outlet = this.#outlet;
     const backlog = this.#store.size + (outlet === undefined ? 0 : outlet.held);
-    if (this.upstream.paused === true) {
+    if (this.producerValve.paused === true) {
       const wanted = backlog === 0 && (outlet === undefined || outlet.open);
-      if (
-        wanted ||
-        (!isFull(backlog, true, this.#highWater, this.#lowWater) && outlet?.holdsProducer !== true)
-      )
-        this.upstream.resume();
-    } else if (isFull(backlog, false, this.#highWater, this.#lowWater) || outlet?.holdsProducer === true) {
-      if (backlog !== 0 || (outlet !== undefined && !outlet.open)) this.upstream.pause();
+      if (wanted || (mayResume(backlog, this.#lowWater) && outlet?.holdsProducer !== true))
+        this.producerValve.resume();
+    } else if (mustPause(backlog, this.#highWater) || outlet?.holdsProducer === true) {
+      if (backlog !== 0 || (outlet !== undefined && !outlet.open)) this.producerValve.pause();
     }
   }
 }
 
 /**
- * The one hysteresis of sluice's buffers: a buffer holding `level` values is full from `highWater`
- * on, and once full it stays full until it is down to `lowWater`. `wasFull` is whether it was full
- * at the last check (for a queue, whether its producer's valve is paused).
- *
- * @example
- * ```ts
- * full = isFull(held, full, 16, halfWater(16)); // full at 16, again not full at 8
- * ```
+ * The one hysteresis of sluice's buffers, with {@link mayResume}: a producer filling a buffer
+ * pauses once `level` values wait from `highWater` on…
  */
-export function isFull(level: number, wasFull: boolean, highWater: number, lowWater: number): boolean {
-  return wasFull ? level > lowWater : level >= highWater;
+export function mustPause(level: number, highWater: number): boolean {
+  return level >= highWater;
+}
+
+/** …and, once paused, resumes when the buffer is down to `lowWater` (see {@link mustPause}). */
+export function mayResume(level: number, lowWater: number): boolean {
+  return level <= lowWater;
 }
 
 /**
- * The low-water mark of a buffer that drains half before its producer may refill it — the
- * consumers' buffers (`toAsyncIterable`, `onChunk`, a hostcall stream) and the operators that hold
- * values (docs/backpressure.md, "Operators that hold values"): half of `highWater`, rounded down;
- * −1 with no buffer (`highWater` 0), so the producer resumes only when a value is wanted.
- *
- * @example
- * ```ts
- * new DemandQueue({ highWater: 16, lowWater: halfWater(16), deliver, finish }, credit);
- * ```
+ * The low-water mark of a buffer that drains half before its producer refills it (the consumers'
+ * buffers, the operators that hold values): −1 with no buffer, so the producer resumes only when a
+ * value is wanted (docs/backpressure.md, "The consumers").
  */
 export function halfWater(highWater: number): number {
   return highWater === 0 ? -1 : Math.floor(highWater / 2);

@@ -1,8 +1,8 @@
 import { SluiceError } from '../../core/errors/sluice-error.js';
-import { LastHitMap } from '../../core/last-hit-map.js';
 import { optionError } from '../../core/option-error.js';
 import { readFunction } from '../../core/read-function.js';
 import type { HostDelivery } from '../host/host.js';
+import { LastHitMap } from '../last-hit-map.js';
 import { type HostcallOutcome, streamChunk, success } from '../protocol/hostcall-outcome.js';
 import type { HostcallKind, HostcallPayload, HostcallRequest } from '../protocol/hostcall-request.js';
 import type { JsonValue } from '../protocol/json-value.js';

@@ -1,6 +1,6 @@
 import type { ChunkEvent } from '../../core/chunk.js';
-import type { RunFailure } from '../../core/run-failure.js';
 import { toRunFailure } from '../run-failure.js';
+import type { RunFailure } from '../run-record.js';
 import { formatSseFrame } from './format-sse-frame.js';
 
 // The SSE frames of a run's records (docs/sse.md): an event, a gap, a failure. An event's frame

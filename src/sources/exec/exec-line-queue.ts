@@ -5,9 +5,9 @@ import { DemandGate } from '../../core/queue/queue-outlet.js';
 import { type DirectSink, directSinkOf } from '../../core/subscriber-chain.js';
 import type { ExecEvent } from './exec-types.js';
 
-/** Where a run's events go, and the demand its pipes follow (`upstream`: read while it flows). */
+/** Where a run's events go, and the valve its pipes follow (read while it flows). */
 export interface ExecLines {
-  readonly upstream: Demand;
+  readonly producerValve: Demand;
   push(event: ExecEvent): void;
   /** The ending, behind every event pushed before it. */
   end(ending: QueueEnding): void;
@@ -24,12 +24,6 @@ export interface ExecLines {
  * `onChunk(exec(…), …)` with nothing between), the lines go straight into that queue and the pipes
  * follow its valve: the lines of the read in hand then wait there, and each line is queued once
  * instead of twice. Not when the caller gave `demand` itself (`options.demand`): that governs.
- *
- * @example
- * ```ts
- * const lines = execLineQueue(subscriber, demandOf(subscriber), false);
- * lines.upstream.onChange((paused) => (paused ? handle.pause() : handle.resume()));
- * ```
  */
 export function execLineQueue(
   subscriber: Subscriber<ExecEvent>,
@@ -51,7 +45,7 @@ export function execLineQueue(
 
 /** The lines pushed into the consumer's own queue; the ending through the subscriber (it queues it behind them). */
 class DirectLines implements ExecLines {
-  readonly upstream: Demand;
+  readonly producerValve: Demand;
   readonly #subscriber: Subscriber<ExecEvent>;
   readonly #sink: DirectSink<ExecEvent>;
   #open = true;
@@ -59,7 +53,7 @@ class DirectLines implements ExecLines {
   constructor(subscriber: Subscriber<ExecEvent>, sink: DirectSink<ExecEvent>) {
     this.#subscriber = subscriber;
     this.#sink = sink;
-    this.upstream = sink.demand;
+    this.producerValve = sink.demand;
   }
 
   push(event: ExecEvent): void {

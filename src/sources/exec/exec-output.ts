@@ -1,11 +1,10 @@
 import type { ChunkMetadata } from '../../core/chunk.js';
-import { ByteLineSplitter, type BytePieceSink } from './byte-line-splitter.js';
 import type { ExecLines } from './exec-line-queue.js';
 import type { ResolvedExecOptions } from './exec-options.js';
 import type { ExecLineEvent } from './exec-types.js';
+import { LineSplitter, type PieceSink } from './line-splitter.js';
 import { OutputAccumulator } from './output-accumulator.js';
 import type { OutputStream } from './process-port.js';
-import { type PieceSink, Utf8LineSplitter } from './utf8-line-splitter.js';
 
 const PARTIAL: ChunkMetadata = Object.freeze({ partial: true });
 
@@ -20,13 +19,6 @@ interface PipeReader {
  * arrival order, `sequence` counting from 0 across both pipes) pushed into `events` (the run's line
  * queue), and keeps what the result reports (`stdout`/`stderr` up to `maxOutputBytes`). `next()`
  * gives the sequence of the final event.
- *
- * @example
- * ```ts
- * const output = new ExecOutput(options, queue);
- * output.read('stdout', bytes); // emits one event per whole line
- * output.end('stdout'); // emits the unterminated rest, if any
- * ```
  */
 export class ExecOutput {
   readonly stdout: OutputAccumulator;
@@ -76,65 +68,25 @@ export class ExecOutput {
           : { sequence, kind, content, isFinal: false }) as ExecLineEvent,
       );
     };
-    if (options.encoding === 'buffer') {
-      return options.lines ? new ByteLineSplitter(options.maxLineBytes, sink) : new ByteReader(sink);
-    }
-    return options.lines ? new Utf8LineSplitter(options.maxLineBytes, sink) : new ReadDecoder(sink);
+    return options.lines
+      ? new LineSplitter(options.maxLineBytes, sink, options.encoding)
+      : readDecoder(sink, options.encoding);
   }
 }
 
 /**
- * The `lines: false, encoding: 'buffer'` reader: one piece per read, the bytes exactly as the
- * child wrote them (nothing decoded, nothing copied). Empty reads are not emitted.
- *
- * @example
- * ```ts
- * const reader = new ByteReader((bytes) => process.stdout.write(bytes));
- * reader.push(Buffer.from([0xff, 0xfe, 0x0a])); // written unchanged
- * ```
+ * The `lines: false` reader: one piece per read. Text is decoded with a streaming `TextDecoder`,
+ * so a character split across two reads decodes whole (its bytes go with the later read); bytes
+ * pass as the child wrote them. Empty pieces are not emitted.
  */
-export class ByteReader {
-  readonly #sink: BytePieceSink;
-
-  constructor(sink: BytePieceSink) {
-    this.#sink = sink;
-  }
-
-  push(bytes: Buffer): void {
-    if (bytes.length > 0) this.#sink(bytes, false);
-  }
-
-  end(): void {}
-}
-
-/**
- * The `lines: false` counterpart of {@link Utf8LineSplitter}: one piece per read, decoded with a
- * streaming `TextDecoder` so a multi-byte character split across two reads decodes whole (its
- * bytes go with the later read). Invalid bytes become U+FFFD; empty pieces are not emitted.
- *
- * @example
- * ```ts
- * const decoder = new ReadDecoder((text) => console.log(text));
- * decoder.push(Buffer.from([0xe2, 0x82]));
- * decoder.push(Buffer.from([0xac, 0x0a])); // logs '€\n'
- * decoder.end();
- * ```
- */
-export class ReadDecoder {
-  readonly #decoder = new TextDecoder('utf-8', { fatal: false });
-  readonly #sink: PieceSink;
-
-  constructor(sink: PieceSink) {
-    this.#sink = sink;
-  }
-
-  push(bytes: Uint8Array): void {
-    const text = this.#decoder.decode(bytes, { stream: true });
-    if (text.length > 0) this.#sink(text, false);
-  }
-
-  end(): void {
-    const text = this.#decoder.decode();
-    if (text.length > 0) this.#sink(text, false);
-  }
+function readDecoder(sink: PieceSink<string | Uint8Array>, encoding: 'utf8' | 'buffer'): PipeReader {
+  const emit = (content: string | Uint8Array): void => {
+    if (content.length > 0) sink(content, false);
+  };
+  if (encoding === 'buffer') return { push: emit, end() {} };
+  const decoder = new TextDecoder();
+  return {
+    push: (bytes) => emit(decoder.decode(bytes, { stream: true })),
+    end: () => emit(decoder.decode()),
+  };
 }

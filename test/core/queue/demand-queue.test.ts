@@ -77,7 +77,7 @@ function composeQueue<T>(options: Composition<T>) {
   const queue = new DemandQueue<T>(options, outlets.reduce(bothOutlets));
   let overfill = options.overfill;
   return {
-    upstream: queue.upstream,
+    producerValve: queue.producerValve,
     get size() {
       return queue.size;
     },
@@ -125,7 +125,7 @@ function logged(options: Partial<Composition<number>> = {}) {
     ...options,
   });
   const valve: string[] = [];
-  queue.upstream.onChange((paused) => valve.push(paused ? 'pause' : 'resume'));
+  queue.producerValve.onChange((paused) => valve.push(paused ? 'pause' : 'resume'));
   return { queue, log, valve };
 }
 
@@ -238,7 +238,7 @@ describe('DemandQueue', () => {
     });
   });
 
-  describe("the producer's valve (upstream)", () => {
+  describe("the producer's valve (producerValve)", () => {
     it('pauses once highWater values wait and resumes at lowWater (hysteresis)', () => {
       const { queue, valve } = logged({ highWater: 4, lowWater: 1, credit: 0 });
       for (let value = 1; value <= 3; value += 1) queue.push(value);
@@ -262,7 +262,7 @@ describe('DemandQueue', () => {
 
     it('resumes when a value is wanted and none waits, even above lowWater (pure pull, highWater 0)', () => {
       const { queue, log, valve } = logged({ highWater: 0, lowWater: -1, credit: 0 });
-      expect(queue.upstream.paused).toBe(true); // nobody asked yet
+      expect(queue.producerValve.paused).toBe(true); // nobody asked yet
       queue.request(1);
       expect(valve).toEqual(['resume']);
       queue.push(1);
@@ -303,17 +303,17 @@ describe('DemandQueue', () => {
       const gate = new Valve();
       const { queue } = logged({ gate, highWater: 3, lowWater: 0 });
       let progress = 0;
-      queue.upstream.onProgress(() => {
+      queue.producerValve.onProgress(() => {
         progress += 1;
       });
       gate.pause();
       for (let value = 1; value <= 3; value += 1) queue.push(value);
-      expect(queue.upstream.paused).toBe(true);
+      expect(queue.producerValve.paused).toBe(true);
       queue.take();
       expect(progress).toBe(1);
       gate.resume(); // 2 and 3 go out by drain while still paused; the valve resumes after
       expect(progress).toBe(3);
-      expect(queue.upstream.paused).toBe(false);
+      expect(queue.producerValve.paused).toBe(false);
       queue.push(4); // flowing: no progress
       expect(progress).toBe(3);
     });
@@ -420,9 +420,9 @@ describe('DemandQueue', () => {
         finish: () => {},
       });
       const pump = () => {
-        while (!queue.upstream.paused && next < 10) queue.push(next++);
+        while (!queue.producerValve.paused && next < 10) queue.push(next++);
       };
-      queue.upstream.onChange((paused) => paused || pump());
+      queue.producerValve.onChange((paused) => paused || pump());
       pump();
       expect(queue.size).toBe(2);
       queue.request(3); // 0, 1 out; the valve resumes at 0 waiting, the pump refills, 2 goes out at once
@@ -607,7 +607,7 @@ function instrumented(config: Config) {
       // A value from the queue (not the one being pushed, straight out) is progress while paused.
       const fromQueue = value !== pushing.at(-1);
       if (fromQueue)
-        expect(progress, `progress before delivering ${value}`).toBe(queue.upstream.paused ? 1 : 0);
+        expect(progress, `progress before delivering ${value}`).toBe(queue.producerValve.paused ? 1 : 0);
       progress = 0;
       actions.nested(config.nested[delivered++] ?? 'none');
       depth -= 1;
@@ -620,7 +620,7 @@ function instrumented(config: Config) {
       log.push(ending.error ? 'error' : 'end');
     },
   });
-  queue.upstream.onProgress(() => {
+  queue.producerValve.onProgress(() => {
     progress += 1;
   });
   const actions = {
@@ -641,7 +641,7 @@ function instrumented(config: Config) {
       } else expect(mine, 'overfill called again, or for a value not queued').toBe(0);
     },
     take: () => {
-      const paused = queue.upstream.paused;
+      const paused = queue.producerValve.paused;
       taking += 1;
       const at = log.length;
       const value = queue.take();
@@ -670,9 +670,9 @@ function instrumented(config: Config) {
     const held = config.followGate && gateShut;
     const state = `backlog ${backlog}, credit ${queue.credit}, gate ${gateShut ? 'shut' : 'open'}`;
     if (!wanted && (backlog >= config.highWater || held)) {
-      expect(queue.upstream.paused, `the producer flows at ${state}`).toBe(true);
+      expect(queue.producerValve.paused, `the producer flows at ${state}`).toBe(true);
     }
-    if (queue.upstream.paused) {
+    if (queue.producerValve.paused) {
       expect(wanted, `the producer is paused though a value is wanted (${state})`).toBe(false);
       const lowWater = config.lowWater ?? config.highWater - 1;
       expect(backlog > lowWater || held, `the producer is paused at ${state}`).toBe(true);
@@ -775,13 +775,13 @@ describe('DemandQueue properties', () => {
             },
           });
           const pump = () => {
-            while (!queue.upstream.paused && produced < total) {
+            while (!queue.producerValve.paused && produced < total) {
               queue.push(produced++);
               maxSize = Math.max(maxSize, queue.size);
               if (produced === total) queue.end({ error: false });
             }
           };
-          queue.upstream.onChange((paused) => paused || pump());
+          queue.producerValve.onChange((paused) => paused || pump());
           pump();
           for (const step of steps) {
             if (step.op === 'request') queue.request(step.count);

@@ -96,7 +96,7 @@ describe('DemandQueue with options that are a class instance', () => {
     queue.push('b');
     queue.end({ error: false });
     expect(options.log).toEqual([]);
-    expect(queue.upstream.paused).toBe(true); // highWater 2, read from the instance
+    expect(queue.producerValve.paused).toBe(true); // highWater 2, read from the instance
     credit.request(1);
     expect(options.log).toEqual(['a']);
     credit.request(1);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { utf8Boundary } from '../../../src/sources/exec/line-splitter.js';
 import { OutputAccumulator } from '../../../src/sources/exec/output-accumulator.js';
-import { utf8Boundary } from '../../../src/sources/exec/utf8-line-splitter.js';
 
 /** Bytes that make multi-byte characters, stray continuations and cut sequences likely. */
 const utf8ish = fc.oneof(

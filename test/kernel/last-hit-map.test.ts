@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LastHitMap } from '../../src/core/last-hit-map.js';
+import { LastHitMap } from '../../src/kernel/last-hit-map.js';
 
 describe('LastHitMap', () => {
   it('answers like a Map after any sequence of set, delete, clear and get', () => {

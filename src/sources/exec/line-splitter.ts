@@ -1,40 +1,43 @@
-/** Receives the pieces a splitter produces: a decoded line (or piece of one) and whether it is partial. */
-export type PieceSink = (text: string, partial: boolean) => void;
+/** Receives the pieces a {@link LineSplitter} produces: a line (or a piece of one) and whether it is partial. */
+export type PieceSink<C extends string | Uint8Array = string> = (content: C, partial: boolean) => void;
 
 /**
- * Splits one pipe's bytes into UTF-8 lines, each including its `\n`. A line longer than
- * `maxLineBytes` is cut (at UTF-8 boundaries) into pieces of at most that many bytes; all but the
- * last are `partial`. `\n` never occurs inside a multi-byte character, so every line — and every
- * piece, being cut at a character boundary — decodes whole; invalid bytes become U+FFFD.
+ * Splits one pipe's bytes into lines, each including its `\n`. A line longer than `maxLineBytes`
+ * is cut into pieces of at most that many bytes; all but the last are `partial`.
  *
- * The fast path (a read of ASCII text) decodes every whole line of the read with one `toString`
- * and then costs one string `indexOf` and one O(1) `slice` per line; otherwise each line costs
- * one `indexOf` and one `toString` of its bytes.
+ * - `'utf8'` (default): each line decoded. Pieces are cut at UTF-8 boundaries, and `\n` never
+ *   occurs inside a multi-byte character, so every line and piece decodes whole; invalid bytes
+ *   become U+FFFD. A read of ASCII text is decoded with one `toString`, each line then an O(1)
+ *   `slice` of it; otherwise each line costs one `indexOf` and one `toString` of its bytes.
+ * - `'buffer'`: each line as the bytes the child wrote (nothing decoded; a single-read line is a
+ *   view of the read, not a copy), long ones cut at exactly `maxLineBytes`.
  *
  * @example
  * ```ts
- * const splitter = new Utf8LineSplitter(65536, (text, partial) => console.log(JSON.stringify(text), partial));
+ * const splitter = new LineSplitter(65536, (text, partial) => console.log(JSON.stringify(text), partial));
  * splitter.push(Buffer.from('a\nb'));
  * splitter.push(Buffer.from('c\n'));
  * splitter.end(); // logs "a\n" false, then "bc\n" false
  * ```
  */
-export class Utf8LineSplitter {
+export class LineSplitter<C extends string | Uint8Array = string> {
   readonly #max: number;
-  readonly #sink: PieceSink;
+  readonly #sink: PieceSink<C>;
+  readonly #raw: boolean;
   #carry: Buffer[] = [];
   #carryLength = 0;
 
-  constructor(maxLineBytes: number, sink: PieceSink) {
+  constructor(maxLineBytes: number, sink: PieceSink<C>, encoding: 'utf8' | 'buffer' = 'utf8') {
     this.#max = maxLineBytes;
     this.#sink = sink;
+    this.#raw = encoding === 'buffer';
   }
 
   push(bytes: Buffer): void {
     const length = bytes.length;
     let start = this.#carryLength === 0 ? 0 : this.#step(bytes, 0);
     if (start === -1) return;
-    const last = bytes.lastIndexOf(10);
+    const last = this.#raw ? -1 : bytes.lastIndexOf(10);
     if (last >= start) {
       // Fast path: decode every whole line of this read at once. When the text has one UTF-16
       // unit per byte (ASCII, or lone invalid bytes), text and byte offsets agree: each line is
@@ -48,6 +51,11 @@ export class Utf8LineSplitter {
     while (start < length && start !== -1) start = this.#step(bytes, start);
   }
 
+  /** The pipe ended: emits a last line that had no newline. */
+  end(): void {
+    if (this.#carryLength > 0) this.#flush();
+  }
+
   /** One line (or the carried tail) from `start`; returns where the next begins, or -1 when done. */
   #step(bytes: Buffer, start: number): number {
     const newline = bytes.indexOf(10, start);
@@ -58,7 +66,10 @@ export class Utf8LineSplitter {
     const end = newline + 1;
     if (this.#carryLength === 0 && end - start <= this.#max) {
       // `undefined` is UTF-8: Buffer#toString then skips its encoding lookup.
-      this.#sink(bytes.toString(undefined, start, end), false);
+      this.#sink(
+        (this.#raw ? bytes.subarray(start, end) : bytes.toString(undefined, start, end)) as C,
+        false,
+      );
     } else {
       this.#keep(bytes.subarray(start, end));
       this.#flush();
@@ -72,18 +83,13 @@ export class Utf8LineSplitter {
     let from = 0;
     while (from < text.length) {
       const end = text.indexOf('\n', from) + 1;
-      if (end - from <= max) this.#sink(text.slice(from, end), false);
+      if (end - from <= max) this.#sink(text.slice(from, end) as C, false);
       else {
         this.#keep(bytes.subarray(offset + from, offset + end));
         this.#flush();
       }
       from = end;
     }
-  }
-
-  /** The pipe ended: emits a last line that had no newline. */
-  end(): void {
-    if (this.#carryLength > 0) this.#flush();
   }
 
   #keep(bytes: Buffer): void {
@@ -93,12 +99,12 @@ export class Utf8LineSplitter {
   }
 
   #cutPieces(): void {
-    const joined = this.#carry.length === 1 ? (this.#carry[0] as Buffer) : Buffer.concat(this.#carry);
+    const joined = this.#joined();
     let offset = 0;
     while (joined.length - offset > this.#max) {
-      let cut = utf8Boundary(joined, offset + this.#max);
+      let cut = this.#raw ? offset + this.#max : utf8Boundary(joined, offset + this.#max);
       if (cut <= offset) cut = offset + this.#max;
-      this.#sink(joined.toString('utf8', offset, cut), true);
+      this.#sink(this.#content(joined, offset, cut), true);
       offset = cut;
     }
     this.#carry = [joined.subarray(offset)];
@@ -106,10 +112,18 @@ export class Utf8LineSplitter {
   }
 
   #flush(): void {
-    const joined = this.#carry.length === 1 ? (this.#carry[0] as Buffer) : Buffer.concat(this.#carry);
+    const joined = this.#joined();
     this.#carry = [];
     this.#carryLength = 0;
-    this.#sink(joined.toString('utf8'), false);
+    this.#sink(this.#content(joined, 0, joined.length), false);
+  }
+
+  #joined(): Buffer {
+    return this.#carry.length === 1 ? (this.#carry[0] as Buffer) : Buffer.concat(this.#carry);
+  }
+
+  #content(bytes: Buffer, start: number, end: number): C {
+    return (this.#raw ? bytes.subarray(start, end) : bytes.toString('utf8', start, end)) as C;
   }
 }
 

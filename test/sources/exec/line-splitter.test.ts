@@ -1,16 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Utf8LineSplitter, utf8Boundary } from '../../../src/sources/exec/utf8-line-splitter.js';
+import { LineSplitter, utf8Boundary } from '../../../src/sources/exec/line-splitter.js';
 
 function split(chunks: Buffer[], max: number): [string, boolean][] {
   const pieces: [string, boolean][] = [];
-  const splitter = new Utf8LineSplitter(max, (text, partial) => pieces.push([text, partial]));
+  const splitter = new LineSplitter(max, (text, partial) => pieces.push([text, partial]));
   for (const chunk of chunks) splitter.push(chunk);
   splitter.end();
   return pieces;
 }
 
-describe('Utf8LineSplitter', () => {
+describe('LineSplitter', () => {
   it('splits lines across reads, keeping the newline, and emits a last line without one', () => {
     expect(split([Buffer.from('a\nb'), Buffer.from('c\n\nd')], 100)).toEqual([
       ['a\n', false],
@@ -128,6 +128,75 @@ describe('utf8Boundary', () => {
         expect(Buffer.byteLength(head)).toBe(cut);
         expect(text.startsWith(head)).toBe(true);
       }),
+    );
+  });
+});
+
+function splitBytes(reads: number[][], max: number): [number[], boolean][] {
+  const out: [number[], boolean][] = [];
+  const splitter = new LineSplitter<Uint8Array>(
+    max,
+    (bytes, partial) => out.push([[...bytes], partial]),
+    'buffer',
+  );
+  for (const read of reads) splitter.push(Buffer.from(read));
+  splitter.end();
+  return out;
+}
+
+describe("LineSplitter with encoding 'buffer'", () => {
+  it('splits on newlines, keeps bytes as written, and emits a last line without one at the end', () => {
+    expect(
+      splitBytes(
+        [
+          [0x61, 0x0a, 0xff, 0xfe],
+          [0x0a, 0x62],
+        ],
+        100,
+      ),
+    ).toEqual([
+      [[0x61, 0x0a], false],
+      [[0xff, 0xfe, 0x0a], false],
+      [[0x62], false],
+    ]);
+  });
+
+  it('cuts a long line into pieces of exactly maxLineBytes, all but the last partial', () => {
+    expect(
+      splitBytes(
+        [
+          [1, 2, 3],
+          [4, 5, 0x0a, 6],
+        ],
+        2,
+      ),
+    ).toEqual([
+      [[1, 2], true],
+      [[3, 4], true],
+      [[5, 0x0a], false],
+      [[6], false],
+    ]);
+  });
+
+  it('gives back every byte, in order, however the reads are cut', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.uint8Array({ maxLength: 20 }), { maxLength: 10 }),
+        fc.integer({ min: 1, max: 8 }),
+        (reads, max) => {
+          const pieces = splitBytes(
+            reads.map((read) => [...read].map((byte) => (byte % 3 === 0 ? 0x0a : byte))),
+            max,
+          );
+          const all = reads.flatMap((read) => [...read].map((byte) => (byte % 3 === 0 ? 0x0a : byte)));
+          expect(pieces.flatMap(([bytes]) => bytes)).toEqual(all);
+          for (const [bytes, partial] of pieces) {
+            expect(bytes.length).toBeLessThanOrEqual(max);
+            expect(bytes.length).toBeGreaterThan(0);
+            if (!partial) expect(bytes.slice(0, -1)).not.toContain(0x0a);
+          }
+        },
+      ),
     );
   });
 });

@@ -1,20 +1,15 @@
-import { Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { checkArgument } from '../core/check-argument.js';
-import { demandOf } from '../core/subscriber-chain.js';
+import { fromAsyncIterable } from './from-async-iterable.js';
 
 /**
  * An Observable of the chunks of a WHATWG `ReadableStream` that reads **only on demand**.
  *
- * Subscribing locks the stream (`getReader()`; a stream can be read by one subscription only —
- * a second one errors with the stream's `TypeError`) and reads its consumer's
- * demand ({@link demandOf}). It then calls `reader.read()` one at a time, only while that demand is not
- * paused, and again when it resumes; without demand it reads as fast as the stream answers. At
- * most one chunk arrives after a pause (the answer to the `read()` in flight). The stream's own
- * queue (its `highWaterMark`) still fills on its side, as the stream's source decides.
- *
- * - the stream closing completes the Observable; the stream erroring errors it;
- * - unsubscribing calls `reader.cancel()` (the stream's source is cancelled: a `fetch` body
- *   aborts the download).
+ * {@link fromAsyncIterable} over the stream's reader: subscribing locks the stream
+ * (`getReader()`; a second subscription errors with the stream's `TypeError`), `reader.read()` is
+ * called one at a time while its consumer's demand flows, the stream closing completes, its error
+ * errors, and unsubscribing calls `reader.cancel()` (a `fetch` body aborts the download). The
+ * stream's own queue (its `highWaterMark`) still fills on its side, as the stream's source decides.
  *
  * It emits the raw chunks; make chunk events of them with `map` and `sequenced()`.
  *
@@ -45,51 +40,25 @@ export function fromReadableStream<T>(stream: ReadableStream<T>): Observable<T> 
       typeof (value as ReadableStream<unknown>).getReader === 'function',
     'a ReadableStream',
   );
-  return new Observable<T>((subscriber) => {
-    const demand = demandOf(subscriber);
-    const reader = stream.getReader();
-    let reading = false;
-    let ended = false;
-    const finish = (): void => {
-      ended = true;
-      try {
-        reader.releaseLock();
-      } catch {
-        // the lock is gone with the stream
-      }
-    };
-    const read = (): void => {
-      if (reading || ended || subscriber.closed || demand?.paused) return;
-      reading = true;
-      reader.read().then(
-        (result) => {
-          reading = false;
-          if (ended || subscriber.closed) return;
-          if (result.done) {
-            finish();
-            subscriber.complete();
-            return;
-          }
-          subscriber.next(result.value);
-          read();
-        },
-        (error: unknown) => {
-          reading = false;
-          if (ended || subscriber.closed) return;
-          finish();
-          subscriber.error(error);
-        },
-      );
-    };
-    const stopListening = demand?.onChange((paused) => {
-      if (!paused) read();
-    });
-    read();
-    return () => {
-      stopListening?.();
-      if (ended) return;
-      ended = true;
-      reader.cancel().catch(() => undefined);
-    };
-  });
+  return fromAsyncIterable({ [Symbol.asyncIterator]: () => readerIterator(stream.getReader()) });
+}
+
+/** The reader as an iterator: the lock is released once the stream closed or failed; `return()` cancels it. */
+function readerIterator<T>(reader: ReadableStreamDefaultReader<T>): AsyncIterator<T> {
+  const release = (): void => {
+    try {
+      reader.releaseLock();
+    } catch {
+      // the lock is gone with the stream
+    }
+  };
+  return {
+    next: () => {
+      const read = reader.read();
+      // A branch of its own: the read itself goes on unchanged, with no extra hop per chunk.
+      read.then((result) => result.done && release(), release);
+      return read as Promise<IteratorResult<T>>;
+    },
+    return: () => reader.cancel().then(() => ({ done: true, value: undefined })),
+  };
 }

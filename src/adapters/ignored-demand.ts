@@ -1,5 +1,7 @@
 import { SluiceError } from '../core/errors/sluice-error.js';
-import { optionError } from '../core/option-error.js';
+import { readInteger } from '../core/read-integer.js';
+import { readOption } from '../core/read-option.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 
 /**
  * What an adapter does when its buffer grows because its source ignores the pause: `'warn'`
@@ -27,30 +29,63 @@ export interface Overfill {
 }
 
 /**
- * Reads an adapter's `onIgnoredDemand` and `logger` options and returns its {@link Overfill}
- * hook, or `undefined` for `'ignore'`. `fail(error)` ends the
- * adapter's stream for `'error'`. Internal to `src/adapters`.
- *
- * @example
- * ```ts
- * const overfill = ignoredDemandHook(options, 'toAsyncIterable', 16, (error) => queue.fail(error));
- * ```
+ * The options every consuming adapter shares: its buffer's size (`sizeName`, default 16) and what
+ * it does when a source ignores the pause.
  */
-export function ignoredDemandHook(
-  options: { readonly onIgnoredDemand?: IgnoredDemandPolicy; readonly logger?: WarnLogger } | undefined,
+export interface IgnoredDemandOptions {
+  /**
+   * What to do when the buffer grows to 8 × its size (at least 64) because the source keeps
+   * pushing while paused (docs/backpressure.md): `'warn'` once through `logger` (default),
+   * `'error'` (fail with `DEMAND_IGNORED` once the values already buffered went out, cancelling
+   * the source), or `'ignore'`.
+   */
+  readonly onIgnoredDemand?: IgnoredDemandPolicy;
+  /** Where the ignored-demand warning goes. Default `console`. */
+  readonly logger?: WarnLogger;
+}
+
+/**
+ * Reads an adapter's options (`sizeName` and {@link IgnoredDemandOptions}, then `more`), refusing
+ * unknown ones: its buffer size and its {@link Overfill} hook (`undefined` for `'ignore'`), whose
+ * `fail(error)` ends the adapter's stream for `'error'`. Internal to `src/adapters`.
+ */
+export function readAdapterOptions(
+  options: IgnoredDemandOptions | undefined,
+  adapter: string,
+  sizeName: string,
+  fail: (error: SluiceError) => void,
+  more: readonly string[] = [],
+): { readonly size: number; readonly overfill: Overfill | undefined } {
+  rejectUnknownOptions(options, [sizeName, ...more, 'onIgnoredDemand', 'logger']);
+  const size = readInteger(options, sizeName, 16);
+  const policy = readOption<IgnoredDemandPolicy>(
+    options,
+    'onIgnoredDemand',
+    (value) => value === 'warn' || value === 'error' || value === 'ignore',
+    "one of 'warn', 'error', 'ignore'",
+    'warn',
+  );
+  const logger = readOption<WarnLogger>(
+    options,
+    'logger',
+    (value) =>
+      typeof value === 'object' && value !== null && typeof (value as WarnLogger).warn === 'function',
+    'an object with a `warn` method',
+    console,
+  );
+  return {
+    size,
+    overfill: policy === 'ignore' ? undefined : overfillHook(adapter, size, policy, logger, fail),
+  };
+}
+
+function overfillHook(
   adapter: string,
   bufferSize: number,
+  policy: 'warn' | 'error',
+  logger: WarnLogger,
   fail: (error: SluiceError) => void,
-): Overfill | undefined {
-  const policy = options?.onIgnoredDemand ?? 'warn';
-  if (policy !== 'warn' && policy !== 'error' && policy !== 'ignore') {
-    throw optionError('onIgnoredDemand', "one of 'warn', 'error', 'ignore'", policy);
-  }
-  const logger = options?.logger ?? console;
-  if (typeof logger !== 'object' || logger === null || typeof logger.warn !== 'function') {
-    throw optionError('logger', 'an object with a `warn` method', logger);
-  }
-  if (policy === 'ignore') return undefined;
+): Overfill {
   const at = Math.max(IGNORED_DEMAND_FACTOR * bufferSize, MINIMUM);
   return {
     at,

@@ -2,14 +2,12 @@ import { isObservable, type Observable } from 'rxjs';
 import { checkArgument } from '../core/check-argument.js';
 import { isAbortSignal } from '../core/is-abort-signal.js';
 import { readFunction } from '../core/read-function.js';
-import { readInteger } from '../core/read-integer.js';
 import { readOption } from '../core/read-option.js';
-import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { type IgnoredDemandPolicy, ignoredDemandHook, type WarnLogger } from './ignored-demand.js';
+import { type IgnoredDemandOptions, readAdapterOptions } from './ignored-demand.js';
 import { PullQueue } from './pull-queue.js';
 
 /** Options of {@link onChunk}. */
-export interface OnChunkOptions<T> {
+export interface OnChunkOptions<T> extends IgnoredDemandOptions {
   /** How many chunks may wait while the callback is busy before the producer is paused. Default `16`. */
   readonly bufferSize?: number;
   /**
@@ -20,15 +18,6 @@ export interface OnChunkOptions<T> {
   readonly onError?: (error: unknown, chunk: T) => void;
   /** Aborting it unsubscribes (kills the producer) and rejects the promise with `signal.reason`. */
   readonly signal?: AbortSignal;
-  /**
-   * What to do when the queue grows to 8 × `bufferSize` (at least 64) because the source keeps
-   * pushing while paused (see docs/backpressure.md): `'warn'` once through `logger` (default),
-   * `'error'` (reject with `DEMAND_IGNORED` after the chunks already queued went through the
-   * callback, cancelling the source), or `'ignore'`.
-   */
-  readonly onIgnoredDemand?: IgnoredDemandPolicy;
-  /** Where the ignored-demand warning goes. Default `console`. */
-  readonly logger?: WarnLogger;
 }
 
 /**
@@ -72,19 +61,23 @@ export function onChunk<T>(
 ): Promise<T | undefined> {
   checkArgument(source, 'source', isObservable, 'an Observable');
   checkArgument(callback, 'callback', (value) => typeof value === 'function', 'a function');
-  rejectUnknownOptions(options, ['bufferSize', 'onError', 'signal', 'onIgnoredDemand', 'logger']);
-  const bufferSize = readInteger(options, 'bufferSize', 16);
+  let queue: PullQueue<T> | undefined;
+  const { size, overfill } = readAdapterOptions(
+    options,
+    'onChunk',
+    'bufferSize',
+    (error) => queue?.fail(error),
+    ['onError', 'signal'],
+  );
   const onError = readFunction<(error: unknown, chunk: T) => void>(options, 'onError', reportToConsole);
   const signal = readOption(options, 'signal', isAbortSignal, 'an AbortSignal', undefined);
-  let queue: PullQueue<T> | undefined;
-  const overfill = ignoredDemandHook(options, 'onChunk', bufferSize, (error) => queue?.fail(error));
 
   return new Promise<T | undefined>((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
       return;
     }
-    const pull = new PullQueue(source, bufferSize, overfill);
+    const pull = new PullQueue(source, size, overfill);
     queue = pull;
     const abort = () => {
       pull.cancel();

@@ -1,27 +1,16 @@
 import { isObservable, type Observable } from 'rxjs';
 import { checkArgument } from '../core/check-argument.js';
-import { readInteger } from '../core/read-integer.js';
-import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
-import { type IgnoredDemandPolicy, ignoredDemandHook, type WarnLogger } from './ignored-demand.js';
+import { type IgnoredDemandOptions, readAdapterOptions } from './ignored-demand.js';
 import { PullQueue } from './pull-queue.js';
 
 /** Options of {@link toAsyncIterable}. */
-export interface ToAsyncIterableOptions {
+export interface ToAsyncIterableOptions extends IgnoredDemandOptions {
   /**
    * How many values may wait for the consumer before the producer is paused. Default `16`.
    * It is resumed once at most half of them (rounded down) still wait. `0` is pure pull: the producer
    * may read only while a `next()` call is waiting.
    */
   readonly bufferSize?: number;
-  /**
-   * What to do when the buffer grows to 8 × `bufferSize` (at least 64) because the source keeps
-   * pushing while paused (see docs/backpressure.md): `'warn'` once through `logger` (default),
-   * `'error'` (fail with `DEMAND_IGNORED` after the values already buffered, cancelling the
-   * source), or `'ignore'`.
-   */
-  readonly onIgnoredDemand?: IgnoredDemandPolicy;
-  /** Where the ignored-demand warning goes. Default `console`. */
-  readonly logger?: WarnLogger;
 }
 
 /**
@@ -76,13 +65,10 @@ export function toAsyncIterable<T>(
   options?: ToAsyncIterableOptions,
 ): AsyncIterableIterator<T> {
   checkArgument(source, 'source', isObservable, 'an Observable');
-  rejectUnknownOptions(options, ['bufferSize', 'onIgnoredDemand', 'logger']);
-  const bufferSize = readInteger(options, 'bufferSize', 16);
-  const queue: PullQueue<T> = new PullQueue(
-    source,
-    bufferSize,
-    ignoredDemandHook(options, 'toAsyncIterable', bufferSize, (error) => queue.fail(error)),
+  const { size, overfill } = readAdapterOptions(options, 'toAsyncIterable', 'bufferSize', (error) =>
+    queue.fail(error),
   );
+  const queue: PullQueue<T> = new PullQueue(source, size, overfill);
   const iterator: AsyncIterableIterator<T> = {
     // The queue's own arrow: one call per value on the hot path, not a wrapper calling it.
     next: queue.next as () => Promise<IteratorResult<T>>,

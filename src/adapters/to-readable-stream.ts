@@ -1,27 +1,16 @@
 import { isObservable, type Observable, Subscription } from 'rxjs';
 import { checkArgument } from '../core/check-argument.js';
 import { Valve } from '../core/demand.js';
-import { readInteger } from '../core/read-integer.js';
-import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { subscribeWithDemand } from '../core/subscriber-chain.js';
-import { type IgnoredDemandPolicy, ignoredDemandHook, type WarnLogger } from './ignored-demand.js';
+import { type IgnoredDemandOptions, readAdapterOptions } from './ignored-demand.js';
 
 /** Options of {@link toReadableStream}. */
-export interface ToReadableStreamOptions {
+export interface ToReadableStreamOptions extends IgnoredDemandOptions {
   /**
    * The stream's queue size, in values (a count queuing strategy). Default `16`. `0` is pure
    * pull: the producer may read only while a `read()` is pending.
    */
   readonly highWaterMark?: number;
-  /**
-   * What to do when the stream's queue grows to 8 × `highWaterMark` (at least 64) because the
-   * source keeps pushing while paused (see docs/backpressure.md): `'warn'` once through `logger`
-   * (default), `'error'` (cancel the source and error the stream with `DEMAND_IGNORED` once the values already queued were read), or
-   * `'ignore'`.
-   */
-  readonly onIgnoredDemand?: IgnoredDemandPolicy;
-  /** Where the ignored-demand warning goes. Default `console`. */
-  readonly logger?: WarnLogger;
 }
 
 /**
@@ -65,15 +54,15 @@ export function toReadableStream<T>(
   options?: ToReadableStreamOptions,
 ): ReadableStream<T> {
   checkArgument(source, 'source', isObservable, 'an Observable');
-  rejectUnknownOptions(options, ['highWaterMark', 'onIgnoredDemand', 'logger']);
-  const highWaterMark = readInteger(options, 'highWaterMark', 16);
+  const read = readAdapterOptions(options, 'toReadableStream', 'highWaterMark', (error) => fail(error));
+  const highWaterMark = read.size;
+  let overfill = read.overfill;
   const valve = new Valve();
   let subscription: Subscription | undefined;
   let cancelled = false;
   /** The ignored-demand error, held until the reader has taken every value queued before it. */
   let failure: { readonly error: unknown } | undefined;
   let fail: (error: unknown) => void = () => {};
-  let overfill = ignoredDemandHook(options, 'toReadableStream', highWaterMark, (error) => fail(error));
 
   return new ReadableStream<T>(
     {

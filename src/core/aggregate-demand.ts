@@ -14,18 +14,13 @@ interface Member {
 }
 
 /**
- * The demand of a group of consumers that read one producer (the subscribers of a `Subject`, of
- * `share()`, of `connectable()`), combined by a {@link Governor}. Its members are read from
- * `members()` (a live list) each time its state is asked for and whenever a member's demand
- * changes; a member's demand is found once, by `resolve`, and followed until the member
- * unsubscribes. A member with no demand (a plain `subscribe()`) never pauses. With no member it
- * flows.
+ * The demand of the consumers of one producer (a `Subject`'s subscribers, `share()`), combined by
+ * a {@link Governor}. `members()` is a live list; each member's demand is found once by `resolve`
+ * and followed until it unsubscribes; one without demand never pauses; no member: it flows.
  *
- * Reading `paused` never calls a listener. It picks up members that joined since the last read
- * (O(1) while the membership is unchanged, so a producer may read it for every value) and counts
- * the state it returns as told: a producer that stopped on `paused` is sure to hear the resume.
- * Whoever adds a member and has a producer waiting on a change (sluice's `share()`, as a consumer
- * subscribes) calls {@link AggregateDemand.refresh} to tell the listeners at once.
+ * Reading `paused` never calls a listener: it picks up members that joined (O(1) while none did)
+ * and counts the state it returns as told, so a producer that stopped on it hears the resume.
+ * Whoever adds a member while a producer waits calls {@link AggregateDemand.refresh}.
  *
  * @example
  * ```ts
@@ -65,11 +60,7 @@ export class AggregateDemand implements Demand {
     return paused;
   }
 
-  /**
-   * Picks up the members that joined since the state was last asked for, and tells the listeners
-   * if that changed the state (a member that joined paused, or, with `'fastest'`, a flowing one
-   * while every other was paused).
-   */
+  /** Picks up the members that joined, and tells the listeners if that changed the state. */
   refresh(): void {
     this.#syncIfNeeded();
     if (this.#compute() !== this.#notified) this.#changed();
@@ -96,17 +87,12 @@ export class AggregateDemand implements Demand {
   }
 
   #syncIfNeeded(): void {
-    // A member that leaves is forgotten by its own teardown (see #track), so a change of
-    // membership always shows as a change of size here.
+    // A member that leaves is forgotten by its own teardown: a change of membership changes the size.
     const members = this.#members();
     if (members.length !== this.#known.size) this.#sync(members);
   }
 
-  /**
-   * Tells the listeners about a change of state. A listener may pause or resume members while it
-   * is told (a producer pumping values into a consumer that fills up): `paused` is always
-   * computed afresh, and a change made meanwhile is told once the current notification is over.
-   */
+  /** Tells the listeners of a change; one a listener makes meanwhile is told after this one. */
   #changed(): void {
     if (this.#notifying) {
       this.#dirty = true;
@@ -144,8 +130,7 @@ export class AggregateDemand implements Demand {
     if (entry.paused) this.#pausedCount += 1;
     this.#known.set(member, entry);
     if (demand === undefined) return;
-    // The member's state is read, not taken from the notification: a notification may be older
-    // than the state (the member paused again while its resume was still being told).
+    // Read, not taken from the notification, which may be older than the state.
     const stopChange = demand.onChange(() => {
       const paused = demand.paused;
       if (paused === entry.paused || this.#known.get(member) !== entry) return;

@@ -3,36 +3,21 @@ import { AggregateDemand, type Governor } from './aggregate-demand.js';
 import type { Demand } from './demand.js';
 
 /**
- * The subscriber chain and every tag sluice leaves on it. Three side channels ride on the
- * subscribers a chain is made of, each read by a producer from the subscriber it was given:
+ * The subscriber chain and the three tags sluice leaves on it, each read by a producer from the
+ * subscriber it was given: the demand tag (when to read; {@link demandOf}), the direct sink (where
+ * to push past `subscriber.next`; {@link directSinkOf}) and the stall mark (why it was
+ * unsubscribed; {@link stalledBelow}).
  *
- * - **the demand tag** ({@link subscribeWithDemand}, {@link tagDemand}; found by {@link demandOf},
- *   walking down to the first tag): when the producer reads;
- * - **the direct sink** ({@link offerDirectSink}; found by {@link directSinkOf} on the producer's
- *   own subscriber only): where it may push values past `subscriber.next`;
- * - **the stall mark** ({@link markStalled}; found by {@link stalledBelow}, walking down): why it
- *   was unsubscribed.
+ * Everything sluice relies on in RxJS beyond its public API is here, and
+ * `test/core/subscriber-chain.test.ts` fails if an RxJS release changes it (checked against the
+ * peer range `^7.8.0`; docs/backpressure.md, "How a producer finds its consumer"):
  *
- * Everything sluice relies on in RxJS that is not public API lives in this one file, and
- * `test/core/subscriber-chain.test.ts` fails loudly if an RxJS release changes it:
- *
- * 1. **The subscriber chain.** Every RxJS 7 operator subscribes to its source with a `Subscriber`
- *    whose (protected, deprecated) `destination` field is the subscriber below it — RxJS's own
- *    `OperatorSubscriber`, or the downstream subscriber itself for `defer`, `catchError`,
- *    `subscribeOn`. That holds for the *inner* subscriptions of `concatMap`, `mergeMap`,
- *    `switchMap`, `exhaustMap`, `concat`, `merge`, `race`, and for every re-subscription by `retry`,
- *    `repeat` and `catchError`, whenever they happen. So a producer can find its consumer by
- *    walking `destination` from the subscriber it was given.
- * 2. **The consumer at the end.** `subscribe(observer)` with a plain observer wraps it in a
- *    `SafeSubscriber` whose `destination` is an internal `ConsumerObserver` holding the observer as
- *    `partialObserver`. The walk follows that too, which is how `source.subscribe(subject)` leads
- *    to the `Subject`.
- * 3. **A Subject's subscribers.** `Subject#observers` (public but deprecated) is the live list of
- *    the subscribers of a `Subject` (and of `BehaviorSubject`, `ReplaySubject`, `AsyncSubject`).
- * 4. **`new Subscriber(destination)`** (deprecated in RxJS 7): subclassed here, and nowhere else in
- *    sluice, for the subscribers that carry a demand and for `createOperatorSubscriber`.
- *
- * The `rxjs` peer range (`^7.8.0`) is what this was checked against. See docs/backpressure.md.
+ * 1. every RxJS 7 operator, inner subscription and re-subscription subscribes with a `Subscriber`
+ *    whose protected `destination` is the subscriber below it;
+ * 2. a plain observer is wrapped in a `SafeSubscriber` whose `destination` is a `ConsumerObserver`
+ *    holding it as `partialObserver` (so `source.subscribe(subject)` leads to the `Subject`);
+ * 3. `Subject#observers` is the live list of a Subject's subscribers;
+ * 4. `new Subscriber(destination)` (deprecated) is subclassed here, and nowhere else.
  */
 
 const DEMAND = Symbol.for('sluice.demand');
@@ -52,10 +37,9 @@ type ChainNode = {
 const MAX_HOPS = 10_000;
 
 /**
- * The one walk: from `start` towards the consumer, `destination` after `destination` (and a
- * `ConsumerObserver`'s `partialObserver`), until `visit` returns something other than `undefined`.
- * Returns that, or `undefined` when the chain ended (or went through an observer that hides what
- * is below it, such as the connection of RxJS's `share()`).
+ * The one walk: from `start` towards the consumer until `visit` returns something other than
+ * `undefined`; `undefined` when the chain ends (or an observer hides what is below it, as the
+ * connection of RxJS's `share()` does).
  */
 function walk<R>(start: unknown, visit: (node: ChainNode) => R | undefined): R | undefined {
   let node = start;
@@ -72,18 +56,12 @@ function walk<R>(start: unknown, visit: (node: ChainNode) => R | undefined): R |
 
 /**
  * The demand of the consumer that `subscriber` ends up delivering to — what a producer calls,
- * first thing in its subscribe function, to know when to stop reading.
- *
- * It walks the subscriber chain from `subscriber` down to the consumer (see
- * docs/backpressure.md), so it does not matter *when* the producer is subscribed: the inner
- * observables of `concatMap`, `mergeMap`, `switchMap`, `exhaustMap`, `concat`, `merge`, `race`,
- * `defer`, and the re-subscriptions of `retry`, `repeat` and `catchError` all find the demand of
- * the adapter (`toAsyncIterable`, `onChunk`, `toReadableStream`, a {@link subscribeWithDemand})
- * at the end of their chain. Through a `Subject` (and so `connectable()`, and sluice's `share()`)
- * it is the combined demand of the Subject's subscribers: paused while any of them is.
- *
- * Where the chain says nothing (plain `subscribe()`, a `null` tag, or an observer that hides what
- * is below it) it returns `undefined`: nobody asked, push freely.
+ * first thing in its subscribe function, to know when to stop reading. It walks the chain down to
+ * the consumer, so it does not matter *when* the producer is subscribed (inner observables of
+ * `concatMap`, `mergeMap`, `concat`, …, re-subscriptions of `retry`). Through a `Subject` (so
+ * `connectable()` and sluice's `share()`) it is the combined demand of the Subject's subscribers,
+ * paused while any of them is. `undefined` where the chain says nothing (plain `subscribe()`, a
+ * `null` tag): push freely.
  *
  * @example
  * ```ts
@@ -109,7 +87,7 @@ function demandAt(node: ChainNode): Demand | null | undefined {
 
 const subjects = new WeakMap<object, AggregateDemand>();
 
-/** The slowest-governed demand of a Subject's subscribers: one per Subject, whoever asks. */
+/** The slowest-governed demand of a Subject's subscribers: one per Subject. */
 function subjectDemand(subject: object): AggregateDemand {
   let demand = subjects.get(subject);
   if (demand === undefined) {
@@ -120,17 +98,9 @@ function subjectDemand(subject: object): AggregateDemand {
 }
 
 /**
- * A new demand combining the subscribers of `subject` by `governor`, each found with
- * {@link demandOf}; `undefined` when `subject` is not a `Subject` (of any kind). A subscriber
- * whose chain leads back into this very demand (the Subject's source reads the Subject itself:
- * `withLatestFrom(defer(() => shared))`) cannot govern the producer it feeds on: it counts as a
- * subscriber without demand.
- *
- * @example
- * ```ts
- * const demand = subscribersDemand(subject, 'fastest');
- * subscribeWithDemand(source, demand ?? null, subject);
- * ```
+ * A new demand combining the subscribers of `subject` by `governor`; `undefined` when `subject` is
+ * not a `Subject`. A subscriber whose chain leads back into this very demand (the source reads
+ * the Subject itself) cannot govern the producer it feeds on: it counts as one without demand.
  */
 export function subscribersDemand(subject: unknown, governor: Governor): AggregateDemand | undefined {
   if (!isSubject(subject)) return undefined;
@@ -142,7 +112,7 @@ export function subscribersDemand(subject: unknown, governor: Governor): Aggrega
   return demand;
 }
 
-/** Whether `node` is a `Subject` (of any kind): a live array of observers, `next` and `asObservable`. */
+/** Whether `node` is a `Subject` (of any kind). */
 function isSubject(node: unknown): boolean {
   const candidate = node as { observers?: unknown; next?: unknown; asObservable?: unknown } | null;
   return (
@@ -154,16 +124,7 @@ function isSubject(node: unknown): boolean {
   );
 }
 
-/**
- * Marks `subscriber` as carrying `demand` (or, with `null`, as carrying none: whatever it
- * subscribes to pushes freely). A walk from above stops at it.
- *
- * @example
- * ```ts
- * const upstream = createOperatorSubscriber(subscriber, onNext);
- * tagDemand(upstream, ownValve); // bounded(): the source sees this operator's valve
- * ```
- */
+/** Marks `subscriber` as carrying `demand` (`null`: none, push freely); a walk from above stops at it. */
 export function tagDemand<S extends object>(subscriber: S, demand: Demand | null): S {
   (subscriber as ChainNode)[DEMAND] = demand;
   return subscriber;
@@ -171,19 +132,14 @@ export function tagDemand<S extends object>(subscriber: S, demand: Demand | null
 
 /**
  * Subscribes `observer` to `source` carrying `demand` — the one way a consumer hands its demand
- * to the producers above it (see docs/backpressure.md). The demand rides on the subscriber chain,
- * where {@link demandOf} finds it, so producers subscribed later (by `concatMap`, `retry`, a second
- * consumer of `share()`) see it too. `null` means explicitly none: what is above pushes freely,
- * whatever a consumer further down asks (exec's `input`, a stream the caller does not govern).
+ * to the producers above it, now and subscribed later. `null` means explicitly none: what is above
+ * pushes freely, whatever a consumer further down asks.
  *
  * - A plain observer is wrapped in a subscriber that carries `demand`; what its callbacks throw is
  *   reported on a later tick, as RxJS does for `subscribe(observer)`.
- * - A `Subscriber` of your own (made for this one subscription, such as an operator's
- *   `createOperatorSubscriber(...)`) carries `demand` itself: no extra hop per value.
+ * - A `Subscriber` made for this one subscription carries `demand` itself: no extra hop per value.
  * - `owner`, when given, holds the subscription before `source` is subscribed: unsubscribing it
  *   from a callback stops even a synchronous source mid-way.
- *
- * Returns the subscription (the subscriber itself).
  *
  * @example
  * ```ts
@@ -213,13 +169,10 @@ export function subscribeWithDemand<T>(
 // The direct sink
 
 /**
- * A consumer's queue offered to the producer it subscribes to *directly* (nothing in between):
- * the producer may push into it instead of calling `subscriber.next` per value, and follows its
- * `demand` (the queue's valve). What it saves is a second queue on the hot path: `exec` keeps the
- * lines of the read in hand in its own queue while the consumer is paused; with a direct sink
- * they wait in the consumer's queue instead, once (docs/performance.md, "One queue on the hot
- * path"). Ending, errors and teardown still go through the subscriber. Internal: not exported
- * from the package.
+ * A consumer's queue offered to the producer it subscribes to directly (nothing in between): the
+ * producer may push into it instead of calling `subscriber.next`, and follows its `demand`, so
+ * values wait in one queue, not two (docs/performance.md, "One queue on the hot path"). Ending,
+ * errors and teardown still go through the subscriber.
  */
 export interface DirectSink<T> {
   /** The consumer's demand: the producer stops reading while it is paused. */
@@ -229,29 +182,15 @@ export interface DirectSink<T> {
 }
 
 /**
- * Offers `sink` on `subscriber` (a subscriber made for one subscription, whose `next` does what
- * `sink.push` does). Only the producer given exactly this subscriber finds it: any operator in
- * between subscribes with a subscriber of its own, which carries none.
- *
- * @example
- * ```ts
- * const subscriber = offerDirectSink(new ObserverSubscriber(observer), { demand: queue.producerValve, push });
- * ```
+ * Offers `sink` on `subscriber` (made for one subscription, its `next` doing what `sink.push`
+ * does). Only the producer given exactly this subscriber finds it.
  */
 export function offerDirectSink<S extends object, T>(subscriber: S, sink: DirectSink<T>): S {
   Object.defineProperty(subscriber, SINK, { value: sink });
   return subscriber;
 }
 
-/**
- * The {@link DirectSink} the producer's own `subscriber` offers, if any (never one further down
- * the chain: the values would skip the operators between).
- *
- * @example
- * ```ts
- * const sink = directSinkOf<ExecEvent>(subscriber); // toAsyncIterable(exec(…)): the iterator's queue
- * ```
- */
+/** The {@link DirectSink} the producer's own `subscriber` offers, never one further down the chain. */
 export function directSinkOf<T>(subscriber: object): DirectSink<T> | undefined {
   return Object.hasOwn(subscriber, SINK) ? ((subscriber as ChainNode)[SINK] as DirectSink<T>) : undefined;
 }
@@ -260,36 +199,16 @@ export function directSinkOf<T>(subscriber: object): DirectSink<T> | undefined {
 // The stall mark
 
 /**
- * Marks `subscriber` (the one a stall detector subscribed its source with) as unsubscribed for a
- * stall of `ms` milliseconds, just before the detector unsubscribes it, so that the producer above
- * learns why it was cancelled ({@link stalledBelow}): its span ends with `stall`, not `cancel`
- * (docs/tracing.md).
- *
- * @example
- * ```ts
- * markStalled(upstream, 30_000);
- * upstream.unsubscribe();
- * ```
+ * Marks `subscriber` (a stall detector's, just before it unsubscribes) as unsubscribed for a stall
+ * of `ms`, so the producer above learns why ({@link stalledBelow}; docs/tracing.md).
  */
 export function markStalled(subscriber: object, ms: number): void {
   (subscriber as ChainNode)[STALLED] = ms;
 }
 
-/**
- * The stall timeout (ms) a stall detector marked on `subscriber` or on a subscriber below it, or
- * `undefined` when the unsubscribe was not for a stall. Asked once, when a producer is cancelled.
- *
- * @example
- * ```ts
- * const reason = stalledBelow(subscriber) === undefined ? 'cancel' : 'stall';
- * ```
- */
+/** The stall timeout marked on `subscriber` or below it; `undefined` when not unsubscribed for a stall. */
 export function stalledBelow(subscriber: object): number | undefined {
-  return walk(subscriber, stallAt);
-}
-
-function stallAt(node: ChainNode): number | undefined {
-  return node[STALLED];
+  return walk(subscriber, (node) => node[STALLED]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -297,13 +216,7 @@ function stallAt(node: ChainNode): number | undefined {
 
 /**
  * A `Subscriber` that hands everything to a plain `observer`, guarded like RxJS's
- * `SafeSubscriber`: what the observer's callbacks throw is reported as an uncaught error on a
- * later tick. What {@link subscribeWithDemand} wraps a plain observer in.
- *
- * @example
- * ```ts
- * source.subscribe(tagDemand(new ObserverSubscriber({ next: (value) => queue.push(value) }), valve));
- * ```
+ * `SafeSubscriber`: what the callbacks throw is reported on a later tick.
  */
 export class ObserverSubscriber<T> extends Subscriber<T> {
   readonly #observer: Partial<Observer<T>>;
@@ -349,17 +262,7 @@ export class ObserverSubscriber<T> extends Subscriber<T> {
   }
 }
 
-/**
- * The subscriber of an operator: forwards to `destination` unless a handler is given, sends what
- * a handler throws to `destination.error`, runs `onFinalize` once however it ends — RxJS's own
- * `OperatorSubscriber`, rebuilt on the public constructor. Its `destination` is the subscriber
- * below, so the walk of {@link demandOf} passes through it.
- *
- * @example
- * ```ts
- * source.subscribe(new OperatorSubscriber(subscriber, (value) => subscriber.next(value * 2)));
- * ```
- */
+/** RxJS's own `OperatorSubscriber`, rebuilt on the public constructor (see `createOperatorSubscriber`). */
 export class OperatorSubscriber<T> extends Subscriber<T> {
   readonly #onNext: ((value: T) => void) | undefined;
   readonly #onComplete: (() => void) | undefined;
@@ -378,11 +281,6 @@ export class OperatorSubscriber<T> extends Subscriber<T> {
     this.#onComplete = onComplete;
     this.#onError = onError;
     this.#onFinalize = onFinalize;
-  }
-
-  /** The subscriber below (RxJS keeps it in a protected field). */
-  get downstream(): Subscriber<any> {
-    return this.destination as Subscriber<any>;
   }
 
   protected override _next(value: T): void {
@@ -437,7 +335,7 @@ function isSubscriptionLike(value: unknown): value is { add(teardown: unknown): 
   );
 }
 
-/** Reports an error nobody can receive the way RxJS does: `config.onUnhandledError`, or thrown on a later tick. */
+/** Reports an error nobody can receive as RxJS does: `config.onUnhandledError`, or thrown on a later tick. */
 function reportLater(error: unknown): void {
   setTimeout(() => {
     if (config.onUnhandledError) config.onUnhandledError(error);

@@ -19,17 +19,9 @@ import { demandOf, subscribeWithDemand } from '../core/subscriber-chain.js';
 export type BoundedStrategy = 'suspend' | 'dropping' | 'sliding' | 'error';
 
 /**
- * The operator behind {@link bounded} (and the per-consumer bound of `share({ governor:
- * 'fastest' })`), with checked arguments: a {@link DemandQueue} gated by the consumer's demand ({@link DemandGate}),
- * stored in a {@link BoundedQueue} that applies `strategy`. What the source sees as its demand:
- * this operator's own valve (`suspend`), none at all (`dropping`, `sliding`, `error`) — or, with
- * `passDemand`, the consumer's own demand, so a group of consumers can still pause the producer
- * while each applies its strategy to what it cannot take. Internal to `src/operators`.
- *
- * @example
- * ```ts
- * const perConsumer = boundedChannel<ChunkEvent<string>>(256, 'sliding', true);
- * ```
+ * The operator behind {@link bounded} and `share({ governor: 'fastest' })`'s per-consumer bound,
+ * with checked arguments. The source's demand: the queue's valve (`suspend`), none (the other
+ * strategies) or, with `passDemand`, the consumer's own (a group of consumers still pauses it).
  */
 export function boundedChannel<E extends ChunkEvent<unknown>>(
   bufferSize: number,
@@ -98,17 +90,8 @@ interface Entry<E> {
 }
 
 /**
- * The FIFO behind {@link bounded}: applies the strategy when `bufferSize` events wait, never drops
- * the final event, attaches each drop count to the event that follows the gap, and re-stamps
- * sequences on the way out (`sequence − events dropped before it`) so that the output is
- * contiguous again. Internal to `src/operators`.
- *
- * @example
- * ```ts
- * const queue = new BoundedQueue<ChunkEvent<string>>(2, 'sliding');
- * queue.offer(a0); queue.offer(a1); queue.offer(a2); // a0 is dropped
- * queue.take(); // a1 re-stamped as sequence 0 with metadata { dropped: 1 }
- * ```
+ * The FIFO behind {@link bounded}: applies the strategy, never drops the final event, attaches
+ * each drop count to the event after the gap, and re-stamps sequences on the way out.
  */
 export class BoundedQueue<E extends ChunkEvent<unknown>> implements QueueStore<E | EndSentinel> {
   readonly #items = new RingQueue<Entry<E>>();

@@ -16,37 +16,21 @@ export interface BoundedConfig {
 const STRATEGIES: readonly unknown[] = ['suspend', 'dropping', 'sliding', 'error'];
 
 /**
- * A bounded channel (docs/backpressure.md) as an operator on a sequenced stream. It reads its
- * consumer's demand ({@link demandOf}) when subscribed; without one (plain `subscribe()`) it is
- * a pass-through, since nobody ever pauses.
+ * A bounded channel (docs/backpressure.md) as an operator on a sequenced stream: with no demand
+ * below (plain `subscribe()`) a pass-through. An event waits in a FIFO while the consumer is
+ * paused; when `bufferSize` wait, `strategy` applies:
  *
- * An event is forwarded at once while the consumer flows and nothing waits; otherwise it waits
- * in a FIFO. When `bufferSize` events wait, the `strategy` applies:
- *
- * - `suspend` pauses the producer: the source is subscribed with this operator's own demand
- *   (on the subscriber chain), paused at `bufferSize` and resumed as soon as fewer wait. Events that still arrive while it is
- *   paused (a producer finishing the read it was in) are kept, so the FIFO can overshoot by a few.
- *   A producer that ignores demand entirely (`fromEvent`, a `Subject`) is not slowed down and the
- *   FIFO grows without bound: use another strategy for those.
+ * - `suspend` pauses the producer until fewer wait; events still arriving meanwhile are kept (a
+ *   producer that ignores demand, such as `fromEvent`, grows the FIFO without bound).
  * - `dropping` drops the arriving event, `sliding` the oldest waiting one; neither pauses the
- *   producer (the source is subscribed with no demand: it pushes freely). The final event is never dropped: when it arrives at a full
- *   FIFO, a non-final event makes room. Drops are never silent: the event that follows a gap
- *   carries `metadata.dropped` (how many are missing right before it), and sequences are
- *   re-stamped (`sequence − events dropped before it`) so the output stays contiguous and
- *   passes `checkSequence()`; put `checkSequence()` *before* `bounded()` to check the source.
- *   If the source completes without a final event after dropping its last events, a final
- *   `{ kind: 'end', content: null }` sentinel carries that count.
- * - `error` fails with a {@link BufferOverflowError} (code `BUFFER_OVERFLOW`, `info.bufferSize`)
- *   and cancels the source; the final event alone may still get in (the stream is over).
+ *   producer. The final event is never dropped. The event after a gap carries `metadata.dropped`,
+ *   and sequences are re-stamped so the output stays contiguous (put `checkSequence()` *before*
+ *   `bounded()` to check the source); drops at the very end get a final `end` sentinel.
+ * - `error` fails with a {@link BufferOverflowError} (`BUFFER_OVERFLOW`) and cancels the source.
  *
- * The final event is forwarded like any other; the stream completes when the source does (every
- * sluice source completes right after its final event). A source that goes on after a final
- * event instead (several runs flattened by `concatMap` or `mergeMap`) makes the output error with
- * a `SequenceError` (`STREAM_SEQUENCE`, rule `final-before-complete`) naming the remedy,
- * `joinRuns()`, and the source is cancelled: never a silent end after the first run, with or
- * without a consumer's demand. Completion and errors — the source's or the overflow — wait until every
- * event before them has been delivered: they never overtake the FIFO, even while the consumer
- * stays paused. Unsubscribing frees the FIFO and cancels the source.
+ * A source that goes on after its final event (several runs flattened) errors with a
+ * `SequenceError` (`final-before-complete`) naming the remedy, `joinRuns()`. Completion and
+ * errors never overtake the FIFO. Unsubscribing frees it and cancels the source.
  *
  * @example
  * ```ts

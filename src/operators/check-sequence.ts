@@ -3,6 +3,7 @@ import type { ChunkEvent } from '../core/chunk.js';
 import { finalBeforeComplete, SequenceError, sequenceViolation } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
+import { readBoolean } from '../core/read-boolean.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 
@@ -18,16 +19,10 @@ export interface CheckSequenceConfig {
 }
 
 /**
- * Validates a sequenced stream as it flows and passes it through unchanged. It errors with a
- * {@link SequenceError} (code `STREAM_SEQUENCE`) the moment one of these rules breaks:
- *
- * - `start` — the first event must have sequence 0 (or `config.start`);
- * - `gap` — a sequence number was skipped (the message says which are missing);
- * - `duplicate` / `order` — a sequence number repeats or goes backwards;
- * - `final-before-complete` — anything arrives after the final event (the final event is
- *   forwarded at once; the output completes when the source does, so a late event is still
- *   caught): the message names the remedy for several runs in one stream, `joinRuns()`;
- * - `missing-final` — the source completed without a final event (unless `requireFinal: false`).
+ * Passes a sequenced stream through unchanged, erroring with a {@link SequenceError} the moment a
+ * rule breaks: `start` (the first is not 0 or `config.start`), `gap`, `duplicate`, `order`,
+ * `final-before-complete` (anything after the final event; the message names `joinRuns()`) and
+ * `missing-final` (completed without one, unless `requireFinal: false`).
  *
  * @example
  * ```ts
@@ -43,12 +38,9 @@ export interface CheckSequenceConfig {
 export function checkSequence<T extends ChunkEvent<unknown>>(
   config: CheckSequenceConfig = {},
 ): MonoTypeOperatorFunction<T> {
-  // Checked by hand, not with zod: this operator is part of `sluice/browser` and of the root
-  // entry, and must not pull zod (or a Node-only lazy loader) into either.
   if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
   rejectUnknownOptions(config, ['requireFinal', 'start']);
-  const requireFinal = config.requireFinal ?? true;
-  if (typeof requireFinal !== 'boolean') throw optionError('requireFinal', 'a boolean', requireFinal);
+  const requireFinal = readBoolean(config, 'requireFinal', true);
   const start = readInteger(config, 'start', 0);
   return operate((source, subscriber) => {
     let expected = start;

@@ -1,12 +1,14 @@
 import { asyncScheduler, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
 import { finalBeforeComplete } from '../core/errors/sequence-error.js';
+import { isSchedulerLike } from '../core/is-scheduler-like.js';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
+import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 
-/** Options of {@link coalesce}. Validated when `coalesce(config)` is called. */
+/** Options of {@link coalesce}, checked when it is called. */
 export interface CoalesceConfig {
   /** How long a batch stays open after its first event, in ms (non-negative, at most 2147483647). Default `16` (one frame). */
   readonly maxDelayMs?: number;
@@ -19,21 +21,13 @@ export interface CoalesceConfig {
 }
 
 /**
- * Batches a chunk stream into arrays for UIs, so a view renders at most once per window however
- * fast the producer is. A batch opens with its first event and is emitted `maxDelayMs` later,
- * or as soon as it holds `maxItems` events or `maxBytes` bytes of content, whichever comes first.
- * Size is the UTF-8 length of string contents and the `byteLength` of `Uint8Array` contents
- * (other contents count 0); a batch may exceed `maxBytes` by its last event. No event, no batch:
- * an empty window emits nothing. Order is preserved.
+ * Batches a chunk stream into arrays for UIs. A batch opens with its first event and goes out
+ * `maxDelayMs` later, or once it holds `maxItems` events or `maxBytes` bytes of content (UTF-8
+ * length of strings, `byteLength` of bytes; its last event may exceed it). No event, no batch.
  *
- * The final event closes the batch it joins; that batch is emitted when the source completes
- * (every sluice source completes right after its final event), then the output completes. A
- * source that goes on after its final event (several runs flattened by `concatMap`) makes the
- * output emit what it holds before the final event and error with a `SequenceError`
- * (`STREAM_SEQUENCE`, rule `final-before-complete`) naming the remedy, `joinRuns()`. When the
- * source completes, the pending batch is emitted, then the output completes; when it errors,
- * the pending batch is emitted, then the error. Unsubscribing clears the timer and the batch.
- * The consumer's demand passes upstream unchanged (a paused consumer pauses the producer).
+ * The final event closes its batch, emitted when the source completes; an event after it emits
+ * what is held and errors with a `SequenceError` (`final-before-complete`). On completion or an
+ * error the pending batch goes out first. Unsubscribing clears the timer; demand passes through.
  *
  * @example
  * ```ts
@@ -49,7 +43,7 @@ export function coalesce<E extends ChunkEvent<unknown>>(
 ): OperatorFunction<E, E[]> {
   if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
   rejectUnknownOptions(config, ['maxDelayMs', 'maxItems', 'maxBytes', 'scheduler']);
-  const { maxDelayMs = 16, maxItems = Infinity, maxBytes = Infinity, scheduler = asyncScheduler } = config;
+  const { maxDelayMs = 16, maxItems = Infinity, maxBytes = Infinity } = config;
   if (typeof maxDelayMs !== 'number' || !Number.isFinite(maxDelayMs) || maxDelayMs < 0) {
     throw optionError('maxDelayMs', 'a non-negative finite number', maxDelayMs);
   }
@@ -58,9 +52,7 @@ export function coalesce<E extends ChunkEvent<unknown>>(
   }
   if (!isLimit(maxItems)) throw optionError('maxItems', 'a positive integer or Infinity', maxItems);
   if (!isLimit(maxBytes)) throw optionError('maxBytes', 'a positive integer or Infinity', maxBytes);
-  if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
-    throw optionError('scheduler', 'a SchedulerLike', scheduler);
-  }
+  const scheduler = readOption(config, 'scheduler', isSchedulerLike, 'a SchedulerLike', asyncScheduler);
 
   return operate((source, subscriber) => {
     let batch: E[] = [];
@@ -119,17 +111,8 @@ function isLimit(value: unknown): boolean {
 }
 
 /**
- * The size {@link coalesce} counts for a chunk's content: the UTF-8 byte length of a string
- * (computed without encoding it; a lone surrogate counts 3, as its U+FFFD replacement), the
- * `byteLength` of a `Uint8Array` (any `ArrayBufferView`) or `ArrayBuffer`, and `0` for anything
- * else (`null` sentinels, objects). Internal to `src/operators`.
- *
- * @example
- * ```ts
- * chunkByteLength('héllo'); // 6
- * chunkByteLength(new Uint8Array(4)); // 4
- * chunkByteLength(null); // 0
- * ```
+ * The bytes {@link coalesce} counts for a content: a string's UTF-8 length without encoding it (a
+ * lone surrogate counts 3, as its U+FFFD), a buffer's `byteLength`, else 0.
  */
 export function chunkByteLength(content: unknown): number {
   if (typeof content === 'string') return utf8Length(content);

@@ -38,24 +38,15 @@ export type JoinedEvent<E extends ChunkEvent<unknown>> =
   | JoinEndEvent;
 
 /**
- * Makes several runs flattened into one Observable — `concatMap`, `mergeMap`, `concat` or `merge`
- * of `exec(…)`, `http(…)`, any sequenced sources — **one** sequenced stream (docs/protocol.md,
- * "Composed runs"):
+ * Makes several runs flattened into one Observable (`concatMap`, `mergeMap`, `concat` of sequenced
+ * sources) **one** sequenced stream (docs/protocol.md, "Composed runs"): every event renumbered
+ * from 0; each run's final event kept as a non-final {@link RunEndEvent} (`metadata.run`, in the
+ * order runs end); one final {@link JoinEndEvent} when the source completes, even with no run.
  *
- * - every event is renumbered, contiguous from 0 across the runs;
- * - each run's final event is kept, as a non-final {@link RunEndEvent} that says which run ended
- *   (`metadata.run`, in the order runs end) and how (its own `kind`, `content` and metadata: an
- *   `exec` run's `exit` event with its exit code);
- * - when the source completes, one final {@link JoinEndEvent} `{ kind: 'end', content: null,
- *   metadata: { runs } }` ends the stream — also when no run ran at all.
- *
- * Without it, operators and sinks that expect one run per stream (`sequenced`, `checkSequence`,
- * `coalesce`, `toRunStore`, `toServerSentEvents`) fail with a `SequenceError` (`STREAM_SEQUENCE`,
- * rule `final-before-complete`) as soon as a second run's first event follows a final event.
- * Errors pass through: with `exec`, pass `reject: false` to keep going after a failing command and
- * read its exit code from its run's end. With `mergeMap` events of runs interleave and runs are
- * numbered as they end; to know which run a line came from, tag the events inside the projection.
- * Events are emitted as they arrive; nothing is buffered; demand passes through to each run.
+ * Without it, what expects one run per stream fails with a `SequenceError`
+ * (`final-before-complete`) at the second run. Errors pass through (give `exec` `reject: false`
+ * to go on past a failing command). With `mergeMap`, runs interleave and are numbered as they
+ * end. Nothing is buffered; demand passes through to each run.
  *
  * @example
  * ```ts

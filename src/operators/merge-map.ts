@@ -16,17 +16,13 @@ type ResultSelector<T, I, R> = (outerValue: T, innerValue: I, outerIndex: number
 
 /**
  * RxJS's `mergeMap`, pausing its source while it holds too many values: a drop-in with the same
- * signatures (plus an optional {@link PrefetchConfig}), and RxJS's own operator doing the
- * merging — the same values, order, errors, completion and subscriptions.
+ * signatures (plus an optional {@link PrefetchConfig}), RxJS's own operator doing the merging.
  *
- * RxJS's `mergeMap(project, concurrent)` keeps every value that arrives while `concurrent` inner
- * observables run in a private buffer, and nothing asks the source to wait: with async work per
- * line, a child process floods the buffer. This one gives its source a demand (see
- * docs/backpressure.md, "Operators that hold values") that is paused while it holds
- * `concurrent + prefetch` values (values waiting, and those whose inner observable still runs;
- * with unbounded concurrency, `prefetch` inner observables running), until it is down to half of
- * that, **or** while the consumer below is paused. A producer that reads its demand (`exec`,
- * `fromHttp`, …) then stops reading; one that cannot pause is merged exactly as RxJS does.
+ * RxJS's keeps every value that arrives while `concurrent` inner observables run, and nothing asks
+ * the source to wait. This one pauses its source while it holds `concurrent + prefetch` values
+ * (waiting or still worked on; with unbounded concurrency, `prefetch` running), until down to
+ * half, **or** while the consumer below is paused (docs/backpressure.md, "Operators that hold
+ * values"). A source that cannot pause is merged exactly as RxJS does.
  *
  * @example
  * ```ts
@@ -58,8 +54,7 @@ export function mergeMap<T, O extends ObservableInput<any>>(
   config?: PrefetchConfig,
 ): OperatorFunction<T, ObservedValueOf<O>>;
 /**
- * RxJS's deprecated form with a result selector, called with the outer value, the inner value
- * and their indexes.
+ * RxJS's deprecated form with a result selector.
  *
  * @deprecated Use an inner `map` instead, as RxJS says.
  * @example
@@ -112,9 +107,8 @@ function readArguments<S>(
 }
 
 /**
- * RxJS's `mergeAll`, pausing its source while it holds too many inner observables (see sluice's
- * {@link mergeMap}: `concurrent + prefetch` held, or `prefetch` running with unbounded
- * concurrency): a drop-in with the same signature, plus an optional {@link PrefetchConfig}.
+ * RxJS's `mergeAll`, pausing its source while it holds too many inner observables, as sluice's
+ * {@link mergeMap} does: a drop-in, plus an optional {@link PrefetchConfig}.
  *
  * @example
  * ```ts
@@ -130,9 +124,8 @@ export function mergeAll<O extends ObservableInput<any>>(
 }
 
 /**
- * RxJS's `concatAll`, pausing its source while it holds `1 + prefetch` inner observables (the
- * one running and `prefetch` waiting; see sluice's {@link concatMap}): a drop-in with the same
- * signature, plus an optional {@link PrefetchConfig}.
+ * RxJS's `concatAll`, pausing its source while it holds `1 + prefetch` inner observables (see
+ * sluice's {@link concatMap}): a drop-in, plus an optional {@link PrefetchConfig}.
  *
  * @example
  * ```ts
@@ -148,16 +141,12 @@ export function concatAll<O extends ObservableInput<any>>(
 
 /**
  * RxJS's `concatMap`, pausing its source while it holds too many values: a drop-in with the same
- * signatures (plus an optional {@link PrefetchConfig}); RxJS's own operator does the work, so
- * values, order, errors, completion and subscriptions are RxJS's.
+ * signatures (plus an optional {@link PrefetchConfig}), RxJS's own operator doing the work.
  *
- * RxJS's `concatMap` keeps every value that arrives while an inner observable runs in a private
- * buffer, and nothing asks the source to wait: `exec(…).pipe(concatMap((e) => from(save(e))))`
- * lets the child run hundreds of thousands of lines ahead. This one pauses its source while it
- * holds `1 + prefetch` values (the one being worked on and `prefetch` waiting, default 16), until
- * it is down to half of that, **or** while the consumer below is paused — with a plain
- * `subscribe()`, `lastValueFrom` or any adapter at the end. See docs/backpressure.md, "Operators
- * that hold values".
+ * RxJS's keeps every value that arrives while an inner observable runs, and nothing asks the
+ * source to wait. This one pauses its source while it holds `1 + prefetch` values (default 16),
+ * until down to half, **or** while the consumer below is paused — whatever is at the end
+ * (docs/backpressure.md, "Operators that hold values").
  *
  * @example
  * ```ts
@@ -187,8 +176,7 @@ export function concatMap<T, O extends ObservableInput<any>>(
   config?: PrefetchConfig,
 ): OperatorFunction<T, ObservedValueOf<O>>;
 /**
- * RxJS's deprecated form with a result selector, called with the outer value, the inner value
- * and their indexes.
+ * RxJS's deprecated form with a result selector.
  *
  * @deprecated Use an inner `map` instead, as RxJS says.
  * @example

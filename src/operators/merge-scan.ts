@@ -3,11 +3,8 @@ import { operate } from '../core/operate.js';
 import { countedSource, type PrefetchConfig, readPrefetch } from './prefetch.js';
 
 /**
- * RxJS's `mergeScan`, pausing its source while it holds too many values — `concurrent +
- * prefetch` (waiting, and whose accumulated observable still runs), or `prefetch` running with
- * unbounded concurrency, until down to half, or while the consumer below is paused (see sluice's
- * {@link mergeMap}). A drop-in with the same signature, plus an optional {@link PrefetchConfig};
- * RxJS's own operator does the work.
+ * RxJS's `mergeScan`, pausing its source while it holds too many values, as sluice's
+ * {@link mergeMap} does: a drop-in, plus an optional {@link PrefetchConfig}.
  *
  * @example
  * ```ts

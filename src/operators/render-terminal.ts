@@ -58,22 +58,16 @@ const LINES_PER_WRITE = 500;
 const SCROLLBACK = 2 * LINES_PER_WRITE;
 
 /**
- * Renders what a program sent its terminal (`exec(…, { tty: true })`'s events) the way a terminal
- * shows it, with a real terminal emulator (`@xterm/headless`, an optional peer: without it the
- * stream errors with a `PeerMissingError`, code `PEER_MISSING`, naming what to install). Carriage
- * returns, erase-line, cursor movement and colours are applied, not copied: a progress bar redrawn
- * a hundred times is one line, in its last state, and a full-screen program (`less`) draws on the
- * alternate screen, which leaves no lines behind.
+ * Renders what a program sent its terminal (`exec(…, { tty: true })`) as a terminal shows it, with
+ * `@xterm/headless` (an optional peer: without it a `PeerMissingError`). A progress bar redrawn a
+ * hundred times is one line; a full-screen program's alternate screen leaves none.
  *
- * - A `line` event for each finished line, once it can no longer change: when it scrolls off the
- *   screen, or, for the lines still on the screen, when the source's final event comes
+ * - A `line` event per finished line: when it scrolls off, or at the source's final event
  *   (docs/terminal.md, "Lines a person would read").
- * - With `screen: true`, a `screen` event after each chunk: the screen as plain rows and as
- *   escape sequences (`@xterm/addon-serialize`, also an optional peer), for live views.
- * - The source's final event (a run's `exit`) comes last, after every line; errors pass through
- *   after the lines before them. Sequence numbers are the operator's own, from 0.
+ * - With `screen: true`, a `screen` event after each chunk (`@xterm/addon-serialize`, a peer too).
+ * - The source's final event comes last; errors pass through after the lines before them.
  *
- * Each subscription has its own terminal. Demand passes through.
+ * Sequence numbers are the operator's own. One terminal per subscription; demand passes through.
  *
  * @example
  * ```ts

@@ -33,21 +33,11 @@ export interface SequencedConfig {
 }
 
 /**
- * Stamps contiguous per-subscription sequence numbers (from 0) on chunk inputs and guarantees
- * exactly one final event, as the last one:
- *
- * - an input with `isFinal: true` is the final event: it is emitted when the source completes
- *   (every sluice source completes right after its final event, in the same call), then the
- *   output completes;
- * - if the source goes on instead (another input after the final one, as when several runs are
- *   flattened by `concatMap` or `mergeMap`) the output errors at once with a `SequenceError`
- *   (`STREAM_SEQUENCE`, rule `final-before-complete`) that names the remedy, {@link joinRuns}:
- *   never a silent early completion that leaves the other runs unrun;
- * - if the source completes without one, a sentinel `{ kind: 'end', content: null, isFinal: true }`
- *   is emitted, then the output completes;
- * - errors pass through unchanged (on the wire an error is its own final outcome).
- *
- * Every other event is emitted the moment it arrives.
+ * Stamps contiguous sequence numbers (from 0) on chunk inputs and guarantees exactly one final
+ * event, as the last one: an input with `isFinal: true` is emitted when the source completes; one
+ * after it errors with a `SequenceError` (`final-before-complete`) naming {@link joinRuns}; a
+ * source that completes without one gets a `{ kind: 'end', content: null }` sentinel. Errors pass
+ * through; every other event is emitted as it arrives.
  *
  * @example
  * ```ts

@@ -44,21 +44,16 @@ const KNOWN = [
 ];
 
 /**
- * RxJS's `share()`, with the consumers' demand reaching the producer. A drop-in: same
- * signature, same reset rules (RxJS's own `share` does the sharing). The difference is what the
- * shared producer sees as its demand ({@link demandOf}): RxJS's `share()` subscribes to it with a
- * subscriber that hides its consumers, so no consumer's demand reaches it, not even a single
- * one's; here it is the combined demand of every consumer subscribed at the moment, whenever they
- * came:
+ * RxJS's `share()`, with the consumers' demand reaching the producer: a drop-in (RxJS's own
+ * `share` does the sharing). RxJS's hides its consumers from the producer; here the producer sees
+ * the combined demand of the consumers subscribed at the moment:
  *
- * - `governor: 'slowest'` (default): paused while any consumer's buffer is full. Lossless: a slow
- *   view slows the run, and every consumer sees every value once.
- * - `governor: 'fastest'`: paused only while every consumer is paused; a consumer that falls
- *   behind bounds its own backlog with `slowConsumer` (`sliding` keeps the newest, `dropping` the
- *   oldest, `error` fails that consumer), reporting drops in `metadata.dropped` (chunk streams).
+ * - `governor: 'slowest'` (default): paused while any consumer is. Lossless.
+ * - `governor: 'fastest'`: paused only while every consumer is; one that falls behind bounds its
+ *   backlog with `slowConsumer`, reporting drops in `metadata.dropped` (chunk streams).
  *
- * A consumer that leaves (unsubscribes, `break`s) stops counting at once. Consumers without a
- * demand (a plain `subscribe()`) never pause it. See docs/backpressure.md, "Several consumers".
+ * A consumer that leaves stops counting at once; one without demand never pauses it
+ * (docs/backpressure.md, "Several consumers of one producer").
  *
  * @example
  * ```ts
@@ -125,12 +120,9 @@ function readSlowConsumer(value: DemandShareConfig<unknown>['slowConsumer']) {
 }
 
 /**
- * RxJS's `shareReplay()`, with the consumers' demand reaching the producer (see sluice's
- * {@link share}, `governor: 'slowest'`): a drop-in with the same two signatures and the same
- * semantics — a `ReplaySubject` of `bufferSize` values within `windowTime`, kept after the source
- * completes, reset on error, and on a refcount of zero only with `refCount: true`. The replayed
- * values are held by the subject as in RxJS; the live ones pause the producer while any
- * consumer's buffer is full.
+ * RxJS's `shareReplay()` on sluice's {@link share} (`'slowest'`): a drop-in with the same
+ * signatures and semantics; the replayed values are held as in RxJS, the live ones pause the
+ * producer while any consumer is paused.
  *
  * @example
  * ```ts

@@ -9,10 +9,13 @@ import {
 import type { ChunkEvent, EndSentinel } from '../core/chunk.js';
 import type { Demand } from '../core/demand.js';
 import { finalBeforeComplete } from '../core/errors/sequence-error.js';
+import { isSchedulerLike } from '../core/is-scheduler-like.js';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
+import { readFunction } from '../core/read-function.js';
 import { readInteger } from '../core/read-integer.js';
+import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { StallClock } from '../core/stall-clock.js';
 import { demandOf, markStalled } from '../core/subscriber-chain.js';
@@ -33,10 +36,7 @@ export interface StallTimeoutLogger {
   warn(message: string, info: StallTimeoutInfo): void;
 }
 
-/**
- * Options of {@link stallTimeout} (the RxJS `timeout` config/info pattern). Validated when
- * `stallTimeout(config)` is called.
- */
+/** Options of {@link stallTimeout}, checked when it is called. */
 export interface StallTimeoutConfig {
   /** How long the consumer may stay paused, in ms. A non-negative integer up to 2147483647; `0` disables. Default `30000`. */
   readonly ms?: number;
@@ -51,25 +51,16 @@ export interface StallTimeoutConfig {
 const consoleLogger: StallTimeoutLogger = { warn: (message) => console.warn(message) };
 
 /**
- * Stall detection (docs/protocol.md, "Stall"), as an operator. The stall clock starts when the consumer's demand pauses (its
- * buffer is full, so the producer is blocked) and is reset by any consumer progress (a resume, or a value taken while the consumer stays paused — `Demand.onProgress`).
- * A consumer that never pauses can never stall; without a demand (plain `subscribe()`) nothing
- * can pause, so the operator is a pass-through; `ms: 0` disables it. The demand goes upstream
- * unchanged, so put it anywhere between the producer and the consumer — after a
- * `bounded()` it watches the consumer, before one it watches the bounded buffer (the
- * protocol's "channel full").
+ * Stall detection (docs/protocol.md, "Stall") as an operator: the clock starts when the
+ * consumer's demand pauses and starts over on any progress (a resume, or a value taken while
+ * paused). Without a demand below it is a pass-through; `ms: 0` disables it. Demand passes
+ * through, so after a `bounded()` it watches the consumer, before one the buffer.
  *
- * After `ms` of uninterrupted pause it: unsubscribes the source (which cancels the producer:
- * kills the process group, aborts the request), logs one warning through `logger` —
- * `Stream stalled: consumer did not pull for 30s` (seconds from `ms`: `0.2s` for 200) — and calls
- * `onStall`, then emits the final sentinel
- * `{ sequence: last + 1, kind: 'end', content: null, isFinal: true, metadata: { reason: 'stalled' } }`
- * (delivered past the consumer's full buffer, as a final event is) and completes. If the logger
- * or `onStall` throws, the output errors with that instead. Once the final event has passed,
- * nothing can stall; an event after it (several runs flattened by `concatMap`) fails the output
- * (when a consumer demands; without demand the operator is the pass-through said above)
- * with a `SequenceError` (`STREAM_SEQUENCE`, rule `final-before-complete`) naming the remedy,
- * `joinRuns()`. Time only flows through `scheduler`.
+ * After `ms` of pause it unsubscribes the source (cancelling the producer), warns through
+ * `logger` (`Stream stalled: consumer did not pull for 30s`), calls `onStall`, emits the final
+ * sentinel `{ kind: 'end', content: null, metadata: { reason: 'stalled' } }` and completes; if
+ * the logger or `onStall` throws, the output errors with that. An event after the final one fails
+ * with a `SequenceError` (`final-before-complete`). Time only flows through `scheduler`.
  *
  * @example
  * ```ts
@@ -99,11 +90,10 @@ export function stallTimeout<E extends ChunkEvent<unknown>>(
 
 type StallSettings = ReturnType<typeof readStallConfig>;
 
-/** One subscription of {@link stallTimeout}: the stall clock, the events passed, the final sentinel. */
+/** One subscription of {@link stallTimeout}. */
 class StallWatch<E extends ChunkEvent<unknown>> {
   #lastSequence: number | undefined;
   #finished = false;
-  /** Runs while the consumer is paused; every sign of its progress starts it over. */
   readonly #clock: StallClock;
   #upstream: Subscriber<E> | undefined;
   #stopListening: () => void = () => {};
@@ -186,14 +176,11 @@ class StallWatch<E extends ChunkEvent<unknown>> {
 function readStallConfig(config: StallTimeoutConfig) {
   if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
   rejectUnknownOptions(config, ['ms', 'scheduler', 'logger', 'onStall']);
-  const { scheduler = asyncScheduler, logger = consoleLogger, onStall } = config;
   const ms = readInteger(config, 'ms', 30_000, { max: MAX_DELAY_MS });
-  if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
-    throw optionError('scheduler', 'a SchedulerLike', scheduler);
-  }
+  const scheduler = readOption(config, 'scheduler', isSchedulerLike, 'a SchedulerLike', asyncScheduler);
+  const { logger = consoleLogger } = config;
   if (typeof logger?.warn !== 'function')
     throw optionError('logger', 'an object with a `warn` method', logger);
-  if (onStall !== undefined && typeof onStall !== 'function')
-    throw optionError('onStall', 'a function', onStall);
+  const onStall = readFunction<(info: StallTimeoutInfo) => void, undefined>(config, 'onStall', undefined);
   return { ms, scheduler, logger, onStall };
 }

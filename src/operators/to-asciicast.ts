@@ -19,28 +19,19 @@ export interface ToAsciicastConfig {
 }
 
 /**
- * Turns a run's events into an asciicast v2 recording, the file format `asciinema play` and
- * `asciinema cat` read (docs/terminal.md, "Recording"). Each value is one line of the file, `\n`
- * included, so writing the values one after another writes the file:
+ * Turns a run's events into an asciicast v2 recording, one line of the file (`\n` included) per
+ * value (docs/terminal.md, "Recording"):
  *
- * - first the header, `{"version":2,"width":…,"height":…,"timestamp":…}` (and `title` when given),
- *   when the first event comes; `timestamp` is that moment in Unix seconds;
- * - then `[time, "o", data]` for each event whose content is text or bytes (`stdout`, and the
- *   `stderr` of a pipe run): `time` is in seconds since the first event, read from `scheduler`,
- *   `data` the content as JSON text (bytes are decoded as UTF-8, a character split between
- *   chunks kept whole; one still split when the source ends is written as U+FFFD, as a terminal
- *   shows it);
- * - an event marked with its terminal's size (`metadata.terminal: { columns, rows }`, as the CLI's
- *   terminal runs are marked, so a run read back from a store records at its size) sizes the
- *   header when it is the first, and writes a resize line, `[time, "r", "100x30"]`, after that.
+ * - the header (`version`, `width`, `height`, `timestamp`, `title` when given) when the first
+ *   event comes — or when the source ends with none, so the file is valid;
+ * - `[time, "o", data]` per event with text or bytes (seconds since the first event; bytes decoded
+ *   as UTF-8, a character split at the end written as U+FFFD);
+ * - an event's `metadata.terminal` size sizes the header when first, and writes
+ *   `[time, "r", "100x30"]` after that.
  *
- * Times are the events' own when they carry one (`metadata.at`, in ms of the Unix epoch, as the
- * CLI stamps its terminal runs' output, so a run read back from a store records as it ran; an event
- * without one, after one that had it, takes the last), else `scheduler.now()` when each comes.
- *
- * Other events (the final `exit`) write no line. A source that ends with no event at all still
- * gives the header, so the file is valid. Errors pass through after the lines before them. Demand
- * passes through.
+ * Times are the events' own `metadata.at` (ms of the Unix epoch; one without it takes the last),
+ * else `scheduler.now()`. Other events write nothing; errors pass through after the lines before
+ * them. Demand passes through.
  *
  * @example
  * ```ts

@@ -15,14 +15,11 @@ import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { countedSource, type PrefetchConfig, readPrefetch } from './prefetch.js';
 
 /**
- * RxJS's `zip`, pausing each source that gets ahead: a drop-in with the same signatures — plus,
- * in the array form, an optional {@link PrefetchConfig} last — and RxJS's own `zip` doing the
- * zipping, so values, order, errors, completion and subscriptions are RxJS's.
- *
- * RxJS's `zip` keeps one private buffer per source, and a source that runs ahead of the others
- * fills its buffer without limit. Here each source is paused while `prefetch` of its values
- * (default 16) wait for a partner, until it is down to half, **or** while the consumer below is
- * paused. See docs/backpressure.md, "Operators that hold values".
+ * RxJS's `zip`, pausing each source that gets ahead: a drop-in with the same signatures (plus, in
+ * the array form, an optional {@link PrefetchConfig} last), RxJS's own `zip` doing the zipping.
+ * Each source is paused while `prefetch` of its values (default 16) wait for a partner, until down
+ * to half, **or** while the consumer below is paused (docs/backpressure.md, "Operators that hold
+ * values").
  *
  * @example
  * ```ts
@@ -115,11 +112,8 @@ function isPlainObject(value: unknown): boolean {
 }
 
 /**
- * RxJS's `zipAll`: collects the inner observables until the source completes, then zips them with
- * sluice's {@link zip}, so an inner observable that gets ahead of the others is paused once 16 of
- * its values wait. The collected inner observables themselves cannot be bounded — none is
- * subscribed before the source completes — but they are observables, not their values. A drop-in
- * with the same signatures.
+ * RxJS's `zipAll`: collects the inner observables until the source completes (as RxJS must), then
+ * zips them with sluice's {@link zip}. A drop-in with the same signatures.
  *
  * @example
  * ```ts
@@ -168,9 +162,7 @@ export function zipAll<R>(project?: (...values: unknown[]) => R): OperatorFuncti
     );
 }
 
-/**
- * RxJS's `zipWith`: the source zipped with `otherInputs`, each paused while it is ahead of the
- * others by 16 values (sluice's {@link zip}). A drop-in with the same signature.
+/** RxJS's `zipWith` on sluice's {@link zip}: a drop-in with the same signature.
  *
  * @example
  * ```ts
@@ -182,10 +174,8 @@ export function zipWith<T, A extends readonly unknown[]>(
   ...otherInputs: [...ObservableInputTuple<A>]
 ): OperatorFunction<T, Cons<T, A>>;
 /**
- * {@link zipWith} with a {@link PrefetchConfig} last: each source is paused while `prefetch` of
- * its values wait for a partner (default 16), as `zip([source, ...others], { prefetch })` does.
- * A plain object that is not an `ObservableInput` (no `length`, `then`, iterator or
- * `Symbol.observable`) is read as the config, so every RxJS call keeps its meaning.
+ * {@link zipWith} with a {@link PrefetchConfig} last. Only a plain object that no `ObservableInput`
+ * form can be is read as the config, so every RxJS call keeps its meaning.
  *
  * @example
  * ```ts

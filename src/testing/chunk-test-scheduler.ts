@@ -4,9 +4,9 @@ import type { ChunkEvent } from '../core/chunk.js';
 import type { Valve } from '../core/demand.js';
 import { type ChunkMarbleOptions, chunkMarbles } from './chunk-marbles.js';
 import { type AssertDeepEqual, chunkMatcher } from './chunk-matcher.js';
+import type { FakeProcessScript } from './compile-script.js';
 import { demandMarbles } from './demand-marbles.js';
 import { type FakeExec, type FakeExecOptions, fakeExec } from './fake-exec.js';
-import type { FakeProcessScript } from './fake-process-script.js';
 
 /** A cold chunk stream built by `chunks()`: a `ColdObservable` plus the events it emits. */
 export type ChunkColdObservable<T> = ReturnType<TestScheduler['createColdObservable']> &
@@ -87,4 +87,16 @@ export class ChunkTestScheduler extends TestScheduler {
       }),
     );
   }
+}
+
+/**
+ * Shorthand for `new ChunkTestScheduler(assert)`.
+ *
+ * @example
+ * ```ts
+ * const testScheduler = createChunkTestScheduler((actual, expected) => expect(actual).toEqual(expected));
+ * ```
+ */
+export function createChunkTestScheduler(assert?: AssertDeepEqual): ChunkTestScheduler {
+  return new ChunkTestScheduler(assert);
 }

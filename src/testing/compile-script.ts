@@ -2,24 +2,51 @@ import { constants } from 'node:os';
 import { optionError } from '../core/option-error.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import type { OutputStream } from '../sources/exec/process-port.js';
-import type { FakeProcessScript } from './fake-process-script.js';
 import { parseTimeline } from './parse-timeline.js';
 
+/**
+ * How a fake process ends: an exit code or a death by signal, at virtual time `at` (ms after the
+ * spawn; default: when its last pipe closes), or `'hang'` (it never exits by itself: only a kill
+ * ends it).
+ */
+export type FakeExit =
+  | { readonly code: number; readonly at?: number }
+  | { readonly signal: NodeJS.Signals; readonly at?: number }
+  | 'hang';
+
+/**
+ * A scripted run of a fake process (see {@link fakeExec}).
+ *
+ * `stdout` and `stderr` are marble diagrams of *writes* in virtual time from the spawn (1 frame =
+ * 1 ms, `TestScheduler.run` syntax): each letter writes `values[letter]` (default: the letter and a
+ * newline), `|` closes the pipe. A pipe without `|` closes when the process exits (or after its
+ * last write, if later); with `exit: 'hang'` it stays open.
+ */
+export interface FakeProcessScript {
+  readonly stdout?: string;
+  readonly stderr?: string;
+  /** What each letter writes (a string is written as UTF-8). */
+  readonly values?: Readonly<Record<string, string | Uint8Array>>;
+  /** Default `{ code: 0 }`. */
+  readonly exit?: FakeExit;
+  /** Signals the process survives (as `trap '' TERM` would); `SIGKILL` cannot be ignored. */
+  readonly ignores?: readonly NodeJS.Signals[];
+  /**
+   * How many writes the pipes hold while nobody reads them (default 0): once they are full, the
+   * next write blocks the process, and its whole script (later writes, its exit) waits until the
+   * reader resumes — a child blocked on a full pipe.
+   */
+  readonly pipeCapacity?: number;
+  /** Fail the spawn with this errno (`'ENOENT'`, `'EACCES'`, …) instead of running. */
+  readonly spawnError?: string;
+}
+
 /** One step of a compiled script, at `frame` ms of the process's own time. */
-export type FakeStep =
-  | {
-      readonly frame: number;
-      readonly type: 'data';
-      readonly stream: OutputStream;
-      readonly bytes: Uint8Array;
-    }
-  | { readonly frame: number; readonly type: 'end'; readonly stream: OutputStream }
-  | {
-      readonly frame: number;
-      readonly type: 'exit';
-      readonly exitCode: number | null;
-      readonly signal: string | null;
-    };
+export type FakeStep = { readonly frame: number } & (
+  | { readonly type: 'data'; readonly stream: OutputStream; readonly bytes: Uint8Array }
+  | { readonly type: 'end'; readonly stream: OutputStream }
+  | { readonly type: 'exit'; readonly exitCode: number | null; readonly signal: string | null }
+);
 
 /** A validated script: its steps in time order, and the rest of its behaviour. */
 export interface CompiledScript {
@@ -81,7 +108,7 @@ export function compileScript(script: FakeProcessScript): CompiledScript {
   }
   const exit = script.exit ?? { code: 0 };
   const pipes = (['stdout', 'stderr'] as const).map((stream) => {
-    const timeline = parseTimeline(script[stream] ?? '|', undefined, stream);
+    const timeline = parseTimeline<string>(script[stream] ?? '|', undefined, stream);
     const steps: FakeStep[] = [];
     let closedAt: number | undefined;
     for (const entry of timeline) {
@@ -89,12 +116,7 @@ export function compileScript(script: FakeProcessScript): CompiledScript {
         throw optionError(stream, 'a diagram without `#` (end the process with `exit`)', script[stream]);
       if (entry.kind === 'C') closedAt = entry.frame;
       else
-        steps.push({
-          frame: entry.frame,
-          type: 'data',
-          stream,
-          bytes: toBytes(script.values, entry.value as string),
-        });
+        steps.push({ frame: entry.frame, type: 'data', stream, bytes: toBytes(script.values, entry.value) });
     }
     return { stream, steps, closedAt, last: steps.at(-1)?.frame ?? 0 };
   });
@@ -113,12 +135,8 @@ export function compileScript(script: FakeProcessScript): CompiledScript {
   }
   const rank = (step: FakeStep) => (step.type === 'exit' ? 1 : 0);
   steps.sort((a, b) => a.frame - b.frame || rank(a) - rank(b));
-  return {
-    steps,
-    ignores: script.ignores ?? [],
-    pipeCapacity: script.pipeCapacity ?? 0,
-    spawnError: script.spawnError,
-  };
+  const { ignores = [], pipeCapacity = 0, spawnError } = script;
+  return { steps, ignores, pipeCapacity, spawnError };
 }
 
 function toBytes(values: FakeProcessScript['values'], letter: string): Uint8Array {

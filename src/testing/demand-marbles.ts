@@ -1,6 +1,7 @@
-import { asyncScheduler, type SchedulerLike } from 'rxjs';
-import { Valve } from '../core/demand.js';
+import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
+import { type Demand, Valve } from '../core/demand.js';
 import { optionError } from '../core/option-error.js';
+import { subscribeWithDemand } from '../core/subscriber-chain.js';
 import { parseTimeline } from './parse-timeline.js';
 
 /**
@@ -35,4 +36,20 @@ export function demandMarbles(marbles: string, scheduler: SchedulerLike = asyncS
     else scheduler.schedule(act, entry.frame);
   }
   return valve;
+}
+
+/**
+ * `source`, subscribed with `demand` as the consumer's demand — what an adapter
+ * (`toAsyncIterable`, `onChunk`, `toReadableStream`) does — so a test can drive backpressure with a
+ * {@link Valve} or {@link demandMarbles} and still use `expectObservable`. The demand is carried
+ * on the subscriber chain, so producers subscribed later (by `concatMap`, `retry`, …) see it too.
+ *
+ * @example
+ * ```ts
+ * import { demandMarbles, withDemand } from 'sluice/testing';
+ * const slow = withDemand(demandMarbles('--p---r'), exec('make', [], { port, scheduler }));
+ * ```
+ */
+export function withDemand<T>(demand: Demand | undefined, source: Observable<T>): Observable<T> {
+  return new Observable<T>((subscriber) => subscribeWithDemand(source, demand ?? null, subscriber));
 }

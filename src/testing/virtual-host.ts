@@ -1,21 +1,44 @@
-import { type SchedulerLike, VirtualTimeScheduler } from 'rxjs';
+import { map, type SchedulerLike, VirtualTimeScheduler } from 'rxjs';
+import { isSchedulerLike } from '../core/is-scheduler-like.js';
 import { optionError } from '../core/option-error.js';
+import { readOption } from '../core/read-option.js';
+import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { createBridge } from '../kernel/bridge/bridge.js';
 import type { ConnectedExtension } from '../kernel/bridge/connect-extension.js';
 import { createExtensionApi } from '../kernel/bridge/extension-api.js';
 import { createHost } from '../kernel/host/create-host.js';
-import type { Host, StreamProducer } from '../kernel/host/host.js';
+import { type ExecPayload, execEventToChunk, execPayloadOptions } from '../kernel/host/exec-hostcall.js';
+import type { Host, HostcallHandler, StreamProducer } from '../kernel/host/host.js';
 import type { HostcallOutcome } from '../kernel/protocol/hostcall-outcome.js';
+import type { HostcallKind } from '../kernel/protocol/hostcall-request.js';
+import type { JsonValue } from '../kernel/protocol/json-value.js';
 import {
   createMacrotaskScheduler,
+  type Macrotask,
   type MacrotaskScheduler,
 } from '../kernel/scheduler/macrotask-scheduler.js';
+import { exec } from '../sources/exec.js';
 import { advanceVirtualTime } from './advance-virtual-time.js';
-import { type DeliveryRow, toDeliveryRow } from './delivery-row.js';
+import type { FakeProcessScript } from './compile-script.js';
 import { type FakeExec, fakeExec } from './fake-exec.js';
-import { fakeExecProducer } from './fake-exec-producer.js';
 import { type ScriptedStep, scriptedProducer } from './scripted-producer.js';
-import { checkVirtualHostOptions, type VirtualHostOptions } from './virtual-host-options.js';
+
+/** Options of {@link createVirtualHost}. Validated before anything is created. */
+export interface VirtualHostOptions {
+  /** The virtual clock. Default: a new `VirtualTimeScheduler` (give your `TestScheduler` inside `run`). */
+  readonly clock?: SchedulerLike;
+  /** `'manual'` (default): only `tick()` delivers, one macrotask at a time; `'clock'`: the queue drains on the clock. */
+  readonly driver?: 'manual' | 'clock';
+  /**
+   * What streaming `exec` calls without a `script()` run: the real `exec` source on this fake
+   * process — a {@link FakeExec}, or a script for one on this host's clock (then `vhost.fake`).
+   */
+  readonly exec?: FakeExec | FakeProcessScript;
+  /** Producers replacing the scripted ones (`exec` / `http`). */
+  readonly producers?: Partial<Record<'exec' | 'http', StreamProducer>>;
+  /** Handlers of non-streaming calls (by kind). */
+  readonly handlers?: Partial<Record<HostcallKind, HostcallHandler>>;
+}
 
 /** The kernel host and bridge on a virtual clock (see {@link createVirtualHost}). */
 export interface VirtualHost {
@@ -158,13 +181,10 @@ function callIdSource(
   extensionId: string,
   callIds: readonly string[] | (() => string) | undefined,
 ): () => string {
+  if (typeof callIds === 'function') return callIds;
+  const names = [...(callIds ?? [])];
   let counter = 0;
-  const names = Array.isArray(callIds) ? [...callIds] : undefined;
-  const numbered = (): string => {
-    counter += 1;
-    return `${extensionId}:hc-${counter}`;
-  };
-  return typeof callIds === 'function' ? callIds : () => names?.shift() ?? numbered();
+  return () => names.shift() ?? `${extensionId}:hc-${++counter}`;
 }
 
 /** Delivers and advances the clock to each next timer until nothing is left to do. */
@@ -180,4 +200,76 @@ async function playToEnd(
     if (next === undefined) return;
     advanceVirtualTime(clock, Math.max(0, (next.delay ?? 0) - clock.now()));
   }
+}
+
+const isObject = (value: unknown) => typeof value === 'object' && value !== null;
+const functions = (value: unknown) =>
+  isObject(value) && Object.values(value as object).every((item) => typeof item === 'function');
+const OPTIONS: Record<string, readonly [(value: unknown) => boolean, string]> = {
+  clock: [isSchedulerLike, 'a SchedulerLike'],
+  driver: [(value) => value === 'manual' || value === 'clock', "'manual' or 'clock'"],
+  exec: [isObject, 'a FakeExec or a fake process script'],
+  producers: [functions, 'an object of functions'],
+  handlers: [functions, 'an object of functions'],
+};
+
+/** The options of {@link createVirtualHost}, checked before anything is created. */
+function checkVirtualHostOptions(options: VirtualHostOptions): void {
+  if (!isObject(options)) throw optionError('options', 'an object', options, 'argument');
+  rejectUnknownOptions(options, Object.keys(OPTIONS));
+  for (const [name, [accepts, expected]] of Object.entries(OPTIONS)) {
+    readOption(options, name, accepts, expected, undefined);
+  }
+}
+
+/**
+ * One delivered macrotask as a row of the tables of docs/protocol.md: `seq` and `callId`, then either the
+ * stream chunk (`sequence`, `chunk`, `isFinal`), the `error` (`{ code, message }`) or the
+ * success `value`.
+ */
+export type DeliveryRow = { readonly seq: number; readonly extensionId: string; readonly callId: string } & (
+  | { readonly sequence: number; readonly chunk: JsonValue; readonly isFinal: boolean }
+  | { readonly error: { readonly code: string; readonly message: string } }
+  | { readonly value: JsonValue }
+);
+
+/**
+ * Turns a delivered macrotask into a {@link DeliveryRow}.
+ *
+ * @example
+ * ```ts
+ * host.connect('ext-a', (task) => rows.push(toDeliveryRow(task)));
+ * ```
+ */
+export function toDeliveryRow({
+  seq,
+  extensionId,
+  callId,
+  outcome,
+}: Macrotask<HostcallOutcome>): DeliveryRow {
+  const row = { seq, extensionId, callId };
+  if (outcome.type === 'error') return { ...row, error: { code: outcome.code, message: outcome.message } };
+  if (outcome.type !== 'streamChunk') return { ...row, value: outcome.value };
+  return { ...row, sequence: outcome.sequence, chunk: outcome.chunk, isFinal: outcome.isFinal };
+}
+
+/**
+ * The kernel's streaming `exec` producer, on a fake process: the real {@link exec} source with
+ * `port: fake` and the host's clock, mapped to wire chunks as the default producer maps them
+ * (stdout lines as strings, stderr as `{ stderr }`, a final `{ exit_code, … }` in the wire's
+ * names, which an extension's bridge reads as `{ exitCode, … }`; a failure is an `Error` outcome).
+ * Every streaming `exec` hostcall spawns the fake's script once.
+ *
+ * @example
+ * ```ts
+ * const fake = fakeExec({ stdout: '-a-b|' }, { scheduler: clock });
+ * const host = createHost({ scheduler, producers: { exec: fakeExecProducer(fake) } });
+ * ```
+ */
+export function fakeExecProducer(fake: FakeExec): StreamProducer {
+  return (raw, context) => {
+    const payload = raw as unknown as ExecPayload;
+    const options = { ...execPayloadOptions(payload, context.scheduler, true), port: fake };
+    return exec(payload.cmd, payload.args ?? [], options).pipe(map(execEventToChunk));
+  };
 }

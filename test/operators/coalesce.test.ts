@@ -6,7 +6,7 @@ import { type Demand, Valve } from '../../src/core/demand.js';
 import { SequenceError } from '../../src/core/errors/sequence-error.js';
 import { demandOf } from '../../src/core/subscriber-chain.js';
 import { chunkByteLength, coalesce } from '../../src/operators/coalesce.js';
-import { withDemand } from '../../src/testing/with-demand.js';
+import { withDemand } from '../../src/testing/demand-marbles.js';
 import { chunk, chunkLetters } from '../support/chunk.js';
 import { newTestScheduler } from '../support/test-scheduler.js';
 

@@ -3,7 +3,7 @@ import { filter, map } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Valve } from '../../src/core/demand.js';
 import { http } from '../../src/sources/http.js';
-import { withDemand } from '../../src/testing/with-demand.js';
+import { withDemand } from '../../src/testing/demand-marbles.js';
 import { record } from '../fixtures/http-recorder.js';
 import { startTestServer, type TestServer } from '../fixtures/http-server.js';
 

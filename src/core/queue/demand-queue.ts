@@ -5,11 +5,7 @@ import { RingQueue } from './ring-queue.js';
 /** How a {@link DemandQueue}'s producer ended: completed, or failed with `reason`. */
 export type QueueEnding = { readonly error: false } | { readonly error: true; readonly reason: unknown };
 
-/**
- * Where a {@link DemandQueue} keeps its values: a {@link RingQueue} by default; `bounded()` gives
- * one that applies its drop strategy. `push` returns `false` when the value cannot be taken
- * (`bounded({ strategy: 'error' })` overflowing).
- */
+/** Where a {@link DemandQueue} keeps its values; `push` is `false` when one cannot be taken (an overflow). */
 export interface QueueStore<T> {
   readonly size: number;
   push(value: T): boolean;
@@ -18,12 +14,8 @@ export interface QueueStore<T> {
 }
 
 /**
- * What every {@link DemandQueue} has: its water marks and where its values and its ending go. The
- * water marks and the store are read once, when the queue is made. `deliver` and `finish` are
- * called as methods of this object, each time: a class whose methods they are gives their call
- * sites one function for all its instances, and V8's optimized code then survives a new stream
- * (docs/performance.md, "One call target per call site"). An object literal of arrow functions
- * works as well.
+ * A {@link DemandQueue}'s water marks and where its values and ending go. `deliver` and `finish`
+ * are called as methods of this object (docs/performance.md, "One call target per call site").
  */
 export interface DemandQueueOptions<T> {
   /** The producer is paused once this many values wait (counting what the outlets hold). */
@@ -33,58 +25,35 @@ export interface DemandQueueOptions<T> {
    * hysteresis: resumed as soon as a slot frees); a consumer's buffer gives {@link halfWater}.
    */
   readonly lowWater?: number;
-  /** Hands a value downstream (called in order, never re-entered for the same queue). */
+  /** Hands a value downstream (in order, never re-entered). */
   readonly deliver: (value: T) => void;
   /** Hands the ending downstream, once, after the last value went out. */
   readonly finish: (ending: QueueEnding) => void;
-  /** Where the values wait. Default a {@link RingQueue}. */
   readonly store?: QueueStore<T>;
 }
 
 /**
- * The one demand-gated queue under sluice's sources, operators, adapters and kernel streams: what
- * is common to all of them. What a user adds is an outlet ({@link QueueOutlet}): credit asked
- * for (`Credit`), the consumer's demand (`DemandGate`), values held downstream (`InFlight`); a
- * value goes out only while the outlet is open. The rules, which
- * `test/core/queue/demand-queue.test.ts` checks as properties:
+ * The one demand-gated queue under sluice's sources, operators, adapters and kernel streams
+ * (docs/backpressure.md, "One queue"); a user adds an outlet ({@link QueueOutlet}) that a value
+ * must find open. The rules, checked as properties by `test/core/queue/demand-queue.test.ts`:
  *
- * - **Order and no loss**: values go out in the order they were pushed, each once. A value that
- *   can go out at once is delivered without being queued (with the default store; a custom store
- *   sees every value).
- * - **The ending never overtakes**: {@link DemandQueue.end} is handed to `finish` only once every
- *   value before it went out — needing no outlet to be open.
- * - **The producer's valve** ({@link DemandQueue.producerValve}, the demand the queue gives its
- *   producer) is paused once `highWater` values wait (plus what the outlets hold) — unless the
- *   next value would go straight out — or when an outlet holds the producer, and resumed once at
- *   most `lowWater` wait, or when a value is wanted and none waits. Every value taken while it is
- *   paused is reported as progress (`Valve.progress`), so a stall detector knows the consumer
- *   still moves.
- *
- * @example
- * ```ts
- * const queue = new DemandQueue<string>(
- *   {
- *     highWater: 16, lowWater: 8,
- *     deliver: (line) => subscriber.next(line),
- *     finish: (ending) => (ending.error ? subscriber.error(ending.reason) : subscriber.complete()),
- *   },
- *   new DemandGate(demandOf(subscriber) ?? new Valve()),
- * );
- * subscribeWithDemand(source, queue.producerValve, {
- *   next: (line) => queue.push(line),
- *   complete: () => queue.end({ error: false }),
- * });
- * ```
+ * - **Order and no loss**: values go out in the order pushed, each once; one that can go out at
+ *   once skips the default store.
+ * - **The ending never overtakes**: it reaches `finish` once every value before it went out,
+ *   needing no outlet to be open.
+ * - **The producer's valve** pauses once `highWater` values wait (plus what the outlets hold) —
+ *   unless the next would go straight out — or while an outlet holds the producer; it resumes once
+ *   at most `lowWater` wait, or when a value is wanted and none waits. A value taken while it is
+ *   paused is progress (`Valve.progress`), so a stall detector knows the consumer still moves.
  */
 export class DemandQueue<T> {
   /** The valve this queue gives its producer: paused and resumed by the water marks. */
   readonly producerValve = new Valve();
   readonly #store: QueueStore<T>;
-  /** A plain FIFO (not a custom store that rewrites values): a value may skip it. */
+  /** The default store: a value may skip it. */
   readonly #direct: boolean;
   readonly #highWater: number;
   readonly #lowWater: number;
-  /** The options: `deliver` and `finish` are called as their methods. */
   readonly #ends: DemandQueueOptions<T>;
   readonly #outlet: QueueOutlet | undefined;
   #ending: QueueEnding | undefined;
@@ -100,13 +69,9 @@ export class DemandQueue<T> {
     this.#lowWater = options.lowWater ?? options.highWater - 1;
     this.#ends = options;
     this.#outlet = outlet;
-    // Written a second time, as the end of the queue writes them: V8 takes a field written once for
-    // a constant and optimizes on it, and the first queue to end would throw that code away for
-    // every queue (docs/performance.md, "Code that survives the end of a stream").
+    // Written twice, as the end writes them (docs/performance.md, "Code that survives the end of a stream").
     this.#ending = undefined;
     this.#done = false;
-    // An outlet that opens lets values out; one that closes needs only the valve's check, which
-    // drain() makes when it ends (or the drain under way, when it ends).
     this.#stopOutlet = this.#outlet?.watch(this);
     this.#update();
   }
@@ -126,10 +91,7 @@ export class DemandQueue<T> {
     return this.#ending !== undefined || this.#done;
   }
 
-  /**
-   * Takes a value from the producer. Returns `false` only when the store refuses it (an
-   * overflowing `bounded({ strategy: 'error' })`); values after the ending are ignored.
-   */
+  /** Takes a value from the producer: `false` when the store refuses it; ignored after the ending. */
   push(value: T): boolean {
     if (this.#ending !== undefined || this.#done === true) return true;
     const store = this.#store;
@@ -149,15 +111,13 @@ export class DemandQueue<T> {
         this.#draining = false;
       }
       if (store.size > 0 || this.#ending !== undefined) this.drain();
-      // With no outlet and the valve flowing, nothing can have changed: the common case of a plain
-      // subscribe(), skipped per value.
+      // With no outlet and the valve flowing nothing changed (a plain subscribe()).
       else if (outlet !== undefined || this.producerValve.paused === true) this.#update();
       return true;
     }
     if (!store.push(value)) return false;
     if (this.#draining === true) this.#update();
-    // At rest, a paused valve has nothing to resume it for: every drop of the backlog and every
-    // change of an outlet checked it already, and a value added only raises the backlog.
+    // At rest a value added only raises the backlog: a paused valve stays paused.
     else if (this.#direct === true) {
       if (this.producerValve.paused !== true) this.#update();
     } else this.drain();
@@ -171,10 +131,7 @@ export class DemandQueue<T> {
     this.drain();
   }
 
-  /**
-   * Takes the oldest waiting value synchronously, past the outlets (a consumer that polls), or
-   * `undefined` when none waits. Hands out the ending when it is next.
-   */
+  /** Takes the oldest waiting value past the outlets (a consumer that polls); hands out the ending when it is next. */
   take(): T | undefined {
     const store = this.#store;
     if (this.#done === true || store.size === 0) return undefined;
@@ -184,8 +141,7 @@ export class DemandQueue<T> {
     if (paused) valve.progress();
     const size = store.size;
     if (size === 0 && this.#ending !== undefined) this.#end();
-    // A flowing valve stays flowing when a value leaves (an outlet that changes wakes drain()), and
-    // a paused one stays paused while more than the low-water mark waits: #update is for the rest.
+    // A value leaving keeps a flowing valve flowing, and a paused one paused above the low-water mark.
     else if (paused && (mayResume(size, this.#lowWater) || size === 0)) this.#update();
     return value;
   }
@@ -195,8 +151,6 @@ export class DemandQueue<T> {
     if (this.#draining === true || this.#done === true) return;
     const store = this.#store;
     const outlet = this.#outlet;
-    // Skipped when nothing can go out (the common wake-up: a slot freed while no credit is left):
-    // then only the valve is checked.
     if (store.size > 0 && (outlet === undefined || outlet.open)) {
       this.#draining = true;
       try {
@@ -259,15 +213,9 @@ export function mayResume(level: number, lowWater: number): boolean {
 }
 
 /**
- * The low-water mark of a buffer that drains half before its producer may refill it — the
- * consumers' buffers (`toAsyncIterable`, `onChunk`, a hostcall stream) and the operators that hold
- * values (docs/backpressure.md, "Operators that hold values"): half of `highWater`, rounded down;
- * −1 with no buffer (`highWater` 0), so the producer resumes only when a value is wanted.
- *
- * @example
- * ```ts
- * new DemandQueue({ highWater: 16, lowWater: halfWater(16), deliver, finish }, credit);
- * ```
+ * The low-water mark of a buffer that drains half before its producer refills it (the consumers'
+ * buffers, the operators that hold values): −1 with no buffer, so the producer resumes only when a
+ * value is wanted (docs/backpressure.md, "The consumers").
  */
 export function halfWater(highWater: number): number {
   return highWater === 0 ? -1 : Math.floor(highWater / 2);

@@ -4,20 +4,8 @@ const MIN_CAPACITY = 16;
 const NONE: never[] = new Array<never>(0);
 
 /**
- * A FIFO on a ring buffer that grows by doubling: `push`, `shift`, `peek` and `pop` are O(1) —
- * the one queue under every buffer in sluice (the demand-gated {@link DemandQueue}, `bounded()`'s
- * strategies, the adapters). A slot is cleared when its value leaves, so the queue never keeps a
- * value alive. Each time it empties it lets its array go, and the next push makes a new one of the
- * same capacity (see {@link RingQueue.shift}).
- *
- * @example
- * ```ts
- * const queue = new RingQueue<string>();
- * queue.push('a');
- * queue.push('b');
- * queue.shift(); // 'a'
- * queue.size; // 1
- * ```
+ * A FIFO on a ring buffer that grows by doubling, O(1) at both ends: the one queue under every
+ * buffer in sluice. A slot is cleared when its value leaves, so it never keeps a value alive.
  */
 export class RingQueue<T> {
   #items: (T | undefined)[] = NONE;
@@ -26,15 +14,13 @@ export class RingQueue<T> {
   #head = 0;
   #size = 0;
 
-  /** How many values wait. */
   get size(): number {
     return this.#size;
   }
 
   /** Appends `value`; always `true` (the store contract of {@link DemandQueue}). */
   push(value: T): boolean {
-    // Locals rather than repeated field reads: every stream inlines these two methods for each
-    // value, where their size counts (docs/performance.md, "Smaller hot functions").
+    // Locals, not repeated field reads (docs/performance.md, "Smaller hot functions").
     const size = this.#size;
     if (size === this.#items.length) this.#grow();
     this.#items[(this.#head + size) & this.#mask] = value;
@@ -43,13 +29,8 @@ export class RingQueue<T> {
   }
 
   /**
-   * Removes and returns the oldest value, or `undefined` when empty. The value that empties the
-   * queue lets its array go, and the next push makes a new one. An array that has lived long is
-   * in V8's old generation, and every young value stored into it costs a call of the write
-   * barrier; a new array is young, and a store into it costs a test. A
-   * queue that empties once per pipe read or per window of chunks makes one array for each, and
-   * saves a call per value. The array is made at the next push, not when the queue empties: an
-   * empty queue holds no array for a scavenge to copy (docs/performance.md, "Young arrays").
+   * Removes and returns the oldest value. The value that empties the queue lets its array go, and
+   * the next push makes a young one (docs/performance.md, "Young arrays").
    */
   shift(): T | undefined {
     const size = this.#size;
@@ -68,12 +49,12 @@ export class RingQueue<T> {
     return value;
   }
 
-  /** The oldest value, left in place, or `undefined` when empty. */
+  /** The oldest value, left in place. */
   peek(): T | undefined {
     return this.#size === 0 ? undefined : this.#items[this.#head];
   }
 
-  /** Removes and returns the newest value, or `undefined` when empty. */
+  /** Removes and returns the newest value. */
   pop(): T | undefined {
     if (this.#size === 0) return undefined;
     const index = (this.#head + this.#size - 1) & this.#mask;
@@ -91,10 +72,7 @@ export class RingQueue<T> {
     this.#size = 0;
   }
 
-  /**
-   * A new array (holes read as `undefined`, as cleared slots): twice as large when the queue is
-   * full, or of the last capacity when it was empty (its array was let go).
-   */
+  /** A new array: twice as large when full, of the last capacity when it was let go. */
   #grow(): void {
     const items = this.#items;
     const grown = new Array<T | undefined>(items.length === 0 ? this.#mask + 1 : items.length * 2);

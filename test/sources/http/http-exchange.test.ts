@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { deferred } from '../../../src/core/deferred.js';
 import { Valve } from '../../../src/core/demand.js';
 import { type HttpEvent, http } from '../../../src/sources/http.js';
-import { withDemand } from '../../../src/testing/with-demand.js';
+import { withDemand } from '../../../src/testing/demand-marbles.js';
 import { record } from '../../fixtures/http-recorder.js';
 import { macrotask } from '../../support/macrotask.js';
 import { newTestScheduler } from '../../support/test-scheduler.js';

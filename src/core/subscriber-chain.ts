@@ -51,7 +51,6 @@ function walk<R>(start: unknown, visit: (node: ChainNode) => R | undefined): R |
   return undefined;
 }
 
-// ---------------------------------------------------------------------------------------------
 // The demand tag
 
 /**
@@ -165,7 +164,6 @@ export function subscribeWithDemand<T>(
   return source.subscribe(subscriber);
 }
 
-// ---------------------------------------------------------------------------------------------
 // The direct sink
 
 /**
@@ -195,7 +193,6 @@ export function directSinkOf<T>(subscriber: object): DirectSink<T> | undefined {
   return Object.hasOwn(subscriber, SINK) ? ((subscriber as ChainNode)[SINK] as DirectSink<T>) : undefined;
 }
 
-// ---------------------------------------------------------------------------------------------
 // The stall mark
 
 /**
@@ -211,7 +208,6 @@ export function stalledBelow(subscriber: object): number | undefined {
   return walk(subscriber, (node) => node[STALLED]);
 }
 
-// ---------------------------------------------------------------------------------------------
 // sluice's subscribers
 
 /**

@@ -24,7 +24,7 @@ const DEMAND = Symbol.for('sluice.demand');
 const SINK = Symbol.for('sluice.directSink');
 const STALLED = Symbol.for('sluice.stalled');
 
-/** A subscriber as the walk sees it: the tags it may carry and the links to the one below. */
+/** A subscriber as the walk sees it. */
 type ChainNode = {
   [DEMAND]?: Demand | null;
   [SINK]?: DirectSink<unknown>;

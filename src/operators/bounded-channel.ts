@@ -81,11 +81,10 @@ export function boundedChannel<E extends ChunkEvent<unknown>>(
   });
 }
 
+/** An event, the events dropped right before it, and the `metadata.dropped` those carried. */
 interface Entry<E> {
   readonly event: E | EndSentinel;
-  /** How many events this queue dropped right before this one (in sequence order). */
   dropped: number;
-  /** The `metadata.dropped` counts of those dropped events (drops reported further upstream). */
   inherited: number;
 }
 

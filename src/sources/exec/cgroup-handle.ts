@@ -2,7 +2,7 @@ import { watch } from 'node:fs';
 import { isSluiceError, SluiceError } from '../../core/errors/sluice-error.js';
 import { CgroupRun } from './cgroup-run.js';
 import { cgroupSupport } from './cgroup-support.js';
-import { processStat, trackCgroup, untrackCgroup } from './process-group.js';
+import { forgetAtExit, killAtExit, processStat, signalEach } from './process-group.js';
 import type { ContainmentOption, ExecLimits, ExitInfo, ProcessHandle } from './process-port.js';
 
 /** How long the exit hook waits, at most, for a killed run's cgroup to empty before removing it. */
@@ -21,12 +21,6 @@ const EXIT_WAIT_MS = 500;
  *   the event loop alive, except after a `SIGKILL`, until the run is gone).
  * - With `limits.pids`, a refused fork (`pids.events`) ends the whole run with `cgroup.kill`.
  * - With `cleanup`, the run is killed and its cgroup removed if this Node process exits first.
- *
- * @example
- * ```ts
- * const handle = containInCgroup(spawned, run, true, false);
- * handle.killGroup('SIGKILL'); // cgroup.kill
- * ```
  */
 export function containInCgroup(
   inner: ProcessHandle,
@@ -46,7 +40,7 @@ export function containInCgroup(
     // rmdir fails while a process of the run lives: that is the check (no read of cgroup.events).
     if (!destroyed || !run.remove()) return;
     for (const watcher of watchers.splice(0)) watcher.close();
-    untrackCgroup(endAtExit);
+    forgetAtExit(endAtExit);
   };
   const events = watchFile(`${run.path}/cgroup.events`, removeIfDone);
   watchers.push(events);
@@ -57,7 +51,7 @@ export function containInCgroup(
       }),
     );
   }
-  if (cleanup) trackCgroup(endAtExit);
+  if (cleanup) killAtExit(endAtExit);
   return {
     ...inner,
     pid: inner.pid,
@@ -67,7 +61,11 @@ export function containInCgroup(
         run.kill();
         events.ref(); // a killed run ends soon: wait for it, and remove its cgroup
       } else {
-        signalOutsiders(run, pgid, signal);
+        // The group got it already: the processes of the run that left it.
+        signalEach(
+          run.members().filter((pid) => processStat(pid)?.pgrp !== pgid),
+          signal,
+        );
       }
     },
     groupAlive: () => {
@@ -110,18 +108,6 @@ function watchFile(file: string, changed: () => void): Watch {
   }
 }
 
-/** Sends `signal` to the processes of `run` outside group `pgid` (the group itself got it already). */
-function signalOutsiders(run: CgroupRun, pgid: number, signal: NodeJS.Signals): void {
-  for (const pid of run.members()) {
-    if (processStat(pid)?.pgrp === pgid) continue;
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // Gone since it was listed.
-    }
-  }
-}
-
 /** Blocks (this is for the exit hook, where nothing asynchronous runs any more) until `run` is empty or `ms` passed. */
 function waitUntilEmpty(run: CgroupRun, ms: number): void {
   const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -138,11 +124,6 @@ function waitUntilEmpty(run: CgroupRun, ms: number): void {
  * `limits` need a cgroup whatever `containment` says: without one they fail with
  * `LIMIT_UNAVAILABLE` (as do limits whose controller is not enabled, see {@link CgroupRun.create}),
  * never run without them.
- *
- * @example
- * ```ts
- * const run = openCgroup('auto', undefined); // a CgroupRun as root on Linux, undefined on macOS
- * ```
  */
 export function openCgroup(
   containment: ContainmentOption,
@@ -216,11 +197,6 @@ export function cgroupCommand(
 /**
  * Whether a run ended because its wrapper could not join the cgroup (exit code 125 with the
  * wrapper's one line on stderr), so the command never ran.
- *
- * @example
- * ```ts
- * cgroupJoinFailed({ exitCode: 125, signal: null }, 'sluice: cannot join the cgroup /sys/…/cgroup.procs\n'); // true
- * ```
  */
 export function cgroupJoinFailed(exit: ExitInfo, stderr: string): boolean {
   return (

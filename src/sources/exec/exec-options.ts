@@ -1,6 +1,6 @@
 import { constants } from 'node:os';
-import { asyncScheduler, isObservable, type Observable, type SchedulerLike } from 'rxjs';
-import { type Demand, isDemand } from '../../core/demand.js';
+import { asyncScheduler, isObservable, type Observable } from 'rxjs';
+import { isDemand } from '../../core/demand.js';
 import { isAbortSignal } from '../../core/is-abort-signal.js';
 import { isSchedulerLike } from '../../core/is-scheduler-like.js';
 import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
@@ -11,41 +11,22 @@ import { readOption } from '../../core/read-option.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import { readTerminalSize } from '../../core/terminal-size.js';
 import type { ExecOptions } from './exec-types.js';
-import type { ContainmentOption, ExecLimits, ExecRlimits, ProcessPort, TtySize } from './process-port.js';
+import type { ContainmentOption, ExecLimits, ProcessPort, TtySize } from './process-port.js';
 
 /** `exec`'s `tty` option as a run uses it: the terminal's first size, and the later ones. */
 export interface ResolvedTty extends TtySize {
   readonly resize: Observable<TtySize> | undefined;
 }
 
+/** The options that stay optional once read: no default stands in for them. */
+type WithoutDefault = 'cwd' | 'env' | 'input' | 'rlimits' | 'limits' | 'cancelSignal' | 'port' | 'demand';
+
 /** {@link ExecOptions} with defaults applied, as `exec` runs with them. */
-export interface ResolvedExecOptions {
-  readonly file: string;
-  readonly args: readonly string[];
-  readonly cwd: string | undefined;
-  readonly env: Readonly<Record<string, string | undefined>> | undefined;
-  readonly extendEnv: boolean;
-  readonly input: string | Uint8Array | Observable<string | Uint8Array> | undefined;
-  readonly lines: boolean;
-  readonly encoding: 'utf8' | 'buffer';
-  readonly maxLineBytes: number;
-  readonly maxOutputBytes: number;
-  readonly timeoutMs: number;
-  readonly reject: boolean;
-  readonly killSignal: NodeJS.Signals;
-  readonly forceKillAfterMs: number;
-  readonly rlimits: ExecRlimits | undefined;
-  readonly containment: ContainmentOption;
-  readonly limits: ExecLimits | undefined;
-  readonly cancelSignal: AbortSignal | undefined;
-  readonly cleanup: boolean;
-  readonly propagateTrace: boolean;
-  readonly traceCommandArgs: boolean;
-  readonly scheduler: SchedulerLike;
-  readonly port: ProcessPort | undefined;
-  readonly demand: Demand | undefined;
-  readonly tty: ResolvedTty | undefined;
-}
+export type ResolvedExecOptions = {
+  readonly [K in Exclude<keyof ExecOptions, 'tty'>]-?: K extends WithoutDefault
+    ? ExecOptions[K] | undefined
+    : Exclude<ExecOptions[K], undefined>;
+} & { readonly file: string; readonly args: readonly string[]; readonly tty: ResolvedTty | undefined };
 
 const KNOWN = [
   'cwd',
@@ -72,19 +53,15 @@ const KNOWN = [
   'demand',
   'tty',
 ];
-const KNOWN_RLIMITS = ['cpuSeconds', 'addressSpaceBytes', 'fileSizeBytes', 'openFiles'];
-const KNOWN_LIMITS = ['memoryBytes', 'pids', 'cpuPercent'];
+/** The fields of `rlimits` and of `limits`, each with its least value. */
+const RLIMIT_MINIMA = { cpuSeconds: 1, addressSpaceBytes: 1, fileSizeBytes: 0, openFiles: 1 };
+const LIMIT_MINIMA = { memoryBytes: 1, pids: 1, cpuPercent: 1 };
 const KNOWN_TTY = ['columns', 'rows', 'resize'];
 
 /**
  * Validates the arguments and options of `exec` and applies the defaults. Throws a `TypeError`
  * that names the field, in execa's template: "Expected the `timeoutMs` option to be a
  * non-negative integer, got `-1` (number)".
- *
- * @example
- * ```ts
- * readExecOptions('ls', ['-l'], { timeoutMs: 1000 }).forceKillAfterMs; // 2000
- * ```
  */
 export function readExecOptions(
   file: unknown,
@@ -107,7 +84,7 @@ export function readExecOptions(
     ...io,
     ...readOutput(given),
     ...readEnding(given),
-    rlimits: readRlimits(given),
+    rlimits: readWholeNumbers(given, 'rlimits', RLIMIT_MINIMA),
     containment,
     limits: readLimits(given, containment),
     cleanup: readBoolean(given, 'cleanup', true),
@@ -211,55 +188,38 @@ function readEnding(given: ExecOptions) {
   };
 }
 
-/** `rlimits`, only those given (`{}` means none). */
-function readRlimits(given: ExecOptions): ExecRlimits | undefined {
-  const rlimits = readOption<ExecRlimits, undefined>(
-    given,
-    'rlimits',
-    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-    'an object',
-    undefined,
-  );
-  rejectUnknownOptions(rlimits, KNOWN_RLIMITS, 'rlimits.');
-  const limit = (name: keyof ExecRlimits, min: number) =>
-    readInteger(rlimits, name, undefined, { min, prefix: 'rlimits.' });
-  const limits: ExecRlimits = {
-    cpuSeconds: limit('cpuSeconds', 1),
-    addressSpaceBytes: limit('addressSpaceBytes', 1),
-    fileSizeBytes: limit('fileSizeBytes', 0),
-    openFiles: limit('openFiles', 1),
-  };
-  const set = Object.entries(limits).filter(([, value]) => value !== undefined);
-  return set.length === 0 ? undefined : (Object.fromEntries(set) as ExecRlimits);
-}
-
-/** `limits`, only those given (`{}` means none); they need a cgroup, so `containment: 'group'` refuses them. */
+/** `limits`; they need a cgroup, so `containment: 'group'` refuses them. */
 function readLimits(given: ExecOptions, containment: ContainmentOption): ExecLimits | undefined {
-  const limits = readOption<ExecLimits, undefined>(
-    given,
-    'limits',
-    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-    'an object',
-    undefined,
-  );
-  rejectUnknownOptions(limits, KNOWN_LIMITS, 'limits.');
-  const read = (name: keyof ExecLimits) =>
-    readInteger(limits, name, undefined, { min: 1, prefix: 'limits.' });
-  const values: ExecLimits = {
-    memoryBytes: read('memoryBytes'),
-    pids: read('pids'),
-    cpuPercent: read('cpuPercent'),
-  };
-  const set = Object.entries(values).filter(([, value]) => value !== undefined);
-  if (set.length === 0) return undefined;
-  if (containment === 'group') {
+  const limits = readWholeNumbers(given, 'limits', LIMIT_MINIMA);
+  if (limits !== undefined && containment === 'group') {
     throw optionError(
       'containment',
       "`'auto'` or `'cgroup'` when `limits` is given (limits need a cgroup)",
       containment,
     );
   }
-  return Object.fromEntries(set) as ExecLimits;
+  return limits;
+}
+
+/** A bag of whole numbers (`rlimits`, `limits`), each at least its minimum: only those given, `undefined` for none. */
+function readWholeNumbers<K extends string>(
+  given: ExecOptions,
+  name: 'rlimits' | 'limits',
+  minima: Readonly<Record<K, number>>,
+): Partial<Record<K, number>> | undefined {
+  const bag = readOption<object, undefined>(
+    given,
+    name,
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    'an object',
+    undefined,
+  );
+  const prefix = `${name}.`;
+  rejectUnknownOptions(bag, Object.keys(minima), prefix);
+  const set = Object.entries<number>(minima)
+    .map(([key, min]) => [key, readInteger(bag, key, undefined, { min, prefix })] as const)
+    .filter(([, value]) => value !== undefined);
+  return set.length === 0 ? undefined : (Object.fromEntries(set) as Partial<Record<K, number>>);
 }
 
 /** `tty`: `true` is an 80 × 24 terminal; an object gives its size and later sizes; `false` or absent, pipes. Also read by `markTerminalSize` (sluice/web). */
@@ -294,12 +254,6 @@ export function readTty(given: ExecOptions): ResolvedTty | undefined {
  * synchronously from its spawn), and an `env` name that is empty or contains `=` or NUL (the
  * child would see `A=B=c` for `{ 'A=B': 'c' }`, a different variable). Throws a `TypeError` in the
  * option template that names the field, before anything spawns.
- *
- * @example
- * ```ts
- * checkSpawnStrings('true', ['a\0b'], undefined, undefined);
- * // TypeError: Expected the `args[0]` argument to be a string without NUL bytes, got `a b` (string)
- * ```
  */
 export function checkSpawnStrings(
   file: string,

@@ -6,12 +6,7 @@ import { SpawnError } from '../../core/errors/spawn-error.js';
 import { cgroupCommand, containInCgroup, openCgroup } from './cgroup-handle.js';
 import type { CgroupRun } from './cgroup-run.js';
 import { findExecutable } from './find-executable.js';
-import {
-  killProcessGroup,
-  processGroupAlive,
-  trackProcessGroup,
-  untrackProcessGroup,
-} from './process-group.js';
+import { forgetAtExit, killAtExit, killProcessGroup, processGroupAlive } from './process-group.js';
 import type {
   OutputStream,
   ProcessEvents,
@@ -39,12 +34,6 @@ import { onTerminal, TTY_REPORT_FD, ttyCommand } from './tty.js';
  * the errno, syscall and path Node gave: synchronously when Node throws from its spawn (`ENOTDIR`,
  * `E2BIG`, …) or when the lookup under `rlimits` fails, on the next tick when Node emits `'error'`
  * instead (`ENOENT`, `EACCES`, `EAGAIN`, …).
- *
- * @example
- * ```ts
- * const handle = spawnChild(request, events);
- * handle.pause();
- * ```
  */
 export function spawnChild(request: SpawnRequest, events: ProcessEvents): ProcessHandle {
   let child: ChildProcess;
@@ -68,7 +57,7 @@ export function spawnChild(request: SpawnRequest, events: ProcessEvents): Proces
     cgroup?.remove();
     return deadHandle;
   }
-  if (request.cleanup) trackProcessGroup(pid);
+  if (request.cleanup) killAtExit(pid);
   const listen = (stream: typeof stdout, name: OutputStream) => {
     stream.on('data', (bytes: Uint8Array) => events.data(name, bytes));
     stream.on('end', () => events.end(name));
@@ -90,11 +79,11 @@ export function spawnChild(request: SpawnRequest, events: ProcessEvents): Proces
       stderr.resume();
     },
     killGroup: (signal) => {
-      if (!killProcessGroup(pid, signal) || signal === 'SIGKILL') untrackProcessGroup(pid);
+      if (!killProcessGroup(pid, signal) || signal === 'SIGKILL') forgetAtExit(pid);
     },
     groupAlive: () => {
       const alive = processGroupAlive(pid);
-      if (!alive) untrackProcessGroup(pid);
+      if (!alive) forgetAtExit(pid);
       return alive;
     },
     writeInput: (bytes, callback) => {

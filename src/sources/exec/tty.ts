@@ -4,11 +4,12 @@ import type { Readable, Writable } from 'node:stream';
 import { SluiceError } from '../../core/errors/sluice-error.js';
 import { findExecutable } from './find-executable.js';
 import {
+  forgetAtExit,
+  killAtExit,
   killProcessGroup,
   liveProcesses,
   processStat,
-  trackProcessGroup,
-  untrackProcessGroup,
+  signalEach,
 } from './process-group.js';
 import type { ProcessHandle, TtySize } from './process-port.js';
 import { quoteCommand } from './quote-command.js';
@@ -92,12 +93,6 @@ function findScript(searchPath: string): string {
  *
  * The session id and the terminal's path come on `report` (the shell inside writes them before it
  * becomes the command). Until they have come, the session is found as `script`'s child.
- *
- * @example
- * ```ts
- * const handle = onTerminal(spawned, child.stdio[3] as Readable, true, undefined);
- * handle.resize?.({ columns: 120, rows: 40 });
- * ```
  */
 export function onTerminal(
   inner: ProcessHandle,
@@ -161,14 +156,8 @@ class TerminalSession {
     if (sid === undefined) return false;
     // The leader's group first (forks in flight), then members that made groups of their own.
     const gone = !killProcessGroup(sid, signal);
-    for (const pid of liveProcesses((stat) => stat.session === sid && stat.pgrp !== sid) ?? []) {
-      try {
-        process.kill(pid, signal);
-      } catch {
-        // Gone since it was listed.
-      }
-    }
-    if (gone && signal === 'SIGKILL') untrackProcessGroup(sid);
+    signalEach(liveProcesses((stat) => stat.session === sid && stat.pgrp !== sid) ?? [], signal);
+    if (gone && signal === 'SIGKILL') forgetAtExit(sid);
     return true;
   }
 
@@ -176,7 +165,7 @@ class TerminalSession {
     const sid = this.#sid ?? this.#findSession();
     const alive = sid !== undefined && (liveProcesses((stat) => stat.session === sid, true) ?? []).length > 0;
     if (!alive) {
-      if (sid !== undefined) untrackProcessGroup(sid);
+      if (sid !== undefined) forgetAtExit(sid);
       this.#lifeline?.release();
     }
     return alive;
@@ -190,7 +179,7 @@ class TerminalSession {
   #know(sid: number): void {
     this.#sid = sid;
     if (this.#lifeline === undefined) return;
-    trackProcessGroup(sid);
+    killAtExit(sid);
     this.#lifeline.know(sid);
   }
 

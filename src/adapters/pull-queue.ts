@@ -35,14 +35,6 @@ const DONE = Object.freeze({ done: true, value: undefined }) as IteratorResult<n
  *   (a consumer that left never holds a shared producer back).
  *
  * Internal to `src/adapters`.
- *
- * @example
- * ```ts
- * const queue = new PullQueue(source$, 16);
- * const first = await queue.next();
- * const second = queue.poll() ?? (await queue.next()); // poll(): a queued value, no promise
- * queue.cancel();
- * ```
  */
 export class PullQueue<T> {
   readonly #source: Observable<T>;

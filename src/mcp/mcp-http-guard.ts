@@ -18,12 +18,6 @@ export interface McpHttpRefusal {
  * an `Origin`, when there is one, must be this server's own (`http://` or `https://` + `Host`,
  * `403`), and `Authorization: Bearer <token>` must carry the token (`401` without it or with a
  * wrong one, compared in constant time) unless `token` is `undefined`. Internal to `sluice/mcp`.
- *
- * @example
- * ```ts
- * const check = mcpHttpGuard({ token, hosts: ['127.0.0.1', 'localhost'], port: 8080 });
- * const refusal = check(req);
- * ```
  */
 export function mcpHttpGuard(options: {
   readonly token: string | undefined;

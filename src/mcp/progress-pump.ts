@@ -37,24 +37,10 @@ export interface ProgressPump {
 }
 
 /**
- * Turns a tool's chunks into `notifications/progress` updates paced by the client:
- *
- * - **coalesced**: the first chunk goes out at once; after that at most one update per
- *   `intervalMs`, carrying every chunk since the last update, in order — none is dropped;
- * - **paced by the transport**: an update is sent only after the previous one resolved, so a
- *   client that reads slowly (a full stdout pipe) gets fewer, larger updates;
- * - **bounded**: while more than `highWaterChars` of text wait, `demand` is paused (the Exec tool stops
- *   reading its child, which blocks on its pipe), and resumes when the transport took the batch.
- *
- * A chunk's text is its `content` (a string as is, anything else as JSON on its own line);
- * stderr lines are marked `[stderr] ` at their start.
- *
- * @example
- * ```ts
- * const pump = createProgressPump({ send, intervalMs: 20, highWaterChars: 1 << 20, scheduler: asyncScheduler });
- * await dispatchToolCall({ msg, pid, registry, onChunk: pump.push, demand: pump.demand });
- * await pump.flush(); // every line is out before the result
- * ```
+ * Turns a tool's chunks into `notifications/progress` updates paced by the client: the first at
+ * once, then at most one per `intervalMs` carrying every chunk since (none dropped); one in
+ * flight at a time; `demand` paused while more than `highWaterChars` wait. A chunk's text is its
+ * `content` (anything but a string as JSON on its own line); stderr lines start `[stderr] `.
  */
 export function createProgressPump(config: ProgressPumpConfig): ProgressPump {
   return new PacedProgressPump(config);

@@ -7,12 +7,6 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
  * Reads a request's body as JSON, at most 4 MiB: `{ value }`, or `{ error }` with the status and
  * JSON-RPC code to answer — `413` for a body over the bound, `415` for a `Content-Type` that is
  * not JSON, `400` (`-32700`) for text that is not JSON. Internal to `sluice/mcp`.
- *
- * @example
- * ```ts
- * const body = await readJsonBody(req);
- * if (body.error) return refuse(res, body.error.status, body.error.message);
- * ```
  */
 export async function readJsonBody(
   req: IncomingMessage,

@@ -25,12 +25,6 @@ const LOADER_VARIABLE = /^(LD_|DYLD_)|^NODE_OPTIONS$/;
  * or `cwd` cannot swap it for another file. An allowed program can still start others (npm
  * scripts, git hooks and aliases): allow only what you would let the client run with any
  * arguments.
- *
- * @example
- * ```ts
- * const exec = restrictExecTool(createExecTool(), readExecPolicy({ allow: ['git'] }));
- * createToolRegistry().register(exec);
- * ```
  */
 export function restrictExecTool(
   tool: ToolDefinition<ExecToolArgs, ExecToolResult>,

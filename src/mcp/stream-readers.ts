@@ -1,21 +1,10 @@
 import type { Demand } from '../core/demand.js';
 
 /**
- * The live readers of one MCP call's event stream on this instance — the `POST`'s own response,
- * and a reconnect (`GET` with `Last-Event-ID`) served here — as demands: a reader is paused
- * while its socket is full. {@link StreamReaders.whenReady} is what the call awaits before it
- * sends the next progress notification, so a client that reads slowly holds the notification
- * back, the progress pump's text piles up to its high-water mark, and the tool's demand pauses
- * (the Exec tool's child blocks on its pipe): memory stays bounded by the buffers, not the output.
- * A reader whose connection closed is ready (the call never waits for a client that left; the
- * store keeps the stream for its return). Internal to `sluice/mcp`.
- *
- * @example
- * ```ts
- * const readers = new StreamReaders();
- * readers.add(responseDemand(res));
- * await readers.whenReady(); // before transport.send(progress)
- * ```
+ * The live readers of one MCP call's event stream here (the `POST`'s response, a reconnect) as
+ * demands. The call awaits {@link StreamReaders.whenReady} before each progress notification, so
+ * a slow client pauses the tool through the progress pump. A closed reader is ready (the store
+ * keeps the stream for its return). Internal to `sluice/mcp`.
  */
 export class StreamReaders {
   readonly #readers = new Set<Demand>();

@@ -26,12 +26,6 @@ export interface CallToolResultContext {
  * - any other tool's value is its text (a string as is, anything else as JSON) and, when it is
  *   a plain object, its `structuredContent`; a value that does not match the tool's
  *   `outputSchema` is an error.
- *
- * @example
- * ```ts
- * toCallToolResult({ ok: false, error: { code: 'INVALID_ARGUMENTS', message: 'Expected `argv` …' } }, context);
- * // { content: [{ type: 'text', text: 'Expected `argv` … (INVALID_ARGUMENTS)' }], isError: true }
- * ```
  */
 export function toCallToolResult(result: ToolResult, context: CallToolResultContext): CallToolResult {
   if (!result.ok) return errorResult(`${result.error.message} (${result.error.code})`);

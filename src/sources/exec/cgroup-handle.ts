@@ -21,12 +21,6 @@ const EXIT_WAIT_MS = 500;
  *   the event loop alive, except after a `SIGKILL`, until the run is gone).
  * - With `limits.pids`, a refused fork (`pids.events`) ends the whole run with `cgroup.kill`.
  * - With `cleanup`, the run is killed and its cgroup removed if this Node process exits first.
- *
- * @example
- * ```ts
- * const handle = containInCgroup(spawned, run, true, false);
- * handle.killGroup('SIGKILL'); // cgroup.kill
- * ```
  */
 export function containInCgroup(
   inner: ProcessHandle,
@@ -130,11 +124,6 @@ function waitUntilEmpty(run: CgroupRun, ms: number): void {
  * `limits` need a cgroup whatever `containment` says: without one they fail with
  * `LIMIT_UNAVAILABLE` (as do limits whose controller is not enabled, see {@link CgroupRun.create}),
  * never run without them.
- *
- * @example
- * ```ts
- * const run = openCgroup('auto', undefined); // a CgroupRun as root on Linux, undefined on macOS
- * ```
  */
 export function openCgroup(
   containment: ContainmentOption,
@@ -208,11 +197,6 @@ export function cgroupCommand(
 /**
  * Whether a run ended because its wrapper could not join the cgroup (exit code 125 with the
  * wrapper's one line on stderr), so the command never ran.
- *
- * @example
- * ```ts
- * cgroupJoinFailed({ exitCode: 125, signal: null }, 'sluice: cannot join the cgroup /sys/…/cgroup.procs\n'); // true
- * ```
  */
 export function cgroupJoinFailed(exit: ExitInfo, stderr: string): boolean {
   return (

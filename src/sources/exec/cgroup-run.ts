@@ -13,14 +13,6 @@ export const CONTROLLER_OF: Readonly<Record<keyof ExecLimits, string>> = {
 /**
  * The cgroup of one run, which sluice made and removes: a child of this process's sluice cgroup
  * (see {@link acquireCgroupParent}). Only files of cgroups sluice made are ever read or written.
- *
- * @example
- * ```ts
- * const run = CgroupRun.create(base, { pids: 64 });
- * // the child writes its pid into run.procsFile, then execs the command…
- * run.kill();
- * if (!run.populated()) run.remove();
- * ```
  */
 export class CgroupRun {
   private removed = false;
@@ -206,12 +198,6 @@ let runCount = 0;
  * and other sluice instances never share one; each run is a child of it named by a counter
  * ({@link nextRunName}). The controllers `base` hands down (`memory`, `pids`, `cpu`, those in its
  * `cgroup.subtree_control`) are enabled for the runs; sluice never writes to `base` itself.
- *
- * @example
- * ```ts
- * const parent = acquireCgroupParent('/sys/fs/cgroup/unified');
- * mkdirSync(`${parent.path}/${nextRunName()}`);
- * ```
  */
 export function acquireCgroupParent(base: string): CgroupParent {
   if (current === undefined) {
@@ -231,12 +217,6 @@ export function acquireCgroupParent(base: string): CgroupParent {
 /**
  * Counts one run less in the parent of {@link acquireCgroupParent}; with the last one it is
  * removed (it holds no process, only the runs' cgroups, which are removed first).
- *
- * @example
- * ```ts
- * rmdirSync(runPath);
- * releaseCgroupParent();
- * ```
  */
 export function releaseCgroupParent(): void {
   if (current === undefined) return;

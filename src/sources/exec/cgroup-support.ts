@@ -12,12 +12,6 @@ let cached: CgroupSupport | undefined;
  * `cgroup.kill` (Linux 5.14 or later; one trial cgroup is made and removed) — true for root, and for a normal user inside a delegated subtree (systemd's
  * `Delegate=yes`, `systemd-run --user --scope -p Delegate=yes`, a container with its own cgroup
  * namespace mounted read-write). The answer is kept: it does not change while the process runs.
- *
- * @example
- * ```ts
- * const support = cgroupSupport();
- * if ('unavailable' in support) console.log('process groups only:', support.unavailable);
- * ```
  */
 export function cgroupSupport(): CgroupSupport {
   cached ??= probe();
@@ -58,12 +52,6 @@ export type CgroupLocation = { readonly dir: string } | { readonly unavailable: 
  * a `cgroup2` mount whose root is a prefix of that path gives where the hierarchy is seen — pure
  * v2 at `/sys/fs/cgroup`, the hybrid layout's `/sys/fs/cgroup/unified`, or a container's own
  * namespace (where the path is `/`). Returns why not when there is no such line or mount.
- *
- * @example
- * ```ts
- * cgroupLocation('0::/user.slice/app.scope\n', '41 31 0:38 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n');
- * // { dir: '/sys/fs/cgroup/user.slice/app.scope' }
- * ```
  */
 export function cgroupLocation(procCgroup: string, mountinfo: string): CgroupLocation {
   const line = procCgroup.split('\n').find((entry) => entry.startsWith('0::'));
@@ -95,11 +83,6 @@ export function cgroupLocation(procCgroup: string, mountinfo: string): CgroupLoc
 /**
  * Reads {@link cgroupLocation} from this machine's `/proc` (`unavailable` where there is none:
  * macOS, Windows, a Linux without cgroup v2).
- *
- * @example
- * ```ts
- * const here = readCgroupLocation(); // { dir: '/sys/fs/cgroup/unified' } on a hybrid layout
- * ```
  */
 export function readCgroupLocation(): CgroupLocation {
   let procCgroup: string;

@@ -11,12 +11,6 @@ import { prlimitFailure } from './rlimits.js';
  * How a finished exec run fails, or `undefined` when it ends with its `exit` event: cancelled
  * through `cancelSignal` (`cancelled` holds the signal's reason), refused by `prlimit`, unable to
  * join its cgroup, or — with `reject` — timed out, exited non-zero or hit a tree-wide limit.
- *
- * @example
- * ```ts
- * const error = execFailure(options, exit, result, undefined);
- * if (error === undefined) queue.push(exitEvent);
- * ```
  */
 export function execFailure(
   options: Pick<ResolvedExecOptions, 'rlimits' | 'reject' | 'timeoutMs'>,
@@ -37,11 +31,6 @@ export function execFailure(
 /**
  * The error of a run cancelled through `cancelSignal`, with what it produced so far (`result`,
  * when the run got that far).
- *
- * @example
- * ```ts
- * subscriber.error(cancelledError(signal.reason, undefined, 'make'));
- * ```
  */
 export function cancelledError(
   reason: unknown,
@@ -56,11 +45,6 @@ export function cancelledError(
  * Tells a run whose wrapper could not move into its cgroup (so the command never ran, see
  * {@link cgroupJoinFailed}) from a command that failed: the `CGROUP_UNAVAILABLE` error, or
  * `undefined`.
- *
- * @example
- * ```ts
- * const refused = prlimitFailure(rlimits, exit, result.stdout, result.stderr) ?? cgroupJoinFailure(result);
- * ```
  */
 export function cgroupJoinFailure(result: ExecResult): SluiceError | undefined {
   if (result.containment !== 'cgroup' || result.stdout !== '') return undefined;

@@ -24,12 +24,6 @@ export interface ExecLines {
  * `onChunk(exec(…), …)` with nothing between), the lines go straight into that queue and the pipes
  * follow its valve: the lines of the read in hand then wait there, and each line is queued once
  * instead of twice. Not when the caller gave `demand` itself (`options.demand`): that governs.
- *
- * @example
- * ```ts
- * const lines = execLineQueue(subscriber, demandOf(subscriber), false);
- * lines.producerValve.onChange((paused) => (paused ? handle.pause() : handle.resume()));
- * ```
  */
 export function execLineQueue(
   subscriber: Subscriber<ExecEvent>,

@@ -62,11 +62,6 @@ const KNOWN_TTY = ['columns', 'rows', 'resize'];
  * Validates the arguments and options of `exec` and applies the defaults. Throws a `TypeError`
  * that names the field, in execa's template: "Expected the `timeoutMs` option to be a
  * non-negative integer, got `-1` (number)".
- *
- * @example
- * ```ts
- * readExecOptions('ls', ['-l'], { timeoutMs: 1000 }).forceKillAfterMs; // 2000
- * ```
  */
 export function readExecOptions(
   file: unknown,
@@ -259,12 +254,6 @@ export function readTty(given: ExecOptions): ResolvedTty | undefined {
  * synchronously from its spawn), and an `env` name that is empty or contains `=` or NUL (the
  * child would see `A=B=c` for `{ 'A=B': 'c' }`, a different variable). Throws a `TypeError` in the
  * option template that names the field, before anything spawns.
- *
- * @example
- * ```ts
- * checkSpawnStrings('true', ['a\0b'], undefined, undefined);
- * // TypeError: Expected the `args[0]` argument to be a string without NUL bytes, got `a b` (string)
- * ```
  */
 export function checkSpawnStrings(
   file: string,

@@ -19,13 +19,6 @@ interface PipeReader {
  * arrival order, `sequence` counting from 0 across both pipes) pushed into `events` (the run's line
  * queue), and keeps what the result reports (`stdout`/`stderr` up to `maxOutputBytes`). `next()`
  * gives the sequence of the final event.
- *
- * @example
- * ```ts
- * const output = new ExecOutput(options, queue);
- * output.read('stdout', bytes); // emits one event per whole line
- * output.end('stdout'); // emits the unterminated rest, if any
- * ```
  */
 export class ExecOutput {
   readonly stdout: OutputAccumulator;

@@ -53,11 +53,6 @@ import { rlimitHit } from './rlimits.js';
  *   ({@link GroupKiller}), so it keeps the event loop alive only while a member is.
  *
  * The run's life is the steps of {@link ExecProcess} below.
- *
- * @example
- * ```ts
- * new Observable<ExecEvent>((subscriber) => subscribeExec(resolved, childProcessPort, subscriber, demandOf(subscriber)));
- * ```
  */
 export function subscribeExec(
   options: ResolvedExecOptions,
@@ -80,13 +75,6 @@ export function subscribeExec(
  * signal, spawn, follow demand, arm the timeout, write the input), the process's events (a read, a
  * pipe's end, the exit, a spawn failure), and the ways it ends ({@link ExecProcess.finishIfDone},
  * {@link ExecProcess.fail}, {@link ExecProcess.unsubscribe}). Internal to `src/sources/exec`.
- *
- * @example
- * ```ts
- * const child = new ExecProcess(options, subscriber, demand);
- * child.start(childProcessPort);
- * return () => child.unsubscribe();
- * ```
  */
 export class ExecProcess implements ProcessEvents {
   readonly #options: ResolvedExecOptions;
@@ -359,12 +347,6 @@ interface ExecProcessRecord {
 /**
  * Builds the result of a finished run: decodes the accumulated output, tells whether it was
  * truncated and which resource limit was hit, and quotes the command for display.
- *
- * @example
- * ```ts
- * const result = buildExecResult(record);
- * result.command; // "sh -c 'exit 3'"
- * ```
  */
 function buildExecResult(record: ExecProcessRecord): ExecResult {
   const stderr = record.stderr.text();
@@ -388,15 +370,6 @@ function buildExecResult(record: ExecProcessRecord): ExecResult {
 /**
  * What an exec process waits for before its run's final event: the leader's exit AND the end of both pipes
  * (a pipe held open by a grandchild ends later than the exit). Each is counted once.
- *
- * @example
- * ```ts
- * const ends = new ProcessEnds();
- * ends.exited({ exitCode: 0, signal: null }, scheduler.now());
- * ends.pipeEnded('stdout');
- * ends.pipeEnded('stderr');
- * ends.complete; // true
- * ```
  */
 export class ProcessEnds {
   #exit: ExitInfo | undefined;
@@ -450,11 +423,6 @@ export class ProcessEnds {
  * run's span) and `propagateTrace`, the child's environment gets `TRACEPARENT` and `TRACESTATE`
  * (an inherited `TRACESTATE` is removed when the span has none) — unless `env` names either
  * itself (docs/tracing.md).
- *
- * @example
- * ```ts
- * const handle = port.spawn(spawnRequest(options, span.carrier), events);
- * ```
  */
 export function spawnRequest(options: ResolvedExecOptions, carrier?: TraceCarrier): SpawnRequest {
   return {

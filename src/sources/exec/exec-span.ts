@@ -7,11 +7,6 @@ import type { ExecResult } from './exec-result.js';
  * Starts the span of one exec run, `exec <executable>`, as a child of the active context: the
  * process semantic conventions' `process.executable.name`, and `process.command_args` only with
  * `traceCommandArgs` (arguments may hold secrets). docs/tracing.md lists the rest.
- *
- * @example
- * ```ts
- * const span = startExecSpan(options); // before the spawn: its context goes into the child's env
- * ```
  */
 export function startExecSpan(options: ResolvedExecOptions): RunSpan {
   const name = basename(options.file);
@@ -25,12 +20,6 @@ export function startExecSpan(options: ResolvedExecOptions): RunSpan {
  * How a finished exec run ends its span: the reason, `error.type` for a failure (the signal's
  * name, the non-zero exit code, `timeout`) — a cancelled run is no failure of the command, so its
  * status stays unset — and the result's attributes.
- *
- * @example
- * ```ts
- * const [reason, details] = execSpanEnd(result, cancelled, counts);
- * span.end(reason, details);
- * ```
  */
 export function execSpanEnd(
   result: ExecResult,

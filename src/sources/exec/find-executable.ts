@@ -7,11 +7,6 @@ export type ExecutableLookup = { path: string } | { errno: 'ENOENT' | 'EACCES' }
 /**
  * Resolves `file` the way `execvp` does: a name with a `/` relative to `cwd`, otherwise the first
  * executable match in `pathVariable`. `EACCES` when a match exists but cannot be executed.
- *
- * @example
- * ```ts
- * findExecutable('prlimit', process.env.PATH); // { path: '/usr/bin/prlimit' }
- * ```
  */
 export function findExecutable(
   file: string,

@@ -6,13 +6,6 @@ import type { ProcessHandle } from './process-port.js';
  * later to whatever is still alive ({@link escalateKill}; one escalation at a time). Remembers
  * whether it killed before the leader exited, which the result reports (`rlimitHit` tells a limit
  * from sluice's own kill by it).
- *
- * @example
- * ```ts
- * const killer = new GroupKiller(handle, 'SIGTERM', 2_000, scheduler);
- * killer.kill(false); // a timeout: the leader has not exited
- * killer.settle(); // the run finished: kill what is left of the group, or stop escalating
- * ```
  */
 export class GroupKiller {
   readonly #handle: ProcessHandle;
@@ -90,12 +83,6 @@ const STEPS_MS = [1, 2, 4, 8, 16, 32, 50];
  * cancelled exits at once, not `forceKillAfterMs` later. Unsubscribing the returned subscription
  * stops the watch. With `onGone`, the watch also reports when the group is seen gone — after a
  * `SIGKILL` too, for which it looks on (every 50 ms) for another `forceKillAfterMs` at most.
- *
- * @example
- * ```ts
- * handle.killGroup('SIGTERM');
- * const watch = escalateKill(handle, 2000, asyncScheduler);
- * ```
  */
 export function escalateKill(
   handle: ProcessHandle,

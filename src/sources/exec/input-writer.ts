@@ -14,11 +14,6 @@ const toBytes = (value: string | Uint8Array): Uint8Array =>
  * so a pausable producer pauses, and the consumer's demand never leaks into it), and values pushed
  * regardless wait in a queue. A failed write (the child closed stdin: EPIPE) stops the writing
  * quietly; an error of `input` itself goes to `fail`. Returns the teardown.
- *
- * @example
- * ```ts
- * const stop = writeInput(of('a\n', 'b\n'), handle, (error) => subscriber.error(error));
- * ```
  */
 export function writeInput(
   input: string | Uint8Array | Observable<string | Uint8Array>,

@@ -6,15 +6,6 @@ import { utf8Boundary } from './line-splitter.js';
  * `truncated` is exact (exactly `cap` bytes is not truncated, one more is). The write that crosses
  * the cap is kept up to the cap, cut at a UTF-8 boundary; nothing after a cut is kept, so the text
  * is always a prefix of the output.
- *
- * @example
- * ```ts
- * const stdout = new OutputAccumulator(4);
- * stdout.add(Buffer.from('abc'));
- * stdout.add(Buffer.from('de'));
- * stdout.text(); // 'abcd'
- * stdout.truncated; // true
- * ```
  */
 export class OutputAccumulator {
   readonly #cap: number;

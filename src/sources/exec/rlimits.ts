@@ -62,13 +62,6 @@ const REFUSAL =
  * `nr_open`) from a command that failed: prlimit then exits 1 having written nothing but its one
  * line of refusal, and the command never ran. Returns the `RLIMIT_UNAVAILABLE` error that names the
  * limit and prlimit's reason, or `undefined`.
- *
- * @example
- * ```ts
- * prlimitFailure({ openFiles: 2 ** 30 }, { exitCode: 1, signal: null }, '',
- *   'prlimit: failed to set the NOFILE resource limit: Operation not permitted\n');
- * // SluiceError RLIMIT_UNAVAILABLE: Cannot apply the `rlimits.openFiles` limit (1073741824): prlimit: failed to set …
- * ```
  */
 export function prlimitFailure(
   rlimits: ExecRlimits | undefined,
@@ -101,11 +94,6 @@ export function prlimitFailure(
  *   "MemoryError"/"Cannot allocate memory"/"out of memory" (or `SIGSEGV`/`SIGABRT`) → `addressSpace`.
  *
  * Only limits that were actually set are ever reported.
- *
- * @example
- * ```ts
- * rlimitHit({ cpuSeconds: 1 }, { exitCode: null, signal: 'SIGXCPU' }, '', false); // 'cpu'
- * ```
  */
 export function rlimitHit(
   rlimits: ExecRlimits | undefined,

@@ -34,12 +34,6 @@ import { onTerminal, TTY_REPORT_FD, ttyCommand } from './tty.js';
  * the errno, syscall and path Node gave: synchronously when Node throws from its spawn (`ENOTDIR`,
  * `E2BIG`, …) or when the lookup under `rlimits` fails, on the next tick when Node emits `'error'`
  * instead (`ENOENT`, `EACCES`, `EAGAIN`, …).
- *
- * @example
- * ```ts
- * const handle = spawnChild(request, events);
- * handle.pause();
- * ```
  */
 export function spawnChild(request: SpawnRequest, events: ProcessEvents): ProcessHandle {
   let child: ChildProcess;

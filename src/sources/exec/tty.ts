@@ -93,12 +93,6 @@ function findScript(searchPath: string): string {
  *
  * The session id and the terminal's path come on `report` (the shell inside writes them before it
  * becomes the command). Until they have come, the session is found as `script`'s child.
- *
- * @example
- * ```ts
- * const handle = onTerminal(spawned, child.stdio[3] as Readable, true, undefined);
- * handle.resize?.({ columns: 120, rows: 40 });
- * ```
  */
 export function onTerminal(
   inner: ProcessHandle,

@@ -19,11 +19,6 @@ export interface BodySink {
  * by one (each waits for demand: a pause holds back the lines already split); the last line
  * without a newline is emitted at the end, and also before a read error (a dropped connection)
  * is rethrown. Resolves `true` when the body ended, `false` when the exchange ended first.
- *
- * @example
- * ```ts
- * if (!(await pumpBody(response.body, new BodyLineSplitter(65_536), sink))) return;
- * ```
  */
 export async function pumpBody(
   body: ReadableStream<Uint8Array>,
@@ -65,13 +60,6 @@ export async function pumpBody(
 /**
  * Resolves once `demand` is flowing (not paused) or `signal` is aborted, whichever comes first,
  * and removes its listeners either way. Resolves at once when there is nothing to wait for.
- *
- * @example
- * ```ts
- * while (demand?.paused && !signal.aborted) await waitForFlow(demand, signal);
- * if (signal.aborted) return;
- * const { done, value } = await reader.read();
- * ```
  */
 export function waitForFlow(demand: Demand, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -106,13 +94,6 @@ export interface LinePiece {
  * `maxLineBytes` — newline included — cut at character boundaries into pieces of which every one
  * but the last is `partial`, invalid UTF-8 as U+FFFD); this class only collects the pieces of
  * each read so the body pump can emit them one at a time, as demand allows.
- *
- * @example
- * ```ts
- * const splitter = new BodyLineSplitter(65_536);
- * splitter.push(new TextEncoder().encode('a\nb')); // [{ text: 'a\n', partial: false }]
- * splitter.flush(); // { text: 'b', partial: false }
- * ```
  */
 export class BodyLineSplitter {
   readonly #splitter: LineSplitter;

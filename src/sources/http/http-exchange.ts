@@ -31,11 +31,6 @@ const FAILURE_REASONS: Readonly<Record<HttpErrorCode, SpanEndReason>> = {
  * cancel signal, timeout, then the exchange), the exchange itself (fetch, `response`, the body,
  * `end`), and the ways it ends (a failure, a cancel, an unsubscribe), each ending the run's span.
  * Internal to `src/sources/http`; {@link subscribeHttp} describes the rules.
- *
- * @example
- * ```ts
- * new HttpExchange(request, options, subscriber, demand).start();
- * ```
  */
 export class HttpExchange {
   readonly #request: HttpRequest;
@@ -236,11 +231,6 @@ function errorTypeOf(code: HttpErrorCode, response: HttpResponseInfo | undefined
  *   body in the socket, so TCP pushes back on the server. With `lines`, the lines split from
  *   one read are also held back while paused;
  * - the run's span (docs/tracing.md), ended with the exchange: `complete`, a failure, or a cancel.
- *
- * @example
- * ```ts
- * new Observable<HttpEvent>((subscriber) => subscribeHttp(request, options, subscriber, demandOf(subscriber)));
- * ```
  */
 export function subscribeHttp(
   request: HttpRequest,

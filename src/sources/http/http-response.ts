@@ -4,12 +4,6 @@ import type { HttpResponseInfo } from './http-types.js';
  * The plain-object view of a `Response` that the `response` event carries: status, status text,
  * headers as a record (lower-case names; repeated headers such as `set-cookie` joined with
  * `', '`) and the final URL (`fallbackUrl` when the response has none, e.g. a synthetic one).
- *
- * @example
- * ```ts
- * toResponseInfo(new Response('hi', { status: 201, headers: { 'x-a': '1' } }), 'http://127.0.0.1/');
- * // { status: 201, statusText: '', headers: { 'content-type': 'text/plain;charset=UTF-8', 'x-a': '1' }, url: 'http://127.0.0.1/' }
- * ```
  */
 export function toResponseInfo(response: Response, fallbackUrl: string): HttpResponseInfo {
   const headers: Record<string, string> = {};
@@ -37,11 +31,6 @@ export interface ErrorBody {
  * Reads the start of an error response's body (at most `limit` bytes are kept, and at most one
  * read more is pulled to know whether there was more), then cancels the rest. A body that fails
  * mid-way gives what was read: the status is the failure being reported, not the body.
- *
- * @example
- * ```ts
- * const { text, truncated } = await readErrorBody(response, 65_536);
- * ```
  */
 export async function readErrorBody(response: Response, limit: number): Promise<ErrorBody> {
   if (response.body === null) return { text: '', truncated: false };

@@ -8,11 +8,6 @@ const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:':
  * Starts the client span of one `http` exchange, named after its method as the HTTP semantic
  * conventions say, with `http.request.method`, `url.full` (credentials redacted as
  * `REDACTED:REDACTED`), `server.address` and `server.port`.
- *
- * @example
- * ```ts
- * const span = startHttpSpan(request);
- * ```
  */
 export function startHttpSpan(request: HttpRequest): RunSpan {
   const url = new URL(request.url);
@@ -39,12 +34,6 @@ export function startHttpSpan(request: HttpRequest): RunSpan {
  * Context headers of `carrier` added — `traceparent`, and `tracestate` when the span has one —
  * in the same form, so that a custom `fetch` sees the shape it was given. Headers the caller set
  * win: when either name is there already (in any case), `headers` is returned unchanged.
- *
- * @example
- * ```ts
- * traceHeaders({ accept: 'text/plain' }, { traceparent: '00-…-…-01' });
- * // { accept: 'text/plain', traceparent: '00-…-…-01' }
- * ```
  */
 export function traceHeaders(
   headers: HeadersInit | undefined,

@@ -39,12 +39,6 @@ const KNOWN = [
 /**
  * Validates the options of {@link http} and applies the defaults. Throws a `TypeError`
  * naming the first bad option, in execa's template.
- *
- * @example
- * ```ts
- * readHttpOptions({ timeoutMs: -1 });
- * // TypeError: Expected the `timeoutMs` option to be a non-negative integer, got `-1` (number)
- * ```
  */
 export function readHttpOptions(options: HttpOptions | undefined): ResolvedHttpOptions {
   if (options === undefined) options = {};
@@ -78,12 +72,6 @@ export interface HttpRequest {
 /**
  * Validates the `url` and `init` arguments of {@link http}. Throws a `TypeError`
  * naming the bad argument or field.
- *
- * @example
- * ```ts
- * readHttpRequest('http://127.0.0.1:8080/x', { method: 'post' }).method; // 'POST'
- * readHttpRequest('/relative', undefined); // TypeError: Expected the `url` argument to be an absolute URL …
- * ```
  */
 export function readHttpRequest(url: unknown, init: unknown): HttpRequest {
   if (!((typeof url === 'string' || url instanceof URL) && URL.canParse(String(url)))) {

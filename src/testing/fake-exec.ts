@@ -60,15 +60,11 @@ export interface FakeExec extends ProcessPort {
 const decoder = new TextDecoder();
 
 /**
- * A fake process for `exec`: plug it in as the `port` (`exec(file, args, { port: fake, scheduler })`)
- * and the very same `exec` code path runs a scripted process in virtual time, so operators,
- * adapters, the CLI rendering and the kernel host behave as with a real child. Each spawn plays
- * `script` from its start (see {@link FakeProcessScript}): writes on stdout/stderr, then an exit
- * code, a signal or a hang. It honours backpressure (a paused reader holds its output; the process
- * blocks on full pipes) and records what the code under test did to it, with virtual times.
- *
- * The script is validated now (a `TypeError` naming the field). No promises, no real timers: use
- * it inside `TestScheduler.run` or give a virtual `scheduler`.
+ * A fake process for `exec`: as its `port` (`exec(file, args, { port: fake, scheduler })`), the
+ * very same `exec` code path runs a scripted process in virtual time. Each spawn plays `script`
+ * from its start; a paused reader holds its output and the process blocks on full pipes; what the
+ * code under test did to it is recorded with virtual times. The script is validated now. No
+ * promises, no real timers: use it inside `TestScheduler.run` or give a virtual `scheduler`.
  *
  * @example
  * ```ts
@@ -128,15 +124,11 @@ export function fakeExec(script: FakeProcessScript = {}, options: FakeExecOption
       return of('resume').map((entry) => entry.at);
     },
     get input() {
-      return of('input')
-        .map((entry) => entry.text)
-        .join('');
+      return of('input').reduce((text, entry) => text + entry.text, '');
     },
     get inputEnded() {
       const last = of('spawn').at(-1);
-      return (
-        last !== undefined && records.some((entry) => entry.type === 'endInput' && entry.pid === last.pid)
-      );
+      return last !== undefined && of('endInput').some((entry) => entry.pid === last.pid);
     },
     get running() {
       return handles.filter((handle) => handle.groupAlive()).length;

@@ -5,17 +5,7 @@ export interface Deferred<T> {
   readonly reject: (reason: unknown) => void;
 }
 
-/**
- * A promise settled from outside: for an end that one callback learns of and another awaits.
- * Internal: not exported from the package.
- *
- * @example
- * ```ts
- * const ended = deferred<void>();
- * child.once('exit', () => ended.resolve());
- * await ended.promise;
- * ```
- */
+/** A promise settled from outside: for an end that one callback learns of and another awaits. */
 export function deferred<T>(): Deferred<T> {
   let resolve!: (value: T) => void;
   let reject!: (reason: unknown) => void;

@@ -1,14 +1,7 @@
 /**
- * The one way sluice shows a rejected value in a message: short text and its type.
- *
- * - `'option'` (the default), for options and arguments of the API, in execa's template:
- *   `` `-1` (number) ``, `` `[1,2]` (array) ``, `` `null` (null) ``, `` `[function]` (function) ``;
- *   a string as it is (a line break shows as `\n`); cut at 60 characters.
- * - `'json'`, for JSON that arrived from outside (`describeIssue`): the value as JSON text —
- *   `"yes" (string)`, `[1,2] (array)`, numbers as written (`NaN`), `nothing` for a missing
- *   value; cut at 80 characters.
- *
- * Never throws, whatever the value.
+ * The one way sluice shows a rejected value: short text and its type, never throwing. `'option'`
+ * (the API's options and arguments): `` `-1` (number) ``, cut at 60. `'json'` (JSON from outside):
+ * `"yes" (string)`, `nothing` when missing, cut at 80.
  */
 export function describeValue(value: unknown, form: 'option' | 'json' = 'option'): string {
   if (form === 'json' && value === undefined) return 'nothing';

@@ -1,11 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
 
-/**
- * Whether `value` can be used as an RxJS `SchedulerLike` (an object with `now()` and
- * `schedule()`): `asyncScheduler`, a `TestScheduler`, a `VirtualTimeScheduler`, or one from
- * another copy of RxJS. Every `scheduler` option of sluice is checked with it. Internal: not
- * exported from the package.
- */
+/** Whether `value` can be used as an RxJS `SchedulerLike`, from any copy of RxJS (every `scheduler` option's check). */
 export function isSchedulerLike(value: unknown): value is SchedulerLike {
   return (
     typeof value === 'object' &&

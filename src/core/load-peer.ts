@@ -2,14 +2,9 @@ import nodeModule from 'node:module';
 import { PeerMissingError } from './errors/peer-missing-error.js';
 
 /**
- * Loads (with `import()`) a module of the optional peer `packageName` for `feature`, or rejects
- * with a {@link PeerMissingError} that says what to install. `load` does the import itself, so
- * that bundlers see the specifier.
- *
- * @example
- * ```ts
- * const { Server } = await importPeer('@modelcontextprotocol/sdk', 'sluice/mcp', () => import('@modelcontextprotocol/sdk/server/index.js'));
- * ```
+ * Loads a module of the optional peer `packageName` for `feature`, or rejects with a
+ * {@link PeerMissingError} saying what to install. `load` does the `import()`, so that bundlers
+ * see the specifier.
  */
 export async function importPeer<T>(
   packageName: OptionalPeer,
@@ -26,14 +21,8 @@ export async function importPeer<T>(
 }
 
 /**
- * Loads the optional peer `packageName` synchronously (`require`, for a CommonJS peer such as
- * ioredis: an ES module that imports it gets the very same module), or throws a
- * {@link PeerMissingError} that says what to install.
- *
- * @example
- * ```ts
- * const { Redis } = requirePeer<typeof import('ioredis')>('ioredis', 'sluice/redis');
- * ```
+ * Loads the optional peer `packageName` with `require` (a CommonJS peer such as ioredis: an ES
+ * module that imports it gets the same module), or throws a {@link PeerMissingError}.
  */
 export function requirePeer<T>(packageName: OptionalPeer, feature: string): T {
   try {
@@ -48,9 +37,8 @@ export function requirePeer<T>(packageName: OptionalPeer, feature: string): T {
 }
 
 /**
- * The `require` to load a peer with: one made for this ES module, or CommonJS's own where there
- * is no `import.meta.url` (a CommonJS bundle). Not a named `createRequire` import: an ES bundle's
- * usual banner declares one, and the two would clash. Internal.
+ * The `require` to load a peer with: one made for this ES module, or CommonJS's own in a CommonJS
+ * bundle. Not a named `createRequire` import, which an ES bundle's banner declares too.
  */
 export function ownRequire(): (id: string) => unknown {
   const url: string | undefined = import.meta.url;
@@ -74,14 +62,8 @@ export const OPTIONAL_PEERS = {
 export type OptionalPeer = keyof typeof OPTIONAL_PEERS;
 
 /**
- * Whether `error` says that `packageName` itself cannot be found — not one of its own files or
- * dependencies, which is a broken install, not a missing peer. Node's messages: `Cannot find
- * package 'x' imported from …` (`import`), `Cannot find module 'x'` (`require`).
- *
- * @example
- * ```ts
- * if (isPeerNotFound(error, 'ioredis')) throw new PeerMissingError(…);
- * ```
+ * Whether `error` says that `packageName` itself cannot be found — not one of its files or
+ * dependencies (a broken install, not a missing peer).
  */
 export function isPeerNotFound(error: unknown, packageName: string): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };

@@ -4,15 +4,8 @@ import { createOperatorSubscriber, operate } from './operate.js';
 import { type DirectSink, directSinkOf, offerDirectSink } from './subscriber-chain.js';
 
 /**
- * RxJS's `map`, except that a direct sink offered below (`src/core/subscriber-chain.ts`) is offered on
- * to the producer above, mapped: `exec(…).pipe(mapDirect(toChunk))` subscribed by a consumer that
- * offers its queue still lets exec push into that queue, each value through `project`. What
- * `project` throws errors the stream, as with `map`. Internal: not exported from the package.
- *
- * @example
- * ```ts
- * const chunks = exec(payload.cmd, payload.args).pipe(mapDirect(execEventToChunk));
- * ```
+ * RxJS's `map`, except that a direct sink offered below is offered on to the producer above,
+ * mapped: exec still pushes into the consumer's queue, each value through `project`.
  */
 export function mapDirect<T, R>(project: (value: T) => R): OperatorFunction<T, R> {
   return operate<T, R>((source, subscriber) => {
@@ -23,11 +16,7 @@ export function mapDirect<T, R>(project: (value: T) => R): OperatorFunction<T, R
   });
 }
 
-/**
- * The direct sink `mapDirect` offers above: a class, not an object of closures made per
- * subscription, so that the producer's call site sees one `push` for every stream and V8's
- * optimized code holds for the next one (docs/performance.md, "One call target per call site").
- */
+/** The sink `mapDirect` offers above: a class (docs/performance.md, "One call target per call site"). */
 class MappedSink<T, R> implements DirectSink<T> {
   readonly demand: Demand;
   readonly #project: (value: T) => R;

@@ -1,15 +1,6 @@
 import { readOption } from './read-option.js';
 
-/**
- * Reads a boolean option, `fallback` when absent: "Expected the `reject` option to be a boolean,
- * got `yes` (string)". Internal: not exported from the package.
- *
- * @example
- * ```ts
- * import { readBoolean } from '../core/read-boolean.js';
- * const reject = readBoolean(options, 'reject', true);
- * ```
- */
+/** Reads a boolean option ({@link readOption}), `fallback` when absent. */
 export function readBoolean<F extends boolean | undefined>(
   options: unknown,
   name: string,

@@ -1,16 +1,6 @@
 import { readOption } from './read-option.js';
 
-/**
- * Reads a function option (a callback, a constructor, `fetch`), `fallback` when absent:
- * "Expected the `onError` option to be a function, got `5` (number)". Internal: not exported
- * from the package.
- *
- * @example
- * ```ts
- * import { readFunction } from '../core/read-function.js';
- * const onError = readFunction(options, 'onError', reportToConsole);
- * ```
- */
+/** Reads a function option ({@link readOption}), `fallback` when absent. */
 export function readFunction<T, F extends T | undefined = T>(
   options: unknown,
   name: string,

@@ -14,18 +14,8 @@ interface IntegerBounds {
 
 /**
  * Reads an integer option in `[min, max]` (by default a non-negative safe integer), `fallback`
- * when absent, with the one message template of sluice: "Expected the `bufferSize` option to be a
- * positive integer, got `0` (number)". The message names the maximum only when the value is above
- * it ("… a non-negative integer up to 2147483647, got `3000000000` (number)"). Internal: not
- * exported from the package.
- *
- * @example
- * ```ts
- * import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
- * import { readInteger } from '../core/read-integer.js';
- * const timeoutMs = readInteger(options, 'timeoutMs', 0, { max: MAX_DELAY_MS });
- * const maxLineBytes = readInteger(options, 'maxLineBytes', 65_536, { min: 1 });
- * ```
+ * when absent: "Expected the `bufferSize` option to be a positive integer, got `0` (number)". The
+ * message names the maximum only when the value is above it.
  */
 export function readInteger<F extends number | undefined>(
   options: unknown,
@@ -50,15 +40,8 @@ export function readInteger<F extends number | undefined>(
 }
 
 /**
- * Reads the `port` option of a server: a TCP port from 1 to 65535, required — or, for a server
- * that listens itself (`listens`), `0` (the default) for any free port. One rule for every port
- * sluice takes, read as {@link readInteger} reads integers. Internal: not exported from the package.
- *
- * @example
- * ```ts
- * const port = readPort(options); // serveMcpHttp: the port the caller listens on
- * const listenPort = readPort(options, { listens: true }); // startWebServer
- * ```
+ * Reads the `port` option of a server: 1 to 65535, required — or, for a server that listens itself
+ * (`listens`), `0` (the default) for any free port. One rule for every port sluice takes.
  */
 export function readPort(options: unknown, { listens = false }: { listens?: boolean } = {}): number {
   const expected = listens ? 'a port number, or 0 for any free port' : 'a port number';

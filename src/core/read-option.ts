@@ -1,17 +1,9 @@
 import { optionError } from './option-error.js';
 
 /**
- * Reads one option from an options bag and checks it with `accepts` before anything starts,
- * throwing a `TypeError` in execa's template: "Expected the `bufferSize` option to be a positive
- * integer, got `0` (number)". An absent (`undefined`) option gets `fallback`; the bag itself must
- * be an object or `undefined`. `prefix` names a nested bag in messages (`'replay.'` →
- * `replay.maxEvents`). Internal: not exported from the package.
- *
- * @example
- * ```ts
- * import { readOption } from '../core/read-option.js';
- * const encoding = readOption(options, 'encoding', (value) => value === 'utf8' || value === 'buffer', "`'utf8'` or `'buffer'`", 'utf8');
- * ```
+ * Reads one option and checks it with `accepts` before anything starts, throwing the
+ * {@link optionError} template; absent gets `fallback`; the bag must be an object or `undefined`.
+ * `prefix` names a nested bag in messages (`'replay.'`).
  */
 export function readOption<T, F = T>(
   options: unknown,

@@ -8,25 +8,10 @@ export interface StallClockTimers {
 }
 
 /**
- * The one stall clock of sluice (docs/protocol.md, "Stall"), under the `stallTimeout` operator,
- * the kernel host's streams and the SSE writer: `start()` starts it unless it runs (a no-op when
- * `ms` is 0, which disables it), `restart()` starts a running clock over from now (progress while
- * still blocked), `stop()` stops it; after `ms` of uninterrupted running it calls `onStall` once.
- * `dispose()` frees the timer for good.
- *
- * A stream that sits at capacity starts and stops the clock once per chunk, so `start()`,
- * `restart()` and `stop()` only record state: one timer at a time checks it on expiry — a clock
- * that was stopped lets the timer lapse, one that was restarted since has the timer scheduled
- * again for the remainder. The stall still fires exactly `ms` after the last (re)start. Time is
- * read only from `timers`, so it is virtual in tests. Internal: not exported from the package.
- *
- * @example
- * ```ts
- * const stall = StallClock.on(scheduler, 30_000, () => stream.cancel('stalled'));
- * stall.start(); // the channel is full
- * stall.stop(); // a slot freed
- * stall.dispose(); // the stream is closed
- * ```
+ * The one stall clock (docs/protocol.md, "Stall"), under `stallTimeout`, the kernel host's streams
+ * and the SSE client: after `ms` of uninterrupted running (0 disables it) it calls `onStall` once.
+ * A stream at capacity starts and stops it per chunk, so `start`, `restart` and `stop` only record
+ * state, and one timer checks it on expiry (rescheduled for the remainder after a restart).
  */
 export class StallClock {
   readonly #timers: StallClockTimers;
@@ -57,7 +42,7 @@ export class StallClock {
     return this.#since;
   }
 
-  /** Starts the stall clock unless it runs already or is disabled. */
+  /** Starts the clock unless it runs or is disabled. */
   start(): void {
     if (this.#ms <= 0 || this.#running === true) return;
     this.#running = true;
@@ -66,12 +51,12 @@ export class StallClock {
     if (this.#timer === undefined) this.#schedule(this.#ms);
   }
 
-  /** A running clock starts over from now (progress, the stream still blocked). */
+  /** A running clock starts over from now (progress while still blocked). */
   restart(): void {
     if (this.#running === true) this.#since = this.#timers.now();
   }
 
-  /** Stops the stall clock (a pending timer lapses when it expires). */
+  /** Stops the clock (a pending timer lapses). */
   stop(): void {
     this.#running = false;
   }

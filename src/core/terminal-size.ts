@@ -9,11 +9,7 @@ export interface TerminalSize {
 /** A terminal's size is two 16-bit fields (`struct winsize`). */
 const MAX_CELLS = 65_535;
 
-/**
- * Reads `columns` and `rows` of `options` (default 80 × 24), each a whole number from 1 to 65535,
- * or throws the option template's error naming `prefix` + the field. Internal: the one check of a
- * terminal's size for `exec`'s `tty`, `renderTerminal` and `toAsciicast`.
- */
+/** Reads `columns` and `rows` (default 80 × 24, each 1 to 65535): the one check of a terminal's size. */
 export function readTerminalSize(options: object, prefix = ''): TerminalSize {
   const bounds = { min: 1, max: MAX_CELLS, prefix };
   return {
@@ -22,17 +18,14 @@ export function readTerminalSize(options: object, prefix = ''): TerminalSize {
   };
 }
 
-/** Whether `value` is a `{ columns, rows }` of whole numbers from 1 to 65535 (a size a resize may emit). Internal. */
+/** Whether `value` is a `{ columns, rows }` a resize may emit. */
 export function isTerminalSize(value: unknown): value is TerminalSize {
   const { columns, rows } = (value ?? {}) as Partial<TerminalSize>;
   const cells = (n: unknown) => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= MAX_CELLS;
   return cells(columns) && cells(rows);
 }
 
-/**
- * The size a terminal run's event gives (`metadata.terminal`, set by `markTerminalSize` on the
- * run's first output and after each resize), or `undefined`.
- */
+/** The size a terminal run's event gives (`metadata.terminal`, set by `markTerminalSize`). */
 export function terminalSizeOf(
   metadata: Readonly<Record<string, unknown>> | undefined,
 ): TerminalSize | undefined {

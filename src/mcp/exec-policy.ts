@@ -23,12 +23,6 @@ export interface ExecPolicy {
  * NUL, default none), `cwd` (a non-empty string, default `process.cwd()`), `timeoutS` (a
  * number in (0, 600], default 60), `allowEnv` (variable names, default any but the loader's) and
  * `confineCwd` (default `false`) — in the one option-error template.
- *
- * @example
- * ```ts
- * readExecPolicy({ allow: ['npm'] }); // { allow: ['npm'], cwd: process.cwd(), timeoutS: 60, allowEnv: undefined, confineCwd: false }
- * readExecPolicy({ timeoutS: 0 }); // TypeError: Expected the `timeoutS` option to be a number of seconds in (0, 600], got `0` (number)
- * ```
  */
 export function readExecPolicy(options: {
   readonly allow?: unknown;

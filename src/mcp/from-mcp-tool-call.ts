@@ -29,24 +29,17 @@ export interface FromMcpToolCallOptions {
 type ToolCaller = Pick<Client, 'callTool'>;
 
 /**
- * Follows an MCP tool call — on any server, over any transport — as an Observable of sequenced
- * chunk events. Subscribing sends the `tools/call` with a progress token; each
- * `notifications/progress` for it is one event (`kind: 'progress'`, `content` the
- * `{ progress, total?, message? }` the server sent), and the result is the final event
- * (`kind: 'result'`, `content` the `CallToolResult`), then `complete`. A result with
- * `isError: true` is an error instead: an {@link McpToolError} with code `MCP_TOOL_ERROR` and the
- * result in `info.result`; no result at all (an unknown tool, a timeout, a closed connection) is
- * `MCP_REQUEST_FAILED`.
+ * Follows an MCP tool call, on any server and transport, as an Observable of sequenced chunk
+ * events: each `notifications/progress` is one `kind: 'progress'` event (`content`: the
+ * `{ progress, total?, message? }` sent), the result the final `kind: 'result'` event. A result
+ * with `isError: true` errors with an {@link McpToolError} `MCP_TOOL_ERROR` (`info.result`); no
+ * result at all (unknown tool, timeout, closed connection) with `MCP_REQUEST_FAILED`.
  *
- * Unsubscribing before the result — `take`, `switchMap`, `break` in `for await` over
- * `toAsyncIterable` — aborts the request through the SDK, which sends `notifications/cancelled`:
- * a sluice server kills the command's process group at once. Each subscription is its own call.
- * With `@opentelemetry/api` and an SDK, each call is a client span (`tools/call <tool>`) whose trace
- * context goes to the server in `params._meta.traceparent` / `tracestate` (docs/mcp.md, "Tracing").
- * Notifications are pushed by the server: there is no demand to send back, so put `bounded` or
- * `coalesce` after this for a slow consumer. With the SDK's client (1.x), a server that sends its
- * last notification right before the result can lose it to a race in the SDK (docs/mcp.md);
- * sluice's own server waits for a ping round trip first, so nothing is lost there.
+ * Unsubscribing before the result aborts the request (the SDK sends `notifications/cancelled`: a
+ * sluice server kills the command's process group). Each subscription is its own call; with
+ * `@opentelemetry/api` it is a client span whose context goes in `params._meta` (docs/mcp.md,
+ * "Tracing"). Notifications are pushed, with no demand to send back: put `bounded` or `coalesce`
+ * after this for a slow consumer.
  *
  * @example
  * ```ts

@@ -6,11 +6,6 @@ const FEATURE = 'sluice/mcp';
  * The MCP SDK's server class, its Streamable HTTP transport and protocol schemas, imported on first use: `sluice/mcp` loads
  * without the optional peer `@modelcontextprotocol/sdk`, and what needs it rejects with a
  * `PeerMissingError` (code `PEER_MISSING`) that says what to install.
- *
- * @example
- * ```ts
- * const { Server, CallToolRequestSchema } = await loadMcpSdk();
- * ```
  */
 export async function loadMcpSdk() {
   const [server, http, types] = await Promise.all([

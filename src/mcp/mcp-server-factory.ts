@@ -28,7 +28,6 @@ import {
   type ToolRegistry,
 } from '../kernel/index.js';
 import { type ExecPolicy, readExecPolicy } from './exec-policy.js';
-import { invalidParamsError } from './invalid-params-error.js';
 import type { McpSdk } from './load-mcp-sdk.js';
 import { loadMcpSdk } from './load-mcp-sdk.js';
 import { createProgressPump } from './progress-pump.js';
@@ -57,18 +56,10 @@ export const SERVE_MCP_OPTIONS = [
 ];
 
 /**
- * Checks `registry` and the options of {@link serveMcp} once, and returns a function that makes,
- * from the loaded SDK ({@link loadMcpSdk}: the SDK is an optional peer), an SDK `Server` serving those tools — one per connection over stdio, one per HTTP request in
- * `serveMcpHttp` (the listing is computed once and shared). Every tool may be run as an MCP
- * task, through the `scope`'s {@link McpRequestTasks}. With `catchUp`, a streamed result
- * waits for a `ping` round trip first (the stdio client's race, docs/mcp.md); over HTTP the
- * client reads each SSE event in its own turn, so the result needs no wait.
- *
- * @example
- * ```ts
- * const makeServer = mcpServerFactory(registry, { allow: ['git'] }, { catchUp: true });
- * await makeServer(await loadMcpSdk(), { tasks }).connect(transport);
- * ```
+ * Checks `registry` and the options of {@link serveMcp} once, and returns a function that makes
+ * an SDK `Server` of those tools from the loaded SDK: one per stdio connection, one per HTTP
+ * request in `serveMcpHttp`. Every tool may run as an MCP task. With `catchUp`, a streamed result
+ * waits for a `ping` round trip first (the stdio client's race, docs/mcp.md).
  */
 export function mcpServerFactory(
   registry: ToolRegistry,
@@ -127,7 +118,7 @@ const NO_LIST = { cancel: {}, requests: TASKS_CAPABILITY.requests };
 
 /** What one server made by {@link mcpServerFactory} serves besides the tools. */
 export interface McpServerScope {
-  /** The MCP session served, for the calls' spans where the SDK's transport knows none (`serveMcpHttp`'s sessions are its own). */
+  /** The MCP session served, for the calls' spans (`serveMcpHttp`'s sessions are its own). */
   readonly sessionId?: string | undefined;
   /** Where its tasks are kept and how one starts. */
   readonly tasks: McpRequestTasks;
@@ -136,17 +127,13 @@ export interface McpServerScope {
 /** The MCP Tasks of one request's server: the SDK `TaskStore` of its session, and how a task starts. */
 export interface McpRequestTasks {
   readonly store: TaskStore;
-  /** Creates a task and runs `run` for it in the background; resolves with the `Task`. */
-  start(requested: CreateTaskOptions, run: (signal: AbortSignal) => Promise<CallToolResult>): Promise<Task>;
+  /** Creates a task and calls `call` for it in the background; resolves with the `Task`. */
+  start(requested: CreateTaskOptions, call: (signal: AbortSignal) => Promise<CallToolResult>): Promise<Task>;
   /** `false` where the store cannot list tasks: `tasks/list` is then not declared. */
   readonly listable?: boolean;
 }
 
-/**
- * A task-augmented `tools/call` of a served tool: answered at once with the task, while the tool
- * runs (buffered: no progress) on this instance until its end or a `tasks/cancel`, wherever that
- * arrives. The call's span (`tracedToolCall`) lasts as long as the task, and ends as the task does.
- */
+/** A task-augmented `tools/call`: answered at once with the task; its span lasts as the task does. */
 async function startTask(
   config: CallConfig,
   request: CallToolRequest,
@@ -238,20 +225,9 @@ function exposeTools(registry: ToolRegistry, policy: ExecPolicy) {
 }
 
 /**
- * Resolves once the client has handled every message sent before: a `ping` round trip on the
- * call's own stream. A client answers the ping only after it dispatched what came before it, so
- * the result sent next cannot overtake the last progress notification — which the SDK's client
- * would drop if both arrived in one read (it dispatches notifications a microtask late but
- * responses at once, and forgets the progress token with the response; see docs/mcp.md).
- * A client that does not answer within `timeoutMs`, an error or a cancel end the wait too: the
- * result is sent anyway.
- *
- * @example
- * ```ts
- * await pump.flush();
- * if (pump.chunks() > 0) await awaitClientCaughtUp(extra, 10_000);
- * return result;
- * ```
+ * Resolves once the client has handled every message sent before (a `ping` round trip), so the
+ * result cannot overtake the last progress notification, which the SDK's client would drop
+ * (docs/mcp.md). No answer within `timeoutMs`, an error or a cancel end the wait too.
  */
 export async function awaitClientCaughtUp(
   extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
@@ -263,4 +239,16 @@ export async function awaitClientCaughtUp(
   } catch {
     // No answer (an old client, a timeout, the call cancelled): the result goes out regardless.
   }
+}
+
+/** JSON-RPC 2.0's "Invalid params" error code, which MCP uses for a call to an unknown tool. */
+const INVALID_PARAMS = -32602;
+
+/**
+ * The error a request handler throws to answer a JSON-RPC error `-32602` with `message` as it is.
+ * The SDK's `McpError` would prefix its own message with `MCP error -32602: `, and the client,
+ * which wraps the answer in an `McpError` of its own, would print the prefix twice.
+ */
+export function invalidParamsError(message: string): Error & { code: number } {
+  return Object.assign(new Error(message), { code: INVALID_PARAMS });
 }

@@ -14,13 +14,6 @@ const sessionRun = (sessionId: string) => `mcp-session:${sessionId}`;
  * that instance died, or after `idleMs` without a request or an open stream of it on the owning
  * instance (see {@link McpSessions.hold}). Instances running calls of a session watch its run and end those
  * calls when it ends. Internal to `sluice/mcp`.
- *
- * @example
- * ```ts
- * const sessions = new McpSessions(store);
- * await sessions.open(id);
- * if (!(await sessions.alive(id))) answer(404);
- * ```
  */
 export class McpSessions {
   readonly #store: RunStore;

@@ -9,7 +9,7 @@ import { isRunStoreError } from '../core/errors/run-store-error.js';
 import { watchRunEnd } from '../runs/follow-run.js';
 import { RunOutlet } from '../runs/run-outlet.js';
 import type { LastRecord, RunStore } from '../runs/run-store.js';
-import { invalidParamsError } from './invalid-params-error.js';
+import { invalidParamsError } from './mcp-server-factory.js';
 import type { McpSessions } from './mcp-sessions.js';
 
 /** How often a client is told to poll `tasks/get`, in ms. */
@@ -20,10 +20,7 @@ const CANCEL_WAIT_MS = 10_000;
 const LIST_PAGE = 50;
 const LIST_READS = 8;
 
-/**
- * A task id: its creation time (ms, base 36, 9 digits: ids sort in creation order, which pages
- * `tasks/list`) and a random UUID.
- */
+/** A task id: its creation time (ms, base 36, 9 digits: ids sort in creation order) and a UUID. */
 const TASK_ID = /^[0-9a-z]{9}-[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/;
 
 /** The run that holds task `taskId` of session `sessionId`. */
@@ -36,25 +33,13 @@ interface TaskView {
 }
 
 /**
- * MCP Tasks (the SDK's experimental `TaskStore`) kept in a {@link RunStore}, so that `tasks/get`,
- * `tasks/result`, `tasks/list` and `tasks/cancel` work on any instance sharing the store (Redis):
- * a task is run `mcp-task:<session>:<taskId>` — a first event with the `Task` (`working`), and a
- * final one with the terminal `Task` and the `CallToolResult`. The instance that got the
- * task-augmented `tools/call` runs the tool ({@link McpTasks.start}), independent of any
- * connection; a `tasks/cancel` anywhere reaches it through the store's cancel channel and aborts
- * the tool (the Exec tool kills its process group), as does the end of the session. A run that
- * ended without that final event (its owner died: the store's lease verdict; or the store failed)
- * is a `failed` task — `cancelled` if a cancel was asked for it. A task is kept for the store's
- * retention after its end (its `ttl`). `serveMcp` (one connection, stdio) keeps its tasks the same
- * way in a memory store of its own, and cancels them when the connection closes. Internal to
- * `sluice/mcp`.
- *
- * @example
- * ```ts
- * const tasks = new McpTasks(store, sessions, asyncScheduler);
- * const task = await tasks.start(sessionId, requested, (signal) => runTool(signal));
- * const server = new Server(info, { capabilities, taskStore: tasks.forSession(sessionId) });
- * ```
+ * MCP Tasks (the SDK's experimental `TaskStore`) kept in a {@link RunStore}, so that `tasks/*`
+ * work on any instance sharing it: task `taskId` is run `mcp-task:<session>:<taskId>`, a first
+ * event with the `working` `Task`, a final one with the ended `Task` and its `CallToolResult`. The
+ * instance that got the task-augmented `tools/call` calls the tool; a `tasks/cancel` anywhere, or
+ * the session's end, aborts it through the store. A run that ended without its final event (a
+ * lost owner, a failed store) is a `failed` task, `cancelled` if a cancel was asked. A task is
+ * kept for the store's retention (its `ttl`). Internal to `sluice/mcp`.
  */
 export class McpTasks {
   readonly #store: RunStore;
@@ -76,14 +61,13 @@ export class McpTasks {
   }
 
   /**
-   * Creates a task of `sessionId` and runs `run` for it here, in the background: its result (or
-   * its failure, or a cancel) ends the task. Resolves with the new `Task` (`working`); its `ttl`
-   * is the store's retention, whatever the client asked for (`_requested`, docs/mcp.md).
+   * Creates a task of `sessionId` and calls `call` for it here, in the background; resolves with
+   * the `working` `Task`. Its `ttl` is the store's retention, whatever the client asked for.
    */
   async start(
     sessionId: string,
     _requested: CreateTaskOptions,
-    run: (signal: AbortSignal) => Promise<CallToolResult>,
+    call: (signal: AbortSignal) => Promise<CallToolResult>,
   ): Promise<Task> {
     const created = Date.now();
     const taskId = `${created.toString(36).padStart(9, '0')}-${randomUUID()}`;
@@ -96,7 +80,7 @@ export class McpTasks {
     writer.stored.catch((error: unknown) => abort.abort(`the run store failed: ${messageOf(error)}`));
     const stopCancel = writer.onCancel((reason) => abort.abort(reason));
     const stopWatch = this.#sessions?.watch(sessionId, () => abort.abort('session ended'));
-    const done = this.#runTask(writer, task, abort.signal, run).finally(() => {
+    const done = this.#callTool(writer, task, abort.signal, call).finally(() => {
       stopCancel();
       stopWatch?.();
       this.#running.delete(runId);
@@ -133,7 +117,7 @@ export class McpTasks {
     await Promise.all(running.map(({ done }) => done));
   }
 
-  /** The `Task` of a new task, as its first event holds it (a run with no event yet says the same). */
+  /** The `working` `Task` of a new task. */
   #working(taskId: string): Task {
     const createdAt = new Date(Number.parseInt(taskId.slice(0, 9), 36)).toISOString();
     return {
@@ -146,17 +130,17 @@ export class McpTasks {
     };
   }
 
-  async #runTask(
+  async #callTool(
     writer: RunOutlet,
     task: Task,
     signal: AbortSignal,
-    run: (signal: AbortSignal) => Promise<CallToolResult>,
+    call: (signal: AbortSignal) => Promise<CallToolResult>,
   ): Promise<void> {
     let result: CallToolResult;
     let status: Task['status'];
     let statusMessage: string | undefined;
     try {
-      result = await run(signal);
+      result = await call(signal);
       status = result.isError === true ? 'failed' : 'completed';
     } catch (error) {
       const message = messageOf(error);
@@ -209,10 +193,7 @@ export class McpTasks {
     return { task, result: { content: [{ type: 'text', text: statusMessage }], isError: true } };
   }
 
-  /**
-   * One page of the session's tasks, oldest first: those created after `cursor` (a task id), at
-   * most {@link LIST_PAGE}, read {@link LIST_READS} at a time; `nextCursor` when more follow.
-   */
+  /** One page of the session's tasks, oldest first, after `cursor` (a task id); `nextCursor` when more follow. */
   async #list(
     sessionId: string,
     cursor: string | undefined,

@@ -5,7 +5,7 @@ import { Valve } from '../core/demand.js';
 import type { RunStore } from '../runs/run-store.js';
 import { nodeResponseSink } from '../runs/sse/node-response-sink.js';
 import { readMcpStream } from './mcp-stream.js';
-import type { StreamReaders } from './stream-readers.js';
+import type { StreamReaders } from './serve-mcp-post.js';
 
 /** A `: keepalive` comment this often on a quiet resumed stream (proxies drop idle connections). */
 const KEEP_ALIVE_MS = 15_000;
@@ -18,11 +18,6 @@ const KEEP_ALIVE_MS = 15_000;
  * too (`readers`). A stream that ended without a response, a gap (retention trimmed what the
  * client needs) or a failed run ends with a JSON-RPC error for `requestId`, so the client's call
  * fails instead of waiting, and it stops reconnecting. Internal to `sluice/mcp`.
- *
- * @example
- * ```ts
- * resumeMcpStream(store, res, { runId, after: 41, requestId: 7, sessionId });
- * ```
  */
 export function resumeMcpStream(
   store: RunStore,

@@ -13,15 +13,10 @@ export interface RunStoreEventStoreOptions {
 }
 
 /**
- * The MCP SDK's `EventStore` (resumability of its Streamable HTTP transport) kept in a sluice
- * {@link RunStore}: each SSE stream is a run (`<prefix><streamId>`), each message one event, and
- * an event id is the run and the message's sequence (`<run>@<sequence>`), so a replay is an exact
- * read after that sequence — from the memory store, or from Redis with its retention
- * (`RedisRunStore`'s `maxEvents`, `retainMs`). A stream ends with its response.
- *
- * This is the store for the SDK's own stateful `StreamableHTTPServerTransport` on one instance.
- * `serveMcpHttp` goes further with the same runs: it serves a reconnect itself, live and from any
- * instance, and delivers cancels through the store (docs/mcp.md).
+ * The MCP SDK's `EventStore` (the resumability of its Streamable HTTP transport) kept in a
+ * {@link RunStore}: each SSE stream a run (`<prefix><streamId>`), each message one event, an
+ * event id `<run>@<sequence>`, so a replay is an exact read after that sequence. For the SDK's own
+ * stateful transport on one instance; `serveMcpHttp` serves reconnects itself, from any instance.
  *
  * @example
  * ```ts

@@ -10,31 +10,21 @@ import type { ToolRegistry } from '../kernel/index.js';
 import { MemoryRunStore } from '../runs/memory-run-store.js';
 import type { RunStore } from '../runs/run-store.js';
 import { loadMcpSdk } from './load-mcp-sdk.js';
-import { mcpHttpGuard } from './mcp-http-guard.js';
+import { mcpHttpGuard, readJsonBody } from './mcp-http-guard.js';
 import { mcpServerFactory, SERVE_MCP_OPTIONS } from './mcp-server-factory.js';
 import { McpSessions } from './mcp-sessions.js';
 import { callRunId, parseCallRunId, parseEventId } from './mcp-stream.js';
 import { McpTasks } from './mcp-tasks.js';
-import { readJsonBody } from './read-json-body.js';
 import { resumeMcpStream } from './resume-mcp-stream.js';
 import type { ServeMcpOptions } from './serve-mcp-options.js';
 import { type McpPostContext, serveMcpPost } from './serve-mcp-post.js';
-/**
- * Options of {@link serveMcpHttp}: those of `serveMcp` (an Exec call's `env` may set only
- * `allowEnv` — default none — and its `cwd` always stays under `cwd`), and the HTTP ones.
- */
+/** Options of {@link serveMcpHttp}: those of `serveMcp`, and the HTTP ones. */
 export interface ServeMcpHttpOptions extends Omit<ServeMcpOptions, 'confineCwd'> {
   /** The port the server listens on (checked in `Host`). */
   readonly port: number;
-  /**
-   * The names a request's `Host` may carry (`name` with `port`, or `name:port`, the address of a
-   * balancer in front): see `sluice/web`'s `createWebGuard`. Default `127.0.0.1`, `localhost`, `[::1]`.
-   */
+  /** The names a request's `Host` may carry (see `sluice/web`'s `createWebGuard`). Default `127.0.0.1`, `localhost`, `[::1]`. */
   readonly hosts?: readonly string[];
-  /**
-   * The bearer token every request must carry (at least 16 characters). Default: 24 random
-   * characters (`token` of the result). `null`: no token — only for a server bound to loopback.
-   */
+  /** The bearer token (16 characters or more). Default: 24 random ones; `null`: none (loopback only). */
   readonly token?: string | null;
   /** Where sessions and the calls' event streams live. Default a new `MemoryRunStore` (one instance). */
   readonly store?: RunStore;
@@ -42,11 +32,7 @@ export interface ServeMcpHttpOptions extends Omit<ServeMcpOptions, 'confineCwd'>
   readonly path?: string;
   /** The `retry:` a client waits before it reconnects a cut stream, in ms. Default `500`. */
   readonly retryMs?: number;
-  /**
-   * A session without a request or an open stream on the instance that owns it for this long, in
-   * ms, ends as a `DELETE` would end it: its streams close and its calls are cancelled (an Exec
-   * call's process group is killed). Timed on `scheduler`. Default `1_800_000` (30 minutes).
-   */
+  /** A session idle this long on its owning instance ends as a `DELETE` ends it, in ms. Default 30 minutes. */
   readonly sessionIdleMs?: number;
 }
 
@@ -54,30 +40,26 @@ export interface ServeMcpHttpOptions extends Omit<ServeMcpOptions, 'confineCwd'>
 export interface McpHttpHandler {
   /** Answers one request (any path: other paths get `404`). */
   readonly handle: (req: IncomingMessage, res: ServerResponse) => void;
-  /** The bearer token clients must send, or `undefined` when none is required. */
+  /** The bearer token clients must send, if any. */
   readonly token: string | undefined;
   /** The run store of sessions and streams. */
   readonly store: RunStore;
-  /** Cancels every call running here (their process groups are killed), ends this instance's sessions. */
+  /** Cancels the calls running here and ends this instance's sessions. */
   close(): Promise<void>;
 }
 
 /**
- * Serves the tools of `registry` over MCP's Streamable HTTP transport (the official SDK's) in a
- * `node:http` server, safe by default and resumable from a run store:
+ * Serves the tools of `registry` over MCP's Streamable HTTP transport in a `node:http` server,
+ * safe by default and resumable from a run store (docs/mcp.md):
  *
- * - **Access.** `Host` must name the server, an `Origin` must be its own (DNS rebinding, `403`),
- *   every request carries `Authorization: Bearer <token>` (`401`). Over HTTP an Exec call's `env`
- *   may set only the `allowEnv` names (none by default) and its `cwd` must stay under `cwd`.
- * - **Sessions** live in the store: any instance sharing it (Redis) answers any request of a
- *   session, and a `DELETE` on any of them ends the session and cancels its calls.
- * - **Resumable.** Each request's event stream is a run of the store, its event ids sequences: a
- *   client that lost the connection reconnects with `Last-Event-ID` (the SDK's client does so by
- *   itself) and gets every message after it exactly once, live, from whichever instance it
- *   reaches — for as long as the store keeps the run.
- * - **Cancel from anywhere.** `notifications/cancelled` received by any instance reaches the call
- *   through the store's cancel channel: the instance running it aborts it (the Exec tool kills
- *   its process group).
+ * - **Access.** `Host` must name the server, an `Origin` must be its own (`403`), every request
+ *   carries `Authorization: Bearer <token>` (`401`); an Exec call's `env` may set only `allowEnv`
+ *   and its `cwd` stays under `cwd`.
+ * - **Sessions** live in the store: any instance sharing it answers any request of a session.
+ * - **Resumable.** Each request's event stream is a run of the store: a client reconnecting with
+ *   `Last-Event-ID` gets every message after it exactly once, from whichever instance it reaches.
+ * - **Cancel from anywhere.** `notifications/cancelled` (or a `DELETE` of the session) on any
+ *   instance reaches the call through the store: an Exec call's process group is killed.
  *
  * @example
  * ```ts

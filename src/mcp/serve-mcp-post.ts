@@ -10,7 +10,6 @@ import type { McpServerScope } from './mcp-server-factory.js';
 import type { McpSessions } from './mcp-sessions.js';
 import { callRunId, storeMessage } from './mcp-stream.js';
 import type { McpTasks } from './mcp-tasks.js';
-import { StreamReaders } from './stream-readers.js';
 
 /** What {@link serveMcpPost} needs from the server it belongs to. */
 export interface McpPostContext {
@@ -21,10 +20,7 @@ export interface McpPostContext {
   readonly makeServer: (sdk: McpSdk, scope: McpServerScope) => Server;
   /** The MCP Tasks of every session, kept in the store. */
   readonly tasks: McpTasks;
-  /**
-   * The calls running on this instance, by run id: `stop(reason)` cancels one; `readers` are the
-   * live readers of its stream here, whose pace its progress follows.
-   */
+  /** The calls running here, by run id; `readers` are its stream's live readers, whose pace its progress follows. */
   readonly calls: Map<
     string,
     { stop(reason: string): void; readonly done: Promise<void>; readonly readers: StreamReaders }
@@ -34,20 +30,11 @@ export interface McpPostContext {
 }
 
 /**
- * Answers a `POST` that holds requests (a `tools/call`, `tools/list`, `initialize`, …) with a
- * fresh SDK `Server` on a fresh stateless `StreamableHTTPServerTransport` — sessions are
- * `serveMcpHttp`'s, kept in the store, so any instance can answer any request of a session. The
- * answer's event stream is kept as run {@link callRunId} (see `storeMessage`): the client that
- * loses the connection resumes it from any instance. The call outlives its connection; it ends
- * with its response, or when a cancel for its run arrives through the store from any instance
- * (`notifications/cancelled` there, or the session's end) — then its request's signal aborts,
- * which kills an Exec call's process group, and the stream ends with an error response
- * (`Request cancelled: <reason>`) so that no client keeps reconnecting to it. Internal to `sluice/mcp`.
- *
- * @example
- * ```ts
- * await serveMcpPost(context, req, res, { sessionId, body, requests });
- * ```
+ * Answers a `POST` that holds requests with a fresh SDK `Server` on a fresh stateless transport
+ * (the sessions are `serveMcpHttp`'s, in the store). The answer's event stream is kept as run
+ * {@link callRunId}, resumable from any instance. The call outlives its connection: it ends with
+ * its response, or when a cancel for its run arrives through the store (its signal aborts, and
+ * the stream ends with `Request cancelled: <reason>`). Internal to `sluice/mcp`.
  */
 export async function serveMcpPost(
   context: McpPostContext,
@@ -82,7 +69,7 @@ export async function serveMcpPost(
     sessionId,
     tasks: {
       store: context.tasks.forSession(sessionId),
-      start: (requested, run) => context.tasks.start(sessionId, requested, run),
+      start: (requested, call) => context.tasks.start(sessionId, requested, call),
       listable: context.tasks.listable,
     },
   });
@@ -126,10 +113,8 @@ export async function serveMcpPost(
 type Transport = InstanceType<McpSdk['StreamableHTTPServerTransport']>;
 
 /**
- * Aborts the handlers of `requests` (a `notifications/cancelled` each, as from the client) and
- * answers each with an error response: the aborted handler sends nothing, and the response ends
- * the stream (kept as the run's final event), so that the client, and any client resuming it,
- * stops reconnecting. Resolves once the responses were sent (or failed).
+ * Aborts the handlers of `requests` (as a client's `notifications/cancelled` would) and answers
+ * each with an error response, which ends the stream so no client keeps reconnecting.
  */
 function cancelRequests(
   transport: Transport,
@@ -154,11 +139,7 @@ function cancelRequests(
   );
 }
 
-/**
- * Wraps `transport.send`: a notification waits for the stream's `readers` (a slow client pauses
- * the tool through the progress pump); a response never does, so a cancel always ends the
- * stream, and `onResponse` follows each response sent.
- */
+/** A notification waits for the stream's `readers`; a response never does (a cancel always ends the stream). */
 function paceSends(transport: Transport, readers: StreamReaders, onResponse: () => void): void {
   const send = transport.send.bind(transport);
   transport.send = async (message, options) => {
@@ -169,14 +150,8 @@ function paceSends(transport: Transport, readers: StreamReaders, onResponse: () 
 }
 
 /**
- * A `ServerResponse` that someone else writes (the SDK's transport, through `@hono/node-server`,
- * which stops reading the transport's stream when `res.write` answers `false`) as a {@link Demand}:
- * paused while `res.writableNeedDrain`, resumed on `'drain'` and for good on `'close'`.
- *
- * @example
- * ```ts
- * const remove = readers.add(responseDemand(res));
- * ```
+ * A `ServerResponse` the SDK's transport writes (through `@hono/node-server`, which stops reading
+ * when `res.write` answers `false`) as a {@link Demand}: paused while `res.writableNeedDrain`.
  */
 export function responseDemand(res: ServerResponse): Demand {
   return {
@@ -193,4 +168,55 @@ export function responseDemand(res: ServerResponse): Demand {
       };
     },
   };
+}
+
+/**
+ * The live readers of one MCP call's event stream here (the `POST`'s response, a reconnect) as
+ * demands. The call awaits {@link StreamReaders.whenReady} before each progress notification, so
+ * a slow client pauses the tool through the progress pump. A closed reader is ready (the store
+ * keeps the stream for its return). Internal to `sluice/mcp`.
+ */
+export class StreamReaders {
+  readonly #readers = new Set<Demand>();
+  readonly #waiting = new Set<() => void>();
+  #closed = false;
+
+  /** Adds a reader; returns a function that removes it (its connection ended). */
+  add(reader: Demand): () => void {
+    this.#readers.add(reader);
+    return () => {
+      this.#readers.delete(reader);
+      this.#wake();
+    };
+  }
+
+  /** Resolves at once when no reader is paused (or after {@link close}), else when they have room. */
+  async whenReady(): Promise<void> {
+    for (;;) {
+      const paused = this.#closed ? undefined : [...this.#readers].find((reader) => reader.paused);
+      if (paused === undefined) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          stop();
+          this.#waiting.delete(done);
+          resolve();
+        };
+        const stop = paused.onChange((now) => {
+          if (!now) done();
+        });
+        this.#waiting.add(done);
+      });
+    }
+  }
+
+  /** The call ended: nothing waits for a reader any more. */
+  close(): void {
+    this.#closed = true;
+    this.#wake();
+  }
+
+  /** Lets every waiter look again. */
+  #wake(): void {
+    for (const done of [...this.#waiting]) done();
+  }
 }

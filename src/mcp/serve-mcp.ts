@@ -10,34 +10,21 @@ import { McpTasks } from './mcp-tasks.js';
 import type { ServeMcpOptions } from './serve-mcp-options.js';
 
 /**
- * Serves the tools of `registry` to an MCP client over `transport` (the SDK's
- * `StdioServerTransport`, `StreamableHTTPServerTransport`, `InMemoryTransport`, …) and resolves
- * with the connected SDK `Server` once the transport started; `server.close()` ends it.
+ * Serves the tools of `registry` to an MCP client over `transport` (stdio, Streamable HTTP,
+ * in-memory, …); resolves with the connected SDK `Server`. See docs/mcp.md.
  *
- * - `tools/list` shows every tool with the JSON Schema of its zod `schema` (and `outputSchema`);
- * - `tools/call` runs it through `dispatchToolCall`. When the request carries a progress token,
- *   each chunk the tool emits goes out as a `notifications/progress` — `progress` the number of
- *   chunks so far, `message` their text, stderr lines marked `[stderr] ` — coalesced to at most
- *   one notification per `progressIntervalMs`, never more than one in flight (a slow transport
- *   gets fewer, larger ones), and the tool paused while about 1 MiB waits. Every chunk goes out
- *   before the result, and the result waits for a `ping` round trip so that no client can see
- *   it before the last notification;
- * - `notifications/cancelled` for the call, or the transport closing, aborts it: the Exec tool
- *   kills the whole process group at once;
- * - the result is a `CallToolResult`: the Exec tool's output as text within its output cap,
- *   the exec result as `structuredContent` (matching the listed `outputSchema`), and
- *   `isError: true` for a non-zero exit, a timeout, a kill, or a refused or invalid call;
- * - any tool can be run as an MCP task (the SDK's experimental Tasks): a `tools/call` with
- *   `task` is answered at once with the task, which `tasks/get`, `tasks/result`, `tasks/list` and
- *   `tasks/cancel` (which kills an Exec call's group) then reach; the tasks are kept in memory
- *   for the connection, and cancelled when it closes;
- * - with `@opentelemetry/api` and an SDK, each call is a server span (`tools/call <tool>`) whose
- *   parent is the request's `_meta.traceparent` (docs/mcp.md, "Tracing"): the host's trace goes on
- *   into the tool's run and the command it starts.
+ * - `tools/list` shows each tool with the JSON Schema of its zod `schema` (and `outputSchema`);
+ * - `tools/call` runs it through `dispatchToolCall`; with a progress token its chunks go out as
+ *   `notifications/progress` (`progress`: chunks so far, `message`: their text, stderr marked
+ *   `[stderr] `), coalesced per `progressIntervalMs`, one in flight, the tool paused while about
+ *   1 MiB waits, all before the result;
+ * - `notifications/cancelled` or the transport closing aborts the call (the Exec tool kills its
+ *   process group);
+ * - any tool can run as an MCP task (`tools/call` with `task`), kept in memory for the connection;
+ * - with `@opentelemetry/api`, each call is a server span under `_meta.traceparent`.
  *
- * Safe by default: the Exec tool (any tool built with `createExecTool`) is listed only when
- * `allow` names programs, and then runs only those (docs/mcp.md, "The Exec policy: safe by default"). The registry
- * is read once, here: tools registered later are not served.
+ * Safe by default: the Exec tool is listed only when `allow` names programs, and runs only those.
+ * The registry is read once, here.
  *
  * @example
  * ```ts
@@ -65,7 +52,7 @@ export async function serveMcp(
   const server = makeServer(sdk, {
     tasks: {
       store: tasks.forSession(connection),
-      start: (requested, run) => tasks.start(connection, requested, run),
+      start: (requested, call) => tasks.start(connection, requested, call),
     },
   });
   // Chained before connect, which chains its own after: the tasks are cancelled (their process

@@ -8,13 +8,6 @@ import { type RunSpan, startRunSpan } from '../trace/index.js';
  * the call becomes its child (docs/mcp.md, "Tracing"). Where the caller put a `traceparent` in
  * `_meta` itself, `_meta` goes unchanged (its `tracestate` belongs to that `traceparent`). Without
  * `@opentelemetry/api` or a trace, `params` go unchanged.
- *
- * @example
- * ```ts
- * const { span, params: sent } = startMcpClientSpan(params);
- * await client.callTool(sent);
- * span.end('complete');
- * ```
  */
 export function startMcpClientSpan(params: CallToolRequest['params']): {
   span: RunSpan;

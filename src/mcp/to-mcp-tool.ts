@@ -10,13 +10,6 @@ import type { ToolDefinition } from '../kernel/index.js';
  * that map schemas onto one-type dialects, such as Gemini's, reject). MCP
  * requires both to describe objects: any other schema is a `TypeError` naming the tool, and so is
  * a schema JSON Schema cannot express (a `z.date()`, a transform's output).
- *
- * @example
- * ```ts
- * import { z } from 'zod';
- * toMcpTool({ name: 'Echo', schema: z.object({ text: z.string() }), handler: (args) => args.text });
- * // { name: 'Echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], … } }
- * ```
  */
 export function toMcpTool(tool: ToolDefinition): Tool {
   const inputSchema = objectSchema(tool, 'schema', 'input');

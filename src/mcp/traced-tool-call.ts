@@ -17,12 +17,6 @@ interface CallExtraSeen {
  * (docs/mcp.md, "Tracing"). The span ends with the call: `error` with `error.type` `tool_error`
  * for a result with `isError`, the error's code for a refused call, `cancel` when the client
  * cancelled it. Without `@opentelemetry/api`, `call` just runs.
- *
- * @example
- * ```ts
- * server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
- *   tracedToolCall(request, extra, () => callTool(config, request, extra)));
- * ```
  */
 export async function tracedToolCall(
   request: CallToolRequest,
@@ -65,12 +59,6 @@ export async function tracedToolCall(
  * `tracestate` keys MCP reserves for W3C Trace Context (docs/mcp.md, "Tracing") — or `undefined`
  * when it carries none. Only strings are taken; a `traceparent` that does not parse is ignored
  * where it is used (the call's span then has the active context as its parent).
- *
- * @example
- * ```ts
- * metaCarrier({ traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' });
- * // { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' }
- * ```
  */
 export function metaCarrier(meta: unknown): TraceCarrier | undefined {
   if (typeof meta !== 'object' || meta === null) return undefined;

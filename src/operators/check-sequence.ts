@@ -3,6 +3,7 @@ import type { ChunkEvent } from '../core/chunk.js';
 import { finalBeforeComplete, SequenceError, sequenceViolation } from '../core/errors/sequence-error.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
+import { readBoolean } from '../core/read-boolean.js';
 import { readInteger } from '../core/read-integer.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 
@@ -37,12 +38,9 @@ export interface CheckSequenceConfig {
 export function checkSequence<T extends ChunkEvent<unknown>>(
   config: CheckSequenceConfig = {},
 ): MonoTypeOperatorFunction<T> {
-  // Checked by hand, not with zod: this operator is part of `sluice/browser` and of the root
-  // entry, and must not pull zod (or a Node-only lazy loader) into either.
   if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
   rejectUnknownOptions(config, ['requireFinal', 'start']);
-  const requireFinal = config.requireFinal ?? true;
-  if (typeof requireFinal !== 'boolean') throw optionError('requireFinal', 'a boolean', requireFinal);
+  const requireFinal = readBoolean(config, 'requireFinal', true);
   const start = readInteger(config, 'start', 0);
   return operate((source, subscriber) => {
     let expected = start;

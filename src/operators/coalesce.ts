@@ -1,12 +1,14 @@
 import { asyncScheduler, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ChunkEvent } from '../core/chunk.js';
 import { finalBeforeComplete } from '../core/errors/sequence-error.js';
+import { isSchedulerLike } from '../core/is-scheduler-like.js';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
+import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 
-/** Options of {@link coalesce}. Validated when `coalesce(config)` is called. */
+/** Options of {@link coalesce}, checked when it is called. */
 export interface CoalesceConfig {
   /** How long a batch stays open after its first event, in ms (non-negative, at most 2147483647). Default `16` (one frame). */
   readonly maxDelayMs?: number;
@@ -41,7 +43,7 @@ export function coalesce<E extends ChunkEvent<unknown>>(
 ): OperatorFunction<E, E[]> {
   if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
   rejectUnknownOptions(config, ['maxDelayMs', 'maxItems', 'maxBytes', 'scheduler']);
-  const { maxDelayMs = 16, maxItems = Infinity, maxBytes = Infinity, scheduler = asyncScheduler } = config;
+  const { maxDelayMs = 16, maxItems = Infinity, maxBytes = Infinity } = config;
   if (typeof maxDelayMs !== 'number' || !Number.isFinite(maxDelayMs) || maxDelayMs < 0) {
     throw optionError('maxDelayMs', 'a non-negative finite number', maxDelayMs);
   }
@@ -50,9 +52,7 @@ export function coalesce<E extends ChunkEvent<unknown>>(
   }
   if (!isLimit(maxItems)) throw optionError('maxItems', 'a positive integer or Infinity', maxItems);
   if (!isLimit(maxBytes)) throw optionError('maxBytes', 'a positive integer or Infinity', maxBytes);
-  if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
-    throw optionError('scheduler', 'a SchedulerLike', scheduler);
-  }
+  const scheduler = readOption(config, 'scheduler', isSchedulerLike, 'a SchedulerLike', asyncScheduler);
 
   return operate((source, subscriber) => {
     let batch: E[] = [];

@@ -9,10 +9,13 @@ import {
 import type { ChunkEvent, EndSentinel } from '../core/chunk.js';
 import type { Demand } from '../core/demand.js';
 import { finalBeforeComplete } from '../core/errors/sequence-error.js';
+import { isSchedulerLike } from '../core/is-scheduler-like.js';
 import { MAX_DELAY_MS } from '../core/max-delay-ms.js';
 import { createOperatorSubscriber, operate } from '../core/operate.js';
 import { optionError } from '../core/option-error.js';
+import { readFunction } from '../core/read-function.js';
 import { readInteger } from '../core/read-integer.js';
+import { readOption } from '../core/read-option.js';
 import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { StallClock } from '../core/stall-clock.js';
 import { demandOf, markStalled } from '../core/subscriber-chain.js';
@@ -33,10 +36,7 @@ export interface StallTimeoutLogger {
   warn(message: string, info: StallTimeoutInfo): void;
 }
 
-/**
- * Options of {@link stallTimeout} (the RxJS `timeout` config/info pattern). Validated when
- * `stallTimeout(config)` is called.
- */
+/** Options of {@link stallTimeout}, checked when it is called. */
 export interface StallTimeoutConfig {
   /** How long the consumer may stay paused, in ms. A non-negative integer up to 2147483647; `0` disables. Default `30000`. */
   readonly ms?: number;
@@ -90,11 +90,10 @@ export function stallTimeout<E extends ChunkEvent<unknown>>(
 
 type StallSettings = ReturnType<typeof readStallConfig>;
 
-/** One subscription of {@link stallTimeout}: the stall clock, the events passed, the final sentinel. */
+/** One subscription of {@link stallTimeout}. */
 class StallWatch<E extends ChunkEvent<unknown>> {
   #lastSequence: number | undefined;
   #finished = false;
-  /** Runs while the consumer is paused; every sign of its progress starts it over. */
   readonly #clock: StallClock;
   #upstream: Subscriber<E> | undefined;
   #stopListening: () => void = () => {};
@@ -177,14 +176,11 @@ class StallWatch<E extends ChunkEvent<unknown>> {
 function readStallConfig(config: StallTimeoutConfig) {
   if (typeof config !== 'object' || config === null) throw optionError(undefined, 'an object', config);
   rejectUnknownOptions(config, ['ms', 'scheduler', 'logger', 'onStall']);
-  const { scheduler = asyncScheduler, logger = consoleLogger, onStall } = config;
   const ms = readInteger(config, 'ms', 30_000, { max: MAX_DELAY_MS });
-  if (typeof scheduler?.now !== 'function' || typeof scheduler.schedule !== 'function') {
-    throw optionError('scheduler', 'a SchedulerLike', scheduler);
-  }
+  const scheduler = readOption(config, 'scheduler', isSchedulerLike, 'a SchedulerLike', asyncScheduler);
+  const { logger = consoleLogger } = config;
   if (typeof logger?.warn !== 'function')
     throw optionError('logger', 'an object with a `warn` method', logger);
-  if (onStall !== undefined && typeof onStall !== 'function')
-    throw optionError('onStall', 'a function', onStall);
+  const onStall = readFunction<(info: StallTimeoutInfo) => void, undefined>(config, 'onStall', undefined);
   return { ms, scheduler, logger, onStall };
 }

@@ -8,65 +8,36 @@ import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { demandOf, subscribeWithDemand } from '../core/subscriber-chain.js';
 import { checkSequence } from '../operators/check-sequence.js';
 import { runFailureError } from './run-failure.js';
-import type { RunFailure, RunRecord } from './run-record.js';
+import type { RunFailure, RunGap, RunRecord } from './run-record.js';
 import type { RunReadOptions, RunStore } from './run-store.js';
 
-/** Sequences `from..to` of a run that the store's retention trimmed: the next event is `to + 1`. */
-export interface RunGap {
-  readonly from: number;
-  readonly to: number;
-}
-
-/**
- * What a follower of a run is told by {@link followRun}, in order. A method that returns a promise
- * (a write that waits for `'drain'`) pauses the store's reads until it settles.
- */
+/** What {@link followRun} tells a follower, in order; a returned promise pauses the reads until it settles. */
 export interface RunObserver {
   /** The run's next event. */
   event(event: ChunkEvent<unknown>): Promise<void> | undefined | void;
-  /**
-   * Optional: the run's next event as its SSE frame, instead of `event`, when the store keeps its
-   * events encoded (the memory store): a server then sends each event as it was encoded once,
-   * without decoding it for every viewer.
-   */
+  /** Optional: the event as its SSE frame instead, where the store keeps them encoded (one encoding for every viewer). */
   frame?(frame: string): Promise<void> | undefined | void;
-  /** Events the follower needs were trimmed by the store's retention: never a silent skip. */
+  /** Events the follower needs were trimmed by the store's retention. */
   gap(gap: RunGap): Promise<void> | undefined | void;
   /** The run ended with this failure after the events before it; `complete` follows. */
   failure(failure: RunFailure): Promise<void> | undefined | void;
-  /** The read itself failed: `RUN_NOT_FOUND` for an unknown run, or the store failed. */
+  /** The read failed: `RUN_NOT_FOUND`, or the store failed. */
   error(error: unknown): void;
-  /**
-   * The read ended: after the final event or the failure — or at once when it began after them.
-   * Called once every promise the other methods returned has settled.
-   */
+  /** The read ended (after every promise returned settled). */
   complete(): void;
 }
 
 /** Options of {@link followRun}: where to start, and the follower's demand. */
 export interface FollowRunOptions extends RunReadOptions {
-  /** A follower's own demand (a socket's drain): the store is read only while it flows. */
+  /** The follower's own demand: the store is read only while it flows. */
   readonly demand?: Demand | null | undefined;
 }
 
 /**
  * Follows run `runId` of `store` after `options.after`, live until its end, telling `observer`
- * each event, gap and failure in order: the one reader of a run's records, under every sink (the
- * SSE endpoint, the web page's log, `sluice follow`, MCP's resumed streams). Demand-aware: the
- * store is read only while `options.demand` flows and no promise `observer` returned is pending.
- * Unsubscribing the returned subscription (`owner`, when given, which holds it from the start)
- * stops the read, even between two events of one stored batch.
- *
- * @example
- * ```ts
- * followRun(store, 'build-7', { after: 41 }, {
- *   event: (event) => writePaced(process.stdout, String(event.content)),
- *   gap: ({ from, to }) => console.error(`${from}..${to} trimmed`),
- *   failure: (failure) => console.error(failure.code),
- *   error: (error) => console.error(error),
- *   complete: () => {},
- * });
- * ```
+ * each event, gap and failure in order: the one reader of a run's records, under every sink.
+ * The store is read only while `options.demand` flows and no promise `observer` returned is
+ * pending. Unsubscribing the result (`owner`) stops the read, even within one stored batch.
  */
 export function followRun(
   store: RunStore,
@@ -142,10 +113,7 @@ class Pacing {
   }
 }
 
-/**
- * Checks the options of a run read and returns `after`: a sequence, or `-1` when absent (read
- * from the start). Throws a `TypeError` in the options template otherwise. Internal.
- */
+/** The `after` of a run read's options (`-1`: from the start), checked. Internal. */
 export function readAfter(options: RunReadOptions): number {
   if (typeof options !== 'object' || options === null) throw optionError(undefined, 'an object', options);
   rejectUnknownOptions(options, ['after']);
@@ -153,24 +121,18 @@ export function readAfter(options: RunReadOptions): number {
 }
 
 /**
- * Follows run `runId` of `store` from wherever this process is: the events after
- * `options.after` (default: from the start), live until the run's final event, then `complete`.
- * A cold, demand-aware source — a consumer that pauses stops the store reads (no `XREAD` is sent
- * while paused) — validated by {@link checkSequence} from `after + 1`.
- *
- * It errors with a `SequenceError` (rule `gap`) when the events it needs were trimmed by the
- * store's retention, never skipping silently; with the run's failure when it failed (an
- * `OwnerLostError` when its owner died); with `RUN_NOT_FOUND` for an unknown run.
+ * Follows run `runId` of `store` from anywhere: the events after `options.after` (default: from
+ * the start), live until the final event. Cold and demand-aware (a paused consumer stops the
+ * store reads), checked by {@link checkSequence}. Errors with a `SequenceError` (rule `gap`) when
+ * the events it needs were trimmed, with the run's failure (an `OwnerLostError` when its owner
+ * died), or with `RUN_NOT_FOUND`.
  *
  * @example
  * ```ts
  * import { fromRunStore } from 'sluice';
  * import { RedisRunStore } from 'sluice/redis';
  * const store = new RedisRunStore({ url: 'redis://127.0.0.1:6379' });
- * fromRunStore(store, 'build-7', { after: 41 }).subscribe({
- *   next: (event) => console.log(event.sequence, event.kind), // 42, 43, …
- *   error: (error) => console.error(error.code),
- * });
+ * fromRunStore(store, 'build-7', { after: 41 }).subscribe((event) => console.log(event.sequence)); // 42, 43, …
  * ```
  */
 export function fromRunStore(
@@ -220,16 +182,7 @@ export function fromRunStore(
   return events.pipe(check);
 }
 
-/**
- * Calls `onEnd` once when run `runId` of `store` ends — its final event, a failure, a gap in what
- * is left of it, or a read that fails or ends — wherever it runs. Unsubscribe the returned
- * subscription to stop watching.
- *
- * @example
- * ```ts
- * const watching = watchRunEnd(store, 'mcp-session:s1', () => console.log('session ended'));
- * ```
- */
+/** Calls `onEnd` once when run `runId` ends, however (final event, failure, gap, read error); unsubscribe to stop. */
 export function watchRunEnd(store: RunStore, runId: string, onEnd: () => void): Subscription {
   const owner = new Subscription();
   const end = () => {

@@ -34,7 +34,6 @@ export interface MemoryRunStoreOptions {
 }
 
 interface MemoryReader {
-  /** The next sequence this reader will emit. */
   cursor: number;
 }
 
@@ -50,7 +49,6 @@ interface MemoryRun {
   readonly readers: Set<MemoryReader>;
   readonly changed: Set<() => void>;
   readonly cancel: Set<(reason: string, details: CancelDetails) => void>;
-  /** The cancel request the run got while running: `{ ...details, reason }`. */
   cancelRequest: CancelDetails | undefined;
 }
 
@@ -73,18 +71,14 @@ class FrameRecord {
 }
 
 /**
- * The embedded run store: runs live in this process's memory, each in a bounded {@link ReplayLog}
- * (its newest `maxEvents` events, at most `maxBytes` of them, kept as their SSE frames), and an
- * ended run is dropped `retainMs` after its end (checked lazily on each call, so the store holds
- * no timer). It is the store behind `toServerSentEvents` and the default of `sluice/web`'s run
- * registry. Like Redis, it keeps each event as its JSON: a reader gets an equal copy (content
- * JSON cannot encode — a `BigInt`, a cycle — fails the run at append).
+ * The embedded run store: each run in this process's memory, in a bounded {@link ReplayLog} (its
+ * newest `maxEvents` events, at most `maxBytes`, kept as SSE frames); an ended run is dropped
+ * `retainMs` after its end (checked lazily: the store holds no timer). Like Redis, it keeps each
+ * event as JSON (content JSON cannot encode fails the run at append).
  *
- * **Demand.** A writer is paused only while its run's log is full *and* every reader still needs
- * the log's oldest event — the fastest reader sets the pace, a slower one never holds back the
- * producer or the others (it gets a `gap` for what was trimmed while it was slow), and with no
- * reader the run is not paused (the log keeps the newest events). Use it in one process; use
- * `RedisRunStore` (`sluice/redis`) to follow and cancel runs from other machines.
+ * **Demand.** A writer is paused only while its log is full *and* every reader still needs its
+ * oldest event: the fastest reader sets the pace, a slower one gets a `gap`; with no reader the
+ * run is never paused. For other machines, use `RedisRunStore` (`sluice/redis`).
  *
  * @example
  * ```ts
@@ -96,7 +90,7 @@ class FrameRecord {
  */
 export class MemoryRunStore implements RunStore {
   readonly #runs = new Map<string, MemoryRun>();
-  /** Ended runs in the order they ended (so in `endedAt` order): the sweep takes from the front. */
+  /** In the order they ended: the sweep takes from the front. */
   #ended: MemoryRun[] = [];
   readonly #maxEvents: number;
   readonly #maxBytes: number;
@@ -116,7 +110,6 @@ export class MemoryRunStore implements RunStore {
     this.#scheduler = scheduler;
   }
 
-  /** How many runs the store holds right now (ended ones included until `retainMs` passes). */
   get size(): number {
     this.#sweep();
     return this.#runs.size;
@@ -197,7 +190,6 @@ export class MemoryRunStore implements RunStore {
       const log = run.log;
       const reader: MemoryReader = { cursor: after + 1 };
       let pumping = false;
-      /** Emits what the log holds past the cursor while the demand flows. */
       const pump = () => {
         if (pumping) return;
         pumping = true;
@@ -282,15 +274,11 @@ export class MemoryRunStore implements RunStore {
     return entry === undefined ? undefined : { type: 'event', event: decodeChunkFrame(entry.frame) };
   }
 
-  /** How long an ended run stays readable, in ms (the `retainMs` option). */
   get retainMs(): number {
     return this.#retainMs;
   }
 
-  /**
-   * The replay log of run `runId` — what {@link info} says, synchronously (read-only use:
-   * `next`, `oldest`, `ended`, `failureInfo`, `bytes`, …) — or `undefined` for an unknown run.
-   */
+  /** The replay log of run `runId` (read-only use), or `undefined` for an unknown run. */
   log(runId: string): ReplayLog | undefined {
     this.#sweep();
     return this.#runs.get(runId)?.log;
@@ -301,10 +289,7 @@ export class MemoryRunStore implements RunStore {
     return [...this.#runs.keys()].filter((runId) => runId.startsWith(prefix));
   }
 
-  /**
-   * Forgets run `runId` now, before its retention would: a new read gets `RUN_NOT_FOUND`, reads
-   * already open and its writer go on with what they hold. Returns whether the run was held.
-   */
+  /** Forgets run `runId` now: new reads get `RUN_NOT_FOUND`, open ones go on. Returns whether it was held. */
   delete(runId: string): boolean {
     const run = this.#runs.get(runId);
     if (run === undefined) return false;

@@ -8,13 +8,6 @@ import type { CancelDetails, RunStore, RunWriter, RunWriterOptions } from './run
  * ends the run once — with its final event, a failure, or the `end` sentinel `{ kind: 'end',
  * content: null, metadata: { ...details, reason }, isFinal: true }` — and closes the writer once
  * the store has settled the end.
- *
- * @example
- * ```ts
- * const run = new RunOutlet(store, 'mcp-task:s1:t1', { label: 'MCP task' });
- * run.add('task', task);
- * run.onCancel((reason) => abort.abort(reason));
- * ```
  */
 export class RunOutlet {
   readonly runId: string;

@@ -11,11 +11,7 @@ import type { RunStore, RunWriterOptions } from './run-store.js';
 
 /** Options of {@link toRunStore}: the writer's (`label`), and what a failing store does to the run. */
 export interface ToRunStoreOptions extends RunWriterOptions {
-  /**
-   * Called once when the store fails mid-run; the run then goes on without it (its events pass
-   * through, the final one with `metadata.storeFailure`). Without it, a store failure stops the
-   * source and errors the output.
-   */
+  /** Called once when the store fails mid-run: the run then goes on without it. */
   readonly onStoreFailure?: (error: unknown) => void;
 }
 
@@ -24,25 +20,19 @@ type WriterOptionsOf<S extends RunStore> = NonNullable<Parameters<S['openWriter'
 
 /**
  * Publishes a sequenced stream as run `runId` of `store` while passing it through unchanged, so
- * the run can be followed ({@link fromRunStore}), resumed and cancelled from anywhere the store
- * reaches.
+ * it can be followed ({@link fromRunStore}), resumed and cancelled from anywhere the store reaches.
  *
- * - **Demand.** The source is paused while the consumer downstream is paused *or* the store's
- *   writer holds its maximum of unacknowledged events (a slow Redis pauses an `exec` child on
- *   its full pipe).
- * - **End.** The final event is published when the source completes; the output completes once
- *   the store has acknowledged it. A source error is recorded as the run's failure, then
- *   forwarded. A source that goes on after its final event (several runs flattened by
- *   `concatMap`) fails at once with a `SequenceError` (rule `final-before-complete`) naming the
- *   remedy, `joinRuns()` (docs/protocol.md, "Composed runs").
- * - **Cancel from anywhere.** A {@link RunStore.cancel} for this run unsubscribes the source (an
- *   `exec` source kills its process group) and ends the run with the final sentinel `{ kind:
- *   'end', content: null, metadata: { ...details, reason }, isFinal: true }`, also emitted
- *   downstream. Unsubscribing the output does the same with reason `'cancelled'`.
- * - **Store failure** (`OWNER_LOST`, `RUN_EXISTS`, `RUN_STORE_FAILED`) unsubscribes the source and
- *   errors the output — unless `options.onStoreFailure` is given: then the run goes on without
- *   the store, `onStoreFailure(error)` is called once, and the final event passed downstream
- *   carries the failure as `metadata.storeFailure` (`{ code, name, message }`).
+ * - **Demand.** The source is paused while the consumer is paused *or* the store's writer holds
+ *   its maximum of unacknowledged events.
+ * - **End.** The final event is stored when the source completes; the output completes once the
+ *   store has it. A source error becomes the run's failure, then is forwarded. A source that goes
+ *   on after its final event fails at once (rule `final-before-complete`; docs/protocol.md,
+ *   "Composed runs").
+ * - **Cancel.** A {@link RunStore.cancel} from anywhere, or unsubscribing the output (reason
+ *   `'cancelled'`), stops the source and ends the run with the sentinel `{ kind: 'end', content:
+ *   null, metadata: { ...details, reason }, isFinal: true }`, also emitted downstream.
+ * - **Store failure** stops the source and errors the output, unless `onStoreFailure` is given:
+ *   then the run goes on without the store and its final event carries `metadata.storeFailure`.
  *
  * Other options go to the store's `openWriter`, which checks them when the writer opens.
  *
@@ -98,9 +88,7 @@ class RunPublication<T extends ChunkEvent<unknown>> {
   readonly #stops: (() => void)[] = [];
   #sourceDone = false;
   #sourceError: { error: unknown } | undefined;
-  /** The final event, published when the source completes (not before: it might go on). */
   #held: T | undefined;
-  /** Set when the store failed and the run goes on without it (`onStoreFailure`). */
   #storeFailure: Record<string, unknown> | undefined;
   #upstream: Subscription | undefined;
 

@@ -9,17 +9,12 @@ import { isExitEventExpectation } from './exit-event.js';
 export type AssertDeepEqual = (actual: unknown, expected: unknown) => void;
 
 /**
- * The comparator to give a `TestScheduler`: it compares what the scheduler recorded (frames,
- * notifications, subscription logs) through {@link toComparable}, so chunk events are compared by
- * `sequence`, `kind`, `content`, `isFinal` and `metadata` (an absent and an `undefined` metadata are
- * the same), and errors by name, code, message and info, never by stack. `assert` does the
- * comparing: pass your runner's (`(a, e) => expect(a).toEqual(e)` in vitest/jest); the default is
- * `node:assert`'s `deepStrictEqual`, which works under any runner.
- *
- * Expected values may hold your runner's asymmetric matchers (`expect.objectContaining({…})`,
- * `expect.any(Number)`): the actual value at their place is handed to `assert` as it is, for them
- * to match (with an `assert` that knows them: vitest's or jest's `toEqual`). {@link exitEvent}
- * matches an exec's final `exit` event by its exit code and signal, under any `assert`.
+ * The comparator to give a `TestScheduler`: what the scheduler recorded is compared through
+ * {@link toComparable} (an absent and an `undefined` metadata are the same; errors by name, code,
+ * message and info, never by stack). `assert` does the comparing: your runner's (`(a, e) =>
+ * expect(a).toEqual(e)`), or by default `node:assert`'s `deepStrictEqual`. The actual value at the
+ * place of an asymmetric matcher (`expect.any(Number)`) is handed to `assert` as it is, for it to
+ * match; an {@link exitEvent} matches under any `assert`.
  *
  * @example
  * ```ts
@@ -36,10 +31,9 @@ export function chunkMatcher(
 }
 
 /**
- * What {@link chunkMatcher} compares instead of the value itself: the same data with
- * `undefined` properties left out (as `toEqual` does) and every `Error` reduced to
- * `{ error: name, code?, message, info? }` — its stack, its realm and its class identity do not
- * count (RxJS's own `observableMatcher` does the same for its specs). Cycles become `'[Circular]'`.
+ * What {@link chunkMatcher} compares instead of the value itself: the same data without its
+ * `undefined` properties (as `toEqual`), every `Error` reduced to `{ error: name, code?, message,
+ * info? }` (as RxJS's `observableMatcher`), and cycles as `'[Circular]'`.
  *
  * @example
  * ```ts
@@ -92,11 +86,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   !isLeaf(value);
 
 /**
- * `actual` and `expected` made comparable side by side, as {@link toComparable} makes each, except
- * where `expected` holds a matcher: an asymmetric matcher of the test runner keeps the actual value
- * found at its place as it is, for the runner's assertion to match; an {@link exitEvent}
- * expectation is decided here, so that it works under any assertion (a match compares equal, a
- * mismatch shows the fields it expected beside the actual event).
+ * `actual` and `expected` made comparable side by side, except where `expected` holds a matcher:
+ * the runner's keeps the actual value at its place as it is; an {@link exitEvent} is decided here (a
+ * match compares equal, a mismatch shows the fields it expected beside the actual event).
  */
 function toComparablePair(actual: unknown, expected: unknown): [unknown, unknown] {
   if (isExitEventExpectation(expected)) {

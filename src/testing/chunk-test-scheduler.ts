@@ -2,25 +2,18 @@ import type { Observable } from 'rxjs';
 import { type RunHelpers, TestScheduler } from 'rxjs/testing';
 import type { ChunkEvent } from '../core/chunk.js';
 import type { Valve } from '../core/demand.js';
-import { type ChunkMarbleOptions, chunkMarbles } from './chunk-marbles.js';
+import { type ChunkMarbleOptions, type ChunkMarbles, chunkMarbles } from './chunk-marbles.js';
 import { type AssertDeepEqual, chunkMatcher } from './chunk-matcher.js';
 import type { FakeProcessScript } from './compile-script.js';
 import { demandMarbles } from './demand-marbles.js';
 import { type FakeExec, type FakeExecOptions, fakeExec } from './fake-exec.js';
 
-/** A cold chunk stream built by `chunks()`: a `ColdObservable` plus the events it emits. */
+/** A cold chunk stream built by `chunks()`: a `ColdObservable`, with the events it emits. */
 export type ChunkColdObservable<T> = ReturnType<TestScheduler['createColdObservable']> &
-  Observable<ChunkEvent<T>> & {
-    /** The stamped event of each letter. */
-    readonly events: Readonly<Record<string, ChunkEvent<T>>>;
-    /** The null sentinel `|` stands for, if any. */
-    readonly end: ChunkEvent<T> | undefined;
-  };
+  Observable<ChunkEvent<T>> &
+  Pick<ChunkMarbles<T>, 'events' | 'end'>;
 
-/**
- * The helpers of {@link ChunkTestScheduler.run}: RxJS's, plus chunk-aware ones bound to the
- * scheduler.
- */
+/** The helpers of {@link ChunkTestScheduler.run}: RxJS's, plus chunk-aware ones on its time. */
 export interface ChunkRunHelpers extends RunHelpers {
   /** A cold stream of sequenced chunk events from a diagram of contents (see {@link chunkMarbles}). */
   chunks<T = string>(
@@ -46,10 +39,9 @@ export interface ChunkRunHelpers extends RunHelpers {
 }
 
 /**
- * A `TestScheduler` for chunk streams: it compares with {@link chunkMatcher} (errors by
- * name/code/message/info, never by stack) and its `run` callback gets, besides RxJS's helpers,
- * `chunks`, `expectChunks`, `demand` and `fakeExec`, all on this scheduler's virtual time.
- * Works under any test runner: `assert` is yours (default `node:assert`'s `deepStrictEqual`).
+ * A `TestScheduler` for chunk streams: it compares with {@link chunkMatcher}, and its `run`
+ * callback gets, besides RxJS's helpers, `chunks`, `expectChunks`, `demand` and `fakeExec`, all on
+ * this scheduler's virtual time. `assert` is your runner's (default `node:assert`'s).
  *
  * @example
  * ```ts

@@ -42,20 +42,11 @@ export interface FakeProcessScript {
 }
 
 /** One step of a compiled script, at `frame` ms of the process's own time. */
-export type FakeStep =
-  | {
-      readonly frame: number;
-      readonly type: 'data';
-      readonly stream: OutputStream;
-      readonly bytes: Uint8Array;
-    }
-  | { readonly frame: number; readonly type: 'end'; readonly stream: OutputStream }
-  | {
-      readonly frame: number;
-      readonly type: 'exit';
-      readonly exitCode: number | null;
-      readonly signal: string | null;
-    };
+export type FakeStep = { readonly frame: number } & (
+  | { readonly type: 'data'; readonly stream: OutputStream; readonly bytes: Uint8Array }
+  | { readonly type: 'end'; readonly stream: OutputStream }
+  | { readonly type: 'exit'; readonly exitCode: number | null; readonly signal: string | null }
+);
 
 /** A validated script: its steps in time order, and the rest of its behaviour. */
 export interface CompiledScript {
@@ -117,7 +108,7 @@ export function compileScript(script: FakeProcessScript): CompiledScript {
   }
   const exit = script.exit ?? { code: 0 };
   const pipes = (['stdout', 'stderr'] as const).map((stream) => {
-    const timeline = parseTimeline(script[stream] ?? '|', undefined, stream);
+    const timeline = parseTimeline<string>(script[stream] ?? '|', undefined, stream);
     const steps: FakeStep[] = [];
     let closedAt: number | undefined;
     for (const entry of timeline) {
@@ -125,12 +116,7 @@ export function compileScript(script: FakeProcessScript): CompiledScript {
         throw optionError(stream, 'a diagram without `#` (end the process with `exit`)', script[stream]);
       if (entry.kind === 'C') closedAt = entry.frame;
       else
-        steps.push({
-          frame: entry.frame,
-          type: 'data',
-          stream,
-          bytes: toBytes(script.values, entry.value as string),
-        });
+        steps.push({ frame: entry.frame, type: 'data', stream, bytes: toBytes(script.values, entry.value) });
     }
     return { stream, steps, closedAt, last: steps.at(-1)?.frame ?? 0 };
   });
@@ -149,12 +135,8 @@ export function compileScript(script: FakeProcessScript): CompiledScript {
   }
   const rank = (step: FakeStep) => (step.type === 'exit' ? 1 : 0);
   steps.sort((a, b) => a.frame - b.frame || rank(a) - rank(b));
-  return {
-    steps,
-    ignores: script.ignores ?? [],
-    pipeCapacity: script.pipeCapacity ?? 0,
-    spawnError: script.spawnError,
-  };
+  const { ignores = [], pipeCapacity = 0, spawnError } = script;
+  return { steps, ignores, pipeCapacity, spawnError };
 }
 
 function toBytes(values: FakeProcessScript['values'], letter: string): Uint8Array {

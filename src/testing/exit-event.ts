@@ -20,9 +20,8 @@ export type ExitEventFields = Partial<Pick<ExecResult, (typeof FIELDS)[number]>>
 };
 
 /**
- * What {@link exitEvent} returns: an expected value that matches an exec's final `exit` event by
- * the fields given. Compared by {@link chunkMatcher} (so by `ChunkTestScheduler`) under any
- * assertion, and, being an asymmetric matcher, by vitest's and jest's `toEqual` as well.
+ * What {@link exitEvent} returns: compared by {@link chunkMatcher} under any assertion, and, being
+ * an asymmetric matcher, by vitest's and jest's `toEqual` as well.
  */
 export interface ExitEventExpectation {
   /** Whether `actual` is a final `exit` event whose result has the expected fields. */
@@ -36,10 +35,8 @@ export interface ExitEventExpectation {
 /**
  * Matches an exec's final `exit` event (`{ kind: 'exit', content: ExecResult, isFinal: true }`) by
  * what the test is about — its exit code, its signal, whether it timed out — without spelling out
- * the whole result (`durationMs`, `pid`, the accumulated `stdout`/`stderr`, …). Fields left out
- * are not compared; give `sequence` when it matters. Use it as an expected value in
- * `expectObservable(…).toBe(…)` / `expectChunks(…)` under a `ChunkTestScheduler` (or any
- * `TestScheduler` built with {@link chunkMatcher}), or in vitest's or jest's `toEqual`.
+ * the whole result (`durationMs`, `pid`, …); fields left out are not compared. An expected value for
+ * a `TestScheduler` built with {@link chunkMatcher} (as `ChunkTestScheduler`), or for `toEqual`.
  *
  * @example
  * ```ts
@@ -56,15 +53,10 @@ export interface ExitEventExpectation {
 export function exitEvent(fields: ExitEventFields = {}): ExitEventExpectation {
   if (typeof fields !== 'object' || fields === null)
     throw optionError('fields', 'an object', fields, 'argument');
-  const unknown = Object.keys(fields).find(
-    (key) => key !== 'sequence' && !(FIELDS as readonly string[]).includes(key),
-  );
+  const known: readonly string[] = ['sequence', ...FIELDS];
+  const unknown = Object.keys(fields).find((key) => !known.includes(key));
   if (unknown !== undefined) {
-    throw optionError(
-      unknown,
-      `one of \`sequence\`, ${FIELDS.map((name) => `\`${name}\``).join(', ')}`,
-      unknown,
-    );
+    throw optionError(unknown, `one of ${known.map((name) => `\`${name}\``).join(', ')}`, unknown);
   }
   const expected = { ...fields };
   return Object.defineProperties(

@@ -3,18 +3,13 @@ import type { ChunkEvent } from '../core/chunk.js';
 import { demandOf } from '../core/subscriber-chain.js';
 import type { JsonValue } from '../kernel/protocol/json-value.js';
 
-/**
- * One step of a {@link scriptedProducer}, at an absolute time `at` of the clock: a chunk
- * (`chunk`, optionally `final`), a normal end (`complete`), or a failure (`error`).
- */
+/** One step of a {@link scriptedProducer}, at an absolute time `at` of the clock. */
 export type ScriptedStep =
   | { readonly at: number; readonly chunk: JsonValue; readonly final?: boolean }
   | { readonly at: number; readonly complete: true }
   | { readonly at: number; readonly error: { readonly code: string; readonly message: string } };
 
-/**
- * What a scripted producer went through, for assertions: `subscribe`, `pause`, `resume`, `emit`, `unsubscribe`.
- */
+/** What a scripted producer went through, and when, for assertions. */
 export type ScriptedTrace = (
   event: 'subscribe' | 'pause' | 'resume' | 'emit' | 'unsubscribe',
   time: number,

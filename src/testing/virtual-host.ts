@@ -23,7 +23,7 @@ import type { FakeProcessScript } from './compile-script.js';
 import { type FakeExec, fakeExec } from './fake-exec.js';
 import { type ScriptedStep, scriptedProducer } from './scripted-producer.js';
 
-/** Options of {@link createVirtualHost}. Validated before anything is created. */
+/** Options of {@link createVirtualHost}. */
 export interface VirtualHostOptions {
   /** The virtual clock. Default: a new `VirtualTimeScheduler` (give your `TestScheduler` inside `run`). */
   readonly clock?: SchedulerLike;
@@ -42,9 +42,7 @@ export interface VirtualHostOptions {
 
 /** The kernel host and bridge on a virtual clock (see {@link createVirtualHost}). */
 export interface VirtualHost {
-  /** The real kernel host. */
   readonly host: Host;
-  /** The virtual clock (the `clock` option, or a new `VirtualTimeScheduler`). */
   readonly clock: SchedulerLike;
   /** The host's macrotask queue, stepped by {@link tick}. */
   readonly scheduler: MacrotaskScheduler<HostcallOutcome>;
@@ -78,12 +76,11 @@ export interface VirtualHost {
 const SETTLE_TURNS = 50;
 
 /**
- * The kernel's host and bridge (docs/protocol.md) on a virtual clock, for testing extension code written
- * against `api.exec(…, { stream: true })` without a real process: scripted producers per call
- * (`script(callId, steps)`) or a {@link fakeExec} behind the real `exec` source, the macrotask
- * queue stepped `tick()` by `tick()`, the clock moved with `advance(ms)`, and everything delivered
- * recorded as rows like those of docs/protocol.md's tables (`delivered`). The host is real: bounded channel, stall timer,
- * cancel, unload, sequence numbers — only time and processes are fake.
+ * The kernel's host and bridge (docs/protocol.md) on a virtual clock, for testing extension code
+ * written against `api.exec(…, { stream: true })`: scripted producers per call or a
+ * {@link fakeExec} behind the real `exec` source, the macrotask queue stepped by `tick()`, the
+ * clock moved by `advance(ms)`, and what was delivered recorded as rows (`delivered`). The host is
+ * real: bounded channel, stall timer, cancel, unload, sequence numbers.
  *
  * @example
  * ```ts
@@ -222,11 +219,7 @@ function checkVirtualHostOptions(options: VirtualHostOptions): void {
   }
 }
 
-/**
- * One delivered macrotask as a row of the tables of docs/protocol.md: `seq` and `callId`, then either the
- * stream chunk (`sequence`, `chunk`, `isFinal`), the `error` (`{ code, message }`) or the
- * success `value`.
- */
+/** One delivered macrotask as a row of the tables of docs/protocol.md. */
 export type DeliveryRow = { readonly seq: number; readonly extensionId: string; readonly callId: string } & (
   | { readonly sequence: number; readonly chunk: JsonValue; readonly isFinal: boolean }
   | { readonly error: { readonly code: string; readonly message: string } }
@@ -254,11 +247,9 @@ export function toDeliveryRow({
 }
 
 /**
- * The kernel's streaming `exec` producer, on a fake process: the real {@link exec} source with
- * `port: fake` and the host's clock, mapped to wire chunks as the default producer maps them
- * (stdout lines as strings, stderr as `{ stderr }`, a final `{ exit_code, … }` in the wire's
- * names, which an extension's bridge reads as `{ exitCode, … }`; a failure is an `Error` outcome).
- * Every streaming `exec` hostcall spawns the fake's script once.
+ * The kernel's streaming `exec` producer on a fake process: the real {@link exec} source with
+ * `port: fake` and the host's clock, mapped to wire chunks as the default producer maps them. Every
+ * streaming `exec` hostcall spawns the fake's script once.
  *
  * @example
  * ```ts

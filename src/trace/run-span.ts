@@ -25,11 +25,10 @@ export type TraceAttributeValue = string | number | boolean | readonly string[] 
 export type TraceAttributes = Readonly<Record<string, TraceAttributeValue>>;
 
 /**
- * How the span of a run ended: its `sluice.end_reason` and the `sluice.runs.ended` metric's reason:
- * the child exited by itself (`exit`, whatever its code) or by a signal sluice did not send
- * (`signal`); sluice killed it for `timeout` or a `stall`; the consumer left (`cancel`:
- * unsubscribe or an `AbortSignal`); it never started (`spawn_failure`); the run completed
- * (`complete`, a run with no exit code: an HTTP exchange); or it failed otherwise (`error`).
+ * How a run ended (`sluice.end_reason`, docs/tracing.md): it exited by itself (`exit`) or by a
+ * signal sluice did not send (`signal`); sluice killed it (`timeout`, `stall`); the consumer left
+ * (`cancel`); it never started (`spawn_failure`); it completed without an exit code
+ * (`complete`); or it failed otherwise (`error`).
  */
 export type SpanEndReason =
   | 'exit'
@@ -65,11 +64,7 @@ export interface SpanEndDetails {
 export interface RunSpan {
   /** Whether an SDK records this span: attributes worth computing only for it are computed only then. */
   readonly recording: boolean;
-  /**
-   * `false` when no SDK listens to this run (no tracer or meter provider registered, or no API):
-   * every method then does nothing, and the run skips the work only a span or a metric uses
-   * (timing demand's pauses, watching the kill, telling a stall from a cancel).
-   */
+  /** `false` when no SDK listens: every method does nothing, and the run skips the work only a span uses. */
   readonly observed: boolean;
   /** This span's context to hand to the child (`TRACEPARENT`), a header or `_meta`; `undefined` without a trace. */
   readonly carrier: TraceCarrier | undefined;
@@ -120,12 +115,10 @@ export interface RunSpanOptions {
 const SPAN_KINDS = { internal: 0, server: 1, client: 2, producer: 3, consumer: 4 } as const;
 
 /**
- * Starts the span of one run (`run`: `exec`, `http`, … — its `sluice.run.kind`, also the metrics'
- * dimension) named `name`, as a child of the active context (or `options.parent`), and counts it
- * in `sluice.runs.started`. When no SDK listens — `@opentelemetry/api` absent, or no tracer or
- * meter provider registered with it — it gives a {@link RunSpan} that does nothing and is not
- * `observed` (its run does no tracing work per line), carrying only an active remote parent's
- * context on to the child; see docs/tracing.md, "How it costs".
+ * Starts the span of one run of kind `run` (`exec`, `http`, …) named `name`, a child of the active
+ * context (or `options.parent`), and counts it in `sluice.runs.started`. When no SDK listens it
+ * gives a {@link RunSpan} that does nothing, carrying only an active remote parent's context
+ * (docs/tracing.md, "How it costs").
  *
  * @example
  * ```ts
@@ -157,11 +150,7 @@ export function startRunSpan(
   return new OtelRunSpan(api, span, parent as Context, runMetrics(api), kindAttribute);
 }
 
-/**
- * The span of a run nothing listens to: the shared no-op one, or, when a context manager holds an
- * active remote parent (a `TRACEPARENT` made active by `withRemoteParent`), a no-op one carrying
- * that parent's context, so that the trace reaches the child uncut.
- */
+/** The span of a run nothing listens to: the no-op one, carrying an active remote parent's context if any. */
 function unobserved(): RunSpan {
   if (!contextManaged()) return NOOP_RUN_SPAN; // no context manager: nothing is active
   const carrier = activeCarrier();
@@ -177,10 +166,7 @@ function links(api: TraceApi, carriers: readonly TraceCarrier[]): Link[] {
   return out;
 }
 
-/**
- * A {@link RunSpan} on `@opentelemetry/api`: one span (recording or not, as the registered SDK
- * decides) and sluice's metrics. Internal to `src/trace`; {@link startRunSpan} makes it.
- */
+/** A {@link RunSpan} on `@opentelemetry/api`: one span, as the SDK decides, and sluice's metrics. */
 class OtelRunSpan implements RunSpan {
   readonly recording: boolean;
   readonly observed = true;
@@ -266,9 +252,7 @@ function endAttributes(reason: SpanEndReason, details: SpanEndDetails): Attribut
   return attributes;
 }
 
-/**
- * `attributes` without its `undefined` values, as OpenTelemetry's `Attributes`.
- */
+/** `attributes` without its `undefined` values. */
 function definedAttributes(attributes: TraceAttributes): Attributes {
   const out: Attributes = {};
   for (const key in attributes) {
@@ -290,10 +274,7 @@ interface RunMetrics {
 
 let cached: { readonly provider: MeterProvider; readonly metrics: RunMetrics } | undefined;
 
-/**
- * sluice's instruments from the global meter provider, made on first use and made again when
- * the provider changes (an SDK registered after the first run is seen by the next one).
- */
+/** sluice's instruments, made again when the global meter provider changes. */
 function runMetrics(api: TraceApi): RunMetrics {
   const provider = api.metrics.getMeterProvider();
   if (cached?.provider === provider) return cached.metrics;

@@ -25,16 +25,8 @@ const HEX = /^[0-9a-f]+$/;
 const ZEROS = /^0+$/;
 
 /**
- * Parses a W3C Trace Context `traceparent` (`00-<32 hex trace id>-<16 hex span id>-<2 hex flags>`),
- * or gives `undefined` for anything else: a wrong length, upper-case or non-hex digits, an
- * all-zero id, version `ff`. A later version is read by its first four fields, as the
- * specification asks, when what follows them starts with `-`.
- *
- * @example
- * ```ts
- * parseTraceparent('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01');
- * // { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: 1 }
- * ```
+ * Parses a W3C `traceparent`, or gives `undefined` for anything malformed (wrong length, upper-case
+ * or non-hex digits, an all-zero id, version `ff`); a later version is read by its first four fields.
  */
 export function parseTraceparent(value: unknown): ParsedTraceparent | undefined {
   if (typeof value !== 'string' || value.length < 55) return undefined;
@@ -50,24 +42,13 @@ export function parseTraceparent(value: unknown): ParsedTraceparent | undefined 
   return { traceId, spanId, traceFlags: Number.parseInt(flags, 16) };
 }
 
-/**
- * The W3C `traceparent` (version `00`) of a span context.
- *
- * @example
- * ```ts
- * formatTraceparent({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: 1 });
- * // '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'
- * ```
- */
+/** The W3C `traceparent` (version `00`) of a span context. */
 export function formatTraceparent(context: ParsedTraceparent): string {
   const flags = (context.traceFlags & 0xff).toString(16).padStart(2, '0');
   return `00-${context.traceId}-${context.spanId}-${flags}`;
 }
 
-/**
- * The {@link TraceCarrier} of a span context — `undefined` for an invalid one (no trace: the
- * API without a parent, or nothing registered), which is never propagated.
- */
+/** The {@link TraceCarrier} of a span context; `undefined` for an invalid one (never propagated). */
 export function carrierOf(context: SpanContext): TraceCarrier | undefined {
   const { traceId, spanId } = context;
   if (traceId.length !== 32 || spanId.length !== 16) return undefined;
@@ -77,16 +58,7 @@ export function carrierOf(context: SpanContext): TraceCarrier | undefined {
   return tracestate ? { traceparent, tracestate } : { traceparent };
 }
 
-/**
- * The {@link TraceCarrier} of the active span (to send along a request: an MCP call's
- * `_meta.traceparent`), or `undefined` when there is none or `@opentelemetry/api` is absent.
- *
- * @example
- * ```ts
- * const carrier = activeCarrier();
- * const meta = carrier === undefined ? {} : { traceparent: carrier.traceparent };
- * ```
- */
+/** The {@link TraceCarrier} of the active span (an MCP call's `_meta.traceparent`), if any. */
 export function activeCarrier(): TraceCarrier | undefined {
   const span = traceApi()?.trace.getActiveSpan();
   return span === undefined ? undefined : carrierOf(span.spanContext());

@@ -36,7 +36,7 @@ import { newTestScheduler } from '../support/test-scheduler.js';
 // virtual time: the consumer's demand (a `demand(...)` marble) is carried by `withDemand` on the
 // subscriber chain, and each process records when `exec` paused and resumed reading its pipes.
 // The process blocks on the first write it makes while paused; its script goes on after the
-// resume (see src/testing/fake-process.ts). A line is shown as its letter, an exit as the
+// resume (see src/testing/fake-exec.ts). A line is shown as its letter, an exit as the
 // command's name (`X`, `Y`). test/core/demand-compositions.test.ts checks the same compositions
 // with real flooding children.
 

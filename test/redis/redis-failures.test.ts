@@ -157,13 +157,20 @@ describe.skipIf(redisServerPath === undefined)('a worker when Redis fails', () =
     const log: string[] = [];
     const worker = startRunWorker(store, { log: (line) => log.push(line) });
     try {
-      await submitRun(store, { file: 'bash', args: ['-c', `exec -a ${tag} sleep 1000`] });
+      const runId = await submitRun(store, { file: 'bash', args: ['-c', `exec -a ${tag} sleep 1000`] });
       expect(await pollUntil(() => processesNamed(tag).length === 1, 20_000)).toBe(true);
+      // The command starts before its run is opened in Redis: a Redis that went down in between
+      // would fail the opening (the writer ends the run itself), not the cancel this test is about.
+      await expect.poll(async () => (await store.info(runId))?.state, { timeout: 20_000 }).toBe('running');
       await server.stop();
       await worker.stop({ graceMs: 0 }); // settles: the run is ended here once the cancel fails
       expect(worker.running).toBe(0);
       expect(processesNamed(tag)).toEqual([]);
-      expect(log.some((line) => line.includes('cancelled: the store is unreachable'))).toBe(true);
+      // What the worker logged names the way the run ended if it was not the failed cancel.
+      expect(
+        log.some((line) => line.includes('cancelled: the store is unreachable')),
+        log.join('\n'),
+      ).toBe(true);
     } finally {
       for (const pid of processesNamed(tag)) process.kill(pid, 'SIGKILL');
       await store.close().catch(() => {});

@@ -31,7 +31,44 @@ function files(path: string): string[] {
   return TEXT.test(path.split('/').pop() ?? '') ? [path] : [];
 }
 
+/**
+ * What a comment in `src` may not hold: a dated run, or a figure measured on some machine (a rate,
+ * a factor, a share of the time). Those live in docs/benchmarks.md; code cites docs/performance.md
+ * by heading instead.
+ */
+const MEASURED: readonly RegExp[] = [
+  /\b20\d\d-\d\d-\d\d\b/,
+  /\bsession (of 20\d\d|\d+\b)/i,
+  /\d\s*[kM]\s*(lines|chunks|frames|events)\/s\b/,
+  /\d\s*×\s*(faster|slower|cheaper|costlier|more|less)\b/,
+  /\d\s*%\s*(faster|slower|cheaper|costlier|more|less|of the)\b/,
+  /\bmeasured\b[^`]*\d/,
+];
+
+/** The comment on a line of TypeScript: a JSDoc or `//` line, or what follows a ` // `. */
+function commentOf(line: string): string | undefined {
+  const trimmed = line.trimStart();
+  if (/^(\*|\/\*|\/\/)/.test(trimmed)) return trimmed;
+  const at = line.indexOf(' // ');
+  return at === -1 ? undefined : line.slice(at);
+}
+
 describe('citations', () => {
+  it('leave measured figures and dated runs out of the comments in src', () => {
+    const offenders: string[] = [];
+    for (const file of files(join(root, 'src')).filter((path) => path.endsWith('.ts'))) {
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, index) => {
+          const comment = commentOf(line);
+          if (comment !== undefined && MEASURED.some((pattern) => pattern.test(comment))) {
+            offenders.push(`${relative(root, file)}:${index + 1}: ${comment.slice(0, 120)}`);
+          }
+        });
+    }
+    expect(offenders).toEqual([]);
+  });
+
   it('cite files of the repository, never an outside design note or an issue number', () => {
     const offenders: string[] = [];
     for (const file of PLACES.flatMap((place) => files(join(root, place)))) {

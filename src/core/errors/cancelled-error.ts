@@ -4,21 +4,14 @@ import { isSluiceError, SluiceError } from './sluice-error.js';
 export interface CancelledErrorInfo<R = unknown> {
   /** Why: the aborted signal's `reason` (an `AbortError` `DOMException` unless one was given). */
   readonly reason: unknown;
-  /**
-   * What the run had produced when it ended: `exec`'s {@link ExecResult} (the output so far, and
-   * how the group died), `http`'s `HttpErrorInfo` (status, bytes read so far), the Exec tool's
-   * result; `undefined` when it was cancelled before it started.
-   */
+  /** What the run had produced (`exec`'s `ExecResult`, `http`'s `HttpErrorInfo`, …); `undefined` before it started. */
   readonly result: R | undefined;
 }
 
 /**
- * A run was cancelled through its `cancelSignal` (execa's name), or the Exec tool through its
- * context's `signal`. Code `CANCELLED`. It is the stream's one terminal event, whatever `reject`
- * says, and comes after the kill sequence: `exec` sends `killSignal` to the group (then `SIGKILL`
- * after `forceKillAfterMs`), keeps delivering what the child wrote meanwhile, and errors once the
- * group exited and the pipes ended, with the partial result in `info.result`. `http` aborts the
- * request at once.
+ * A run was cancelled through its `cancelSignal`, or the Exec tool through its context's `signal`.
+ * Code `CANCELLED`, whatever `reject` says. `exec` errors with it after the kill sequence, once the
+ * group exited and the pipes ended, the partial result in `info.result`; `http` at once.
  *
  * @example
  * ```ts

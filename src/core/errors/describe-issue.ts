@@ -14,11 +14,8 @@ export interface FieldIssue {
 }
 
 /**
- * The one wording of sluice for a problem in JSON from outside: the field, the problem, then the
- * value as JSON text (numbers as written, so `NaN` stays `NaN`; cut at 80 characters) and its type
- * — ``` `payload.stream` must be a boolean, got "yes" (string) ```, `` `callId` is required, got
- * nothing ``. `whole` names the value itself when `field` is `''`. Never throws, whatever the
- * value. Options and arguments of the API have their own template (`optionError`).
+ * The one wording for a problem in JSON from outside: ``` `payload.stream` must be a boolean, got
+ * "yes" (string) ```; `whole` names the value itself when `field` is `''`.
  */
 export function describeIssue(issue: FieldIssue, whole: string): string {
   const where = issue.field === '' ? whole : `\`${issue.field}\``;

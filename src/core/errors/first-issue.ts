@@ -2,13 +2,10 @@ import type { z } from 'zod';
 import type { FieldIssue } from './describe-issue.js';
 
 /**
- * The first problem zod found in JSON from outside, as a {@link FieldIssue} for `describeIssue`
- * (so every wire and zod message of sluice reads the same): the field as a path under `prefix`
- * (keys with dots, indexes in brackets: `outcome.value.items[2]`), the value found there, and the
- * schema's own message — our schemas phrase theirs to follow the field (`'must be a boolean'`);
- * another message reads `is invalid (…)`. zod's default wording for a wrong type becomes `must be
- * a string`; an unknown key is reported at its own path with its own value, as `is not a known
- * field`.
+ * The first problem zod found in JSON from outside, as a {@link FieldIssue} for `describeIssue`:
+ * the path under `prefix` (`outcome.value.items[2]`), the value there, and the schema's message
+ * (ours follow the field: `must be a boolean`; others read `is invalid (…)`); an unknown key is
+ * reported at its own path as `is not a known field`.
  */
 export function firstIssue(error: z.ZodError, input: unknown, prefix = ''): FieldIssue {
   const issue = error.issues[0];

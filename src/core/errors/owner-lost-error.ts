@@ -8,11 +8,8 @@ export interface OwnerLostInfo {
 }
 
 /**
- * A run's owner (the process that ran the command and wrote its events) stopped renewing its
- * lease, so the run was ended for everybody instead of leaving followers waiting forever. Code
- * `OWNER_LOST`. A follower gets it as the run's terminal event; a writer gets it when somebody
- * else already declared it lost (it was cut off longer than its lease) and stops its source.
- * See `docs/scaling.md`.
+ * A run's owner stopped renewing its lease, so the run was ended for everybody. Code `OWNER_LOST`:
+ * a follower's terminal event, or a writer's when somebody else declared it lost (docs/scaling.md).
  *
  * @example
  * ```ts

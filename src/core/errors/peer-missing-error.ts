@@ -13,10 +13,8 @@ export interface PeerMissingInfo {
 }
 
 /**
- * A feature behind an optional peer dependency was used without that peer installed — `sluice/mcp`
- * without `@modelcontextprotocol/sdk`, `sluice/redis` without `ioredis`. Code `PEER_MISSING`; the
- * message and `info.install` say what to install. `npm install sluice` brings only what the core
- * needs; each heavy integration is installed by the application that uses it (docs/reference.md,
+ * A feature behind an optional peer dependency was used without that peer installed. Code
+ * `PEER_MISSING`; the message and `info.install` say what to install (docs/reference.md,
  * "Install, peers and bundles").
  *
  * @example

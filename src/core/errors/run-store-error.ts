@@ -1,11 +1,6 @@
 import { isSluiceError, SluiceError } from './sluice-error.js';
 
-/**
- * What went wrong with a run store: the run does not exist (`RUN_NOT_FOUND`), another writer
- * already owns it (`RUN_EXISTS`), or the store itself failed — Redis unreachable for longer than
- * its retries, the run's data vanished (a restart without persistence), a write refused
- * (`RUN_STORE_FAILED`).
- */
+/** A run store's codes: no such run, another writer owns it, or the store itself failed. */
 export type RunStoreErrorCode = 'RUN_NOT_FOUND' | 'RUN_EXISTS' | 'RUN_STORE_FAILED';
 
 /** Details carried by a {@link RunStoreError}. */
@@ -14,8 +9,7 @@ export interface RunStoreErrorInfo {
 }
 
 /**
- * A run store could not do what was asked (see {@link RunStoreErrorCode}). The `cause` is the
- * underlying client error, if any.
+ * A run store could not do what was asked ({@link RunStoreErrorCode}); `cause` is the client's error.
  *
  * @example
  * ```ts

@@ -63,16 +63,9 @@ function describe({ rule, expected, received }: SequenceErrorInfo): string {
 }
 
 /**
- * The sequence rules, checked for one event: `received` must be `expected` (`start` first — 0
- * unless a stream is followed from later on — then one more each time), and nothing may follow
- * the final event (`finished`). Returns the {@link SequenceError} to fail with, or `undefined`
- * when the event is the right one. Every place that checks a sequence (`checkSequence()`, the
- * kernel bridge's streams, the replay log and the run writers) checks it here. Internal.
- *
- * @example
- * ```ts
- * sequenceViolation(3, 5, false)?.info?.rule; // 'gap'
- * ```
+ * The sequence rules for one event, checked here by every place that checks a sequence:
+ * `received` must be `expected` (`start` first) and nothing may follow the final event
+ * (`finished`). The {@link SequenceError} to fail with, or `undefined`.
  */
 export function sequenceViolation(
   expected: number,
@@ -93,11 +86,7 @@ export function sequenceViolation(
   return new SequenceError({ rule, expected, received });
 }
 
-/**
- * The error for a source that went on with `received` after its final event: several runs in
- * one stream (`final-before-complete`; the message names the remedy, `joinRuns()`). Every
- * operator and sink that holds one run builds it here. Internal.
- */
+/** The error for a source that went on with `received` after its final event (it names `joinRuns()`). */
 export function finalBeforeComplete(received: number): SequenceError {
   return new SequenceError({ rule: 'final-before-complete', expected: undefined, received });
 }

@@ -1,10 +1,8 @@
 const BRAND = Symbol.for('sluice.error');
 
 /**
- * The stable error codes sluice uses: every code the library throws, puts on a failed hostcall or
- * tool result, or stores for a failed run. Every {@link SluiceError} carries one of these (or a
- * code a producer chose). test/core/errors/sluice-error-codes.test.ts reads `src` and fails on a
- * code missing here.
+ * Every code sluice throws, puts on a failed hostcall or tool result, or stores for a failed run
+ * (or a code a producer chose); test/core/errors/sluice-error-codes.test.ts fails on a missing one.
  */
 export type SluiceErrorCode =
   // exec and http sources
@@ -57,11 +55,8 @@ export interface SluiceErrorOptions<I = unknown> {
 }
 
 /**
- * The base class of every error sluice raises. It has a stable `code`, a human `message`,
- * an optional `cause` and an optional structured `info`.
- *
- * Use {@link isSluiceError} rather than `instanceof` to recognise one: the guard works across
- * realms and across the ESM and CommonJS copies of the package.
+ * The base class of every error sluice raises: a stable `code`, a `message`, `cause` and `info`.
+ * Recognise one with {@link isSluiceError}, which works across realms and the ESM and CommonJS builds.
  *
  * @example
  * ```ts

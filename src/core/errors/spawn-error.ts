@@ -14,11 +14,8 @@ export interface SpawnErrorInfo {
 }
 
 /**
- * A command could not be started at all: the file does not exist or is not executable, the
- * working directory is missing or not a directory, the arguments are longer than the system allows
- * (`E2BIG`)… Code `SPAWN_FAILED`; `info.errno` is the OS code, with `info.syscall` and `info.path`
- * when the OS gave them. `exec` errors with it within milliseconds: a run that cannot start never
- * hangs.
+ * A command could not be started at all (no such file, not executable, a missing `cwd`, `E2BIG`,
+ * …). Code `SPAWN_FAILED`; `info.errno` is the OS code. A run that cannot start never hangs.
  *
  * @example
  * ```ts

@@ -1,9 +1,14 @@
 import { Observable, type Subscriber } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
-import { Valve } from '../../core/demand.js';
+import { type Demand, Valve } from '../../core/demand.js';
 import { sequenceViolation } from '../../core/errors/sequence-error.js';
 import { SluiceError } from '../../core/errors/sluice-error.js';
-import { DemandQueue, halfWater, type QueueEnding } from '../../core/queue/demand-queue.js';
+import {
+  DemandQueue,
+  type DemandQueueOptions,
+  halfWater,
+  type QueueEnding,
+} from '../../core/queue/demand-queue.js';
 import { DemandGate } from '../../core/queue/queue-outlet.js';
 import { RingQueue } from '../../core/queue/ring-queue.js';
 import { demandOf } from '../../core/subscriber-chain.js';
@@ -18,56 +23,27 @@ export interface HostcallStreamLink {
   cancel(): void;
   /** The stream will take no more outcomes (final chunk, error, sequence error): forget the call. */
   settled(): void;
-  /** How many chunks a demand-driven subscriber keeps asked for (the call's `buffer_size`). */
+  /** How many chunks a consumer keeps asked for (the call's `buffer_size`). */
   readonly prefetch: number;
 }
 
-/** One pending `next()` of the iterator. */
-interface Waiter {
-  readonly resolve: (result: IteratorResult<JsonValue, undefined>) => void;
-  readonly reject: (error: unknown) => void;
-}
+type Result = IteratorResult<JsonValue, undefined>;
+
+const DONE = Object.freeze({ value: undefined, done: true }) as Result;
 
 /**
- * Resolves a waiting `next()`. Every waiter's `resolve` is a function of its own (one per
- * promise), so a call of it written where a chunk is delivered is specialized by V8 on the first
- * waiter it saw, and the whole delivery path compiled around it is thrown away at the next one
- * ("wrong call target"), then compiled again: in some first runs twice. Every waiter of every
- * stream is resolved through the one call here, which V8 soon sees with many targets and compiles
- * as a plain call (docs/performance.md, "One call for every waiter").
- */
-function resolveWaiter(waiter: Waiter, result: IteratorResult<JsonValue, undefined>): void {
-  waiter.resolve(result);
-}
-
-const DONE = Object.freeze({ value: undefined, done: true }) as IteratorResult<JsonValue, undefined>;
-
-/**
- * The extension side of one streaming hostcall: both an `AsyncIterableIterator` of chunks and an
- * RxJS `Observable` of chunk events (one consumer, either way). For the iterator the chunks wait
- * in a ring, or go straight to a waiting `next()`; an Observable consumer gets a
- * {@link DemandQueue} gated by its demand, and what the host is asked for (credit,
- * docs/protocol.md) also follows that queue's valve.
+ * The extension side of one streaming hostcall: an `AsyncIterableIterator` of chunks and an RxJS
+ * `Observable` of chunk events, for one consumer either way (docs/protocol.md, "The extension
+ * side"). Outcomes come in here, in sequence; the {@link Credit} asks the host for chunks; an
+ * {@link Outlet} hands them to the consumer — the iterator's ring ({@link IteratorOutlet}) or a
+ * subscriber's demand-gated queue ({@link SubscriberOutlet}).
  *
- * As an iterator: `next()` resolves with the next chunk, from what is already here or when it
- * arrives; the stream keeps up to `prefetch` chunks (the call's `buffer_size`) asked for ahead of
- * the consumer — asking again once half of them arrived — so a consumer that stops calling
- * `next()` stops the producer once that window is used up, and after `stall_timeout_ms` the host
- * cancels. A final `null` chunk ends iteration (`{ done: true }`); a final non-null chunk is
- * yielded, then iteration ends; an `Error` outcome rejects the `next()` after the chunks delivered
- * before it. `next()` calls made without awaiting are served in call order, each with its own
- * chunk. `return()` (a `break` in `for await`) cancels the stream on the host and ends the waiting
- * calls.
- *
- * As an Observable, subscribe gets `{ sequence, kind: 'chunk', content, isFinal }` events then
- * `complete`, or an error (a {@link SluiceError} with the outcome's `code`); unsubscribing cancels.
- * A plain subscriber makes the stream flow; a subscriber with a demand ({@link demandOf}) keeps
- * `prefetch` chunks asked for while the demand is not paused. A second consumer (another
- * subscriber, or an iterator after a subscriber and vice versa) fails with a `SluiceError` of code
- * `STREAM_CONSUMED`.
- *
- * Sequence numbers are checked as `checkSequence()` does: a stream that does not start at 0,
- * skips or reorders fails with a `SequenceError` (`STREAM_SEQUENCE`) and is cancelled.
+ * `next()` resolves with the next chunk; a final `null` chunk ends iteration, a final non-null
+ * one is yielded first; an `Error` outcome rejects after the chunks before it. `return()` (a
+ * `break`) cancels the stream on the host. A subscriber gets `{ sequence, kind: 'chunk',
+ * content, isFinal }` events then `complete`, or a {@link SluiceError} with the outcome's `code`;
+ * unsubscribing cancels. A second consumer fails with `STREAM_CONSUMED`; a chunk out of sequence
+ * fails the stream with a `SequenceError` and cancels it.
  *
  * @example
  * ```ts
@@ -82,45 +58,20 @@ export class HostcallStream
 {
   /** The call id of the hostcall. */
   readonly callId: string;
-  readonly #link: HostcallStreamLink;
-  /**
-   * The chunks as they arrived (outcomes), for the iterator — and for whichever consumer comes,
-   * until one does. The iterator takes from here directly: per chunk, one ring and its waiters,
-   * not a demand-gated queue (docs/backpressure.md, "One queue").
-   */
-  readonly #chunks = new RingQueue<HostcallStreamChunk>();
-  /** The ending behind {@link HostcallStream.#chunks}, handed to the `next()` after the last chunk. */
-  #ending: QueueEnding | undefined;
-  /** Pending `next()` calls, oldest first (only while no chunk waits). */
-  readonly #waiters = new RingQueue<Waiter>();
-  /** An Observable consumer's queue, made when it subscribes: its valve follows the consumer's demand. */
-  #queue: DemandQueue<HostcallStreamChunk> | undefined;
-  /**
-   * The Observable consumer's demand as the queue's gate (mirrored). Closed while the subscriber
-   * is being set up, so that what arrived before it waits until then.
-   */
-  readonly #gate = new Valve();
+  readonly #credit: Credit;
+  /** The iterator's outlet, which also holds what arrives before a consumer comes. */
+  readonly #ring: IteratorOutlet;
+  /** Where chunks go: the ring, or a subscriber's queue once one subscribed. */
+  #outlet: Outlet;
   #consumer: 'iterator' | 'observable' | undefined;
-  #sink: Subscriber<ChunkEvent<JsonValue>> | undefined;
-  #sinkDemandless = false;
-  /** No more outcomes are taken (final chunk, error, sequence error, or released). */
-  #settled = false;
-  /** The consumer is gone or got everything: `next()` gives `done`. */
-  #released = false;
   #expected = 0;
-  /** Chunks asked of the host and not received yet. */
-  #outstanding = 0;
-  #flowing = false;
 
   constructor(callId: string, link: HostcallStreamLink) {
     super((subscriber) => (this as HostcallStream).#subscribe(subscriber));
     this.callId = callId;
-    this.#link = link;
-    // The fields the end of the stream writes, written a second time so that V8 does not take them
-    // for constants (docs/performance.md, "Code that survives the end of a stream").
-    this.#settled = false;
-    this.#released = false;
-    this.#ending = undefined;
+    this.#credit = new Credit(link);
+    this.#ring = new IteratorOutlet(this.#credit);
+    this.#outlet = this.#ring;
   }
 
   /**
@@ -132,70 +83,25 @@ export class HostcallStream
    * ```
    */
   deliver(outcome: HostcallOutcome): void {
-    if (this.#settled === true) return;
-    // The next chunk in order, the case of nearly every outcome, is all this method holds: it runs
-    // for every chunk, inlined into the host's delivery, where its size counts (docs/performance.md,
-    // "Smaller hot functions").
+    if (this.#credit.settled === true) return;
+    // The next chunk in order is all this method holds (docs/performance.md, "Smaller hot functions").
     if (outcome.type === 'streamChunk' && outcome.sequence === this.#expected) this.#accept(outcome);
     else this.#deliverOther(outcome);
   }
 
   /** An error, an answer that ignored `stream: true`, or a chunk out of sequence. */
   #deliverOther(outcome: HostcallOutcome): void {
-    if (outcome.type === 'error') {
-      this.#settle();
-      this.#end({ error: true, reason: new SluiceError(outcome.code, outcome.message) });
-      return;
-    }
-    if (outcome.type !== 'streamChunk') {
+    if (outcome.type === 'streamChunk') {
+      this.#credit.settle();
+      if (this.#outlet.released !== true) this.#credit.cancel();
+      this.#outlet.end({ error: true, reason: sequenceViolation(this.#expected, outcome.sequence, false) });
+    } else if (outcome.type === 'error') {
+      this.#credit.settle();
+      this.#outlet.end({ error: true, reason: new SluiceError(outcome.code, outcome.message) });
+    } else {
       // A kind that ignored `stream: true` answered once: its value is the one, final chunk.
       this.#accept(streamChunk(this.#expected, outcome.value, true));
-      return;
     }
-    this.#settle();
-    // A released stream was cancelled when it was released.
-    if (this.#released !== true) this.#link.cancel();
-    this.#end({ error: true, reason: sequenceViolation(this.#expected, outcome.sequence, false) });
-  }
-
-  next(): Promise<IteratorResult<JsonValue, undefined>> {
-    if (this.#consumer === 'observable') return Promise.reject(this.#consumed('an iterator'));
-    this.#consumer = 'iterator';
-    const chunks = this.#chunks;
-    if (chunks.size > 0) {
-      const event = chunks.shift() as HostcallStreamChunk;
-      const end = this.#endsIteration(event);
-      // More than half the window still asked for or here: nothing to ask (#topUp's first test).
-      if (this.#outstanding + chunks.size <= this.#link.prefetch >> 1) this.#topUp();
-      // The result is made at the call, not taken from a helper: V8 then sees that it is no
-      // thenable and resolves it inline, rather than calling `Promise.resolve`'s builtin for every
-      // chunk (docs/performance.md, "Fewer steps per chunk").
-      return end ? Promise.resolve(DONE) : Promise.resolve({ value: event.chunk, done: false });
-    }
-    const ending = this.#ending;
-    if (ending !== undefined) {
-      this.#ending = undefined;
-      this.#released = true;
-      return ending.error ? Promise.reject(ending.reason) : Promise.resolve(DONE);
-    }
-    if (this.#released === true) return Promise.resolve(DONE);
-    const pending = new Promise<IteratorResult<JsonValue, undefined>>((resolve, reject) => {
-      this.#waiters.push({ resolve, reject });
-    });
-    this.#topUp();
-    return pending;
-  }
-
-  return(): Promise<IteratorResult<JsonValue, undefined>> {
-    // The iterator was this stream's consumer, even if it never called `next()`: a subscriber
-    // after it fails with STREAM_CONSUMED rather than getting what the host sends after the cancel.
-    this.#consumer ??= 'iterator';
-    this.#release();
-    return Promise.resolve(DONE);
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this;
   }
 
   #accept(event: HostcallStreamChunk): void {
@@ -204,147 +110,33 @@ export class HostcallStream
       this.#acceptFinal(event);
       return;
     }
-    if (this.#outstanding > 0) this.#outstanding -= 1;
-    // A chunk that waits here leaves the window as full as it was (one less asked for, one more
-    // here), and the consumer's next `next()` looks at it. One handed straight out may leave it
-    // half empty. The test is made here, where every stream's first chunk goes (to its first
-    // `next()`), not on a count that comes low only now and then: a call V8 has not seen made when
-    // it optimizes this path would throw that code away mid-stream (docs/performance.md, "One call
-    // target per call site").
-    if (this.#put(event)) this.#topUp();
+    this.#credit.received();
+    if (this.#outlet.put(event)) this.#outlet.topUp();
   }
 
-  /**
-   * The final chunk: no more outcomes are taken, and the consumer gets it, then the end. A method
-   * of its own: it comes once per stream, and `#accept` runs for every chunk.
-   */
+  /** The final chunk (once per stream, so not in `#accept`): no more outcomes, then the end. */
   #acceptFinal(event: HostcallStreamChunk): void {
-    this.#settle();
-    this.#put(event);
-    this.#end({ error: false });
+    this.#credit.settle();
+    this.#outlet.put(event);
+    this.#outlet.end({ error: false });
   }
 
-  /**
-   * A chunk for the consumer: to a waiting `next()`, else behind the others. Returns whether the
-   * window may now have room to ask for more: the chunk went to a waiting `next()`, or into a
-   * subscriber's queue (which may have handed it on).
-   */
-  #put(event: HostcallStreamChunk): boolean {
-    if (this.#queue !== undefined) {
-      this.#queue.push(event);
-      return true;
-    }
-    if (this.#released === true) return false;
-    const waiter = this.#waiters.shift();
-    if (waiter === undefined) {
-      this.#chunks.push(event);
-      return false;
-    }
-    resolveWaiter(waiter, this.#toResult(event));
-    return true;
+  next(): Promise<Result> {
+    if (this.#consumer === 'observable') return Promise.reject(this.#consumed('an iterator'));
+    this.#consumer = 'iterator';
+    return this.#ring.next();
   }
 
-  /** The ending, after the chunks before it. */
-  #end(ending: QueueEnding): void {
-    if (this.#queue !== undefined) this.#queue.end(ending);
-    else if (this.#chunks.size > 0) this.#ending = ending;
-    // Waiting `next()` calls are settled even when the stream was released: a final null chunk
-    // released it while handing `done` to the first of them.
-    else if (this.#waiters.size > 0) this.#finishWaiters(ending);
-    else if (this.#released !== true) this.#ending = ending;
+  return(): Promise<Result> {
+    // The iterator was this stream's consumer, even if it never called `next()`: a subscriber
+    // after it fails with STREAM_CONSUMED rather than getting what the host sends after the cancel.
+    this.#consumer ??= 'iterator';
+    this.#outlet.release();
+    return Promise.resolve(DONE);
   }
 
-  /** Chunks here, waiting for the consumer. */
-  #held(): number {
-    return this.#queue === undefined ? this.#chunks.size : this.#queue.size;
-  }
-
-  /**
-   * Asks the host for more while the consumer takes: up to `prefetch` chunks asked for or
-   * waiting here, once at most half of them are (a pull per half window, not per chunk). An
-   * Observable consumer's queue also needs its valve flowing (the consumer's demand).
-   */
-  #topUp(): void {
-    if (this.#settled === true || this.#released === true || this.#consumer === undefined) return;
-    if (this.#flowing === true) return;
-    const queue = this.#queue;
-    if (queue !== undefined) {
-      if (this.#sinkDemandless === true) {
-        this.#flowing = true;
-        this.#outstanding = Number.POSITIVE_INFINITY;
-        this.#link.pull(Number.POSITIVE_INFINITY);
-        return;
-      }
-      if (queue.producerValve.paused === true || this.#gate.paused === true) return;
-    }
-    const prefetch = this.#link.prefetch;
-    const waiting = this.#waiters.size;
-    const held = this.#outstanding + this.#held();
-    if (held > prefetch >> 1 && !(held === 0 && waiting > 0)) return;
-    const count = Math.max(prefetch - held, waiting - held, 0);
-    if (count === 0) return;
-    this.#outstanding += count;
-    this.#link.pull(count);
-  }
-
-  #deliverOut(event: HostcallStreamChunk): void {
-    this.#sink?.next({
-      sequence: event.sequence,
-      kind: 'chunk',
-      content: event.chunk,
-      isFinal: event.isFinal,
-    });
-  }
-
-  #finishOut(ending: QueueEnding): void {
-    const sink = this.#sink;
-    if (sink === undefined) return;
-    if (ending.error) sink.error(ending.reason);
-    else sink.complete();
-  }
-
-  /** The first waiter gets the ending, the others `done`. */
-  #finishWaiters(ending: QueueEnding): void {
-    const first = this.#waiters.shift() as Waiter;
-    this.#released = true;
-    if (ending.error) first.reject(ending.reason);
-    else resolveWaiter(first, DONE);
-    this.#endWaiters();
-  }
-
-  /** Every waiting `next()` gets `done`. */
-  #endWaiters(): void {
-    for (let waiter = this.#waiters.shift(); waiter; waiter = this.#waiters.shift())
-      resolveWaiter(waiter, DONE);
-  }
-
-  #toResult(event: HostcallStreamChunk): IteratorResult<JsonValue, undefined> {
-    return this.#endsIteration(event) ? DONE : { value: event.chunk, done: false };
-  }
-
-  /** Whether `event` ends iteration (the final `null` chunk); if it does, releases the stream. */
-  #endsIteration(event: HostcallStreamChunk): boolean {
-    if (event.isFinal !== true || event.chunk !== null) return false;
-    this.#released = true;
-    return true;
-  }
-
-  #release(): void {
-    if (this.#released === true && this.#waiters.size === 0) {
-      this.#drop();
-      return;
-    }
-    this.#released = true;
-    if (this.#settled !== true) this.#link.cancel();
-    this.#drop();
-    this.#endWaiters();
-  }
-
-  /** Drops what waits for the consumer: nothing more goes out. */
-  #drop(): void {
-    this.#ending = undefined;
-    if (this.#chunks.size > 0) this.#chunks.clear();
-    this.#queue?.close();
+  [Symbol.asyncIterator](): this {
+    return this;
   }
 
   #consumed(by: string): SluiceError {
@@ -360,55 +152,291 @@ export class HostcallStream
       return () => {};
     }
     this.#consumer = 'observable';
-    this.#sink = subscriber;
-    const demand = demandOf(subscriber);
-    this.#sinkDemandless = demand === undefined;
-    this.#gate.pause();
-    const queue = this.#openQueue();
-    const stopDemand = demand?.onChange((paused) => {
-      if (paused) this.#gate.pause();
-      else {
-        this.#gate.resume();
-        this.#topUp();
-      }
+    const outlet = new SubscriberOutlet(this.#credit, subscriber, demandOf(subscriber));
+    this.#outlet = outlet;
+    this.#ring.moveTo(outlet);
+    outlet.open();
+    return () => outlet.release();
+  }
+}
+
+/**
+ * The stream's credit with the host (docs/protocol.md, "The bounded channel"): how many chunks were
+ * asked for and have not come, and whether the host will send more at all. It asks again once at
+ * most half the window (`prefetch`) is asked for or waiting for the consumer: a pull per half
+ * window, not per chunk.
+ */
+class Credit {
+  /** No more outcomes are taken (final chunk, error, sequence error). */
+  settled = false;
+  #outstanding = 0;
+  #flowing = false;
+  readonly #link: HostcallStreamLink;
+
+  constructor(link: HostcallStreamLink) {
+    this.#link = link;
+    // Written a second time so that V8 does not take it for a constant (docs/performance.md,
+    // "Code that survives the end of a stream").
+    this.settled = false;
+  }
+
+  /** A chunk that was asked for came. */
+  received(): void {
+    if (this.#outstanding > 0) this.#outstanding -= 1;
+  }
+
+  get prefetch(): number {
+    return this.#link.prefetch;
+  }
+
+  /** Whether more than half the window is asked for or `held` here: nothing to ask yet. */
+  full(held: number): boolean {
+    return this.#flowing === true || this.#outstanding + held > this.#link.prefetch >> 1;
+  }
+
+  /** Asks for the rest of the window, or for as many as `waiting` `next()` calls if more. */
+  topUp(held: number, waiting: number): void {
+    if (this.settled === true || this.full(held)) return;
+    const count = Math.max(this.#link.prefetch, waiting) - this.#outstanding - held;
+    this.#outstanding += count;
+    this.#link.pull(count);
+  }
+
+  /** A consumer with no demand: the host sends chunks as they come. */
+  flow(): void {
+    if (this.settled === true || this.#flowing === true) return;
+    this.#flowing = true;
+    this.#outstanding = Number.POSITIVE_INFINITY;
+    this.#link.pull(Number.POSITIVE_INFINITY);
+  }
+
+  settle(): void {
+    if (this.settled === true) return;
+    this.settled = true;
+    this.#link.settled();
+  }
+
+  /** The consumer left before the end: the host stops the producer. */
+  cancel(): void {
+    this.#link.cancel();
+  }
+}
+
+/** Where a stream's chunks go on their way to its consumer. */
+interface Outlet {
+  /** The consumer is gone or got everything: nothing more goes out, nothing is asked. */
+  readonly released: boolean;
+  /** Takes a chunk; returns whether the window may now have room to ask for more. */
+  put(event: HostcallStreamChunk): boolean;
+  /** The end, after the chunks before it. */
+  end(ending: QueueEnding): void;
+  /** Asks the host for more if the consumer's demand and the window allow. */
+  topUp(): void;
+  /** The consumer left (`return()`, unsubscribe): cancels the stream unless it ended; nothing more goes out. */
+  release(): void;
+}
+
+/** One pending `next()` of the iterator. */
+interface Waiter {
+  readonly resolve: (result: Result) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * Resolves a waiting `next()`: every waiter of every stream through this one call site
+ * (docs/performance.md, "One call for every waiter").
+ */
+function resolveWaiter(waiter: Waiter, result: Result): void {
+  waiter.resolve(result);
+}
+
+/**
+ * The async-iterator face: chunks wait in a ring, or go straight to a waiting `next()`; its only
+ * demand is the pending `next()` calls and the window (docs/performance.md, "The iterator's own
+ * ring on the kernel path").
+ */
+class IteratorOutlet implements Outlet {
+  released = false;
+  readonly #credit: Credit;
+  readonly #chunks = new RingQueue<HostcallStreamChunk>();
+  /** The end behind the chunks, handed to the `next()` after the last one. */
+  #ending: QueueEnding | undefined;
+  /** Pending `next()` calls, oldest first (only while no chunk waits). */
+  readonly #waiters = new RingQueue<Waiter>();
+
+  constructor(credit: Credit) {
+    this.#credit = credit;
+    // Written a second time (docs/performance.md, "Code that survives the end of a stream").
+    this.released = false;
+    this.#ending = undefined;
+  }
+
+  next(): Promise<Result> {
+    const chunks = this.#chunks;
+    if (chunks.size > 0) {
+      const event = chunks.shift() as HostcallStreamChunk;
+      const end = this.#endsIteration(event);
+      if (!this.#credit.full(chunks.size)) this.topUp();
+      // The result is built at the call: V8 then sees it is no thenable (docs/performance.md,
+      // "Fewer steps per chunk").
+      return end ? Promise.resolve(DONE) : Promise.resolve({ value: event.chunk, done: false });
+    }
+    const ending = this.#ending;
+    if (ending !== undefined) {
+      this.#ending = undefined;
+      this.released = true;
+      return ending.error ? Promise.reject(ending.reason) : Promise.resolve(DONE);
+    }
+    if (this.released === true) return Promise.resolve(DONE);
+    const pending = new Promise<Result>((resolve, reject) => {
+      this.#waiters.push({ resolve, reject });
     });
-    const stopValve = queue.producerValve.onChange((paused) => paused || this.#topUp());
-    if (demand?.paused !== true) this.#gate.resume();
-    this.#topUp();
-    return () => {
-      stopDemand?.();
-      stopValve();
-      this.#sink = undefined;
-      this.#release();
-    };
+    this.topUp();
+    return pending;
   }
 
   /**
-   * The Observable consumer's queue (the consumer's demand as its gate), with what arrived before
-   * it subscribed moved in, in order.
+   * A chunk left here waits behind the others and leaves the window as full as it was; one handed
+   * to a waiting `next()` may leave room. The test is made here, where every stream's first chunk
+   * goes (docs/performance.md, "One call target per call site").
    */
-  #openQueue(): DemandQueue<HostcallStreamChunk> {
-    const queue = new DemandQueue<HostcallStreamChunk>(
-      {
-        highWater: this.#link.prefetch,
-        lowWater: halfWater(this.#link.prefetch),
-        deliver: (event) => this.#deliverOut(event),
-        finish: (ending) => this.#finishOut(ending),
-      },
-      new DemandGate(this.#gate),
-    );
-    for (let event = this.#chunks.shift(); event !== undefined; event = this.#chunks.shift())
-      queue.push(event);
-    const ending = this.#ending;
-    this.#ending = undefined;
-    this.#queue = queue;
-    if (ending !== undefined) queue.end(ending);
-    return queue;
+  put(event: HostcallStreamChunk): boolean {
+    if (this.released === true) return false;
+    const waiter = this.#waiters.shift();
+    if (waiter === undefined) {
+      this.#chunks.push(event);
+      return false;
+    }
+    resolveWaiter(waiter, this.#endsIteration(event) ? DONE : { value: event.chunk, done: false });
+    return true;
   }
 
-  #settle(): void {
-    if (this.#settled === true) return;
-    this.#settled = true;
-    this.#link.settled();
+  end(ending: QueueEnding): void {
+    if (this.#chunks.size > 0) this.#ending = ending;
+    // Waiting `next()` calls are settled even when released: a final null chunk released the
+    // stream while handing `done` to the first of them.
+    else if (this.#waiters.size > 0) {
+      const first = this.#waiters.shift() as Waiter;
+      this.released = true;
+      if (ending.error) first.reject(ending.reason);
+      else resolveWaiter(first, DONE);
+      this.#endWaiters();
+    } else if (this.released !== true) this.#ending = ending;
+  }
+
+  topUp(): void {
+    if (this.released !== true) this.#credit.topUp(this.#chunks.size, this.#waiters.size);
+  }
+
+  /** Also ends the waiting `next()` calls. */
+  release(): void {
+    if (this.released !== true && this.#credit.settled !== true) this.#credit.cancel();
+    this.released = true;
+    this.#ending = undefined;
+    if (this.#chunks.size > 0) this.#chunks.clear();
+    this.#endWaiters();
+  }
+
+  /** A subscriber came first: what arrived before it goes to its queue, in order. */
+  moveTo(outlet: SubscriberOutlet): void {
+    for (let event = this.#chunks.shift(); event !== undefined; event = this.#chunks.shift())
+      outlet.put(event);
+    const ending = this.#ending;
+    this.#ending = undefined;
+    if (ending !== undefined) outlet.end(ending);
+  }
+
+  /** Whether `event` ends iteration (the final `null` chunk); if it does, releases the outlet. */
+  #endsIteration(event: HostcallStreamChunk): boolean {
+    if (event.isFinal !== true || event.chunk !== null) return false;
+    this.released = true;
+    return true;
+  }
+
+  #endWaiters(): void {
+    for (let waiter = this.#waiters.shift(); waiter; waiter = this.#waiters.shift())
+      resolveWaiter(waiter, DONE);
+  }
+}
+
+/**
+ * The Observable face: a {@link DemandQueue} gated by the subscriber's demand, which the credit
+ * follows too. The gate is closed while the subscriber is being set up, so that what arrived
+ * before it waits until then. The queue calls `deliver` and `finish` on this object.
+ */
+class SubscriberOutlet implements Outlet, DemandQueueOptions<HostcallStreamChunk> {
+  released = false;
+  readonly highWater: number;
+  readonly lowWater: number;
+  readonly #credit: Credit;
+  readonly #sink: Subscriber<ChunkEvent<JsonValue>>;
+  readonly #demand: Demand | undefined;
+  readonly #gate = new Valve();
+  readonly #queue: DemandQueue<HostcallStreamChunk>;
+  #stopDemand: (() => void) | undefined;
+  #stopValve: (() => void) | undefined;
+
+  constructor(credit: Credit, sink: Subscriber<ChunkEvent<JsonValue>>, demand: Demand | undefined) {
+    this.#credit = credit;
+    this.#sink = sink;
+    this.#demand = demand;
+    this.#gate.pause();
+    this.highWater = credit.prefetch;
+    this.lowWater = halfWater(credit.prefetch);
+    this.#queue = new DemandQueue<HostcallStreamChunk>(this, new DemandGate(this.#gate));
+  }
+
+  /** Follows the subscriber's demand, then lets out what waits and asks for more. */
+  open(): void {
+    this.#stopDemand = this.#demand?.onChange((paused) => {
+      if (paused) this.#gate.pause();
+      else {
+        this.#gate.resume();
+        this.topUp();
+      }
+    });
+    this.#stopValve = this.#queue.producerValve.onChange((paused) => paused || this.topUp());
+    if (this.#demand?.paused !== true) this.#gate.resume();
+    this.topUp();
+  }
+
+  put(event: HostcallStreamChunk): boolean {
+    this.#queue.push(event);
+    return true;
+  }
+
+  end(ending: QueueEnding): void {
+    this.#queue.end(ending);
+  }
+
+  topUp(): void {
+    if (this.released === true) return;
+    if (this.#demand === undefined) this.#credit.flow();
+    else if (this.#queue.producerValve.paused !== true && this.#gate.paused !== true)
+      this.#credit.topUp(this.#queue.size, 0);
+  }
+
+  deliver(event: HostcallStreamChunk): void {
+    if (this.released === true) return;
+    this.#sink.next({
+      sequence: event.sequence,
+      kind: 'chunk',
+      content: event.chunk,
+      isFinal: event.isFinal,
+    });
+  }
+
+  finish(ending: QueueEnding): void {
+    if (this.released === true) return;
+    if (ending.error) this.#sink.error(ending.reason);
+    else this.#sink.complete();
+  }
+
+  release(): void {
+    this.#stopDemand?.();
+    this.#stopValve?.();
+    if (this.released !== true && this.#credit.settled !== true) this.#credit.cancel();
+    this.released = true;
+    this.#queue.close();
   }
 }

@@ -8,17 +8,8 @@ interface Entry {
 }
 
 /**
- * The host's calls in flight, keyed by **(extensionId, callId)**: two extensions may use the
- * same call id without seeing each other's calls (docs/protocol.md, "Concurrent streams"). A call is in flight
- * from its request until its last outcome is enqueued; a streaming one also holds its
- * {@link HostStream}. Iteration is oldest first. (Internal to the host.)
- *
- * @example
- * ```ts
- * const calls = new CallRegistry();
- * calls.add('ext-a', 'hc-1');
- * calls.has('ext-b', 'hc-1'); // false
- * ```
+ * The host's calls in flight, from request to last outcome, keyed by (extensionId, callId); a
+ * streaming one also holds its {@link HostStream}. Iteration is oldest first.
  */
 export class CallRegistry {
   /** Every call in flight, oldest first (for iteration). */
@@ -26,12 +17,10 @@ export class CallRegistry {
   /** The same entries by extension id, then call id: a lookup (a pull per chunk) builds no key string. */
   readonly #index = new LastHitMap<string, LastHitMap<string, Entry>>();
 
-  /** Whether `callId` of `extensionId` is in flight. */
   has(extensionId: string, callId: string): boolean {
     return this.#find(extensionId, callId) !== undefined;
   }
 
-  /** Marks a call in flight. */
   add(extensionId: string, callId: string): void {
     const existing = this.#find(extensionId, callId);
     if (existing !== undefined) {
@@ -48,7 +37,6 @@ export class CallRegistry {
     calls.set(callId, entry);
   }
 
-  /** Attaches the stream of a call in flight. */
   attach(stream: HostStream): void {
     const entry = this.#find(stream.extensionId, stream.callId);
     if (entry !== undefined) entry.stream = stream;
@@ -64,7 +52,6 @@ export class CallRegistry {
     this.#entries.delete(entry);
   }
 
-  /** The live stream of `callId` of `extensionId`, if any. */
   stream(extensionId: string, callId: string): HostStream | undefined {
     return this.#find(extensionId, callId)?.stream;
   }

@@ -1,17 +1,24 @@
+import { InvalidRequestError } from '../../core/errors/invalid-request-error.js';
 import { optionError } from '../../core/option-error.js';
 import { readOption } from '../../core/read-option.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import { LastHitMap } from '../last-hit-map.js';
 import { failure, type HostcallOutcome, success, toFailure } from '../protocol/hostcall-outcome.js';
-import type { HostcallKind, HostcallRequest } from '../protocol/hostcall-request.js';
+import {
+  type HostcallKind,
+  type HostcallRequest,
+  parseHostcallRequest,
+} from '../protocol/hostcall-request.js';
 import type { JsonValue } from '../protocol/json-value.js';
+import { parsePart } from '../protocol/parse-part.js';
+import { parseStreamOptions, type StreamOptions } from '../protocol/stream-options.js';
 import {
   createMacrotaskScheduler,
   type Macrotask,
   type MacrotaskScheduler,
 } from '../scheduler/macrotask-scheduler.js';
 import { CallRegistry } from './call-registry.js';
-import { execHandler, execProducer } from './exec-hostcall.js';
+import { execHandler, execPayloadSchema, execProducer } from './exec-hostcall.js';
 import type {
   Host,
   HostConnection,
@@ -22,28 +29,21 @@ import type {
   HostOptions,
   StreamProducer,
 } from './host.js';
-import { httpHandler, httpProducer } from './http-hostcall.js';
+import { httpHandler, httpPayloadSchema, httpProducer } from './http-hostcall.js';
 import { openHostStream } from './open-host-stream.js';
-import { readCallId, type ValidatedHostcall, validateHostcall } from './validate-hostcall.js';
 
 /**
  * Creates the host of the hostcall protocol, streaming included (docs/protocol.md).
  *
- * `hostcall(extensionId, request)` validates the request ({@link validateHostcall}) and dispatches by `kind`:
- * - `exec` / `http` with `payload.stream === true` stream through {@link openHostStream}
- *   (bounded channel of `buffer_size`, stall timer of `stall_timeout_ms`, per-stream sequence
- *   from 0); the stream starts with no credit: the extension pulls (`connection.pull`);
- * - every other call (other kinds ignore `stream`, `buffer_size` and `stall_timeout_ms`)
- *   completes with one `Success` / `Error` from its handler; an unhandled kind completes with
- *   `Error { code: 'UNSUPPORTED' }`;
- * - a bad request or payload completes with `Error { code: 'INVALID_REQUEST' }` naming the
- *   field, never a throw (only a request without a usable `callId` throws an
- *   `InvalidRequestError`, as there is nothing to complete); so does a `callId` the same
- *   extension has in flight.
+ * `hostcall(extensionId, request)` validates the request and dispatches by `kind`:
+ * - `exec` / `http` with `payload.stream === true` stream through {@link openHostStream}, with
+ *   no credit until the extension pulls;
+ * - every other call completes with one `Success` / `Error` from its handler (`UNSUPPORTED`
+ *   without one);
+ * - a bad request, or a `callId` the extension has in flight, completes with `INVALID_REQUEST`
+ *   naming the field; only a request without a usable `callId` throws.
  *
- * Calls are keyed by (extensionId, callId): extensions may reuse each other's call ids, and
- * neither can pull or cancel the other's streams. Outcomes go through the scheduler's FIFO and
- * are delivered to the extension's connection; a delivery callback that throws is reported with
+ * Calls are keyed by (extensionId, callId). A delivery callback that throws is reported with
  * `logger.warn` and never stops the other deliveries.
  *
  * @example
@@ -137,11 +137,7 @@ function routeDeliveries(
   };
 }
 
-/**
- * Logs a delivery that threw. A function of its own: the delivery above is inlined into the
- * scheduler's turn for every chunk, and what it holds counts against what else can be
- * (docs/performance.md, "Smaller hot functions").
- */
+/** Logs a delivery that threw, a call away from the delivery (docs/performance.md, "Smaller hot functions"). */
 function reportThrow(logger: HostLogger, task: Macrotask<HostcallOutcome>, error: unknown): void {
   const { extensionId, callId, seq } = task;
   logger.warn(`Delivery to extension \`${extensionId}\` threw: ${String(error)}`, {
@@ -181,6 +177,33 @@ function acceptHostcall(parts: HostParts, extensionId: string, raw: unknown): vo
   }
   const handler = parts.handlers.get(validated.request.kind);
   runHandler(handler, validated.request, context, (outcome) => complete(extensionId, callId, outcome));
+}
+
+/** A hostcall request the host accepted, and its stream options when it streams. */
+interface ValidatedHostcall {
+  readonly request: HostcallRequest;
+  readonly stream: StreamOptions | undefined;
+}
+
+/**
+ * Checks the envelope, then the payload of `exec` / `http` against its strict schema (streaming
+ * fields included); other kinds check their own payloads and ignore the streaming fields.
+ */
+function validateHostcall(raw: unknown): ValidatedHostcall {
+  const request = parseHostcallRequest(raw);
+  if (request.kind === 'exec') parsePart(execPayloadSchema, request.payload, 'payload', InvalidRequestError);
+  else if (request.kind === 'http')
+    parsePart(httpPayloadSchema, request.payload, 'payload', InvalidRequestError);
+  else return { request, stream: undefined };
+  const stream = request.payload.stream === true ? parseStreamOptions(request.payload) : undefined;
+  return { request, stream };
+}
+
+/** The `callId` of a raw request: without one there is no call to complete, so this throws. */
+function readCallId(raw: unknown): string {
+  const callId = typeof raw === 'object' && raw !== null ? (raw as { callId?: unknown }).callId : undefined;
+  if (typeof callId === 'string' && callId !== '') return callId;
+  throw new InvalidRequestError({ field: 'callId', value: callId }, 'must be a non-empty string');
 }
 
 /** Opens the call's host stream and starts its kind's producer in it. */
@@ -232,27 +255,10 @@ function connectDelivery(
   };
 }
 
-/** {@link HostOptions} validated, with the defaults filled in (the scheduler stays optional). */
-interface ResolvedHostOptions {
-  readonly scheduler: MacrotaskScheduler<HostcallOutcome> | undefined;
-  readonly logger: HostLogger;
-  readonly producers: Readonly<Record<string, StreamProducer>>;
-  readonly handlers: Map<string, HostcallHandler>;
-}
-
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
-/**
- * Validates the options of {@link createHost} before anything is created; a bad one throws a
- * `TypeError` naming it ("Expected the `logger` option to be a logger, got `5` (number)").
- * (Internal to the host.)
- *
- * @example
- * ```ts
- * const { logger, producers, handlers } = readHostOptions({ logger: console });
- * ```
- */
-function readHostOptions(options: HostOptions): ResolvedHostOptions {
+/** The options of {@link createHost}, checked and defaulted (the scheduler stays optional). */
+function readHostOptions(options: HostOptions) {
   rejectUnknownOptions(options, ['scheduler', 'logger', 'producers', 'handlers']);
   const scheduler = readOption(options, 'scheduler', isObject, 'a MacrotaskScheduler', undefined) as
     | MacrotaskScheduler<HostcallOutcome>
@@ -277,33 +283,22 @@ function readHostOptions(options: HostOptions): ResolvedHostOptions {
   return { scheduler, logger, producers, handlers };
 }
 
-/**
- * The non-streaming handlers {@link createHost} starts with: `exec` and `http` run to
- * completion. Other kinds (`tool`, `session`, `events`, `ui`) are the embedder's to register.
- */
+/** `exec` and `http` run to completion; other kinds are the embedder's to register. */
 const defaultHandlers: Readonly<Partial<Record<HostcallKind, HostcallHandler>>> = {
   exec: execHandler,
   http: httpHandler,
 };
 
-/** The producers {@link createHost} uses unless told otherwise: the `exec` and `http` sources. */
 const defaultProducers: Readonly<Partial<Record<'exec' | 'http', StreamProducer>>> = {
   exec: execProducer,
   http: httpProducer,
 };
 
 /**
- * Serves a non-streaming call with its kind's handler and completes it exactly once: a value
- * (returned or resolved) → `Success(value)`; a throw or rejection → `Error` ({@link toFailure});
- * no handler → `Error { code: 'UNSUPPORTED' }`. A synchronous answer completes at once, which
- * keeps virtual-time runs deterministic. (Internal to the host.)
- *
- * @example
- * ```ts
- * runHandler(handlers.get(request.kind), request, context, (outcome) => enqueue(outcome));
- * ```
+ * Serves a non-streaming call with its kind's handler and completes it exactly once (no handler:
+ * `UNSUPPORTED`); a synchronous answer completes at once.
  */
-export function runHandler(
+function runHandler(
   handler: HostcallHandler | undefined,
   request: HostcallRequest,
   context: HostcallContext,

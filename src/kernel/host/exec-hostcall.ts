@@ -11,13 +11,9 @@ import { fromWireNames, toWireNames } from '../protocol/wire-names.js';
 import type { HostcallHandler, StreamProducer } from './host.js';
 
 /**
- * The payload of an `exec` hostcall, as the extension sends it (snake_case):
- * `{ cmd, args?, cwd?, env?, timeout_ms?, rlimits?, stream?, buffer_size?, stall_timeout_ms? }`.
- * `cmd` is a file to run (no shell); unknown fields are rejected so a typo is an error.
- * `rlimits` (`cpu_s`, `as_bytes`, `fsize_bytes`, `nofile`, each a positive integer) are applied
- * to the child with `prlimit`, as the `exec` source's `cpuSeconds`, `addressSpaceBytes`,
- * `fileSizeBytes` and `openFiles`; there are no defaults (Node children cannot start under a
- * small `as_bytes`). Which one the child ran into comes back as `rlimit_hit`.
+ * The payload of an `exec` hostcall, in the wire's names. `cmd` is a file to run (no shell);
+ * unknown fields are rejected. `rlimits` are the `exec` source's, with no defaults (Node children
+ * cannot start under a small `as_bytes`); the one the child ran into comes back as `rlimit_hit`.
  */
 export interface ExecPayload {
   readonly cmd: string;
@@ -31,7 +27,6 @@ export interface ExecPayload {
   readonly stall_timeout_ms?: number;
 }
 
-/** The resource limits an `exec` hostcall may ask for (see {@link ExecPayload}). */
 interface ExecPayloadRlimits {
   readonly cpu_s?: number;
   readonly as_bytes?: number;
@@ -47,10 +42,7 @@ const positiveInteger = () =>
     .max(Number.MAX_SAFE_INTEGER, { error: 'must be a positive integer' })
     .optional();
 
-/**
- * The zod schema of an {@link ExecPayload}; its messages follow the field name
- * ("`payload.cmd` must be a non-empty string").
- */
+/** The zod schema of an {@link ExecPayload}. */
 export const execPayloadSchema: z.ZodType<ExecPayload, unknown> = z.strictObject(
   {
     ...streamFieldsSchema.shape,
@@ -83,16 +75,8 @@ export const execPayloadSchema: z.ZodType<ExecPayload, unknown> = z.strictObject
 );
 
 /**
- * Maps a validated `exec` payload to options of the `exec` source: `cwd`, `env`, `timeout_ms`
- * (`timeoutMs`, 0 = none) and `rlimits` (`cpu_s` → `cpuSeconds`, … by {@link fromWireNames}), on the host's
- * clock. `reject` is the caller's: the streaming producer errors on a failed run, the
- * non-streaming handler reports it in its `Success`.
- *
- * @example
- * ```ts
- * execPayloadOptions({ cmd: 'make', rlimits: { cpu_s: 60 } }, asyncScheduler, true);
- * // { timeoutMs: 0, scheduler, reject: true, rlimits: { cpuSeconds: 60 } }
- * ```
+ * A validated `exec` payload as options of the `exec` source, on the host's clock. `reject`: the
+ * streaming producer errors on a failed run, the non-streaming handler reports it in its `Success`.
  */
 export function execPayloadOptions(
   payload: ExecPayload,
@@ -107,16 +91,8 @@ export function execPayloadOptions(
 }
 
 /**
- * The default handler of a non-streaming `exec` hostcall (the path without `stream: true`): runs the
- * command to its end and answers `Success({ stdout, stderr, exit_code, signal, timed_out,
- * truncated, rlimit_hit, duration_ms })`. A non-zero exit or a death by signal is still a
- * `Success` (read `exit_code`, `signal`, and `rlimit_hit`: `'cpu'`, `'addressSpace'`, `'fileSize'`,
- * `'openFiles'` or `null`, for the payload's `rlimits`); only a spawn failure (`SPAWN_FAILED`) is an `Error`.
- *
- * @example
- * ```ts
- * const host = createHost({ handlers: { exec: execHandler } });
- * ```
+ * Runs a non-streaming `exec` hostcall to its end: `Success({ stdout, stderr, ...exit info })`,
+ * a non-zero exit or a signal included; only a spawn failure is an `Error`.
  */
 export const execHandler: HostcallHandler = async (raw, context) => {
   const payload = raw as unknown as ExecPayload;
@@ -127,20 +103,10 @@ export const execHandler: HostcallHandler = async (raw, context) => {
 };
 
 /**
- * The default producer of a streaming `exec` hostcall, on the {@link exec} source (own process
- * group, killed on cancel). Chunks, in the order the child wrote them, as
- * {@link execEventToChunk} maps them: stdout lines as bare strings (`"line 1\n"`), stderr lines as
- * `{ stderr: "…" }`, and a final `{ exit_code: 0, signal: null, timed_out, truncated, rlimit_hit, duration_ms }`.
- *
- * A non-zero exit, a death by signal or `timeout_ms` end the stream with
- * `Error { code: 'EXEC_FAILED' | 'TIMEOUT' }` after the lines (a child killed by one of its
- * `rlimits` fails with `EXEC_FAILED`, the limit named in the message: "Command was killed with
- * SIGXCPU (cpu limit hit): …"); a spawn failure with `Error { code: 'SPAWN_FAILED' }`. The child's pipes are read only while the channel has room; `mapDirect` lets exec push the lines of a read straight into the channel.
- *
- * @example
- * ```ts
- * const host = createHost({ producers: { exec: execProducer } });
- * ```
+ * The producer of a streaming `exec` hostcall (docs/protocol.md, "What `exec` and `http` streams
+ * carry"): the child's events as {@link execEventToChunk} maps them; a failed run, a timeout or a
+ * spawn failure end the stream with an `Error` after the lines. `mapDirect` lets `exec` push the
+ * lines of a read straight into the channel.
  */
 export const execProducer: StreamProducer = (raw, context) => {
   const payload = raw as unknown as ExecPayload;
@@ -149,22 +115,11 @@ export const execProducer: StreamProducer = (raw, context) => {
 };
 
 /**
- * How a streaming `exec` hostcall represents the events of the {@link exec} source as wire
- * chunks (the `sequence` and `isFinal` are kept):
- * - a stdout line → the bare string with its newline, (`"line 1\n"`, docs/protocol.md);
- * - a stderr line → `{ stderr: "…" }`;
- * - the exit event (final) → `{ exit_code, signal, timed_out, truncated, rlimit_hit, duration_ms }`.
- *
- * @example
- * ```ts
- * import { map } from 'rxjs';
- * exec('make').pipe(map(execEventToChunk)); // Observable<ChunkEvent<JsonValue>>
- * ```
+ * An `exec` event as a wire chunk: a stdout line is its string, a stderr line `{ stderr }`, the
+ * exit {@link execExitInfo}.
  */
 export function execEventToChunk(event: ExecEvent): ChunkEvent<JsonValue> {
-  // A stdout line already is a chunk event of a JSON string: passed on as it is (no copy per line).
-  // It is nearly every event, and the only case the producer's per-line path inlines
-  // (docs/performance.md, "Smaller hot functions").
+  // A stdout line is passed on as it is (docs/performance.md, "Smaller hot functions").
   return event.kind === 'stdout' ? event : otherEventToChunk(event);
 }
 
@@ -182,16 +137,7 @@ function otherEventToChunk(event: ExecEvent): ChunkEvent<JsonValue> {
   return event.metadata === undefined ? base : { ...base, metadata: event.metadata };
 }
 
-/**
- * How an exec result's exit travels on the wire (snake_case, as docs/protocol.md writes it):
- * the final chunk of a streaming `exec` hostcall is exactly this, and the non-streaming answer is
- * this plus `stdout` and `stderr`. Internal to the host; the names come from {@link toWireNames}.
- *
- * @example
- * ```ts
- * execExitInfo(result); // { exit_code: 0, signal: null, timed_out: false, truncated: false, rlimit_hit: null, duration_ms: 12 }
- * ```
- */
+/** An exec result's exit in the wire's names: a streaming call's final chunk. */
 export function execExitInfo(result: ExecResult): Record<string, JsonValue> {
   const { exitCode, signal, timedOut, truncated, rlimitHit, durationMs } = result;
   return toWireNames({ exitCode, signal, timedOut, truncated, rlimitHit, durationMs });

@@ -6,10 +6,8 @@ import type { JsonValue } from '../protocol/json-value.js';
 import type { Macrotask, MacrotaskScheduler } from '../scheduler/macrotask-scheduler.js';
 
 /**
- * The host side of the hostcall protocol (docs/protocol.md; see {@link createHost}). A call is identified by
- * **(extensionId, callId)**: every method that names a call takes both, so extensions never
- * reach each other's calls (an extension itself goes through its {@link HostConnection}, which
- * fills in its id).
+ * The host side of the hostcall protocol (see {@link createHost}). A call is identified by
+ * **(extensionId, callId)**, so extensions never reach each other's calls.
  */
 export interface Host {
   readonly scheduler: MacrotaskScheduler<HostcallOutcome>;
@@ -49,11 +47,7 @@ export interface HostOptions {
   readonly handlers?: Partial<Record<HostcallKind, HostcallHandler>>;
 }
 
-/**
- * One extension's link to the host: what its bridge calls. Every method acts on **this
- * extension's** calls only: `pull('hc-1')` / `cancelStream('hc-1')` never touch another
- * extension's `hc-1` (`cancelStream(callId)` as docs/protocol.md has it, scoped by the connection).
- */
+/** One extension's link to the host, what its bridge calls: every method acts on this extension's calls only. */
 export interface HostConnection {
   /** Starts a hostcall of this extension (`host.hostcall(extensionId, request)`). */
   send(request: unknown): void;
@@ -66,37 +60,28 @@ export interface HostConnection {
 }
 
 /**
- * Receives the macrotasks of one extension, in `seq` order. In-process, `connectExtension`
- * connects its bridge's own entry (which skips the decode of a chunk the host built); a delivery
- * made by hand calls `bridge.completeHostcall(task.callId, task.outcome)`.
- * If it throws, the host logs a warning and goes on delivering: one extension's failing callback
- * never stops the others' deliveries.
+ * Receives the macrotasks of one extension, in `seq` order: a delivery made by hand calls
+ * `bridge.completeHostcall(task.callId, task.outcome)`. If it throws, the host logs a warning and
+ * goes on delivering.
  */
 export type HostDelivery = (task: Macrotask<HostcallOutcome>) => void;
 
 /**
- * Where the host reports what it cannot report to an extension: a stalled stream ("Stream
- * stalled: JS consumer did not pull for 30s"), an extension's delivery callback that threw
- * ("Delivery to extension `ext-a` threw: …", with `{ extensionId, callId, seq, error }`).
- * Injectable so tests can assert the messages; `console` fits.
+ * Where the host reports what it cannot report to an extension: a stalled stream, a delivery
+ * callback that threw (with `{ extensionId, callId, seq, error }`). `console` fits.
  */
 export interface HostLogger {
-  /** A recoverable problem: the host handled it, but someone should know. */
   warn(message: string, details?: Readonly<Record<string, unknown>>): void;
 }
 
-/**
- * Why a stream was cancelled: `cancelStream` (`'cancelled'`), the stall timer (`'stalled'`) or
- * `unloadExtension` (`'unloaded'`).
- */
+/** Why a stream was cancelled: `cancelStream`, the stall timer or `unloadExtension`. */
 export type CancelReason = 'cancelled' | 'stalled' | 'unloaded';
 
 /**
- * Serves a non-streaming hostcall kind (`tool`, `session`, `ui`, … or `exec` / `http` without
- * `stream: true`). The value it returns (or resolves to) completes the call with `Success(value)`;
- * what it throws (or rejects with) completes it with `Error { code, message }`, the code taken
- * from the error's `code` property when it is a string, else `HOSTCALL_FAILED`. A synchronous
- * return is enqueued at once, which keeps virtual-time scenarios deterministic.
+ * Serves a non-streaming hostcall kind (`tool`, `ui`, … or `exec` / `http` without `stream: true`).
+ * The value it returns or resolves to completes the call with `Success(value)`; what it throws or
+ * rejects with, with `Error { code, message }` (the error's string `code`, else
+ * `HOSTCALL_FAILED`). A synchronous return is enqueued at once (deterministic in virtual time).
  */
 export type HostcallHandler = (
   payload: Readonly<Record<string, unknown>>,
@@ -114,28 +99,21 @@ export interface HostcallContext {
 
 /**
  * Produces the chunks of a streaming hostcall: a cold `Observable` of chunk events built from
- * the (already validated) payload. The host subscribes with its channel's `Valve` as the
- * demand (a producer finds it with `demandOf(subscriber)`) and unsubscribes to cancel, so a
- * producer must stop reading while the demand is paused and free everything (kill the process group, abort the request) on
- * unsubscribe.
+ * the validated payload. The host subscribes with its channel's `Valve` as the demand
+ * (`demandOf(subscriber)`) and unsubscribes to cancel: a producer stops reading while it is
+ * paused and frees everything on unsubscribe.
  *
- * The host keeps each event's `content` as the wire `chunk` (it must be JSON) and its `isFinal`;
- * it renumbers the `sequence` itself. An event with `isFinal: true` is the final chunk, sent
- * when the producer completes (`content: null` makes it the null sentinel); a producer that goes
- * on after it instead (several runs flattened with `concatMap`) ends the stream with
- * `Error { code: 'STREAM_SEQUENCE' }`: pipe such runs through `joinRuns()`. Completing without a
- * final event makes the host send the sentinel; an error becomes an `Error` outcome whose `code`
- * is the error's `code` (or `HOSTCALL_FAILED`).
+ * Each event's `content` is the wire `chunk` (JSON); the host renumbers `sequence`. An event with
+ * `isFinal: true` is the final chunk, sent when the producer completes; a producer that goes on
+ * after it ends the stream with `STREAM_SEQUENCE` (pipe several runs through `joinRuns()`).
+ * Completing without one sends the null sentinel; an error becomes an `Error` outcome.
  */
 export type StreamProducer = (
   payload: Readonly<Record<string, unknown>>,
   context: HostcallContext,
 ) => Observable<ChunkEvent<JsonValue>>;
 
-/**
- * A live streaming call on the host side: its channel, its producer, its counters (see
- * {@link openHostStream} for the model).
- */
+/** A live streaming call on the host side: its channel, its producer, its counters. */
 export interface HostStream {
   readonly extensionId: string;
   readonly callId: string;

@@ -7,12 +7,7 @@ import { streamFieldsSchema } from '../protocol/stream-options.js';
 import { toWireNames } from '../protocol/wire-names.js';
 import type { HostcallHandler, StreamProducer } from './host.js';
 
-/**
- * The payload of an `http` hostcall (snake_case):
- * `{ url, method?, headers?, body?, timeout_ms?, lines?, stream?, buffer_size?, stall_timeout_ms? }`.
- * `lines: true` streams the body as UTF-8 lines (each with its `\n`); otherwise each chunk is
- * the decoded text of one read.
- */
+/** The payload of an `http` hostcall; `lines: true` streams the body as UTF-8 lines. */
 interface HttpPayload {
   readonly url: string;
   readonly method?: string;
@@ -48,16 +43,7 @@ export const httpPayloadSchema: z.ZodType<HttpPayload, unknown> = z.strictObject
   { error: 'must be an object' },
 );
 
-/**
- * The default handler of a non-streaming `http` hostcall: runs the same exchange as
- * {@link httpProducer} to its end and answers `Success({ status, body, bytes, duration_ms })`,
- * the body as one string. Failures reject with the source's error (`HTTP_STATUS`, …).
- *
- * @example
- * ```ts
- * const host = createHost({ handlers: { http: httpHandler } });
- * ```
- */
+/** Runs a non-streaming `http` hostcall to its end: `Success({ status, body, bytes, duration_ms })`. */
 export const httpHandler: HostcallHandler = async (payload, context) => {
   const events = await lastValueFrom(httpProducer(payload, context).pipe(toArray()));
   let body = '';
@@ -70,16 +56,8 @@ export const httpHandler: HostcallHandler = async (payload, context) => {
 };
 
 /**
- * The default producer of a streaming `http` hostcall, on the {@link http} source. Chunks:
- * each body read as a string (decoded UTF-8, or one line with its `\n` when `lines: true`); the
- * final chunk is `{ status, bytes, duration_ms }`. A non-2xx status, a dropped connection or
- * `timeout_ms` end the stream with `Error { code: 'HTTP_STATUS' | 'HTTP_FAILED' | 'TIMEOUT' }`.
- * The body is read only while the host's channel has room.
- *
- * @example
- * ```ts
- * const host = createHost({ producers: { http: httpProducer } });
- * ```
+ * The producer of a streaming `http` hostcall (docs/protocol.md, "What `exec` and `http` streams
+ * carry"), on the {@link http} source: the body read only while the channel has room.
  */
 export const httpProducer: StreamProducer = (raw, context) => {
   const payload = raw as unknown as HttpPayload;

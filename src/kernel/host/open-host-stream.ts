@@ -32,63 +32,19 @@ const invalidPullMessage = (callId: string, count: unknown): string =>
 
 /**
  * Opens the host side of one streaming hostcall: producer → bounded channel → scheduler queue →
- * delivery to the extension (docs/protocol.md, "The bounded channel"). The channel is a
- * {@link DemandQueue} whose credit is the extension's pulls. The model, exactly:
- *
- * - **Channel**: chunks the producer emitted, in order, not yet in the scheduler queue. A chunk
- *   moves to the queue only against the extension's **credit** (`pull(n)`; an `AsyncIterable`
- *   consumer pulls one per `next()`, a plain subscriber pulls `Infinity`). The per-stream
- *   `sequence` and the global `seq` are both taken at that move, so they stay contiguous even
- *   when a cancel drops the channel. Terminal items (a final chunk, the null sentinel, an error)
- *   need no credit: they move as soon as everything before them has.
- * - **Capacity**: `channelled + queued ≤ bufferSize`, where `queued` counts chunks in the queue
- *   not yet delivered. A slot frees when its chunk is **delivered** (the tick that hands it to
- *   the extension). At capacity the producer's `Valve` is paused; a producer that cannot stop at
- *   once (a pipe read already split into lines) may overshoot, and the overshoot waits in the
- *   channel, counted.
- * - **Stall**: a timer of `stallTimeoutMs` starts when the stream reaches capacity and is
- *   cleared when a slot frees (started over at once if the stream is still at capacity after it:
- *   an overshoot waiting in the channel); on expiry the stream is cancelled with reason `stalled` and the
- *   logger warns "Stream stalled: JS consumer did not pull for 30s" (the seconds from the ms).
- * - **Cancel** (`cancelStream`, stall, unload): unsubscribe the producer first (that kills the
- *   process group / aborts the request), drop the channel (including an error or final chunk
- *   still in it), then enqueue `StreamChunk { sequence: N, chunk: null, isFinal: true }`.
- *   Chunks already queued are still delivered, before it. Exactly one final outcome, always.
- * - **Overflow**: a producer that ignores the pause entirely (a synchronous source) is cut off
- *   when `channelled + queued` reaches `max(64 × bufferSize, 65536)`: it is unsubscribed and the
- *   stream ends with `Error { code: 'BUFFER_OVERFLOW' }` (the chunks already queued come first).
- * - **End**: a final event from the producer is the final chunk once the producer completes
- *   (sluice's sources complete right after it); a producer that goes on instead ends the stream
- *   with `Error { code: 'STREAM_SEQUENCE' }` naming `joinRuns()`, and is unsubscribed at once.
- *   Completing without a final event appends the null sentinel; an error appends
- *   `Error { code, message }` — each after the chunks before it, and nothing after it.
- * - **Invalid pull**: a count that is not a positive integer or `Infinity` (0, negative,
- *   fractional, `NaN`, not a number) ends the stream like an overflow, with
- *   `Error { code: 'INVALID_REQUEST' }` naming the count (as Reactive Streams' §3.9 does for
- *   `request(n ≤ 0)`): credit never goes wrong silently.
- *
- * @example
- * ```ts
- * const stream = openHostStream({ extensionId: 'ext-a', callId: 'hc-1', scheduler, logger,
- *   bufferSize: 16, stallTimeoutMs: 30_000, onClosed: () => {} });
- * stream.start(producer$);
- * stream.pull(Infinity);
- * ```
+ * delivery to the extension. The channel is a {@link DemandQueue} whose outlet is the extension's
+ * credit; its channel, capacity, stall, cancel, overflow, end and invalid-pull rules are
+ * docs/protocol.md's ("The bounded channel", "Stall", "Cancel", "Composed runs").
  */
 export function openHostStream(config: HostStreamConfig): HostStream {
   return new ChannelledHostStream(config);
 }
 
 /**
- * One streaming hostcall's host side, as {@link openHostStream} describes it.
- *
- * It is also its channel's options (`highWater`, `deliver`, `finish`) and its producer's direct
- * sink (`demand`, `push`): methods, not closures made per stream, so that the call sites in
- * `DemandQueue` and `mapDirect` see one function for every stream, and the code V8 optimized for
- * one stream holds for the next (docs/performance.md, "One call target per call site"). Being the
- * options, a member named like another of `DemandQueueOptions` (`lowWater`, `store`) would
- * configure the channel. The scheduler's `onDelivered` hook (`release`) stays a closure: the
- * trace (docs/performance.md, "Measuring a change") shows nothing thrown away at its call.
+ * One streaming hostcall's host side. It is also its channel's options (`highWater`, `deliver`,
+ * `finish`) and its producer's direct sink (`demand`, `push`): methods, not closures per stream
+ * (docs/performance.md, "One call target per call site"). Being the options, a member named like
+ * another of `DemandQueueOptions` (`lowWater`, `store`) would configure the channel.
  */
 class ChannelledHostStream
   implements HostStream, DemandQueueOptions<JsonValue>, DirectSink<ChunkEvent<JsonValue>>
@@ -123,8 +79,7 @@ class ChannelledHostStream
     this.stopStall = this.channel.producerValve.onChange((paused) =>
       paused ? this.stall.start() : this.stall.stop(),
     );
-    // The fields the end of the stream writes, written a second time so that V8 does not take them
-    // for constants (docs/performance.md, "Code that survives the end of a stream").
+    // Written a second time (docs/performance.md, "Code that survives the end of a stream").
     this.isClosed = false;
     this.reason = undefined;
     this.ending = undefined;
@@ -175,10 +130,9 @@ class ChannelledHostStream
       error: (error: unknown) => this.end({ type: 'error', outcome: toFailure(error) }),
       complete: () => this.end(this.held ?? { type: 'final', chunk: null }),
     });
-    // A producer that pushes into the channel itself (`exec` behind `mapDirect`) reads its pipes
-    // while the channel's valve flows, and the rest of a read in hand waits in the channel, counted
-    // (the overshoot of "Capacity"): the valve then turns once per read, not once per chunk
-    // (docs/performance.md, "A whole read at a time"). That rest is not demand ignored, so it is not checked for overflow.
+    // A producer that pushes into the channel itself (`exec` behind `mapDirect`) leaves the rest of
+    // a read in the channel, counted and not checked for overflow (docs/performance.md, "A whole
+    // read at a time").
     offerDirectSink<Subscriber<ChunkEvent<JsonValue>>, ChunkEvent<JsonValue>>(subscriber, this);
     subscribeWithDemand(producer, this.channel.producerValve, subscriber, this.subscription);
   }
@@ -213,24 +167,16 @@ class ChannelledHostStream
   }
 
   /**
-   * A delivered chunk frees its slot, and the stall clock starts over: a stream still at capacity
-   * afterwards (the rest of a read waiting in the channel) has a consumer that moves.
+   * A delivered chunk frees its slot, and the stall clock starts over (it runs only while the
+   * valve is paused and the stream open). While the channel alone holds a full buffer the valve
+   * stays paused whatever is in flight, so the queue need not be told.
    */
   private readonly release = (): void => {
-    // While the channel alone holds a full buffer, the valve stays paused whatever is in flight:
-    // the queue need not be told (a read's overshoot is delivered chunk by chunk).
     this.inFlight.release(1, this.channel.size < this.config.bufferSize);
-    // The clock runs only while the valve is paused and the stream open (it starts and stops with
-    // the valve, and the close disposes of it), so `restart` needs no test of its own here.
     this.stall.restart();
   };
 
-  /**
-   * A producer's event: a chunk goes into the channel; a final event waits for the producer to
-   * complete, and a producer that goes on after it (several runs flattened into one) ends the
-   * stream with `STREAM_SEQUENCE` rather than at the first run's end (docs/protocol.md,
-   * "Composed runs").
-   */
+  /** A chunk goes into the channel; a final event waits for the producer to complete. */
   private take(event: ChunkEvent<JsonValue>, checkOverflow: boolean): void {
     if (this.held !== undefined) this.refuseAfterFinal(event);
     else if (event.isFinal === true) this.held = { type: 'final', chunk: event.content };
@@ -307,21 +253,10 @@ interface HostStreamConfig {
   readonly onClosed: () => void;
 }
 
-/** A producer may overshoot a pause by what it had in hand (one read split into lines); past this, it is broken. */
-const OVERSHOOT_FACTOR = 64;
-const MIN_OVERFLOW_LIMIT = 65_536;
-
 /**
- * How many undelivered chunks (channelled + queued) a stream of `bufferSize` tolerates before it
- * ends with `BUFFER_OVERFLOW`: `max(64 × bufferSize, 65536)` (docs/protocol.md, "The bounded
- * channel"; stated in marbles/HOSTCALL.md, whose test checks it against this function).
- *
- * @example
- * ```ts
- * overflowLimit(16); // 65536
- * overflowLimit(4096); // 262144
- * ```
+ * How many undelivered chunks a stream of `bufferSize` tolerates before it ends with
+ * `BUFFER_OVERFLOW` (docs/protocol.md, "The bounded channel"; marbles/HOSTCALL.md states it too).
  */
 export function overflowLimit(bufferSize: number): number {
-  return Math.max(bufferSize * OVERSHOOT_FACTOR, MIN_OVERFLOW_LIMIT);
+  return Math.max(bufferSize * 64, 65_536);
 }

@@ -42,15 +42,8 @@ interface CodecParts {
 }
 
 /**
- * Builds an {@link OutcomeCodec} from its two mappings, adding what every codec shares: the
- * outcome check before encoding, the default field name, the guarantee that encoding and decoding
- * throw nothing but `InvalidFrameError` (even if reading the input throws, e.g. a hostile getter),
- * and `safeDecode`. (Internal to the protocol folder.)
- *
- * @example
- * ```ts
- * export const bridgeCodec = defineCodec({ name: 'bridge', callIdKey: 'callId', write, read });
- * ```
+ * An {@link OutcomeCodec} from its two mappings, with what every codec shares: the outcome check
+ * before encoding, nothing thrown but `InvalidFrameError` (even by a hostile getter), `safeDecode`.
  */
 export function defineCodec(parts: CodecParts): OutcomeCodec {
   /** Runs `read`, turning anything it throws but an `InvalidFrameError` (a hostile getter) into one. */
@@ -96,9 +89,8 @@ export function defineCodec(parts: CodecParts): OutcomeCodec {
 }
 
 /**
- * A stream chunk of text exactly as `streamChunk()` makes it — what every line of
- * `sluice exec --json` is — checked by hand: the schema's answer for it, without the schema's cost
- * per frame (docs/performance.md, "Decoding frames"). Anything else goes through the schema.
+ * A text chunk exactly as `streamChunk()` makes it, checked by hand rather than by the schema
+ * (docs/performance.md, "Decoding frames").
  */
 function isTextChunk(outcome: unknown): outcome is HostcallOutcome {
   const candidate = outcome as { type?: unknown; sequence?: unknown; chunk?: unknown; isFinal?: unknown };

@@ -49,7 +49,7 @@ export function encodeFrame(frame: HostcallFrame, codec: OutcomeCodec): string {
   }
 }
 
-/** serde_json's own recursion limit: what a Rust peer of the protocol can read. */
+/** serde_json's own recursion limit. */
 const DEFAULT_MAX_DEPTH = 128;
 
 const callIdSchema = z
@@ -73,21 +73,10 @@ function envelope(callIdKey: string): z.ZodType<Record<string, unknown>> {
 }
 
 /**
- * Decodes one NDJSON line (without its newline; a trailing `\r` is ignored) into a
- * {@link HostcallFrame}, or throws an `InvalidFrameError` (code `INVALID_FRAME`) naming the
- * field: not JSON, not an object, a missing or empty call id (`callId` or `call_id`, per the
- * codec), an unknown key, or a bad outcome (`outcome.StreamChunk.sequence` …). A sequence must
- * also be *written* as a plain integer: `1.0`, `1e0` or `5.0000000000000001` (which `JSON.parse`
- * would silently turn into an integer) are rejected, as serde rejects them for a `u64`. A line that
- * nests arrays and objects deeper than `maxDepth` (default 128, serde_json's limit; the envelope
- * counts) is refused before it is parsed, in time linear in its length, so a hostile line of
- * millions of `[` costs milliseconds, not gigabytes.
- *
- * @example
- * ```ts
- * decodeFrame('{"callId":"hc-1","outcome":{"ok":false,"code":"EXEC_FAILED","message":"exit code 1"}}', bridgeCodec);
- * // { callId: 'hc-1', outcome: { type: 'error', code: 'EXEC_FAILED', message: 'exit code 1' } }
- * ```
+ * Decodes one NDJSON line (a trailing `\r` ignored) into a {@link HostcallFrame}, or throws an
+ * `InvalidFrameError` naming the field. A sequence must be written as a plain integer (`1.0`,
+ * `1e0` are refused, as serde refuses them for a `u64`); a line nested deeper than `maxDepth` is
+ * refused before it is parsed, in time linear in its length.
  */
 export function decodeFrame(
   line: string,

@@ -15,10 +15,7 @@ export interface HostcallFailure {
   readonly message: string;
 }
 
-/**
- * One chunk of a streaming hostcall (`StreamChunk { sequence, chunk, is_final }` in
- * docs/protocol.md).
- */
+/** One chunk of a streaming hostcall (`StreamChunk { sequence, chunk, is_final }` in docs/protocol.md). */
 export interface HostcallStreamChunk {
   readonly type: 'streamChunk';
   /** 0-based, contiguous per call; at most `Number.MAX_SAFE_INTEGER`. */
@@ -29,64 +26,27 @@ export interface HostcallStreamChunk {
   readonly isFinal: boolean;
 }
 
-/**
- * What a hostcall delivers, independent of the wire: a discriminated union on `type`. The
- * {@link bridgeCodec} and {@link serdeCodec} translate it to and from the two wire shapes.
- */
+/** What a hostcall delivers, independent of the wire ({@link bridgeCodec}, {@link serdeCodec}). */
 export type HostcallOutcome = HostcallSuccess | HostcallFailure | HostcallStreamChunk;
 
-/**
- * Builds a {@link HostcallSuccess}.
- *
- * @example
- * ```ts
- * import { success } from 'sluice/kernel';
- * success({ exitCode: 0 }); // { type: 'success', value: { exitCode: 0 } }
- * ```
- */
+/** Builds a {@link HostcallSuccess}. */
 export function success(value: JsonValue): HostcallSuccess {
   return { type: 'success', value };
 }
 
-/**
- * Builds a {@link HostcallFailure}.
- *
- * @example
- * ```ts
- * import { failure } from 'sluice/kernel';
- * failure('EXEC_FAILED', 'exit code 1'); // { type: 'error', code: 'EXEC_FAILED', message: 'exit code 1' }
- * ```
- */
+/** Builds a {@link HostcallFailure}. */
 export function failure(code: string, message: string): HostcallFailure {
   return { type: 'error', code, message };
 }
 
-/**
- * Builds a {@link HostcallStreamChunk}.
- *
- * @example
- * ```ts
- * import { streamChunk } from 'sluice/kernel';
- * streamChunk(0, 'line 1\n', false); // { type: 'streamChunk', sequence: 0, chunk: 'line 1\n', isFinal: false }
- * streamChunk(3, null, true); // the sentinel that ends a cancelled stream
- * ```
- */
+/** Builds a {@link HostcallStreamChunk}; `streamChunk(n, null, true)` is the null sentinel. */
 export function streamChunk(sequence: number, chunk: JsonValue, isFinal: boolean): HostcallStreamChunk {
   return { type: 'streamChunk', sequence, chunk, isFinal };
 }
 
 /**
- * Turns what a producer or a handler threw (or rejected with) into an `Error` outcome: the
- * error's `code` when it is a non-empty string (every `SluiceError` has one), else
- * `HOSTCALL_FAILED`; its `message`, else the value as a string. (Internal to the host: producers'
- * errors in `openHostStream`, handlers' in `runHandler`, bad requests in `createHost`.)
- *
- * @example
- * ```ts
- * toFailure(Object.assign(new Error('exit code 1'), { code: 'EXEC_FAILED' }));
- * // { type: 'error', code: 'EXEC_FAILED', message: 'exit code 1' }
- * toFailure('boom'); // { type: 'error', code: 'HOSTCALL_FAILED', message: 'boom' }
- * ```
+ * What a producer or a handler threw, as an `Error` outcome: the error's non-empty string `code`,
+ * else `HOSTCALL_FAILED`; its `message`, else the value as a string.
  */
 export function toFailure(error: unknown): HostcallOutcome {
   const record = typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {};
@@ -95,12 +55,8 @@ export function toFailure(error: unknown): HostcallOutcome {
 }
 
 /**
- * The zod schemas of the fields every outcome shape shares, with the messages the protocol
- * reports (they follow the field name: "`outcome.sequence` must be a non-negative safe integer").
- * A sequence above `Number.MAX_SAFE_INTEGER` is rejected, never rounded: `JSON.parse` turns the
- * text `9007199254740993` into `2 ** 53`, which is not a safe integer either.
- *
- * (Internal to the protocol folder: the codecs and the outcome schema share it.)
+ * The zod schemas of the fields every outcome shape shares. A sequence above
+ * `Number.MAX_SAFE_INTEGER` is rejected, never rounded.
  */
 export const outcomeFields = {
   sequence: z.custom<number>(
@@ -112,10 +68,7 @@ export const outcomeFields = {
   message: z.string({ error: 'must be a string' }),
 };
 
-/**
- * The zod schema of a {@link HostcallOutcome} in its in-memory form (discriminated on `type`).
- * The codecs check an outcome with it before encoding, so nothing invalid reaches the wire.
- */
+/** The zod schema of a {@link HostcallOutcome}, checked before encoding. */
 export const hostcallOutcomeSchema: z.ZodType<HostcallOutcome> = z.discriminatedUnion(
   'type',
   [

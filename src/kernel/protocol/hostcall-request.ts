@@ -36,11 +36,8 @@ export interface HostcallRequest {
 const STREAMING_KINDS: ReadonlySet<string> = new Set(['exec', 'http']);
 
 /**
- * The zod schema of a {@link HostcallRequest}: a non-empty `callId`, a known `kind`, and a
- * payload that is a JSON object. For `exec` and `http` (the kinds that stream) the streaming
- * fields `stream`, `buffer_size` and `stall_timeout_ms` must be valid when present; every other
- * kind ignores them, whatever they hold. Unknown top-level keys are rejected; other payload
- * fields are left to each kind.
+ * The zod schema of a {@link HostcallRequest}. The streaming fields are checked for `exec` and
+ * `http` only; other payload fields are left to each kind.
  */
 export const hostcallRequestSchema: z.ZodType<HostcallRequest, unknown> = z
   .strictObject(
@@ -63,17 +60,7 @@ export const hostcallRequestSchema: z.ZodType<HostcallRequest, unknown> = z
     }
   }) as unknown as z.ZodType<HostcallRequest, unknown>;
 
-/**
- * Validates a hostcall request from the boundary, or throws an `InvalidRequestError`
- * (code `INVALID_REQUEST`) whose message names the field and the value.
- *
- * @example
- * ```ts
- * import { parseHostcallRequest } from 'sluice/kernel';
- * parseHostcallRequest({ callId: 'hc-1', kind: 'exec', payload: { stream: 'yes' } });
- * // throws: Invalid hostcall request: `payload.stream` must be a boolean, got "yes" (string)
- * ```
- */
+/** Validates a hostcall request, or throws an `InvalidRequestError` naming the field. */
 export function parseHostcallRequest(input: unknown): HostcallRequest {
   return parsePart(hostcallRequestSchema, input, '', InvalidRequestError);
 }

@@ -1,16 +1,7 @@
 const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
 
-/**
- * The index just after the JSON string that opens at `start` (a `"`), skipping escaped quotes;
- * the text's length if the string never closes. Used by the scanners that look at raw frame text
- * before it is parsed (`jsonNestsDeeper`, the raw number check). (Internal.)
- *
- * @example
- * ```ts
- * jsonStringEnd('{"a\\"b": 1}', 1); // 7: just after the key's closing quote
- * ```
- */
+/** The index just after the JSON string that opens at `start`; the text's length if it never closes. */
 function jsonStringEnd(text: string, start: number): number {
   let close = text.indexOf('"', start + 1);
   while (close !== -1) {
@@ -28,18 +19,8 @@ const CLOSE_ARRAY = 0x5d;
 const CLOSE_OBJECT = 0x7d;
 
 /**
- * Whether the JSON text `text` nests arrays and objects more than `maxDepth` levels deep, found in
- * one pass over the text without building anything (strings are skipped with `indexOf`), so a
- * hostile line of millions of `[` is refused in time linear in its length instead of being parsed
- * into a gigabyte of heap; it costs less than the parse it guards. The text need not be valid
- * JSON: a bracket count is all it looks at.
- * (Internal to the protocol folder.)
- *
- * @example
- * ```ts
- * jsonNestsDeeper('{"a":[[1]]}', 2); // true: three levels
- * jsonNestsDeeper('{"a":"[[[["}', 2); // false: brackets in a string do not count
- * ```
+ * Whether `text` nests arrays and objects more than `maxDepth` deep, from a bracket count in one
+ * pass (strings skipped), so a hostile line of millions of `[` is refused without being parsed.
  */
 export function jsonNestsDeeper(text: string, maxDepth: number): boolean {
   if (text.length <= maxDepth) return false;
@@ -72,16 +53,8 @@ interface Container {
 }
 
 /**
- * Finds the source text of the number at `path` (object keys from the root) in a JSON text
- * that `JSON.parse` already accepted, as `JSON.parse` would pick it (the last duplicate key
- * wins). Returns `undefined` when no number sits there. Used to reject what `JSON.parse` would
- * silently round, such as a sequence written `5.0000000000000001` or `1e0`. Strings are skipped
- * with `indexOf`, so the cost is small next to the parse itself. (Internal to the protocol folder.)
- *
- * @example
- * ```ts
- * rawNumberToken('{"outcome":{"sequence":1.0}}', ['outcome', 'sequence']); // '1.0'
- * ```
+ * The source text of the number at `path` in a JSON text that `JSON.parse` accepted (the last
+ * duplicate key wins), to refuse what `JSON.parse` would silently round (`1.0`, `1e0`).
  */
 export function rawNumberToken(text: string, path: readonly string[]): string | undefined {
   const stack: Container[] = [];

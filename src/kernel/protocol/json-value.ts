@@ -13,7 +13,7 @@ export type JsonValue =
   | readonly JsonValue[]
   | { readonly [key: string]: JsonValue };
 
-/** Where a value stops being JSON: the path below the value checked, the offending value, and why. */
+/** Where a value stops being JSON, and why. */
 interface NonJsonSpot {
   readonly path: (string | number)[];
   readonly value: unknown;
@@ -21,9 +21,8 @@ interface NonJsonSpot {
 }
 
 /**
- * A zod schema accepting exactly the {@link JsonValue}s. A rejected value reports the path of the
- * first non-JSON spot inside it (`value.items[2]` …), found without recursion so that deeply
- * nested input cannot overflow the stack; cycles are rejected.
+ * A zod schema of exactly the {@link JsonValue}s, reporting the path of the first non-JSON spot;
+ * found without recursion (deep input cannot overflow the stack); cycles are rejected.
  */
 export const jsonValueSchema: z.ZodType<JsonValue> = z.unknown().superRefine((value, context) => {
   const spot = findNonJson(value);

@@ -43,29 +43,12 @@ function rename(record: Readonly<Record<string, unknown>>, names: Readonly<Recor
   return renamed;
 }
 
-/**
- * A TypeScript record in the wire's names, for a payload or a result about to be sent; fields
- * that are `undefined` are left out (JSON has no `undefined`).
- *
- * @example
- * ```ts
- * toWireNames({ cmd: 'ls', timeoutMs: 500, rlimits: { cpuSeconds: 1 } });
- * // { cmd: 'ls', timeout_ms: 500, rlimits: { cpu_s: 1 } }
- * ```
- */
+/** A TypeScript record in the wire's names; `undefined` fields are left out. */
 export function toWireNames(record: Readonly<Record<string, unknown>>): Record<string, JsonValue> {
   return rename(record, WIRE_NAMES) as Record<string, JsonValue>;
 }
 
-/**
- * A record that came from the wire in TypeScript's names; any other value (a string chunk, an
- * array, `null`) is returned as it is.
- *
- * @example
- * ```ts
- * fromWireNames({ exit_code: 0, signal: null, duration_ms: 12 }); // { exitCode: 0, signal: null, durationMs: 12 }
- * ```
- */
+/** A record from the wire in TypeScript's names; any other value is returned as it is. */
 export function fromWireNames(value: JsonValue): JsonValue {
   return isRecord(value) ? (rename(value, TS_NAMES) as Record<string, JsonValue>) : value;
 }

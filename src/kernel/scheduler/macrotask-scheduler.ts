@@ -118,50 +118,53 @@ export function createMacrotaskScheduler<O = unknown>(
   return new FifoScheduler(clock, driver, batch, deliver);
 }
 
-/** A new array for a scheduler's tasks: room for the tasks of one pull, as holes. */
-function emptyTasks<O>(): (Macrotask<O> | undefined)[] {
+/**
+ * A new array for a scheduler's tasks whenever its queue empties, so that tasks are stored into a
+ * young array (docs/performance.md, "Young arrays"). Made in one place only: V8 soon makes this
+ * site hand out arrays of objects, and code optimized for one scheduler's arrays takes the next's.
+ */
+function youngTasks<O>(): (Macrotask<O> | undefined)[] {
   return new Array<Macrotask<O> | undefined>(8);
 }
 
-/** A resolved promise: a reaction on it is the cheapest microtask (see `FifoScheduler.#arm`). */
+/** An empty array whose elements are objects from the start (docs/performance.md, "The scheduler's queue"). */
+function objectSlots<T extends object>(): (T | undefined)[] {
+  const slots: (T | undefined)[] = [undefined];
+  slots.length = 0;
+  return slots;
+}
+
 const resolved = Promise.resolve();
 
+/** Runs `callback` in a microtask: a reaction on a resolved promise (docs/performance.md, "The scheduler's queue"). */
+function queueReaction(callback: () => void): void {
+  void resolved.then(callback);
+}
+
+/**
+ * The FIFO: a task and its hook at the same index of two arrays, used from `head` to `tail`, with
+ * no wrapper object per task; the indices go back to 0 whenever the queue empties
+ * (docs/performance.md, "The scheduler's queue").
+ */
 class FifoScheduler<O> implements MacrotaskScheduler<O> {
-  // The FIFO: two parallel arrays (a task and its hook at the same index) used from `head` to
-  // `tail`. A delivered slot is cleared at once (a delivered outcome is garbage while it is young)
-  // and the indices go back to 0 whenever the queue empties: no wrapper object per enqueue. The
-  // tasks then go into a new array: tasks are young, and a store into an array that has grown
-  // old costs a call of V8's write barrier (docs/performance.md, "Young arrays"); the hooks are mostly a stream's one `release`, old by then, and keep their
-  // array. The hooks start with the elements kind they keep (objects or `undefined`, emptied in
-  // the constructor): an empty array literal holds small integers until its first task, and the
-  // code V8 optimized for one scheduler's arrays would not take the next scheduler's
-  // (docs/performance.md, "One call target per call site"); every tasks array is made by
-  // `emptyTasks`, whose allocation site V8 soon makes hand out arrays of objects.
-  #tasks: (Macrotask<O> | undefined)[] = emptyTasks();
-  readonly #hooks: ((() => void) | undefined)[] = [undefined];
+  #tasks = youngTasks<O>();
+  readonly #hooks = objectSlots<() => void>();
   #head = 0;
   #tail = 0;
   #seq = 0;
-  // A drain turn is armed (scheduled and not cancelled); `turn` is the driver's action, if any.
+  /** A drain turn is scheduled and not cancelled; `#turn` is the driver's action, if any. */
   #armed = false;
   #turn: Subscription | undefined;
-  // The default driver: whether a microtask is queued (dispose cannot take it back: it disarms).
+  /** The default driver has a microtask queued (dispose cannot take it back: it disarms). */
   #microtaskQueued = false;
   readonly #timers = new Subscription();
-  // The clock's time, read once per driver turn: a turn delivers up to `batch` macrotasks within
-  // microseconds, and what they do (a stall timer that starts and stops at every chunk of a full
-  // stream) would otherwise read the clock once per chunk.
-  // It is read lazily: a turn in which nothing asks for the time never reads the clock.
-  // `#turnNowSet` says whether `#turnNow` holds this turn's reading: a number field that never
-  // holds `undefined` keeps its value unboxed, and a turn's reading allocates nothing.
+  /** The clock, read at most once per driver turn: `#turnNow` holds the reading when `#turnNowSet`. */
   #turnNow = 0;
   #turnNowSet = false;
-  // Whether the driver is 'manual', read by every first enqueue of a turn (a flag: comparing the
-  // driver with a string there is a call), and the driver a turn is scheduled on (`undefined`:
-  // the default microtask, or none when manual).
-  readonly #manual: boolean;
-  readonly #driver: SchedulerLike | undefined;
   #inTurn = false;
+  readonly #manual: boolean;
+  /** The driver a turn is scheduled on; `undefined`: the default microtask, or none when manual. */
+  readonly #driver: SchedulerLike | undefined;
 
   constructor(
     readonly clock: SchedulerLike,
@@ -169,7 +172,6 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     private readonly batch: number,
     private deliver: ((task: Macrotask<O>) => void) | undefined,
   ) {
-    this.#hooks.length = 0;
     this.#manual = driver === 'manual';
     this.#driver = driver === 'manual' ? undefined : driver;
   }
@@ -179,9 +181,6 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   }
 
   now(): number {
-    // `#turnNow` is set only within a turn (`#readClock`) and let go when the turn ends, so outside
-    // a turn every call reads the clock. Two field reads: small enough to be inlined where a stream
-    // restarts its stall clock at every delivery.
     return this.#turnNowSet === true ? this.#turnNow : this.#readClock();
   }
 
@@ -196,7 +195,6 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     this.#tasks[this.#tail] = task;
     this.#hooks[this.#tail] = onDelivered;
     this.#tail += 1;
-    // Armed already for all but the first task of a turn: the test is all that enqueue inlines.
     if (this.#armed !== true) this.#arm();
     return task;
   }
@@ -253,11 +251,9 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
 
   /**
    * Delivers up to `max` macrotasks, oldest first, each followed by its hook; returns how many. The
-   * hook of a delivery that throws runs before the error goes on, and the error (or a hook's) ends
-   * the loop. One exception handler for the loop, not one per delivery: a handler around every
-   * delivery makes each chunk's inlined code costlier (docs/performance.md, "Smaller hot
-   * functions"). The caller checked that there is a delivery function; it is read for every task,
-   * as a delivery may call `setDelivery`.
+   * hook of a delivery that throws runs before the error goes on, and the error ends the loop: one
+   * handler for the loop (docs/performance.md, "Smaller hot functions"). The delivery function is
+   * read for every task, as a delivery may call `setDelivery`.
    */
   #deliverUpTo(max: number): number {
     let delivered = 0;
@@ -270,11 +266,10 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
         this.#tasks[head] = undefined;
         this.#hooks[head] = undefined;
         this.#head = head + 1;
-        // Back to index 0 whenever the queue empties; a long delivered prefix is dropped.
         if (head + 1 === this.#tail) {
           this.#head = 0;
           this.#tail = 0;
-          this.#tasks = emptyTasks();
+          this.#tasks = youngTasks();
         } else if (head >= 1024) this.#compact();
         delivered += 1;
         const deliver = this.deliver as (task: Macrotask<O>) => void;
@@ -300,9 +295,8 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   }
 
   /**
-   * Schedules a drain turn if there is work and none is armed. The default driver queues a
-   * reaction on one resolved promise (`queueMicrotask` makes an async resource per call); a
-   * delivery that throws then becomes an unhandled rejection, as with `asapScheduler`.
+   * Schedules a drain turn if there is work and none is armed. With the default driver a delivery
+   * that throws becomes an unhandled rejection, as with `asapScheduler`.
    */
   #arm(): void {
     if (this.#manual === true || this.#armed === true || this.#tail === this.#head) return;
@@ -310,11 +304,11 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     if (this.#driver !== undefined) this.#turn = this.#driver.schedule(() => this.#drain());
     else if (this.#microtaskQueued !== true) {
       this.#microtaskQueued = true;
-      void resolved.then(this.#onMicrotask);
+      queueReaction(this.#onMicrotask);
     }
   }
 
-  // One function for every turn (not a closure per turn: a full stream arms a turn per pull).
+  // One function for every turn, not a closure per turn.
   readonly #onMicrotask = (): void => {
     this.#microtaskQueued = false;
     if (this.#armed === true) this.#drain();

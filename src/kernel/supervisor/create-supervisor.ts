@@ -13,29 +13,17 @@ import { inProcessRunnerLink, processRunnerLink } from './runner-links.js';
 import { startRunner } from './start-runner.js';
 
 /**
- * Options of {@link createSupervisor}.
- *
- * - `registry` — the tools runners may call (default: a registry with the built-in tools);
- * - `kernel` — handed to tool handlers as `ctx.kernel`;
- * - `scheduler` — time for `wait({ timeoutMs })` and durations (default `asyncScheduler`);
- * - `maxMessageBytes` — longest NDJSON line from a child runner, default 1 MiB (longer ones are
- *   reported as malformed);
- * - `onMalformed` — told about each malformed runner line as it arrives;
- * - `maxChunks` — how many chunks a runner's {@link RunnerExitInfo} keeps (default 10 000; later
- *   ones are still streamed live, and counted in `chunksDropped`);
- * - `maxMalformed` — how many malformed lines it keeps (default 100; `malformedDropped` counts the rest);
- * - `maxConcurrentToolCalls` — how many tool calls of one runner run at once (default 8; the
- *   others wait their turn, in call order);
- * - `containment` — how runner processes and the built-in Exec tool's commands are contained
- *   (`exec`'s `containment`: `'auto'` by default — their own cgroup where this machine allows it,
- *   so a runner's or a command's daemons die with it; `'cgroup'` fails where it cannot; `'group'`);
- *   with a `registry` of your own, give the Exec tool its `containment` yourself
- *   (`createExecTool({ containment })`);
- * - `port` — the process port of the `exec` source, for tests.
+ * Options of {@link createSupervisor}. `maxMessageBytes` (default 1 MiB) bounds a child runner's
+ * line, longer ones are malformed; `maxChunks`, `maxMalformed` and `maxConcurrentToolCalls` are
+ * {@link RunnerExitInfo}'s bounds (default 10 000, 100, 8). `containment` is `exec`'s, for runners
+ * and the built-in Exec tool (default `'auto'`; with a `registry` of your own, give it to
+ * `createExecTool` yourself). `port` is the `exec` source's, for tests.
  */
 export interface SupervisorOptions {
   readonly registry?: ToolRegistry | undefined;
+  /** Handed to tool handlers as `ctx.kernel`. */
   readonly kernel?: unknown;
+  /** Time for `wait({ timeoutMs })` and durations (default `asyncScheduler`). */
   readonly scheduler?: SchedulerLike | undefined;
   readonly maxMessageBytes?: number | undefined;
   readonly onMalformed?: ((malformed: MalformedLine) => void) | undefined;
@@ -65,13 +53,9 @@ export interface Supervisor {
 }
 
 /**
- * Creates a {@link Supervisor}: runs runners as docs/protocol.md
- * ("Runners and the supervisor") describes them. Every chunk a runner or one
- * of its tools emits is recorded in arrival order, delivered to `wait({ onChunk })` in real time
- * and available as `handle.chunks$`; tool calls go through `dispatchToolCall` with a guarded
- * `onChunk`, so a `stream: true` Exec call streams its lines to the caller while the tool runs.
- * With `@opentelemetry/api` and an SDK, each runner is a span (`runner <program>`, a child of the
- * context `spawn` is called in) over its process's run and its tool calls (docs/tracing.md).
+ * Creates a {@link Supervisor} of runners (docs/protocol.md, "Runners and the supervisor"): every
+ * chunk a runner or its tools emit goes to `wait({ onChunk })` in real time and `handle.chunks$`.
+ * With OpenTelemetry, each runner is a span over its run and its tool calls (docs/tracing.md).
  *
  * @example
  * ```ts

@@ -5,13 +5,8 @@ import { jsonNestsDeeper } from '../protocol/json-scan.js';
 import { type ToolResult, toolChunkSchema } from '../tools/tool.js';
 
 /**
- * The messages a runner may send, one JSON object per line on its stdout:
- *
- * - `{ op: 'chunk', kind, content, metadata? }` — its own streamed output (model tokens, progress);
- * - `{ op: 'tool_call', id, name, args }` — answered with `{ op: 'tool_result', id, result }` on its
- *   stdin (the call itself is validated by `dispatchToolCall`, which answers errors, so any object
- *   with this `op` is accepted here);
- * - `{ op: 'result', value }` — the runner's final answer, reported in `RunnerExitInfo.result`.
+ * The messages a runner may send, one JSON object per line (docs/protocol.md, "Runners and the
+ * supervisor"). Any `tool_call` object passes here: `dispatchToolCall` checks it and answers errors.
  */
 const runnerMessageSchema = z.discriminatedUnion('op', [
   toolChunkSchema,
@@ -27,16 +22,8 @@ const OPS = ['chunk', 'tool_call', 'result'];
 const MAX_DEPTH = 128;
 
 /**
- * Decodes one NDJSON line from a runner. Never throws: a line that is not JSON, not an object,
- * has an unknown `op` or a bad field gives `{ ok: false, problem }` with a message naming it; a line
- * nested deeper than 128 levels is refused before it is parsed (in time linear in its length).
- *
- * @example
- * ```ts
- * import { parseRunnerLine } from 'sluice/kernel';
- * parseRunnerLine('{"op":"chunk","kind":"token","content":"hi"}'); // { ok: true, message: { … } }
- * parseRunnerLine('hello'); // { ok: false, problem: 'Not JSON: Unexpected token …' }
- * ```
+ * Decodes one NDJSON line from a runner; never throws: a bad line gives `{ ok: false, problem }`
+ * naming what is wrong, and one nested deeper than 128 levels is refused unparsed.
  */
 export function parseRunnerLine(
   line: string,
@@ -71,17 +58,8 @@ export function parseRunnerLine(
 }
 
 /**
- * Joins the pieces of a long stdout line back together: the `exec` source cuts a line longer
- * than its `maxLineBytes` into pieces marked `partial`. A piece without its `\n` waits for the
- * next one; the whole line is handed to `onLine` with `overlong: true` when any piece was
- * partial (the supervisor reports such a line as malformed). (Internal to the supervisor.)
- *
- * @example
- * ```ts
- * const joiner = new LineJoiner((text, overlong) => console.log(overlong, text));
- * joiner.push('{"op":', true);
- * joiner.push('"result"}\n', false); // logs: true {"op":"result"}\n
- * ```
+ * Joins the pieces `exec` cut a line longer than its `maxLineBytes` into: the whole line goes to
+ * `onLine` with `overlong: true` (the supervisor reports it as malformed).
  */
 export class LineJoiner {
   readonly #onLine: (text: string, overlong: boolean) => void;
@@ -112,15 +90,8 @@ export class LineJoiner {
 }
 
 /**
- * The NDJSON line that answers a runner's tool call: `{ op: 'tool_result', id, result }`. A
- * result that is not JSON (a cycle, a BigInt) is answered with
- * `{ ok: false, error: { code: 'TOOL_FAILED', … } }` instead, so the runner always gets an answer.
- * (Internal to the supervisor.)
- *
- * @example
- * ```ts
- * toolResultLine(7, { ok: true, value: 1 }); // '{"op":"tool_result","id":7,"result":{"ok":true,"value":1}}'
- * ```
+ * The `{ op: 'tool_result', id, result }` line; a result that is not JSON is answered with a
+ * `TOOL_FAILED` error instead, so the runner always gets an answer.
  */
 export function toolResultLine(id: string | number | null, result: ToolResult): string {
   try {

@@ -6,16 +6,8 @@ import type { ToolResult } from '../tools/tool.js';
 import type { InProcessRunner, RunnerChannel, RunnerLink, RunnerLinkEvent } from './runner.js';
 
 /**
- * A {@link RunnerLink} for an {@link InProcessRunner}: the runner starts (on the next microtask)
- * when `events$` is subscribed; what it sends becomes stdout lines, what the supervisor sends is
- * parsed back into `tool_result` messages for `callTool`. Unsubscribing aborts `channel.signal`
- * and rejects pending `callTool`s.
- *
- * @example
- * ```ts
- * // internal: createSupervisor().spawn(runner) uses it
- * const link = inProcessRunnerLink(async (channel) => channel.send({ op: 'result', value: 1 }));
- * ```
+ * A {@link RunnerLink} for an {@link InProcessRunner}, started on the next microtask after
+ * `events$` is subscribed. Unsubscribing aborts `channel.signal` and rejects pending `callTool`s.
  */
 export function inProcessRunnerLink(runner: InProcessRunner): RunnerLink {
   const waiting = new Map<
@@ -90,15 +82,8 @@ interface ProcessRunnerLinkOptions {
 }
 
 /**
- * A {@link RunnerLink} for a child process started from `argv`, on the `exec` source: own process
- * group, lines on, `reject: false`, its stdin fed from `send`. Unsubscribing kills the whole group.
- * Each subscription starts a new child (subscribe once).
- *
- * @example
- * ```ts
- * // internal: createSupervisor().spawn(argv) uses it
- * const link = processRunnerLink(['python3', 'runner.py'], { cwd: '/srv/agent' });
- * ```
+ * A {@link RunnerLink} for a child process from `argv`, on the `exec` source: lines on,
+ * `reject: false`, stdin fed from `send`. Each subscription starts a new child; unsubscribing kills it.
  */
 export function processRunnerLink(
   argv: readonly string[],

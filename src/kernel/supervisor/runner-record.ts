@@ -4,7 +4,6 @@ import type { MalformedLine, RunnerExitInfo, RunnerToolCall } from './runner.js'
 const MAX_STDERR = 64 * 1024;
 const MAX_SHOWN_LINE = 200;
 
-/** What ends a runner, as {@link RunnerExitInfo} reports it. */
 export interface RunnerStatus {
   readonly exitCode: number | null;
   readonly signal: string | null;
@@ -14,14 +13,7 @@ export interface RunnerStatus {
 /**
  * What a runner has said so far, bounded whatever it writes: the first `maxChunks` chunks and
  * `maxMalformed` malformed lines (the rest counted), its tool calls, the first 64 KiB of stderr
- * and its `result` message. Internal to `startRunner`.
- *
- * @example
- * ```ts
- * const record = new RunnerRecord(2, 1);
- * record.addChunk(chunk);
- * record.exitInfo(7, { exitCode: 0, signal: null, timedOut: false }, 12).chunks.length; // 1
- * ```
+ * and its `result` message.
  */
 export class RunnerRecord {
   readonly #chunks: ToolChunk[] = [];

@@ -31,22 +31,10 @@ const DEFAULT_MAX_MALFORMED = 100;
 const DEFAULT_MAX_CONCURRENT_TOOL_CALLS = 8;
 
 /**
- * Starts a runner on `link` now and returns its {@link RunnerHandle}: stdout lines are decoded as
- * messages (malformed ones reported, never fatal), chunks recorded and broadcast in arrival order,
- * tool calls dispatched concurrently (at most `maxConcurrentToolCalls` at once, default 8; the
- * others wait, in call order) with the handle's `pid` and a chunk emitter that records and
- * broadcasts too; their results go back as `{ op: 'tool_result', id, result }` lines. Memory stays
- * bounded whatever the runner writes: at most `maxChunks` chunks (default 10 000) and `maxMalformed`
- * malformed lines (default 100) are kept for {@link RunnerExitInfo}, the rest counted
- * (`chunksDropped`, `malformedDropped`) yet still streamed live. When the runner exits, is killed
- * or times out, running tools are aborted (their processes killed) and waiting ones never start.
- *
- * @example
- * ```ts
- * import { asyncScheduler } from 'rxjs';
- * // internal: createSupervisor().spawn() is the public way
- * const handle = startRunner(inProcessRunnerLink(runner), { pid: 1, registry, scheduler: asyncScheduler });
- * ```
+ * Starts a runner on `link` now: stdout lines decoded as messages (malformed ones reported, never
+ * fatal), chunks recorded and broadcast, tool calls dispatched at most `maxConcurrentToolCalls` at
+ * once, in call order, answered with `tool_result` lines. When it ends, running tools are aborted
+ * and waiting ones never start.
  */
 export function startRunner(link: RunnerLink, deps: StartRunnerDeps): RunnerHandle {
   return new Supervision(link, deps).start();
@@ -250,17 +238,7 @@ function runnerSpanEnd(info: RunnerExitInfo): SpanEndDetails {
   };
 }
 
-/**
- * Runs tasks at most `max` at once; the others wait and start in the order they came, each when
- * a running one ends. `clear()` drops the waiting ones (a runner that ended starts no more tools).
- * Internal to `startRunner`.
- *
- * @example
- * ```ts
- * const queue = new ToolCallQueue(8);
- * queue.add(() => dispatchToolCall(call).then(send));
- * ```
- */
+/** Runs tasks at most `max` at once, the others in order as running ones end; `clear()` drops those waiting. */
 export class ToolCallQueue {
   #running = 0;
   readonly #waiting: Array<() => void> = [];

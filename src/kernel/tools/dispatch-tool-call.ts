@@ -30,10 +30,8 @@ export interface DispatchToolCallOptions {
 }
 
 /**
- * Validates a tool call, finds the tool, validates its arguments, builds the {@link ToolContext}
- * (with `onChunk` when given, guarded) and runs the handler. Never throws and never rejects: a
- * malformed call, an unknown tool, bad arguments or a handler that throws all give an error
- * {@link ToolResult} whose message names the problem.
+ * Validates a tool call and its arguments, builds the {@link ToolContext} and runs the tool's
+ * handler. Never throws or rejects: every problem is an error {@link ToolResult} naming it.
  *
  * @example
  * ```ts
@@ -45,7 +43,6 @@ export interface DispatchToolCallOptions {
  *   registry,
  *   onChunk: (chunk) => process.stdout.write(String(chunk.content)),
  * });
- * // result: { ok: true, value: { exit_code: 0, stdout: 'hi\n', … } } (the answer travels: wire names)
  * ```
  */
 export async function dispatchToolCall(options: DispatchToolCallOptions): Promise<ToolResult> {
@@ -90,17 +87,8 @@ function failure(code: string, message: string): ToolResult {
 }
 
 /**
- * Wraps a chunk listener for a tool: each payload is validated (a wrong shape is a `TypeError` for
- * the tool, naming the field), then handed to `listener`; whatever the listener throws is caught
- * here and passed to `onListenerError` (default: ignored), so a misbehaving listener can never
- * crash the tool or change its result. `undefined` stays `undefined`.
- *
- * @example
- * ```ts
- * import { guardChunkCallback } from './dispatch-tool-call.js'; // internal: dispatchToolCall uses it
- * const onChunk = guardChunkCallback(() => { throw new Error('UI bug'); });
- * onChunk?.({ op: 'chunk', kind: 'stdout', content: 'a\n' }); // does not throw
- * ```
+ * A chunk listener for a tool: each payload is checked (a wrong shape is a `TypeError` for the
+ * tool), and what the listener throws goes to `onListenerError`, never back into the tool.
  */
 export function guardChunkCallback(
   listener: ((chunk: ToolChunk) => void) | undefined,

@@ -21,21 +21,9 @@ const osString = (what: string) =>
     .refine((text) => !text.includes('\0'), { error: `must be ${what} without NUL bytes` });
 
 /**
- * The arguments of the Exec tool (snake_case, as on the wire). Unknown keys are rejected, so a
- * typo (`timeout` for `timeout_s`) is an error instead of a silently ignored limit.
- *
- * - `argv` — non-empty array of strings: the executable and its arguments (no shell);
- * - `cwd`, `env` — working directory and extra environment variables (merged into the parent's);
- *   no string may hold a NUL byte, and no variable name may be empty or hold `=`;
- * - `timeout_s` — wall-clock limit in seconds, default 60, at most 600 (fractions allowed);
- * - `max_output_bytes` — cap on each of the returned `stdout` / `stderr`, default 256 KiB,
- *   1 KiB – 4 MiB;
- * - `rlimits` — `cpu_s`, `as_bytes` (default 512 MB, see {@link createExecTool} for Node
- *   children), `fsize_bytes` (default 64 MB), `nofile` (default 256);
- * - `stream` — `true` to stream one chunk per output line; must be a boolean if given;
- * - `tty` — `true` to run the program on an 80 × 24 pseudo-terminal and answer the lines a person
- *   would read there (docs/terminal.md, "Agents: the Exec tool on a terminal"); must be a boolean
- *   if given.
+ * The zod schema of the Exec tool's arguments, in the wire's names, with their defaults and
+ * bounds (docs/protocol.md, "The Exec tool"). Unknown keys are rejected; no string may hold a
+ * NUL byte, and no variable name may be empty or hold `=`.
  */
 export const execToolArgsSchema = z.strictObject({
   argv: z
@@ -106,12 +94,9 @@ const DEFAULT_NOFILE = 256;
 const TERMINAL = { columns: 80, rows: 24 } as const;
 
 /**
- * How the host sets up the Exec tool (see {@link createExecTool}) — what the caller of a tool may
- * not choose: how its commands are contained (`containment`, `exec`'s option: default `'auto'`,
- * their own cgroup where this machine allows it, so a command's daemons die with the call) and
- * the tree-wide `limits` of every command (`exec`'s `limits`: they need a cgroup and its
- * controllers, or every call fails with `LIMIT_UNAVAILABLE`); and, for tests, the scheduler of its
- * timeout and durations and the process port of the `exec` source.
+ * How the host sets up the Exec tool, what a caller may not choose: `containment` and tree-wide
+ * `limits` (`exec`'s: they need cgroup controllers, or every call fails with `LIMIT_UNAVAILABLE`);
+ * for tests, the scheduler and the `exec` source's process port.
  */
 export interface ExecToolConfig {
   readonly scheduler?: SchedulerLike | undefined;
@@ -121,22 +106,9 @@ export interface ExecToolConfig {
 }
 
 /**
- * Maps parsed Exec tool arguments to options of the `exec` source: `reject: false` (the tool
- * reports failures in its result), lines on, `tty: true` as an 80 × 24 terminal, the kernel's default rlimits (512 MB address space,
- * 64 MB file size, 256 open files) filled in.
- *
- * The default address-space limit is **not** applied when `argv[0]` starts Node — `node`,
- * `nodejs`, `node20`, … or `process.execPath`, or a script whose `#!` line runs Node, such as
- * `npm` or `npx` (looked up through `env.PATH` or the parent's `PATH`): V8 reserves a large
- * virtual region up front and cannot even start under 512 MB. An explicit `rlimits.as_bytes` is
- * always applied, Node or not.
- *
- * @example
- * ```ts
- * import { execToolArgsSchema, toExecOptions } from 'sluice/kernel';
- * toExecOptions(execToolArgsSchema.parse({ argv: ['python3', 'x.py'], timeout_s: 5 }), {});
- * // { timeoutMs: 5000, reject: false, rlimits: { addressSpaceBytes: 536870912, … }, … }
- * ```
+ * Parsed Exec tool arguments as `exec` options: `reject: false` (failures are in the result),
+ * lines on, the default rlimits filled in — but no default address-space limit for a program
+ * that starts Node ({@link runsNode}: V8 cannot start under it); an explicit `as_bytes` applies.
  */
 export function toExecOptions(args: ExecToolArgs, config: ExecToolConfig): ExecOptions {
   // The limits given, in the source's names by the one table (docs/protocol.md, "Names on the wire").
@@ -171,18 +143,9 @@ const NODE_NAME = /^node(js)?(\d+)?(\.exe)?$/i;
 const SHEBANG_BYTES = 256;
 
 /**
- * Whether running `file` starts Node: `file` is Node itself (`node`, `nodejs`, `node20`, … or
- * `process.execPath`), or it resolves — through `pathVariable` for a bare name, against `cwd`
- * for a relative path — to a script whose `#!` line runs Node (`#!/usr/bin/env node`,
- * `#!/usr/local/bin/node --flags`). `npm`, `npx`, `pnpm`, `tsc` and most CLIs installed
- * with npm are such scripts. A file that cannot be found or read is not Node.
- *
- * @example
- * ```ts
- * import { runsNode } from './exec-tool-args.js'; // internal to the kernel
- * runsNode('npm', process.env.PATH); // true: /usr/bin/npm starts with `#!/usr/bin/env node`
- * runsNode('git', process.env.PATH); // false
- * ```
+ * Whether running `file` starts Node: Node itself (`node`, `nodejs`, `node20`, `process.execPath`),
+ * or a script found through `pathVariable` (or against `cwd`) whose `#!` line runs Node, as `npm`
+ * and most npm-installed CLIs. A file that cannot be read is not Node.
  */
 function runsNode(file: string, pathVariable: string | undefined, cwd?: string): boolean {
   if (file === process.execPath || NODE_NAME.test(basename(file))) return true;

@@ -1,20 +1,9 @@
 import { z } from 'zod';
 
 /**
- * The result of the Exec tool in TypeScript — the same shape whether it streamed or not; the
- * names are the `exec` source's (`ExecResult`). In a `tool_result` message and an MCP
- * structured result it travels in the wire's names (`ExecToolWireResult`: `exit_code`, …,
- * docs/protocol.md, "Names on the wire").
- *
- * - `exitCode` — the exit code, or `null` when the child died by a signal (see `signal`);
- * - `stdout` / `stderr` — the output, each capped at `max_output_bytes` (`truncated` says so);
- * - `timedOut` — the wall-clock limit killed it;
- * - `rlimitHit` — present only when a resource limit killed it (`'cpu'`, `'fileSize'`, …);
- * - `limitHit` — present only when a tree-wide limit of the host's config ended it (`'memory'`, `'pids'`);
- * - `durationMs` — wall-clock run time;
- * - `containment` — `'cgroup'` (its own cgroup: daemons it started were killed with it) or `'group'`;
- * - `usage` — with a cgroup, the CPU time of every process it started (`cpuUserMs`,
- *   `cpuSystemMs`), and where the controllers are enabled `memoryPeakBytes` and `pidsPeak`.
+ * The result of the Exec tool, the same whether it streamed or not, in the `exec` source's names
+ * (docs/protocol.md, "The Exec tool"); it travels as {@link ExecToolWireResult}. `rlimitHit` and
+ * `limitHit` are present only when such a limit ended the run, `usage` only with a cgroup.
  */
 export interface ExecToolResult {
   readonly exitCode: number | null;
@@ -38,10 +27,7 @@ export interface ExecToolUsage {
   readonly pidsPeak?: number;
 }
 
-/**
- * The zod schema of an {@link ExecToolResult}: the Exec tool's `outputSchema`, so a host that
- * lists tools (an MCP server, for one) can publish the result's shape as JSON Schema.
- */
+/** The zod schema of an {@link ExecToolResult}: the Exec tool's `outputSchema`. */
 export const execToolResultSchema = z.object({
   exit_code: z.number().int().nullable().describe('The exit code, or null when a signal ended the program'),
   signal: z.string().nullable().describe('The signal that ended the program (SIGTERM, SIGKILL, …), or null'),
@@ -74,9 +60,5 @@ export const execToolResultSchema = z.object({
     .describe('What it used (only with containment cgroup)'),
 });
 
-/**
- * The Exec tool's result as it travels — in a `tool_result` message, an MCP structured result —
- * in the wire's names: {@link ExecToolResult}'s fields renamed by the table of docs/protocol.md,
- * "Names on the wire".
- */
+/** The Exec tool's result as it travels (`tool_result`, MCP), in the wire's names. */
 export type ExecToolWireResult = z.infer<typeof execToolResultSchema>;

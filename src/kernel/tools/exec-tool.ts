@@ -17,33 +17,13 @@ import { type ExecToolResult, execToolResultSchema } from './exec-tool-result.js
 import type { ToolContext, ToolDefinition } from './tool.js';
 
 /**
- * Creates the `Exec` tool: runs `argv` on the `exec` source (own process group — and own cgroup
- * where this machine allows it, see `config.containment` — rlimits, wall-clock timeout, output
- * cap) and answers an {@link ExecToolResult} (in a tool call's answer, in the wire's names:
- * `exit_code`, …, docs/protocol.md, "Names on the wire").
- *
- * Streaming is on iff `args.stream === true` **and** the context has an `onChunk`: then every line
- * of stdout and of stderr is emitted, as it arrives, as
- * `{ op: 'chunk', kind: 'stdout' | 'stderr', content: <line with its newline>, metadata: { tool: 'Exec' } }`.
- * A line longer than 64 KiB comes in pieces of at most 64 KiB: every piece but the last is
- * marked `metadata: { tool: 'Exec', partial: true }` (it has no newline; the line goes on in the
- * next chunk of the same kind), so line boundaries survive. Otherwise nothing is emitted. Both paths run the same pipeline, so the result is identical; past
- * `max_output_bytes` chunks keep flowing while the result stops growing (`truncated: true`).
- * Aborting `ctx.signal` is the run's `cancelSignal`: the whole process group gets `SIGTERM` (then
- * `SIGKILL`), and once it is gone the call rejects with a `CancelledError` (code `CANCELLED`) whose
- * `info.result` is the partial {@link ExecToolResult} (the output so far, how the group died).
- * While `ctx.demand` is paused the tool stops reading the child's output, so the child blocks on
- * its full pipe.
- * See {@link toExecOptions} for the rlimit defaults (and why Node children skip the address-space one).
- *
- * With `args.tty === true` the program runs on an 80 × 24 terminal (`exec`'s `tty`), and what it
- * drew is rendered into the lines a person would read (`renderTerminal`, which needs the optional
- * peer `@xterm/headless`: without it the call fails with `PEER_MISSING` before anything runs):
- * the result's `stdout` is those lines, each ending in `\n`, capped at `max_output_bytes`
- * (`truncated` says so); streamed chunks are the same lines, as `stdout` chunks, once each is
- * finished. A line is finished when it scrolls off the screen or the program ends
- * (docs/terminal.md, "Agents: the Exec tool on a terminal"). `stderr` holds only what `script`
- * itself said.
+ * Creates the `Exec` tool (docs/protocol.md, "The Exec tool"): runs `argv` on the `exec` source
+ * in its own process group (and cgroup, per `config.containment`) with rlimits, a timeout and an
+ * output cap, and answers an {@link ExecToolResult}. With `stream: true` and a context `onChunk`,
+ * every output line is a chunk as it arrives; while `ctx.demand` is paused the child's pipes are
+ * not read. Aborting `ctx.signal` kills the group and rejects with a `CancelledError` whose
+ * `info.result` is the partial result. `tty: true` needs the optional peer `@xterm/headless`
+ * (`PEER_MISSING` without it; docs/terminal.md, "Agents: the Exec tool on a terminal").
  *
  * @example
  * ```ts

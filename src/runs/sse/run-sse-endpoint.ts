@@ -23,10 +23,7 @@ export interface RunSseOptions {
   readonly scheduler?: SchedulerLike;
 }
 
-/**
- * Serves the runs of a store over Server-Sent Events from *any* instance that reaches the store:
- * returned by {@link runSseEndpoint}.
- */
+/** What {@link runSseEndpoint} returns. */
 export interface RunSseEndpoint {
   /** `GET` follows the run (resuming after `Last-Event-ID` / `?lastEventId=`), `DELETE` cancels it. */
   serve(runId: string, req: IncomingMessage, res: ServerResponse): void;
@@ -35,18 +32,12 @@ export interface RunSseEndpoint {
 }
 
 /**
- * Server-Sent Events served from a {@link RunStore} instead of one process's replay log: a viewer
- * whose reconnect lands on another server behind the load balancer resumes exactly there, and a
- * `DELETE` on any server reaches the run's owner (through the store's cancel channel). The wire
- * format is `toServerSentEvents`'s (`docs/sse.md`): each event's `id` is its sequence, `gap`
- * (`{from, to}`) when the store's retention trimmed what the client needs — never a silent skip —
- * `failure` (`{code, name, message}`; `OWNER_LOST` when the run's owner died) and heartbeats.
- *
- * Each connection reads the store on its own, paced by its socket: the store is read only while
- * the socket drains (a Redis store's `XREAD` waits), so a slow client costs no memory. Answers:
- * `200` and the events after `Last-Event-ID`; `204` when it already has the final event; `400`
- * for a bad or future `Last-Event-ID`; `404` for an unknown run. `DELETE`: `204` when the request
- * reached a live run, `409` when it had ended, `404` when unknown.
+ * Server-Sent Events served from a {@link RunStore}, from *any* instance that reaches it: a
+ * reconnect that lands on another server resumes exactly there, and a `DELETE` anywhere reaches
+ * the run's owner. The wire format is `toServerSentEvents`'s (docs/sse.md). Each connection
+ * reads the store at its socket's pace. `GET`: `200` and the events after `Last-Event-ID`, `204`
+ * when it has the final event, `400` for a bad or future id, `404` for an unknown run. `DELETE`:
+ * `204` when it reached a live run, `409` when the run had ended, `404` when unknown.
  *
  * @example
  * ```ts

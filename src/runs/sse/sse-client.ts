@@ -1,35 +1,25 @@
-import { type SchedulerLike, Subscription } from 'rxjs';
+import { Subscription } from 'rxjs';
 import { Valve } from '../../core/demand.js';
 import { StallClock } from '../../core/stall-clock.js';
 import { followRun } from '../follow-run.js';
 import type { RunStore } from '../run-store.js';
 import { formatSseFrame } from './format-sse-frame.js';
 import { encodeChunkEvent, encodeFailure, encodeGap, encodeRunFailure } from './run-frames.js';
+import type { RunSseOptions } from './run-sse-endpoint.js';
 import type { SseSink } from './sse-sink.js';
 
-/** Settings of one {@link SseClient} (`toServerSentEvents` and `runSseEndpoint` pass their own). */
-export interface SseClientConfig {
-  /** A `:` comment every this many ms while the connection is open (`0` = none). */
-  readonly heartbeatMs: number;
-  /** A client whose sink stays un-drained this long is dropped (`0` = never). */
-  readonly stallTimeoutMs: number;
-  /** Sent first as `retry:` (the browser's reconnection delay), unless `undefined`. */
+/** Settings of one {@link SseClient}: the options of `runSseEndpoint`, checked (`retryMs` may be absent). */
+export type SseClientConfig = Required<Omit<RunSseOptions, 'retryMs'>> & {
   readonly retryMs: number | undefined;
-  /** The clock of the heartbeat and the stall timer. */
-  readonly scheduler: SchedulerLike;
-}
+};
 
 /**
- * One SSE connection following a run: it follows the run of a store ({@link followRun}, after
- * the client's `Last-Event-ID`) and writes each record as frames — an event as its frame (`id` =
- * its sequence), a `gap` record as a `gap` frame, a `failure` as a `failure` frame — then ends the
- * response after the final event or the failure. It is paced by its sink: when the sink's buffer
- * is full the read's demand is paused (a memory store stops emitting, a Redis read stops issuing
- * `XREAD`s) until the sink drains, so a slow client costs no memory. A sink that does not drain
- * within `stallTimeoutMs` is destroyed (the client may reconnect with `Last-Event-ID`). A read
- * that errors ends the response with a `failure` frame.
- *
- * The one SSE writer of sluice: `toServerSentEvents` and `runSseEndpoint` both serve through it.
+ * One SSE connection following a run of a store ({@link followRun}, after the client's
+ * `Last-Event-ID`): each event as its frame (`id` = its sequence), a gap as a `gap` frame, a
+ * failure (or a read that errors) as a `failure` frame, then the response ends. Paced by its sink:
+ * while the sink is full the read is paused (no `XREAD` on Redis), and a sink that does not drain
+ * within `stallTimeoutMs` is destroyed (the client reconnects with `Last-Event-ID`). The one SSE
+ * writer: `toServerSentEvents` and `runSseEndpoint` both serve through it.
  */
 export class SseClient {
   #cursor: number;

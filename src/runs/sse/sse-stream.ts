@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Observable, SchedulerLike } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { ChunkEvent } from '../../core/chunk.js';
 import { MemoryRunStore } from '../memory-run-store.js';
 import { RunOutlet } from '../run-outlet.js';
@@ -8,32 +8,16 @@ import { nodeResponseSink } from './node-response-sink.js';
 import { acceptSseGet, readLastEventId } from './read-last-event-id.js';
 import { readableStreamSink } from './readable-stream-sink.js';
 import { type ReplayBounds, ReplayLog } from './replay-log.js';
-import { SseClient } from './sse-client.js';
+import { SseClient, type SseClientConfig } from './sse-client.js';
 import { sseResumeRefusal } from './sse-resume-refusal.js';
 import type { SseSink } from './sse-sink.js';
 
-/**
- * The validated settings of an {@link SseStream} (see `ToServerSentEventsOptions`): every field
- * is required here; `toServerSentEvents` validates the options and fills in the defaults.
- */
-export interface SseStreamConfig {
-  /** Bounds of the replay log. */
+/** The checked settings of an {@link SseStream}: `toServerSentEvents` fills in the defaults. */
+export interface SseStreamConfig extends SseClientConfig {
   readonly replay: ReplayBounds;
-  /** A `:` heartbeat comment on every open connection this often, in ms (`0` = none). */
-  readonly heartbeatMs: number;
-  /** A client whose sink does not drain for this long is disconnected, in ms (`0` = never). */
-  readonly stallTimeoutMs: number;
-  /** Sent to each client first as `retry:`, in ms, unless `undefined`. */
-  readonly retryMs: number | undefined;
-  /** The clock of heartbeats and stall timers. */
-  readonly scheduler: SchedulerLike;
 }
 
-/**
- * How a request to attach was answered: `200` with the attached client, `204` when the stream
- * has already delivered its final event past `Last-Event-ID`, `400` when `Last-Event-ID` is
- * ahead of the stream.
- */
+/** `200` with the attached client; `204`: it has the final event already; `400`: `Last-Event-ID` is ahead. */
 export type SseAttachResult =
   | { readonly status: 200; readonly client: SseClient }
   | { readonly status: 204 | 400; readonly message: string };
@@ -42,31 +26,19 @@ export type SseAttachResult =
  * One sequenced stream served over Server-Sent Events to any number of clients: what
  * `toServerSentEvents` returns. See `docs/sse.md` for the whole contract.
  *
- * - **One producer, one run in a memory store.** The source is subscribed once (on the first
- *   client, or {@link start}) and written as the one run of a private `MemoryRunStore`: a bounded
- *   {@link ReplayLog}. Each client is an {@link SseClient} reading that run after its own cursor,
- *   at its own pace, honouring its socket's `drain` — the same client `runSseEndpoint` serves a
- *   shared store (Redis, several servers) with.
- * - **Resume.** A request with `Last-Event-ID: n` gets exactly the events after `n`, then the
- *   live tail. If `n + 1` was evicted, it gets a `gap` event (`{from, to}`) and continues from the
- *   oldest retained event — never a silent skip. A live client that falls behind the log's tail
- *   is treated the same way.
- * - **Backpressure.** The producer is paused (through sluice's demand) only while the log is full
- *   and *every* attached client still needs its oldest event — i.e. the fastest client sets the
- *   pace, a slower one never holds back the producer or the others: it loses the evicted events
- *   (as a gap). With no client attached the producer is not paused (detach is not cancel; the log
- *   keeps the newest events). A client that does not drain for `stallTimeoutMs` is disconnected,
- *   so the producer is never held longer than that. Memory is bounded by the log's bounds plus
- *   one socket buffer per client.
- * - **Detach is not cancel.** A client going away leaves the run alone. {@link cancel} (or an
- *   HTTP `DELETE` through {@link serve}) unsubscribes the producer — an `exec` source kills its
- *   process group — and appends the final sentinel `{ kind: 'end', content: null,
- *   metadata: { reason: 'cancelled' }, isFinal: true }`, which every client receives.
- * - **Failure.** If the source errors, every client gets a `failure` event `{code, name, message}`
- *   after the events before it, and the response ends.
- * - **One run.** The final event is written when the source completes. A source that goes on
- *   after it (several runs flattened by `concatMap`) fails the stream at once with a
- *   `STREAM_SEQUENCE` failure naming the remedy, `joinRuns()` (docs/protocol.md, "Composed runs").
+ * - **One producer, one run.** The source is subscribed once (first client, or {@link start}) and
+ *   published as `toRunStore` publishes, as the one run of a private `MemoryRunStore`. Each
+ *   client is an {@link SseClient} reading that run after its own cursor, at its socket's pace —
+ *   the client `runSseEndpoint` serves a shared store with.
+ * - **Resume.** `Last-Event-ID: n` gets exactly the events after `n`, then the live tail; events
+ *   already evicted come as one `gap` event (`{from, to}`), never a silent skip.
+ * - **Backpressure.** The producer is paused only while the log is full and *every* client still
+ *   needs its oldest event: the fastest client sets the pace, a slower one loses evicted events
+ *   (as a gap). A client that does not drain for `stallTimeoutMs` is disconnected.
+ * - **Detach is not cancel.** {@link cancel} (or `DELETE` through {@link serve}) stops the
+ *   producer (an `exec` source kills its process group) and appends the final sentinel
+ *   `{ kind: 'end', content: null, metadata: { reason: 'cancelled' }, isFinal: true }`.
+ * - **Failure.** A source error reaches every client as a `failure` event `{code, name, message}`.
  *
  * @example
  * ```ts
@@ -97,7 +69,7 @@ export class SseStream {
     });
   }
 
-  /** The replay log (read-only use: `oldest`, `next`, `ended`, …). */
+  /** The replay log (read-only use). */
   get log(): ReplayLog {
     const log = this.#store.log(RUN);
     if (log !== undefined) return log;
@@ -150,10 +122,7 @@ export class SseStream {
     for (const client of [...this.#clients]) client.drop();
   }
 
-  /**
-   * Attaches a client that resumes after `lastEventId` (`undefined` = from the start). Answers
-   * `204` when it already has the final event, `400` when `lastEventId` is ahead of the stream.
-   */
+  /** Attaches a client that resumes after `lastEventId` (`undefined`: from the start). */
   attach(sink: () => SseSink, lastEventId: number | undefined): SseAttachResult {
     this.start();
     const log = this.log;
@@ -171,10 +140,7 @@ export class SseStream {
     return { status: 200, client };
   }
 
-  /**
-   * Handles one HTTP request for this stream: `GET` follows it (resuming after `Last-Event-ID` or
-   * `?lastEventId=`), `DELETE` cancels it (`204`), anything else gets `405`.
-   */
+  /** `GET` follows the stream (after `Last-Event-ID` or `?lastEventId=`), `DELETE` cancels it (`204`), else `405`. */
   serve(req: IncomingMessage, res: ServerResponse): void {
     const get = acceptSseGet(req, res, () => {
       this.cancel();
@@ -187,9 +153,8 @@ export class SseStream {
   }
 
   /**
-   * The fetch-style equivalent of {@link serve} for `GET`: a `Response` whose body is this
-   * stream, resuming after the request's `Last-Event-ID` (or `?lastEventId=`). The body's
-   * `highWaterMark` (in frames) is its backpressure; cancelling the body detaches the client.
+   * The fetch-style `GET` of {@link serve}: a `Response` whose body's `highWaterMark` (in frames) is
+   * its backpressure; cancelling the body detaches the client.
    */
   toResponse(request?: Request, highWaterMark = 16): Response {
     let lastEventId: number | undefined;

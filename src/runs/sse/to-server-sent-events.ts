@@ -8,7 +8,7 @@ import { readOption } from '../../core/read-option.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import { SseStream } from './sse-stream.js';
 
-/** Options of {@link toServerSentEvents}. Each is validated before anything subscribes. */
+/** Options of {@link toServerSentEvents}, checked before anything subscribes. */
 export interface ToServerSentEventsOptions {
   /** Bounds of the replay log. Defaults: `maxEvents: 10_000`, `maxBytes: 8 MiB`. */
   readonly replay?: { readonly maxEvents?: number; readonly maxBytes?: number };
@@ -23,19 +23,11 @@ export interface ToServerSentEventsOptions {
 }
 
 /**
- * Serves a sequenced chunk stream over Server-Sent Events, to any number of clients, with exact
- * resume. Returns an {@link SseStream}: `serve(req, res)` for `node:http` (`GET` follows, `DELETE`
- * cancels), `toResponse(request)` for fetch-style servers, `cancel()`, `disconnectClients()`.
- *
- * On the wire each event's `id` is its `sequence`, `event` its `kind`, `data` the event as JSON;
- * a `: heartbeat` comment goes out every `heartbeatMs`; control events `gap` (`{from, to}`: these
- * sequences were evicted from the replay log) and `failure` (`{code, name, message}`: the source
- * errored) carry no id. A client reconnecting with `Last-Event-ID: n` gets exactly the events
- * after `n`, then the live tail. Backpressure, detaching, cancel and the bounds are described on
- * {@link SseStream} and in `docs/sse.md`.
- *
- * The source is subscribed once, lazily (first client, or `start()`), and published as `toRunStore` publishes.
- * Options are validated here, before anything subscribes.
+ * Serves a sequenced chunk stream over Server-Sent Events to any number of clients, with exact
+ * resume: `serve(req, res)` for `node:http` (`GET` follows, `DELETE` cancels), `toResponse(request)`
+ * for fetch-style servers. Each event's `id` is its `sequence`, `event` its `kind`, `data` the
+ * event as JSON; `gap` and `failure` control events carry no id (docs/sse.md). The source is
+ * subscribed once, lazily; see {@link SseStream} for backpressure, detach and cancel.
  *
  * @throws TypeError when `source` is not an Observable or an option is invalid
  *
@@ -45,13 +37,8 @@ export interface ToServerSentEventsOptions {
  * import { exec } from 'sluice/sources';
  * import { toServerSentEvents } from 'sluice/adapters';
  *
- * const run = toServerSentEvents(exec('npm', ['test'], { reject: false }), {
- *   replay: { maxEvents: 5000, maxBytes: 4 << 20 },
- *   heartbeatMs: 15_000,
- * });
- * createServer((req, res) => {
- *   if (req.url?.startsWith('/runs/1')) run.serve(req, res); // GET follows, DELETE cancels
- * }).listen(8080);
+ * const run = toServerSentEvents(exec('npm', ['test'], { reject: false }), { replay: { maxEvents: 5000 } });
+ * createServer((req, res) => run.serve(req, res)).listen(8080);
  * ```
  */
 export function toServerSentEvents(

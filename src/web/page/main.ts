@@ -3,8 +3,8 @@
  * served as `/assets/page.js`). It follows one run with `fromFetchStream` — from the start on
  * every load, so a reload or a second tab shows the same run, each line once — and
  * renders it with a {@link LogView} at most once per animation frame. (`fromFetchStream` rather
- * than `fromEventSource`: an `EventSource` dispatches one DOM event per line, which measured 2–3×
- * slower at 100k lines/s in Chromium.) A `gap` (events the server no longer holds) is shown as
+ * than `fromEventSource`: an `EventSource` dispatches one DOM event per line, slower at a high line
+ * rate; docs/benchmarks.md, "The run page in Chromium".) A `gap` (events the server no longer holds) is shown as
  * such and following goes on after it. Cancel sends `DELETE`; the end of the run (exit code,
  * signal, timeout, who cancelled, a lost server) is shown in words.
  */

@@ -4,7 +4,7 @@ import type { ExecUsage, LimitName } from './exec-result.js';
 import type { ExecLimits } from './process-port.js';
 
 /** The cgroup v2 controller each of the `limits` needs. */
-export const CONTROLLER_OF: Readonly<Record<keyof ExecLimits, string>> = {
+const CONTROLLER_OF: Readonly<Record<keyof ExecLimits, string>> = {
   memoryBytes: 'memory',
   pids: 'pids',
   cpuPercent: 'cpu',
@@ -37,7 +37,8 @@ export class CgroupRun {
       releaseCgroupParent();
       throw controllerMissing(base, missing, limits as ExecLimits);
     }
-    const path = `${parent.path}/${nextRunName()}`;
+    runCount += 1;
+    const path = `${parent.path}/run-${runCount}`;
     try {
       mkdirSync(path);
     } catch (error) {
@@ -182,24 +183,17 @@ function keyed(text: string | undefined): Record<string, number> {
 /** The controllers sluice enables for its runs when this process's cgroup offers them. */
 const WANTED = ['memory', 'pids', 'cpu'] as const;
 
-/** The cgroup under which this process's runs get theirs, while at least one exists. */
-export interface CgroupParent {
-  readonly path: string;
-  /** The controllers enabled for the runs (a subset of `memory`, `pids`, `cpu`). */
-  readonly controllers: ReadonlySet<string>;
-}
-
-let current: (CgroupParent & { runs: number }) | undefined;
+/** The cgroup under which this process's runs get theirs, while at least one exists; its controllers are the runs'. */
+let current: { readonly path: string; readonly controllers: ReadonlySet<string>; runs: number } | undefined;
 let runCount = 0;
 
 /**
  * Makes (or reuses) this process's own sluice cgroup under `base` and counts one more run in it.
  * Its name carries the pid and a random part (`sluice-4242-a1b2c3`) so that concurrent processes
- * and other sluice instances never share one; each run is a child of it named by a counter
- * ({@link nextRunName}). The controllers `base` hands down (`memory`, `pids`, `cpu`, those in its
+ * and other sluice instances never share one; each run is a child of it named by a counter. The controllers `base` hands down (`memory`, `pids`, `cpu`, those in its
  * `cgroup.subtree_control`) are enabled for the runs; sluice never writes to `base` itself.
  */
-export function acquireCgroupParent(base: string): CgroupParent {
+function acquireCgroupParent(base: string): NonNullable<typeof current> {
   if (current === undefined) {
     // The random part tells processes apart, it guards nothing: Math.random, not node:crypto,
     // which every exec would pay for at start-up (docs/performance.md, "What start-up loads").
@@ -218,7 +212,7 @@ export function acquireCgroupParent(base: string): CgroupParent {
  * Counts one run less in the parent of {@link acquireCgroupParent}; with the last one it is
  * removed (it holds no process, only the runs' cgroups, which are removed first).
  */
-export function releaseCgroupParent(): void {
+function releaseCgroupParent(): void {
   if (current === undefined) return;
   current.runs -= 1;
   if (current.runs > 0) return;
@@ -229,12 +223,6 @@ export function releaseCgroupParent(): void {
   } catch {
     // Still holds a run's cgroup that could not be removed (a process stuck in the kernel): left.
   }
-}
-
-/** The name of the next run's cgroup: unique within this process. */
-export function nextRunName(): string {
-  runCount += 1;
-  return `run-${runCount}`;
 }
 
 function enableControllers(path: string): ReadonlySet<string> {

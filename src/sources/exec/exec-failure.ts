@@ -30,15 +30,17 @@ export function execFailure(
 
 /**
  * The error of a run cancelled through `cancelSignal`, with what it produced so far (`result`,
- * when the run got that far).
+ * when the run got that far): "Command was cancelled: make", or for `http` "Request was
+ * cancelled (reason): GET http://…".
  */
-export function cancelledError(
+export function cancelledError<R = ExecResult>(
   reason: unknown,
-  result: ExecResult | undefined,
-  command: string,
-): CancelledError<ExecResult> {
+  result: R | undefined,
+  subject: string,
+  what = 'Command',
+): CancelledError<R> {
   const why = reason instanceof Error && reason.name !== 'AbortError' ? ` (${reason.message})` : '';
-  return new CancelledError(`Command was cancelled${why}: ${command}`, { reason, result }, { cause: reason });
+  return new CancelledError(`${what} was cancelled${why}: ${subject}`, { reason, result }, { cause: reason });
 }
 
 /**

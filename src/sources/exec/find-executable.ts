@@ -37,3 +37,8 @@ function check(path: string): ExecutableLookup {
     return { errno: 'EACCES' };
   }
 }
+
+/** Where sluice looks for the system tools it wraps a command in (`prlimit`, `script`): `PATH`, then the usual system folders. */
+export function toolSearchPath(pathVariable: string | undefined): string {
+  return `${pathVariable ?? ''}:/usr/bin:/bin:/usr/sbin:/sbin`;
+}

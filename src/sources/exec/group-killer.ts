@@ -84,7 +84,7 @@ const STEPS_MS = [1, 2, 4, 8, 16, 32, 50];
  * stops the watch. With `onGone`, the watch also reports when the group is seen gone — after a
  * `SIGKILL` too, for which it looks on (every 50 ms) for another `forceKillAfterMs` at most.
  */
-export function escalateKill(
+function escalateKill(
   handle: ProcessHandle,
   forceKillAfterMs: number,
   scheduler: SchedulerLike,

@@ -1,10 +1,8 @@
 import { constants } from 'node:os';
 import { SluiceError } from '../../core/errors/sluice-error.js';
 import type { RlimitName } from './exec-result.js';
-import { findExecutable } from './find-executable.js';
+import { findExecutable, toolSearchPath } from './find-executable.js';
 import type { ExecRlimits, ExitInfo } from './process-port.js';
-
-const FALLBACK_PATH = '/usr/bin:/bin:/usr/sbin:/sbin';
 
 /**
  * Wraps a command so it runs under `rlimits`: `prlimit --cpu=S:S+1 --as=N --fsize=N --nofile=N --
@@ -26,7 +24,7 @@ export function prlimitCommand(
   file: string,
   args: readonly string[],
   rlimits: ExecRlimits,
-  searchPath = `${process.env.PATH ?? ''}:${FALLBACK_PATH}`,
+  searchPath = toolSearchPath(process.env.PATH),
 ): { file: string; args: string[] } {
   const found = findExecutable('prlimit', searchPath);
   if (!('path' in found)) {

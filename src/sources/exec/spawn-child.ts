@@ -119,7 +119,7 @@ function start(request: SpawnRequest, cgroup: CgroupRun | undefined): ChildProce
     request.rlimits === undefined
       ? { file: request.file, args: request.args }
       : prlimitCommand(request.file, request.args, request.rlimits);
-  const env = request.extendEnv ? { ...process.env, ...request.env } : { ...request.env };
+  const env = childEnv(request);
   const terminal =
     request.tty === undefined
       ? { ...limited, env: {} }
@@ -141,8 +141,7 @@ function start(request: SpawnRequest, cgroup: CgroupRun | undefined): ChildProce
  */
 function checkBeforeSpawn(request: SpawnRequest, wrapped: boolean): void {
   if (request.rlimits === undefined && request.tty === undefined && !wrapped) return;
-  const env = request.extendEnv ? { ...process.env, ...request.env } : { ...request.env };
-  const found = findExecutable(request.file, env.PATH, request.cwd);
+  const found = findExecutable(request.file, childEnv(request).PATH, request.cwd);
   if (!('path' in found)) {
     // As Node reports it when it looks the file up itself.
     const error = new Error(`spawn ${request.file} ${found.errno}`) as NodeJS.ErrnoException;
@@ -164,7 +163,7 @@ function toSpawnError(error: unknown, request: SpawnRequest): unknown {
     ...(typeof syscall === 'string' ? { syscall } : {}),
     ...(typeof path === 'string' ? { path } : {}),
   };
-  return new SpawnError(info, { cause: error, detail: describeCwd(request.cwd) ?? describeErrno(errno) });
+  return new SpawnError(info, { cause: error, detail: describeCwd(request.cwd) ?? ERRNO_TEXT[errno] });
 }
 
 /** Node reports a missing `cwd` as ENOENT of the file: say which one is missing. */
@@ -188,8 +187,9 @@ const ERRNO_TEXT: Readonly<Record<string, string>> = {
   EAGAIN: 'process limit reached',
 };
 
-function describeErrno(errno: string): string | undefined {
-  return ERRNO_TEXT[errno];
+/** The child's environment: `env` over `process.env` with `extendEnv`, `env` alone without. */
+function childEnv(request: SpawnRequest): Record<string, string | undefined> {
+  return request.extendEnv ? { ...process.env, ...request.env } : { ...request.env };
 }
 
 const deadHandle: ProcessHandle = {

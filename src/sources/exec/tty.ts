@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { SluiceError } from '../../core/errors/sluice-error.js';
-import { findExecutable } from './find-executable.js';
+import { findExecutable, toolSearchPath } from './find-executable.js';
 import {
   forgetAtExit,
   killAtExit,
@@ -13,8 +13,6 @@ import {
 } from './process-group.js';
 import type { ProcessHandle, TtySize } from './process-port.js';
 import { quoteCommand } from './quote-command.js';
-
-const FALLBACK_PATH = '/usr/bin:/bin:/usr/sbin:/sbin';
 
 /** The file descriptor on which the shell inside the terminal reports its session id and terminal path. */
 export const TTY_REPORT_FD = 3;
@@ -45,7 +43,7 @@ export function ttyCommand(
   args: readonly string[],
   size: TtySize,
   env: Readonly<Record<string, string | undefined>>,
-  searchPath = `${env.PATH ?? ''}:${FALLBACK_PATH}`,
+  searchPath = toolSearchPath(env.PATH),
 ): { file: string; args: string[]; env: Record<string, string> } {
   const script = findScript(searchPath);
   const shell = env.SHELL;

@@ -1,7 +1,6 @@
 import type { Subscriber } from 'rxjs';
 import type { ChunkMetadata } from '../../core/chunk.js';
 import type { Demand } from '../../core/demand.js';
-import { CancelledError } from '../../core/errors/cancelled-error.js';
 import { stalledBelow } from '../../core/subscriber-chain.js';
 import {
   NOOP_RUN_SPAN,
@@ -9,6 +8,7 @@ import {
   type SpanEndDetails,
   type SpanEndReason,
 } from '../../trace/run-span.js';
+import { cancelledError } from '../exec/exec-failure.js';
 import { BodyLineSplitter, type BodySink, pumpBody, waitForFlow } from './http-body.js';
 import { HttpError, type HttpErrorCode, type HttpErrorInfo } from './http-error.js';
 import { readErrorBody, toResponseInfo } from './http-response.js';
@@ -188,11 +188,7 @@ export class HttpExchange {
     this.#span.event('sluice.cancel');
     this.#endSpan('cancel');
     const { method, url } = this.#request;
-    const why = reason instanceof Error && reason.name !== 'AbortError' ? ` (${reason.message})` : '';
-    const message = `Request was cancelled${why}: ${method} ${url}`;
-    this.#subscriber.error(
-      new CancelledError(message, { reason, result: this.#infoSoFar() }, { cause: reason }),
-    );
+    this.#subscriber.error(cancelledError(reason, this.#infoSoFar(), `${method} ${url}`, 'Request'));
   }
 
   /** The subscription ended: the request is aborted; a span not ended yet was cancelled (or stalled). */

@@ -22,10 +22,7 @@ export interface SseConnectionHandlers {
 /** Opens one connection resuming after `lastEventId`; returns a function that closes it. */
 export type SseConnect = (lastEventId: number | undefined, handlers: SseConnectionHandlers) => () => void;
 
-/**
- * Reconnection policy of {@link followSse}. Every field is required (no validation here:
- * `fromEventSource` and `fromFetchStream` validate their options and fill this in).
- */
+/** Reconnection policy of {@link followSse}, filled in by the checked options of its two callers. */
 export interface FollowSseConfig {
   /** Consecutive failed or dropped connections without an event in between before giving up. */
   readonly maxRetries: number;
@@ -35,21 +32,16 @@ export interface FollowSseConfig {
   readonly scheduler: SchedulerLike;
   /** Named in errors. */
   readonly url: string;
-  /**
-   * Follow from after this sequence (the first connection resumes after it, and the stream
-   * starts at `after + 1`). Default: from the start.
-   */
+  /** Follow from after this sequence. Default: from the start. */
   readonly after?: number | undefined;
 }
 
 /**
  * The transport-independent half of `fromEventSource` and `fromFetchStream`: follows a
- * `toServerSentEvents` stream across connections. It remembers the last sequence received and
- * reconnects after it (no loss, no duplicate); validates the whole stream with `checkSequence`
- * (a `gap` event or a skipped sequence is a {@link SequenceError}); turns a `failure` event into a
- * `SluiceError` with the server's code; completes on the final event (closing the connection);
- * and closes the connection when unsubscribed. After `maxRetries` consecutive drops without an
- * event it errors with code `HTTP_FAILED`.
+ * `toServerSentEvents` stream across connections, resuming after the last sequence received (no
+ * loss, no duplicate), checked by `checkSequence` (a `gap` is a {@link SequenceError}); a
+ * `failure` event is a `SluiceError` with the server's code. After `maxRetries` drops in a row
+ * without an event it errors with `HTTP_FAILED`.
  *
  * @example
  * ```ts

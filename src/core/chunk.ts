@@ -1,13 +1,7 @@
 /**
- * One event of a sequenced stream.
- *
- * - `sequence` is 0-based and contiguous per stream;
- * - `kind` is chosen by the source (`stdout`, `stderr`, `body`, `response`, `exit`, …);
- * - exactly one event per stream has `isFinal: true`, and it is the last one; a stream that
- *   produced nothing still has exactly one final event, with `content: null`.
- *
- * In the Rx world the final event is followed by `complete`; on the wire it is a
- * `StreamChunk { sequence, chunk, is_final }` (docs/protocol.md, "Chunk events").
+ * One event of a sequenced stream: exactly one event per stream is final, the last (a stream that
+ * produced nothing has one with `content: null`), followed by `complete`; on the wire a
+ * `StreamChunk` (docs/protocol.md, "Chunk events").
  */
 export interface ChunkEvent<T = unknown> {
   /** 0-based, contiguous per stream. */
@@ -23,10 +17,8 @@ export interface ChunkEvent<T = unknown> {
 }
 
 /**
- * The final event an operator adds itself, in place of one the source never gave:
- * `stallTimeout` ends a stalled stream with it (`metadata.reason: 'stalled'`), `bounded` when
- * the source completed without a final event after drops (`metadata.dropped`). Its `kind` is the
- * literal `'end'`, so narrowing a stream's events on any other `kind` leaves it out.
+ * The final event an operator adds in place of one the source never gave (`stallTimeout`,
+ * `bounded` after drops). Its `kind` is the literal `'end'`, so narrowing on another leaves it out.
  */
 export interface EndSentinel extends ChunkEvent<never> {
   readonly kind: 'end';
@@ -46,11 +38,7 @@ export type ChunkMetadata = Readonly<Record<string, unknown>> & {
   readonly dropped?: number;
 };
 
-/**
- * An event before {@link sequenced} stamps it: a source emits these, and `sequenced()` adds the
- * sequence number. `isFinal: true` marks the last one (optional: a source that simply completes
- * gets the null sentinel).
- */
+/** An event before `sequenced()` stamps it; without a final one a source gets the null sentinel. */
 export interface ChunkInput<T = unknown> {
   readonly kind: string;
   readonly content: T | null;

@@ -24,7 +24,7 @@ const DEMAND = Symbol.for('sluice.demand');
 const SINK = Symbol.for('sluice.directSink');
 const STALLED = Symbol.for('sluice.stalled');
 
-/** A subscriber as the walk sees it: the tags it may carry and the links to the one below. */
+/** A subscriber as the walk sees it. */
 type ChainNode = {
   [DEMAND]?: Demand | null;
   [SINK]?: DirectSink<unknown>;
@@ -51,7 +51,6 @@ function walk<R>(start: unknown, visit: (node: ChainNode) => R | undefined): R |
   return undefined;
 }
 
-// ---------------------------------------------------------------------------------------------
 // The demand tag
 
 /**
@@ -165,7 +164,6 @@ export function subscribeWithDemand<T>(
   return source.subscribe(subscriber);
 }
 
-// ---------------------------------------------------------------------------------------------
 // The direct sink
 
 /**
@@ -195,7 +193,6 @@ export function directSinkOf<T>(subscriber: object): DirectSink<T> | undefined {
   return Object.hasOwn(subscriber, SINK) ? ((subscriber as ChainNode)[SINK] as DirectSink<T>) : undefined;
 }
 
-// ---------------------------------------------------------------------------------------------
 // The stall mark
 
 /**
@@ -211,7 +208,6 @@ export function stalledBelow(subscriber: object): number | undefined {
   return walk(subscriber, (node) => node[STALLED]);
 }
 
-// ---------------------------------------------------------------------------------------------
 // sluice's subscribers
 
 /**

@@ -28,7 +28,6 @@ import {
   type ToolRegistry,
 } from '../kernel/index.js';
 import { type ExecPolicy, readExecPolicy } from './exec-policy.js';
-import { invalidParamsError } from './invalid-params-error.js';
 import type { McpSdk } from './load-mcp-sdk.js';
 import { loadMcpSdk } from './load-mcp-sdk.js';
 import { createProgressPump } from './progress-pump.js';
@@ -240,4 +239,16 @@ export async function awaitClientCaughtUp(
   } catch {
     // No answer (an old client, a timeout, the call cancelled): the result goes out regardless.
   }
+}
+
+/** JSON-RPC 2.0's "Invalid params" error code, which MCP uses for a call to an unknown tool. */
+const INVALID_PARAMS = -32602;
+
+/**
+ * The error a request handler throws to answer a JSON-RPC error `-32602` with `message` as it is.
+ * The SDK's `McpError` would prefix its own message with `MCP error -32602: `, and the client,
+ * which wraps the answer in an `McpError` of its own, would print the prefix twice.
+ */
+export function invalidParamsError(message: string): Error & { code: number } {
+  return Object.assign(new Error(message), { code: INVALID_PARAMS });
 }

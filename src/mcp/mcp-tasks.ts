@@ -9,7 +9,7 @@ import { isRunStoreError } from '../core/errors/run-store-error.js';
 import { watchRunEnd } from '../runs/follow-run.js';
 import { RunOutlet } from '../runs/run-outlet.js';
 import type { LastRecord, RunStore } from '../runs/run-store.js';
-import { invalidParamsError } from './invalid-params-error.js';
+import { invalidParamsError } from './mcp-server-factory.js';
 import type { McpSessions } from './mcp-sessions.js';
 
 /** How often a client is told to poll `tasks/get`, in ms. */

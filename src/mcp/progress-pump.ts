@@ -1,5 +1,5 @@
 import type { SchedulerLike, Subscription } from 'rxjs';
-import { type Demand, Valve } from '../core/demand.js';
+import { Valve } from '../core/demand.js';
 import type { ToolChunk } from '../kernel/index.js';
 
 /**
@@ -22,20 +22,6 @@ export interface ProgressPumpConfig {
   readonly scheduler: SchedulerLike;
 }
 
-/** The sending side of one tool call's progress (see {@link createProgressPump}). */
-export interface ProgressPump {
-  /** Takes a chunk from the tool (its `onChunk`). */
-  readonly push: (chunk: ToolChunk) => void;
-  /** Paused while more than `highWaterChars` of text wait for the transport. */
-  readonly demand: Demand;
-  /** Sends what is pending now, and resolves once every update went out (or sending failed). */
-  flush(): Promise<void>;
-  /** How many chunks were pushed. */
-  readonly chunks: () => number;
-  /** Stops: pending text is discarded, no further update is sent. */
-  close(): void;
-}
-
 /**
  * Turns a tool's chunks into `notifications/progress` updates paced by the client: the first at
  * once, then at most one per `intervalMs` carrying every chunk since (none dropped); one in
@@ -43,11 +29,12 @@ export interface ProgressPump {
  * `content` (anything but a string as JSON on its own line); stderr lines start `[stderr] `.
  */
 export function createProgressPump(config: ProgressPumpConfig): ProgressPump {
-  return new PacedProgressPump(config);
+  return new ProgressPump(config);
 }
 
-/** The pump's state: what waits, what is in flight, and when the next update may go. */
-class PacedProgressPump implements ProgressPump {
+/** The sending side of one tool call's progress: what waits, what is in flight, when the next update may go. */
+export class ProgressPump {
+  /** Paused while more than `highWaterChars` of text wait for the transport. */
   readonly demand = new Valve();
   #pending: string[] = [];
   #pendingChars = 0;
@@ -62,6 +49,7 @@ class PacedProgressPump implements ProgressPump {
 
   constructor(private readonly config: ProgressPumpConfig) {}
 
+  /** Takes a chunk from the tool (its `onChunk`). */
   readonly push = (chunk: ToolChunk): void => {
     if (this.#closed) return;
     this.#count += 1;
@@ -73,8 +61,10 @@ class PacedProgressPump implements ProgressPump {
     this.#schedule();
   };
 
+  /** How many chunks were pushed. */
   readonly chunks = (): number => this.#count;
 
+  /** Sends what is pending now; resolves once every update went out (or sending failed). */
   flush(): Promise<void> {
     this.#flushing = true;
     this.#timer?.unsubscribe();
@@ -86,6 +76,7 @@ class PacedProgressPump implements ProgressPump {
     });
   }
 
+  /** Stops: pending text is discarded, no further update is sent. */
   close(): void {
     this.#closed = true;
     this.#timer?.unsubscribe();

@@ -14,17 +14,11 @@ import type { ExecPolicy } from './exec-policy.js';
 const LOADER_VARIABLE = /^(LD_|DYLD_)|^NODE_OPTIONS$/;
 
 /**
- * The Exec tool as an MCP server offers it: `argv[0]` must be one of `policy.allow` (the JSON
- * Schema lists them as an `enum`), `timeout_s` defaults to and stops at `policy.timeoutS`, a
- * relative `cwd` is resolved against `policy.cwd` (and must stay under it with `confineCwd`), and
- * `env` may not set `LD_*`, `DYLD_*` or `NODE_OPTIONS` (with `allowEnv`: only the names listed). There is no `stream` argument: lines stream whenever the call listens for
- * chunks (an MCP call with a progress token).
- *
- * The allowed program is looked up on the **server's** `PATH` (its absolute directories) or, for
- * an entry with a `/`, against `policy.cwd`, and run by that absolute path: a call's `env.PATH`
- * or `cwd` cannot swap it for another file. An allowed program can still start others (npm
- * scripts, git hooks and aliases): allow only what you would let the client run with any
- * arguments.
+ * The Exec tool as an MCP server offers it (docs/mcp.md, "The Exec policy: safe by default"):
+ * `argv[0]` one of `policy.allow`, `timeout_s` bounded by `policy.timeoutS`, `cwd` resolved against
+ * `policy.cwd` (and kept under it with `confineCwd`), no loader variables in `env` (only
+ * `allowEnv` names when given). The program is looked up on the server's `PATH` (or against
+ * `policy.cwd` with a `/`) and run by its absolute path, so a call's `env.PATH` cannot swap it.
  */
 export function restrictExecTool(
   tool: ToolDefinition<ExecToolArgs, ExecToolResult>,

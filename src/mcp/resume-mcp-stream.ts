@@ -5,7 +5,7 @@ import { Valve } from '../core/demand.js';
 import type { RunStore } from '../runs/run-store.js';
 import { nodeResponseSink } from '../runs/sse/node-response-sink.js';
 import { readMcpStream } from './mcp-stream.js';
-import type { StreamReaders } from './stream-readers.js';
+import type { StreamReaders } from './serve-mcp-post.js';
 
 /** A `: keepalive` comment this often on a quiet resumed stream (proxies drop idle connections). */
 const KEEP_ALIVE_MS = 15_000;

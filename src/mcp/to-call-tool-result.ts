@@ -3,10 +3,7 @@ import { describeIssue } from '../core/errors/describe-issue.js';
 import { firstIssue } from '../core/errors/first-issue.js';
 import type { ExecToolWireResult, ToolDefinition, ToolResult } from '../kernel/index.js';
 
-/**
- * What {@link toCallToolResult} needs besides the result: the tool, the call's arguments, and how
- * many chunks went out as progress notifications (`undefined` when the call had no progress token).
- */
+/** The tool, the call's arguments, and how many chunks went out as progress (`undefined`: no progress token). */
 export interface CallToolResultContext {
   readonly tool: ToolDefinition;
   readonly args: unknown;
@@ -14,18 +11,11 @@ export interface CallToolResultContext {
 }
 
 /**
- * Turns a {@link ToolResult} into an MCP `CallToolResult`:
- *
- * - a failure (bad arguments, a refused program, a handler that threw) is `isError: true` with
- *   the message as text;
- * - the Exec tool's result is its output as text (stdout, then stderr under a `[stderr]` line,
- *   each within `max_output_bytes`), a last line that sums it up (`exit 0 · 41 ms`, the cap when
- *   the output was cut, how many lines went out as progress), the {@link ExecToolWireResult} as
- *   `structuredContent`, and `isError: true` for a non-zero exit, a timeout, a signal or a
- *   resource limit;
- * - any other tool's value is its text (a string as is, anything else as JSON) and, when it is
- *   a plain object, its `structuredContent`; a value that does not match the tool's
- *   `outputSchema` is an error.
+ * Turns a {@link ToolResult} into an MCP `CallToolResult`: a failure is `isError: true` with its
+ * message; the Exec tool's result is its output as text (stderr under a `[stderr]` line) and a
+ * summary line, the wire result as `structuredContent`, `isError` for a non-zero exit, timeout,
+ * signal or resource limit; any other value its text (and `structuredContent` for a plain object),
+ * an error when it does not match the tool's `outputSchema`.
  */
 export function toCallToolResult(result: ToolResult, context: CallToolResultContext): CallToolResult {
   if (!result.ok) return errorResult(`${result.error.message} (${result.error.code})`);

@@ -81,11 +81,10 @@ export function boundedChannel<E extends ChunkEvent<unknown>>(
   });
 }
 
+/** An event, the events dropped right before it, and the `metadata.dropped` those carried. */
 interface Entry<E> {
   readonly event: E | EndSentinel;
-  /** How many events this queue dropped right before this one (in sequence order). */
   dropped: number;
-  /** The `metadata.dropped` counts of those dropped events (drops reported further upstream). */
   inherited: number;
 }
 
@@ -111,18 +110,8 @@ export class BoundedQueue<E extends ChunkEvent<unknown>> implements QueueStore<E
     return this.#items.size;
   }
 
-  /** {@link BoundedQueue.offer}, as a `DemandQueue` store. */
-  push(event: E | EndSentinel): boolean {
-    return this.offer(event as E);
-  }
-
-  /** {@link BoundedQueue.take}, as a `DemandQueue` store. */
-  shift(): E | EndSentinel | undefined {
-    return this.take();
-  }
-
   /** Queues `event`, dropping one if the strategy says so; `false` means overflow (`error`). */
-  offer(event: E): boolean {
+  push(event: E | EndSentinel): boolean {
     this.#lastSequence = event.sequence;
     const entry: Entry<E> = { event, dropped: this.#carry, inherited: this.#carryInherited };
     const fits = this.size < this.bufferSize || this.strategy === 'suspend';
@@ -155,8 +144,8 @@ export class BoundedQueue<E extends ChunkEvent<unknown>> implements QueueStore<E
     this.#push({ event: sentinel, dropped: this.#carry, inherited: this.#carryInherited });
   }
 
-  /** The oldest waiting event, re-stamped, or `undefined` when empty. */
-  take(): E | EndSentinel | undefined {
+  /** The oldest waiting event, re-stamped. */
+  shift(): E | EndSentinel | undefined {
     if (this.size === 0) return undefined;
     const { event, dropped, inherited } = this.#items.shift() as Entry<E>;
     this.#taken += dropped;

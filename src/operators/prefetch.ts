@@ -91,21 +91,12 @@ export class SourceValve implements Demand {
 /** A source as a buffering operator sees it, and how the operator gives back a value it held. */
 export interface CountedSource<T> {
   readonly source: Observable<T>;
-  /** The operator is done with one value of `source`. */
   readonly release: () => void;
 }
 
 /**
- * `input` subscribed with a {@link SourceValve} of `limit` — combined with the demand of the
- * subscriber it is given, whose chain leads to the consumer — that counts each value it emits as
- * held until `release`d. Nothing else changes: the same values, errors, completion and
- * subscription timing.
- *
- * @example
- * ```ts
- * const { source: counted, release } = countedSource(source, 17);
- * rxMergeMap((value) => work(value).pipe(finalize(release)), 1)(counted);
- * ```
+ * `input` subscribed with a {@link SourceValve} of `limit` (and the demand below) that counts each
+ * value it emits as held until `release`d; values, errors, completion and timing unchanged.
  */
 export function countedSource<T>(input: ObservableInput<T>, limit: number): CountedSource<T> {
   let valve: SourceValve | undefined;

@@ -141,11 +141,9 @@ class TerminalView {
   }
 
   /**
-   * Writes `data` and calls `parsed` once the terminal applied it, in order. xterm parses a write
-   * at once when it follows user input (so that typing echoes without delay): marking each write so
-   * renders in step with the source, and in virtual time; were it parsed later, the output would
-   * only come later, never in another order. A chunk with many line feeds goes in pieces, so that
-   * no piece pushes more lines above the screen than the terminal keeps there.
+   * Writes `data` and calls `parsed` once the terminal applied it, in order. Each write is marked as
+   * following user input, which xterm parses at once: renders keep in step with the source, in
+   * virtual time too. A chunk with many line feeds goes in pieces the scrollback can hold.
    */
   write(data: string | Uint8Array, parsed: () => void): void {
     const pieces = typeof data === 'string' ? splitLines(data) : [data];

@@ -18,14 +18,9 @@ import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { subscribersDemand, subscribeWithDemand } from '../core/subscriber-chain.js';
 import { boundedChannel } from './bounded-channel.js';
 
-/** Options of sluice's {@link share}: RxJS's `ShareConfig`, plus who sets the producer's pace. */
+/** Options of sluice's {@link share}: RxJS's, plus who sets the producer's pace. */
 export interface DemandShareConfig<T> extends ShareConfig<T> {
-  /**
-   * `'slowest'` (default): the producer pauses while any consumer is paused — lossless, every
-   * consumer sees every value. `'fastest'`: it pauses only while every consumer is paused, and
-   * each consumer bounds what it cannot take with `slowConsumer` (chunk streams only: the bound is
-   * a `bounded()` channel, so drops are reported in `metadata.dropped`).
-   */
+  /** `'slowest'` (default, lossless) or `'fastest'` (then `slowConsumer` bounds each consumer; chunk streams only). */
   readonly governor?: Governor;
   /** With `governor: 'fastest'`: each consumer's bound. Default `{ bufferSize: 256, strategy: 'sliding' }`. */
   readonly slowConsumer?: {
@@ -82,8 +77,6 @@ export function share<T>(config: DemandShareConfig<T> = {}): MonoTypeOperatorFun
     let subject: SubjectLike<T> | undefined;
     let demand: AggregateDemand | null = null;
     const linked = new Observable<T>((subscriber) => {
-      // A consumer whose chain leads back into this producer (the source reads the shared stream
-      // itself) cannot govern it: subscribersDemand counts it as a consumer without demand.
       demand = subscribersDemand(subject, governor) ?? null;
       return subscribeWithDemand(source, demand, subscriber);
     });
@@ -94,9 +87,7 @@ export function share<T>(config: DemandShareConfig<T> = {}): MonoTypeOperatorFun
         : ((shared as unknown as Observable<ChunkEvent<unknown>>).pipe(
             boundedChannel<ChunkEvent<unknown>>(bound.bufferSize, bound.strategy, true),
           ) as unknown as Observable<T>);
-    // A consumer that joins may change who governs (a flowing one, while every other is paused):
-    // the producer, which may be waiting for a change, is told at once.
-    // Lifted from the source, as RxJS's operators are: a subclass of Observable stays one.
+    // A consumer that joins may change who governs: the producer is told at once. Lifted, as RxJS's operators are.
     return source.lift<T>({
       call: (subscriber: Subscriber<T>) => {
         const subscription = consumed.subscribe(subscriber);

@@ -8,14 +8,8 @@ import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { demandOf, subscribeWithDemand } from '../core/subscriber-chain.js';
 import { checkSequence } from '../operators/check-sequence.js';
 import { runFailureError } from './run-failure.js';
-import type { RunFailure, RunRecord } from './run-record.js';
+import type { RunFailure, RunGap, RunRecord } from './run-record.js';
 import type { RunReadOptions, RunStore } from './run-store.js';
-
-/** Sequences `from..to` of a run that the store's retention trimmed: the next event is `to + 1`. */
-export interface RunGap {
-  readonly from: number;
-  readonly to: number;
-}
 
 /** What {@link followRun} tells a follower, in order; a returned promise pauses the reads until it settles. */
 export interface RunObserver {

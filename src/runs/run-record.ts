@@ -29,5 +29,11 @@ export type RunRecord =
       readonly events: readonly ChunkEvent<unknown>[];
       readonly frames?: readonly string[];
     }
-  | { readonly type: 'gap'; readonly from: number; readonly to: number }
+  | ({ readonly type: 'gap' } & RunGap)
   | { readonly type: 'failure'; readonly failure: RunFailure };
+
+/** Sequences `from..to` of a run that the store's retention trimmed: the next event is `to + 1`. */
+export interface RunGap {
+  readonly from: number;
+  readonly to: number;
+}

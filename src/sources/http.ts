@@ -1,6 +1,6 @@
 import { Observable } from 'rxjs';
 import { demandOf } from '../core/subscriber-chain.js';
-import { subscribeHttp } from './http/http-exchange.js';
+import { HttpExchange } from './http/http-exchange.js';
 import type { HttpEvent, HttpOptions } from './http/http-types.js';
 import { readHttpOptions, readHttpRequest } from './http/read-http-options.js';
 
@@ -92,6 +92,6 @@ export function http(url: string | URL, init?: RequestInit, options?: HttpOption
   const resolved = readHttpOptions(options);
   return new Observable<HttpEvent>((subscriber) => {
     const demand = resolved.demand ?? demandOf(subscriber);
-    return subscribeHttp(request, resolved, subscriber, demand);
+    new HttpExchange(request, resolved, subscriber, demand).start();
   });
 }

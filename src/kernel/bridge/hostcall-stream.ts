@@ -34,25 +34,16 @@ const DONE = Object.freeze({ value: undefined, done: true }) as Result;
 /**
  * The extension side of one streaming hostcall: an `AsyncIterableIterator` of chunks and an RxJS
  * `Observable` of chunk events, for one consumer either way (docs/protocol.md, "The extension
- * side"). It is built of three parts: the outcomes come in here, in sequence; the {@link Credit}
- * asks the host for chunks; an {@link Outlet} hands them to the consumer — the iterator's ring
- * ({@link IteratorOutlet}), or a subscriber's demand-gated queue ({@link SubscriberOutlet}).
+ * side"). Outcomes come in here, in sequence; the {@link Credit} asks the host for chunks; an
+ * {@link Outlet} hands them to the consumer — the iterator's ring ({@link IteratorOutlet}) or a
+ * subscriber's demand-gated queue ({@link SubscriberOutlet}).
  *
- * As an iterator: `next()` resolves with the next chunk, from what is already here or when it
- * arrives; up to `prefetch` chunks (the call's `buffer_size`) stay asked for ahead of the consumer,
- * so a consumer that stops calling `next()` stops the producer once that window is used up, and
- * after `stall_timeout_ms` the host cancels. A final `null` chunk ends iteration; a final non-null
- * chunk is yielded, then iteration ends; an `Error` outcome rejects the `next()` after the chunks
- * before it. `next()` calls made without awaiting are served in call order. `return()` (a `break`
- * in `for await`) cancels the stream on the host and ends the waiting calls.
- *
- * As an Observable: `{ sequence, kind: 'chunk', content, isFinal }` events then `complete`, or a
- * {@link SluiceError} with the outcome's `code`; unsubscribing cancels. A plain subscriber makes
- * the stream flow; one with a demand ({@link demandOf}) keeps `prefetch` chunks asked for while it
- * is not paused. A second consumer fails with `STREAM_CONSUMED`.
- *
- * A stream that does not start at 0, skips or reorders fails with a `SequenceError`
- * (`STREAM_SEQUENCE`) and is cancelled.
+ * `next()` resolves with the next chunk; a final `null` chunk ends iteration, a final non-null
+ * one is yielded first; an `Error` outcome rejects after the chunks before it. `return()` (a
+ * `break`) cancels the stream on the host. A subscriber gets `{ sequence, kind: 'chunk',
+ * content, isFinal }` events then `complete`, or a {@link SluiceError} with the outcome's `code`;
+ * unsubscribing cancels. A second consumer fails with `STREAM_CONSUMED`; a chunk out of sequence
+ * fails the stream with a `SequenceError` and cancels it.
  *
  * @example
  * ```ts

@@ -1,6 +1,6 @@
 import type { ChunkEvent } from '../../core/chunk.js';
 import { toRunFailure } from '../run-failure.js';
-import type { RunFailure } from '../run-record.js';
+import type { RunFailure, RunGap } from '../run-record.js';
 import { formatSseFrame } from './format-sse-frame.js';
 
 // The SSE frames of a run's records (docs/sse.md): an event, a gap, a failure. An event's frame
@@ -8,10 +8,8 @@ import { formatSseFrame } from './format-sse-frame.js';
 // names the last event it got.
 
 /**
- * The SSE frame of one sequenced chunk event: `id` is its sequence, `event` its kind, `data` the
- * event as JSON (`{ sequence, kind, content, metadata?, isFinal }`), so a client can rebuild the
- * event exactly and resume with `Last-Event-ID: <sequence>`. Throws what `JSON.stringify` throws
- * (a `BigInt` or a cycle in `content`).
+ * The SSE frame of one chunk event: `id` its sequence, `event` its kind, `data` the event as JSON
+ * (so `Last-Event-ID` resumes exactly). Throws what `JSON.stringify` throws.
  */
 export function encodeChunkEvent(event: ChunkEvent<unknown>): string {
   return formatSseFrame({
@@ -21,10 +19,7 @@ export function encodeChunkEvent(event: ChunkEvent<unknown>): string {
   });
 }
 
-/**
- * The event as it goes out as JSON, in the SSE frame's `data` and in a Redis batch alike:
- * `{ sequence, kind, content, metadata?, isFinal }`, `metadata` only when the event has one.
- */
+/** The event as JSON sends it, in an SSE frame and a Redis batch alike (`metadata` only when it has one). */
 export function chunkEventBody(event: ChunkEvent<unknown>): object {
   return event.metadata === undefined
     ? { sequence: event.sequence, kind: event.kind, content: event.content, isFinal: event.isFinal }
@@ -38,46 +33,26 @@ export function chunkEventBody(event: ChunkEvent<unknown>): object {
 }
 
 /**
- * The chunk event an {@link encodeChunkEvent} frame carries: its `data` line parsed back (`{
- * sequence, kind, content, metadata?, isFinal }`) — an equal copy of the event as JSON has it (what
- * a Redis run store gives back too). Only for frames sluice encoded itself (their `data` is one
- * JSON line); a browser decodes with `decodeSseMessage` instead, which checks what it gets.
+ * The chunk event of an {@link encodeChunkEvent} frame: an equal copy, as JSON has it. Only for
+ * frames sluice encoded itself; a browser decodes with `decodeSseMessage`, which checks them.
  */
 export function decodeChunkFrame(frame: string): ChunkEvent<unknown> {
   const data = frame.indexOf('\ndata: ') + 7;
   return JSON.parse(frame.slice(data, frame.length - 2)) as ChunkEvent<unknown>;
 }
 
-/** Which sequences a client missed because the replay log had already evicted them. */
-export interface SseGap {
-  /** The first missing sequence (the one the client needed next). */
-  readonly from: number;
-  /** The last missing sequence; the stream continues with `to + 1`, the oldest retained event. */
-  readonly to: number;
-}
-
-/**
- * The `gap` control frame: sent instead of a silent skip when a client (a reconnecting one, or a
- * live one that fell behind) needs events the replay log no longer holds. `data` is
- * `{"from":…,"to":…}`.
- */
-export function encodeGap(gap: SseGap): string {
+/** The `gap` control frame (`data`: `{"from":…,"to":…}`): events a client needs that are no longer held. */
+export function encodeGap(gap: RunGap): string {
   return formatSseFrame({ event: 'gap', data: JSON.stringify({ from: gap.from, to: gap.to }) });
 }
 
-/**
- * The `failure` control frame of a failure as a run store keeps it: `data` is
- * `{"code":…,"name":…,"message":…}`; a client resuming after the last event gets the failure again.
- */
+/** The `failure` control frame (`data`: `{"code":…,"name":…,"message":…}`). */
 export function encodeRunFailure(failure: RunFailure): string {
   const { code, name, message } = failure;
   return formatSseFrame({ event: 'failure', data: JSON.stringify({ code, name, message }) });
 }
 
-/**
- * The `failure` control frame of an error the stream's source ended with, after the events before
- * it (`code` is the sluice error code, or `'STREAM_FAILED'` for an error that has none).
- */
+/** The `failure` control frame of an error (`code` `'STREAM_FAILED'` when it has none). */
 export function encodeFailure(error: unknown): string {
   return encodeRunFailure(toRunFailure(error));
 }

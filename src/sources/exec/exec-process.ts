@@ -16,10 +16,7 @@ import { execSpanEnd, startExecSpan } from './exec-span.js';
 import type { ExecEvent } from './exec-types.js';
 import { GroupKiller } from './group-killer.js';
 import { writeInput } from './input-writer.js';
-import type { OutputAccumulator } from './output-accumulator.js';
 import type {
-  ContainmentReport,
-  ExecRlimits,
   ExitInfo,
   OutputStream,
   ProcessEvents,
@@ -183,19 +180,7 @@ export class ExecProcess implements ProcessEvents {
     const handle = this.#handle as ProcessHandle;
     const killer = this.#killer as GroupKiller;
     const options = this.#options;
-    const result = buildExecResult({
-      file: options.file,
-      args: options.args,
-      pid: handle.pid,
-      exit,
-      timedOut: this.#timedOut,
-      killedBySluice: killer.killedBeforeExit,
-      durationMs: this.#ends.exitedAt - this.#startedAt,
-      stdout: this.#output.stdout,
-      stderr: this.#output.stderr,
-      rlimits: options.rlimits,
-      containment: handle.containment?.(),
-    });
+    const result = this.#result(exit, handle, killer);
     killer.settle(); // reports the group gone to the span, if it was killed and is gone
     this.#span.end(...execSpanEnd(result, this.#cancelled !== undefined, this.#counts()));
     this.#stopInput();
@@ -240,6 +225,30 @@ export class ExecProcess implements ProcessEvents {
       this.#endSpanOnceGone(stalled === undefined ? 'cancel' : 'stall');
     }
     this.#handle?.destroy();
+  }
+
+  /** The result of the finished run: its output decoded, the command quoted for display. */
+  #result(exit: ExitInfo, handle: ProcessHandle, killer: GroupKiller): ExecResult {
+    const { stdout, stderr } = this.#output;
+    const { file, args, rlimits } = this.#options;
+    const report = handle.containment?.(); // absent: a port without cgroups
+    const stderrText = stderr.text();
+    return {
+      command: quoteCommand(file, args),
+      pid: handle.pid,
+      exitCode: exit.exitCode,
+      signal: exit.signal,
+      timedOut: this.#timedOut,
+      truncated: stdout.truncated || stderr.truncated,
+      durationMs: this.#ends.exitedAt - this.#startedAt,
+      stdout: stdout.text(),
+      stderr: stderrText,
+      // Whether sluice signalled the group before the leader exited tells its kill from a limit's.
+      rlimitHit: rlimitHit(rlimits, exit, stderrText, killer.killedBeforeExit),
+      containment: report?.containment ?? 'group',
+      usage: report?.usage ?? null,
+      limitHit: report?.limitHit ?? null,
+    };
   }
 
   /** The counts of the run so far, for its span's end. */
@@ -327,46 +336,6 @@ export class ExecProcess implements ProcessEvents {
   }
 }
 
-/** What a run knows when it ends, from which {@link buildExecResult} builds the {@link ExecResult}. */
-interface ExecProcessRecord {
-  readonly file: string;
-  readonly args: readonly string[];
-  readonly pid: number | undefined;
-  readonly exit: ExitInfo;
-  readonly timedOut: boolean;
-  /** Whether sluice signalled the group before the leader exited (cancel or timeout). */
-  readonly killedBySluice: boolean;
-  readonly durationMs: number;
-  readonly stdout: OutputAccumulator;
-  readonly stderr: OutputAccumulator;
-  readonly rlimits: ExecRlimits | undefined;
-  /** What the handle told about containment (absent: a port without cgroups, see `ProcessHandle.containment`). */
-  readonly containment?: ContainmentReport | undefined;
-}
-
-/**
- * Builds the result of a finished run: decodes the accumulated output, tells whether it was
- * truncated and which resource limit was hit, and quotes the command for display.
- */
-function buildExecResult(record: ExecProcessRecord): ExecResult {
-  const stderr = record.stderr.text();
-  return {
-    command: quoteCommand(record.file, record.args),
-    pid: record.pid,
-    exitCode: record.exit.exitCode,
-    signal: record.exit.signal,
-    timedOut: record.timedOut,
-    truncated: record.stdout.truncated || record.stderr.truncated,
-    durationMs: record.durationMs,
-    stdout: record.stdout.text(),
-    stderr,
-    rlimitHit: rlimitHit(record.rlimits, record.exit, stderr, record.killedBySluice),
-    containment: record.containment?.containment ?? 'group',
-    usage: record.containment?.usage ?? null,
-    limitHit: record.containment?.limitHit ?? null,
-  };
-}
-
 /**
  * What an exec process waits for before its run's final event: the leader's exit AND the end of both pipes
  * (a pipe held open by a grandchild ends later than the exit). Each is counted once.
@@ -424,7 +393,7 @@ export class ProcessEnds {
  * (an inherited `TRACESTATE` is removed when the span has none) — unless `env` names either
  * itself (docs/tracing.md).
  */
-export function spawnRequest(options: ResolvedExecOptions, carrier?: TraceCarrier): SpawnRequest {
+function spawnRequest(options: ResolvedExecOptions, carrier?: TraceCarrier): SpawnRequest {
   return {
     file: options.file,
     args: options.args,

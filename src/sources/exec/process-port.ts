@@ -1,3 +1,4 @@
+import type { TerminalSize } from '../../core/terminal-size.js';
 import type { Containment, ExecUsage, LimitName } from './exec-result.js';
 
 /**
@@ -40,10 +41,7 @@ export interface ExecRlimits {
 }
 
 /** The size of a terminal, in character cells. */
-export interface TtySize {
-  readonly columns: number;
-  readonly rows: number;
-}
+export type TtySize = TerminalSize;
 
 /** Which output pipe of a child. */
 export type OutputStream = 'stdout' | 'stderr';
@@ -58,17 +56,13 @@ export interface ExitInfo {
 
 /** What `exec` asks a {@link ProcessPort} to start: the validated `exec` arguments and options. */
 export interface SpawnRequest {
-  /** The file to run (resolved on `PATH` by the port). */
+  /** Resolved on `PATH` by the port. */
   readonly file: string;
-  /** Its arguments. */
   readonly args: readonly string[];
-  /** The working directory, or `undefined` for the parent's. */
   readonly cwd: string | undefined;
-  /** Environment variables; `undefined` as a value removes one. */
+  /** `undefined` as a value removes a variable. */
   readonly env: Readonly<Record<string, string | undefined>> | undefined;
-  /** Whether `env` extends `process.env` or replaces it. */
   readonly extendEnv: boolean;
-  /** Resource limits to apply to the child, if any. */
   readonly rlimits: ExecRlimits | undefined;
   /** Whether stdin must be a pipe (`writeInput`/`endInput` will be used); otherwise it is `/dev/null`. */
   readonly hasInput: boolean;
@@ -100,11 +94,8 @@ export interface ContainmentReport {
  * called once per pipe; `spawnError` replaces everything else when the child could not start.
  */
 export interface ProcessEvents {
-  /** The child wrote `bytes` to `stream`. */
   data(stream: OutputStream, bytes: Uint8Array): void;
-  /** `stream` reached its end (once per pipe). */
   end(stream: OutputStream): void;
-  /** The child exited or was killed. */
   exit(info: ExitInfo): void;
   /** The child could not start (e.g. a `SpawnError` with `ENOENT`); no other callback follows. */
   spawnError(error: unknown): void;
@@ -116,7 +107,6 @@ export interface ProcessHandle {
   readonly pid: number | undefined;
   /** Stop reading both output pipes (the child blocks once the OS pipe buffer is full). */
   pause(): void;
-  /** Read both output pipes again. */
   resume(): void;
   /** Send `signal` to every process of the child's group. */
   killGroup(signal: NodeJS.Signals): void;
@@ -124,7 +114,6 @@ export interface ProcessHandle {
   groupAlive(): boolean;
   /** Write to stdin; `callback` runs once the bytes were handed to the OS (or with the write error). */
   writeInput(bytes: Uint8Array, callback: (error?: Error | null) => void): void;
-  /** Close stdin. */
   endInput(): void;
   /** Stop listening and release the pipes (called when `exec` is done with the child). */
   destroy(): void;

@@ -1,4 +1,4 @@
-import type { Subscriber, TeardownLogic } from 'rxjs';
+import type { Subscriber } from 'rxjs';
 import type { ChunkMetadata } from '../../core/chunk.js';
 import type { Demand } from '../../core/demand.js';
 import { CancelledError } from '../../core/errors/cancelled-error.js';
@@ -27,10 +27,17 @@ const FAILURE_REASONS: Readonly<Record<HttpErrorCode, SpanEndReason>> = {
 };
 
 /**
- * The state of one `http` subscription and its steps: {@link HttpExchange.start} (teardown,
- * cancel signal, timeout, then the exchange), the exchange itself (fetch, `response`, the body,
- * `end`), and the ways it ends (a failure, a cancel, an unsubscribe), each ending the run's span.
- * Internal to `src/sources/http`; {@link subscribeHttp} describes the rules.
+ * One subscription of {@link http}, its steps: {@link HttpExchange.start} (teardown, cancel
+ * signal, timeout, then the exchange), the exchange itself (fetch, `response`, the body, `end`),
+ * and the ways it ends (a failure, a cancel, an unsubscribe), each ending the run's span
+ * (docs/tracing.md). What it owns:
+ *
+ * - an `AbortController` aborted on unsubscribe, on timeout and on any failure (so the socket
+ *   is closed before the error is delivered), combined with the caller's `init.signal`;
+ * - the timeout, a `scheduler.schedule` action added to the subscriber;
+ * - the body reader, which is only `read()` while `demand` flows: a paused consumer leaves the
+ *   body in the socket, so TCP pushes back on the server. With `lines`, the lines split from
+ *   one read are also held back while paused.
  */
 export class HttpExchange {
   readonly #request: HttpRequest;
@@ -218,26 +225,4 @@ function errorTypeOf(code: HttpErrorCode, response: HttpResponseInfo | undefined
   const { cause: inner, name } = (cause ?? {}) as { cause?: { code?: unknown }; name?: unknown };
   if (typeof inner?.code === 'string') return inner.code;
   return typeof name === 'string' ? name : '_OTHER';
-}
-
-/**
- * One subscription of {@link http}: fetches, emits `response`, the body chunks and `end`, and
- * returns the teardown. Its steps are those of {@link HttpExchange}; what it owns:
- *
- * - an `AbortController` aborted on unsubscribe, on timeout and on any failure (so the socket
- *   is closed before the error is delivered), combined with the caller's `init.signal`;
- * - the timeout, a `scheduler.schedule` action added to the subscriber;
- * - the body reader, which is only `read()` while `demand` flows: a paused consumer leaves the
- *   body in the socket, so TCP pushes back on the server. With `lines`, the lines split from
- *   one read are also held back while paused;
- * - the run's span (docs/tracing.md), ended with the exchange: `complete`, a failure, or a cancel.
- */
-export function subscribeHttp(
-  request: HttpRequest,
-  options: ResolvedHttpOptions,
-  subscriber: Subscriber<HttpEvent>,
-  demand: Demand | undefined,
-): TeardownLogic {
-  new HttpExchange(request, options, subscriber, demand).start();
-  return undefined;
 }

@@ -6,11 +6,8 @@ import { parseTimeline } from './parse-timeline.js';
 
 /**
  * A consumer's demand played from a marble diagram: a {@link Valve} that pauses at each `p` and
- * resumes at each `r`, at those virtual times from now (like a hot observable: the frames are
- * absolute within `TestScheduler.run`). Give it to the code under test as its demand
- * ({@link withDemand}, `exec(…, { demand })`) to script a slow consumer.
- *
- * The times run on `scheduler` (default `asyncScheduler`, which is virtual inside `run`).
+ * resumes at each `r`, at those times of `scheduler` from now (as a hot observable's frames). Give
+ * it to the code under test as its demand ({@link withDemand}, `exec(…, { demand })`).
  *
  * @example
  * ```ts
@@ -24,10 +21,8 @@ import { parseTimeline } from './parse-timeline.js';
 export function demandMarbles(marbles: string, scheduler: SchedulerLike = asyncScheduler): Valve {
   const timeline = parseTimeline(marbles, undefined, 'marbles');
   const valve = new Valve();
-  for (const entry of timeline) {
-    if (entry.kind !== 'N' || (entry.value !== 'p' && entry.value !== 'r')) {
-      throw optionError('marbles', "a diagram of 'p' (pause) and 'r' (resume)", marbles, 'argument');
-    }
+  if (timeline.some((entry) => entry.kind !== 'N' || (entry.value !== 'p' && entry.value !== 'r'))) {
+    throw optionError('marbles', "a diagram of 'p' (pause) and 'r' (resume)", marbles, 'argument');
   }
   for (const entry of timeline) {
     const signal = (entry as { value: string }).value;

@@ -183,6 +183,8 @@ describe.skipIf(redisServerPath === undefined || redisCliPath === undefined)(
           code: expect.stringMatching(/RUN_STORE_FAILED|OWNER_LOST|STREAM_SEQUENCE/),
         });
       }
+      // The next test starts on a settled cluster: every live node agrees on the promoted master.
+      await cluster.waitForFailover(await cluster.slotOf(runId), master);
     }, 90_000);
 
     it.skipIf(!needs('python3'))(

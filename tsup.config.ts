@@ -128,10 +128,9 @@ const rootAsWhole = loadsAsWhole(
 // chunks of their own: `sluice exec -- cmd` reads 3 files of the CLI instead of 15. (Loaded after
 // `sluice exec`'s code, they load nothing more for it.)
 const CLI_LAZY = [
-  'cli/run-json',
+  'cli/exec-json',
   'cli/run-frame-writer',
-  'cli/exec-redis/open-run-publisher',
-  'cli/exec-redis/run-json-published',
+  'cli/exec-redis',
   'cli/web/run-web',
   'cli/mcp/run-mcp',
   'cli/mcp/run-mcp-http',

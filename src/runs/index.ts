@@ -4,4 +4,4 @@ export * from './run-failure.js';
 export * from './run-record.js';
 export * from './run-store.js';
 export * from './sse/run-sse-endpoint.js';
-export * from './to-run-store.js';
+export { type ToRunStoreOptions, toRunStore } from './to-run-store.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { asyncScheduler } from 'rxjs';
 import { optionError } from '../../core/option-error.js';
 import { readInteger } from '../../core/read-integer.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
@@ -7,21 +7,11 @@ import type { RunStore } from '../run-store.js';
 import { nodeResponseSink } from './node-response-sink.js';
 import { acceptSseGet, readLastEventId } from './read-last-event-id.js';
 import { readableStreamSink } from './readable-stream-sink.js';
-import { SseClient } from './sse-client.js';
+import { type RunSseOptions, SseClient } from './sse-client.js';
 import { sseResumeRefusal } from './sse-resume-refusal.js';
 import type { SseSink } from './sse-sink.js';
 
-/** Options of {@link runSseEndpoint} (the same meaning as in `toServerSentEvents`). */
-export interface RunSseOptions {
-  /** A `: heartbeat` comment this often on an open connection, in ms (`0` = none). Default `15_000`. */
-  readonly heartbeatMs?: number;
-  /** A client whose socket does not drain for this long is disconnected, in ms (`0` = never). Default `30_000`. */
-  readonly stallTimeoutMs?: number;
-  /** Sent first as `retry:` (the browser's reconnection delay), in ms. Default `1000`. */
-  readonly retryMs?: number;
-  /** The clock of heartbeats and stall timers. Default `asyncScheduler`. */
-  readonly scheduler?: SchedulerLike;
-}
+export type { RunSseOptions } from './sse-client.js';
 
 /** What {@link runSseEndpoint} returns. */
 export interface RunSseEndpoint {

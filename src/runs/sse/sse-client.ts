@@ -1,12 +1,23 @@
-import { Subscription } from 'rxjs';
+import { type SchedulerLike, Subscription } from 'rxjs';
 import { Valve } from '../../core/demand.js';
 import { StallClock } from '../../core/stall-clock.js';
 import { followRun } from '../follow-run.js';
 import type { RunStore } from '../run-store.js';
 import { formatSseFrame } from './format-sse-frame.js';
 import { encodeChunkEvent, encodeFailure, encodeGap, encodeRunFailure } from './run-frames.js';
-import type { RunSseOptions } from './run-sse-endpoint.js';
 import type { SseSink } from './sse-sink.js';
+
+/** Options of `runSseEndpoint` (the same meaning as in `toServerSentEvents`). */
+export interface RunSseOptions {
+  /** A `: heartbeat` comment this often on an open connection, in ms (`0` = none). Default `15_000`. */
+  readonly heartbeatMs?: number;
+  /** A client whose socket does not drain for this long is disconnected, in ms (`0` = never). Default `30_000`. */
+  readonly stallTimeoutMs?: number;
+  /** Sent first as `retry:` (the browser's reconnection delay), in ms. Default `1000`. */
+  readonly retryMs?: number;
+  /** The clock of heartbeats and stall timers. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
 
 /** Settings of one {@link SseClient}: the options of `runSseEndpoint`, checked (`retryMs` may be absent). */
 export type SseClientConfig = Required<Omit<RunSseOptions, 'retryMs'>> & {

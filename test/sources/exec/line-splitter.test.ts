@@ -45,14 +45,7 @@ describe('LineSplitter', () => {
         fc.array(fc.nat(300), { maxLength: 6 }),
         fc.integer({ min: 4, max: 40 }),
         (input, cuts, max) => {
-          const bytes = Buffer.from(input);
-          const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
-          const chunks: Buffer[] = [];
-          let start = 0;
-          for (const point of [...points, bytes.length]) {
-            chunks.push(bytes.subarray(start, point));
-            start = point;
-          }
+          const chunks = cutAt(Buffer.from(input), cuts);
           const pieces = split(chunks, max);
           expect(pieces.map(([piece]) => piece).join('')).toBe(input);
           for (const [piece, partial] of pieces) {
@@ -78,13 +71,7 @@ describe('LineSplitter', () => {
         fc.integer({ min: 4, max: 40 }),
         (fragments, cuts, max) => {
           const bytes = Buffer.from(fragments.flat());
-          const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
-          const chunks: Buffer[] = [];
-          let start = 0;
-          for (const point of [...points, bytes.length]) {
-            chunks.push(bytes.subarray(start, point));
-            start = point;
-          }
+          const chunks = cutAt(bytes, cuts);
           // One byte per read: every line but an empty one goes through the carry (the slow path).
           const oneByOne = [...bytes].map((value) => Buffer.from([value]));
           expect(split(chunks, max)).toEqual(split(oneByOne, max));
@@ -200,3 +187,15 @@ describe("LineSplitter with encoding 'buffer'", () => {
     );
   });
 });
+
+/** `bytes` cut into reads at the given offsets (taken modulo its length + 1, in order). */
+function cutAt(bytes: Buffer, cuts: readonly number[]): Buffer[] {
+  const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+  const chunks: Buffer[] = [];
+  let start = 0;
+  for (const point of [...points, bytes.length]) {
+    chunks.push(bytes.subarray(start, point));
+    start = point;
+  }
+  return chunks;
+}

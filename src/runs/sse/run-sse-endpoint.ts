@@ -4,12 +4,9 @@ import { optionError } from '../../core/option-error.js';
 import { readInteger } from '../../core/read-integer.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import type { RunStore } from '../run-store.js';
-import { nodeResponseSink } from './node-response-sink.js';
-import { acceptSseGet, readLastEventId } from './read-last-event-id.js';
-import { readableStreamSink } from './readable-stream-sink.js';
 import { type RunSseOptions, SseClient } from './sse-client.js';
-import { sseResumeRefusal } from './sse-resume-refusal.js';
-import type { SseSink } from './sse-sink.js';
+import { acceptSseGet, readLastEventId, sseResumeRefusal } from './sse-resume.js';
+import { nodeResponseSink, readableStreamSink, type SseSink } from './sse-sink.js';
 
 export type { RunSseOptions } from './sse-client.js';
 

@@ -4,13 +4,10 @@ import type { ChunkEvent } from '../../core/chunk.js';
 import { MemoryRunStore } from '../memory-run-store.js';
 import { RunOutlet } from '../run-outlet.js';
 import { publishRun } from '../to-run-store.js';
-import { nodeResponseSink } from './node-response-sink.js';
-import { acceptSseGet, readLastEventId } from './read-last-event-id.js';
-import { readableStreamSink } from './readable-stream-sink.js';
 import { type ReplayBounds, ReplayLog } from './replay-log.js';
 import { SseClient, type SseClientConfig } from './sse-client.js';
-import { sseResumeRefusal } from './sse-resume-refusal.js';
-import type { SseSink } from './sse-sink.js';
+import { acceptSseGet, readLastEventId, sseResumeRefusal } from './sse-resume.js';
+import { nodeResponseSink, readableStreamSink, type SseSink } from './sse-sink.js';
 
 /** The checked settings of an {@link SseStream}: `toServerSentEvents` fills in the defaults. */
 export interface SseStreamConfig extends SseClientConfig {

@@ -9,21 +9,13 @@ export interface ExecPolicy {
   readonly cwd: string;
   /** Default and upper bound of a call's `timeout_s`. */
   readonly timeoutS: number;
-  /**
-   * The environment variable names a call's `env` may set; `undefined`: any name but the loader's
-   * (`LD_*`, `DYLD_*`, `NODE_OPTIONS`), the stdio default. Over HTTP the default is none.
-   */
+  /** The names a call's `env` may set; `undefined`: any but the loader's (`LD_*`, `DYLD_*`, `NODE_OPTIONS`). */
   readonly allowEnv: readonly string[] | undefined;
   /** A call's `cwd` must be relative and stay under {@link ExecPolicy.cwd} (no absolute path, no `..` out). */
   readonly confineCwd: boolean;
 }
 
-/**
- * Checks the Exec options of {@link serveMcp} — `allow` (an array of non-empty strings without
- * NUL, default none), `cwd` (a non-empty string, default `process.cwd()`), `timeoutS` (a
- * number in (0, 600], default 60), `allowEnv` (variable names, default any but the loader's) and
- * `confineCwd` (default `false`) — in the one option-error template.
- */
+/** Checks the Exec options of {@link serveMcp} (defaults in `ServeMcpOptions`) in the one option-error template. */
 export function readExecPolicy(options: {
   readonly allow?: unknown;
   readonly cwd?: unknown;

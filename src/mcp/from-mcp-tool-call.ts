@@ -8,11 +8,7 @@ import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { McpToolError } from './mcp-tool-error.js';
 import { startMcpClientSpan } from './start-mcp-client-span.js';
 
-/**
- * One event of {@link fromMcpToolCall}: `kind: 'progress'` with the notification's
- * `{ progress, total?, message? }`, then exactly one final `kind: 'result'` with the
- * `CallToolResult`.
- */
+/** One event of {@link fromMcpToolCall}: `progress` events, then one final `result`. */
 export type McpToolCallEvent = ChunkEvent<Progress> | ChunkEvent<CallToolResult>;
 
 /** Options of {@link fromMcpToolCall}, checked when it is called. */
@@ -29,11 +25,10 @@ export interface FromMcpToolCallOptions {
 type ToolCaller = Pick<Client, 'callTool'>;
 
 /**
- * Follows an MCP tool call, on any server and transport, as an Observable of sequenced chunk
- * events: each `notifications/progress` is one `kind: 'progress'` event (`content`: the
- * `{ progress, total?, message? }` sent), the result the final `kind: 'result'` event. A result
- * with `isError: true` errors with an {@link McpToolError} `MCP_TOOL_ERROR` (`info.result`); no
- * result at all (unknown tool, timeout, closed connection) with `MCP_REQUEST_FAILED`.
+ * Follows an MCP tool call, on any server and transport, as sequenced chunk events: one
+ * `progress` event per `notifications/progress`, the result as the final `result` event. A result
+ * with `isError: true` errors with an {@link McpToolError} `MCP_TOOL_ERROR`; no result (unknown
+ * tool, timeout, closed connection) with `MCP_REQUEST_FAILED`.
  *
  * Unsubscribing before the result aborts the request (the SDK sends `notifications/cancelled`: a
  * sluice server kills the command's process group). Each subscription is its own call; with

@@ -13,11 +13,8 @@ export interface McpHttpRefusal {
 }
 
 /**
- * The access checks of `serveMcpHttp`, in the order the MCP specification's security section
- * asks: `Host` must name this server (DNS rebinding, `403`: the check of `sluice/web`'s guard),
- * an `Origin`, when there is one, must be this server's own (`http://` or `https://` + `Host`,
- * `403`), and `Authorization: Bearer <token>` must carry the token (`401` without it or with a
- * wrong one, compared in constant time) unless `token` is `undefined`. Internal to `sluice/mcp`.
+ * The access checks of `serveMcpHttp`, in the MCP specification's order: `Host` names this server
+ * and an `Origin` is its own (`403`), then the bearer token, compared in constant time (`401`).
  */
 export function mcpHttpGuard(options: {
   readonly token: string | undefined;
@@ -68,9 +65,8 @@ export function mcpHttpGuard(options: {
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
- * Reads a request's body as JSON, at most 4 MiB: `{ value }`, or `{ error }` with the status and
- * JSON-RPC code to answer — `413` for a body over the bound, `415` for a `Content-Type` that is
- * not JSON, `400` (`-32700`) for text that is not JSON. Internal to `sluice/mcp`.
+ * Reads a request's body as JSON, at most 4 MiB; else the status and JSON-RPC code to answer
+ * (`413` too big, `415` not a JSON `Content-Type`, `400`/`-32700` not JSON).
  */
 export async function readJsonBody(
   req: IncomingMessage,

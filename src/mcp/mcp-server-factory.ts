@@ -56,10 +56,9 @@ export const SERVE_MCP_OPTIONS = [
 ];
 
 /**
- * Checks `registry` and the options of {@link serveMcp} once, and returns a function that makes
- * an SDK `Server` of those tools from the loaded SDK: one per stdio connection, one per HTTP
- * request in `serveMcpHttp`. Every tool may run as an MCP task. With `catchUp`, a streamed result
- * waits for a `ping` round trip first (the stdio client's race, docs/mcp.md).
+ * Checks `registry` and the options of {@link serveMcp} once; returns a maker of SDK `Server`s of
+ * those tools (one per stdio connection or HTTP request). With `catchUp`, a streamed result waits
+ * for a `ping` round trip first (docs/mcp.md).
  */
 export function mcpServerFactory(
   registry: ToolRegistry,
@@ -225,9 +224,8 @@ function exposeTools(registry: ToolRegistry, policy: ExecPolicy) {
 }
 
 /**
- * Resolves once the client has handled every message sent before (a `ping` round trip), so the
- * result cannot overtake the last progress notification, which the SDK's client would drop
- * (docs/mcp.md). No answer within `timeoutMs`, an error or a cancel end the wait too.
+ * Resolves after a `ping` round trip (or `timeoutMs`, an error, a cancel), so the result cannot
+ * overtake the last progress notification, which the SDK's client would drop (docs/mcp.md).
  */
 export async function awaitClientCaughtUp(
   extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
@@ -245,9 +243,8 @@ export async function awaitClientCaughtUp(
 const INVALID_PARAMS = -32602;
 
 /**
- * The error a request handler throws to answer a JSON-RPC error `-32602` with `message` as it is.
- * The SDK's `McpError` would prefix its own message with `MCP error -32602: `, and the client,
- * which wraps the answer in an `McpError` of its own, would print the prefix twice.
+ * A JSON-RPC error `-32602` with `message` as it is: the SDK's `McpError` would prefix it with
+ * `MCP error -32602: `, which the client, wrapping it again, would print twice.
  */
 export function invalidParamsError(message: string): Error & { code: number } {
   return Object.assign(new Error(message), { code: INVALID_PARAMS });

@@ -7,13 +7,9 @@ import type { RunStore } from '../runs/run-store.js';
 const sessionRun = (sessionId: string) => `mcp-session:${sessionId}`;
 
 /**
- * The MCP sessions of `serveMcpHttp`, kept in a {@link RunStore} so that every instance sharing
- * the store knows them: a session is a run (`mcp-session:<id>`) without events, owned by the
- * instance that answered its `initialize`, live until it ends — by a `DELETE` on any instance
- * (a cancel through the store), by that instance closing, in Redis by its lease running out when
- * that instance died, or after `idleMs` without a request or an open stream of it on the owning
- * instance (see {@link McpSessions.hold}). Instances running calls of a session watch its run and end those
- * calls when it ends. Internal to `sluice/mcp`.
+ * The MCP sessions of `serveMcpHttp` as runs without events in a {@link RunStore}, owned by the
+ * instance that answered `initialize`. A session ends by a `DELETE` anywhere, its owner closing
+ * or dying (its lease), or `idleMs` unused (see {@link McpSessions.hold}); calls of it end then.
  */
 export class McpSessions {
   readonly #store: RunStore;
@@ -50,11 +46,7 @@ export class McpSessions {
     return info !== undefined && info.state !== 'ended';
   }
 
-  /**
-   * A request of the session is being served here (its response open): an owned session does not
-   * expire until the returned function is called (the response closed) and `idleMs` passed after
-   * the last one. A session owned elsewhere is not affected: its clock is its owner's.
-   */
+  /** A response of the session is open here: an owned session does not idle out until the returned release. */
   hold(sessionId: string): () => void {
     const activity = this.#activity.get(sessionId);
     if (activity === undefined) return () => {};
@@ -79,10 +71,7 @@ export class McpSessions {
     return this.#store.cancel(sessionRun(sessionId), reason);
   }
 
-  /**
-   * Calls `onEnd` once when the session ends (on any instance); returns a function that stops
-   * watching. One read of the session's run per session with calls on this instance.
-   */
+  /** Calls `onEnd` once when the session ends anywhere (one read of its run per instance); returns an unwatch. */
   watch(sessionId: string, onEnd: () => void): () => void {
     let watcher = this.#watchers.get(sessionId);
     if (watcher === undefined) {

@@ -5,17 +5,12 @@ import { followRun } from '../runs/follow-run.js';
 import type { RunOutlet } from '../runs/run-outlet.js';
 import type { RunStore } from '../runs/run-store.js';
 
-// One MCP event stream (the answer to one `POST`) kept as a run of a RunStore: each JSON-RPC
-// message one event (`kind: 'message'`, the message as `content`), the SSE priming event (an
-// empty message) `kind: 'priming'`, the response the final event — or an `end` sentinel when the
-// stream ended without one (a cancelled call, a closed session). An event id is the run and the
-// message's sequence, so a replay is an exact read after that sequence (docs/mcp.md, "Resuming").
+// One MCP event stream (the answer to one `POST`) as a run: each message an event, the response
+// the final one (or the `end` sentinel); an event id names run and sequence (docs/mcp.md, "Resuming").
 
 /**
- * The run that keeps the event stream of request `requestId` of session `sessionId`
- * (`mcp:<session>:<id as base64url JSON>`): every instance derives the same id, so a cancel for
- * the request reaches its run from any of them. A client may not reuse a request id within a
- * session (the MCP specification).
+ * The run of request `requestId`'s event stream: every instance derives the same id, so a cancel
+ * reaches it from any of them (a client may not reuse a request id within a session).
  */
 export function callRunId(sessionId: string, requestId: RequestId): string {
   return `mcp:${sessionId}:${Buffer.from(JSON.stringify(requestId)).toString('base64url')}`;
@@ -69,11 +64,9 @@ export interface McpStreamFailure {
 }
 
 /**
- * Reads the messages of the MCP stream kept as run `runId` after `options.after`, until its
- * response or, with `options.last`, that sequence: the one replay of a stream, for a reconnect
- * served by `serveMcpHttp` and for the SDK's own transport (`RunStoreEventStore`). `end` is called
- * once: without a failure after the response, else with why (cancelled, trimmed by the store's
- * retention, failed, unreadable). Paced by `options.demand` ({@link followRun}).
+ * The one replay of an MCP stream (for `serveMcpHttp` and `RunStoreEventStore`): its messages after
+ * `options.after` until the response (or `options.last`), paced by `options.demand`. `end` is
+ * called once, with why when the stream did not end with its response.
  */
 export function readMcpStream(
   store: RunStore,

@@ -33,13 +33,9 @@ interface TaskView {
 }
 
 /**
- * MCP Tasks (the SDK's experimental `TaskStore`) kept in a {@link RunStore}, so that `tasks/*`
- * work on any instance sharing it: task `taskId` is run `mcp-task:<session>:<taskId>`, a first
- * event with the `working` `Task`, a final one with the ended `Task` and its `CallToolResult`. The
- * instance that got the task-augmented `tools/call` calls the tool; a `tasks/cancel` anywhere, or
- * the session's end, aborts it through the store. A run that ended without its final event (a
- * lost owner, a failed store) is a `failed` task, `cancelled` if a cancel was asked. A task is
- * kept for the store's retention (its `ttl`). Internal to `sluice/mcp`.
+ * MCP Tasks (the SDK's `TaskStore`) as runs of a {@link RunStore}, so `tasks/*` work on any
+ * instance: a first event holds the `working` `Task`, the final one the ended `Task` and its
+ * result. A run ended without its final event is `failed` (`cancelled` if a cancel was asked).
  */
 export class McpTasks {
   readonly #store: RunStore;
@@ -60,10 +56,7 @@ export class McpTasks {
     return typeof this.#store.runIds === 'function';
   }
 
-  /**
-   * Creates a task of `sessionId` and calls `call` for it here, in the background; resolves with
-   * the `working` `Task`. Its `ttl` is the store's retention, whatever the client asked for.
-   */
+  /** Starts `call` as a task here in the background; resolves with the `working` `Task` (`ttl`: the store's retention). */
   async start(
     sessionId: string,
     _requested: CreateTaskOptions,
@@ -163,8 +156,7 @@ export class McpTasks {
     } catch (error) {
       writer.fail(error); // a result the store cannot hold: the task fails with why
     }
-    // A store that failed or ended the run itself leaves it without its final event (by its
-    // failure record or its lease's verdict), which every instance reads as `failed`.
+    // A failed store leaves the run without its final event: every instance reads it as `failed`.
     await writer.stored.catch(() => {});
   }
 

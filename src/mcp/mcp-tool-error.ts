@@ -19,12 +19,9 @@ export interface McpToolErrorInfo {
 }
 
 /**
- * An MCP tool call followed with `fromMcpToolCall` failed. Its `code` says how:
- *
- * - `MCP_TOOL_ERROR` — the tool ran and answered `isError: true` (a non-zero exit, a refused
- *   program, bad arguments); `info.result` is that result, its text is in the message;
- * - `MCP_REQUEST_FAILED` — there was no result: a JSON-RPC error (an unknown tool), a request
- *   timeout, or the connection closed; `cause` is the SDK's error.
+ * An MCP tool call followed with `fromMcpToolCall` failed: `MCP_TOOL_ERROR` when the tool
+ * answered `isError: true` (its text in the message), `MCP_REQUEST_FAILED` when no result came
+ * (a JSON-RPC error, a timeout, a closed connection; `cause` is the SDK's error).
  *
  * @example
  * ```ts

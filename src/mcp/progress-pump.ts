@@ -2,10 +2,7 @@ import type { SchedulerLike, Subscription } from 'rxjs';
 import { Valve } from '../core/demand.js';
 import type { ToolChunk } from '../kernel/index.js';
 
-/**
- * One `notifications/progress` update (without its token): `progress` is the number of chunks
- * sent so far — the last chunk's sequence + 1 — and `message` their text.
- */
+/** One `notifications/progress` update (no token): `progress` counts the chunks sent, `message` is their text. */
 export interface ProgressUpdate {
   readonly progress: number;
   readonly message: string;

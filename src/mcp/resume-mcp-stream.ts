@@ -3,7 +3,7 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.
 import { Subscription } from 'rxjs';
 import { Valve } from '../core/demand.js';
 import type { RunStore } from '../runs/run-store.js';
-import { nodeResponseSink } from '../runs/sse/node-response-sink.js';
+import { nodeResponseSink } from '../runs/sse/sse-sink.js';
 import { readMcpStream } from './mcp-stream.js';
 import type { StreamReaders } from './serve-mcp-post.js';
 

@@ -30,11 +30,9 @@ export interface McpPostContext {
 }
 
 /**
- * Answers a `POST` that holds requests with a fresh SDK `Server` on a fresh stateless transport
- * (the sessions are `serveMcpHttp`'s, in the store). The answer's event stream is kept as run
- * {@link callRunId}, resumable from any instance. The call outlives its connection: it ends with
- * its response, or when a cancel for its run arrives through the store (its signal aborts, and
- * the stream ends with `Request cancelled: <reason>`). Internal to `sluice/mcp`.
+ * Answers a `POST` of requests with a fresh SDK `Server` on a stateless transport; its event
+ * stream is run {@link callRunId}, resumable anywhere. The call outlives its connection: it ends
+ * with its response, or a cancel through the store (the stream ends `Request cancelled: <reason>`).
  */
 export async function serveMcpPost(
   context: McpPostContext,
@@ -171,10 +169,8 @@ export function responseDemand(res: ServerResponse): Demand {
 }
 
 /**
- * The live readers of one MCP call's event stream here (the `POST`'s response, a reconnect) as
- * demands. The call awaits {@link StreamReaders.whenReady} before each progress notification, so
- * a slow client pauses the tool through the progress pump. A closed reader is ready (the store
- * keeps the stream for its return). Internal to `sluice/mcp`.
+ * The live readers of one call's event stream here, as demands: each progress notification
+ * awaits {@link StreamReaders.whenReady}, so a slow client pauses the tool. A closed one is ready.
  */
 export class StreamReaders {
   readonly #readers = new Set<Demand>();

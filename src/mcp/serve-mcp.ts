@@ -10,21 +10,11 @@ import { McpTasks } from './mcp-tasks.js';
 import type { ServeMcpOptions } from './serve-mcp-options.js';
 
 /**
- * Serves the tools of `registry` to an MCP client over `transport` (stdio, Streamable HTTP,
- * in-memory, …); resolves with the connected SDK `Server`. See docs/mcp.md.
- *
- * - `tools/list` shows each tool with the JSON Schema of its zod `schema` (and `outputSchema`);
- * - `tools/call` runs it through `dispatchToolCall`; with a progress token its chunks go out as
- *   `notifications/progress` (`progress`: chunks so far, `message`: their text, stderr marked
- *   `[stderr] `), coalesced per `progressIntervalMs`, one in flight, the tool paused while about
- *   1 MiB waits, all before the result;
- * - `notifications/cancelled` or the transport closing aborts the call (the Exec tool kills its
- *   process group);
- * - any tool can run as an MCP task (`tools/call` with `task`), kept in memory for the connection;
- * - with `@opentelemetry/api`, each call is a server span under `_meta.traceparent`.
- *
- * Safe by default: the Exec tool is listed only when `allow` names programs, and runs only those.
- * The registry is read once, here.
+ * Serves the tools of `registry` to an MCP client over `transport`; resolves with the connected
+ * SDK `Server` (docs/mcp.md). A call's chunks go out as `notifications/progress` (coalesced per
+ * `progressIntervalMs`, the tool paused while about 1 MiB waits), all before the result; a cancel
+ * or the transport closing aborts it. Any tool can run as an MCP task (in memory). Safe by
+ * default: the Exec tool is listed only when `allow` names programs, and runs only those.
  *
  * @example
  * ```ts

@@ -3,13 +3,10 @@ import { z } from 'zod';
 import type { ToolDefinition } from '../kernel/index.js';
 
 /**
- * A tool as `tools/list` shows it: its name, description, and the JSON Schema (draft 7, which
- * MCP clients validate with) that zod 4's own `z.toJSONSchema` makes of its argument `schema`
- * (as input: fields with a default are optional) and of its `outputSchema` (as output), a
- * nullable field written as `anyOf` of single types rather than a `type` array (which clients
- * that map schemas onto one-type dialects, such as Gemini's, reject). MCP
- * requires both to describe objects: any other schema is a `TypeError` naming the tool, and so is
- * a schema JSON Schema cannot express (a `z.date()`, a transform's output).
+ * A tool as `tools/list` shows it: the draft-7 JSON Schema of its `schema` (as input) and
+ * `outputSchema`, nullable fields as `anyOf` rather than a `type` array (which one-type dialects,
+ * such as Gemini's, reject). A schema that is not an object, or that JSON Schema cannot express,
+ * is a `TypeError` naming the tool.
  */
 export function toMcpTool(tool: ToolDefinition): Tool {
   const inputSchema = objectSchema(tool, 'schema', 'input');

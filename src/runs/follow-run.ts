@@ -34,10 +34,8 @@ export interface FollowRunOptions extends RunReadOptions {
 }
 
 /**
- * Follows run `runId` of `store` after `options.after`, live until its end, telling `observer`
- * each event, gap and failure in order: the one reader of a run's records, under every sink.
- * The store is read only while `options.demand` flows and no promise `observer` returned is
- * pending. Unsubscribing the result (`owner`) stops the read, even within one stored batch.
+ * The one reader of a run's records, under every sink: tells `observer` each, in order, reading
+ * only while `options.demand` flows and no promise it returned is pending.
  */
 export function followRun(
   store: RunStore,
@@ -121,11 +119,9 @@ export function readAfter(options: RunReadOptions): number {
 }
 
 /**
- * Follows run `runId` of `store` from anywhere: the events after `options.after` (default: from
- * the start), live until the final event. Cold and demand-aware (a paused consumer stops the
- * store reads), checked by {@link checkSequence}. Errors with a `SequenceError` (rule `gap`) when
- * the events it needs were trimmed, with the run's failure (an `OwnerLostError` when its owner
- * died), or with `RUN_NOT_FOUND`.
+ * Follows run `runId` of `store` from anywhere, after `options.after`, live until the final event;
+ * cold, demand-aware, sequence-checked. Errors with a `gap` `SequenceError` for trimmed events,
+ * with the run's failure (`OwnerLostError` when its owner died), or with `RUN_NOT_FOUND`.
  *
  * @example
  * ```ts

@@ -71,14 +71,10 @@ class FrameRecord {
 }
 
 /**
- * The embedded run store: each run in this process's memory, in a bounded {@link ReplayLog} (its
- * newest `maxEvents` events, at most `maxBytes`, kept as SSE frames); an ended run is dropped
- * `retainMs` after its end (checked lazily: the store holds no timer). Like Redis, it keeps each
- * event as JSON (content JSON cannot encode fails the run at append).
- *
- * **Demand.** A writer is paused only while its log is full *and* every reader still needs its
- * oldest event: the fastest reader sets the pace, a slower one gets a `gap`; with no reader the
- * run is never paused. For other machines, use `RedisRunStore` (`sluice/redis`).
+ * The embedded run store: each run in a bounded {@link ReplayLog} of SSE frames, dropped
+ * `retainMs` after its end (checked lazily, no timer); content JSON cannot encode fails the run.
+ * A writer pauses only while its log is full *and* every reader needs its oldest event (a slower
+ * reader gets a `gap`). For other machines, `RedisRunStore` (`sluice/redis`).
  *
  * @example
  * ```ts

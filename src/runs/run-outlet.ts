@@ -3,11 +3,9 @@ import type { Demand } from '../core/demand.js';
 import type { CancelDetails, RunStore, RunWriter, RunWriterOptions } from './run-store.js';
 
 /**
- * The one writer of a run's records, under every sink (`toRunStore`, `toServerSentEvents`, MCP's
- * streams, tasks and sessions): it opens the store's {@link RunWriter}, keeps the next sequence,
- * ends the run once — with its final event, a failure, or the `end` sentinel `{ kind: 'end',
- * content: null, metadata: { ...details, reason }, isFinal: true }` — and closes the writer once
- * the store has settled the end.
+ * The one writer of a run's records, under every sink: opens the store's {@link RunWriter}, keeps
+ * the next sequence, ends the run once (final event, failure, or the `end` sentinel) and closes
+ * the writer once the store settled the end.
  */
 export class RunOutlet {
   readonly runId: string;
@@ -59,10 +57,7 @@ export class RunOutlet {
     return sequence;
   }
 
-  /**
-   * {@link add} in call order, each once the writer's demand flows (a slow store paces the caller).
-   * Resolves with the sequence, or `undefined` once the run has ended.
-   */
+  /** {@link add}, in call order, once the writer's demand flows; the sequence, `undefined` once ended. */
   paced(kind: string, content: unknown, isFinal = false): Promise<number | undefined> {
     const added = this.#tail.then(async () => {
       await whenFlowing(this.#writer.demand);

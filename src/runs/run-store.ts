@@ -19,10 +19,7 @@ export interface RunInfo {
   readonly label: string | undefined;
   /** When the writer opened the run, in ms on its clock (its scheduler's `now()`), once it has. */
   readonly startedAt: number | undefined;
-  /**
-   * The cancel request the run got while running ({@link RunStore.cancel}: `{ ...details, reason }`),
-   * if any — what a run that ended without its final event (its owner died) was asked for.
-   */
+  /** The cancel request it got while running (`{ ...details, reason }`): what an owner that died was asked. */
   readonly cancelRequest: CancelDetails | undefined;
 }
 
@@ -37,10 +34,7 @@ export interface RunWriterOptions {
   readonly label?: string;
 }
 
-/**
- * What a cancel request carries besides its reason: details that end up in the final `end`
- * event's metadata next to `reason` (who cancelled, say: `{ by: 'page' }`).
- */
+/** A cancel request's details, put next to `reason` in the final `end` event's metadata (`{ by: 'page' }`). */
 export type CancelDetails = Readonly<Record<string, unknown>>;
 
 /** Options of {@link RunStore.read}. */
@@ -49,32 +43,21 @@ export interface RunReadOptions {
   readonly after?: number;
 }
 
-/**
- * The writing side of one run: what {@link toRunStore} drives. Events go in order; the store
- * acknowledges them asynchronously, a bounded number at a time.
- */
+/** The writing side of one run ({@link toRunStore} drives it); the store acknowledges a bounded number at a time. */
 export interface RunWriter {
   readonly runId: string;
-  /**
-   * Paused while the writer holds as many unacknowledged events as it may (a slow or paused store):
-   * a producer subscribed with it stops reading, so memory stays bounded.
-   */
+  /** Paused while the writer holds as many unacknowledged events as it may: memory stays bounded. */
   readonly demand: Demand;
   /**
-   * Settles once the run's end (its final event, or a failure) is acknowledged. Rejects with
-   * `OWNER_LOST` when the store already ended the run because this writer's lease had expired,
-   * or with a `RunStoreError` when the store failed or refused a write.
+   * Settles once the run's end is acknowledged. Rejects with `OWNER_LOST` when the store ended the
+   * run because this writer's lease expired, or with a `RunStoreError` when it failed a write.
    */
   readonly ended: Promise<void>;
   /** Appends the next event (its sequence must be the next one). Throws after the end. */
   append(event: ChunkEvent<unknown>): void;
   /** Ends the run with a failure, after the events appended so far. */
   fail(error: unknown): void;
-  /**
-   * Calls `listener` once when a cancel request for this run arrives, from whichever instance
-   * sent it ({@link RunStore.cancel}), with its reason and details. Returns a function that stops
-   * listening.
-   */
+  /** Calls `listener` once when a {@link RunStore.cancel} arrives, from any instance; returns an unlisten. */
   onCancel(listener: (reason: string, details: CancelDetails) => void): () => void;
   /** Stops heartbeats and listeners. A run not ended by then is left to its lease's expiry. */
   close(): void;
@@ -91,31 +74,21 @@ export interface RunStore {
    * thrown at once by a store that knows synchronously, else the writer's `ended` rejects with it.
    */
   openWriter(runId: string, options?: RunWriterOptions): RunWriter;
-  /**
-   * The run's records after `options.after`, live until its end: a cold, demand-aware Observable
-   * (each subscription reads; a paused consumer stops the reading). Errors with `RUN_NOT_FOUND`
-   * for an unknown run.
-   */
+  /** The run's records after `options.after`, live until its end; cold and demand-aware. `RUN_NOT_FOUND` if unknown. */
   read(runId: string, options?: RunReadOptions): Observable<RunRecord>;
   /**
-   * Asks the run's owner, wherever it runs, to cancel it (its source is stopped and the run ends
-   * with a final `end` event whose metadata is `{ ...details, reason }`). Resolves `false` when
-   * the run is unknown or has already ended (or, in the memory store, has no one to cancel it).
+   * Asks the run's owner, wherever it runs, to stop its source and end with a final `end` event
+   * (metadata `{ ...details, reason }`). `false` when the run is unknown, ended or has no owner.
    */
   cancel(runId: string, reason?: string, details?: CancelDetails): Promise<boolean>;
   /** What the store knows about the run, or `undefined` for an unknown one. */
   info(runId: string): Promise<RunInfo | undefined>;
   /**
-   * The run's newest record, at once (no follow, no new connection): its last event, the failure
-   * it ended with, or `undefined` while it has none yet. Like a reader, it gives the lease's
-   * verdict: a running run whose owner's lease has expired is ended here with `OWNER_LOST` (that
-   * failure is then its last record). Rejects with `RUN_NOT_FOUND` for an unknown run.
+   * The run's newest record at once (`undefined` while it has none). Like a reader, it ends a run
+   * whose owner's lease expired with `OWNER_LOST`. Rejects with `RUN_NOT_FOUND` for an unknown run.
    */
   lastRecord(runId: string): Promise<LastRecord | undefined>;
-  /**
-   * The ids of the runs the store holds whose id starts with `prefix` (in no particular order;
-   * ended runs until their retention passes). Optional: `sluice/mcp` lists MCP tasks with it.
-   */
+  /** The ids held that start with `prefix`, unordered (ended runs until retention). `sluice/mcp` lists tasks with it. */
   runIds?(prefix: string): Promise<string[]>;
   /** How long an ended run stays readable, in ms (its retention), where the store has one. */
   readonly retainMs?: number;

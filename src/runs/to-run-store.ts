@@ -19,22 +19,13 @@ export interface ToRunStoreOptions extends RunWriterOptions {
 type WriterOptionsOf<S extends RunStore> = NonNullable<Parameters<S['openWriter']>[1]>;
 
 /**
- * Publishes a sequenced stream as run `runId` of `store` while passing it through unchanged, so
- * it can be followed ({@link fromRunStore}), resumed and cancelled from anywhere the store reaches.
- *
- * - **Demand.** The source is paused while the consumer is paused *or* the store's writer holds
- *   its maximum of unacknowledged events.
- * - **End.** The final event is stored when the source completes; the output completes once the
- *   store has it. A source error becomes the run's failure, then is forwarded. A source that goes
- *   on after its final event fails at once (rule `final-before-complete`; docs/protocol.md,
- *   "Composed runs").
- * - **Cancel.** A {@link RunStore.cancel} from anywhere, or unsubscribing the output (reason
- *   `'cancelled'`), stops the source and ends the run with the sentinel `{ kind: 'end', content:
- *   null, metadata: { ...details, reason }, isFinal: true }`, also emitted downstream.
- * - **Store failure** stops the source and errors the output, unless `onStoreFailure` is given:
- *   then the run goes on without the store and its final event carries `metadata.storeFailure`.
- *
- * Other options go to the store's `openWriter`, which checks them when the writer opens.
+ * Publishes a sequenced stream as run `runId` of `store`, passing it through unchanged, so it can
+ * be followed ({@link fromRunStore}) and cancelled from anywhere. The source pauses while the
+ * consumer or the writer does. The final event is stored when the source completes (the output
+ * completes once stored); an error becomes the run's failure; events after the final one fail
+ * (`final-before-complete`). A {@link RunStore.cancel}, or unsubscribing, ends the run with the
+ * `end` sentinel (metadata `{ ...details, reason }`). A store failure errors the output, unless
+ * `onStoreFailure`: then the run goes on, its final event carrying `metadata.storeFailure`.
  *
  * @example
  * ```ts

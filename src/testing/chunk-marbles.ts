@@ -11,10 +11,7 @@ export interface ChunkMarbleOptions {
   readonly metadata?: Readonly<Record<string, ChunkMetadata>>;
   /** Letters whose event is the final one (`isFinal: true`); then `|` adds no sentinel. */
   readonly final?: string;
-  /**
-   * The null sentinel `|` stands for when no letter is final. Default `{ kind: 'end' }`, as
-   * `sequenced()` emits; `false`: `|` is a plain complete (a stream cut short by `take`).
-   */
+  /** The null sentinel `|` stands for without a final letter (default `{ kind: 'end' }`); `false`: a plain complete. */
   readonly end?: { readonly kind?: string; readonly metadata?: ChunkMetadata } | false;
 }
 
@@ -35,12 +32,9 @@ const TIME_PROGRESSION = /^[0-9]+(?:\.[0-9]+)?(?:ms|s|m) /;
 const KEY_BASE = 0xe000;
 
 /**
- * Turns a marble diagram of *contents* into one of sequenced chunk events: every letter becomes
- * `{ sequence, kind, content: values[letter] ?? letter, isFinal }` with `sequence` counted from 0 in
- * diagram order (a letter used twice gets two sequence numbers), and `|` becomes the null final
- * sentinel then complete, unless a letter is marked `final`. `#` stays an error (on the wire an
- * error is its own final outcome). Time progressions (`10ms `), groups and spaces keep their
- * RxJS meaning. Pure: no scheduler needed.
+ * Turns a marble diagram of *contents* into one of sequenced chunk events, numbered from 0 in
+ * diagram order (a letter used twice gets two numbers); `|` becomes the null final sentinel then
+ * complete, unless a letter is `final`; `#` stays an error. Pure: no scheduler needed.
  *
  * @example
  * ```ts

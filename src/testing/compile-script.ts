@@ -4,11 +4,7 @@ import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import type { OutputStream } from '../sources/exec/process-port.js';
 import { parseTimeline } from './parse-timeline.js';
 
-/**
- * How a fake process ends: an exit code or a death by signal, at virtual time `at` (ms after the
- * spawn; default: when its last pipe closes), or `'hang'` (it never exits by itself: only a kill
- * ends it).
- */
+/** How a fake process ends: a code or signal at `at` ms (default: when its last pipe closes), or `'hang'`. */
 export type FakeExit =
   | { readonly code: number; readonly at?: number }
   | { readonly signal: NodeJS.Signals; readonly at?: number }
@@ -31,11 +27,7 @@ export interface FakeProcessScript {
   readonly exit?: FakeExit;
   /** Signals the process survives (as `trap '' TERM` would); `SIGKILL` cannot be ignored. */
   readonly ignores?: readonly NodeJS.Signals[];
-  /**
-   * How many writes the pipes hold while nobody reads them (default 0): once they are full, the
-   * next write blocks the process, and its whole script (later writes, its exit) waits until the
-   * reader resumes — a child blocked on a full pipe.
-   */
+  /** Writes the pipes hold unread (default 0); past that the whole script waits for the reader, as a blocked child. */
   readonly pipeCapacity?: number;
   /** Fail the spawn with this errno (`'ENOENT'`, `'EACCES'`, …) instead of running. */
   readonly spawnError?: string;
@@ -94,10 +86,7 @@ const FIELDS: Record<string, readonly [Check, string]> = {
 };
 const encoder = new TextEncoder();
 
-/**
- * Validates a {@link FakeProcessScript} (a `TypeError` naming the field, before anything runs)
- * and compiles it into time-ordered steps. Internal to `src/testing`.
- */
+/** Validates a {@link FakeProcessScript} (a `TypeError` naming the field) into time-ordered steps. */
 export function compileScript(script: FakeProcessScript): CompiledScript {
   if (typeof script !== 'object' || script === null)
     throw optionError('script', 'an object', script, 'argument');

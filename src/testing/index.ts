@@ -1,4 +1,3 @@
-export * from './advance-virtual-time.js';
 export * from './chunk-marbles.js';
 export * from './chunk-matcher.js';
 export * from './chunk-test-scheduler.js';

@@ -16,11 +16,9 @@ export type ScriptedTrace = (
 ) => void;
 
 /**
- * A producer that plays a script on a clock (virtual time in tests), with the manners of a
- * real one: it reads its consumer's demand ({@link demandOf}) and, like a child blocked on a full
- * pipe, holds back chunks while the demand is paused (they come out, in order, on resume);
- * `complete` / `error` steps are not held (a process that finished writing exits anyway).
- * Unsubscribing stops it; `trace` reports what happened and when.
+ * A producer that plays a script on a clock with the manners of a real one: like a child blocked
+ * on a full pipe, it holds chunks while its consumer's demand is paused (not `complete`/`error`
+ * steps: a process that finished writing exits anyway); `trace` reports what happened and when.
  *
  * @example
  * ```ts

@@ -1,4 +1,5 @@
 import { map, type SchedulerLike, VirtualTimeScheduler } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
 import { isSchedulerLike } from '../core/is-scheduler-like.js';
 import { optionError } from '../core/option-error.js';
 import { readOption } from '../core/read-option.js';
@@ -18,7 +19,6 @@ import {
   type MacrotaskScheduler,
 } from '../kernel/scheduler/macrotask-scheduler.js';
 import { exec } from '../sources/exec.js';
-import { advanceVirtualTime } from './advance-virtual-time.js';
 import type { FakeProcessScript } from './compile-script.js';
 import { type FakeExec, fakeExec } from './fake-exec.js';
 import { type ScriptedStep, scriptedProducer } from './scripted-producer.js';
@@ -29,10 +29,7 @@ export interface VirtualHostOptions {
   readonly clock?: SchedulerLike;
   /** `'manual'` (default): only `tick()` delivers, one macrotask at a time; `'clock'`: the queue drains on the clock. */
   readonly driver?: 'manual' | 'clock';
-  /**
-   * What streaming `exec` calls without a `script()` run: the real `exec` source on this fake
-   * process — a {@link FakeExec}, or a script for one on this host's clock (then `vhost.fake`).
-   */
+  /** The fake process (or its script, on this clock) the real `exec` runs for unscripted streaming calls. */
   readonly exec?: FakeExec | FakeProcessScript;
   /** Producers replacing the scripted ones (`exec` / `http`). */
   readonly producers?: Partial<Record<'exec' | 'http', StreamProducer>>;
@@ -76,11 +73,9 @@ export interface VirtualHost {
 const SETTLE_TURNS = 50;
 
 /**
- * The kernel's host and bridge (docs/protocol.md) on a virtual clock, for testing extension code
- * written against `api.exec(…, { stream: true })`: scripted producers per call or a
- * {@link fakeExec} behind the real `exec` source, the macrotask queue stepped by `tick()`, the
- * clock moved by `advance(ms)`, and what was delivered recorded as rows (`delivered`). The host is
- * real: bounded channel, stall timer, cancel, unload, sequence numbers.
+ * The real kernel host and bridge (docs/protocol.md) on a virtual clock, for testing code written
+ * against `api.exec(…, { stream: true })`: scripted producers or a {@link fakeExec} behind them,
+ * the queue stepped by `tick()`, the clock by `advance(ms)`, deliveries recorded as rows.
  *
  * @example
  * ```ts
@@ -247,9 +242,8 @@ export function toDeliveryRow({
 }
 
 /**
- * The kernel's streaming `exec` producer on a fake process: the real {@link exec} source with
- * `port: fake` and the host's clock, mapped to wire chunks as the default producer maps them. Every
- * streaming `exec` hostcall spawns the fake's script once.
+ * The kernel's streaming `exec` producer on a fake process: the real {@link exec} source on `fake`,
+ * mapped to wire chunks as the default producer maps them; each hostcall spawns the script once.
  *
  * @example
  * ```ts
@@ -263,4 +257,34 @@ export function fakeExecProducer(fake: FakeExec): StreamProducer {
     const options = { ...execPayloadOptions(payload, context.scheduler, true), port: fake };
     return exec(payload.cmd, payload.args ?? [], options).pipe(map(execEventToChunk));
   };
+}
+
+/**
+ * Moves a `VirtualTimeScheduler` exactly `ms` forward, running what is due in time order; `now()`
+ * ends at the target even if nothing was due. For tests outside `TestScheduler.run` (which is
+ * refused: use its `flush`), with `await`s in between for promise-based consumers.
+ *
+ * @example
+ * ```ts
+ * import { VirtualTimeScheduler } from 'rxjs';
+ * import { advanceVirtualTime } from 'sluice/testing';
+ * const clock = new VirtualTimeScheduler();
+ * clock.schedule(() => console.log('at', clock.now()), 10);
+ * advanceVirtualTime(clock, 25); // logs 'at 10'; clock.now() === 25
+ * ```
+ */
+export function advanceVirtualTime(clock: VirtualTimeScheduler, ms: number): void {
+  if (!(clock instanceof VirtualTimeScheduler) || clock instanceof TestScheduler) {
+    throw optionError('clock', 'a VirtualTimeScheduler (not a TestScheduler)', clock, 'argument');
+  }
+  if (!Number.isInteger(ms) || ms < 0) throw optionError('ms', 'a non-negative integer', ms, 'argument');
+  const target = clock.now() + ms;
+  clock.schedule(() => {}, ms);
+  const { maxFrames } = clock;
+  clock.maxFrames = target;
+  try {
+    clock.flush();
+  } finally {
+    clock.maxFrames = maxFrames;
+  }
 }

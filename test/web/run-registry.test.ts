@@ -7,7 +7,7 @@ import { from, lastValueFrom, NEVER, Subject, toArray, VirtualTimeScheduler } fr
 import { afterAll, describe, expect, it } from 'vitest';
 import { fromFetchStream } from '../../src/browser/from-fetch-stream.js';
 import type { ChunkEvent } from '../../src/core/chunk.js';
-import { advanceVirtualTime } from '../../src/testing/advance-virtual-time.js';
+import { advanceVirtualTime } from '../../src/testing/virtual-host.js';
 import { isRunLimitError } from '../../src/web/run-limit-error.js';
 import { RunRegistry } from '../../src/web/run-registry.js';
 import { chunk } from '../support/chunk.js';

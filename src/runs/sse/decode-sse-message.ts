@@ -4,24 +4,16 @@ import { SequenceError } from '../../core/errors/sequence-error.js';
 import { SluiceError } from '../../core/errors/sluice-error.js';
 import type { SseMessage } from './sse-parser.js';
 
-/**
- * What one SSE message from `toServerSentEvents` means: a chunk event, or an error the stream
- * must end with (a `gap` or a `failure` control event).
- */
+/** What one SSE message means: a chunk event, or the error (`gap`, `failure`) the stream ends with. */
 export type DecodedSseMessage =
   | { readonly type: 'event'; readonly event: ChunkEvent<unknown> }
   | { readonly type: 'error'; readonly error: SluiceError };
 
 /**
- * Decodes one message of a `toServerSentEvents` stream, checking every field (by hand: the
- * browser entry loads no validation library):
- *
- * - a chunk event (`data` = the event's JSON, `id` = its sequence) → `{ type: 'event' }`;
- * - `gap` (`{from, to}`) → a {@link SequenceError} (rule `gap`): the server no longer holds
- *   those events — a gap is an error, never a hole;
- * - `failure` (`{code, name, message}`) → a {@link SluiceError} with the server's code.
- *
- * Anything malformed throws an {@link InvalidFrameError} naming the field.
+ * Decodes one message of a `toServerSentEvents` stream, checking every field by hand (the browser
+ * entry loads no validation library): a `gap` is a {@link SequenceError}, never a hole; a
+ * `failure` a {@link SluiceError} with the server's code; anything malformed throws an
+ * {@link InvalidFrameError} naming the field.
  *
  * @example
  * ```ts

@@ -19,11 +19,9 @@ export interface SseFrame {
 const LINE_BREAK = /\r\n|\r|\n/;
 
 /**
- * Serialises one frame in the `text/event-stream` format (WHATWG HTML § 9.2): one `field: value`
- * line per field, a multi-line `data` split into one `data:` line per line (CR, LF and CRLF all
- * count as line breaks, as the parser will split them), and a blank line to dispatch it.
- * `id` and `event` must not contain a line break or (for `id`) a NUL: that throws a `TypeError`
- * rather than producing a frame that would parse differently.
+ * Serialises one `text/event-stream` frame (WHATWG HTML § 9.2), a multi-line `data` as one
+ * `data:` line per line (CR, LF, CRLF). A line break in `id` or `event`, or a NUL in `id`, throws a
+ * `TypeError` rather than produce a frame that would parse differently.
  */
 export function formatSseFrame(frame: SseFrame): string {
   let text = '';

@@ -24,12 +24,9 @@ export interface ReplayEntry {
 }
 
 /**
- * The bounded replay log of one sequenced stream: the newest events as encoded SSE frames, so a
- * client can resume after any retained sequence. Appending evicts the oldest events past
- * `maxEvents` or `maxBytes` (the newest event is kept even if it alone exceeds `maxBytes`). The
- * log also records how the stream ended: its final event, or a failure. It is what
- * `MemoryRunStore` keeps per run (and so what `toServerSentEvents` serves): a reader that wants
- * the events back gets them decoded from their frames ({@link decodeChunkFrame}).
+ * The bounded replay log of one stream (what `MemoryRunStore` keeps per run): the newest events as
+ * SSE frames, the oldest evicted past `maxEvents` or `maxBytes` (the newest always stays), and
+ * how the stream ended: its final event, or a failure.
  */
 export class ReplayLog {
   readonly #bounds: ReplayBounds;
@@ -89,10 +86,7 @@ export class ReplayLog {
     return this.#entries[this.#head + (sequence - this.oldest)];
   }
 
-  /**
-   * Appends the next event, evicting the oldest past the bounds. Throws a {@link SequenceError}
-   * if its sequence is not {@link next}, or if the stream has already ended.
-   */
+  /** Appends the next event; a {@link SequenceError} if it is not {@link next} or the stream ended. */
   append(event: ChunkEvent<unknown>): ReplayEntry {
     const violation = sequenceViolation(this.#next, event.sequence, this.ended);
     if (violation !== undefined) throw violation;

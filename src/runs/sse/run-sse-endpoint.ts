@@ -4,12 +4,9 @@ import { optionError } from '../../core/option-error.js';
 import { readInteger } from '../../core/read-integer.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 import type { RunStore } from '../run-store.js';
-import { nodeResponseSink } from './node-response-sink.js';
-import { acceptSseGet, readLastEventId } from './read-last-event-id.js';
-import { readableStreamSink } from './readable-stream-sink.js';
 import { type RunSseOptions, SseClient } from './sse-client.js';
-import { sseResumeRefusal } from './sse-resume-refusal.js';
-import type { SseSink } from './sse-sink.js';
+import { acceptSseGet, readLastEventId, sseResumeRefusal } from './sse-resume.js';
+import { nodeResponseSink, readableStreamSink, type SseSink } from './sse-sink.js';
 
 export type { RunSseOptions } from './sse-client.js';
 
@@ -22,12 +19,9 @@ export interface RunSseEndpoint {
 }
 
 /**
- * Server-Sent Events served from a {@link RunStore}, from *any* instance that reaches it: a
- * reconnect that lands on another server resumes exactly there, and a `DELETE` anywhere reaches
- * the run's owner. The wire format is `toServerSentEvents`'s (docs/sse.md). Each connection
- * reads the store at its socket's pace. `GET`: `200` and the events after `Last-Event-ID`, `204`
- * when it has the final event, `400` for a bad or future id, `404` for an unknown run. `DELETE`:
- * `204` when it reached a live run, `409` when the run had ended, `404` when unknown.
+ * Server-Sent Events (docs/sse.md) served from a {@link RunStore} by *any* instance reaching it: a
+ * reconnect resumes exactly, a `DELETE` anywhere reaches the owner. `GET`: `204` when the client
+ * has the final event, `400` for a bad or future id; `DELETE`: `409` once ended; `404` if unknown.
  *
  * @example
  * ```ts

@@ -25,12 +25,9 @@ export type SseClientConfig = Required<Omit<RunSseOptions, 'retryMs'>> & {
 };
 
 /**
- * One SSE connection following a run of a store ({@link followRun}, after the client's
- * `Last-Event-ID`): each event as its frame (`id` = its sequence), a gap as a `gap` frame, a
- * failure (or a read that errors) as a `failure` frame, then the response ends. Paced by its sink:
- * while the sink is full the read is paused (no `XREAD` on Redis), and a sink that does not drain
- * within `stallTimeoutMs` is destroyed (the client reconnects with `Last-Event-ID`). The one SSE
- * writer: `toServerSentEvents` and `runSseEndpoint` both serve through it.
+ * The one SSE writer: a connection following a run after the client's `Last-Event-ID`, as frames
+ * (events, a `gap`, a `failure`, then the end). While its sink is full the read is paused; a sink
+ * not draining within `stallTimeoutMs` is destroyed (the client reconnects and resumes).
  */
 export class SseClient {
   #cursor: number;
@@ -80,8 +77,7 @@ export class SseClient {
           this.#cursor = event.sequence + 1;
           this.#write(encodeChunkEvent(event));
         },
-        // A store that keeps its events encoded gives their frames: one encoding for every viewer.
-        // Its records are consecutive from the cursor (a store's reads guarantee it).
+        // A store that keeps its events encoded gives their frames, consecutive from the cursor.
         frame: (frame) => {
           this.#cursor += 1;
           this.#write(frame);

@@ -4,13 +4,10 @@ import type { ChunkEvent } from '../../core/chunk.js';
 import { MemoryRunStore } from '../memory-run-store.js';
 import { RunOutlet } from '../run-outlet.js';
 import { publishRun } from '../to-run-store.js';
-import { nodeResponseSink } from './node-response-sink.js';
-import { acceptSseGet, readLastEventId } from './read-last-event-id.js';
-import { readableStreamSink } from './readable-stream-sink.js';
 import { type ReplayBounds, ReplayLog } from './replay-log.js';
 import { SseClient, type SseClientConfig } from './sse-client.js';
-import { sseResumeRefusal } from './sse-resume-refusal.js';
-import type { SseSink } from './sse-sink.js';
+import { acceptSseGet, readLastEventId, sseResumeRefusal } from './sse-resume.js';
+import { nodeResponseSink, readableStreamSink, type SseSink } from './sse-sink.js';
 
 /** The checked settings of an {@link SseStream}: `toServerSentEvents` fills in the defaults. */
 export interface SseStreamConfig extends SseClientConfig {
@@ -23,22 +20,13 @@ export type SseAttachResult =
   | { readonly status: 204 | 400; readonly message: string };
 
 /**
- * One sequenced stream served over Server-Sent Events to any number of clients: what
- * `toServerSentEvents` returns. See `docs/sse.md` for the whole contract.
- *
- * - **One producer, one run.** The source is subscribed once (first client, or {@link start}) and
- *   published as `toRunStore` publishes, as the one run of a private `MemoryRunStore`. Each
- *   client is an {@link SseClient} reading that run after its own cursor, at its socket's pace —
- *   the client `runSseEndpoint` serves a shared store with.
- * - **Resume.** `Last-Event-ID: n` gets exactly the events after `n`, then the live tail; events
- *   already evicted come as one `gap` event (`{from, to}`), never a silent skip.
- * - **Backpressure.** The producer is paused only while the log is full and *every* client still
- *   needs its oldest event: the fastest client sets the pace, a slower one loses evicted events
- *   (as a gap). A client that does not drain for `stallTimeoutMs` is disconnected.
- * - **Detach is not cancel.** {@link cancel} (or `DELETE` through {@link serve}) stops the
- *   producer (an `exec` source kills its process group) and appends the final sentinel
- *   `{ kind: 'end', content: null, metadata: { reason: 'cancelled' }, isFinal: true }`.
- * - **Failure.** A source error reaches every client as a `failure` event `{code, name, message}`.
+ * One sequenced stream served over Server-Sent Events to any number of clients (docs/sse.md):
+ * what `toServerSentEvents` returns. The source is subscribed once (first client, or
+ * {@link start}) as the one run of a private `MemoryRunStore`; each client reads it after its own
+ * `Last-Event-ID`, evicted events coming as one `gap` event. The producer pauses only while the
+ * log is full and *every* client needs its oldest event; a client not draining for
+ * `stallTimeoutMs` is dropped. Detach is not cancel: {@link cancel} (or `DELETE`) stops the
+ * producer and appends the final `end` sentinel. A source error reaches clients as `failure`.
  *
  * @example
  * ```ts
@@ -95,18 +83,11 @@ export class SseStream {
   start(): this {
     if (this.#started) return this;
     this.#started = true;
-    // Published as toRunStore publishes: paused by the writer's demand (the log is full and every
-    // client lags), the final event written when the source completes, a cancel through the store.
     this.#source.pipe(publishRun(() => this.#open())).subscribe({ error: () => {} });
     return this;
   }
 
-  /**
-   * Cancels the run: unsubscribes the producer (first: an `exec` source kills its process group)
-   * and appends the final sentinel with `metadata.reason` (`'cancelled'` by default), which every
-   * client receives. `details` are added to that metadata (e.g. `{ by: 'page' }`: who cancelled).
-   * Returns `false` if the stream had already ended.
-   */
+  /** Stops the producer, then appends the final sentinel (metadata `{ ...details, reason }`); `false` once ended. */
   cancel(reason = 'cancelled', details?: Readonly<Record<string, unknown>>): boolean {
     if (this.ended) return false;
     if (this.#started) void this.#store.cancel(RUN, reason, details);
@@ -152,10 +133,7 @@ export class SseStream {
       res.writeHead(result.status, { 'content-type': 'text/plain' }).end(result.message);
   }
 
-  /**
-   * The fetch-style `GET` of {@link serve}: a `Response` whose body's `highWaterMark` (in frames) is
-   * its backpressure; cancelling the body detaches the client.
-   */
+  /** The fetch-style `GET` of {@link serve}: the body's `highWaterMark` (frames) is its backpressure. */
   toResponse(request?: Request, highWaterMark = 16): Response {
     let lastEventId: number | undefined;
     try {

@@ -18,6 +18,7 @@ export interface EventSourceLike {
   close(): void;
 }
 
+/** The global `EventSource`, or a test double. */
 export type EventSourceConstructor = new (
   url: string,
   init?: { withCredentials?: boolean },

@@ -65,6 +65,7 @@ export interface HostLogger {
   warn(message: string, details?: Readonly<Record<string, unknown>>): void;
 }
 
+/** Why a stream was cancelled: `cancelStream`, the stall timer or `unloadExtension`. */
 export type CancelReason = 'cancelled' | 'stalled' | 'unloaded';
 
 /**
@@ -77,6 +78,7 @@ export type HostcallHandler = (
   context: HostcallContext,
 ) => JsonValue | Promise<JsonValue>;
 
+/** The call a producer or a handler serves. */
 export interface HostcallContext {
   readonly extensionId: string;
   readonly callId: string;

@@ -62,4 +62,5 @@ export const toolCallMessageSchema = z.object({
   args: z.unknown().optional(),
 });
 
+/** A validated tool call. */
 export type ToolCallMessage = z.infer<typeof toolCallMessageSchema>;

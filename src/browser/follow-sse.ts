@@ -7,7 +7,6 @@ import type { SseMessage } from '../runs/sse/sse-parser.js';
 
 /** What a transport reports about one connection: the callbacks an {@link SseConnect} receives. */
 export interface SseConnectionHandlers {
-  /** A message arrived. */
   message(message: SseMessage): void;
   /**
    * The connection failed or ended. `reconnecting: true` means the transport reconnects by
@@ -24,15 +23,12 @@ export type SseConnect = (lastEventId: number | undefined, handlers: SseConnecti
 
 /** Reconnection policy of {@link followSse}, filled in by the checked options of its two callers. */
 export interface FollowSseConfig {
-  /** Consecutive failed or dropped connections without an event in between before giving up. */
   readonly maxRetries: number;
   /** Delay before a reconnection this side makes. */
   readonly retryMs: number;
-  /** The clock of that delay. */
   readonly scheduler: SchedulerLike;
   /** Named in errors. */
   readonly url: string;
-  /** Follow from after this sequence. Default: from the start. */
   readonly after?: number | undefined;
 }
 

@@ -12,35 +12,31 @@ import { followSse } from './follow-sse.js';
 
 /** The part of the WHATWG `EventSource` that {@link fromEventSource} uses. */
 export interface EventSourceLike {
-  /** `0` connecting, `1` open, `2` closed (given up: it will not reconnect by itself). */
+  /** `2`: closed, it will not reconnect by itself. */
   readonly readyState: number;
-  /** Listens for messages of event type `type`, and for `error`. */
   addEventListener(type: string, listener: (event: any) => void): void;
-  /** Closes the connection for good. */
   close(): void;
 }
 
-/** A constructor of {@link EventSourceLike} (the global `EventSource`, or a test double). */
+/** The global `EventSource`, or a test double. */
 export type EventSourceConstructor = new (
   url: string,
   init?: { withCredentials?: boolean },
 ) => EventSourceLike;
 
-/** Options of {@link fromEventSource}. Each is validated before anything connects. */
+/** Options of {@link fromEventSource}. */
 export interface FromEventSourceOptions {
   /**
-   * The event kinds to listen for (an `EventSource` only delivers named events it has a listener
-   * for). Default: `stdout`, `stderr`, `exit`, `end`, `body`, `response`, `chunk`. An event of
-   * another kind is missed, and the next one then fails the sequence check (never a silent hole).
+   * The event kinds to listen for. Default {@link DEFAULT_SSE_KINDS}. An event of another kind is
+   * missed, and the next one then fails the sequence check (never a silent hole).
    */
   readonly kinds?: readonly string[];
   /** Consecutive dropped connections without an event before the stream errors. Default `5`. */
   readonly maxRetries?: number;
   /** Delay before reconnecting when the `EventSource` gave up by itself, in ms. Default `1000`. */
   readonly retryMs?: number;
-  /** Passed to the `EventSource`. Default `false`. */
   readonly withCredentials?: boolean;
-  /** The `EventSource` constructor. Default: `globalThis.EventSource`. */
+  /** Default: `globalThis.EventSource`. */
   readonly EventSource?: EventSourceConstructor;
   /** The clock of the reconnection delay. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
@@ -51,10 +47,7 @@ export interface FromEventSourceOptions {
   readonly after?: number;
 }
 
-/**
- * The kinds `fromEventSource` listens for by default (sluice's sources and sentinels):
- * `stdout`, `stderr`, `exit`, `end`, `body`, `response`, `chunk`.
- */
+/** The kinds `fromEventSource` listens for by default: those of sluice's sources and sentinels. */
 export const DEFAULT_SSE_KINDS: readonly string[] = [
   'stdout',
   'stderr',
@@ -81,9 +74,7 @@ const CLOSED = 2;
  * - **ends**: completes on the final event; errors after `maxRetries` consecutive drops;
  * - **cancel**: unsubscribing closes the `EventSource` (detach: the server-side run goes on).
  *
- * Options are validated before anything connects. No Node imports (`sluice/browser`).
- *
- * @throws TypeError when `url` is not a string or an option is invalid
+ * Options are validated before anything connects (a `TypeError`).
  *
  * @example
  * ```ts
@@ -146,7 +137,7 @@ export function fromEventSource(
   );
 }
 
-/** `url` with `lastEventId` set as a query parameter (kept as is when there is no id yet). */
+/** `url` with `lastEventId` set as a query parameter, if any. */
 function withLastEventId(url: string, lastEventId: number | undefined): string {
   if (lastEventId === undefined) return url;
   const hash = url.indexOf('#');

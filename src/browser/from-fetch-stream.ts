@@ -11,9 +11,9 @@ import { rejectUnknownOptions } from '../core/reject-unknown-options.js';
 import { SseParser } from '../runs/sse/sse-parser.js';
 import { followSse } from './follow-sse.js';
 
-/** Options of {@link fromFetchStream}. Each is validated before anything connects. */
+/** Options of {@link fromFetchStream}; those it shares with {@link fromEventSource} mean the same. */
 export interface FromFetchStreamOptions {
-  /** Consecutive dropped connections without an event before the stream errors. Default `5`. */
+  /** Default `5`. */
   readonly maxRetries?: number;
   /** Delay before reconnecting, in ms. Default: the server's `retry:` value, else `1000`. */
   readonly retryMs?: number;
@@ -21,27 +21,16 @@ export interface FromFetchStreamOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Passed to `fetch`. Default `'same-origin'`. */
   readonly credentials?: 'omit' | 'same-origin' | 'include';
-  /** The `fetch` function. Default: `globalThis.fetch`. */
+  /** Default: `globalThis.fetch`. */
   readonly fetch?: typeof fetch;
-  /** The clock of the reconnection delay. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
-  /**
-   * Follow from after this sequence: the first request resumes after it and the stream starts at
-   * `after + 1` (e.g. to go on past a `gap`). Default: from the start.
-   */
   readonly after?: number;
 }
 
 /**
  * {@link fromEventSource} over a streamed `fetch` body, for environments without `EventSource`
- * (workers, Node, React Native) or when headers are needed. It parses the `text/event-stream`
- * body itself and behaves the same: each connection sends `Last-Event-ID: <last sequence>`; a body
- * that ends before the final event (the server dropped or closed the connection) or a failed
- * request is retried after the delay; the stream goes through `checkSequence` (a `gap` event is
- * a `SequenceError`); it completes on the final event; unsubscribing aborts the request.
- * A non-2xx answer is not retried: it errors with code `HTTP_STATUS`.
- *
- * @throws TypeError when `url` is not a string or an option is invalid
+ * or when headers are needed; it behaves the same (resume with `Last-Event-ID`, checked,
+ * cancel aborts the request), but a non-2xx answer is not retried: it errors with `HTTP_STATUS`.
  *
  * @example
  * ```ts

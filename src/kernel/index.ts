@@ -75,7 +75,7 @@ export type {
   RunnerToolCall,
   RunnerWaitOptions,
 } from './supervisor/runner.js';
-export type { RunnerMessage } from './supervisor/runner-line.js';
+export type { RunnerMessage } from './supervisor/start-runner.js';
 export { type DispatchToolCallOptions, dispatchToolCall } from './tools/dispatch-tool-call.js';
 export { createExecTool } from './tools/exec-tool.js';
 export { type ExecToolArgs, type ExecToolConfig, execToolArgsSchema } from './tools/exec-tool-args.js';

@@ -24,12 +24,7 @@ export type TraceAttributeValue = string | number | boolean | readonly string[] 
 /** Attributes of a span or span event. */
 export type TraceAttributes = Readonly<Record<string, TraceAttributeValue>>;
 
-/**
- * How a run ended (`sluice.end_reason`, docs/tracing.md): it exited by itself (`exit`) or by a
- * signal sluice did not send (`signal`); sluice killed it (`timeout`, `stall`); the consumer left
- * (`cancel`); it never started (`spawn_failure`); it completed without an exit code
- * (`complete`); or it failed otherwise (`error`).
- */
+/** How a run ended (`sluice.end_reason`; docs/tracing.md says what each means). */
 export type SpanEndReason =
   | 'exit'
   | 'signal'
@@ -44,15 +39,14 @@ export type SpanEndReason =
 export interface SpanEndDetails {
   /** The `error.type` of a failed run: sets the span's status to error. Absent: status unset. */
   readonly errorType?: string;
-  /** The status description of a failed run. */
   readonly message?: string;
-  /** Lines (events) delivered: `sluice.lines`, and the `sluice.lines` metric. */
+  /** Lines (events) delivered. */
   readonly lines?: number;
-  /** Bytes per stream (`stdout`, `stderr`, `body`): `sluice.<stream>.bytes`, and the `sluice.bytes` metric. */
+  /** Bytes per stream (`stdout`, `stderr`, `body`). */
   readonly bytes?: Readonly<Record<string, number>>;
-  /** How long demand held the producer paused: `sluice.paused_ms`, and the `sluice.paused_time` metric. */
+  /** How long demand held the producer paused. */
   readonly pausedMs?: number;
-  /** Any other attributes to set at the end (`process.exit.code`, `http.response.status_code`, …). */
+  /** Any other attributes to set at the end. */
   readonly attributes?: TraceAttributes;
 }
 
@@ -68,15 +62,13 @@ export interface RunSpan {
   readonly observed: boolean;
   /** This span's context to hand to the child (`TRACEPARENT`), a header or `_meta`; `undefined` without a trace. */
   readonly carrier: TraceCarrier | undefined;
-  /** Sets attributes (`undefined` values are skipped). */
   add(attributes: TraceAttributes): void;
-  /** Adds a span event now. */
   event(name: string, attributes?: TraceAttributes): void;
   /** Ends the span once: the reason, the counts, the status; records the run's metrics. */
   end(reason: SpanEndReason, details?: SpanEndDetails): void;
-  /** The run's process group (or cgroup) is gone `killMs` after sluice first killed it: the `sluice.group_gone` event and the `sluice.kill.duration` metric. */
+  /** The run's process group (or cgroup) is gone `killMs` after sluice first killed it. */
   groupGone(killMs: number): void;
-  /** Calls `fn` with this span active (children it starts become this span's children). */
+  /** Calls `fn` with this span active. */
   within<T>(fn: () => T): T;
 }
 

@@ -7,11 +7,6 @@ export type TraceApi = typeof import('@opentelemetry/api');
  * Loads `@opentelemetry/api` (an optional peer) with `require` — by default Node's, from here —
  * or gives `undefined` when it is not installed: tracing is then off and costs nothing. Any other
  * failure (a broken install) is thrown. {@link traceApi} calls it once and keeps the answer.
- *
- * @example
- * ```ts
- * const api = loadTraceApi(); // undefined without @opentelemetry/api
- * ```
  */
 export function loadTraceApi(load: (id: string) => unknown = ownRequire()): TraceApi | undefined {
   try {
@@ -28,12 +23,6 @@ let loaded: { readonly api: TraceApi | undefined } | undefined;
  * `@opentelemetry/api` if it is installed, else `undefined`: loaded synchronously on the first
  * call (the first run that could be traced), then kept. The API's own global registry decides
  * whether an SDK listens (docs/tracing.md).
- *
- * @example
- * ```ts
- * const api = traceApi();
- * if (api !== undefined) api.trace.getActiveSpan();
- * ```
  */
 export function traceApi(): TraceApi | undefined {
   loaded ??= { api: loadTraceApi() };
@@ -43,22 +32,14 @@ export function traceApi(): TraceApi | undefined {
 /** Where `@opentelemetry/api` 1.x keeps what was registered with it (its `global-utils`), whichever copy of it did. */
 const REGISTRY = Symbol.for('opentelemetry.js.api.1');
 
-/**
- * The slots of the API's global registry sluice looks at: `trace.setGlobalTracerProvider`,
- * `metrics.setGlobalMeterProvider` and `context.setGlobalContextManager` fill them, `disable()`
- * empties them.
- */
+/** The slots of the API's global registry that its `setGlobal*` calls fill and `disable()` empties. */
 interface ApiRegistry {
   readonly trace?: unknown;
   readonly metrics?: unknown;
   readonly context?: unknown;
 }
 
-/**
- * What is registered with `@opentelemetry/api` (`undefined`: nothing ever was) — one property
- * read, without loading the API, so that each run decides once, at its start, whether anything
- * listens to it (docs/tracing.md, "How it costs").
- */
+/** One property read, without loading the API (docs/tracing.md, "How it costs"). */
 function apiRegistry(): ApiRegistry | undefined {
   return (globalThis as { [REGISTRY]?: ApiRegistry })[REGISTRY];
 }

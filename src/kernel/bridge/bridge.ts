@@ -21,7 +21,6 @@ export interface Bridge {
   stream(kind: HostcallKind, payload: HostcallPayload): HostcallStream;
   /** Cancels a stream (docs/protocol.md, "Cancel"); unknown or finished: no-op. */
   cancelStream(callId: string): void;
-  /** The call ids still waiting for an outcome. */
   pending(): readonly string[];
 }
 
@@ -41,11 +40,8 @@ export interface BridgeStats {
 
 /** How a bridge reaches its host (in-process: a `HostConnection` from `host.connect`, or its methods). */
 export interface BridgeTransport {
-  /** Hands a request to the host. */
   send(request: HostcallRequest): void;
-  /** Asks for `count` more chunks of a stream. */
   pull(callId: string, count: number): void;
-  /** Cancels a stream on the host. */
   cancelStream(callId: string): void;
 }
 
@@ -58,19 +54,11 @@ type Pending =
   | { readonly type: 'stream'; readonly stream: HostcallStream };
 
 /**
- * Creates the extension side of the hostcall protocol (docs/protocol.md): it sends hostcalls and turns the outcomes the host
- * delivers (`completeHostcall(callId, outcome)`, in `seq` order) into settled promises and
- * {@link HostcallStream}s.
- *
- * - A non-stream outcome resolves (`Success`) or rejects (`Error` → a `SluiceError` with its
- *   `code`) the pending call.
- * - A stream outcome goes to the call's `HostcallStream` (sequence-checked there); after its
- *   final chunk or error the call is forgotten.
- * - An outcome for an unknown or completed call is ignored and counted (`stats.ignored`); one
- *   that does not decode is counted (`stats.invalid`) and fails its call with `INVALID_FRAME`.
- * - Names: a payload is written, and a result or chunk that is an object is read, through the
- *   one table of docs/protocol.md, "Names on the wire" (`bufferSize` ⇄ `buffer_size`,
- *   `exitCode` ⇄ `exit_code`, …): TypeScript's names on this side, the wire's on the other.
+ * Creates the extension side of the hostcall protocol (docs/protocol.md): the outcomes the host
+ * delivers, in `seq` order, settle promises and feed {@link HostcallStream}s. An outcome for an
+ * unknown or completed call is counted and dropped; one that does not decode fails its call with
+ * `INVALID_FRAME`. Payloads, results and chunks are renamed through docs/protocol.md, "Names on
+ * the wire": TypeScript's names on this side, the wire's on the other.
  *
  * @example
  * ```ts
@@ -153,11 +141,8 @@ export function createBridge(options: BridgeOptions): Bridge {
 }
 
 /**
- * The bridge's in-process entry (see {@link inProcessDelivery}). Most of a streaming call's
- * outcomes are a chunk around a scalar (a line): it needs no decode and no renaming, so it goes
- * straight to its stream, which checks its sequence — what `complete` does with it, minus the steps
- * that would change nothing (docs/performance.md, "`--json` without a queue of its own"). Anything
- * else goes to `complete`.
+ * The bridge's in-process entry: a chunk around a scalar needs no decode and no renaming, so it
+ * goes straight to its stream (docs/performance.md, "`--json` without a queue of its own").
  */
 function inProcessEntry(
   calls: ReadonlyMap<string, Pending>,
@@ -170,11 +155,7 @@ function inProcessEntry(
   };
 }
 
-/**
- * A stream's way back to its bridge: methods, not closures made per stream, so that the stream's
- * call sites see one function for every stream and V8's optimized code holds for the next one
- * (docs/performance.md, "One call target per call site").
- */
+/** A stream's way back to its bridge: methods, not closures (docs/performance.md, "One call target per call site"). */
 class StreamLink implements HostcallStreamLink {
   readonly prefetch: number;
   readonly #callId: string;
@@ -216,10 +197,8 @@ function readCallIds(options: BridgeOptions): () => string {
 }
 
 /**
- * An outcome's value or chunk in TypeScript's names (docs/protocol.md, "Names on the wire"). The
- * renamed outcome is built anew rather than spread and overwritten: an overwrite makes V8 treat the
- * field as changing in every outcome of that shape, and throws away the optimized code of the whole
- * stream path at its last chunk (docs/performance.md, "Code that survives the end of a stream").
+ * An outcome in TypeScript's names, built anew rather than spread and overwritten
+ * (docs/performance.md, "Code that survives the end of a stream").
  */
 function inTypeScriptNames(outcome: HostcallOutcome): HostcallOutcome {
   if (outcome.type === 'success' && typeof outcome.value === 'object' && outcome.value !== null) {
@@ -247,12 +226,8 @@ function settleCall(
 }
 
 /**
- * The in-process entry of each bridge made by `createBridge`: a host's delivery (a macrotask, as
- * `host.connect` hands it) for an outcome an in-process host built itself (a typed
- * `HostcallOutcome`: a stream's chunk around a scalar goes straight to its stream, anything else is
- * checked with {@link checkHostOutcome} instead of a full decode). Only {@link connectExtension}
- * uses it, as the delivery it connects; it is not exported from the package, so everything else —
- * outcomes in the bridge shape, wire frames — still goes through `completeHostcall` and its zod
- * decode. (Internal to the bridge.)
+ * A bridge's delivery for outcomes an in-process host built itself, checked with
+ * {@link checkHostOutcome} rather than decoded. Only {@link connectExtension} uses it; it is not
+ * exported from the package, so wire frames still go through `completeHostcall`'s zod decode.
  */
 export const inProcessDelivery = new WeakMap<Bridge, HostDelivery>();

@@ -78,14 +78,9 @@ export interface ExtensionApi {
 }
 
 /**
- * The API an extension sees, on a {@link Bridge} (docs/protocol.md):
- *
- * - `api.exec(cmd, args?, { stream: true, bufferSize, stallTimeoutMs, cwd, env, timeoutMs, rlimits })`
- *   returns a {@link HostcallStream} at once (so `await api.exec(…, { stream: true })` works
- *   too); without `stream: true` it returns a promise of the result
- *   `{ stdout, stderr, exitCode, … }`, the unchanged path. `args` may be left out.
- * - `api.http(url, { stream: true, … })` likewise (body chunks as strings).
- * - `api.cancelStream(callId)` cancels a stream (`stream.callId`).
+ * The API an extension sees, on a {@link Bridge} (docs/protocol.md). With `stream: true`, `exec`
+ * and `http` return a {@link HostcallStream} at once (so `await` on it works too); without, a
+ * promise of the result. `args` may be left out.
  *
  * @example
  * ```ts

@@ -19,7 +19,6 @@ import type { JsonValue } from '../protocol/json-value.js';
 export interface HostcallStreamLink {
   /** Ask the host for `count` more chunks (`Infinity`: flowing). */
   pull(count: number): void;
-  /** Ask the host to cancel the stream (`cancelStream(callId)`). */
   cancel(): void;
   /** The stream will take no more outcomes (final chunk, error, sequence error): forget the call. */
   settled(): void;
@@ -32,18 +31,11 @@ type Result = IteratorResult<JsonValue, undefined>;
 const DONE = Object.freeze({ value: undefined, done: true }) as Result;
 
 /**
- * The extension side of one streaming hostcall: an `AsyncIterableIterator` of chunks and an RxJS
- * `Observable` of chunk events, for one consumer either way (docs/protocol.md, "The extension
- * side"). Outcomes come in here, in sequence; the {@link Credit} asks the host for chunks; an
- * {@link Outlet} hands them to the consumer — the iterator's ring ({@link IteratorOutlet}) or a
- * subscriber's demand-gated queue ({@link SubscriberOutlet}).
- *
- * `next()` resolves with the next chunk; a final `null` chunk ends iteration, a final non-null
- * one is yielded first; an `Error` outcome rejects after the chunks before it. `return()` (a
- * `break`) cancels the stream on the host. A subscriber gets `{ sequence, kind: 'chunk',
- * content, isFinal }` events then `complete`, or a {@link SluiceError} with the outcome's `code`;
- * unsubscribing cancels. A second consumer fails with `STREAM_CONSUMED`; a chunk out of sequence
- * fails the stream with a `SequenceError` and cancels it.
+ * The extension side of one streaming hostcall, as an async iterator of chunks or an Observable
+ * of chunk events, for one consumer (docs/protocol.md, "The extension side"). A final `null` chunk
+ * ends iteration, a final non-null one is yielded first; an `Error` outcome fails after the chunks
+ * before it. `break` or unsubscribing cancels on the host. A second consumer fails with
+ * `STREAM_CONSUMED`; a chunk out of sequence fails with a `SequenceError` and cancels.
  *
  * @example
  * ```ts
@@ -56,7 +48,6 @@ export class HostcallStream
   extends Observable<ChunkEvent<JsonValue>>
   implements AsyncIterableIterator<JsonValue, undefined>
 {
-  /** The call id of the hostcall. */
   readonly callId: string;
   readonly #credit: Credit;
   /** The iterator's outlet, which also holds what arrives before a consumer comes. */

@@ -33,18 +33,10 @@ import { httpHandler, httpPayloadSchema, httpProducer } from './http-hostcall.js
 import { openHostStream } from './open-host-stream.js';
 
 /**
- * Creates the host of the hostcall protocol, streaming included (docs/protocol.md).
- *
- * `hostcall(extensionId, request)` validates the request and dispatches by `kind`:
- * - `exec` / `http` with `payload.stream === true` stream through {@link openHostStream}, with
- *   no credit until the extension pulls;
- * - every other call completes with one `Success` / `Error` from its handler (`UNSUPPORTED`
- *   without one);
- * - a bad request, or a `callId` the extension has in flight, completes with `INVALID_REQUEST`
- *   naming the field; only a request without a usable `callId` throws.
- *
- * Calls are keyed by (extensionId, callId). A delivery callback that throws is reported with
- * `logger.warn` and never stops the other deliveries.
+ * Creates the host of the hostcall protocol, streaming included (docs/protocol.md). `exec` and
+ * `http` with `stream: true` stream with no credit until the extension pulls; every other call
+ * completes once from its handler (`UNSUPPORTED` without one). A bad request, or a `callId` in
+ * flight, completes with `INVALID_REQUEST`; only a request without a usable `callId` throws.
  *
  * @example
  * ```ts
@@ -107,11 +99,7 @@ interface HostParts {
   readonly complete: (extensionId: string, callId: string, outcome: HostcallOutcome) => void;
 }
 
-/**
- * Hands each delivered task to its extension's connection; a task for an extension with none
- * is counted (`stats.undeliverable`), a connection that throws is reported and never stops the
- * deliveries after it.
- */
+/** Hands each task to its extension's connection; none: counted; a throw: reported, never fatal. */
 function routeDeliveries(
   queue: MacrotaskScheduler<HostcallOutcome>,
   deliveries: ReadonlyMap<string, HostDelivery>,
@@ -185,10 +173,7 @@ interface ValidatedHostcall {
   readonly stream: StreamOptions | undefined;
 }
 
-/**
- * Checks the envelope, then the payload of `exec` / `http` against its strict schema (streaming
- * fields included); other kinds check their own payloads and ignore the streaming fields.
- */
+/** Checks the envelope, then an `exec` / `http` payload; other kinds check their own payloads. */
 function validateHostcall(raw: unknown): ValidatedHostcall {
   const request = parseHostcallRequest(raw);
   if (request.kind === 'exec') parsePart(execPayloadSchema, request.payload, 'payload', InvalidRequestError);
@@ -294,10 +279,7 @@ const defaultProducers: Readonly<Partial<Record<'exec' | 'http', StreamProducer>
   http: httpProducer,
 };
 
-/**
- * Serves a non-streaming call with its kind's handler and completes it exactly once (no handler:
- * `UNSUPPORTED`); a synchronous answer completes at once.
- */
+/** Serves a non-streaming call and completes it exactly once; a synchronous answer at once. */
 function runHandler(
   handler: HostcallHandler | undefined,
   request: HostcallRequest,

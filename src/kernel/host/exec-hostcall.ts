@@ -6,7 +6,7 @@ import { mapDirect } from '../../core/map-direct.js';
 import type { ExecRlimits } from '../../sources/exec/process-port.js';
 import { type ExecEvent, type ExecOptions, type ExecResult, exec } from '../../sources/exec.js';
 import type { JsonValue } from '../protocol/json-value.js';
-import { streamFieldsSchema } from '../protocol/stream-options.js';
+import { streamFieldsSchema, timeoutMsSchema } from '../protocol/stream-options.js';
 import { fromWireNames, toWireNames } from '../protocol/wire-names.js';
 import type { HostcallHandler, StreamProducer } from './host.js';
 
@@ -54,11 +54,7 @@ export const execPayloadSchema: z.ZodType<ExecPayload, unknown> = z.strictObject
     env: z
       .record(z.string(), z.string({ error: 'must be a string' }), { error: 'must be an object' })
       .optional(),
-    timeout_ms: z
-      .number({ error: 'must be a non-negative integer' })
-      .int({ error: 'must be a non-negative integer' })
-      .min(0, { error: 'must be a non-negative integer' })
-      .optional(),
+    timeout_ms: timeoutMsSchema,
     rlimits: z
       .strictObject(
         {

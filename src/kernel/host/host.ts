@@ -49,27 +49,18 @@ export interface HostOptions {
 
 /** One extension's link to the host, what its bridge calls: every method acts on this extension's calls only. */
 export interface HostConnection {
-  /** Starts a hostcall of this extension (`host.hostcall(extensionId, request)`). */
   send(request: unknown): void;
-  /** Asks for `count` more chunks of this extension's stream `callId` (`Infinity`: flowing). */
   pull(callId: string, count: number): void;
-  /** Cancels this extension's stream `callId`; unknown, finished or another extension's: no-op. */
+  /** Unknown, finished or another extension's call: no-op. */
   cancelStream(callId: string): void;
   /** Stops delivering to this extension (later outcomes for it are dropped and counted). */
   disconnect(): void;
 }
 
-/**
- * Receives the macrotasks of one extension, in `seq` order: a delivery made by hand calls
- * `bridge.completeHostcall(task.callId, task.outcome)`. If it throws, the host logs a warning and
- * goes on delivering.
- */
+/** Receives one extension's macrotasks in `seq` order; if it throws, the host logs and goes on. */
 export type HostDelivery = (task: Macrotask<HostcallOutcome>) => void;
 
-/**
- * Where the host reports what it cannot report to an extension: a stalled stream, a delivery
- * callback that threw (with `{ extensionId, callId, seq, error }`). `console` fits.
- */
+/** Where the host reports a stalled stream or a delivery that threw. `console` fits. */
 export interface HostLogger {
   warn(message: string, details?: Readonly<Record<string, unknown>>): void;
 }
@@ -78,42 +69,36 @@ export interface HostLogger {
 export type CancelReason = 'cancelled' | 'stalled' | 'unloaded';
 
 /**
- * Serves a non-streaming hostcall kind (`tool`, `ui`, … or `exec` / `http` without `stream: true`).
- * The value it returns or resolves to completes the call with `Success(value)`; what it throws or
- * rejects with, with `Error { code, message }` (the error's string `code`, else
- * `HOSTCALL_FAILED`). A synchronous return is enqueued at once (deterministic in virtual time).
+ * Serves a non-streaming hostcall kind: its value completes the call with `Success`, what it
+ * throws with `Error` (the error's `code`, else `HOSTCALL_FAILED`). A synchronous return is
+ * enqueued at once (deterministic in virtual time).
  */
 export type HostcallHandler = (
   payload: Readonly<Record<string, unknown>>,
   context: HostcallContext,
 ) => JsonValue | Promise<JsonValue>;
 
-/** What the host tells a producer or a handler about the call it serves. */
+/** The call a producer or a handler serves. */
 export interface HostcallContext {
   readonly extensionId: string;
   readonly callId: string;
   readonly kind: string;
-  /** The host's clock (timeouts of producers should run on it). */
+  /** The host's clock: timeouts of producers run on it. */
   readonly scheduler: SchedulerLike;
 }
 
 /**
- * Produces the chunks of a streaming hostcall: a cold `Observable` of chunk events built from
- * the validated payload. The host subscribes with its channel's `Valve` as the demand
- * (`demandOf(subscriber)`) and unsubscribes to cancel: a producer stops reading while it is
- * paused and frees everything on unsubscribe.
- *
- * Each event's `content` is the wire `chunk` (JSON); the host renumbers `sequence`. An event with
- * `isFinal: true` is the final chunk, sent when the producer completes; a producer that goes on
- * after it ends the stream with `STREAM_SEQUENCE` (pipe several runs through `joinRuns()`).
- * Completing without one sends the null sentinel; an error becomes an `Error` outcome.
+ * Produces the chunks of a streaming hostcall, cold. The host subscribes with its channel's
+ * `Valve` as the demand (a producer stops reading while paused) and renumbers `sequence`. A
+ * producer that goes on after its final event ends the stream with `STREAM_SEQUENCE` (pipe several
+ * runs through `joinRuns()`); completing without one sends the null sentinel.
  */
 export type StreamProducer = (
   payload: Readonly<Record<string, unknown>>,
   context: HostcallContext,
 ) => Observable<ChunkEvent<JsonValue>>;
 
-/** A live streaming call on the host side: its channel, its producer, its counters. */
+/** A live streaming call on the host side. */
 export interface HostStream {
   readonly extensionId: string;
   readonly callId: string;
@@ -125,13 +110,11 @@ export interface HostStream {
   readonly credit: number;
   /** Whether the producer is paused (channelled + queued ≥ buffer size). */
   readonly paused: boolean;
-  /** Whether the last outcome has been enqueued. */
+  /** The last outcome has been enqueued. */
   readonly closed: boolean;
   /** How it ended: `'final'`, `'error'`, `'overflow'` or a {@link CancelReason}; `undefined` while open. */
   readonly endReason: CancelReason | 'final' | 'error' | 'overflow' | undefined;
-  /** Starts the producer (once). */
   start(producer: Observable<ChunkEvent<JsonValue>>): void;
-  /** The extension asks for `count` more chunks (`Infinity`: as fast as they come). */
   pull(count: number): void;
   /** Stops the producer, drops the channel, enqueues the null final chunk. No-op once closed. */
   cancel(reason: CancelReason): void;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ChunkEvent } from '../../core/chunk.js';
 import { http } from '../../sources/http.js';
 import type { JsonValue } from '../protocol/json-value.js';
-import { streamFieldsSchema } from '../protocol/stream-options.js';
+import { streamFieldsSchema, timeoutMsSchema } from '../protocol/stream-options.js';
 import { toWireNames } from '../protocol/wire-names.js';
 import type { HostcallHandler, StreamProducer } from './host.js';
 
@@ -33,11 +33,7 @@ export const httpPayloadSchema: z.ZodType<HttpPayload, unknown> = z.strictObject
       .record(z.string(), z.string({ error: 'must be a string' }), { error: 'must be an object' })
       .optional(),
     body: z.string({ error: 'must be a string' }).optional(),
-    timeout_ms: z
-      .number({ error: 'must be a non-negative integer' })
-      .int({ error: 'must be a non-negative integer' })
-      .min(0, { error: 'must be a non-negative integer' })
-      .optional(),
+    timeout_ms: timeoutMsSchema,
     lines: z.boolean({ error: 'must be a boolean' }).optional(),
   },
   { error: 'must be an object' },

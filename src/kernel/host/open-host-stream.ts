@@ -41,10 +41,9 @@ export function openHostStream(config: HostStreamConfig): HostStream {
 }
 
 /**
- * One streaming hostcall's host side. It is also its channel's options (`highWater`, `deliver`,
- * `finish`) and its producer's direct sink (`demand`, `push`): methods, not closures per stream
- * (docs/performance.md, "One call target per call site"). Being the options, a member named like
- * another of `DemandQueueOptions` (`lowWater`, `store`) would configure the channel.
+ * One streaming hostcall's host side, also its channel's options and its producer's direct sink
+ * (docs/performance.md, "One call target per call site"): a member named like another of
+ * `DemandQueueOptions` (`lowWater`, `store`) would configure the channel.
  */
 class ChannelledHostStream
   implements HostStream, DemandQueueOptions<JsonValue>, DirectSink<ChunkEvent<JsonValue>>
@@ -167,9 +166,8 @@ class ChannelledHostStream
   }
 
   /**
-   * A delivered chunk frees its slot, and the stall clock starts over (it runs only while the
-   * valve is paused and the stream open). While the channel alone holds a full buffer the valve
-   * stays paused whatever is in flight, so the queue need not be told.
+   * A delivered chunk frees its slot; the stall clock starts over. The queue need not be told:
+   * the valve stays paused while the channel alone holds a full buffer.
    */
   private readonly release = (): void => {
     this.inFlight.release(1, this.channel.size < this.config.bufferSize);
@@ -239,7 +237,6 @@ class ChannelledHostStream
   }
 }
 
-/** How a streaming call is set up (see {@link openHostStream}). */
 interface HostStreamConfig {
   readonly extensionId: string;
   readonly callId: string;

@@ -14,38 +14,24 @@ const DEFAULT_MAX_FRAME_BYTES = 8 * 1024 * 1024;
 
 /** Options of {@link createFrameDecoder} and `decodeFrames`. */
 export interface FrameDecoderConfig {
-  /**
-   * The longest line accepted, in UTF-8 bytes, not counting `\n`. A longer line becomes one
-   * `InvalidFrameError` the moment it crosses the limit, and its remaining bytes are discarded
-   * up to the next newline, so memory stays bounded. Default 8 MiB.
-   */
+  /** The longest line in UTF-8 bytes; the rest of a longer one is discarded unread. Default 8 MiB. */
   readonly maxFrameBytes?: number;
-  /**
-   * How deep a line may nest arrays and objects (the envelope counts: a chunk's own nesting gets
-   * two levels fewer). A deeper line becomes one `InvalidFrameError` before it is parsed, found in
-   * time linear in its length. Default 128, serde_json's own limit.
-   */
+  /** How deep a line may nest, the envelope's two levels included; checked before parsing. Default 128. */
   readonly maxFrameDepth?: number;
 }
 
-/**
- * A stateful NDJSON decoder: feed it pieces of a byte (or text) stream as they arrive.
- * Each call returns what those bytes completed, in order: a {@link HostcallFrame} per good line,
- * an `InvalidFrameError` *value* per bad line (bad lines never stop later ones).
- */
+/** Each call returns what its bytes completed, in order: a bad line is an error value, never a stop. */
 export interface FrameDecoder {
   /** Adds a piece, split anywhere (inside a UTF-8 character, between `\r` and `\n`…). */
   push(piece: Uint8Array | string): Array<HostcallFrame | InvalidFrameError>;
-  /** Ends the stream: decodes a last line that has no newline, then resets the decoder. */
+  /** Decodes a last line that has no newline, then resets the decoder. */
   end(): Array<HostcallFrame | InvalidFrameError>;
 }
 
 /**
- * Creates a {@link FrameDecoder} for frames in `codec`'s shape. Lines are split on the byte
- * `\n` (which never occurs inside a multi-byte UTF-8 character) and each complete line is then
- * decoded as strict UTF-8, so invalid UTF-8 is an error for that line only. A trailing `\r` is
- * dropped; blank lines are skipped. Strings are encoded to UTF-8 first (a surrogate pair split
- * between two string pieces is kept together).
+ * Creates a {@link FrameDecoder} for frames in `codec`'s shape. Each line is decoded as strict
+ * UTF-8, so invalid UTF-8 is an error for that line only; a trailing `\r` is dropped, blank lines
+ * skipped, a surrogate pair split between two string pieces kept together.
  *
  * @example
  * ```ts
@@ -64,11 +50,9 @@ export function createFrameDecoder(codec: OutcomeCodec, config: FrameDecoderConf
 
 type Decoded = Array<HostcallFrame | InvalidFrameError>;
 
-/** The decoder {@link createFrameDecoder} returns, its options read. */
 class LineFrameDecoder implements FrameDecoder {
   private readonly utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   private readonly encoder = new TextEncoder();
-  /** The pieces of the line under way, `size` bytes in all. */
   private parts: Uint8Array[] = [];
   private size = 0;
   /** The line under way is too long: its bytes are dropped up to the next newline. */
@@ -198,21 +182,14 @@ function preview(bytes: Uint8Array): string {
 
 /** Options of {@link decodeFrames}. */
 export interface DecodeFramesConfig extends FrameDecoderConfig {
-  /**
-   * What a malformed line does: `'error'` (default) errors the output with its
-   * `InvalidFrameError` and unsubscribes from the source; `'skip'` drops it, reports it to
-   * `onInvalidFrame`, and goes on with the next line.
-   */
+  /** A malformed line errors the output (default) or is skipped and reported to `onInvalidFrame`. */
   readonly invalidFrames?: 'error' | 'skip';
-  /** Called with each malformed line's error when `invalidFrames` is `'skip'`. */
   readonly onInvalidFrame?: (error: InvalidFrameError) => void;
 }
 
 /**
- * Decodes an NDJSON byte (or text) stream into {@link HostcallFrame}s, in `codec`'s shape,
- * with {@link createFrameDecoder}: pieces may be split anywhere; a last line without a newline
- * is decoded when the source completes. Nothing is buffered but the current partial line, and
- * the source is subscribed synchronously, so a consumer's demand reaches the producer through it.
+ * Decodes an NDJSON stream into {@link HostcallFrame}s with {@link createFrameDecoder}. Only the
+ * partial line is buffered, and the source is subscribed synchronously, so demand passes through.
  *
  * @example
  * ```ts

@@ -22,6 +22,13 @@ export const streamFieldsSchema = z.looseObject(
   { error: 'must be an object' },
 );
 
+/** The `timeout_ms` field of the `exec` and `http` payloads. */
+export const timeoutMsSchema = z
+  .number({ error: 'must be a non-negative integer' })
+  .int({ error: 'must be a non-negative integer' })
+  .min(0, { error: 'must be a non-negative integer' })
+  .optional();
+
 /** The streaming options of a hostcall, defaulted (docs/protocol.md, "Opting in"). */
 export interface StreamOptions {
   readonly stream: boolean;

@@ -8,27 +8,20 @@ import { readOption } from '../../core/read-option.js';
 import { rejectUnknownOptions } from '../../core/reject-unknown-options.js';
 
 /**
- * One unit of work in the kernel's macrotask FIFO: the completion of a hostcall (a `Success`,
- * an `Error`, or one `StreamChunk` of a streaming call), addressed to an extension.
- *
- * `seq` is the global enqueue order given by {@link MacrotaskScheduler.nextSeq}; the queue never
- * reorders, so delivery order is `seq` order. `extensionId` tells the host which extension the
- * completion is for (a frame carries the call id only; the host needs the route).
+ * One hostcall completion (a `Success`, an `Error`, or one `StreamChunk`) addressed to an
+ * extension. `seq` is the global enqueue order (0, 1, 2, … per scheduler); delivery is in `seq`
+ * order. A frame carries the call id only: `extensionId` is the route.
  */
 export interface Macrotask<O = unknown> {
-  /** Global, strictly increasing enqueue number (0, 1, 2, … per scheduler). */
   readonly seq: number;
-  /** The extension this completion is delivered to. */
   readonly extensionId: string;
-  /** The hostcall it completes (or continues, for a stream chunk). */
   readonly callId: string;
-  /** What is delivered: a hostcall outcome. */
   readonly outcome: O;
 }
 
 /** Options of {@link createMacrotaskScheduler}. */
 export interface MacrotaskSchedulerOptions<O> {
-  /** The clock timers run on (stall timers, timeouts). Default `asyncScheduler`; a `TestScheduler` for virtual time. */
+  /** The clock of the timers. Default `asyncScheduler`. */
   readonly clock?: SchedulerLike;
   /**
    * What drains the queue: a `SchedulerLike` on which a drain is scheduled whenever work is
@@ -39,19 +32,16 @@ export interface MacrotaskSchedulerOptions<O> {
   readonly driver?: SchedulerLike | 'manual';
   /** Most macrotasks one driver turn delivers before yielding to the event loop. Default 64. */
   readonly batch?: number;
-  /** The delivery function (can also be set later with `setDelivery`). */
   readonly deliver?: (task: Macrotask<O>) => void;
 }
 
 /** The kernel's macrotask FIFO (see {@link createMacrotaskScheduler}). */
 export interface MacrotaskScheduler<O> {
-  /** The clock timers run on. */
   readonly clock: SchedulerLike;
   /** How many macrotasks wait to be delivered. */
   readonly size: number;
   /** The clock's current time (ms); within a driver turn, the time of the turn's first reading (at most one per turn). */
   now(): number;
-  /** Takes the next global sequence number. */
   nextSeq(): number;
   /** Appends a macrotask (its `seq` is taken now); `onDelivered` runs right after its delivery. */
   enqueue(extensionId: string, callId: string, outcome: O, onDelivered?: () => void): Macrotask<O>;
@@ -65,29 +55,19 @@ export interface MacrotaskScheduler<O> {
   runUntilIdle(limit?: number): number;
   /** A snapshot of the queue, oldest first. */
   pending(): readonly Macrotask<O>[];
-  /** Sets the function each tick delivers to. */
   setDelivery(deliver: (task: Macrotask<O>) => void): void;
-  /** Runs `callback` after `delayMs` on the clock; unsubscribe to cancel. */
+  /** Runs `callback` after `delayMs` on the clock. */
   setTimer(delayMs: number, callback: () => void): Subscription;
   /** Cancels pending timers and the driver; queued macrotasks stay queued. */
   dispose(): void;
 }
 
 /**
- * Creates the kernel's deterministic macrotask scheduler (docs/protocol.md, "The scheduler").
- *
- * - Every {@link MacrotaskScheduler.enqueue} takes a global `seq` from `nextSeq()`; the queue is a
- *   plain FIFO: stream chunks and non-stream completions share it with no priority, and nothing
- *   is ever reordered.
- * - {@link MacrotaskScheduler.tick} pops exactly one macrotask and hands it to the delivery
- *   function, then runs the macrotask's `onDelivered` hook (the host frees a channel slot there).
- * - Timers are separate from the queue: they run on `clock`, a `SchedulerLike`. With a
- *   `TestScheduler` / `VirtualTimeScheduler` clock and `driver: 'manual'`, delivery order is a pure
- *   function of the inputs. With the defaults (`asyncScheduler` clock, microtask driver) the
- *   queue drains right after the job that enqueued, `batch` macrotasks per turn. A delivery that
- *   throws ends its turn (the error goes to the driver; with the default driver it rejects the
- *   microtask's promise, an unhandled rejection) but never the queue: the next turn is armed first. The
- *   host's delivery function catches and logs, so with a host nothing reaches the driver.
+ * Creates the kernel's deterministic macrotask scheduler (docs/protocol.md, "The scheduler"): a
+ * plain FIFO that stream chunks and other completions share with no priority. Timers run on
+ * `clock`, apart from the queue; with a virtual clock and `driver: 'manual'`, delivery order is a
+ * pure function of the inputs. A delivery that throws ends its turn (with the default driver, an
+ * unhandled rejection) but never the queue: the next turn is armed first.
  *
  * @example
  * ```ts
@@ -118,11 +98,7 @@ export function createMacrotaskScheduler<O = unknown>(
   return new FifoScheduler(clock, driver, batch, deliver);
 }
 
-/**
- * A new array for a scheduler's tasks whenever its queue empties, so that tasks are stored into a
- * young array (docs/performance.md, "Young arrays"). Made in one place only: V8 soon makes this
- * site hand out arrays of objects, and code optimized for one scheduler's arrays takes the next's.
- */
+/** A fresh array whenever the queue empties, made at this one site (docs/performance.md, "Young arrays"). */
 function youngTasks<O>(): (Macrotask<O> | undefined)[] {
   return new Array<Macrotask<O> | undefined>(8);
 }
@@ -141,11 +117,7 @@ function queueReaction(callback: () => void): void {
   void resolved.then(callback);
 }
 
-/**
- * The FIFO: a task and its hook at the same index of two arrays, used from `head` to `tail`, with
- * no wrapper object per task; the indices go back to 0 whenever the queue empties
- * (docs/performance.md, "The scheduler's queue").
- */
+/** A task and its hook at one index of two arrays, `head` to `tail` (docs/performance.md, "The scheduler's queue"). */
 class FifoScheduler<O> implements MacrotaskScheduler<O> {
   #tasks = youngTasks<O>();
   readonly #hooks = objectSlots<() => void>();
@@ -250,10 +222,8 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
   }
 
   /**
-   * Delivers up to `max` macrotasks, oldest first, each followed by its hook; returns how many. The
-   * hook of a delivery that throws runs before the error goes on, and the error ends the loop: one
-   * handler for the loop (docs/performance.md, "Smaller hot functions"). The delivery function is
-   * read for every task, as a delivery may call `setDelivery`.
+   * Delivers up to `max` macrotasks, each followed by its hook, even when it throws; one handler
+   * for the loop (docs/performance.md, "Smaller hot functions"). A delivery may call `setDelivery`.
    */
   #deliverUpTo(max: number): number {
     let delivered = 0;
@@ -294,10 +264,7 @@ class FifoScheduler<O> implements MacrotaskScheduler<O> {
     this.#head = 0;
   }
 
-  /**
-   * Schedules a drain turn if there is work and none is armed. With the default driver a delivery
-   * that throws becomes an unhandled rejection, as with `asapScheduler`.
-   */
+  /** Schedules a drain turn if there is work and none is armed. */
   #arm(): void {
     if (this.#manual === true || this.#armed === true || this.#tail === this.#head) return;
     this.#armed = true;

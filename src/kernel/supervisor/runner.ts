@@ -99,12 +99,10 @@ export interface StartRunnerDeps {
   readonly registry: ToolRegistry;
   readonly kernel?: unknown;
   readonly scheduler: SchedulerLike;
-  /** Told about every malformed stdout line as it arrives (they are also in `RunnerExitInfo.malformed`). */
+  /** Told about every malformed stdout line as it arrives. */
   readonly onMalformed?: ((malformed: MalformedLine) => void) | undefined;
-  /** How many chunks `RunnerExitInfo.chunks` keeps (default 10 000). */
+  // Bounds and defaults as in `SupervisorOptions`.
   readonly maxChunks?: number | undefined;
-  /** How many malformed lines `RunnerExitInfo.malformed` keeps (default 100). */
   readonly maxMalformed?: number | undefined;
-  /** How many tool calls of the runner run at once (default 8); later ones wait their turn, in order. */
   readonly maxConcurrentToolCalls?: number | undefined;
 }

@@ -1,6 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import { Observable, Subject, type Subscriber, Subscription } from 'rxjs';
+import { z } from 'zod';
 import { deferred } from '../../core/deferred.js';
+import { describeIssue } from '../../core/errors/describe-issue.js';
+import { firstIssue } from '../../core/errors/first-issue.js';
 import { MAX_DELAY_MS } from '../../core/max-delay-ms.js';
 import { readFunction } from '../../core/read-function.js';
 import { readInteger } from '../../core/read-integer.js';
@@ -13,18 +16,19 @@ import {
   type SpanEndReason,
   startRunSpan,
 } from '../../trace/run-span.js';
+import { jsonNestsDeeper } from '../protocol/json-scan.js';
 import { dispatchToolCall } from '../tools/dispatch-tool-call.js';
-import type { ToolChunk } from '../tools/tool.js';
+import { type ToolChunk, type ToolResult, toolChunkSchema } from '../tools/tool.js';
 import type {
+  MalformedLine,
   RunnerExitInfo,
   RunnerHandle,
   RunnerLink,
   RunnerLinkEvent,
+  RunnerToolCall,
   RunnerWaitOptions,
   StartRunnerDeps,
 } from './runner.js';
-import { LineJoiner, parseRunnerLine, toolResultLine } from './runner-line.js';
-import { RunnerRecord, type RunnerStatus } from './runner-record.js';
 
 const DEFAULT_MAX_CHUNKS = 10_000;
 const DEFAULT_MAX_MALFORMED = 100;
@@ -259,5 +263,181 @@ export class ToolCallQueue {
 
   clear(): void {
     this.#waiting.length = 0;
+  }
+}
+
+/**
+ * The messages a runner may send, one JSON object per line (docs/protocol.md, "Runners and the
+ * supervisor"). Any `tool_call` object passes here: `dispatchToolCall` checks it and answers errors.
+ */
+const runnerMessageSchema = z.discriminatedUnion('op', [
+  toolChunkSchema,
+  z.looseObject({ op: z.literal('tool_call') }),
+  z.object({ op: z.literal('result'), value: z.unknown() }),
+]);
+
+/** A validated runner message (see {@link runnerMessageSchema}). */
+export type RunnerMessage = z.infer<typeof runnerMessageSchema>;
+
+const OPS = ['chunk', 'tool_call', 'result'];
+/** As deep as a wire frame may nest (serde_json's limit): deeper lines are refused unparsed. */
+const MAX_DEPTH = 128;
+
+/**
+ * Decodes one NDJSON line from a runner; never throws: a bad line gives `{ ok: false, problem }`
+ * naming what is wrong, and one nested deeper than 128 levels is refused unparsed.
+ */
+export function parseRunnerLine(
+  line: string,
+): { ok: true; message: RunnerMessage } | { ok: false; problem: string } {
+  if (jsonNestsDeeper(line, MAX_DEPTH)) {
+    return { ok: false, problem: `Nests arrays and objects deeper than ${MAX_DEPTH} levels` };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return { ok: false, problem: `Not JSON: ${(error as Error).message}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, problem: 'Expected a JSON object' };
+  }
+  const op = (value as { op?: unknown }).op;
+  if (typeof op !== 'string' || !OPS.includes(op)) {
+    return {
+      ok: false,
+      problem: `Unknown op ${JSON.stringify(op) ?? 'nothing'} (expected ${OPS.join(', ')})`,
+    };
+  }
+  const parsed = runnerMessageSchema.safeParse(value);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      problem: `Invalid message: ${describeIssue(firstIssue(parsed.error, value), 'the message')}`,
+    };
+  }
+  return { ok: true, message: parsed.data };
+}
+
+/**
+ * Joins the pieces `exec` cut a line longer than its `maxLineBytes` into: the whole line goes to
+ * `onLine` with `overlong: true` (the supervisor reports it as malformed).
+ */
+export class LineJoiner {
+  readonly #onLine: (text: string, overlong: boolean) => void;
+  #pending: { text: string; overlong: boolean } | undefined;
+
+  constructor(onLine: (text: string, overlong: boolean) => void) {
+    this.#onLine = onLine;
+  }
+
+  /** One piece of a line; `partial` when the source cut the line there. */
+  push(text: string, partial: boolean): void {
+    const joined = (this.#pending?.text ?? '') + text;
+    const overlong = this.#pending?.overlong === true || partial;
+    if (partial && !text.endsWith('\n')) {
+      this.#pending = { text: joined, overlong };
+      return;
+    }
+    this.#pending = undefined;
+    this.#onLine(joined, overlong);
+  }
+
+  /** Hands out what is left of an unfinished line (the runner exited in the middle of it). */
+  flush(): void {
+    const pending = this.#pending;
+    this.#pending = undefined;
+    if (pending !== undefined) this.#onLine(pending.text, pending.overlong);
+  }
+}
+
+/**
+ * The `{ op: 'tool_result', id, result }` line; a result that is not JSON is answered with a
+ * `TOOL_FAILED` error instead, so the runner always gets an answer.
+ */
+export function toolResultLine(id: string | number | null, result: ToolResult): string {
+  try {
+    return JSON.stringify({ op: 'tool_result', id, result });
+  } catch (error) {
+    const problem = { code: 'TOOL_FAILED', message: `Result is not JSON: ${(error as Error).message}` };
+    return JSON.stringify({ op: 'tool_result', id, result: { ok: false, error: problem } });
+  }
+}
+
+const MAX_STDERR = 64 * 1024;
+const MAX_SHOWN_LINE = 200;
+
+export interface RunnerStatus {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+}
+
+/**
+ * What a runner has said so far, bounded whatever it writes: the first `maxChunks` chunks and
+ * `maxMalformed` malformed lines (the rest counted), its tool calls, the first 64 KiB of stderr
+ * and its `result` message.
+ */
+export class RunnerRecord {
+  readonly #chunks: ToolChunk[] = [];
+  #chunksDropped = 0;
+  readonly #malformed: MalformedLine[] = [];
+  #malformedDropped = 0;
+  readonly #toolCalls: RunnerToolCall[] = [];
+  #stderr = '';
+  #result: { value: unknown } | undefined;
+
+  constructor(
+    private readonly maxChunks: number,
+    private readonly maxMalformed: number,
+  ) {}
+
+  /** The chunks kept so far (a copy). */
+  get chunks(): readonly ToolChunk[] {
+    return [...this.#chunks];
+  }
+
+  addChunk(chunk: ToolChunk): void {
+    if (this.#chunks.length < this.maxChunks) this.#chunks.push(chunk);
+    else this.#chunksDropped += 1;
+  }
+
+  /** Records a malformed line (cut to 200 characters) and returns the entry. */
+  addMalformed(line: string, problem: string): MalformedLine {
+    const shown = line.length > MAX_SHOWN_LINE ? `${line.slice(0, MAX_SHOWN_LINE - 3)}...` : line;
+    const entry = { line: shown, problem };
+    if (this.#malformed.length < this.maxMalformed) this.#malformed.push(entry);
+    else this.#malformedDropped += 1;
+    return entry;
+  }
+
+  /** Starts a tool call's entry; the caller sets its `result` when it answers. */
+  addToolCall(id: string | number | null, name: string | null): { result: RunnerToolCall['result'] } {
+    const call = { id, name, result: undefined };
+    this.#toolCalls.push(call);
+    return call;
+  }
+
+  addStderr(text: string): void {
+    if (this.#stderr.length < MAX_STDERR) this.#stderr += text.slice(0, MAX_STDERR - this.#stderr.length);
+  }
+
+  setResult(value: unknown): void {
+    this.#result = { value };
+  }
+
+  exitInfo(pid: number, status: RunnerStatus, durationMs: number): RunnerExitInfo {
+    return {
+      pid,
+      ...status,
+      chunks: this.chunks,
+      chunksDropped: this.#chunksDropped,
+      toolCalls: [...this.#toolCalls],
+      malformed: [...this.#malformed],
+      malformedDropped: this.#malformedDropped,
+      ...(this.#result === undefined ? {} : { result: this.#result.value }),
+      stderr: this.#stderr,
+      durationMs,
+    };
   }
 }

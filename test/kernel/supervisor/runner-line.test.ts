@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRunnerLine } from '../../../src/kernel/supervisor/runner-line.js';
+import { parseRunnerLine } from '../../../src/kernel/supervisor/start-runner.js';
 
 describe('parseRunnerLine', () => {
   it('decodes the three messages', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunnerRecord } from '../../../src/kernel/supervisor/runner-record.js';
+import { RunnerRecord } from '../../../src/kernel/supervisor/start-runner.js';
 import type { ToolChunk } from '../../../src/kernel/tools/tool.js';
 
 const chunk = (content: string): ToolChunk => ({ kind: 'stdout', content }) as ToolChunk;

@@ -10,9 +10,9 @@ import type { CliStreams } from '../text-view.js';
 import type { McpCommand, McpHttpFlags } from './parse-mcp-args.js';
 
 /**
- * `sluice mcp --http`: serves `registry` on `/mcp` until `signal` aborts, then cancels the calls
- * still running, ends this instance's sessions and closes the store (docs/mcp.md, "Over HTTP: `sluice mcp --http`";
- * the `Host` names as `hostsOf` gives them). Resolves with the exit code.
+ * `sluice mcp --http` (docs/mcp.md, "Over HTTP: `sluice mcp --http`"): serves `registry` on
+ * `/mcp` until `signal` aborts, then cancels the calls still running, ends this instance's sessions
+ * and closes the store. `Host` may carry the names `hostsOf` gives. Resolves with the exit code.
  */
 export async function runMcpHttp(
   registry: ToolRegistry,

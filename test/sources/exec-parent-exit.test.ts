@@ -55,7 +55,7 @@ describe.skipIf(!needs('linux')).each(containments())(
         const result = await child;
         // The signal was re-raised after the cleanup: the shell sees 128 + n, as without sluice.
         expect(result.signal).toBe(signal);
-        expect(await pollUntil(() => children(tag, child.pid) === 0, 5_000)).toBe(true);
+        expect(await pollUntil(() => children(tag, child.pid) === 0, 20_000)).toBe(true);
       },
     );
 
@@ -64,14 +64,14 @@ describe.skipIf(!needs('linux')).each(containments())(
       await ready;
       const result = await child;
       expect(result.exitCode).toBe(3);
-      expect(await pollUntil(() => children(tag, child.pid) === 0, 5_000)).toBe(true);
+      expect(await pollUntil(() => children(tag, child.pid) === 0, 20_000)).toBe(true);
     });
 
     it('dying of an uncaught exception: no process is left', async () => {
       const { child, tag } = startParent('throw', containment);
       const result = await child;
       expect(result.exitCode).toBe(1);
-      expect(await pollUntil(() => children(tag, child.pid) === 0, 5_000)).toBe(true);
+      expect(await pollUntil(() => children(tag, child.pid) === 0, 20_000)).toBe(true);
     });
 
     it("leaves the signal to an app's own handler, and cleans up when that handler exits", async () => {
@@ -81,7 +81,7 @@ describe.skipIf(!needs('linux')).each(containments())(
       const result = await child;
       expect(output()).toContain('handled\n');
       expect(result.exitCode).toBe(7);
-      expect(await pollUntil(() => children(tag, child.pid) === 0, 5_000)).toBe(true);
+      expect(await pollUntil(() => children(tag, child.pid) === 0, 20_000)).toBe(true);
     });
 
     it('`cleanup: false` lets the groups outlive their parent', async () => {
@@ -109,14 +109,14 @@ describe.skipIf(!needs('linux', 'script')).each(containments())(
         expect(children(tag, child.pid)).toBeGreaterThanOrEqual(6);
         child.kill(signal);
         expect((await child).signal).toBe(signal);
-        expect(await pollUntil(() => children(tag, child.pid) === 0, 5_000)).toBe(true);
+        expect(await pollUntil(() => children(tag, child.pid) === 0, 20_000)).toBe(true);
       },
     );
 
     it('calling process.exit(): no process of either session is left', async () => {
       const { child, tag } = startParent('exit', containment, true);
       expect((await child).exitCode).toBe(3);
-      expect(await pollUntil(() => children(tag, child.pid) === 0, 5_000)).toBe(true);
+      expect(await pollUntil(() => children(tag, child.pid) === 0, 20_000)).toBe(true);
     });
   },
 );

@@ -14,11 +14,9 @@ import type { ChunkEvent } from '../core/chunk.js';
 import { isCancelledError } from '../core/errors/cancelled-error.js';
 
 /**
- * Why the CLI stops a run before it ended: a fatal signal sluice received (`SIGINT`, `SIGTERM`,
- * `SIGHUP`, `SIGQUIT`), or `SIGPIPE` for a reader that closed sluice's stdout (an `EPIPE`, as
- * `| head -1` does). It is the `reason` of the abort signal `main.ts` hands the run, and says the
- * exit status: 128 + the signal's number (130 for `SIGINT`, 141 for a closed output), the
- * convention of shells.
+ * Why the CLI stops a run before it ended: a fatal signal, or `SIGPIPE` for a reader that closed
+ * stdout. It is the `reason` of the abort signal `main.ts` hands the run; its exit status is 128 +
+ * the signal's number (docs/cli.md, "Signals and exit codes").
  */
 export class CliInterruption extends Error {
   readonly signal: NodeJS.Signals;
@@ -67,12 +65,10 @@ export function stopOnClosedOutput(signal: AbortSignal | undefined): { signal?: 
 }
 
 /**
- * Wraps `publish` (a `toRunStore`, or a run registry's `publish` operator) so that a run the CLI
- * publishes ends *for its followers* with the cancelled sentinel `{ kind: 'end', metadata:
- * { reason: 'cancelled', by: 'terminal', signal } }` when sluice is interrupted (Ctrl-C: `exec`
- * errors with a `CancelledError`) — pages then say "Cancelled from the terminal", `sluice follow`
- * exits 130 — while the terminal view downstream still gets the `CancelledError` itself (its
- * summary and its exit code, 128 + the signal). Any other error is published as the run's failure.
+ * Wraps `publish` (a `toRunStore`, or a registry's `publish`) so that when sluice is interrupted
+ * the published run ends for its followers with `{ kind: 'end', metadata: { reason: 'cancelled',
+ * by: 'terminal', signal } }`, while the view downstream still gets the `CancelledError`. Any other
+ * error is published as the run's failure.
  */
 export function publishInterruptible<T extends ChunkEvent<unknown>>(
   publish: MonoTypeOperatorFunction<T>,

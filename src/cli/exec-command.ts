@@ -178,17 +178,12 @@ function textEvents(
 }
 
 /**
- * What `sluice exec` adds to its child's options for the terminal:
- *
- * - `FORCE_COLOR` when sluice itself shows colours (its output is a colour terminal, or
- *   `--color`) and the environment does not set it already: children that check `isatty()` see a
- *   pipe, and would otherwise drop their colours (`--no-color` leaves it unset). The level follows
- *   the terminal's colour depth (1: 16 colours, 2: 256, 3: true colour);
- * - with `--stdin inherit`, sluice's own stdin as the child's input, read on demand. (The child
- *   runs in a process group of its own, which the terminal would stop with `SIGTTIN` if it read
- *   the terminal itself: sluice reads it and hands it on, so a prompt gets what is typed.)
+ * What `sluice exec` adds to its child's options for the terminal (docs/cli.md, "`sluice exec`"):
+ * `FORCE_COLOR` at the terminal's colour depth when sluice shows colours and it is unset, and with
+ * `--stdin inherit` sluice's own stdin, read on demand (the child's own process group would be
+ * stopped with `SIGTTIN` if it read the terminal itself).
  */
-export function childIo(
+function childIo(
   io: CliStreams,
   env: NodeJS.ProcessEnv,
   options: { color: boolean; stdin: 'inherit' | 'ignore' },

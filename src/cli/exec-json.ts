@@ -22,22 +22,10 @@ import type { CliStreams } from './text-view.js';
 import { writePaced } from './write-paced.js';
 
 /**
- * `sluice exec --json`: writes one NDJSON `{callId, outcome}` frame per chunk on stdout, in the
- * hostcall wire format (`--wire bridge|serde`), exactly as a sluice host would deliver a streaming
- * `exec` hostcall: stdout lines as bare strings, stderr lines as `{ "stderr": "…" }`, then exactly
- * one terminal frame:
- *
- * - the final chunk with the exit info, for a command that exited 0;
- * - a null final chunk after a stall;
- * - otherwise one `Error` outcome (`EXEC_FAILED`, `TIMEOUT`, `CANCELLED` when sluice was
- *   interrupted by a signal, `SPAWN_FAILED`, …), preceded by one last non-final chunk that carries
- *   the end as data: `{ "exit": { exit_code, signal, timed_out, truncated, rlimit_hit,
- *   duration_ms, cancelled_by? } }`, or `{ "spawn_error": { errno, syscall?, path? } }`.
- *
- * On a fatal signal the command's group is killed and its last lines, that chunk and the `Error`
- * are still written (see docs/protocol.md). A closed stdout stops everything at once. The frames
- * of one read go out in one write ({@link NdjsonWriter}); writes wait for `'drain'`, so a slow
- * reader pauses the command.
+ * `sluice exec --json`: one NDJSON `{callId, outcome}` frame per chunk on stdout, exactly as a
+ * sluice host would deliver a streaming `exec` hostcall, and exactly one terminal frame: the shape
+ * and the guarantees are docs/protocol.md's, "`sluice exec --json`". A closed stdout stops
+ * everything at once; writes wait for `'drain'`, so a slow reader pauses the command.
  */
 export async function execAsJson(run: CliExecCommand, io: CliStreams, signal?: AbortSignal): Promise<number> {
   const codec = run.wire === 'serde' ? serdeCodec : bridgeCodec;

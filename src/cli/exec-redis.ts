@@ -59,15 +59,10 @@ export async function execAsJsonToRedis(
 export const REDIS_STRICT_EXIT_CODE = 75;
 
 /**
- * `sluice exec --redis <url> [--run-id <id>]`: the Redis run store, the run's id, an operator that
- * publishes the run there (labelled with the command) while the CLI shows it as usual, and
- * `close()` for the end. ioredis (and `sluice/redis`) is loaded here, only when `--redis` is
- * given. A run id the user did not choose is announced on stderr.
- *
- * A store that fails mid-run (Redis died, or did not answer within the store's `failAfterMs`) does
- * not take the run with it: the command goes on and its output and exit code stand; the failure is
- * said on stderr once, and `failed()` tells it (`--redis-strict` then exits with
- * {@link REDIS_STRICT_EXIT_CODE}).
+ * `sluice exec --redis <url> [--run-id <id>]`: the store, the run's id (announced on stderr unless
+ * the user chose it), an operator that publishes the run while the CLI shows it, and `close()`.
+ * A store that fails mid-run does not take the run with it: the failure is said once on stderr,
+ * and `failed()` tells it for `--redis-strict` (docs/scaling.md, "What fails when").
  */
 export async function openRunPublisher<T extends ChunkEvent<unknown>>(
   options: RedisRunStoreOptions,

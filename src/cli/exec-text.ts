@@ -11,13 +11,9 @@ import { errorExitCode, mirrorExitCode } from './exit-code.js';
 import { type CliStreams, createTextView } from './text-view.js';
 
 /**
- * Shows a running command as text: what it writes as it arrives (on a pipe, its bytes unchanged;
- * on a terminal, line by line under a live status line) and a one-line summary at the end that
- * counts lines, not pieces. Writes wait for `'drain'`, so a slow terminal or pipe pauses the child
- * through sluice's demand. Resolves with the exit code that mirrors the child's — or, when
- * `signal` aborted with a {@link CliInterruption}, 128 + its signal, once the group is gone (the
- * run was cancelled through `exec`'s `cancelSignal`; the summary says by which signal); a closed
- * output ends at once and quietly.
+ * Shows a running command as text (see {@link createTextView}) and a one-line summary that counts
+ * lines. Resolves with the exit code that mirrors the child's, or 128 + the signal of a
+ * {@link CliInterruption} once the group is gone (docs/cli.md, "Signals and exit codes").
  */
 export async function execAsText(
   events: Observable<ExecEvent<string | Uint8Array> | EndSentinel>,

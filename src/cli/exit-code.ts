@@ -24,12 +24,10 @@ export function mirrorExitCode(end: {
 }
 
 /**
- * The exit code for a run that ended with `error` instead of an exit event — the same rule as
- * {@link mirrorExitCode}, so that `sluice follow` of a run exits as `sluice exec` of it did:
- * `127` when the command was not found and `126` when it could not be started (`SPAWN_FAILED`;
- * the OS code from the error's `info.errno`, or, for a failure read back from a store, which
- * keeps code and message only, from its message), `124` after a timeout or a stall, `130` for a
- * cancelled run, and `1` otherwise.
+ * The exit code for a run that ended with `error` instead of an exit event, by the rule of
+ * {@link mirrorExitCode}, so that `sluice follow` of a run exits as `sluice exec` of it did: 127
+ * or 126 for `SPAWN_FAILED` (the OS code from `info.errno`, or from the message of a failure read
+ * back from a store), 124 after a timeout or a stall, 130 for a cancel, else 1.
  */
 export function failureExitCode(error: unknown): number {
   const { code, message, info } = (error ?? {}) as {

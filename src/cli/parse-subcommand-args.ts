@@ -9,13 +9,11 @@ export type CliFlags = NonNullable<ParseArgsConfig['options']>;
 export type GivenFlags = Record<string, string | boolean | string[] | undefined>;
 
 /**
- * Reads a command's flags, with `--` ending them: returns the flag values, the positionals before
- * `--`, and the words after it (a command to run). Every refusal is a `CliUsageError` in sluice's
- * template, never `parseArgs`' own words: an unknown flag is named with the nearest known one
- * (`--timeout` → `--timeout-ms`), a flag without its value is named, and a value that starts with
- * `-` (`--timeout-ms -5`) is the flag's value, left to the flag's own check. `runs` names a command
- * that takes a command to run (`exec`, `submit`): an unknown flag after a word of that command
- * (`sluice exec ls -la`) is its own, and the message says to put the command after `--`.
+ * Reads a command's flags, with `--` ending them: the flag values, the positionals before `--`,
+ * and the words after it. Every refusal is a `CliUsageError` in sluice's template: an unknown flag
+ * named with the nearest known one, a flag without its value named, a value that starts with `-`
+ * left to the flag's own check. With `runs` (`exec`, `submit`), an unknown flag after the command's
+ * first word is the command's, and the message says to put the command after `--`.
  */
 export function parseSubcommandArgs(
   argv: readonly string[],

@@ -15,23 +15,11 @@ import type { CliStreams } from './text-view.js';
 import { writePaced } from './write-paced.js';
 
 /**
- * Writes a run's events as the hostcall wire frames of `sluice exec --json` (`{callId, outcome}`,
- * `--wire bridge|serde`), for the runs that come from a store: `sluice follow --json` and `sluice
- * exec --redis --json`. The events are `exec`'s, as a run store keeps them (stdout and stderr
- * lines, a final `exit` with the result, or an `end` sentinel); each frame is exactly what `exec
- * --json` writes for the same event, and the terminal frames of the runs only a store sees are
- * in docs/protocol.md ("Runs from a store"):
- *
- * - exit 0: the final chunk with the exit info; any other exit: the `{exit}` chunk, then `Error`
- *   `EXEC_FAILED` (or `TIMEOUT`) with `exec`'s message;
- * - an `end` sentinel (a cancel, from anywhere): `{end: {reason, …}}`, then `Error` `CANCELLED`; a
- *   stall: the final chunk `null`;
- * - a gap (events trimmed by the store's retention): a non-final chunk `{gap: {from, to}}` with the
- *   sequence `from`, then the events from `to + 1` on;
- * - a stored failure (`OWNER_LOST`, `RUN_STORE_FAILED`, `SPAWN_FAILED`, …): `Error` with its code.
- *
- * `code` is then the exit status: the command's (as `sluice exec` mirrors it), 124 after a
- * stall, 130 after a cancel, 127/126 for a spawn failure (as `sluice exec`: `failureExitCode`), 1 for another failure.
+ * Writes a run's events as the hostcall wire frames of `sluice exec --json`, for the runs that come
+ * from a store (`sluice follow --json`, `sluice exec --redis --json`): each frame is exactly what
+ * `exec --json` writes for the same event, and the frames of what only a store sees (a cancel from
+ * anywhere, a gap, a stored failure) are docs/protocol.md's, "Runs from a store". `code` is then the
+ * exit status, as `sluice exec` mirrors it.
  */
 export class RunFrameWriter {
   /** The exit status the frames written so far end with. */

@@ -16,19 +16,12 @@ const CLEAR_LINE = '\r\x1b[2K';
 const UP_AND_CLEAR = '\x1b[1A\x1b[2K';
 
 /**
- * Renders the command's output. In **live** mode (a terminal) everything goes to the terminal on
- * stdout: each line as it arrives (stderr lines in red, or marked `[stderr]` without colour) with
- * a status line kept at the bottom and redrawn by `status()`. A long line comes in `partial`
- * pieces: they are written one after the other, so the terminal shows the line whole, and the
- * status line waits until the line has ended. Otherwise (a pipe, a file) stdout output goes to
- * stdout and stderr output to stderr, exactly as given: bytes pass through unchanged.
- *
- * On a terminal the status line is cut to the terminal's width (so it never wraps and each
- * redraw replaces it in place) and redrawn when the terminal is resized; `echo` (the command, as
- * a shell would need it typed) is printed first as `$ …`.
- *
- * `line()` returns a promise when the destination's buffer is full, so the caller can wait for
- * `'drain'` — that is how a slow terminal or pipe pauses the child.
+ * Renders the command's output. On a terminal (**live**) everything goes to stdout: each line as
+ * it arrives (stderr in red, or marked `[stderr]` without colour), `partial` pieces of a long line
+ * one after the other, and a status line kept at the bottom, cut to the terminal's width and
+ * redrawn by `status()` once the line has ended. Elsewhere (a pipe, a file) the bytes pass through
+ * unchanged, stderr to stderr. `line()` returns a promise while the destination is full: that is
+ * how a slow terminal or pipe pauses the child.
  */
 export function createTextView(
   io: CliStreams,

@@ -10,14 +10,10 @@ export interface RedisConnectionOptions {
 }
 
 /**
- * Opens the run store's command connection from its options (exactly one of `url`, `cluster`,
- * `client`), with the store's failure bound: a command that Redis has not answered within
- * `failAfterMs` — the server died, or is unreachable — is rejected then (ioredis's
- * `commandTimeout`), instead of after ioredis's 20 reconnect attempts. A Cluster reconnects its
- * nodes and follows `MOVED` and failovers by itself. A client that has never reached Redis and is
- * refused (no server, no route, an unknown host, wrong credentials) gives up at once instead (see
- * {@link watchConnection}). Returns the client and whether the store owns it (and so closes it).
- * Internal.
+ * Opens the run store's command connection (exactly one of `url`, `cluster`, `client`) with the
+ * store's failure bound: a command Redis has not answered within `failAfterMs` is rejected then
+ * (ioredis's `commandTimeout`), not after 20 reconnects (docs/scaling.md, "What fails when").
+ * Returns the client and whether the store owns it (and so closes it). Internal.
  */
 export function connectRedis(
   options: RedisConnectionOptions,
@@ -77,12 +73,9 @@ export function connectRedis(
 const given = new WeakMap<RedisClient, { address: string; cause?: string }>();
 
 /**
- * Watches a connection the store opened (its command client, or a duplicate for blocking reads):
- * until it has reached Redis once, an error that says Redis cannot be reached there — refused, no
- * route, an unknown host, a connect that timed out, credentials refused — is kept, so that
- * {@link redisFailure} says why a command failed; with `failFast` it also ends the connection at
- * once, so that its commands fail now, not after the store's failure bound. Once it has been
- * ready, a lost connection is retried as before (a restart, a failover). Internal.
+ * Watches a connection the store opened: until it has reached Redis once, an error that says Redis
+ * cannot be reached there is kept for {@link redisFailure}, and with `failFast` ends the
+ * connection at once. Once it has been ready, a lost connection is retried as before. Internal.
  */
 export function watchConnection(client: RedisClient, address: string, failFast: boolean): void {
   const state: { address: string; cause?: string } = { address };
@@ -108,10 +101,9 @@ export function addressOfClient(client: RedisClient): string {
 }
 
 /**
- * What went wrong with a command of `client`, for a message: "cannot reach Redis at
- * 127.0.0.1:6499: connection refused (ECONNREFUSED)" when the client gave up before it ever
- * reached Redis (the command itself then only says "Connection is closed."), else the command's
- * own error message. Internal.
+ * What went wrong with a command of `client`, for a message: why the client gave up when it never
+ * reached Redis (the command itself only says "Connection is closed."), else the command's own
+ * error message. Internal.
  */
 export function redisFailure(client: RedisClient, error: unknown): string {
   const state = given.get(client);

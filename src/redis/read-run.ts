@@ -16,13 +16,10 @@ import { StoreRetry } from './store-retry.js';
 type StreamReply = [key: string, entries: [id: string, fields: string[]][]][] | null;
 
 /**
- * Reads run `runId` after sequence `after` (see `RunStore.read`): a loop of
- * `XREAD COUNT readCount BLOCK blockMs STREAMS <events> <cursor>-0` on a connection of its own
- * (a blocking command holds its connection), issued only while the consumer's demand flows.
- * Each entry becomes one record; an entry that starts after the cursor is preceded by a `gap`
- * record. When a block times out with nothing new, it checks the owner's lease and — if it has
- * expired — ends the run with `OWNER_LOST` for everybody (an atomic script: one follower wins).
- * Internal: `RedisRunStore.read` returns it.
+ * Reads run `runId` after sequence `after` (see `RunStore.read`): `XREAD … BLOCK` on a connection
+ * of its own, only while the consumer's demand flows, a `gap` record before an entry past the
+ * cursor, and the owner's lease judged when a block times out (docs/scaling.md, "Reading on
+ * demand"). Internal: `RedisRunStore.read` returns it.
  */
 export function readRun(context: RedisRunContext, runId: string, after: number): Observable<RunRecord> {
   return new Observable<RunRecord>((subscriber) => {
@@ -200,10 +197,8 @@ class RunReader {
 }
 
 /**
- * The span of one read of a run (kind consumer, `follow run`), a child of the reader's active
- * context, with a link to the trace context the run was written in when the run has one
- * (docs/scaling.md, "Tracing"): a link, not a parent — a follower observes a run that is not its
- * work, may come much later, and many may follow the same run.
+ * The span of one read of a run (consumer, `follow run`), linked to the trace context the run was
+ * written in: a link, not a parent (docs/scaling.md, "Tracing").
  */
 function followSpan(
   runId: string,

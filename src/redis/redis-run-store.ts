@@ -93,10 +93,8 @@ function text(options: RedisRunStoreOptions, name: 'prefix' | 'owner', fallback:
 
 /**
  * The Redis Streams run store: runs followed, resumed and cancelled from any machine that reaches
- * the same Redis, and a worker pool on top ({@link startWorker}). One stream per run, one entry per
- * batch of events, its ID derived from the sequence; leased writers; cancels on pub/sub; `{runId}`
- * hash tags for a Cluster. The client is ioredis, an optional peer. Layout, failure modes and
- * retention: docs/scaling.md.
+ * the same Redis, and a worker pool on top ({@link startWorker}). The client is ioredis, an
+ * optional peer. Layout, failure modes and retention: docs/scaling.md.
  *
  * @example
  * ```ts

@@ -24,12 +24,9 @@ interface Batch {
 }
 
 /**
- * The writer of one run on Redis Streams. A pending batch is sent (one pipelined `APPEND`) whenever
- * fewer than `maxInFlight` batches await their reply: at a low rate each event goes at once, under
- * load batches grow to `maxBatchEvents` / `maxBatchBytes`. Its demand pauses while the pending
- * batch is full and `maxInFlight` are unanswered. A heartbeat renews the lease every `leaseMs / 3`
- * and picks up a cancel the channel missed. A resend is harmless (the script acknowledges a batch it
- * has); a lost batch is `RUN_STORE_FAILED`, never a silent gap.
+ * The writer of one run on Redis Streams: batches, in-flight bound, heartbeat and resends as
+ * docs/scaling.md, "Appending with demand" says. A lost batch is `RUN_STORE_FAILED`, never a
+ * silent gap.
  */
 export class RedisRunWriter implements RunWriter {
   readonly runId: string;

@@ -43,17 +43,10 @@ export interface Worker {
 }
 
 /**
- * Runs the commands submitted with {@link submitJob}: a member of the consumer group `group` on
- * the run queue. It takes jobs (`XREADGROUP … COUNT <free slots>`) up to `concurrency` at once,
- * runs each through `exec` (`reject: false`: a non-zero exit is the run's final `exit` event) and
- * publishes it with `toRunStore` as the job's run, then acknowledges the queue entry.
- *
- * **A worker that dies** (`kill -9`, a lost machine) stops renewing its runs' leases and its
- * queue entries. Another worker reclaims such entries (`XAUTOCLAIM` after `claimIdleMs`) and
- * applies the policy: a job whose run **never started** is run again (nothing of it happened); a
- * job whose run **had started** is **not** retried — a command may have had side effects — its
- * run ends with `OWNER_LOST` (followers get it), and the entry is acknowledged. Resubmit it if
- * it is safe to repeat.
+ * Runs the commands submitted with {@link submitJob} as a member of the consumer group `group`:
+ * each through `exec` (`reject: false`), published with `toRunStore` as the job's run, up to
+ * `concurrency` at once. A dead worker's jobs are reclaimed after `claimIdleMs`: run again if their
+ * run never started, ended with `OWNER_LOST` if it had (docs/scaling.md, "The worker pool").
  *
  * @example
  * ```ts

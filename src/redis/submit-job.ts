@@ -52,9 +52,7 @@ export const queueKey = (prefix: string): string => `${prefix}:queue`;
 
 /**
  * Puts a command on the run queue of `store`'s Redis and resolves with its run id. The run exists
- * at once (state `queued`), so it can be followed — and cancelled — before a worker takes it;
- * a worker ({@link startWorker}) then runs it through `exec` and publishes its events. The
- * active span's trace context goes with the job, so the worker's span of the run is its child.
+ * at once (state `queued`): it can be followed and cancelled before a worker takes it.
  *
  * @example
  * ```ts

@@ -55,22 +55,10 @@ const decode = (segment: string): string | undefined => {
 };
 
 /**
- * The HTTP side of `sluice exec --web`, for an app that serves its own runs:
- *
- * | request                 | answer                                                            |
- * | ----------------------- | ----------------------------------------------------------------- |
- * | `GET /`                 | the page of the home run (the newest by default)                  |
- * | `GET /runs/:id`         | the page of that run                                              |
- * | `GET /runs/:id/events`  | its events over SSE (resume with `Last-Event-ID`; see `docs/sse.md`) |
- * | `GET /runs/:id/log`     | its full log, as a download (what the store retains of a run held elsewhere) |
- * | `DELETE /runs/:id`      | cancels it (`by: 'page'`), wherever it runs: `204`; `409` if it had ended |
- * | `POST /runs`            | starts a run with `start()`: `201 {id, page, events}`; `429` past `maxRuns` |
- * | `GET /assets/page.js`, `/assets/terminal.js`, `/assets/page.css`, `/assets/favicon.svg` | the page's files |
- *
- * Every request passes the {@link WebGuard} first: `Host` always; the token for all but the
- * assets; the token and a same-origin `Origin` for `DELETE` and `POST`. No CORS headers are
- * sent. A run is looked up with `registry.find`: the registry's own runs, and — when it shares a
- * run store with other servers — theirs; one the store no longer has answers `404`.
+ * The HTTP side of `sluice exec --web`, for an app that serves its own runs: the routes are
+ * docs/web.md's table under "For apps: `sluice/web`". Every request passes the {@link WebGuard}
+ * first. A run is looked up with `registry.find` (a run of a shared store that another server
+ * holds too); one the store no longer has answers `404`.
  *
  * @example
  * ```ts
@@ -269,4 +257,4 @@ async function serveLog(res: ServerResponse, run: RegistryEntry, registry: RunRe
 }
 
 /** The run page's icon, served as `/assets/favicon.svg`: a terminal prompt. */
-export const faviconSvg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#161b22"/><path d="M8 10l6 6-6 6" fill="none" stroke="#58a6ff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/><path d="M16 23h8" stroke="#3fb950" stroke-width="3" stroke-linecap="round"/></svg>`;
+const faviconSvg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#161b22"/><path d="M8 10l6 6-6 6" fill="none" stroke="#58a6ff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/><path d="M16 23h8" stroke="#3fb950" stroke-width="3" stroke-linecap="round"/></svg>`;

@@ -8,12 +8,10 @@ import { readTty } from '../sources/exec/exec-options.js';
 import type { ExecOptions } from '../sources/exec/exec-types.js';
 
 /**
- * Says in a terminal run's events what terminal they were written for, so that its page draws
- * them on a terminal (xterm.js) of that size rather than as log lines (docs/web.md, "Terminal
- * runs"): the first `stdout` or `stderr` event gets `metadata.terminal: { columns, rows }`, and so
- * does the first one after each value of `tty.resize` (the size it gave). Give it the `tty` option
- * the run was started with (checked as `exec` checks it). Events pass through otherwise
- * unchanged, with their demand.
+ * Marks a terminal run's events with the size they were written for, so that its page draws them
+ * on a terminal (docs/web.md, "Terminal runs"): `metadata.terminal: { columns, rows }` on the
+ * first output event and on the first after each `tty.resize` value. Give it the run's `tty`
+ * option (checked as `exec` checks it); events pass through unchanged otherwise, with their demand.
  *
  * @example
  * ```ts

@@ -1,13 +1,7 @@
 /**
- * The run page's stylesheet, served as `/assets/page.css`: a dark terminal pane, a header with
- * the command, the state (coloured by how the run ended), elapsed time and counts; stderr lines
- * marked by a red rule and tint; long lines wrapped; the 16 ANSI colours as `ansi_up` classes.
- * On the dark pane ANSI black text is a grey; on a coloured background, black and white text
- * (and text of the default colour) are near-black and white, and the colour backgrounds are all of
- * one luminance (about 0.18), where both read at 4.5:1 or better (WCAG AA) — `ESC[42;30m`, the
- * black-on-green of test runners' PASS badges, included (docs/web.md).
- * The pane (`#log`) holds runs of lines: `.out` (stdout), `.err` (stderr), `.gap`; a terminal run
- * is drawn in `#terminal` instead (by xterm.js, which brings its own styles).
+ * The run page's stylesheet, served as `/assets/page.css`; its colours and contrast are
+ * docs/web.md's, "The page". The pane (`#log`) holds runs of lines: `.out` (stdout), `.err`
+ * (stderr), `.gap`; a terminal run is drawn in `#terminal` instead (xterm.js brings its styles).
  */
 export const pageCss = `
 :root { color-scheme: dark; --bg: #0d1117; --panel: #161b22; --fg: #d6dde8; --dim: #8b949e;

@@ -13,11 +13,8 @@ export interface RegistryEntryHooks {
 }
 
 /**
- * A {@link RunRegistry}'s entry for one run: its id, the command the page shows, when it started,
- * its full log, its viewers. The run itself lives in the registry's run store, so a run another
- * server sharing the store started is shown, followed and cancelled here too (`held: false`: this
- * server neither runs nor spools it). Viewers attach with {@link follow}; {@link cancel} ends it
- * wherever it runs.
+ * A {@link RunRegistry}'s entry for one run. The run lives in the registry's store, so one another
+ * server sharing it started is shown, followed and cancelled here too (`held: false`).
  *
  * @example
  * ```ts

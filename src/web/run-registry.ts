@@ -29,12 +29,10 @@ import { RunLogFile } from './run-log-file.js';
 const ID = /^(?!\.{1,2}$)[A-Za-z0-9._:-]{1,200}$/;
 
 /**
- * The runs a web server shows. Each lives in the registry's run store: its own `MemoryRunStore`,
- * or one shared by several servers (a `RedisRunStore`), where every server shows, resumes and
- * cancels every run ({@link find}). A run this registry starts ({@link start}, {@link publish}) is
- * **held**: its output is spooled to a log file, and it is **freed** `retainMs` after it ended and
- * its last viewer left (viewers dropped, log deleted, forgotten). Limits: `maxRuns` held runs not
- * ended (then `RUN_LIMIT`), `maxViewers` per run, `maxFinishedRuns` ended runs kept (docs/web.md).
+ * The runs a web server shows, living in its run store: its own `MemoryRunStore`, or one shared
+ * by several servers, where each shows, resumes and cancels every run ({@link find}). A run it
+ * starts is **held** (its output spooled to a log file) and freed `retainMs` after it ended and
+ * its last viewer left. Limits and retention: docs/web.md, "Retention and limits (the run registry)".
  *
  * @example
  * ```ts

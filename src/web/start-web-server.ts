@@ -40,11 +40,8 @@ export interface WebServer {
 }
 
 /**
- * Serves a {@link RunRegistry}'s runs on a new `node:http` server (see `createWebHandler` for the
- * routes and `createWebGuard` for the access checks): binds `host` (default `127.0.0.1`) and
- * `port` (default a free one), and accepts as `Host` the bound address — plus `localhost` when it
- * is a loopback address, any IP literal when it is `0.0.0.0` or `::`, the name given as `host`,
- * and `allowedHosts`.
+ * Serves a {@link RunRegistry}'s runs on a new `node:http` server (`createWebHandler`'s routes,
+ * `createWebGuard`'s checks). The names accepted as `Host`: docs/web.md, "Safe by default".
  *
  * @example
  * ```ts
@@ -119,11 +116,7 @@ export async function closeServer(server: Server): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
-/**
- * The names a server bound to `bound` accepts in `Host` (see `createWebGuard`): the bound
- * address, `localhost` on loopback, any IP literal on `0.0.0.0`/`::`, `host` when it is a name,
- * and `allowed`. Internal.
- */
+/** The names a server bound to `bound` accepts in `Host` (docs/web.md, "Safe by default"). Internal. */
 export function hostsOf(bound: string, host: string, allowed: readonly string[]): string[] {
   const hosts = [bound, ...allowed];
   if (isIP(host) === 0) hosts.push(host);

@@ -18,11 +18,7 @@ export interface WebGuardOptions {
   readonly hosts: readonly string[];
   /** The port a request's `Host` must carry (the server's own) unless its entry in `hosts` names one. */
   readonly port: number;
-  /**
-   * The cookie that carries the token after the first visit. Default `sluice-<port>`, the port
-   * being the one of the request's `Host` (cookies are per host, not per port: servers on
-   * different ports of one host keep apart; servers behind one load balancer share it).
-   */
+  /** The cookie that carries the token. Default `sluice-<port of the request's Host>` (docs/web.md, "Safe by default"). */
   readonly cookieName?: string;
 }
 
@@ -36,11 +32,7 @@ export interface WebRefusal {
 export interface WebGuard {
   /** The `Host` check alone (for the page's static files). */
   checkHost(req: IncomingMessage): WebRefusal | undefined;
-  /**
-   * Every check a request needs: `Host`, then the token (cookie, `x-sluice-token` header,
-   * `Authorization: Bearer`, or `?token=`), then — for a state-changing request (`write`) — an
-   * `Origin` header that is this server's own origin.
-   */
+  /** Every check a request needs: `Host`, the token, and for a `write` a same-origin `Origin`. */
   check(req: IncomingMessage, options: { write: boolean }): WebRefusal | undefined;
   /** Whether the request carried the token in its query (the first visit: set the cookie). */
   tokenFromQuery(req: IncomingMessage): boolean;
@@ -54,18 +46,9 @@ export interface WebGuard {
 }
 
 /**
- * The access control of a sluice web server, safe by default:
- *
- * - **`Host`** must name this server: one of `hosts` with the server's `port` (DNS rebinding —
- *   a hostile name resolved to 127.0.0.1 — is refused, `403`);
- * - **the token** is required for everything but the static files (`401` without it, `403` with
- *   a wrong one; compared in constant time); the page's first request carries it in the URL and
- *   gets it back as an HttpOnly, SameSite=Strict cookie;
- * - **state-changing requests** (cancel, start) also need an `Origin` header equal to
- *   `http://<Host>`: a cross-origin `POST` or `DELETE` is refused even from a browser that has
- *   the cookie (cookies are per host, not per port).
- *
- * The server sends no CORS headers at all.
+ * The access control of a sluice web server: `Host` must name it (against DNS rebinding), the
+ * token is required but for the static files, and a state-changing request needs a same-origin
+ * `Origin`; no CORS headers. What each request needs and why: docs/web.md, "Safe by default".
  *
  * @example
  * ```ts

@@ -5,12 +5,9 @@ import { followRun } from '../runs/follow-run.js';
 import type { RunStore } from '../runs/run-store.js';
 
 /**
- * Writes what a run store still holds of run `runId`'s output to `res` (whose headers the caller
- * has sent): the `stdout`/`stderr` contents of its events up to sequence `last` (the run as it was
- * when the download was asked for), interleaved as they came, then ends the response. Events the
- * store's retention has trimmed are replaced by one line saying so. Paced by the response (the
- * read pauses while it does not drain); a closed response stops the read. The download of a run
- * that another server runs (and spools the full log of). Internal to `sluice/web`.
+ * Writes what a run store still holds of run `runId`'s output, up to sequence `last`, to `res`
+ * (headers sent) and ends it: the download of a run another server holds. A trimmed stretch is one
+ * line saying so; the read is paced by the response and stops when it closes. Internal.
  */
 export function writeStoredLog(store: RunStore, runId: string, last: number, res: ServerResponse): void {
   const valve = new Valve();

@@ -4,7 +4,15 @@ import type { ChunkEvent } from '../../core/chunk.js';
 import { toAsciicast } from '../../operators/to-asciicast.js';
 import { flagError } from '../cli-usage-error.js';
 import { writePaced } from '../write-paced.js';
-import type { FollowView } from './follow-view.js';
+
+/** What `sluice follow` writes a run's records with: frames (`--json`), text, and a cast (`--cast`). */
+export interface FollowView {
+  /** The exit code the records so far call for. */
+  readonly code: number;
+  event(event: ChunkEvent<unknown>): Promise<void> | undefined;
+  gap(from: number, to: number): Promise<void> | undefined;
+  failure(failure: { code: string; name: string; message: string }): Promise<void> | undefined;
+}
 
 /**
  * `sluice follow --cast <file>`: the followed run's events also go to `file` as an asciicast v2

@@ -75,12 +75,8 @@ const MAX_SESSION_IDLE_S = Math.floor(MAX_DELAY_MS / 1000);
 const secondsOf = (text: string) => (/^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN);
 
 /**
- * Parses the arguments of `sluice mcp`: `--allow <program>` (repeatable), `--cwd <dir>` (an
- * existing directory, default the current one), `--timeout-s <n>` (seconds in (0, 600], default
- * 60), `-h`/`--help`; and with `--http`: `--host <address>` (default `127.0.0.1`), `--port <n>`
- * (default 0, a free one), `--allow-host <name[:port]>`, `--allow-env <NAME>` (repeatable),
- * `--redis <url>`, `--no-token` (only on a loopback host) and `--session-idle-s <n>` (seconds
- * from 1, default 1800). A bad command line is a `CliUsageError` (exit code 2).
+ * Reads the arguments of `sluice mcp`, as its help text (`mcp-help.ts`) lists them and
+ * docs/cli.md, "`sluice mcp`" describes them. A bad command line is a `CliUsageError` (exit code 2).
  */
 export function parseMcpArgs(argv: readonly string[], cwd: string = process.cwd()): McpCommand {
   const { values, positionals, rest } = parseSubcommandArgs(argv, MCP_FLAGS);

@@ -10,12 +10,9 @@ import type { CliStreams } from '../text-view.js';
 import type { McpCommand, McpHttpFlags } from './parse-mcp-args.js';
 
 /**
- * `sluice mcp --http`: serves `registry` with `serveMcpHttp` on a new `node:http` server at
- * `/mcp` until `signal` aborts, then cancels the calls still running (their process groups are
- * killed), ends this instance's sessions and closes the store. The token is `SLUICE_MCP_TOKEN`
- * or a random one, printed on stderr with the URL; `--no-token` (loopback only) requires none.
- * `Host` may name the bound address, `localhost` on loopback, any IP literal on `0.0.0.0`/`::`,
- * the `--host` name and every `--allow-host`. Resolves with the exit code.
+ * `sluice mcp --http` (docs/mcp.md, "Over HTTP: `sluice mcp --http`"): serves `registry` on
+ * `/mcp` until `signal` aborts, then cancels the calls still running, ends this instance's sessions
+ * and closes the store. `Host` may carry the names `hostsOf` gives. Resolves with the exit code.
  */
 export async function runMcpHttp(
   registry: ToolRegistry,

@@ -23,15 +23,10 @@ export interface CliWebRun {
 }
 
 /**
- * `sluice exec --web`: runs the command exactly as `sluice exec` does (the terminal view, the exit
- * code), and serves a live page for it (`sluice/web`: the run registry, the guarded handler, the
- * page). The run is published to the registry's store — its own memory store, or Redis with
- * `--redis`, where any `sluice web` sharing that Redis shows, resumes and cancels it too — by an
- * operator in the command's own pipeline, so the terminal stays its primary consumer (a slow
- * terminal pauses the command, as without `--web`). A page's Cancel reaches the run through the
- * store: the process group is killed, sluice says "cancelled" and exits with 130. A signal to
- * sluice (Ctrl-C) cancels it as usual, and every page then says "Cancelled from the terminal".
- * sluice exits when the run ends, once open pages have received the end (at most 2 s later).
+ * `sluice exec --web`: runs the command exactly as `sluice exec` does, and serves a live page for
+ * it (docs/web.md, "The CLI"). The run is published by an operator in the command's own pipeline,
+ * so the terminal stays its primary consumer (a slow terminal pauses the command). sluice exits
+ * when the run ends, once open pages have received the end (at most 2 s later).
  */
 export async function runWeb(
   events: Observable<ExecEvent<string | Uint8Array> | EndSentinel>,

@@ -72,12 +72,7 @@ export function describeEnd(
   return { state: 'exited', label: 'ended', text: 'Ended', ok: true };
 }
 
-/**
- * Describes why following a run failed: the server went away (`HTTP_FAILED` after the retries),
- * the run is no longer held (`404`), access was refused, the run's owner was lost (`OWNER_LOST`:
- * the server running it died, its lease in the store expired), or the run itself failed (a
- * `failure` event: the command could not be started, say).
- */
+/** Describes why following a run failed: the server gone, the run not held, access refused, `OWNER_LOST`, or the run's own failure. */
 export function describeFailure(error: unknown): EndDescription {
   const code = (error as { code?: unknown } | null)?.code;
   const status = (error as { info?: { status?: unknown } } | null)?.info?.status;

@@ -1,9 +1,7 @@
 /**
- * The text model of one line on the page, as a terminal would leave it: `\r` (carriage return)
- * rewrites the line — the text after the last `\r` replaces what was there (a progress bar that
- * redraws itself ends as one line) — and escape sequences that set colours (SGR, `ESC [ … m`)
- * in the replaced text still apply to what follows. Pure functions, no DOM: the page's
- * `LogView` keeps one {@link LineText} per line.
+ * The text model of one line on the page, as a terminal would leave it: `\r` rewrites the line,
+ * and SGR sequences of the replaced text still apply (docs/web.md, "The page"). Pure functions, no
+ * DOM: the page's `LogView` keeps one {@link LineText} per line.
  */
 export interface LineText {
   /** What the line shows (may hold escape sequences). */

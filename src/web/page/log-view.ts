@@ -31,19 +31,10 @@ const MAX_TEXT_PART = 500;
 const MAX_HTML_PART = 50;
 
 /**
- * The page's output pane: lines of stdout and stderr (stderr marked apart), ANSI colours and
- * styles rendered by `ansi_up`, `\r` rewriting a line in place (see `line-text.ts`), long lines
- * wrapped by CSS.
- *
- * It renders at most once per animation frame — and, under a flood, so that rendering takes at
- * most a third of the main thread — with a few elements per render whatever the rate:
- * consecutive finished lines of one stream share one element (plain text where they have no
- * escape sequences), and only a line still being written gets an element of its own. It holds at
- * most `maxLines` lines in the DOM (older ones are removed and counted in {@link hidden}; a run of
- * coloured lines goes as a whole, so up to 49 lines fewer may be shown). Lines that
- * arrive faster than frames are kept as text until the next frame, at most `2 × maxLines` of
- * them, so a hidden tab (no frames) stays bounded too. While the viewer is at the bottom it keeps
- * the newest line in view, also when the pane changes size (docs/web.md, "The page").
+ * The page's output pane, bounded and paced as docs/web.md, "The page" says: at most one render a
+ * frame, consecutive finished lines of one stream in one element, `maxLines` lines in the DOM (a
+ * run of coloured lines goes as a whole, so up to 49 fewer may show) and at most `2 × maxLines`
+ * waiting as text for a frame (a hidden tab stays bounded too).
  */
 export class LogView {
   readonly #container: HTMLElement;
@@ -72,9 +63,8 @@ export class LogView {
     this.#maxLines = maxLines;
     this.#up.use_classes = true;
     container.addEventListener('scroll', () => this.#onScroll(), { passive: true });
-    // The pane changes size when the page around it does — the end-of-run footer or the note on
-    // trimmed lines appears, the window is resized — and a pane that followed the run must still
-    // show its newest line, not leave it under the footer. Observers run before the frame is drawn.
+    // A pane that followed the run keeps its newest line in view when it changes size (the
+    // footer appears): observers run before the frame is drawn.
     new ResizeObserver(() => {
       if (this.#following) this.#scrollTo(container.scrollHeight);
     }).observe(container);
@@ -162,8 +152,7 @@ export class LogView {
     const height = container.scrollHeight; // lays the new lines out now, inside the time measured
     if (this.#following) this.#scrollTo(height);
     this.onRender?.(this.#hidden);
-    // Rendering (with its layout) takes at most a third of the time: a flood is drawn a few times
-    // a second, only its newest lines are laid out, and the page stays usable.
+    // Rendering takes at most a third of the main thread (docs/web.md, "The page").
     const ended = performance.now();
     this.#nextRenderAt = ended + Math.min(500, 2 * (ended - started));
   }

@@ -14,11 +14,11 @@ import type { ChunkEvent } from '../../core/chunk.js';
 import { isSequenceError } from '../../core/errors/sequence-error.js';
 import { formatBytes } from '../../core/format-bytes.js';
 import { formatDuration } from '../../core/format-duration.js';
-import { terminalSizeOf } from '../../core/terminal-size.js';
+import { type TerminalSize, terminalSizeOf } from '../../core/terminal-size.js';
 import { coalesce } from '../../operators/coalesce.js';
 import { describeEnd, describeFailure, type EndDescription } from './describe-end.js';
 import { LogView } from './log-view.js';
-import { TerminalPane } from './terminal-pane.js';
+import type { TerminalView } from './terminal-view.js';
 
 const MAX_LINES = 5000;
 
@@ -91,6 +91,48 @@ function finish(end: EndDescription): void {
   setState(end.state, end.label);
   endText.textContent = `${end.text} · ${linesText.textContent} · ${bytesText.textContent}`;
   endText.hidden = false;
+}
+
+/** Where the page loads its terminal view from (`terminal-view.ts`, bundled with xterm.js). */
+const TERMINAL_SCRIPT = '/assets/terminal.js';
+
+/**
+ * The page's pane for a terminal run: an xterm.js terminal in `container`, loaded on first use
+ * (the page's own script stays small for every other run). What comes before it has loaded is
+ * kept and written in order. The page replays the run from its first event, so a viewer who
+ * attaches midway, or reloads, sees the screen as it is now, then the live output (docs/web.md,
+ * "Terminal runs").
+ */
+class TerminalPane {
+  #view: TerminalView | undefined;
+  #waiting: Array<(view: TerminalView) => void> = [];
+
+  constructor(
+    container: HTMLElement,
+    size: TerminalSize,
+    styleNonce: string,
+    onFailure: (error: unknown) => void,
+  ) {
+    import(TERMINAL_SCRIPT).then(({ openTerminalView }: typeof import('./terminal-view.js')) => {
+      const view = openTerminalView(container, size, styleNonce);
+      this.#view = view;
+      for (const step of this.#waiting) step(view);
+      this.#waiting = [];
+    }, onFailure);
+  }
+
+  write(text: string): void {
+    this.#do((view) => view.write(text));
+  }
+
+  resize(size: TerminalSize): void {
+    this.#do((view) => view.resize(size));
+  }
+
+  #do(step: (view: TerminalView) => void): void {
+    if (this.#view === undefined) this.#waiting.push(step);
+    else step(this.#view);
+  }
 }
 
 /**

@@ -28,16 +28,12 @@ export interface Overfill {
   readonly call: (waiting: number) => void;
 }
 
-/**
- * The options every consuming adapter shares: its buffer's size (`sizeName`, default 16) and what
- * it does when a source ignores the pause.
- */
+/** What every consuming adapter does when a source ignores the pause. */
 export interface IgnoredDemandOptions {
   /**
    * What to do when the buffer grows to 8 × its size (at least 64) because the source keeps
-   * pushing while paused (docs/backpressure.md): `'warn'` once through `logger` (default),
-   * `'error'` (fail with `DEMAND_IGNORED` once the values already buffered went out, cancelling
-   * the source), or `'ignore'`.
+   * pushing while paused (docs/backpressure.md): see {@link IgnoredDemandPolicy}; `'error'` comes
+   * once the values already buffered went out.
    */
   readonly onIgnoredDemand?: IgnoredDemandPolicy;
   /** Where the ignored-demand warning goes. Default `console`. */

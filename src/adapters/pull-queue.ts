@@ -15,24 +15,13 @@ const DONE = Object.freeze({ done: true, value: undefined }) as IteratorResult<n
 /**
  * The pull side shared by {@link toAsyncIterable} and {@link onChunk}: a {@link DemandQueue}
  * whose {@link Credit} is the pending `next()` calls. It subscribes to `source` lazily, on the first
- * {@link PullQueue.next}, carrying the queue's valve as its demand (on the subscriber chain, so
- * producers subscribed later by `concatMap`, `retry`… find it too).
+ * {@link PullQueue.next}, carrying the queue's valve as its demand; the hysteresis, order, ends
+ * and cancel are {@link toAsyncIterable}'s. Beyond those:
  *
- * - **Hysteresis**: the valve is paused while nobody waits and `bufferSize` values are queued,
- *   and resumed only once the consumer has drained the queue to its low-water mark,
- *   `Math.floor(bufferSize / 2)` values (empty for `bufferSize` 1), or waits on an empty queue.
- *   With `bufferSize` 0 it flows only while a `next()` waits.
- * - Pending `next()` calls are served in call order, each with its own value.
- * - The subscriber it makes offers the queue as a direct sink (`src/core/subscriber-chain.ts`): a
- *   producer subscribed to it with nothing between (exec) pushes into the queue itself, and what
- *   it pushes is not counted by `overfill`.
- * - An error is given to the first `next()` after every value queued before it; later calls
- *   (and the other waiters) get `done`. Completion gives `done` after the last value.
- * - `overfill` (the ignored-demand diagnostic) is called once if the queue grows far past
- *   `bufferSize`; {@link PullQueue.fail} ends the stream with an error after what is queued.
- * - {@link PullQueue.cancel} unsubscribes synchronously (the producer's teardown runs before it
- *   returns), drops the queue, settles every waiter with `done`, and leaves the valve flowing
- *   (a consumer that left never holds a shared producer back).
+ * - the subscriber it makes offers the queue as a direct sink (`src/core/subscriber-chain.ts`):
+ *   what a producer subscribed with nothing between pushes there is not counted by `overfill`;
+ * - {@link PullQueue.cancel} leaves the valve flowing (a consumer that left never holds a shared
+ *   producer back).
  *
  * Internal to `src/adapters`.
  */

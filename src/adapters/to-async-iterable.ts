@@ -5,11 +5,7 @@ import { PullQueue } from './pull-queue.js';
 
 /** Options of {@link toAsyncIterable}. */
 export interface ToAsyncIterableOptions extends IgnoredDemandOptions {
-  /**
-   * How many values may wait for the consumer before the producer is paused. Default `16`.
-   * It is resumed once at most half of them (rounded down) still wait. `0` is pure pull: the producer
-   * may read only while a `next()` call is waiting.
-   */
+  /** How many values may wait before the producer is paused (default `16`; `0`: only while a `next()` waits). */
   readonly bufferSize?: number;
 }
 
@@ -21,17 +17,12 @@ export interface ToAsyncIterableOptions extends IgnoredDemandOptions {
  *   `exec` finds it through `map`, `filter`, `tap`, and also when it is subscribed later by
  *   `concatMap`, `mergeMap`, `switchMap`, `concat`, `retry`, `repeat`, `catchError`…
  * - **Bounded, with hysteresis**: the valve is paused while `bufferSize` values wait and no
- *   `next()` is pending (the child process then blocks on its full pipe), and resumed once the
- *   consumer has taken the queue down to `Math.floor(bufferSize / 2)` values (to empty for
- *   `bufferSize` 1; with `0`, whenever a `next()` waits). So the producer stays within
- *   `bufferSize` values of the consumer, but is paused and resumed once per about
- *   `bufferSize / 2` values instead of once per value — that is what makes it fast. `exec`
- *   subscribed with nothing between pushes its lines straight into this queue: the lines of
- *   the read in hand when it paused wait here, not in a queue of exec's (docs/backpressure.md).
- *   A producer that ignores demand (`fromEvent`, a plain `Subject`, `delay`…) keeps pushing and
- *   the buffer grows: at 8 × `bufferSize` a warning says so (`onIgnoredDemand`); put
- *   `bounded({ strategy: 'dropping' | 'sliding' | 'error' })` in front of the adapter to cap it
- *   (see `docs/backpressure.md`).
+ *   `next()` is pending, and resumed once the consumer has taken the queue down to
+ *   `Math.floor(bufferSize / 2)` values (to empty for `bufferSize` 1; with `0`, whenever a
+ *   `next()` waits): paused once per about `bufferSize / 2` values, not once per value
+ *   (docs/backpressure.md, "One queue"). A producer that ignores demand (`fromEvent`, a plain
+ *   `Subject`, `delay`…) makes the buffer grow: see `onIgnoredDemand`, or put `bounded(…)` in
+ *   front of the adapter to cap it.
  * - **Ordered**: values come out in arrival order; `next()` calls made without awaiting are
  *   resolved in call order, each with its own value.
  * - **Ends**: for a chunk stream the final event is yielded like any other value, then `done`.

@@ -6,10 +6,7 @@ import { type IgnoredDemandOptions, readAdapterOptions } from './ignored-demand.
 
 /** Options of {@link toReadableStream}. */
 export interface ToReadableStreamOptions extends IgnoredDemandOptions {
-  /**
-   * The stream's queue size, in values (a count queuing strategy). Default `16`. `0` is pure
-   * pull: the producer may read only while a `read()` is pending.
-   */
+  /** The stream's queue size, in values (default `16`; `0`: only while a `read()` is pending). */
   readonly highWaterMark?: number;
 }
 

@@ -10,17 +10,10 @@ const EXIT_WAIT_MS = 500;
 
 /**
  * Gives a started child's handle (its pid is its process group) the containment of `run`, the
- * cgroup it joined before running anything:
- *
- * - `killGroup(signal)` signals the group as before, and also every process of the cgroup that
- *   left the group (`setsid` daemons, double forks); `SIGKILL` is `cgroup.kill`, which reaches
- *   every process of the run at once, forks in flight included.
- * - `groupAlive()` is the cgroup's `populated`: a daemon in its own session still counts.
- * - `destroy()` releases the pipes as before, and removes the cgroup as soon as it is empty: at
- *   once, or when `cgroup.events` says `populated 0` (an inotify watch on it, which does not keep
- *   the event loop alive, except after a `SIGKILL`, until the run is gone).
- * - With `limits.pids`, a refused fork (`pids.events`) ends the whole run with `cgroup.kill`.
- * - With `cleanup`, the run is killed and its cgroup removed if this Node process exits first.
+ * cgroup it joined before running anything, as docs/containment.md, "What a cgroup catches" tells:
+ * `killGroup` also reaches the processes that left the group (`SIGKILL` is `cgroup.kill`),
+ * `groupAlive` is the cgroup's `populated`, and `destroy` removes the cgroup once it is empty.
+ * With `endOnPidsHit`, a refused fork (`pids.events`) ends the whole run.
  */
 export function containInCgroup(
   inner: ProcessHandle,
@@ -92,9 +85,8 @@ interface Watch {
 }
 
 /**
- * Calls `changed` when the kernel says `file` changed (an inotify watch: a cgroup's `.events`
- * files notify on every change), without keeping the event loop alive. Where no watch can be
- * had (the inotify watches of this user are used up), it looks every 50 ms instead.
+ * Calls `changed` when the kernel says `file` changed (inotify), without keeping the event loop
+ * alive; where the user's inotify watches are used up, every 50 ms instead.
  */
 function watchFile(file: string, changed: () => void): Watch {
   try {
@@ -115,15 +107,9 @@ function waitUntilEmpty(run: CgroupRun, ms: number): void {
 }
 
 /**
- * Makes the cgroup of one run as `containment` asks, before anything is spawned:
- *
- * - `'group'`: none (process group only);
- * - `'auto'`: one where {@link cgroupSupport} says cgroups work, none elsewhere;
- * - `'cgroup'`: one, or a `SluiceError` with code `CGROUP_UNAVAILABLE` saying why not.
- *
- * `limits` need a cgroup whatever `containment` says: without one they fail with
- * `LIMIT_UNAVAILABLE` (as do limits whose controller is not enabled, see {@link CgroupRun.create}),
- * never run without them.
+ * Makes the cgroup of one run as `containment` asks, before anything is spawned (`undefined`: the
+ * process group only). `limits` need a cgroup whatever `containment` says: without one they fail
+ * with `LIMIT_UNAVAILABLE`, never run without them.
  */
 export function openCgroup(
   containment: ContainmentOption,
@@ -151,13 +137,8 @@ function refuse(containment: ContainmentOption, limits: ExecLimits | undefined, 
     );
   }
   if (containment === 'cgroup') {
-    throw new SluiceError(
-      'CGROUP_UNAVAILABLE',
-      `Cannot contain the run in a cgroup (\`containment: 'cgroup'\`): ${reason}`,
-      {
-        info: { reason },
-      },
-    );
+    const message = `Cannot contain the run in a cgroup (\`containment: 'cgroup'\`): ${reason}`;
+    throw new SluiceError('CGROUP_UNAVAILABLE', message, { info: { reason } });
   }
   return undefined;
 }
@@ -175,10 +156,7 @@ const SCRIPT = `{ echo $$ > "$0"; } 2>/dev/null || { echo "${JOIN_FAILED_LINE}$0
 
 /**
  * Wraps a command so that it starts inside a cgroup: `/bin/sh -c '<join>; exec "$@"' <procsFile>
- * file args…`. Node cannot spawn into a cgroup (`clone3`'s `CLONE_INTO_CGROUP`), and moving the
- * child from the parent after `spawn` returns would race with its first fork; a shell that writes
- * its own pid into `cgroup.procs` and then `exec`s the command (same pid, same argv) costs one
- * exec of `sh` (measured in the bench's spawn section) and never races.
+ * file args…` (why a shell: docs/containment.md, "What a cgroup catches").
  *
  * @example
  * ```ts

@@ -188,10 +188,9 @@ let current: { readonly path: string; readonly controllers: ReadonlySet<string>;
 let runCount = 0;
 
 /**
- * Makes (or reuses) this process's own sluice cgroup under `base` and counts one more run in it.
- * Its name carries the pid and a random part (`sluice-4242-a1b2c3`) so that concurrent processes
- * and other sluice instances never share one; each run is a child of it named by a counter. The controllers `base` hands down (`memory`, `pids`, `cpu`, those in its
- * `cgroup.subtree_control`) are enabled for the runs; sluice never writes to `base` itself.
+ * Makes (or reuses) this process's own sluice cgroup under `base`, `sluice-<pid>-<random>`, and
+ * counts one more run in it; the controllers `base` hands down are enabled for the runs
+ * (docs/containment.md, "What a cgroup catches"). sluice never writes to `base` itself.
  */
 function acquireCgroupParent(base: string): NonNullable<typeof current> {
   if (current === undefined) {

@@ -1,17 +1,15 @@
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmdirSync } from 'node:fs';
 
 /** Whether runs can get their own cgroup here: the cgroup to create them under, or why not. */
-export type CgroupSupport = { readonly base: string } | { readonly unavailable: string };
+type CgroupSupport = { readonly base: string } | { readonly unavailable: string };
 
 let cached: CgroupSupport | undefined;
 
 /**
- * Tells once per process whether runs can be contained by cgroup: this process's own cgroup v2
- * directory (see {@link readCgroupLocation}) must be writable, as is `cgroup.procs` there (moving
- * a child from this cgroup into one below it needs both), and a cgroup made there must have
- * `cgroup.kill` (Linux 5.14 or later; one trial cgroup is made and removed) — true for root, and for a normal user inside a delegated subtree (systemd's
- * `Delegate=yes`, `systemd-run --user --scope -p Delegate=yes`, a container with its own cgroup
- * namespace mounted read-write). The answer is kept: it does not change while the process runs.
+ * Tells once per process (the answer is kept) whether runs can be contained by cgroup: this
+ * process's own cgroup v2 directory and its `cgroup.procs` must be writable (moving a child below
+ * needs both), and a trial cgroup made there must have `cgroup.kill` (docs/containment.md,
+ * "Getting a cgroup").
  */
 export function cgroupSupport(): CgroupSupport {
   cached ??= probe();
@@ -47,11 +45,9 @@ function probe(): CgroupSupport {
 export type CgroupLocation = { readonly dir: string } | { readonly unavailable: string };
 
 /**
- * Finds the directory of this process's own cgroup v2 from the texts of `/proc/self/cgroup` and
- * `/proc/self/mountinfo`: the `0::<path>` line gives the cgroup's path inside the hierarchy, and
- * a `cgroup2` mount whose root is a prefix of that path gives where the hierarchy is seen — pure
- * v2 at `/sys/fs/cgroup`, the hybrid layout's `/sys/fs/cgroup/unified`, or a container's own
- * namespace (where the path is `/`). Returns why not when there is no such line or mount.
+ * Finds the directory of this process's own cgroup v2 from the texts of `/proc/self/cgroup` (its
+ * `0::<path>` line) and `/proc/self/mountinfo` (a `cgroup2` mount whose root is a prefix of that
+ * path), or why there is none (docs/containment.md, "What a cgroup catches").
  */
 export function cgroupLocation(procCgroup: string, mountinfo: string): CgroupLocation {
   const line = procCgroup.split('\n').find((entry) => entry.startsWith('0::'));
@@ -80,11 +76,8 @@ export function cgroupLocation(procCgroup: string, mountinfo: string): CgroupLoc
   };
 }
 
-/**
- * Reads {@link cgroupLocation} from this machine's `/proc` (`unavailable` where there is none:
- * macOS, Windows, a Linux without cgroup v2).
- */
-export function readCgroupLocation(): CgroupLocation {
+/** {@link cgroupLocation} of this machine's `/proc`. */
+function readCgroupLocation(): CgroupLocation {
   let procCgroup: string;
   let mountinfo: string;
   try {

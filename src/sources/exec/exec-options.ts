@@ -28,31 +28,12 @@ export type ResolvedExecOptions = {
     : Exclude<ExecOptions[K], undefined>;
 } & { readonly file: string; readonly args: readonly string[]; readonly tty: ResolvedTty | undefined };
 
-const KNOWN = [
-  'cwd',
-  'env',
-  'extendEnv',
-  'input',
-  'lines',
-  'encoding',
-  'maxLineBytes',
-  'maxOutputBytes',
-  'timeoutMs',
-  'reject',
-  'killSignal',
-  'forceKillAfterMs',
-  'rlimits',
-  'containment',
-  'limits',
-  'cancelSignal',
-  'cleanup',
-  'propagateTrace',
-  'traceCommandArgs',
-  'scheduler',
-  'port',
-  'demand',
-  'tty',
-];
+/** Every option of {@link ExecOptions}, in the order the unknown-option error lists them. */
+const KNOWN = (
+  'cwd env extendEnv input lines encoding maxLineBytes maxOutputBytes timeoutMs reject killSignal ' +
+  'forceKillAfterMs rlimits containment limits cancelSignal cleanup propagateTrace traceCommandArgs scheduler ' +
+  'port demand tty'
+).split(' ');
 /** The fields of `rlimits` and of `limits`, each with its least value. */
 const RLIMIT_MINIMA = { cpuSeconds: 1, addressSpaceBytes: 1, fileSizeBytes: 0, openFiles: 1 };
 const LIMIT_MINIMA = { memoryBytes: 1, pids: 1, cpuPercent: 1 };

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { type Subscriber, Subscription, type TeardownLogic } from 'rxjs';
 import type { Demand } from '../../core/demand.js';
 import { isSluiceError } from '../../core/errors/sluice-error.js';
@@ -5,14 +6,20 @@ import { isSpawnError, SpawnError } from '../../core/errors/spawn-error.js';
 import { optionError } from '../../core/option-error.js';
 import { stalledBelow } from '../../core/subscriber-chain.js';
 import { isTerminalSize } from '../../core/terminal-size.js';
-import { errorTypeOf, NOOP_RUN_SPAN, type RunSpan, type SpanEndDetails } from '../../trace/run-span.js';
+import {
+  errorTypeOf,
+  NOOP_RUN_SPAN,
+  type RunSpan,
+  type SpanEndDetails,
+  type SpanEndReason,
+  startRunSpan,
+} from '../../trace/run-span.js';
 import type { TraceCarrier } from '../../trace/trace-context.js';
 import { cancelledError, execFailure } from './exec-failure.js';
 import { type ExecLines, execLineQueue } from './exec-line-queue.js';
 import type { ResolvedExecOptions } from './exec-options.js';
 import { ExecOutput } from './exec-output.js';
 import type { ExecResult } from './exec-result.js';
-import { execSpanEnd, startExecSpan } from './exec-span.js';
 import type { ExecEvent } from './exec-types.js';
 import { GroupKiller } from './group-killer.js';
 import { writeInput } from './input-writer.js';
@@ -338,35 +345,31 @@ export class ExecProcess implements ProcessEvents {
 
 /**
  * What an exec process waits for before its run's final event: the leader's exit AND the end of both pipes
- * (a pipe held open by a grandchild ends later than the exit). Each is counted once.
+ * (a pipe held open by a grandchild ends later than the exit). Each is counted once: `exited` and
+ * `pipeEnded` return `false` for a repeat.
  */
 export class ProcessEnds {
   #exit: ExitInfo | undefined;
+  /** When the leader exited, on the scheduler's clock. */
   #exitedAt = 0;
-  #stdout = false;
-  #stderr = false;
+  readonly #pipes = new Set<OutputStream>();
 
-  /** The leader's exit, once it exited. */
   get exit(): ExitInfo | undefined {
     return this.#exit;
   }
 
-  /** When the leader exited (the scheduler's clock). */
   get exitedAt(): number {
     return this.#exitedAt;
   }
 
-  /** Whether both pipes ended. */
   get pipesEnded(): boolean {
-    return this.#stdout && this.#stderr;
+    return this.#pipes.size === 2;
   }
 
-  /** Whether the leader exited and both pipes ended. */
   get complete(): boolean {
-    return this.#exit !== undefined && this.#stdout && this.#stderr;
+    return this.#exit !== undefined && this.pipesEnded;
   }
 
-  /** Records the leader's exit; `false` if it was already recorded. */
   exited(info: ExitInfo, at: number): boolean {
     if (this.#exit !== undefined) return false;
     this.#exit = info;
@@ -374,15 +377,9 @@ export class ProcessEnds {
     return true;
   }
 
-  /** Records the end of `stream`; `false` if it had already ended. */
   pipeEnded(stream: OutputStream): boolean {
-    if (stream === 'stdout') {
-      if (this.#stdout) return false;
-      this.#stdout = true;
-    } else {
-      if (this.#stderr) return false;
-      this.#stderr = true;
-    }
+    if (this.#pipes.has(stream)) return false;
+    this.#pipes.add(stream);
     return true;
   }
 }
@@ -415,4 +412,49 @@ function traceEnv(
 ): Readonly<Record<string, string | undefined>> | undefined {
   if (env !== undefined && ('TRACEPARENT' in env || 'TRACESTATE' in env)) return env;
   return { ...env, TRACEPARENT: carrier.traceparent, TRACESTATE: carrier.tracestate };
+}
+
+/**
+ * Starts the span of one exec run, `exec <executable>`, as a child of the active context: the
+ * process semantic conventions' `process.executable.name`, and `process.command_args` only with
+ * `traceCommandArgs` (arguments may hold secrets). docs/tracing.md lists the rest.
+ */
+function startExecSpan(options: ResolvedExecOptions): RunSpan {
+  const name = basename(options.file);
+  return startRunSpan('exec', `exec ${name}`, {
+    'process.executable.name': name,
+    'process.command_args': options.traceCommandArgs ? [options.file, ...options.args] : undefined,
+  });
+}
+
+/**
+ * How a finished exec run ends its span: the reason, `error.type` for a failure (the signal's
+ * name, the non-zero exit code, `timeout`) — a cancelled run is no failure of the command, so its
+ * status stays unset — and the result's attributes.
+ */
+function execSpanEnd(
+  result: ExecResult,
+  cancelled: boolean,
+  counts: Pick<SpanEndDetails, 'lines' | 'bytes' | 'pausedMs'>,
+): [SpanEndReason, SpanEndDetails] {
+  const attributes = {
+    'process.exit.code': result.exitCode ?? undefined,
+    'sluice.signal': result.signal ?? undefined,
+    'sluice.truncated': result.truncated,
+    'sluice.containment': result.containment,
+    'sluice.rlimit_hit': result.rlimitHit ?? undefined,
+    'sluice.limit_hit': result.limitHit ?? undefined,
+  };
+  const failure = (errorType: string, message: string): SpanEndDetails => ({
+    ...counts,
+    attributes,
+    errorType,
+    message,
+  });
+  if (cancelled) return ['cancel', { ...counts, attributes }];
+  if (result.timedOut) return ['timeout', failure('timeout', 'timed out')];
+  if (result.signal !== null) return ['signal', failure(result.signal, `killed by ${result.signal}`)];
+  if (result.exitCode !== 0)
+    return ['exit', failure(String(result.exitCode), `exit code ${result.exitCode}`)];
+  return ['exit', { ...counts, attributes }];
 }

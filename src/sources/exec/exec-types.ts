@@ -43,10 +43,8 @@ export interface ExecOptions {
   /** One event per line (default `true`), or one per read (`false`). */
   lines?: boolean;
   /**
-   * `'utf8'` (default): line events carry decoded text (invalid bytes become U+FFFD).
-   * `'buffer'`: they carry the bytes exactly as the child wrote them, as `Uint8Array`s (lines are
-   * still split on `\n`; a long one is cut at exactly `maxLineBytes`). The result's `stdout` and
-   * `stderr` stay text.
+   * `'utf8'` (default): line events carry decoded text (invalid bytes become U+FFFD). `'buffer'`:
+   * the bytes as the child wrote them, as `Uint8Array`s. The result's `stdout` and `stderr` stay text.
    */
   encoding?: 'utf8' | 'buffer';
   /** A longer line is split into pieces of at most this many bytes, marked `partial` (default 65536). */
@@ -64,11 +62,9 @@ export interface ExecOptions {
   /** Resource limits of the child (needs `prlimit`; fails with `RLIMIT_UNAVAILABLE` without it, or when a limit cannot be set). */
   rlimits?: ExecRlimits;
   /**
-   * How the run is contained (default `'auto'`): in its own cgroup v2 where this process may make
-   * one — then cancel, timeout and parent exit reach daemons that left the process group
-   * (`cgroup.kill`), and the result's `usage` tells the whole run's CPU time — else in its own
-   * process group. `'cgroup'` fails with `CGROUP_UNAVAILABLE` where it cannot; `'group'` never
-   * makes a cgroup. The result's `containment` says which one the run had.
+   * `'auto'` (default): the run's own cgroup v2 where this process may make one (then every way a
+   * run ends reaches daemons that left the group), else its own process group; `'cgroup'` fails
+   * with `CGROUP_UNAVAILABLE` where it cannot; `'group'` never makes one (docs/containment.md).
    */
   containment?: ContainmentOption;
   /**
@@ -77,28 +73,18 @@ export interface ExecOptions {
    */
   limits?: ExecLimits;
   /**
-   * Aborting it cancels the run (execa's name): the group gets `killSignal` (then `SIGKILL` after
-   * `forceKillAfterMs`), and once it is gone the stream errors with a `CancelledError` (code
-   * `CANCELLED`) carrying the partial result, whatever `reject` says. Already aborted: nothing
-   * spawns.
+   * Aborting it cancels the run (execa's name): the group is killed as on unsubscribe, then the
+   * stream errors with a `CancelledError` carrying the partial result, whatever `reject` says.
    */
   cancelSignal?: AbortSignal;
-  /**
-   * `SIGKILL` the child's group if this Node process ends while it runs (`exit`, `process.exit()`,
-   * or a fatal signal such as Ctrl-C) — default `true`. `false` lets a child outlive its parent (a
-   * daemon).
-   */
+  /** `SIGKILL` the run if this Node process ends while it runs (default `true`; `false`: a daemon may outlive it). */
   cleanup?: boolean;
   /**
-   * Put the run's trace context in the child's environment as `TRACEPARENT` (and `TRACESTATE`)
-   * when the run is traced, so that a child using OpenTelemetry joins the trace (default `true`;
-   * an `env` entry of the same name wins). See docs/tracing.md.
+   * Put a traced run's context in the child's environment as `TRACEPARENT` (and `TRACESTATE`),
+   * default `true`; an `env` entry of the same name wins (docs/tracing.md).
    */
   propagateTrace?: boolean;
-  /**
-   * Record the command line as the span's `process.command_args` (default `false`: arguments may
-   * hold secrets). See docs/tracing.md.
-   */
+  /** Record the command line as the span's `process.command_args` (default `false`: arguments may hold secrets). */
   traceCommandArgs?: boolean;
   /** Clock of `timeoutMs`, `forceKillAfterMs` and `durationMs` (default `asyncScheduler`). */
   scheduler?: SchedulerLike;
@@ -107,15 +93,10 @@ export interface ExecOptions {
   /** Who may pause the reading of the pipes. Default: the consumer's demand ({@link demandOf}). */
   demand?: Demand;
   /**
-   * Run the command on a pseudo-terminal (default `false`: pipes), so that it behaves as it does
-   * in a terminal: line-buffered output, colours, progress bars (docs/terminal.md). `true` is an
-   * 80 × 24 terminal; `{ columns, rows }` another size (1 to 65535 each), and each value of
-   * `resize` a new one (the child gets `SIGWINCH`). On a terminal stdout and stderr are one
-   * stream: every line event has `kind` `'stdout'` and ends with `\r\n` as the terminal sends it
-   * (`'stderr'` carries only the messages of `script` itself); `input` is typed into the terminal
-   * (and echoed, as a terminal does), and its end is an end-of-file (Ctrl-D). A death by signal n is
-   * reported as exit code 128 + n. Needs util-linux's `script`: fails with `TTY_UNAVAILABLE`
-   * without it.
+   * Run the command on a pseudo-terminal (default `false`: pipes): `true` is 80 × 24, `{ columns,
+   * rows }` another size and each value of `resize` a new one. Output then comes as `'stdout'`
+   * lines ending in `\r\n`, `input` is typed (and echoed), and a death by signal n is exit code
+   * 128 + n (docs/terminal.md, "What changes on a terminal"). Needs util-linux's `script`.
    */
   tty?: boolean | { columns?: number; rows?: number; resize?: Observable<TtySize> };
 }

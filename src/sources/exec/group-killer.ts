@@ -77,12 +77,10 @@ const STEPS_MS = [1, 2, 4, 8, 16, 32, 50];
 
 /**
  * The second half of the kill sequence, after `killSignal` was sent to `handle`'s group: watches
- * the group on `scheduler` and `SIGKILL`s it if any member is still alive `forceKillAfterMs`
- * later. The watch ends as soon as no member is alive (looking after 1, 2, 4, … ms, then every
- * 50 ms), so nothing stays scheduled once the group is gone: a program whose last run was
- * cancelled exits at once, not `forceKillAfterMs` later. Unsubscribing the returned subscription
- * stops the watch. With `onGone`, the watch also reports when the group is seen gone — after a
- * `SIGKILL` too, for which it looks on (every 50 ms) for another `forceKillAfterMs` at most.
+ * the group and `SIGKILL`s it if any member is still alive `forceKillAfterMs` later. The watch
+ * ends as soon as the group is gone, so a program whose last run was cancelled exits at once.
+ * With `onGone`, it also reports when the group is seen gone, looking on after a `SIGKILL` for
+ * another `forceKillAfterMs` at most.
  */
 function escalateKill(
   handle: ProcessHandle,

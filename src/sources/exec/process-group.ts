@@ -13,10 +13,9 @@ export function killProcessGroup(pgid: number, signal: NodeJS.Signals | 0): bool
 }
 
 /**
- * Whether any process of group `pgid` is alive. `kill(-pgid, 0)` alone is not enough: it also
- * succeeds on zombies, and where PID 1 does not reap orphans (many containers) the killed members
- * of a group linger as zombies forever. So when the group exists, `/proc` is scanned for a member
- * that is not a zombie (on systems without `/proc`, existence is the answer).
+ * Whether any process of group `pgid` is alive. `kill(-pgid, 0)` also succeeds on zombies, which
+ * linger where PID 1 does not reap orphans (many containers): so `/proc` is scanned for a member
+ * that is not one (without `/proc`, existence is the answer).
  */
 export function processGroupAlive(pgid: number): boolean {
   if (!killProcessGroup(pgid, 0)) return false;
@@ -47,9 +46,8 @@ export function liveProcesses(test: (stat: ProcessStat) => boolean, first = fals
   return found;
 }
 
-/** What {@link processStat} reads of a process. */
+/** What {@link processStat} reads of a process (`state`: `R`, `S`, `Z`, …). */
 export interface ProcessStat {
-  /** `R`, `S`, `Z`, … */
   readonly state: string;
   readonly ppid: number;
   readonly pgrp: number;
@@ -112,18 +110,13 @@ function killAll(): void {
 
 /**
  * Remembers what sluice started, so that it is killed if this Node process ends while it may
- * still be alive: a process group (`SIGKILL`), or a run's own kill, which must be synchronous
- * (`cgroup.kill`, then removing the cgroup once it is empty). It runs on `exit` (the loop ran dry,
- * `process.exit()`, an uncaught exception) and on a fatal signal (`SIGINT`, `SIGTERM`, `SIGHUP`,
- * `SIGQUIT`, …). Sluice starts every child as the leader of its own group, so a terminal's Ctrl-C
- * does not reach it: without this, a dying script would leave its children running under PID 1.
+ * still be alive: a process group (`SIGKILL`), or a run's own synchronous kill (its cgroup's).
+ * Every child leads its own group, so a terminal's Ctrl-C does not reach it: without this, a
+ * dying script would leave its children running under PID 1.
  *
- * The hooks are `signal-exit`'s, installed while something is remembered and removed with the
- * last {@link forgetAtExit}. On a signal they run only when the app installed no handler of its
- * own for it, and then re-raise the signal, so the process still dies of it (a shell sees 130
- * after Ctrl-C); an app that handles the signal itself decides when to exit, and the `exit` hook
- * runs then. `SIGKILL`, which nobody can catch, is the one death that leaves the groups behind
- * (a terminal run has a watcher of its own for it: `Lifeline` in tty.ts).
+ * The hooks are `signal-exit`'s (on `exit` and on a fatal signal the app does not handle itself,
+ * which they re-raise), installed while something is remembered. `SIGKILL` is the one death that
+ * leaves the groups behind (a terminal run has its own watcher for it: `Lifeline` in tty.ts).
  */
 export function killAtExit(target: ExitTarget): void {
   atExit.add(target);

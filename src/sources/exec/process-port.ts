@@ -1,29 +1,20 @@
 import type { TerminalSize } from '../../core/terminal-size.js';
 import type { Containment, ExecUsage, LimitName } from './exec-result.js';
 
-/**
- * How `exec` contains a run (its `containment` option): `'auto'` — its own cgroup where this
- * process may make one (Linux, cgroup v2, root or a delegated subtree), its own process group
- * elsewhere; `'cgroup'` — a cgroup or the `CGROUP_UNAVAILABLE` error saying why not; `'group'` —
- * the process group only. See docs/containment.md.
- */
+/** `exec`'s `containment` option (docs/containment.md). */
 export type ContainmentOption = 'auto' | 'cgroup' | 'group';
 
 /**
- * Limits of a whole run — every process it starts, together — enforced by its cgroup (so they need
- * `containment: 'cgroup'` or `'auto'` on a machine where cgroups work, and the cgroup v2 controller
- * of each limit enabled; otherwise the run fails with `LIMIT_UNAVAILABLE`, never runs without
- * them). Unlike `rlimits`, which apply to each process on its own, a fork cannot escape them.
- *
- * - `memoryBytes` — `memory.max` (swap off: `memory.swap.max` 0); the kernel's OOM killer ends the
- *   whole run (`memory.oom.group`) when it is reached: `limitHit: 'memory'`.
- * - `pids` — `pids.max`: a fork past it fails, and sluice then ends the run: `limitHit: 'pids'`.
- * - `cpuPercent` — `cpu.max`: at most this share of one CPU (200 = two CPUs); the run is slowed,
- *   never ended.
+ * Limits of a whole run — every process it starts, together, so a fork cannot escape them —
+ * enforced by its cgroup (docs/containment.md, "Tree-wide limits"). Without a cgroup or a
+ * limit's controller the run fails with `LIMIT_UNAVAILABLE`, never runs without them.
  */
 export interface ExecLimits {
+  /** `memory.max`, swap off: the OOM killer ends the whole run (`limitHit: 'memory'`). */
   memoryBytes?: number;
+  /** `pids.max`: a fork past it fails, and sluice ends the run (`limitHit: 'pids'`). */
   pids?: number;
+  /** `cpu.max`: at most this share of one CPU (200 = two CPUs); it slows the run, never ends it. */
   cpuPercent?: number;
 }
 
@@ -46,11 +37,9 @@ export type TtySize = TerminalSize;
 /** Which output pipe of a child. */
 export type OutputStream = 'stdout' | 'stderr';
 
-/** How a child ended: an exit code, or the signal that killed it. */
+/** How a child ended: an exit code, or (`exitCode` `null`) the signal that killed it. */
 export interface ExitInfo {
-  /** The exit code, `null` when a signal killed the child. */
   readonly exitCode: number | null;
-  /** The signal that killed the child (`'SIGKILL'`, …), or `null` when it exited. */
   readonly signal: string | null;
 }
 
@@ -79,10 +68,7 @@ export interface SpawnRequest {
   readonly tty?: TtySize | undefined;
 }
 
-/**
- * What a {@link ProcessHandle} tells about a finished run's containment: how it was contained,
- * what it used, and which tree-wide limit it ran into.
- */
+/** What a {@link ProcessHandle} tells about a finished run's containment. */
 export interface ContainmentReport {
   readonly containment: Containment;
   readonly usage: ExecUsage | null;

@@ -20,20 +20,13 @@ import { onTerminal, TTY_REPORT_FD, ttyCommand } from './tty.js';
 /**
  * Spawns `request` with Node's own `child_process.spawn` and returns its handle, synchronously.
  * The child is `detached` (it leads its own process group, pgid = pid) and every kill goes to the
- * whole group; Node looks the file up on `PATH` (of the child's environment: `env` over
- * `process.env` with `extendEnv`, `env` alone without; an `undefined` value removes a variable);
- * stdin is a pipe only when there is input (`/dev/null` otherwise). sluice reads the raw
- * stdout/stderr sockets itself (plain `'data'` events, `pause()`/`resume()` on the sockets).
- *
- * With `containment` `'auto'` (the default) or `'cgroup'`, the child gets its own cgroup where
- * this process may make one ({@link openCgroup}): it joins it before it runs the command
- * ({@link cgroupCommand}), and its handle kills, watches and removes the cgroup
- * ({@link containInCgroup}).
+ * whole group; stdin is a pipe only when there is input (`/dev/null` otherwise); the raw
+ * stdout/stderr sockets are read with plain `'data'` events and paused on them. With a cgroup
+ * ({@link openCgroup}) the child joins it before it runs the command ({@link containInCgroup}).
  *
  * A child that cannot start is reported through `events.spawnError` with a `SpawnError` carrying
- * the errno, syscall and path Node gave: synchronously when Node throws from its spawn (`ENOTDIR`,
- * `E2BIG`, …) or when the lookup under `rlimits` fails, on the next tick when Node emits `'error'`
- * instead (`ENOENT`, `EACCES`, `EAGAIN`, …).
+ * the errno, syscall and path Node gave: synchronously when Node throws from its spawn or the
+ * lookup of a wrapped command fails, on the next tick when Node emits `'error'` (`ENOENT`, …).
  */
 export function spawnChild(request: SpawnRequest, events: ProcessEvents): ProcessHandle {
   let child: ChildProcess;

@@ -19,18 +19,14 @@ export const TTY_REPORT_FD = 3;
 
 /**
  * Wraps a command so that it runs on a pseudo-terminal of `size`, through util-linux's `script`
- * (docs/terminal.md, "Where the terminal comes from"): `script -q -e -f -c '<inner>' /dev/null`.
- * `script` forks a child that starts a new session with the terminal as its controlling terminal
- * and runs `<inner>` with `/bin/sh`; `<inner>` sets the window size, reports its pid (the session
- * id) and the terminal's path on fd 3, closes fd 3, puts back the caller's `SHELL` and `exec`s the
- * command (so the command is the session leader). `script` copies everything the terminal shows to
- * its stdout, flushing at once (`-f`), and exits with the command's exit code (`-e`; 128 + n for a
- * death by signal n).
+ * (docs/terminal.md, "Where the terminal comes from"): `script -q -e -f -c '<inner>' /dev/null`,
+ * where `<inner>` (run by `/bin/sh` in the terminal's new session) sets the window size, reports
+ * its pid (the session id) and the terminal's path on fd 3, closes fd 3, puts back the caller's
+ * `SHELL` and `exec`s the command, which so leads the session.
  *
  * Returns the command to spawn and the environment entries it needs on top of the child's own
  * (`SHELL`, and a default `TERM` when the child's has none). Throws a `SluiceError` with code
- * `TTY_UNAVAILABLE` where there is no util-linux `script` on `searchPath` (default: the child's
- * `PATH`, then the usual system folders).
+ * `TTY_UNAVAILABLE` where there is no util-linux `script` on `searchPath`.
  *
  * @example
  * ```ts
@@ -74,23 +70,13 @@ function findScript(searchPath: string): string {
 }
 
 /**
- * Gives the handle of a `script` process ({@link ttyCommand}) the terminal session it started
- * (docs/terminal.md, "Cancel means gone on a terminal too"). The command runs in a session of its
- * own, outside `script`'s process group, so:
- *
- * - `killGroup(signal)` signals every process of the session, and `script`'s group: at once with
- *   `SIGKILL` or while the session is not known yet, otherwise not at all — `script` catches
- *   `SIGTERM` and `SIGINT`, writes "Session terminated" on the terminal and exits 0, where left
- *   alone it exits with the command's 128 + n once the session is gone;
- * - `groupAlive()` is true while either has a live process;
- * - `resize(size)` sets the terminal's size (`stty -F`), and the kernel sends `SIGWINCH` to the
- *   terminal's foreground process group; resizes are applied one at a time, the last one wins;
- * - with `cleanup`, the session is killed too if this Node process ends first, of a signal, an
- *   exit or `SIGKILL` (a {@link Lifeline} outside the run sees it go). `cgroupKill`, the run's
- *   `cgroup.kill` when it has a cgroup, is written then too.
- *
- * The session id and the terminal's path come on `report` (the shell inside writes them before it
- * becomes the command). Until they have come, the session is found as `script`'s child.
+ * Gives the handle of a `script` process ({@link ttyCommand}) the terminal session it started, as
+ * docs/terminal.md, "Cancel means gone on a terminal too" tells: `killGroup` signals every process
+ * of the session, and `script`'s group only with `SIGKILL` or while the session is not known yet;
+ * `groupAlive` is true while either lives; `resize` runs `stty -F`, one at a time, the last one
+ * winning. With `cleanup` a {@link Lifeline} also writes `cgroupKill` (the run's `cgroup.kill`).
+ * The session id and the terminal's path come on `report`; until then the session is found as
+ * `script`'s child.
  */
 export function onTerminal(
   inner: ProcessHandle,
@@ -208,13 +194,9 @@ class TerminalSession {
 }
 
 /**
- * What kills a terminal run if this Node process dies first, whatever it dies of — `SIGKILL`
- * included, which no exit hook sees (docs/terminal.md, "Cancel means gone on a terminal too"). A
- * shell outside the run (a session of its own, this process's cgroup) reads a pipe from this
- * process: the session id once known, and `done` once the session is gone. When the pipe ends
- * without `done`, this process is gone: it writes the run's `cgroup.kill` (with a cgroup), kills
- * `script`'s group, and kills every process of the session (finding the session as `script`'s
- * child when its id had not come yet), until none is left.
+ * What kills a terminal run if this Node process dies first, `SIGKILL` included: a shell outside
+ * the run that reads the session id, then `done`, on a pipe from this process, and kills the run
+ * when the pipe ends without `done` (docs/terminal.md, "Cancel means gone on a terminal too").
  */
 class Lifeline {
   #input: Writable | undefined;

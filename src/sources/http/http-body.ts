@@ -1,15 +1,14 @@
 import type { Demand } from '../../core/demand.js';
 import { LineSplitter } from '../exec/line-splitter.js';
 
-/** What {@link pumpBody} reports to, and asks of, the exchange that runs it. */
+/**
+ * What {@link pumpBody} reports to, and asks of, the exchange that runs it: `signal` is aborted
+ * when the exchange is over, and `flowing` and `emit` (which waits for demand) resolve `false` then.
+ */
 export interface BodySink {
-  /** Aborted when the exchange is over (unsubscribe, timeout, failure). */
   readonly signal: AbortSignal;
-  /** Resolves `true` once the demand flows, `false` if the exchange ended while waiting. */
   flowing(): Promise<boolean>;
-  /** Counts the bytes of one read. */
   received(bytes: number): void;
-  /** Emits one `body` event (after waiting for demand); `false` when the exchange is over. */
   emit(content: Uint8Array | string, partial: boolean): Promise<boolean>;
 }
 
@@ -57,10 +56,7 @@ export async function pumpBody(
   }
 }
 
-/**
- * Resolves once `demand` is flowing (not paused) or `signal` is aborted, whichever comes first,
- * and removes its listeners either way. Resolves at once when there is nothing to wait for.
- */
+/** Resolves once `demand` flows or `signal` is aborted, and removes its listeners either way. */
 export function waitForFlow(demand: Demand, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (!demand.paused || signal.aborted) {
@@ -79,21 +75,16 @@ export function waitForFlow(demand: Demand, signal: AbortSignal): Promise<void> 
   });
 }
 
-/** One piece of decoded text from a {@link BodyLineSplitter}. */
+/** One line (or, `partial`, a piece of a longer one: more follows) from a {@link BodyLineSplitter}. */
 export interface LinePiece {
-  /** A whole line with its `\n`, a last line without one, or a piece of a long line. */
   readonly text: string;
-  /** `true` on a piece of a line longer than the limit: more of the same line follows. */
   readonly partial: boolean;
 }
 
 /**
- * Splits a stream of UTF-8 bytes into decoded lines, each with its `\n`, for `http`'s
- * `lines: true`. The splitting is `exec`'s own (one algorithm for both sources: limits counted in
- * bytes, a multi-byte character split across reads decoded whole, a line longer than
- * `maxLineBytes` — newline included — cut at character boundaries into pieces of which every one
- * but the last is `partial`, invalid UTF-8 as U+FFFD); this class only collects the pieces of
- * each read so the body pump can emit them one at a time, as demand allows.
+ * Splits a stream of UTF-8 bytes into decoded lines for `http`'s `lines: true`, with `exec`'s own
+ * {@link LineSplitter}; this class only collects the pieces of each read so the body pump can
+ * emit them one at a time, as demand allows.
  */
 export class BodyLineSplitter {
   readonly #splitter: LineSplitter;

@@ -5,20 +5,18 @@ const HTTP_BRAND = Symbol.for('sluice.error.http');
 /** The codes an {@link HttpError} carries. */
 export type HttpErrorCode = 'HTTP_STATUS' | 'HTTP_FAILED' | 'TIMEOUT';
 
-/** Details carried by an {@link HttpError}. */
+/**
+ * Details carried by an {@link HttpError}. `status`, `statusText` and `headers` (lower-case
+ * names) are `undefined` when no response arrived; `body` (the start of the body, as UTF-8) and
+ * `bodyTruncated` come with `HTTP_STATUS` only.
+ */
 export interface HttpErrorInfo {
   readonly url: string;
-  /** The request method (`GET` unless the request init said otherwise). */
   readonly method: string;
-  /** The response status, or `undefined` when no response arrived. */
   readonly status: number | undefined;
-  /** The response status text, or `undefined` when no response arrived. */
   readonly statusText: string | undefined;
-  /** The response headers (lower-case names), or `undefined` when no response arrived. */
   readonly headers: Readonly<Record<string, string>> | undefined;
-  /** `HTTP_STATUS` only: the start of the response body, decoded as UTF-8. */
   readonly body?: string;
-  /** `HTTP_STATUS` only: whether `body` is cut short (the body was longer than what was read). */
   readonly bodyTruncated?: boolean;
   /**
    * Body bytes read before the failure. All were delivered, except (with `lines`) the lines a

@@ -30,14 +30,8 @@ const FAILURE_REASONS: Readonly<Record<HttpErrorCode, SpanEndReason>> = {
  * One subscription of {@link http}, its steps: {@link HttpExchange.start} (teardown, cancel
  * signal, timeout, then the exchange), the exchange itself (fetch, `response`, the body, `end`),
  * and the ways it ends (a failure, a cancel, an unsubscribe), each ending the run's span
- * (docs/tracing.md). What it owns:
- *
- * - an `AbortController` aborted on unsubscribe, on timeout and on any failure (so the socket
- *   is closed before the error is delivered), combined with the caller's `init.signal`;
- * - the timeout, a `scheduler.schedule` action added to the subscriber;
- * - the body reader, which is only `read()` while `demand` flows: a paused consumer leaves the
- *   body in the socket, so TCP pushes back on the server. With `lines`, the lines split from
- *   one read are also held back while paused.
+ * (docs/tracing.md). Its `AbortController` is aborted on every one of those ends, so the socket is
+ * closed before an error is delivered.
  */
 export class HttpExchange {
   readonly #request: HttpRequest;

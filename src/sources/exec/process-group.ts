@@ -89,14 +89,17 @@ export function signalEach(pids: readonly number[], signal: NodeJS.Signals): voi
   }
 }
 
-/** What dies with this process: a process group by its id, or a run's synchronous kill (its cgroup's). */
+/** What dies with this process: a process group by its id, or a run's synchronous kill (its cgroup's, its terminal session's). */
 type ExitTarget = number | (() => void);
 
 const atExit = new Set<ExitTarget>();
 let stopListening: (() => void) | undefined;
 
 function killAll(): void {
-  for (const target of atExit) {
+  // The runs' own kills first: a terminal session not yet known is found through `script`, which
+  // must still be alive then (tty.ts).
+  const targets = [...atExit].sort((a, b) => Number(typeof a === 'number') - Number(typeof b === 'number'));
+  for (const target of targets) {
     try {
       if (typeof target === 'number') killProcessGroup(target, 'SIGKILL');
       else target();

@@ -119,9 +119,17 @@ class TerminalSession {
   #pending: TtySize | undefined;
   #resizing = false;
 
+  /**
+   * With `cleanup`: kills the session when this process exits, found through `script` if its report
+   * has not come yet (exit hooks run these before they kill `script`'s group: once `script` is gone,
+   * its session can no longer be found, and the watcher would have nothing to kill).
+   */
+  readonly #atExit = (): void => void this.kill('SIGKILL');
+
   constructor(scriptPid: number, lifeline: Lifeline | undefined) {
     this.#scriptPid = scriptPid;
     this.#lifeline = lifeline;
+    if (lifeline !== undefined) killAtExit(this.#atExit);
   }
 
   /** The report so far: `<sid>\n<terminal path>\n`. */
@@ -150,6 +158,7 @@ class TerminalSession {
     const alive = sid !== undefined && (liveProcesses((stat) => stat.session === sid, true) ?? []).length > 0;
     if (!alive) {
       if (sid !== undefined) forgetAtExit(sid);
+      forgetAtExit(this.#atExit);
       this.#lifeline?.release();
     }
     return alive;
